@@ -1,0 +1,213 @@
+"""`event.toml`: the event's facts and options. Written (from the seed notice) and read here only."""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scoring.rules import RuleSet, RulesError
+
+EVENT_FILE = "event.toml"
+
+
+class ThirdPlace(str, enum.Enum):
+    SHARED = "shared"
+    PLAYOFF = "playoff"
+
+
+class EventError(ValueError):
+    """event.toml is unreadable or has bad values; `problems` are complete Chinese messages."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Registration:
+    mode: str
+    start: dt.date
+    end: dt.date
+    place: str
+    contact: str
+    phone: str
+
+
+@dataclass(frozen=True)
+class Prizes:
+    first: int = 1
+    second: int = 1
+    third: int = 2
+    souvenir: str = "所有参赛选手均可获得纪念品一份"
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    font: str | None = None
+    large_print: bool = True
+
+
+@dataclass(frozen=True)
+class Event:
+    title: str
+    organiser: str
+    addressee: str
+    purpose: str
+    notice_date: dt.date
+    participants: str
+    date: str
+    date_note: str
+    start_time: str
+    venue: str
+    registration: Registration
+    prizes: Prizes = Prizes()
+    rules: RuleSet = RuleSet()
+    third_place: ThirdPlace = ThirdPlace.SHARED
+    print: PrintOptions = field(default_factory=PrintOptions)
+
+
+def default_text() -> str:
+    """The commented event.toml that `init` writes, prefilled from the seed notice."""
+    import templates
+
+    return templates.read("event.toml")
+
+
+def default_event() -> Event:
+    return parse(default_text(), source=EVENT_FILE)
+
+
+def load(folder: Path) -> Event:
+    path = folder / EVENT_FILE
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise EventError([f"{path}：找不到活动设置文件，请先运行 shuangsheng init {folder}"]) from None
+    except UnicodeDecodeError:
+        raise EventError([f"{path}：文件不是 UTF-8 编码，请用记事本“另存为”UTF-8"]) from None
+    return parse(text, source=str(path))
+
+
+def parse(text: str, *, source: str) -> Event:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise EventError([f"{source}：格式有误（{exc}），请检查引号和等号"]) from None
+    reader = _Reader(data, source)
+    ev = reader.table("event")
+    reg = reader.table("registration")
+    prizes = reader.table("prizes")
+    fmt = reader.table("format")
+    prn = reader.table("print")
+    rules = RuleSet()
+    try:
+        rules = RuleSet.from_mapping(reader.table("rules"))
+    except RulesError as exc:
+        reader.problems.extend(f"{source}：[rules] {key}：{msg}" for key, msg in exc.problems)
+    third = reader.text(fmt, "format", "third_place", "shared")
+    try:
+        third_place = ThirdPlace(third)
+    except ValueError:
+        reader.problems.append(f'{source}：[format] third_place：应为 "shared" 或 "playoff"，实际为 {third!r}')
+        third_place = ThirdPlace.SHARED
+    event = Event(
+        title=reader.text(ev, "event", "title"),
+        organiser=reader.text(ev, "event", "organiser"),
+        addressee=reader.text(ev, "event", "addressee", ""),
+        purpose=reader.text(ev, "event", "purpose", ""),
+        notice_date=reader.date(ev, "event", "notice_date"),
+        participants=reader.text(ev, "event", "participants"),
+        date=reader.text(ev, "event", "date"),
+        date_note=reader.text(ev, "event", "date_note", ""),
+        start_time=reader.text(ev, "event", "start_time"),
+        venue=reader.text(ev, "event", "venue"),
+        registration=Registration(
+            mode=reader.text(reg, "registration", "mode", "两人一组，自由组合报名参赛"),
+            start=reader.date(reg, "registration", "start"),
+            end=reader.date(reg, "registration", "end"),
+            place=reader.text(reg, "registration", "place"),
+            contact=reader.text(reg, "registration", "contact", ""),
+            phone=reader.text(reg, "registration", "phone"),
+        ),
+        prizes=Prizes(
+            first=reader.count(prizes, "prizes", "first", 1),
+            second=reader.count(prizes, "prizes", "second", 1),
+            third=reader.count(prizes, "prizes", "third", 1 if third_place is ThirdPlace.PLAYOFF else 2),
+            souvenir=reader.text(prizes, "prizes", "souvenir", Prizes.souvenir),
+        ),
+        rules=rules,
+        third_place=third_place,
+        print=PrintOptions(
+            font=reader.text(prn, "print", "font", "") or None,
+            large_print=reader.flag(prn, "print", "large_print", True),
+        ),
+    )
+    if not reader.problems and event.registration.end < event.registration.start:
+        reader.problems.append(f"{source}：[registration] 报名截止日期 end 早于开始日期 start")
+    if reader.problems:
+        raise EventError(reader.problems)
+    return event
+
+
+_MISSING = object()
+
+
+class _Reader:
+    """Typed look-ups that collect every problem instead of stopping at the first."""
+
+    def __init__(self, data: dict, source: str):
+        self.data = data
+        self.source = source
+        self.problems: list[str] = []
+
+    def table(self, name: str) -> dict:
+        value = self.data.get(name, {})
+        if not isinstance(value, dict):
+            self.problems.append(f"{self.source}：[{name}] 应为一节设置")
+            return {}
+        return value
+
+    def _get(self, table: dict, section: str, key: str, default: object) -> object:
+        value = table.get(key, default)
+        if value is _MISSING:
+            self.problems.append(f"{self.source}：[{section}] 缺少 {key}")
+        return value
+
+    def text(self, table: dict, section: str, key: str, default: object = _MISSING) -> str:
+        value = self._get(table, section, key, default)
+        if value is _MISSING:
+            return ""
+        if not isinstance(value, str):
+            self.problems.append(f"{self.source}：[{section}] {key}：应为加引号的文字，实际为 {value!r}")
+            return ""
+        return value.strip()
+
+    def date(self, table: dict, section: str, key: str) -> dt.date:
+        value = self._get(table, section, key, _MISSING)
+        if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+            return value
+        if isinstance(value, str):
+            try:
+                return dt.date.fromisoformat(value.strip())
+            except ValueError:
+                pass
+        if value is not _MISSING:
+            self.problems.append(f"{self.source}：[{section}] {key}：应为日期，如 2026-03-09，实际为 {value!r}")
+        return dt.date(2000, 1, 1)
+
+    def count(self, table: dict, section: str, key: str, default: int) -> int:
+        value = self._get(table, section, key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+            self.problems.append(f"{self.source}：[{section}] {key}：应为 0–100 的整数，实际为 {value!r}")
+            return default
+        return value
+
+    def flag(self, table: dict, section: str, key: str, default: bool) -> bool:
+        value = self._get(table, section, key, default)
+        if not isinstance(value, bool):
+            self.problems.append(f"{self.source}：[{section}] {key}：应为 true 或 false，实际为 {value!r}")
+            return default
+        return value

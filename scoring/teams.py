@@ -1,0 +1,84 @@
+"""Teams (参赛组): a 组号 and two players. Pure validation; reading teams.xlsx is `scoring.workbook`'s job."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Team:
+    id: str  # the 组号 as text, e.g. "03"
+    players: tuple[str, str]
+    phone: str = ""
+    note: str = ""
+
+    @property
+    def label(self) -> str:
+        """第03组（张三、李四）"""
+        return f"第{self.id}组（{'、'.join(self.players)}）"
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    """One row as typed, with where it came from (e.g. '报名表!A5' → row 5) for error messages."""
+
+    row: int
+    id: str
+    player1: str
+    player2: str
+    phone: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class TeamProblem:
+    row: int
+    column: str  # '组号', '队员1', '队员2', …
+    message: str
+
+
+def clean_name(text: str) -> str:
+    """Trim and fold inner runs of spaces (full-width too): '  张 三 ' → '张 三'."""
+    return " ".join(text.replace("\u3000", " ").split())
+
+
+def validate_teams(rows: Sequence[TeamRow]) -> tuple[tuple[Team, ...], tuple[TeamProblem, ...]]:
+    """Teams in row order, and every problem with its row: ids unique, two different players, no player twice."""
+    problems: list[TeamProblem] = []
+    teams: list[Team] = []
+    id_rows: dict[str, int] = {}
+    player_rows: dict[str, tuple[int, str]] = {}
+    for r in rows:
+        tid = clean_name(r.id)
+        p1, p2 = clean_name(r.player1), clean_name(r.player2)
+        ok = True
+        if not tid:
+            problems.append(TeamProblem(r.row, "组号", "组号不能为空"))
+            ok = False
+        elif tid in id_rows:
+            problems.append(TeamProblem(r.row, "组号", f"组号“{tid}”与第{id_rows[tid]}行重复"))
+            ok = False
+        else:
+            id_rows[tid] = r.row
+        for column, name in (("队员1", p1), ("队员2", p2)):
+            if not name:
+                problems.append(TeamProblem(r.row, column, "每组应有两名队员，此处为空"))
+                ok = False
+        if p1 and p1 == p2:
+            problems.append(TeamProblem(r.row, "队员2", f"两名队员是同一人“{p1}”"))
+            ok = False
+        for column, name in (("队员1", p1), ("队员2", p2)):
+            if not name or (column == "队员2" and name == p1):
+                continue
+            if name in player_rows:
+                other_row, other_team = player_rows[name]
+                problems.append(
+                    TeamProblem(r.row, column, f"队员“{name}”已在第{other_row}行（第{other_team}组）报名，每人只能参加一组")
+                )
+                ok = False
+            else:
+                player_rows[name] = (r.row, tid)
+        if ok:
+            teams.append(Team(tid, (p1, p2), clean_name(r.phone), r.note.strip()))
+    return tuple(teams), tuple(problems)
