@@ -1,0 +1,233 @@
+"""One hand as recorded, and the match record (SPEC §5), with field-by-field validation."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from scoring.levels import START, Level, Levels, Side
+from scoring.rules import RuleSet, RulesError
+
+
+class Offense(str, enum.Enum):
+    DEALER_WRONG_BURY = "dealer_wrong_bury"  # 台上扣错底 (十三)
+    DEFENDER_WRONG_BURY = "defender_wrong_bury"  # 台下扣错底 (十三)
+    DEALER_REVOKE = "dealer_revoke"  # 台上出错牌 (十四)
+    DEFENDER_REVOKE = "defender_revoke"  # 台下出错牌 (十四)
+
+    @property
+    def cn(self) -> str:
+        return OFFENSE_CN[self]
+
+    @classmethod
+    def parse_cn(cls, text: str) -> Offense:
+        for offense, label in OFFENSE_CN.items():
+            if text == label:
+                return offense
+        raise ValueError(text)
+
+
+OFFENSE_CN = {
+    Offense.DEALER_WRONG_BURY: "台上扣错底",
+    Offense.DEFENDER_WRONG_BURY: "台下扣错底",
+    Offense.DEALER_REVOKE: "台上出错牌",
+    Offense.DEFENDER_REVOKE: "台下出错牌",
+}
+
+# Field names as in the JSON record; the workbook maps each to its column.
+FIELDS = (
+    "dealer",
+    "points",
+    "bottom",
+    "capture",
+    "level_card_capture",
+    "dealer_wrong_cards",
+    "defender_wrong_cards",
+    "offense",
+    "playoff",
+    "level",
+)
+FIELD_CN = {
+    "dealer": "庄家",
+    "points": "台下得分",
+    "bottom": "底牌分",
+    "capture": "抠底倍数",
+    "level_card_capture": "级牌抠底",
+    "dealer_wrong_cards": "台上罚张",
+    "defender_wrong_cards": "台下罚张",
+    "offense": "违规",
+    "playoff": "加赛",
+    "level": "庄家级",
+}
+
+
+@dataclass(frozen=True)
+class Hand:
+    dealer: Side
+    points: int = 0  # 台下得分: card points the defenders won in tricks, bottom excluded
+    bottom: int = 0  # 底牌分
+    capture: int = 0  # 抠底倍数; 0 = the dealer kept the bottom
+    level_card_capture: bool = False  # 级牌抠底 (十二)
+    dealer_wrong_cards: int = 0  # 台上罚张
+    defender_wrong_cards: int = 0  # 台下罚张
+    offense: Offense | None = None
+    playoff: bool = False  # 加赛
+    level: Level | None = None  # 庄家级 as written, a cross-check
+
+
+@dataclass(frozen=True)
+class HandError:
+    """A problem with a record: `hand` is 1-based (None: the record as a whole), `field` a FIELDS name or None."""
+
+    hand: int | None
+    field: str | None
+    message: str
+
+    def as_json(self) -> dict[str, object]:
+        return {"hand": self.hand, "field": self.field, "message": self.message}
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    hands: tuple[Hand, ...]
+    start: Levels = START
+
+
+class RecordError(ValueError):
+    def __init__(self, errors: list[HandError]):
+        super().__init__("\n".join(e.message for e in errors))
+        self.errors = errors
+
+
+def check_hand(number: int, hand: Hand) -> list[HandError]:
+    """Impossible values in one hand, each naming the hand and field (points, bottom, capture, penalties)."""
+    errors: list[HandError] = []
+
+    def bad(field: str, message: str) -> None:
+        errors.append(HandError(number, field, f"第{number}局{FIELD_CN[field]}：{message}"))
+
+    for field in ("points", "bottom"):
+        value = getattr(hand, field)
+        if not 0 <= value <= 200 or value % 5:
+            bad(field, f"应为 0–200 之间 5 的倍数，实际为 {value}")
+    if not errors and hand.points + hand.bottom > 200:
+        bad("bottom", f"台下得分 {hand.points} 加底牌分 {hand.bottom} 超过了两副牌的总分 200")
+    if hand.capture and (hand.capture < 2 or hand.capture & (hand.capture - 1)):
+        bad("capture", f"应为 ×2、×4、×8、×16、×32…（2 的乘方），实际为 {hand.capture}")
+    for field in ("dealer_wrong_cards", "defender_wrong_cards"):
+        value = getattr(hand, field)
+        if not 0 <= value <= 50:
+            bad(field, f"应为 0 或正整数（张数），实际为 {value}")
+    if hand.level_card_capture and not hand.capture:
+        bad("level_card_capture", "写了级牌抠底，但没有填抠底倍数（底牌没有被抠）")
+    return errors
+
+
+# --- the JSON record (SPEC §5) ---
+
+
+def parse_record(data: object) -> tuple[MatchRecord, RuleSet | None]:
+    """A JSON match record → (record, the record's own rule overrides or None). RecordError lists every problem."""
+    errors: list[HandError] = []
+    if not isinstance(data, Mapping):
+        raise RecordError([HandError(None, None, "记录应为 JSON 对象，如 {\"hands\": [...]}")])
+    for key in data:
+        if key not in ("rules", "start", "hands"):
+            errors.append(HandError(None, None, f"未知的字段“{key}”（可用：rules、start、hands）"))
+    rules = None
+    if "rules" in data:
+        if not isinstance(data["rules"], Mapping):
+            errors.append(HandError(None, "rules", "rules 应为对象，如 {\"dealer_table\": \"ceil\"}"))
+        else:
+            try:
+                rules = RuleSet.from_mapping(data["rules"])
+            except RulesError as exc:
+                errors.extend(HandError(None, f"rules.{k}", f"规则 {k}：{m}") for k, m in exc.problems)
+    start = START
+    if "start" in data:
+        raw = data["start"]
+        if not isinstance(raw, Mapping) or set(raw) - {"A", "B"}:
+            errors.append(HandError(None, "start", "start 应为 {\"A\": 级数, \"B\": 级数}"))
+        else:
+            levels = {}
+            for side in Side:
+                try:
+                    levels[side] = Level.parse(raw.get(side.value, "2"))
+                except ValueError:
+                    errors.append(
+                        HandError(None, f"start.{side.value}", f"{side.team}起始级数应为 2…10、J、Q、K、A，实际为 {raw[side.value]!r}")
+                    )
+            if len(levels) == 2:
+                start = Levels(levels[Side.A], levels[Side.B])
+    hands_raw = data.get("hands")
+    hands: list[Hand] = []
+    if not isinstance(hands_raw, list):
+        errors.append(HandError(None, "hands", "缺少 hands（每局一项的列表）"))
+    else:
+        for number, raw in enumerate(hands_raw, start=1):
+            hand, hand_errors = _parse_hand(number, raw)
+            errors.extend(hand_errors)
+            if hand is not None:
+                hands.append(hand)
+    if errors:
+        raise RecordError(errors)
+    return MatchRecord(tuple(hands), start), rules
+
+
+def _parse_hand(number: int, raw: object) -> tuple[Hand | None, list[HandError]]:
+    errors: list[HandError] = []
+    if not isinstance(raw, Mapping):
+        return None, [HandError(number, None, f"第{number}局：应为对象，如 {{\"dealer\": \"A\", \"points\": 35}}")]
+
+    def bad(field: str, message: str) -> None:
+        errors.append(HandError(number, field, f"第{number}局{FIELD_CN.get(field, field)}：{message}"))
+
+    for key in raw:
+        if key not in FIELDS:
+            errors.append(HandError(number, key, f"第{number}局：未知的字段“{key}”（可用：{'、'.join(FIELDS)}）"))
+    values: dict[str, object] = {}
+    try:
+        values["dealer"] = Side.parse(raw.get("dealer"))
+    except ValueError:
+        bad("dealer", f"应为 \"A\"（甲）或 \"B\"（乙），实际为 {raw.get('dealer')!r}")
+    for field in ("points", "bottom", "capture", "dealer_wrong_cards", "defender_wrong_cards"):
+        value = raw.get(field, 0)
+        if field == "capture" and value is None:
+            value = 0
+        if isinstance(value, bool) or not isinstance(value, int):
+            bad(field, f"应为整数，实际为 {value!r}")
+        else:
+            values[field] = value
+    for field in ("level_card_capture", "playoff"):
+        value = raw.get(field, False)
+        if not isinstance(value, bool):
+            bad(field, f"应为 true 或 false，实际为 {value!r}")
+        else:
+            values[field] = value
+    if raw.get("offense") is not None:
+        try:
+            values["offense"] = Offense(raw["offense"])
+        except ValueError:
+            bad("offense", f"应为 {'、'.join(o.value for o in Offense)} 之一，实际为 {raw['offense']!r}")
+    if raw.get("level") is not None:
+        try:
+            values["level"] = Level.parse(raw["level"])
+        except ValueError:
+            bad("level", f"应为 2…10、J、Q、K、A，实际为 {raw['level']!r}")
+    if errors:
+        return None, errors
+    hand = Hand(**values)  # type: ignore[arg-type]
+    return hand, check_hand(number, hand)
+
+
+def hand_as_json(hand: Hand) -> dict[str, object]:
+    """The inverse of parsing one hand: only non-default fields."""
+    out: dict[str, object] = {"dealer": hand.dealer.value}
+    for field in FIELDS[1:]:
+        value = getattr(hand, field)
+        if field in ("offense", "level") and value is not None:
+            out[field] = value.value if field == "offense" else value.label
+        elif field not in ("offense", "level") and value:
+            out[field] = value
+    return out
