@@ -1,0 +1,421 @@
+"""Replaying a match hand by hand under the event's rules (SPEC §4): levels, the deal, the result, and why."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from scoring.hands import FIELD_CN, Hand, HandError, MatchRecord, Offense, check_hand
+from scoring.levels import Level, Levels, Side
+from scoring.rules import (
+    CARD_PENALTY,
+    DEFAULT_RULES,
+    HOLD_LINE,
+    PENALTY_LEVELS,
+    POLICY_LINE,
+    PenaltyExcess,
+    RuleSet,
+    TieBreak,
+)
+
+
+class Status(str, enum.Enum):
+    DECIDED = "decided"  # higher level when time was up (or after a 加赛 hand)
+    PASSED_A = "passed_a"  # won outright by passing A
+    NEEDS_PLAYOFF = "needs_playoff"  # tied when time was up; 加赛 hands still to play
+
+
+class Kind(str, enum.Enum):
+    """Why a hand came out as it did; the first that applies replaces normal scoring (SPEC §4)."""
+
+    DEALER_WRONG_BURY = "dealer_wrong_bury"  # 十三
+    DEFENDER_WRONG_BURY = "defender_wrong_bury"  # 十三
+    DEALER_REVOKE = "dealer_revoke"  # 十四
+    DEFENDER_REVOKE = "defender_revoke"  # 十四
+    LEVEL_CARD_CAPTURE = "level_card_capture"  # 十二
+    POLICY = "policy"  # 十二 落实政策
+    HOLD = "hold"  # 十: P < 80, the dealer side keeps the deal
+    TAKE_OVER = "take_over"  # 十: P ≥ 80, the defenders take the deal
+
+
+@dataclass(frozen=True)
+class Rise:
+    """A side gaining levels: asked for `gain`, got from `start` to `end`; `stop` names the must-play level
+    that halted it, `excess` the levels it could not take."""
+
+    side: Side
+    gain: int
+    start: Level
+    end: Level
+    stop: Level | None = None
+    excess: int = 0
+
+
+@dataclass(frozen=True)
+class Move:
+    """A side's level set directly (a drop for a J/A offence, a deduction, 落实政策)."""
+
+    side: Side
+    start: Level
+    end: Level
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    hand: int  # 1-based position in the record
+    dealer: Side
+    dealer_level: Level
+    points: int  # the defenders' total P (after bottom, penalties, and clamping)
+    playoff: bool
+    kind: Kind
+    before: Levels
+    after: Levels
+    next_dealer: Side
+    hand_record: Hand
+    rise: Rise | None = None
+    drop: Move | None = None  # the dealer's drop (J → 2, A → J) or 落实政策's return
+    deduction: Move | None = None
+    passed_a: bool = False
+
+    @property
+    def explanation(self) -> str:
+        return explain(self)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    outcomes: tuple[HandOutcome, ...]
+    start: Levels
+    levels: Levels
+    next_dealer: Side | None
+    status: Status | None  # None when there are errors or no hands
+    winner: Side | None
+    errors: tuple[HandError, ...] = ()
+    time_up: Levels | None = None  # levels after the last regular (non-加赛) hand
+    decided_by_dealer: bool = False  # tie_break = "dealer" settled a tie
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+class _Replay:
+    """The mutable walk through one record; `replay` is the only user."""
+
+    def __init__(self, record: MatchRecord, rules: RuleSet):
+        self.rules = rules
+        self.levels = record.start
+        self.left_two = {side: record.start[side] is not Level.TWO for side in Side}
+        self.policy: tuple[Side, Level] | None = None  # 落实政策 pending for the next hand
+
+    def gain_for_dealer(self, side: Side, gain: int, *, scored: bool) -> Rise:
+        """The dealer side keeps the deal: it may rise to, not past, the next must-play level above the one played."""
+        start = self.levels[side]
+        cap = self.rules.next_must_play_above(start)
+        return self._rise(side, gain, cap, deduct=scored or self.rules.penalty_excess is PenaltyExcess.DEDUCT)
+
+    def gain_for_other(self, side: Side, gain: int, *, scored: bool) -> Rise:
+        """Any other gain stops at the first must-play level at or above the team's current level."""
+        cap = self.rules.first_must_play_from(self.levels[side], left_two=self.left_two[side])
+        return self._rise(side, gain, cap, deduct=scored or self.rules.penalty_excess is PenaltyExcess.DEDUCT)
+
+    def _rise(self, side: Side, gain: int, cap: Level, *, deduct: bool) -> Rise:
+        start = self.levels[side]
+        target = start + gain
+        end = Level(min(target, cap))
+        excess = target - end
+        self.set(side, end)
+        rise = Rise(side, gain, start, end, stop=cap if excess else None, excess=excess)
+        self._pending_deduction = None
+        if excess and deduct:
+            other = side.other
+            before = self.levels[other]
+            after = Level(max(Level.TWO, before - excess))
+            self.set(other, after)
+            self._pending_deduction = Move(other, before, after)
+        return rise
+
+    def set(self, side: Side, level: Level) -> None:
+        self.levels = self.levels.with_level(side, level)
+        if level is not Level.TWO:
+            self.left_two[side] = True
+
+    def play(self, number: int, hand: Hand) -> HandOutcome:
+        rules = self.rules
+        d, o = hand.dealer, hand.dealer.other
+        before = self.levels
+        played = before[d]
+        captured = hand.bottom * hand.capture if hand.capture else 0
+        raw = hand.points + captured + CARD_PENALTY * (hand.dealer_wrong_cards - hand.defender_wrong_cards)
+        points = rules.effective_points(raw)
+        policy, self.policy = self.policy, None
+        self._pending_deduction = None
+        rise = drop = None
+        passed_a = False
+        offense = hand.offense
+        if offense is Offense.DEALER_WRONG_BURY or offense is Offense.DEALER_REVOKE:
+            kind = Kind(offense.value)
+            keeps = False
+            if played in (Level.JACK, Level.ACE):
+                drop = Move(d, played, Level.TWO if played is Level.JACK else Level.JACK)
+                self.set(d, drop.end)
+            if offense is Offense.DEALER_WRONG_BURY or drop is None:
+                rise = self.gain_for_other(o, PENALTY_LEVELS, scored=False)
+        elif offense is Offense.DEFENDER_WRONG_BURY or offense is Offense.DEFENDER_REVOKE:
+            kind = Kind(offense.value)
+            keeps = True
+            if played is Level.ACE:
+                passed_a = True
+            else:
+                rise = self.gain_for_dealer(d, PENALTY_LEVELS, scored=False)
+        elif hand.level_card_capture:
+            kind = Kind.LEVEL_CARD_CAPTURE
+            keeps = True
+            drop = Move(d, played, Level.TWO if played is Level.JACK else Level.JACK)
+            self.set(d, drop.end)
+            self.policy = (d, played)
+        elif policy is not None and policy[0] is d and points < POLICY_LINE:
+            kind = Kind.POLICY
+            keeps = True
+            drop = Move(d, played, policy[1])
+            self.set(d, policy[1])
+        elif points < HOLD_LINE:
+            kind = Kind.HOLD
+            keeps = True
+            if played is Level.ACE:
+                passed_a = True
+            else:
+                rise = self.gain_for_dealer(d, rules.dealer_gain(points), scored=True)
+        else:
+            kind = Kind.TAKE_OVER
+            keeps = False
+            rise = self.gain_for_other(o, rules.defender_gain(points), scored=True)
+        return HandOutcome(
+            hand=number,
+            dealer=d,
+            dealer_level=played,
+            points=points,
+            playoff=hand.playoff,
+            kind=kind,
+            before=before,
+            after=self.levels,
+            next_dealer=d if keeps else o,
+            hand_record=hand,
+            rise=rise,
+            drop=drop,
+            deduction=self._pending_deduction,
+            passed_a=passed_a,
+        )
+
+
+def replay(record: MatchRecord, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
+    """Replay every hand; errors (impossible values, a wrong dealer or level, hands after the end) name the hand.
+
+    Value errors of all hands are reported together; the replay itself stops at the first sequence error.
+    """
+    errors: list[HandError] = []
+    for number, hand in enumerate(record.hands, start=1):
+        errors.extend(check_hand(number, hand))
+    if errors:
+        return MatchResult((), record.start, record.start, None, None, None, tuple(errors))
+
+    walk = _Replay(record, rules)
+    outcomes: list[HandOutcome] = []
+    time_up: Levels | None = None
+    status: Status | None = None
+    winner: Side | None = None
+    decided_at: int | None = None
+    decided_by_dealer = False
+
+    def fail(number: int, field: str | None, message: str) -> MatchResult:
+        errors.append(HandError(number, field, f"第{number}局{FIELD_CN[field] if field else ''}：{message}"))
+        return MatchResult(tuple(outcomes), record.start, walk.levels, None, None, None, tuple(errors), time_up)
+
+    for number, hand in enumerate(record.hands, start=1):
+        prev = outcomes[-1] if outcomes else None
+        if status is Status.PASSED_A:
+            return fail(number, None, f"比赛已在第{decided_at}局结束（{winner.team}打过A），此后不应再有记录")
+        if prev is not None and hand.dealer is not prev.next_dealer:
+            why = "保庄" if prev.next_dealer is prev.dealer else "上台"
+            return fail(
+                number,
+                "dealer",
+                f"应为{prev.next_dealer.team}坐庄（第{prev.hand}局后{prev.next_dealer.team}{why}），记录为{hand.dealer.team}",
+            )
+        played = walk.levels[hand.dealer]
+        if hand.level is not None and hand.level is not played:
+            return fail(number, "level", f"{hand.dealer.team}此局应打{played}，记录为{hand.level}")
+        if hand.playoff:
+            if prev is None or not prev.playoff:
+                time_up = walk.levels
+                if not time_up.tied:
+                    return fail(number, "playoff", f"时间到时双方级数不同（{_pair(time_up)}），不需要加赛")
+            if rules.tie_break is TieBreak.DEALER:
+                return fail(number, "playoff", "本次比赛规则为级数相同判最后一局庄家胜（tie_break = \"dealer\"），不进行加赛")
+            if status is Status.DECIDED:
+                return fail(number, "playoff", f"加赛已在第{decided_at}局决出胜负，此后不应再有加赛局")
+        elif prev is not None and prev.playoff:
+            return fail(number, "playoff", f"第{prev.hand}局是加赛局，其后的局也应标为加赛")
+        if hand.level_card_capture and played not in (Level.JACK, Level.ACE):
+            return fail(number, "level_card_capture", f"级牌抠底只在庄家打 J 或 A 时适用，{hand.dealer.team}此局打{played}")
+        outcome = walk.play(number, hand)
+        outcomes.append(outcome)
+        if outcome.passed_a:
+            status, winner, decided_at = Status.PASSED_A, outcome.dealer, number
+        elif hand.playoff and not outcome.after.tied:
+            status, winner, decided_at = Status.DECIDED, outcome.after.leader, number
+
+    levels = walk.levels
+    if status is None and outcomes:
+        if time_up is None:
+            time_up = levels
+        if not levels.tied:
+            status, winner = Status.DECIDED, levels.leader
+        elif rules.tie_break is TieBreak.DEALER:
+            last_regular = [o for o in outcomes if not o.playoff][-1]
+            status, winner, decided_by_dealer = Status.DECIDED, last_regular.dealer, True
+        else:
+            status = Status.NEEDS_PLAYOFF
+    elif time_up is None and outcomes:
+        time_up = levels
+    return MatchResult(
+        outcomes=tuple(outcomes),
+        start=record.start,
+        levels=levels,
+        next_dealer=outcomes[-1].next_dealer if outcomes else None,
+        status=status,
+        winner=winner,
+        errors=(),
+        time_up=time_up,
+        decided_by_dealer=decided_by_dealer,
+    )
+
+
+# --- explanations: one place turns an outcome into Chinese ---
+
+
+def _pair(levels: Levels) -> str:
+    return f"甲方 {levels.a}，乙方 {levels.b}"
+
+
+def _points_text(o: HandOutcome) -> str:
+    h = o.hand_record
+    parts = [f"台下得分 {h.points}"]
+    if h.capture:
+        parts.append(f"+ 底牌 {h.bottom}×{h.capture}")
+    if h.dealer_wrong_cards:
+        parts.append(f"+ 台上罚 {h.dealer_wrong_cards} 张 {h.dealer_wrong_cards * CARD_PENALTY}")
+    if h.defender_wrong_cards:
+        parts.append(f"− 台下罚 {h.defender_wrong_cards} 张 {h.defender_wrong_cards * CARD_PENALTY}")
+    raw = h.points + (h.bottom * h.capture if h.capture else 0)
+    raw += CARD_PENALTY * (h.dealer_wrong_cards - h.defender_wrong_cards)
+    text = " ".join(parts)
+    if len(parts) > 1:
+        text += f" = {raw}"
+    if raw != o.points:
+        text += f"，按 {o.points} 计"
+    return text
+
+
+def _rise_text(o: HandOutcome, who: str) -> str:
+    r = o.rise
+    assert r is not None
+    if r.gain == 0:
+        return f"{who}不升级"
+    if r.end == r.start:
+        text = f"{who}应升{r.gain}级，因 {r.stop} 必打停在 {r.end}"
+    elif r.excess:
+        text = f"{who}升{r.gain}级，因 {r.stop} 必打止于 {r.stop}（{r.start}→{r.end}）"
+    else:
+        text = f"{who}升{r.gain}级（{r.start}→{r.end}）"
+    if o.deduction is not None:
+        dd = o.deduction
+        text += f"，余{r.excess}级从{dd.side.team}扣除（{dd.start}→{dd.end}）"
+        if dd.end - dd.start != -r.excess:
+            text += "，扣到2为止"
+    elif r.excess and r.end != r.start:
+        text += f"，余{r.excess}级不计（罚升级不扣对方）"
+    elif r.excess:
+        text += "（罚升级不扣对方）" if o.kind not in (Kind.HOLD, Kind.TAKE_OVER) else ""
+    return text
+
+
+def explain(o: HandOutcome) -> str:
+    """第6局：甲方坐庄打10，台下得分 40 → 庄家升2级，因 J 必打止于 J，余1级从乙方扣除（7→6）"""
+    d, other = o.dealer.team, o.dealer.other.team
+    head = f"第{o.hand}局{'（加赛）' if o.playoff else ''}：{d}坐庄打{o.dealer_level}"
+    k = o.kind
+    if k is Kind.DEALER_WRONG_BURY or k is Kind.DEALER_REVOKE:
+        what = "台上扣错底" if k is Kind.DEALER_WRONG_BURY else "台上出错牌"
+        clause = "十三" if k is Kind.DEALER_WRONG_BURY else "十四"
+        text = f"{head}，{what}（第{clause}条）→ {d}下台"
+        if o.drop is not None:
+            text += f"，降至 {o.drop.end}"
+        if o.rise is not None:
+            text += f"；{other}罚升{PENALTY_LEVELS}级：" + _rise_text(o, other)
+        else:
+            text += f"；{other}不升级"
+        return text
+    if k is Kind.DEFENDER_WRONG_BURY or k is Kind.DEFENDER_REVOKE:
+        what = "台下扣错底" if k is Kind.DEFENDER_WRONG_BURY else "台下出错牌，得分无效"
+        clause = "十三" if k is Kind.DEFENDER_WRONG_BURY else "十四"
+        text = f"{head}，{what}（第{clause}条）→ {d}保庄"
+        if o.passed_a:
+            return text + f"，打过 A，{d}获胜"
+        return text + f"，罚升{PENALTY_LEVELS}级：" + _rise_text(o, "庄家")
+    if k is Kind.LEVEL_CARD_CAPTURE:
+        return (
+            f"{head}，台下用 {o.dealer_level} 抠底（第十二条）→ 不论得分，{d}保庄，"
+            f"从 {o.drop.end} 重新打起（{o.drop.start}→{o.drop.end}）"
+            + ("，此时 2 非必打" if o.drop.end is Level.TWO else "")
+            + "；下一局台下得分不满40分可回到"
+            + f" {o.drop.start}"
+        )
+    points = _points_text(o)
+    if k is Kind.POLICY:
+        return f"{head}，{points}，不满{POLICY_LINE}分 → 落实政策（第十二条），{d}保庄，回到 {o.drop.end}"
+    if k is Kind.HOLD:
+        if o.passed_a:
+            return f"{head}，{points}，不够{HOLD_LINE}分 → {d}保庄，打过 A，{d}获胜"
+        return f"{head}，{points}，不够{HOLD_LINE}分 → {d}保庄，" + _rise_text(o, "庄家")
+    return f"{head}，{points}，达到{HOLD_LINE}分 → {other}上台，" + _rise_text(o, other)
+
+
+def result_summary(result: MatchResult) -> str:
+    """One Chinese sentence on how the match stands."""
+    if result.errors:
+        return "记录有误，无法判定"
+    if result.status is None:
+        return "尚无记录"
+    levels = _pair(result.levels)
+    if result.status is Status.PASSED_A:
+        return f"{result.winner.team}打过 A 获胜（{levels}）"
+    if result.status is Status.NEEDS_PLAYOFF:
+        return f"时间到双方同为 {result.levels.a} 级，需加赛"
+    if result.decided_by_dealer:
+        return f"时间到双方同为 {result.levels.a} 级，按规则由最后一局坐庄的{result.winner.team}获胜"
+    return f"{result.winner.team}获胜（{levels}）"
+
+
+def result_as_json(result: MatchResult) -> dict[str, object]:
+    """SPEC §5 output, or {"errors": [...]}."""
+    if result.errors:
+        return {"errors": [e.as_json() for e in result.errors]}
+    return {
+        "hands": [
+            {
+                "hand": o.hand,
+                "dealer": o.dealer.value,
+                "dealer_level": o.dealer_level.label,
+                "points": o.points,
+                "levels": o.after.as_json(),
+                "next_dealer": o.next_dealer.value,
+                "explanation": o.explanation,
+            }
+            for o in result.outcomes
+        ],
+        "levels": result.levels.as_json(),
+        "next_dealer": result.next_dealer.value if result.next_dealer else None,
+        "status": result.status.value if result.status else None,
+        "winner": result.winner.value if result.winner else None,
+    }
