@@ -350,7 +350,7 @@ def explain(o: HandOutcome) -> str:
         clause = "十三" if k is Kind.DEALER_WRONG_BURY else "十四"
         text = f"{head}，{what}（第{clause}条）→ {d}下台"
         if o.drop is not None:
-            text += f"，降至 {o.drop.end}"
+            text += f"并降级（{o.drop.start}→{o.drop.end}）"
         if o.rise is not None:
             text += f"；{other}罚升{PENALTY_LEVELS}级：" + _rise_text(o, other)
         else:
@@ -373,7 +373,7 @@ def explain(o: HandOutcome) -> str:
         )
     points = _points_text(o)
     if k is Kind.POLICY:
-        return f"{head}，{points}，不满{POLICY_LINE}分 → 落实政策（第十二条），{d}保庄，回到 {o.drop.end}"
+        return f"{head}，{points}，不满{POLICY_LINE}分 → 落实政策（第十二条），{d}保庄，回到 {o.drop.end}（{o.drop.start}→{o.drop.end}）"
     if k is Kind.HOLD:
         if o.passed_a:
             return f"{head}，{points}，不够{HOLD_LINE}分 → {d}保庄，打过 A，{d}获胜"

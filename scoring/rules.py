@@ -68,6 +68,13 @@ class RuleSet:
     _must_play_set: frozenset[Level] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        for name, kind in (
+            ("dealer_table", DealerTable),
+            ("penalty_excess", PenaltyExcess),
+            ("negative_points", NegativePoints),
+            ("tie_break", TieBreak),
+        ):
+            object.__setattr__(self, name, kind(getattr(self, name)))
         # A is always must-play: 先打过A者为胜方, so nobody passes A except by winning a hand as dealer on A.
         levels = frozenset(self.must_play) | {Level.ACE}
         object.__setattr__(self, "must_play", tuple(sorted(levels)))
