@@ -1,12 +1,26 @@
 """The knockout: drawing rounds by lot, byes, advancement and the final placings. Pure.
 
 Types are fixed here first so the workbook module and the CLI can build on them.
+
+The shape, for any field of 2…128 teams: each round is drawn from the teams still in (round 1: the team list in
+its order; later: the previous round's winners by table, then its bye). An odd count gives one team the bye;
+nobody gets a second bye while a team without one is in the pool. The round drawn from two teams is the final;
+the one before it (three or four teams) is the semi-final. With third_place = "playoff" and two semi-final
+losers, the final round also holds the 3rd-place match at table 2 (the loser at the lower semi-final table is
+甲方). A semi-final of three teams (one match and a bye) has a single loser: that team is 3rd, no 3rd-place match
+is played, and under "shared" the second 三等奖 stays vacant (空缺) unless the organiser decides otherwise.
 """
 
 from __future__ import annotations
 
 import enum
+import random
+import secrets
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from scoring.event import ThirdPlace
 
 
 @dataclass(frozen=True)
@@ -48,3 +62,547 @@ class MatchOutcome:
     state: MatchState
     winner: str | None = None  # team id when decided or walkover
     reason: str = ""  # Chinese: why it is not decided (errors, 需加赛, 未录入)
+
+
+# --- errors ---
+
+
+class KnockoutError(ValueError):
+    """Something about the knockout cannot go on; `problems` are complete Chinese messages, all of them."""
+
+    def __init__(self, problems: Sequence[str], *, heading: str = ""):
+        self.problems = tuple(problems)
+        self.heading = heading
+        super().__init__("\n".join(((heading,) if heading else ()) + self.problems))
+
+
+class DrawError(KnockoutError):
+    """A round cannot be drawn from this pool (too few teams, repeated ids, a misplaced 3rd-place match)."""
+
+
+class LotsError(DrawError):
+    """Paper lots typed by the organiser do not make a draw: unknown 组号, missing or repeated lots, gaps…"""
+
+
+class BracketError(KnockoutError):
+    """The rounds given do not fit together (numbering, pools that are not the previous round's winners)."""
+
+
+class RoundNotDecided(KnockoutError):
+    """The next round cannot be drawn: `blockers` name each match that is not decided, and why."""
+
+    def __init__(self, number: int, blockers: Sequence[Blocker]):
+        self.number = number
+        self.blockers = tuple(blockers)
+        super().__init__(
+            [b.message for b in self.blockers],
+            heading=f"第{number}轮还有{len(self.blockers)}场比赛没有决出胜负，不能抽下一轮：",
+        )
+
+
+# --- names and sizes ---
+
+MIN_TEAMS = 2
+MAX_TEAMS = 128
+
+
+def team_name(team: str) -> str:
+    """'03' → '第03组'."""
+    return f"第{team}组"
+
+
+def _names(teams: Iterable[str]) -> str:
+    return "、".join(team_name(t) for t in teams)
+
+
+def next_size(size: int) -> int:
+    """How many teams go on from a round of `size`: the winners and the bye."""
+    return (size + 1) // 2
+
+
+def rounds_needed(size: int) -> int:
+    """Rounds from a pool of `size` teams to the final inclusive: 2 → 1, 3–4 → 2, 5–8 → 3, …"""
+    count = 0
+    while size >= 2:
+        size = next_size(size)
+        count += 1
+    return count
+
+
+def _stage(size: int) -> str:
+    if size == 2:
+        return "决赛"
+    if size in (3, 4):
+        return "半决赛"
+    return ""
+
+
+def round_title(number: int, size: int) -> str:
+    """'第3轮（决赛）', '第2轮（半决赛）', '第1轮' — from the round number and its pool size."""
+    stage = _stage(size)
+    return f"第{number}轮（{stage}）" if stage else f"第{number}轮"
+
+
+def is_final(round_: Round) -> bool:
+    """The final is the round drawn from exactly two teams (it may also hold the 3rd-place match)."""
+    return len(round_.pool) == 2
+
+
+def is_semi_final(round_: Round) -> bool:
+    """The round before the final: three teams (one match and a bye) or four (two matches)."""
+    return len(round_.pool) in (3, 4)
+
+
+def byes_so_far(rounds: Sequence[Round]) -> tuple[str, ...]:
+    """Every bye given so far, in round order (a team appears once per bye)."""
+    return tuple(r.bye for r in rounds if r.bye is not None)
+
+
+def new_seed() -> int:
+    """A fresh draw seed from the OS: 6 to 9 digits, short enough to read out and copy by hand."""
+    return 100_000 + secrets.randbelow(999_999_999 - 100_000 + 1)
+
+
+# --- drawing a round ---
+
+
+def _check_number(number: object) -> list[str]:
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        return [f"轮次应为从 1 开始的整数，实际为 {number!r}"]
+    return []
+
+
+def _check_pool(pool: tuple[str, ...]) -> list[str]:
+    problems: list[str] = []
+    if len(pool) < MIN_TEAMS:
+        problems.append(f"一轮至少需要{MIN_TEAMS}组才能抽签，实际只有{len(pool)}组")
+    if any(not isinstance(t, str) or not t.strip() for t in pool):
+        problems.append("抽签名单中有空的组号")
+    for team, count in Counter(pool).items():
+        if count > 1:
+            problems.append(f"{team_name(team)}在抽签名单中出现了{count}次")
+    return problems
+
+
+def _check_third_place_match(pool: tuple[str, ...], match: tuple[str, str] | None) -> list[str]:
+    if match is None:
+        return []
+    problems: list[str] = []
+    if len(pool) != 2:
+        problems.append(f"三、四名决赛只能与决赛同轮进行，而本轮有{len(pool)}组")
+    if len(match) != 2 or match[0] == match[1]:
+        problems.append("三、四名决赛应在两个不同的组之间进行")
+    for team in match:
+        if team in pool:
+            problems.append(f"{team_name(team)}在决赛中，不能同时参加三、四名决赛")
+    return problems
+
+
+def _with_third_place(pairings: list[Pairing], match: tuple[str, str] | None) -> tuple[Pairing, ...]:
+    if match is not None:
+        pairings.append(Pairing(len(pairings) + 1, match[0], match[1], third_place=True))
+    return tuple(pairings)
+
+
+def draw_round(
+    number: int,
+    pool: Sequence[str],
+    *,
+    seed: int,
+    previous_byes: Collection[str] = (),
+    third_place_match: tuple[str, str] | None = None,
+) -> Round:
+    """Draw round `number` from `pool` by lot with `random.Random(seed)`; the same inputs give the same draw.
+
+    The pool is shuffled once. With an odd count the bye goes to the last team in the shuffled order among
+    those with the fewest byes in `previous_byes` (so nobody gets a second bye while a team without one is in
+    the pool); the rest pair in shuffled order, 甲方 first, at tables 1…n. `third_place_match` (losers of the
+    semi-final, 甲方 first) is added as the last table of a final; it is not drawn by lot.
+    """
+    pool = tuple(pool)
+    problems = _check_number(number) + _check_pool(pool) + _check_third_place_match(pool, third_place_match)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        problems.append(f"抽签种子应为整数，实际为 {seed!r}")
+    if problems:
+        raise DrawError(problems)
+    order = list(pool)
+    random.Random(seed).shuffle(order)
+    bye = None
+    if len(order) % 2:
+        byes = Counter(previous_byes)
+        fewest = min(byes[t] for t in order)
+        bye = next(t for t in reversed(order) if byes[t] == fewest)
+        order.remove(bye)
+    pairings = [Pairing(i + 1, order[2 * i], order[2 * i + 1]) for i in range(len(order) // 2)]
+    return Round(number, pool, _with_third_place(pairings, third_place_match), bye, seed)
+
+
+def draw_from_lots(
+    number: int,
+    lots: Mapping[str, int] | Sequence[tuple[str, int]],
+    pool: Sequence[str],
+    *,
+    previous_byes: Collection[str] = (),
+    third_place_match: tuple[str, str] | None = None,
+) -> Round:
+    """A round from paper lots drawn in the room: `lots` gives each team's lot number (组号 → 签号).
+
+    Lots 1–2 play at table 1, 3–4 at table 2, …; the lower lot is 甲方. With an odd count the last lot is the
+    bye, which may not fall to a team that already had one while a team without one is in the pool. Raises
+    `LotsError` listing every problem. `third_place_match` as in `draw_round`.
+    """
+    pool = tuple(pool)
+    problems = _check_number(number) + _check_pool(pool) + _check_third_place_match(pool, third_place_match)
+    entries = list(lots.items()) if isinstance(lots, Mapping) else [tuple(e) for e in lots]
+    members = set(pool)
+    given: dict[str, list[object]] = {}
+    for team, lot in entries:
+        given.setdefault(team, []).append(lot)
+    for team in given:
+        if team not in members:
+            problems.append(f"组号“{team}”不是本轮参赛的组")
+    n = len(pool)
+    holders: dict[int, list[str]] = {}
+    for team in pool:
+        team_lots = given.get(team, [])
+        if not team_lots:
+            problems.append(f"{team_name(team)}没有签号")
+        elif len(team_lots) > 1:
+            shown = "、".join(str(x) for x in team_lots)
+            problems.append(f"{team_name(team)}填了{len(team_lots)}个签号（{shown}），每组只能有一个签号")
+        else:
+            lot = team_lots[0]
+            if isinstance(lot, bool) or not isinstance(lot, int) or lot < 1:
+                problems.append(f"{team_name(team)}的签号应为正整数，实际为“{lot}”")
+            elif lot > n:
+                problems.append(f"{team_name(team)}的签号 {lot} 超出范围：本轮共{n}组，签号应为 1–{n}")
+            else:
+                holders.setdefault(lot, []).append(team)
+    for lot in sorted(holders):
+        if len(holders[lot]) > 1:
+            problems.append(f"签号 {lot} 重复：{_names(holders[lot])}")
+    gaps = [lot for lot in range(1, n + 1) if lot not in holders]
+    if gaps and n >= MIN_TEAMS:
+        shown = "、".join(str(x) for x in gaps)
+        problems.append(f"缺少签号 {shown}：本轮共{n}组，签号 1–{n} 应各用一次")
+    bye = None
+    if n % 2 and len(holders.get(n, ())) == 1:
+        bye = holders[n][0]
+        byes = Counter(previous_byes)
+        if byes[bye] > min(byes[t] for t in pool):
+            problems.append(
+                f"签号 {n}（轮空）抽到的{team_name(bye)}已经轮空过，本轮还有没轮空过的组，不能让它再次轮空，请重新抽签"
+            )
+    if problems:
+        raise LotsError(problems, heading=f"第{number}轮的签号有误：")
+    by_lot = {lot: teams[0] for lot, teams in holders.items()}
+    pairings = [Pairing(k, by_lot[2 * k - 1], by_lot[2 * k]) for k in range(1, n // 2 + 1)]
+    recorded = tuple(sorted(((by_lot[lot], lot) for lot in by_lot), key=lambda e: e[1]))
+    return Round(number, pool, _with_third_place(pairings, third_place_match), bye, None, recorded)
+
+
+# --- results of a round ---
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """A match that keeps a round from being decided: '第2桌：需加赛（双方同为9级）'."""
+
+    round: int
+    table: int
+    state: MatchState
+    message: str
+
+
+@dataclass(frozen=True)
+class Advancement:
+    """A round's outcome for the knockout. `advancing` (winners by table, then the bye) and `losers` (by table;
+    the 3rd-place match is not counted) are filled only once every match is decided; else see `blockers`."""
+
+    number: int
+    advancing: tuple[str, ...]
+    losers: tuple[str, ...]
+    blockers: tuple[Blocker, ...]
+
+    @property
+    def decided(self) -> bool:
+        return not self.blockers
+
+
+STATE_CN = {
+    MatchState.OPEN: "尚未录入",
+    MatchState.NEEDS_PLAYOFF: "需加赛",
+    MatchState.INVALID: "记录有误",
+}
+
+
+def _blocker(number: int, table: int, state: MatchState, reason: str) -> Blocker:
+    detail = f"（{reason}）" if reason else ""
+    return Blocker(number, table, state, f"第{table}桌：{STATE_CN[state]}{detail}")
+
+
+def _results(round_: Round, outcomes: Sequence[MatchOutcome]) -> dict[int, tuple[str, str] | Blocker]:
+    """Per table: (winner, loser), or the Blocker saying why not. Outcomes for tables the round does not have,
+    or two outcomes for one table, are a BracketError (the caller mixed up rounds)."""
+    tables = {p.table: p for p in round_.pairings}
+    by_table: dict[int, MatchOutcome] = {}
+    problems: list[str] = []
+    for o in outcomes:
+        if o.table not in tables:
+            problems.append(f"第{round_.number}轮没有第{o.table}桌，却有它的比赛结果")
+        elif o.table in by_table:
+            problems.append(f"第{round_.number}轮第{o.table}桌有两份比赛结果")
+        else:
+            by_table[o.table] = o
+    if problems:
+        raise BracketError(problems)
+    results: dict[int, tuple[str, str] | Blocker] = {}
+    for table, p in sorted(tables.items()):
+        o = by_table.get(table, MatchOutcome(table, MatchState.OPEN))
+        if o.state in (MatchState.DECIDED, MatchState.WALKOVER):
+            if o.winner in (p.a, p.b):
+                results[table] = (o.winner, p.b if o.winner == p.a else p.a)
+                continue
+            why = "没有胜方" if o.winner is None else f"胜方“{o.winner}”不是本桌的组"
+            reason = f"{o.reason}；{why}" if o.reason else why
+            results[table] = _blocker(round_.number, table, MatchState.INVALID, reason)
+        else:
+            results[table] = _blocker(round_.number, table, o.state, o.reason)
+    return results
+
+
+def advance(round_: Round, outcomes: Sequence[MatchOutcome]) -> Advancement:
+    """Who goes on from `round_`: the winners (a walkover counts for the side that did not forfeit) and the
+    bye — or, while any match is open, needs a playoff or has an invalid record, a Blocker for each."""
+    results = _results(round_, outcomes)
+    blockers = tuple(r for r in results.values() if isinstance(r, Blocker))
+    if blockers:
+        return Advancement(round_.number, (), (), blockers)
+    main = [p for p in round_.pairings if not p.third_place]
+    winners = tuple(results[p.table][0] for p in main)  # type: ignore[index]
+    losers = tuple(results[p.table][1] for p in main)  # type: ignore[index]
+    bye = (round_.bye,) if round_.bye is not None else ()
+    return Advancement(round_.number, winners + bye, losers, ())
+
+
+# --- the sequence of rounds ---
+
+
+def _check_rounds(rounds: Sequence[Round], outcomes_by_round: Mapping[int, Sequence[MatchOutcome]]) -> list[Advancement]:
+    numbers = [r.number for r in rounds]
+    if numbers != list(range(1, len(rounds) + 1)):
+        raise BracketError([f"轮次应从第1轮起连续编号，实际为 {'、'.join(str(n) for n in numbers)}"])
+    advancements = [advance(r, outcomes_by_round.get(r.number, ())) for r in rounds]
+    problems: list[str] = []
+    for prev, adv, cur in zip(rounds, advancements, rounds[1:]):
+        if is_final(prev):
+            problems.append(f"第{prev.number}轮是决赛，之后不应再有第{cur.number}轮")
+            continue
+        if not adv.decided:
+            continue
+        extra = [t for t in cur.pool if t not in adv.advancing]
+        absent = [t for t in adv.advancing if t not in cur.pool]
+        if extra or absent:
+            parts = ([f"多了{_names(extra)}"] if extra else []) + ([f"少了{_names(absent)}"] if absent else [])
+            problems.append(
+                f"第{cur.number}轮的参赛组与第{prev.number}轮的晋级组不一致：{'；'.join(parts)}"
+            )
+        match = next((p for p in cur.pairings if p.third_place), None)
+        if match is not None and sorted((match.a, match.b)) != sorted(adv.losers):
+            problems.append(
+                f"第{cur.number}轮的三、四名决赛应由第{prev.number}轮的两组负者"
+                f"（{_names(adv.losers)}）进行，实际为{_names((match.a, match.b))}"
+            )
+    if problems:
+        raise BracketError(problems)
+    return advancements
+
+
+@dataclass(frozen=True)
+class NextRound:
+    """What to draw next: round `number` from `pool` (in this order), avoiding second byes for
+    `previous_byes`, with `third_place_match` at the last table of a final when third_place = "playoff"."""
+
+    number: int
+    pool: tuple[str, ...]
+    previous_byes: tuple[str, ...] = ()
+    third_place_match: tuple[str, str] | None = None
+
+    @property
+    def title(self) -> str:
+        return round_title(self.number, len(self.pool))
+
+    def draw(self, seed: int) -> Round:
+        return draw_round(
+            self.number,
+            self.pool,
+            seed=seed,
+            previous_byes=self.previous_byes,
+            third_place_match=self.third_place_match,
+        )
+
+    def from_lots(self, lots: Mapping[str, int] | Sequence[tuple[str, int]]) -> Round:
+        return draw_from_lots(
+            self.number,
+            lots,
+            self.pool,
+            previous_byes=self.previous_byes,
+            third_place_match=self.third_place_match,
+        )
+
+
+def next_round(
+    teams: Sequence[str],
+    rounds: Sequence[Round],
+    outcomes_by_round: Mapping[int, Sequence[MatchOutcome]],
+    *,
+    third_place: ThirdPlace | str = ThirdPlace.SHARED,
+) -> NextRound | None:
+    """The next round to draw: round 1 from `teams` (team-list order), later rounds from the previous round's
+    `advancing`. None once the final has been drawn. Raises RoundNotDecided naming every undecided match of
+    the last round, DrawError for a field outside 2…128 teams, BracketError if the rounds do not fit."""
+    mode = ThirdPlace(third_place)
+    teams = tuple(teams)
+    if not rounds:
+        problems = _check_pool(teams)
+        if len(teams) > MAX_TEAMS:
+            problems.append(f"最多支持{MAX_TEAMS}组参赛，报名表中有{len(teams)}组")
+        if problems:
+            raise DrawError(problems)
+        return NextRound(1, teams)
+    if set(rounds[0].pool) != set(teams):
+        extra = [t for t in rounds[0].pool if t not in teams]
+        absent = [t for t in teams if t not in rounds[0].pool]
+        parts = ([f"第1轮有而报名表没有：{_names(extra)}"] if extra else []) + (
+            [f"报名表有而第1轮没有：{_names(absent)}"] if absent else []
+        )
+        raise BracketError([f"报名表与第1轮的参赛组不一致：{'；'.join(parts)}"])
+    advancements = _check_rounds(rounds, outcomes_by_round)
+    last, adv = rounds[-1], advancements[-1]
+    if is_final(last):
+        return None
+    if not adv.decided:
+        raise RoundNotDecided(last.number, adv.blockers)
+    match = None
+    if len(adv.advancing) == 2 and mode is ThirdPlace.PLAYOFF and len(adv.losers) == 2:
+        match = (adv.losers[0], adv.losers[1])
+    return NextRound(last.number + 1, adv.advancing, byes_so_far(rounds), match)
+
+
+# --- placings ---
+
+
+@dataclass(frozen=True)
+class Placings:
+    """The prizes: 一等奖 `first`, 二等奖 `second`, 三等奖 `third` (two when shared, one with a playoff or when
+    the semi-final had a bye). `missing` names every match or draw still to come; `notes` explain the awards."""
+
+    complete: bool
+    first: str | None = None
+    second: str | None = None
+    third: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def prize_note(round_: Round, third_place: ThirdPlace | str = ThirdPlace.SHARED, loser: str | None = None) -> str | None:
+    """What a round means for the prizes when it is not the usual shape: a 2-team field (no 三等奖) or a
+    semi-final with a bye (only one semi-final loser). `loser` is that match's loser once known."""
+    mode = ThirdPlace(third_place)
+    if round_.number == 1 and is_final(round_):
+        return "只有2组参赛，第1轮即为决赛：胜者获一等奖，负者获二等奖，不设三等奖。"
+    if len(round_.pool) != 3 or round_.bye is None:
+        return None
+    match = next(p for p in round_.pairings if not p.third_place)
+    who = team_name(loser) if loser else f"{team_name(match.a)}与{team_name(match.b)}之间的负者"
+    head = (
+        f"半决赛（第{round_.number}轮）只有3组：{team_name(round_.bye)}轮空，直接进入决赛（获一等奖或二等奖）；"
+        f"只有一场半决赛，{who}获三等奖。"
+    )
+    if mode is ThirdPlace.PLAYOFF:
+        return head + "只有一组半决赛负者，不进行三、四名决赛。"
+    return head + "另一个三等奖名额空缺（没有第二场半决赛），如需另行颁发，由组委会决定。"
+
+
+def placings(
+    rounds: Sequence[Round],
+    outcomes_by_round: Mapping[int, Sequence[MatchOutcome]],
+    *,
+    third_place: ThirdPlace | str = ThirdPlace.SHARED,
+) -> Placings:
+    """The placings so far: final winner 1st, loser 2nd; 3rd the semi-final losers ("shared") or the winner of
+    the 3rd-place match ("playoff"). Incomplete while anything is undecided or undrawn, each listed in
+    `missing`. Raises BracketError if the rounds do not fit together."""
+    mode = ThirdPlace(third_place)
+    if not rounds:
+        return Placings(False, missing=("第1轮尚未抽签",))
+    _check_rounds(rounds, outcomes_by_round)
+    results = [_results(r, outcomes_by_round.get(r.number, ())) for r in rounds]
+    missing: list[str] = []
+    notes: list[str] = []
+    for r, res in zip(rounds, results):
+        missing.extend(f"第{r.number}轮{b.message}" for b in res.values() if isinstance(b, Blocker))
+    last = rounds[-1]
+    if not is_final(last):
+        size, number = len(last.pairings) + (last.bye is not None), last.number + 1
+        while size >= 2:
+            missing.append(f"{round_title(number, size)}尚未抽签")
+            size, number = next_size(size), number + 1
+        return Placings(False, missing=tuple(missing), notes=_semi_notes(rounds, results, mode))
+
+    first = second = None
+    final_pairing = next(p for p in last.pairings if not p.third_place)
+    final = results[-1][final_pairing.table]
+    if not isinstance(final, Blocker):
+        first, second = final
+    third: tuple[str, ...] = ()
+    semi_index = len(rounds) - 2
+    notes.extend(_semi_notes(rounds, results, mode))
+    if semi_index >= 0:
+        semi = rounds[semi_index]
+        semi_losers = [
+            res[1]
+            for p in semi.pairings
+            if not p.third_place and not isinstance(res := results[semi_index][p.table], Blocker)
+        ]
+        match = next((p for p in last.pairings if p.third_place), None)
+        if len(semi.pairings) == 2 and mode is ThirdPlace.PLAYOFF:
+            if match is None:
+                missing.append(
+                    f"第{last.number}轮（决赛）没有三、四名决赛，无法确定三等奖（third_place = \"playoff\"）"
+                )
+            elif not isinstance(res := results[-1][match.table], Blocker):
+                third = (res[0],)
+        else:
+            third = tuple(semi_losers)
+            if match is not None:
+                notes.append(
+                    f"第{last.number}轮有三、四名决赛，但 third_place = \"shared\"：两组半决赛负者并列三等奖。"
+                )
+    elif (note := prize_note(rounds[0], mode)) is not None:
+        notes.append(note)
+    return Placings(not missing, first, second, third, tuple(missing), tuple(notes))
+
+
+def _semi_notes(
+    rounds: Sequence[Round], results: Sequence[dict[int, tuple[str, str] | Blocker]], mode: ThirdPlace
+) -> tuple[str, ...]:
+    for r, res in zip(rounds, results):
+        if len(r.pool) == 3:
+            match = next(p for p in r.pairings if not p.third_place)
+            outcome = res[match.table]
+            loser = None if isinstance(outcome, Blocker) else outcome[1]
+            note = prize_note(r, mode, loser)
+            return (note,) if note else ()
+    return ()
+
+
+def placings_as_json(p: Placings) -> dict[str, object]:
+    """SPEC §7: {"complete": true, "first": "03", "second": "08", "third": ["05", "11"]}; "missing" is added
+    while unfinished and "notes" whenever the awards need explaining."""
+    data: dict[str, object] = {"complete": p.complete, "first": p.first, "second": p.second, "third": list(p.third)}
+    if not p.complete:
+        data["missing"] = list(p.missing)
+    if p.notes:
+        data["notes"] = list(p.notes)
+    return data
