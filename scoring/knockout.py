@@ -378,17 +378,22 @@ def advance(round_: Round, outcomes: Sequence[MatchOutcome]) -> Advancement:
     blockers = tuple(r for r in results.values() if isinstance(r, Blocker))
     if blockers:
         return Advancement(round_.number, (), (), blockers)
-    main = [p for p in round_.pairings if not p.third_place]
-    winners = tuple(results[p.table][0] for p in main)  # type: ignore[index]
-    losers = tuple(results[p.table][1] for p in main)  # type: ignore[index]
+    played = [_played(results[p.table]) for p in round_.pairings if not p.third_place]
     bye = (round_.bye,) if round_.bye is not None else ()
-    return Advancement(round_.number, winners + bye, losers, ())
+    return Advancement(round_.number, tuple(w for w, _ in played) + bye, tuple(loser for _, loser in played), ())
+
+
+def _played(result: tuple[str, str] | Blocker) -> tuple[str, str]:
+    assert not isinstance(result, Blocker)
+    return result
 
 
 # --- the sequence of rounds ---
 
 
-def _check_rounds(rounds: Sequence[Round], outcomes_by_round: Mapping[int, Sequence[MatchOutcome]]) -> list[Advancement]:
+def _check_rounds(
+    rounds: Sequence[Round], outcomes_by_round: Mapping[int, Sequence[MatchOutcome]]
+) -> list[Advancement]:
     numbers = [r.number for r in rounds]
     if numbers != list(range(1, len(rounds) + 1)):
         raise BracketError([f"轮次应从第1轮起连续编号，实际为 {'、'.join(str(n) for n in numbers)}"])
@@ -505,7 +510,9 @@ class Placings:
     notes: tuple[str, ...] = ()
 
 
-def prize_note(round_: Round, third_place: ThirdPlace | str = ThirdPlace.SHARED, loser: str | None = None) -> str | None:
+def prize_note(
+    round_: Round, third_place: ThirdPlace | str = ThirdPlace.SHARED, loser: str | None = None
+) -> str | None:
     """What a round means for the prizes when it is not the usual shape: a 2-team field (no 三等奖) or a
     semi-final with a bye (only one semi-final loser). `loser` is that match's loser once known."""
     mode = ThirdPlace(third_place)
@@ -560,11 +567,8 @@ def placings(
     notes.extend(_semi_notes(rounds, results, mode))
     if semi_index >= 0:
         semi = rounds[semi_index]
-        semi_losers = [
-            res[1]
-            for p in semi.pairings
-            if not p.third_place and not isinstance(res := results[semi_index][p.table], Blocker)
-        ]
+        semi_results = [results[semi_index][p.table] for p in semi.pairings]
+        semi_losers = [r[1] for r in semi_results if not isinstance(r, Blocker)]
         match = next((p for p in last.pairings if p.third_place), None)
         if len(semi.pairings) == 2 and mode is ThirdPlace.PLAYOFF:
             if match is None:
