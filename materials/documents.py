@@ -1,0 +1,440 @@
+"""The event documents: 通知, 比赛规则, 报名表, 抽签签条, 纪念品领取签收表.
+
+Each public function takes domain objects and returns PDF bytes; wording comes from `templates/*.j2`
+(an event folder's own `templates/` wins). All text, wording and user data alike, is drawn as plain text
+through `FontSet`, so `<`, `&` and `>` print literally and missing glyphs are reported, never dropped silently.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+
+from materials.fonts import FontSet, choose_fonts
+from materials.style import INK, MARGIN, PAGE, HouseStyle, build_pdf, new_canvas
+from scoring.event import Event, ThirdPlace
+from scoring.files import check_writable, write_bytes
+from scoring.rules import HOLD_LINE, POLICY_LINE, STEP, CARD_PENALTY, PenaltyExcess, NegativePoints, RuleSet, TieBreak
+from scoring.levels import Level
+from scoring.teams import Team
+from templates import TEMPLATE_DIR
+
+NOTICE = "通知.pdf"
+RULES = "比赛规则.pdf"
+REGISTRATION = "报名表.pdf"
+LOTS = "抽签签条.pdf"
+SOUVENIR = "纪念品领取签收表.pdf"
+FILE_NAMES = (NOTICE, RULES, REGISTRATION, LOTS, SOUVENIR)
+
+LOTS_PER_PAGE_COLUMNS = 2
+LOTS_PER_PAGE_ROWS = 5
+DEFAULT_LOTS = LOTS_PER_PAGE_COLUMNS * LOTS_PER_PAGE_ROWS  # one sheet when the number of teams is not known
+ROW_HEIGHT = 34  # room to write by hand
+TABLE_MARK = "@得分表"
+
+
+class MaterialsError(ValueError):
+    """A wording template cannot be used; the message is Chinese and names the file and line."""
+
+
+@dataclass(frozen=True)
+class Built:
+    """What `build_all` wrote, and every warning (Chinese) the CLI should show on stderr."""
+
+    paths: tuple[Path, ...]
+    warnings: tuple[str, ...]
+    font: str
+
+
+# --- wording helpers -------------------------------------------------------------------------------------------
+
+
+def cn_date(day: dt.date) -> str:
+    return f"{day.year}年{day.month}月{day.day}日"
+
+
+def cn_period(start: dt.date, end: dt.date) -> str:
+    """2026年3月3日-9日, 2026年3月28日-4月3日, or both dates in full across a year end."""
+    if start == end:
+        return cn_date(start)
+    if start.year != end.year:
+        return f"{cn_date(start)}-{cn_date(end)}"
+    if start.month != end.month:
+        return f"{cn_date(start)}-{end.month}月{end.day}日"
+    return f"{cn_date(start)}-{end.day}日"
+
+
+def cn_clock(text: str) -> str:
+    """'8:30' → '上午8:30', '14:00' → '下午2:00'; anything else as written."""
+    m = re.fullmatch(r"\s*(\d{1,2})\s*[:：]\s*(\d{2})\s*", text)
+    if not m or int(m[1]) > 23:
+        return text
+    hour, minute = int(m[1]), m[2]
+    if hour < 12:
+        return f"上午{hour}:{minute}"
+    return f"下午{hour - 12 if hour > 12 else hour}:{minute}"
+
+
+def cn_minutes(minutes: int) -> str:
+    return f"{minutes // 60}小时" if minutes % 60 == 0 else f"{minutes}分钟"
+
+
+def prize_text(event: Event) -> str:
+    parts = [
+        f"{name}{count}名"
+        for name, count in (("一等奖", event.prizes.first), ("二等奖", event.prizes.second), ("三等奖", event.prizes.third))
+        if count
+    ]
+    return "设" + "、".join(parts) if parts else ""
+
+
+def points_rows(rules: RuleSet) -> list[tuple[str, str, str]]:
+    """The points → levels table in force, as printed: (points, who deals next, levels)."""
+    rows = []
+    for row in rules.points_table():
+        points = f"{row.low}" if row.low == row.high else f"{row.low}–{row.high}"
+        if row.dealer_keeps:
+            rows.append((points, "庄家保庄", f"庄家升{row.levels}级"))
+        else:
+            rows.append((points, "台下方上台坐庄", f"台下方升{row.levels}级" if row.levels else "不升级"))
+    return rows
+
+
+def _context(event: Event) -> dict[str, object]:
+    rules = event.rules
+    reg = event.registration
+    return {
+        "event": event,
+        "start_time": cn_clock(event.start_time),
+        "match_length": cn_minutes(rules.match_minutes),
+        "placings": "1、2、3名" if event.third_place in (ThirdPlace.SHARED, ThirdPlace.PLAYOFF) else "",
+        "prize_text": prize_text(event),
+        "registration_period": cn_period(reg.start, reg.end),
+        "deadline": cn_date(reg.end),
+        "notice_date": cn_date(event.notice_date),
+        "must_play": "、".join(level.label for level in rules.must_play),
+        "two_must_play": Level.TWO in rules.must_play,
+        "hold_line": HOLD_LINE,
+        "step": STEP,
+        "policy_line": POLICY_LINE,
+        "card_penalty": CARD_PENALTY,
+        "penalty_deduct": rules.penalty_excess is PenaltyExcess.DEDUCT,
+        "clamp": rules.negative_points is NegativePoints.CLAMP,
+        "tie_playoff": rules.tie_break is TieBreak.PLAYOFF,
+    }
+
+
+def _one_line(value: object) -> object:
+    """Every {{ value }} stays on its line: the line marks of a template cannot come from user data."""
+    if value is None:
+        return ""
+    return " ".join(str(value).splitlines()) if isinstance(value, str) else value
+
+
+def render_lines(name: str, event: Event, template_dir: Path | None = None) -> list[str]:
+    """The wording template rendered as plain text lines (no markup; escaping happens when drawn)."""
+    folders = [str(template_dir)] if template_dir is not None and template_dir.is_dir() else []
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([*folders, str(TEMPLATE_DIR)], encoding="utf-8"),
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        lstrip_blocks=True,
+        finalize=_one_line,
+    )
+    try:
+        text = env.get_template(name).render(_context(event))
+    except jinja2.TemplateSyntaxError as exc:
+        raise MaterialsError(f"{exc.filename or name} 第{exc.lineno}行：模板格式有误（{exc.message}）") from None
+    except jinja2.TemplateError as exc:
+        raise MaterialsError(f"{name}：模板无法使用（{exc}）") from None
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _story(lines: Sequence[str], style: HouseStyle, inserts: dict[str, list[Flowable]]) -> list[Flowable]:
+    story: list[Flowable] = []
+    block: list[str] = []  # consecutive lines of one kind: title lines ('#') or signature lines ('>')
+
+    def flush() -> None:
+        if block and block[0] == "#":
+            markup = "<br/>".join(style.fonts.markup(text) for text in block[1:])
+            story.append(Paragraph(markup, style.styles["title"]))
+        elif block:
+            story.extend([_signature(block[1:], style), Spacer(1, style.sizes.body * 0.5)])
+        block.clear()
+
+    for line in lines:
+        kind = line[0] if line[0] in "#>" else ""
+        if kind:
+            if block and block[0] != kind:
+                flush()
+            block[:] = block or [kind]
+            block.append(line[1:].strip())
+            continue
+        flush()
+        if line.startswith("<"):
+            story.append(style.para(line[1:].strip(), "plain"))
+        elif line == "~":
+            story.append(Spacer(1, style.sizes.body * 0.8))
+        elif line.startswith("@"):
+            if line not in inserts:
+                raise MaterialsError(f"模板中的“{line}”不认识（可用：{'、'.join(inserts) or '无'}）")
+            story.extend(inserts[line])
+        else:
+            story.append(style.para(line, "body"))
+    flush()
+    return story
+
+
+def _signature(lines: Sequence[str], style: HouseStyle) -> Flowable:
+    """落款: a block at the right margin, its lines centred on each other (organiser over date)."""
+    size = style.sizes.body
+    width = max(style.fonts.width(text, size) for text in lines) + 2 * size
+    table = Table([[style.para(text, "centre")] for text in lines], colWidths=[width], hAlign="RIGHT")
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONTNAME", (0, 0), (-1, -1), style.fonts.name),  # else the table falls back to Helvetica
+                ("TOPPADDING", (0, 0), (-1, -1), 0),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+            ]
+        )
+    )
+    return table
+
+
+def _style(event: Event, fonts: FontSet | None) -> HouseStyle:
+    return HouseStyle(fonts or choose_fonts(event.print.font), large=event.print.large_print)
+
+
+# --- the documents ---------------------------------------------------------------------------------------------
+
+
+def notice_pdf(
+    event: Event, *, fonts: FontSet | None = None, template_dir: Path | None = None, invariant: bool = False
+) -> bytes:
+    """通知: every fact of the notice, from event.toml."""
+    style = _style(event, fonts)
+    story = _story(render_lines("notice.j2", event, template_dir), style, {})
+    return build_pdf(story, style, title=f"关于举办{event.title}的通知", invariant=invariant)
+
+
+def rules_pdf(
+    event: Event, *, fonts: FontSet | None = None, template_dir: Path | None = None, invariant: bool = False
+) -> bytes:
+    """比赛规则: the rule text with the points → levels table computed from `event.rules`."""
+    style = _style(event, fonts)
+    w = style.frame_width
+    rows = [("台下方得分", "结果", "升级"), *points_rows(event.rules)]
+    table = style.table(rows, [w * 0.3, w * 0.36, w * 0.34])
+    must_play = "、".join(level.label for level in event.rules.must_play)
+    notes = [
+        style.para(
+            f"说明：得分指台下方所得分数，含抠底加倍和罚分。超过{HOLD_LINE}分后每增加{STEP}分，台下方多升一级，"
+            f"{event.rules.points_table()[-1].high}分以上依此类推。必打级为{must_play}，升级遇必打级时停在必打级"
+            "（见第十一条）。",
+            "note",
+        )
+    ]
+    inserts = {TABLE_MARK: [Spacer(1, 4), KeepTogether([table, Spacer(1, 6), *notes]), Spacer(1, 10)]}
+    story = _story(render_lines("rules.j2", event, template_dir), style, inserts)
+    return build_pdf(story, style, title="双升级（双扣）比赛规则", invariant=invariant)
+
+
+def registration_pdf(
+    event: Event,
+    teams: Sequence[Team] = (),
+    *,
+    rows: int | None = None,
+    fonts: FontSet | None = None,
+    template_dir: Path | None = None,
+    invariant: bool = False,
+) -> bytes:
+    """报名表: one row per pair (组号, two names, phone, 备注), prefilled with `teams`, then blank rows."""
+    style = _style(event, fonts)
+    story = _story(render_lines("registration.j2", event, template_dir), style, {})
+    w = style.frame_width
+    body: list[list[object]] = [["组号", "队员1", "队员2", "联系电话", "备注"]]
+    for team in teams:
+        body.append(
+            [
+                style.para(team.id, "cell_centre", who=f"第{team.id}组的组号"),
+                *(style.para(p, "cell_centre", who=f"第{team.id}组队员“{p}”") for p in team.players),
+                style.para(team.phone, "cell_centre", who=f"第{team.id}组的联系电话"),
+                style.para(team.note, "cell", who=f"第{team.id}组的备注"),
+            ]
+        )
+    story.append(Spacer(1, 6))
+    if rows is not None:
+        blanks = rows
+    else:
+        fit = style.rows_that_fit(story, ROW_HEIGHT)
+        blanks = fit - len(teams) if len(teams) + 2 <= fit else 2
+    for i in range(blanks):
+        body.append([f"{i + 1:02d}" if not teams else "", "", "", "", ""])
+    story.append(style.table(body, [w * 0.12, w * 0.2, w * 0.2, w * 0.22, w * 0.26], row_height=ROW_HEIGHT))
+    return build_pdf(story, style, title=f"{event.title}报名表", invariant=invariant)
+
+
+def souvenir_pdf(
+    event: Event,
+    teams: Sequence[Team] = (),
+    *,
+    blank_rows: int | None = None,
+    fonts: FontSet | None = None,
+    template_dir: Path | None = None,
+    invariant: bool = False,
+) -> bytes:
+    """纪念品领取签收表: every player with their team and a signature column (blank rows if no teams yet)."""
+    style = _style(event, fonts)
+    story = _story(render_lines("souvenir.j2", event, template_dir), style, {})
+    w = style.frame_width
+    body: list[list[object]] = [["序号", "组号", "姓名", "签名"]]
+    number = 0
+    for team in teams:
+        for player in team.players:
+            number += 1
+            body.append(
+                [
+                    str(number),
+                    style.para(team.id, "cell_centre", who=f"第{team.id}组的组号"),
+                    style.para(player, "cell_centre", who=f"第{team.id}组队员“{player}”"),
+                    "",
+                ]
+            )
+    story.append(Spacer(1, 6))
+    extra = blank_rows if blank_rows is not None else (2 if teams else style.rows_that_fit(story, ROW_HEIGHT))
+    body += [[str(number + i + 1), "", "", ""] for i in range(extra)]
+    story.append(style.table(body, [w * 0.12, w * 0.16, w * 0.27, w * 0.45], row_height=ROW_HEIGHT))
+    return build_pdf(story, style, title=f"{event.title}纪念品领取签收表", invariant=invariant)
+
+
+def lots_pdf(
+    event: Event,
+    count: int,
+    *,
+    fonts: FontSet | None = None,
+    template_dir: Path | None = None,
+    invariant: bool = False,
+) -> bytes:
+    """抽签签条: slips numbered 1…count, 2 × 6 to an A4 sheet, with dashed cut lines and corner crop marks."""
+    if count < 1:
+        raise MaterialsError(f"抽签签条的张数应至少为1，实际为 {count}")
+    style = _style(event, fonts)
+    fonts = style.fonts
+    lines = render_lines("lots.j2", event, template_dir) + ["", ""]
+    top_label, bottom_label = lines[0], lines[1]
+    size = style.sizes.note
+    width, height = PAGE
+    head = size * 2.2
+    cols, rows_ = LOTS_PER_PAGE_COLUMNS, LOTS_PER_PAGE_ROWS
+    left, right = MARGIN + 4 * mm, width - MARGIN - 4 * mm
+    bottom, top = MARGIN + 4 * mm, height - MARGIN - head
+    cell_w, cell_h = (right - left) / cols, (top - bottom) / rows_
+    pages = -(-count // (cols * rows_))
+
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, fonts, title=f"{event.title}抽签签条", invariant=invariant)
+    for page in range(pages):
+        canvas.setFillColor(INK)
+        canvas.setStrokeColor(INK)
+        heading = f"抽签签条（1–{count}号，共{count}张）　沿虚线剪开"
+        if pages > 1:
+            heading += f"　第{page + 1}页 共{pages}页"
+        fonts.draw(canvas, width / 2, height - MARGIN - size, heading, size, align="centre")
+        first = page * cols * rows_
+        on_page = min(cols * rows_, count - first)
+        used_rows = -(-on_page // cols)
+        # dashed cut lines around every slip, solid crop marks where they meet the outer edge
+        canvas.setLineWidth(0.8)
+        canvas.setDash(6, 4)
+        low = top - used_rows * cell_h
+        for r in range(used_rows + 1):
+            y = top - r * cell_h
+            canvas.line(left, y, right, y)
+        for c in range(cols + 1):
+            x = left + c * cell_w
+            canvas.line(x, low, x, top)
+        canvas.setDash()
+        tick = 3 * mm
+        for r in range(used_rows + 1):
+            y = top - r * cell_h
+            canvas.line(left - tick, y, left - 1, y)
+            canvas.line(right + 1, y, right + tick, y)
+        for c in range(cols + 1):
+            x = left + c * cell_w
+            canvas.line(x, top + 1, x, top + tick)
+            canvas.line(x, low - tick, x, low - 1)
+        for k in range(on_page):
+            number = first + k + 1
+            r, c = divmod(k, cols)
+            cx = left + (c + 0.5) * cell_w
+            y0 = top - (r + 1) * cell_h
+            fonts.draw(canvas, cx, y0 + cell_h - size * 1.6, top_label, size, align="centre")
+            big = min(cell_h * 0.45, 64)
+            fonts.draw(canvas, cx, y0 + cell_h / 2 - big * 0.33, str(number), big, align="centre")
+            text_lines = _wrap(fonts, bottom_label, size, cell_w - 10 * mm)
+            for i, text in enumerate(text_lines[:2]):
+                y = y0 + size * 0.7 + (min(len(text_lines), 2) - 1 - i) * size * 1.25
+                fonts.draw(canvas, cx, y, text, size, align="centre")
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _wrap(fonts: FontSet, text: str, size: float, width: float) -> list[str]:
+    """Greedy character wrap for the short labels on lots."""
+    lines, current = [], ""
+    for ch in text:
+        if current and fonts.width(current + ch, size) > width:
+            lines.append(current)
+            current = ch
+        else:
+            current += ch
+    return [*lines, current] if current else lines
+
+
+# --- everything at once ----------------------------------------------------------------------------------------
+
+
+def build_all(
+    folder: Path,
+    event: Event,
+    teams: Sequence[Team] | None,
+    *,
+    font: str | None = None,
+    lots: int | None = None,
+    force: bool = False,
+    invariant: bool = False,
+) -> Built:
+    """Write the five documents into the event folder; refuse to overwrite any of them unless `force`.
+
+    `font` (--font) wins over `[print] font`; `lots` defaults to the number of teams.
+    """
+    paths = [folder / name for name in FILE_NAMES]
+    for path in paths:
+        check_writable(path, force=force)
+    fonts = choose_fonts(font, event.print.font)
+    template_dir = folder / "templates"
+    teams = tuple(teams or ())
+    count = lots if lots is not None else len(teams)
+    if not count:
+        count = DEFAULT_LOTS
+        fonts.warn(f"还没有报名名单，抽签签条先按{DEFAULT_LOTS}张打印；可用 --lots 指定张数")
+    common = {"fonts": fonts, "template_dir": template_dir, "invariant": invariant}
+    documents = {
+        NOTICE: notice_pdf(event, **common),
+        RULES: rules_pdf(event, **common),
+        REGISTRATION: registration_pdf(event, teams, **common),
+        LOTS: lots_pdf(event, count, **common),
+        SOUVENIR: souvenir_pdf(event, teams, **common),
+    }
+    written = tuple(write_bytes(folder / name, data, force=force) for name, data in documents.items())
+    return Built(written, fonts.warnings, fonts.description)

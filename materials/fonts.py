@@ -1,0 +1,233 @@
+"""The font layer: find a Chinese TrueType font, register it, and check every string drawn against it.
+
+reportlab silently drops characters its font lacks, so every string goes through `FontSet.runs`, which
+splits it into runs of one font each: the main font where it has the glyph, else the first other installed
+candidate that has it; a character no font has is reported (naming the person) instead of vanishing.
+Warnings are collected as Chinese sentences in `FontSet.warnings`; nothing is printed from here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+CID_FALLBACK = "STSong-Light"
+
+
+@dataclass(frozen=True)
+class FontSpec:
+    """A font file and, for a .ttc collection, the index of the face inside it."""
+
+    path: Path
+    index: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> FontSpec:
+        """'PATH' or 'PATH#index' (e.g. 'C:/Windows/Fonts/msyh.ttc#0')."""
+        path, sep, index = text.strip().rpartition("#")
+        if sep and index.strip().isdigit():
+            return cls(Path(path).expanduser(), int(index))
+        return cls(Path(text.strip()).expanduser(), 0)
+
+    def __str__(self) -> str:
+        return f"{self.path}#{self.index}" if self.index else str(self.path)
+
+
+def system_candidates() -> tuple[FontSpec, ...]:
+    """Known Chinese TrueType fonts of Windows, macOS and Linux, in order of preference."""
+    specs: list[FontSpec] = []
+    windir = os.environ.get("WINDIR") or os.environ.get("SystemRoot")
+    if windir or sys.platform == "win32":
+        fonts = Path(windir or "C:/Windows") / "Fonts"
+        specs += [FontSpec(fonts / "msyh.ttc"), FontSpec(fonts / "simhei.ttf"), FontSpec(fonts / "simsun.ttc")]
+    for folder in ("/System/Library/Fonts", "/System/Library/Fonts/Supplemental", "/Library/Fonts"):
+        specs += [FontSpec(Path(folder) / "STHeiti Light.ttc"), FontSpec(Path(folder) / "Songti.ttc")]
+    linux = {
+        "wqy-microhei.ttc": ("truetype/wqy", "wqy-microhei", "wenquanyi/wqy-microhei", "TTF"),
+        "wqy-zenhei.ttc": ("truetype/wqy", "wqy-zenhei", "wenquanyi/wqy-zenhei", "TTF"),
+        "uming.ttc": ("truetype/arphic", "arphic-uming", "TTF"),
+    }
+    for name, folders in linux.items():
+        specs += [FontSpec(Path("/usr/share/fonts") / folder / name) for folder in folders]
+    return tuple(specs)
+
+
+class FontLoadError(ValueError):
+    """A font file that cannot be used; the message is Chinese and names the file."""
+
+
+def load_ttf(spec: FontSpec) -> TTFont:
+    """Register the face with reportlab (once per process) and return it."""
+    name = f"SS-{spec.path.stem}-{spec.index}".replace(" ", "")
+    try:
+        font = pdfmetrics.getFont(name)
+    except KeyError:
+        font = None
+    if isinstance(font, TTFont):
+        return font
+    if not spec.path.is_file():
+        raise FontLoadError(f"字体文件 {spec} 不存在")
+    try:
+        font = TTFont(name, str(spec.path), subfontIndex=spec.index)
+    except TTFError as exc:
+        if "postscript outlines" in str(exc):
+            raise FontLoadError(
+                f"字体 {spec} 是 CFF（PostScript）轮廓字体（如思源黑体、Noto Sans CJK、苹方），"
+                "本程序使用的 reportlab 不能嵌入这种字体，已跳过"
+            ) from None
+        raise FontLoadError(f"字体 {spec} 无法读取（{exc}），已跳过") from None
+    except (OSError, IndexError, ValueError) as exc:
+        raise FontLoadError(f"字体 {spec} 无法读取（{exc}），已跳过") from None
+    pdfmetrics.registerFont(font)
+    return font
+
+
+def _family(font: TTFont) -> str:
+    return font.face.familyName.decode("utf-8", "replace") if isinstance(font.face.familyName, bytes) else str(
+        font.face.familyName
+    )
+
+
+class FontSet:
+    """The main font plus lazily loaded fallbacks; collects warnings (Chinese) about what it had to do."""
+
+    def __init__(self, main: TTFont | None, others: Sequence[FontSpec], warnings: Sequence[str] = ()):
+        self._main = main
+        self._pending = list(others)
+        self._fallbacks: list[TTFont] = []
+        self._warnings: dict[str, None] = dict.fromkeys(warnings)
+        if main is None:
+            pdfmetrics.registerFont(UnicodeCIDFont(CID_FALLBACK))
+
+    @property
+    def name(self) -> str:
+        """The reportlab font name to use by default."""
+        return self._main.fontName if self._main is not None else CID_FALLBACK
+
+    @property
+    def embedded(self) -> bool:
+        return self._main is not None
+
+    @property
+    def description(self) -> str:
+        if self._main is None:
+            return f"{CID_FALLBACK}（未嵌入）"
+        return f"{_family(self._main)}（{self._main.face.filename}）"
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return tuple(self._warnings)
+
+    def warn(self, message: str) -> None:
+        self._warnings.setdefault(message, None)
+
+    def _fallback_for(self, ch: str) -> TTFont | None:
+        code = ord(ch)
+        for font in self._fallbacks:
+            if code in font.face.charToGlyph:
+                return font
+        while self._pending:
+            spec = self._pending.pop(0)
+            try:
+                font = load_ttf(spec)
+            except FontLoadError:
+                continue
+            if self._main is not None and font.fontName == self._main.fontName:
+                continue
+            self._fallbacks.append(font)
+            if code in font.face.charToGlyph:
+                return font
+        return None
+
+    def runs(self, text: str, who: str | None = None) -> list[tuple[str, str]]:
+        """Split text into (font name, segment) runs; warn about characters drawn with another font or lost.
+
+        `who` names the person or item the text belongs to, for the warning (e.g. '第03组队员“王喆”').
+        """
+        if self._main is None:
+            return [(CID_FALLBACK, text)] if text else []
+        main_map = self._main.face.charToGlyph
+        runs: list[tuple[str, str]] = []
+        for ch in text:
+            name = self._main.fontName
+            if ord(ch) not in main_map and not ch.isspace():
+                owner = who or f"文字“{text}”"
+                fallback = self._fallback_for(ch)
+                label = f"“{ch}”（U+{ord(ch):04X}）"
+                if fallback is None:
+                    self.warn(
+                        f"{owner}中的{label}在本机所有中文字体中都没有，打印出来会是空白，请打印后手写补上，"
+                        "或用 --font 指定含有此字的字体"
+                    )
+                    continue
+                self.warn(f"{owner}中的{label}主字体{_family(self._main)}没有，已改用{_family(fallback)}")
+                name = fallback.fontName
+            if runs and runs[-1][0] == name:
+                runs[-1] = (name, runs[-1][1] + ch)
+            else:
+                runs.append((name, ch))
+        return runs
+
+    def markup(self, text: str, who: str | None = None) -> str:
+        """Paragraph markup for plain text: every character escaped, fallback runs wrapped in <font>."""
+        out = []
+        for name, segment in self.runs(text, who):
+            seg = escape(segment)
+            out.append(seg if name == self.name else f'<font name="{name}">{seg}</font>')
+        return "".join(out)
+
+    def width(self, text: str, size: float, who: str | None = None) -> float:
+        return sum(pdfmetrics.stringWidth(seg, name, size) for name, seg in self.runs(text, who))
+
+    def draw(self, canvas, x: float, y: float, text: str, size: float, *, align: str = "left", who: str | None = None):
+        """Draw one line of plain text on a canvas with per-character fallback; align 'left'|'centre'|'right'."""
+        runs = self.runs(text, who)
+        total = sum(pdfmetrics.stringWidth(seg, name, size) for name, seg in runs)
+        if align == "centre":
+            x -= total / 2
+        elif align == "right":
+            x -= total
+        for name, seg in runs:
+            canvas.setFont(name, size)
+            canvas.drawString(x, y, seg)
+            x += pdfmetrics.stringWidth(seg, name, size)
+
+
+def choose_fonts(*preferred: str | None, candidates: Sequence[FontSpec] | None = None) -> FontSet:
+    """Pick the font: the first usable of `preferred` (--font, then [print] font), else a known system font,
+    else reportlab's built-in STSong-Light with a loud warning (not embedded).
+
+    `candidates` replaces the system list (tests use it to simulate a machine without Chinese fonts).
+    """
+    explicit = [p for p in preferred if p]
+    specs = [(FontSpec.parse(p), True) for p in explicit]
+    system = system_candidates() if candidates is None else tuple(candidates)
+    specs += [(s, False) for s in system]
+    warnings: list[str] = []
+    main: TTFont | None = None
+    rest: list[FontSpec] = []
+    for spec, is_explicit in specs:
+        if main is not None:
+            rest.append(spec)
+            continue
+        if not is_explicit and not spec.path.is_file():
+            continue
+        try:
+            main = load_ttf(spec)
+        except FontLoadError as exc:
+            warnings.append(f"{exc}" + ("；改为自动查找中文字体" if is_explicit else ""))
+    if main is None:
+        warnings.append(
+            f"警告：本机没有找到可嵌入的中文 TrueType 字体，只能使用 reportlab 内置的 {CID_FALLBACK}。"
+            "字体没有嵌入 PDF，换一台电脑或打印店打印时可能缺字或乱码，不宜拿到别处打印！"
+            "请安装中文字体（如 Debian/Ubuntu 的 fonts-wqy-microhei），或用 --font 指定字体文件"
+        )
+    return FontSet(main, [s for s in rest if s.path.is_file()], warnings)

@@ -1,0 +1,206 @@
+"""Large-print house style for elderly readers: A4 portrait, generous margins, body ≥ 14 pt, headings ≥ 22 pt,
+black on white, CJK line breaking; and the one place PDFs are assembled.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
+
+from materials.fonts import FontSet
+
+PAGE = A4  # portrait
+MARGIN = 20 * mm  # nothing is drawn closer than this to any page edge
+SIDE = MARGIN  # text frame, left and right
+TOP = 22 * mm
+BOTTOM = MARGIN + 10 * mm  # leaves room for the page footer, which stays inside MARGIN
+FOOTER_Y = MARGIN + 1 * mm
+FRAME_PADDING = 6  # reportlab's default Frame padding
+
+INK = colors.black
+RULE = colors.black
+SHADE = colors.Color(0.88, 0.88, 0.88)  # table header background; header also differs by its text
+
+
+@dataclass(frozen=True)
+class Sizes:
+    title: float
+    body: float
+    table: float
+    note: float
+
+
+LARGE = Sizes(title=22, body=16, table=15, note=14)
+REGULAR = Sizes(title=20, body=12, table=12, note=10.5)
+
+
+class HouseStyle:
+    """Paragraph styles bound to a FontSet; every piece of text is made through `para`."""
+
+    def __init__(self, fonts: FontSet, *, large: bool = True):
+        self.fonts = fonts
+        self.sizes = LARGE if large else REGULAR
+        s = self.sizes
+        base = ParagraphStyle(
+            "body",
+            fontName=fonts.name,
+            fontSize=s.body,
+            leading=s.body * 1.45,
+            textColor=INK,
+            wordWrap="CJK",
+            alignment=TA_JUSTIFY,
+            firstLineIndent=2 * s.body,
+            spaceAfter=s.body * 0.2,
+            bulletFontName=fonts.name,
+        )
+        self.styles = {
+            "body": base,
+            "plain": ParagraphStyle("plain", parent=base, firstLineIndent=0, alignment=TA_LEFT),
+            "title": ParagraphStyle(
+                "title",
+                parent=base,
+                fontSize=s.title,
+                leading=s.title * 1.45,
+                alignment=TA_CENTER,
+                firstLineIndent=0,
+                spaceBefore=0,
+                spaceAfter=s.title * 0.6,
+            ),
+            "subtitle": ParagraphStyle(
+                "subtitle", parent=base, alignment=TA_CENTER, firstLineIndent=0, spaceAfter=s.body * 0.8
+            ),
+            "centre": ParagraphStyle("centre", parent=base, alignment=TA_CENTER, firstLineIndent=0, spaceAfter=0),
+            "right": ParagraphStyle("right", parent=base, alignment=TA_RIGHT, firstLineIndent=0, spaceAfter=0),
+            "note": ParagraphStyle(
+                "note", parent=base, fontSize=s.note, leading=s.note * 1.5, firstLineIndent=0, alignment=TA_LEFT
+            ),
+            "cell": ParagraphStyle(
+                "cell",
+                parent=base,
+                fontSize=s.table,
+                leading=s.table * 1.35,
+                firstLineIndent=0,
+                alignment=TA_LEFT,
+                spaceAfter=0,
+            ),
+        }
+        self.styles["cell_centre"] = ParagraphStyle("cell_centre", parent=self.styles["cell"], alignment=TA_CENTER)
+
+    def para(self, text: str, style: str = "body", *, who: str | None = None) -> Paragraph:
+        """A paragraph of plain text (never markup): escaped, with per-character font fallback."""
+        return Paragraph(self.fonts.markup(text, who), self.styles[style])
+
+    def table(
+        self,
+        rows: Sequence[Sequence[Flowable | str]],
+        widths: Sequence[float],
+        *,
+        row_height: float | None = None,
+        header_rows: int = 1,
+    ) -> Table:
+        """A ruled table; plain strings become centred cells; the header row repeats on every page."""
+        cells = [[self.para(c, "cell_centre") if isinstance(c, str) else c for c in row] for row in rows]
+        heights = None if row_height is None else [None] * header_rows + [row_height] * (len(rows) - header_rows)
+        table = Table(cells, colWidths=list(widths), rowHeights=heights, repeatRows=header_rows)
+        table.setStyle(
+            TableStyle(
+                [
+                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.name),
+                    ("GRID", (0, 0), (-1, -1), 0.8, RULE),
+                    ("BOX", (0, 0), (-1, -1), 1.6, RULE),
+                    ("LINEBELOW", (0, header_rows - 1), (-1, header_rows - 1), 1.6, RULE),
+                    ("BACKGROUND", (0, 0), (-1, header_rows - 1), SHADE),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("TOPPADDING", (0, 0), (-1, -1), 5),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 5),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 5),
+                ]
+            )
+        )
+        return table
+
+    @property
+    def frame_width(self) -> float:
+        return PAGE[0] - 2 * SIDE - 2 * FRAME_PADDING
+
+    def rows_that_fit(self, story: Sequence[Flowable], row_height: float) -> int:
+        """How many table rows of `row_height` (plus a header row) fit on the first page after `story`."""
+        width, avail = self.frame_width, PAGE[1] - TOP - BOTTOM - 2 * FRAME_PADDING
+        used = sum(f.wrap(width, avail)[1] + f.getSpaceBefore() + f.getSpaceAfter() for f in story)
+        return max(int((avail - used) // row_height) - 1, 0)
+
+
+def new_canvas(buffer: io.BytesIO, fonts: FontSet, *, title: str, invariant: bool) -> Canvas:
+    """A canvas whose initial font is ours, so no Helvetica (base-14, never embedded) is referenced."""
+    canvas = Canvas(
+        buffer,
+        pagesize=PAGE,
+        invariant=1 if invariant else 0,
+        initialFontName=fonts.name,
+        initialFontSize=14,
+        pageCompression=1,
+    )
+    _describe(canvas, title)
+    return canvas
+
+
+def _describe(canvas: Canvas, title: str) -> None:
+    canvas.setTitle(title)
+    canvas.setAuthor("shuangsheng")
+    canvas.setCreator("shuangsheng")
+
+
+def build_pdf(story: list[Flowable], style: HouseStyle, *, title: str, invariant: bool) -> bytes:
+    """Lay out a story on A4 portrait with a '第N页 共M页' footer; return the PDF."""
+    fonts = style.fonts
+    footer_size = style.sizes.note
+
+    class NumberedCanvas(Canvas):
+        # Pages are kept until save() so the footer can say how many pages there are.
+        def __init__(self, *args, **kwargs):
+            kwargs.update(initialFontName=fonts.name, initialFontSize=14)
+            super().__init__(*args, **kwargs)
+            _describe(self, title)
+            self._pages: list[dict] = []
+
+        def showPage(self):
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self):
+            total = len(self._pages)
+            for number, state in enumerate(self._pages, start=1):
+                self.__dict__.update(state)
+                if total > 1:
+                    self.setFillColor(INK)
+                    fonts.draw(self, PAGE[0] / 2, FOOTER_Y, f"第{number}页  共{total}页", footer_size, align="centre")
+                super().showPage()
+            super().save()
+
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(
+        buffer,
+        pagesize=PAGE,
+        leftMargin=SIDE,
+        rightMargin=SIDE,
+        topMargin=TOP,
+        bottomMargin=BOTTOM,
+        title=title,
+        author="shuangsheng",
+        creator="shuangsheng",
+        invariant=1 if invariant else 0,
+        initialFontName=fonts.name,
+        initialFontSize=14,
+    )
+    doc.build(story, canvasmaker=NumberedCanvas)
+    return buffer.getvalue()
