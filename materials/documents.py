@@ -23,7 +23,7 @@ from materials.style import INK, MARGIN, PAGE, HouseStyle, build_pdf, new_canvas
 from scoring.event import Event, ThirdPlace
 from scoring.files import check_writable, write_bytes
 from scoring.rules import HOLD_LINE, POLICY_LINE, STEP, CARD_PENALTY, PenaltyExcess, NegativePoints, RuleSet, TieBreak
-from scoring.levels import Level
+from scoring.levels import Level, to_halfwidth
 from scoring.teams import Team
 from templates import TEMPLATE_DIR
 
@@ -35,7 +35,7 @@ SOUVENIR = "纪念品领取签收表.pdf"
 FILE_NAMES = (NOTICE, RULES, REGISTRATION, LOTS, SOUVENIR)
 
 LOTS_PER_PAGE_COLUMNS = 2
-LOTS_PER_PAGE_ROWS = 5
+LOTS_PER_PAGE_ROWS = 6
 DEFAULT_LOTS = LOTS_PER_PAGE_COLUMNS * LOTS_PER_PAGE_ROWS  # one sheet when the number of teams is not known
 ROW_HEIGHT = 34  # room to write by hand
 TABLE_MARK = "@得分表"
@@ -74,7 +74,7 @@ def cn_period(start: dt.date, end: dt.date) -> str:
 
 def cn_clock(text: str) -> str:
     """'8:30' → '上午8:30', '14:00' → '下午2:00'; anything else as written."""
-    m = re.fullmatch(r"\s*(\d{1,2})\s*[:：]\s*(\d{2})\s*", text)
+    m = re.fullmatch(r"\s*([0-9]{1,2})\s*:\s*([0-9]{2})\s*", to_halfwidth(text))
     if not m or int(m[1]) > 23:
         return text
     hour, minute = int(m[1]), m[2]
@@ -101,10 +101,8 @@ def points_rows(rules: RuleSet) -> list[tuple[str, str, str]]:
     rows = []
     for row in rules.points_table():
         points = f"{row.low}" if row.low == row.high else f"{row.low}–{row.high}"
-        if row.dealer_keeps:
-            rows.append((points, "庄家保庄", f"庄家升{row.levels}级"))
-        else:
-            rows.append((points, "台下方上台坐庄", f"台下方升{row.levels}级" if row.levels else "不升级"))
+        side, gainer = ("庄家保庄", "庄家") if row.dealer_keeps else ("台下方上台坐庄", "台下方")
+        rows.append((points, side, f"{gainer}升{row.levels}级" if row.levels else "不升级"))
     return rows
 
 
@@ -380,7 +378,7 @@ def lots_pdf(
             fonts.draw(canvas, cx, y0 + cell_h - size * 1.6, top_label, size, align="centre")
             big = min(cell_h * 0.45, 64)
             fonts.draw(canvas, cx, y0 + cell_h / 2 - big * 0.33, str(number), big, align="centre")
-            text_lines = _wrap(fonts, bottom_label, size, cell_w - 10 * mm)
+            text_lines = _wrap(fonts, bottom_label, size, cell_w - 5 * mm)
             for i, text in enumerate(text_lines[:2]):
                 y = y0 + size * 0.7 + (min(len(text_lines), 2) - 1 - i) * size * 1.25
                 fonts.draw(canvas, cx, y, text, size, align="centre")
@@ -390,15 +388,12 @@ def lots_pdf(
 
 
 def _wrap(fonts: FontSet, text: str, size: float, width: float) -> list[str]:
-    """Greedy character wrap for the short labels on lots."""
-    lines, current = [], ""
-    for ch in text:
-        if current and fonts.width(current + ch, size) > width:
-            lines.append(current)
-            current = ch
-        else:
-            current += ch
-    return [*lines, current] if current else lines
+    """Balanced character wrap for the short labels on lots: as few lines as fit, of about equal length."""
+    lines = 1
+    while lines < len(text) and fonts.width(text[: -(-len(text) // lines)], size) > width:
+        lines += 1
+    step = -(-len(text) // lines)
+    return [text[i : i + step] for i in range(0, len(text), step)]
 
 
 # --- everything at once ----------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,7 +67,8 @@ class FontLoadError(ValueError):
 
 def load_ttf(spec: FontSpec) -> TTFont:
     """Register the face with reportlab (once per process) and return it."""
-    name = f"SS-{spec.path.stem}-{spec.index}".replace(" ", "")
+    tag = zlib.crc32(str(spec.path.resolve()).encode("utf-8")) & 0xFFFF
+    name = f"SS-{spec.path.stem}-{spec.index}-{tag:04x}".replace(" ", "")
     try:
         font = pdfmetrics.getFont(name)
     except KeyError:

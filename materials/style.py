@@ -20,10 +20,12 @@ from materials.fonts import FontSet
 
 PAGE = A4  # portrait
 MARGIN = 20 * mm  # nothing is drawn closer than this to any page edge
-SIDE = MARGIN  # text frame, left and right
-TOP = 22 * mm
+SIDE = MARGIN  # text frame, left
+# CJK wrapping lets closing punctuation (。，）) hang one character past the frame's right edge: keep room for it
+RIGHT = MARGIN + 6 * mm
+TOP = MARGIN
 BOTTOM = MARGIN + 10 * mm  # leaves room for the page footer, which stays inside MARGIN
-FOOTER_Y = MARGIN + 1 * mm
+FOOTER_Y = MARGIN + 2 * mm  # baseline; descenders stay inside MARGIN
 FRAME_PADDING = 6  # reportlab's default Frame padding
 
 INK = colors.black
@@ -59,7 +61,7 @@ class HouseStyle:
             wordWrap="CJK",
             alignment=TA_JUSTIFY,
             firstLineIndent=2 * s.body,
-            spaceAfter=s.body * 0.2,
+            spaceAfter=s.body * 0.12,
             bulletFontName=fonts.name,
         )
         self.styles = {
@@ -131,7 +133,7 @@ class HouseStyle:
 
     @property
     def frame_width(self) -> float:
-        return PAGE[0] - 2 * SIDE - 2 * FRAME_PADDING
+        return PAGE[0] - SIDE - RIGHT - 2 * FRAME_PADDING
 
     def rows_that_fit(self, story: Sequence[Flowable], row_height: float) -> int:
         """How many table rows of `row_height` (plus a header row) fit on the first page after `story`."""
@@ -192,7 +194,7 @@ def build_pdf(story: list[Flowable], style: HouseStyle, *, title: str, invariant
         buffer,
         pagesize=PAGE,
         leftMargin=SIDE,
-        rightMargin=SIDE,
+        rightMargin=RIGHT,
         topMargin=TOP,
         bottomMargin=BOTTOM,
         title=title,

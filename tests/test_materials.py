@@ -1,0 +1,369 @@
+"""The five event documents: what they say, that they print anywhere (fonts embedded), large print, margins."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import io
+import re
+import shutil
+import subprocess
+import sys
+
+import pdfplumber
+import pypdf
+import pytest
+from typer.testing import CliRunner
+
+from materials import documents as docs
+from materials.fonts import choose_fonts, system_candidates
+from materials.style import MARGIN, PAGE
+from scoring.event import default_event, default_text, parse
+from scoring.files import OutputExists
+from scoring.rules import DealerTable, RuleSet
+from scoring.teams import Team
+from tests.helpers import ROOT
+
+INSTALLED = [s for s in system_candidates() if s.path.is_file()]
+pytestmark = pytest.mark.skipif(not INSTALLED, reason="no Chinese TrueType font (apt install fonts-wqy-microhei)")
+
+MISSING = "\U0002a6a5"  # 𪚥: in no installed Chinese font
+BASE14 = {
+    "Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "Helvetica", "Helvetica-Bold",
+    "Helvetica-Oblique", "Helvetica-BoldOblique", "Times-Roman", "Times-Bold", "Times-Italic", "Times-BoldItalic",
+    "Symbol", "ZapfDingbats",
+}  # fmt: skip
+
+TEAMS = (
+    Team("01", ("王喆", "李堃"), "13800000001"),
+    Team("02", ("赵赟", "钱玥"), "13800000002", "<b>&备注"),
+    Team("<b>&", ("<b>&王", "孙昇"), "13800000003"),
+    Team("04", ("周琇", "吴镕"), ""),
+    Team("05", ("郑垚", "冯犇"), ""),
+    Team("06", ("陈翀", "褚珺"), ""),
+)
+
+
+def render(kind: str, event=None, teams=TEAMS, **kwargs) -> bytes:
+    event = event or default_event()
+    fonts = kwargs.pop("fonts", None) or choose_fonts(candidates=INSTALLED)
+    common = {"fonts": fonts, "invariant": True, **kwargs}
+    if kind == "notice":
+        return docs.notice_pdf(event, **common)
+    if kind == "rules":
+        return docs.rules_pdf(event, **common)
+    if kind == "registration":
+        return docs.registration_pdf(event, teams, **common)
+    if kind == "lots":
+        return docs.lots_pdf(event, len(teams) or 12, **common)
+    return docs.souvenir_pdf(event, teams, **common)
+
+
+KINDS = ("notice", "rules", "registration", "lots", "souvenir")
+
+
+@pytest.fixture(scope="module")
+def pdfs() -> dict[str, bytes]:
+    return {kind: render(kind) for kind in KINDS}
+
+
+def text_of(data: bytes) -> str:
+    """All extracted text with whitespace removed (line breaks may fall anywhere in Chinese)."""
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    return re.sub(r"\s+", "", "".join(page.extract_text() for page in reader.pages))
+
+
+def fonts_of(data: bytes) -> list[pypdf.generic.DictionaryObject]:
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    found = {}
+    for page in reader.pages:
+        for ref in page["/Resources"].get("/Font", {}).values():
+            font = ref.get_object()
+            found[id(font)] = font
+            for descendant in font.get("/DescendantFonts", []):
+                found[id(descendant.get_object())] = descendant.get_object()
+    return list(found.values())
+
+
+# --- every document ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_opens_as_a4_portrait(pdfs, kind):
+    reader = pypdf.PdfReader(io.BytesIO(pdfs[kind]))
+    assert len(reader.pages) >= 1
+    for page in reader.pages:
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(PAGE, abs=0.5)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_font_is_embedded_and_none_is_base14(pdfs, kind):
+    fonts = fonts_of(pdfs[kind])
+    assert fonts
+    for font in fonts:
+        name = str(font.get("/BaseFont", "")).lstrip("/")
+        assert name.split("+")[-1] not in BASE14, name
+        if font["/Subtype"] == "/Type0":
+            continue  # checked through its descendant
+        descriptor = font["/FontDescriptor"].get_object()
+        assert "/FontFile2" in descriptor, f"{name} is not embedded"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_pdffonts_agrees_every_font_is_embedded(pdfs, kind, tmp_path):
+    if shutil.which("pdffonts") is None:
+        pytest.skip("poppler-utils not installed")
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(pdfs[kind])
+    lines = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout.splitlines()
+    rows = lines[2:]
+    assert rows
+    for row in rows:
+        emb = row.split()[-5]  # columns from the right: emb sub uni object-id generation
+        assert emb == "yes", row
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_text_outside_the_margins(pdfs, kind):
+    width, height = PAGE
+    tol = 0.5
+    with pdfplumber.open(io.BytesIO(pdfs[kind])) as pdf:
+        for page in pdf.pages:
+            assert page.chars
+            for ch in page.chars:
+                assert ch["x0"] >= MARGIN - tol and ch["x1"] <= width - MARGIN + tol, ch["text"]
+                assert ch["top"] >= MARGIN - tol and ch["bottom"] <= height - MARGIN + tol, ch["text"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_large_print(pdfs, kind):
+    with pdfplumber.open(io.BytesIO(pdfs[kind])) as pdf:
+        sizes = [round(ch["size"], 1) for page in pdf.pages for ch in page.chars if ch["text"].strip()]
+    assert min(sizes) >= 14
+    if kind != "lots":
+        assert max(sizes) >= 22  # the heading
+
+
+def test_output_is_repeatable_with_invariant(pdfs):
+    assert render("rules") == pdfs["rules"]
+
+
+def test_pdftoppm_renders_every_document(pdfs, tmp_path):
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("poppler-utils not installed")
+    for kind, data in pdfs.items():
+        path = tmp_path / f"{kind}.pdf"
+        path.write_bytes(data)
+        subprocess.run(["pdftoppm", "-r", "15", "-png", str(path), str(tmp_path / kind)], check=True)
+        assert list(tmp_path.glob(f"{kind}*.png"))
+
+
+# --- 通知 -------------------------------------------------------------------------------------------------------
+
+
+def test_notice_has_every_fact_of_the_seed(pdfs):
+    text = text_of(pdfs["notice"])
+    for phrase in [
+        "离退休教职工双升级（双扣）比赛通知",
+        "离退休教职工：",
+        "为丰富离退休教职工精神文化生活",
+        "一、参赛人员：身体健康、自愿报名的离退休教职工均可参加",
+        "二、比赛时间：拟定于2026年3月中旬，上午8:30开始（具体比赛时间另行通知）",
+        "三、比赛地点：离退休教职工服务中心（后家属院体育馆201棋牌室）",
+        "1.比赛时间为1小时。比赛形式采取单循环淘汰制，每轮以抽签方式确定对手",
+        "直到决出1、2、3名",
+        "2.双升级（双扣）比赛规则（见附件）",
+        "五、奖励设置：以参赛组为单位进行奖励，设一等奖1名、二等奖1名、三等奖2名，所有参赛选手均可获得纪念品一份",
+        "六、报名方式：两人一组，自由组合报名参赛",
+        "1.报名时间：2026年3月3日-9日（逾期不再接受报名）",
+        "2.报名地点：办公室王发虎处（也可电话报名，报名电话：2973620）",
+        "离退休教职工服务中心2026年3月3日",
+        "附件：双升级（双扣）比赛规则",
+    ]:
+        assert phrase in text, phrase
+
+
+def test_notice_follows_event_toml():
+    text = default_text()
+    for old, new in [
+        ('phone = "2973620"', 'phone = "8812345"'),
+        ('start_time = "8:30"', 'start_time = "14:00"'),
+        ("end = 2026-03-09", "end = 2026-04-02"),
+        ("match_minutes = 60", "match_minutes = 90"),
+        ("third = 2 ", "third = 3 "),
+    ]:
+        assert old in text
+        text = text.replace(old, new)
+    notice = text_of(render("notice", parse(text, source="event.toml")))
+    assert "报名电话：8812345" in notice and "2973620" not in notice
+    assert "下午2:00开始" in notice
+    assert "2026年3月3日-4月2日" in notice
+    assert "比赛时间为90分钟" in notice
+    assert "三等奖3名" in notice
+
+
+def test_notice_user_text_is_not_markup():
+    event = default_event()
+    event = dataclasses.replace(
+        event, venue="<b>活动室</b> & 201", registration=dataclasses.replace(event.registration, contact="<i>张&三")
+    )
+    text = text_of(render("notice", event))
+    assert "三、比赛地点：<b>活动室</b>&201" in text
+    assert "<i>张&三处" in text
+
+
+# --- 比赛规则 -----------------------------------------------------------------------------------------------------
+
+
+def table_rows_text(rules: RuleSet) -> list[str]:
+    return ["".join(row) for row in docs.points_rows(rules)]
+
+
+def test_rules_sheet_has_the_seed_clauses_and_the_table(pdfs):
+    text = text_of(pdfs["rules"])
+    assert text.startswith("双升级（双扣）比赛规则")
+    for clause in "一二三四五六七八九十":
+        assert f"{clause}、" in text
+    for clause in ("十一、", "十七、"):
+        assert clause in text
+    assert "从2打起，2、J、A必打，先打过A者为胜方" in text
+    # the rows of the table in force, read as printed
+    for row in ["0–15庄家保庄庄家升4级", "60–75庄家保庄庄家升1级", "80–95台下方上台坐庄不升级", "140–155台下方上台坐庄台下方升3级"]:
+        assert row in text, row
+    assert table_rows_text(RuleSet())[3] == "60–75庄家保庄庄家升1级"
+    for row in table_rows_text(RuleSet()):
+        assert row in text
+    assert "本规则由离退休教职工服务中心负责解释" in text
+
+
+def test_rules_table_changes_with_dealer_table():
+    texts = {}
+    for table in DealerTable:
+        event = dataclasses.replace(default_event(), rules=RuleSet(dealer_table=table))
+        texts[table] = text_of(render("rules", event))
+        for row in table_rows_text(event.rules):
+            assert row in texts[table], (table, row)
+    assert "60–75庄家保庄庄家升1级" in texts[DealerTable.CEIL]
+    assert "60–75庄家保庄庄家升1级" not in texts[DealerTable.FLOOR]
+    assert "45–60庄家保庄庄家升1级" in texts[DealerTable.FLOOR]
+    assert "65–75庄家保庄不升级" in texts[DealerTable.FLOOR]
+    assert "65–75庄家保庄庄家升1级" in texts[DealerTable.PLUS_ONE]
+    assert len(set(texts.values())) == 3
+
+
+def test_rules_follow_the_other_options():
+    text = default_text().replace('must_play = ["2", "J", "A"]', 'must_play = ["2", "10", "A"]')
+    text = text.replace('tie_break = "playoff"', 'tie_break = "dealer"').replace("match_minutes = 60", "match_minutes = 45")
+    printed = text_of(render("rules", parse(text, source="event.toml")))
+    assert "2、10、A必打" in printed
+    assert "由最后一副牌的庄家一方获胜" in printed and "再进行加赛" not in printed
+    assert "每场比赛时间为45分钟" in printed
+
+
+# --- 报名表, 签收表, 签条 ----------------------------------------------------------------------------------------
+
+
+def test_registration_form(pdfs):
+    text = text_of(pdfs["registration"])
+    assert "组号队员1队员2联系电话备注" in text
+    assert "截止日期：2026年3月9日" in text and "2973620" in text
+    assert "01王喆李堃13800000001" in text
+    assert "<b>&<b>&王孙昇" in text and "<b>&备注" in text
+
+
+def test_blank_registration_form_has_numbered_rows():
+    text = text_of(render("registration", teams=()))
+    assert "组号队员1队员2联系电话备注01020304" in text
+    with pdfplumber.open(io.BytesIO(render("registration", teams=()))) as pdf:
+        assert len(pdf.pages) == 1  # blank rows fill the first page only
+
+
+def test_souvenir_sheet_lists_every_player_with_team_and_signature_column(pdfs):
+    text = text_of(pdfs["souvenir"])
+    assert "序号组号姓名签名" in text
+    for team in TEAMS:
+        for player in team.players:
+            assert f"{team.id}{player}" in text, player
+    assert "5<b>&<b>&王" in text  # literally, not bold
+    assert "纪念品领取签收表" in text
+
+
+def test_lots_are_numbered_one_per_team(pdfs):
+    text = text_of(pdfs["lots"])
+    assert "共6张" in text and "沿虚线剪开" in text
+    numbers = re.findall(r"签号(\d+)", text)
+    assert numbers == [str(n) for n in range(1, 7)]
+
+
+def test_lots_given_count_spans_pages():
+    data = docs.lots_pdf(default_event(), 13, fonts=choose_fonts(candidates=INSTALLED), invariant=True)
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    assert len(reader.pages) == 2
+    text = text_of(data)
+    assert re.findall(r"签号(\d+)", text) == [str(n) for n in range(1, 14)]
+    with pytest.raises(docs.MaterialsError):
+        docs.lots_pdf(default_event(), 0)
+
+
+# --- warnings ---------------------------------------------------------------------------------------------------
+
+
+def test_name_with_a_character_missing_from_the_font_is_warned():
+    fonts = choose_fonts(candidates=INSTALLED)
+    teams = (Team("07", ("王" + MISSING, "李四")),)
+    data = docs.souvenir_pdf(default_event(), teams, fonts=fonts, invariant=True)
+    assert fonts.warnings, "expected a warning"
+    assert any(f"第07组队员“王{MISSING}”" in w and f"“{MISSING}”" in w for w in fonts.warnings)
+    assert "王" in text_of(data)
+
+
+# --- build_all and the command ----------------------------------------------------------------------------------
+
+
+def test_build_all_writes_the_five_files_and_refuses_to_overwrite(tmp_path):
+    built = docs.build_all(tmp_path, default_event(), None, invariant=True)
+    assert [p.name for p in built.paths] == ["通知.pdf", "比赛规则.pdf", "报名表.pdf", "抽签签条.pdf", "纪念品领取签收表.pdf"]
+    assert all(p.read_bytes().startswith(b"%PDF") for p in built.paths)
+    assert any("抽签签条先按12张打印" in w for w in built.warnings)
+    before = built.paths[0].read_bytes()
+    with pytest.raises(OutputExists):
+        docs.build_all(tmp_path, default_event(), TEAMS, invariant=True)
+    assert built.paths[0].read_bytes() == before
+    again = docs.build_all(tmp_path, default_event(), TEAMS, lots=3, force=True, invariant=True)
+    assert re.findall(r"签号(\d+)", text_of(again.paths[3].read_bytes())) == ["1", "2", "3"]
+
+
+def test_event_folder_templates_override_wording(tmp_path):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "lots.j2").write_text("抽签号\n{{ event.venue }}\n", encoding="utf-8")
+    built = docs.build_all(tmp_path, default_event(), TEAMS, invariant=True)
+    assert "抽签号1" in text_of(built.paths[3].read_bytes())
+    (tmp_path / "templates" / "notice.j2").write_text("# {% if %}\n", encoding="utf-8")
+    with pytest.raises(docs.MaterialsError, match="notice.j2"):
+        docs.build_all(tmp_path, default_event(), TEAMS, force=True, invariant=True)
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "expected"),
+    [
+        (dt.date(2026, 3, 3), dt.date(2026, 3, 9), "2026年3月3日-9日"),
+        (dt.date(2026, 3, 28), dt.date(2026, 4, 3), "2026年3月28日-4月3日"),
+        (dt.date(2026, 12, 28), dt.date(2027, 1, 3), "2026年12月28日-2027年1月3日"),
+        (dt.date(2026, 3, 3), dt.date(2026, 3, 3), "2026年3月3日"),
+    ],
+)
+def test_registration_period_wording(start, end, expected):
+    assert docs.cn_period(start, end) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("8:30", "上午8:30"), ("８：３０", "上午8:30"), ("14:00", "下午2:00"), ("12:30", "下午12:30"), ("上午九点", "上午九点")],
+)
+def test_start_time_wording(text, expected):
+    assert docs.cn_clock(text) == expected
+
+
+def test_cli_help_does_not_import_reportlab():
+    code = "import sys, cli; assert 'reportlab' not in sys.modules and 'openpyxl' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
