@@ -484,7 +484,7 @@ def _read_file(path: Path) -> bytes:
         raise WorkbookError([Problem(name, None, None, f"无法读取：{exc.strerror or exc}")]) from None
 
 
-def _open_workbook(data: bytes, name: str, *, read_only: bool = True):  # -> openpyxl Workbook
+def _open_workbook(data: bytes, name: str, *, read_only: bool = True, data_only: bool = False):  # -> Workbook
     def fail(message: str) -> WorkbookError:
         return WorkbookError([Problem(name, None, None, message)])
 
@@ -496,7 +496,7 @@ def _open_workbook(data: bytes, name: str, *, read_only: bool = True):  # -> ope
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             if sum(info.file_size for info in archive.infolist()) > MAX_UNZIPPED_BYTES:
                 raise fail("解压后过大，不像是本赛事的工作簿")
-        return openpyxl.load_workbook(io.BytesIO(data), read_only=read_only, data_only=True)
+        return openpyxl.load_workbook(io.BytesIO(data), read_only=read_only, data_only=data_only)
     except WorkbookError:
         raise
     # openpyxl reports a broken package in many ways; each is a file we cannot read, said once in Chinese.
@@ -504,23 +504,55 @@ def _open_workbook(data: bytes, name: str, *, read_only: bool = True):  # -> ope
         raise fail(f"无法作为 xlsx 工作簿打开（文件可能已损坏：{type(exc).__name__}）；请在 Excel 或 WPS 中重新保存") from None
 
 
+@dataclass(frozen=True)
+class Uncached:
+    """A formula cell whose file holds no computed value (e.g. written by a program, never opened in Excel): no
+    parser accepts it, so it is reported instead of being read as blank."""
+
+    formula: str
+
+    def __str__(self) -> str:
+        return f"公式 {self.formula}（文件中没有计算结果；请在 Excel/WPS 中打开后保存，或直接填写数值）"
+
+
+def _sheet_cells(wb) -> dict[str, dict[tuple[int, int], object]]:
+    out: dict[str, dict[tuple[int, int], object]] = {}
+    for ws in wb.worksheets:
+        ws.reset_dimensions()  # do not trust the stored dimension: read every row there is
+        cells: dict[tuple[int, int], object] = {}
+        for row in ws.iter_rows():
+            for cell in row:
+                value = cell.value
+                if value is None or (isinstance(value, str) and not value.strip()):
+                    continue
+                cells[(cell.row, cell.column)] = value
+        out[ws.title] = cells
+    return out
+
+
 def _grids(data: bytes, name: str) -> dict[str, _Grid]:
-    wb = _open_workbook(data, name)
+    """Every worksheet's values. Formula cells take the value the spreadsheet application saved with them."""
+    wb = _open_workbook(data, name, data_only=False)
     try:
-        grids: dict[str, _Grid] = {}
-        for ws in wb.worksheets:
-            ws.reset_dimensions()  # do not trust the stored dimension: read every row there is
-            cells: dict[tuple[int, int], object] = {}
-            for row in ws.iter_rows():
-                for cell in row:
-                    value = cell.value
-                    if value is None or (isinstance(value, str) and not value.strip()):
-                        continue
-                    cells[(cell.row, cell.column)] = value
-            grids[ws.title] = _Grid(ws.title, cells)
-        return grids
+        cells = _sheet_cells(wb)
     finally:
         wb.close()
+    formulas = {
+        (sheet, pos): value
+        for sheet, sheet_cells in cells.items()
+        for pos, value in sheet_cells.items()
+        if isinstance(value, str) and value.startswith("=") and len(value) > 1
+    }
+    if formulas:  # only then parse a second time for the cached values
+        wb = _open_workbook(data, name, data_only=True)
+        try:
+            cached = _sheet_cells(wb)
+        finally:
+            wb.close()
+        for (sheet, pos), formula in formulas.items():
+            value = cached.get(sheet, {}).get(pos)
+            cells[sheet][pos] = Uncached(formula) if value is None else value
+    return {title: _Grid(title, sheet_cells) for title, sheet_cells in cells.items()}
 
 
 # --- teams.xlsx ------------------------------------------------------------------------------------------------

@@ -88,23 +88,25 @@ def filled(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def via_libreoffice(filled, tmp_path_factory) -> Path:
+def via_libreoffice(filled, tmp_path_factory) -> dict[str, Path]:
+    """The filled workbook, and one with a formula typed in, each re-saved by LibreOffice (one soffice run)."""
     soffice = shutil.which("soffice") or shutil.which("libreoffice")
     if soffice is None:
         pytest.skip("LibreOffice (soffice) is not installed: apt-get install libreoffice-calc-nogui")
     work = tmp_path_factory.mktemp("soffice")
-    src = work / "in" / "round-1.xlsx"
-    src.parent.mkdir()
-    shutil.copy(filled, src)
+    (work / "in").mkdir()
+    shutil.copy(filled, work / "in" / "round-1.xlsx")
+    formula = write_round(work / "in" / "round-2.xlsx", ROUND, TEAMS)
+    fill(formula, {"第1桌": {"B7": "甲", "D7": "=40+40"}})
     out = work / "out"
     env = dict(os.environ, HOME=str(work))
     subprocess.run(
         [soffice, f"-env:UserInstallation=file://{work}/profile", "--headless", "--convert-to", "xlsx",
-         "--outdir", str(out), str(src)],
-        check=True, capture_output=True, timeout=120, env=env,
+         "--outdir", str(out), str(work / "in" / "round-1.xlsx"), str(formula)],
+        check=True, capture_output=True, timeout=180, env=env,
     )
-    converted = out / "round-1.xlsx"
-    assert converted.exists()
+    converted = {name: out / f"{name}.xlsx" for name in ("round-1", "round-2")}
+    assert all(p.exists() for p in converted.values())
     return converted
 
 
@@ -125,12 +127,18 @@ def test_round_trip_reads_back_the_records_written(filled):
 
 
 def test_libreoffice_resave_reads_back_the_same(filled, via_libreoffice):
-    again = read_round(via_libreoffice)
+    again = read_round(via_libreoffice["round-1"])
     first = read_round(filled)
     assert again.problems == ()
     assert again.round == first.round
     assert [m.record for m in again.matches] == [RECORD_1, RECORD_2]
     assert [m.rows for m in again.matches] == [m.rows for m in first.matches]
+
+
+def test_a_formula_saved_by_a_spreadsheet_application_reads_as_its_value(via_libreoffice):
+    sheet = read_round(via_libreoffice["round-2"])
+    assert sheet.problems == ()
+    assert sheet.match(1).record.hands == (Hand(A, 80),)
 
 
 def test_blank_round_reads_as_open_matches(tmp_path):
@@ -444,3 +452,12 @@ def test_lots_from_csv_in_gbk_and_from_xlsx(tmp_path):
     csv_path.write_text("组号,签号\n01,0\n", encoding="utf-8")
     with pytest.raises(WorkbookError, match=r"lots.csv 第2行第2列：签号应为正整数，实际为“0”"):
         read_lots(csv_path)
+
+
+def test_a_formula_without_a_saved_value_is_an_error_not_a_blank(tmp_path):
+    path = write_round(tmp_path / "round-1.xlsx", ROUND, TEAMS)
+    fill(path, {"第1桌": {"B7": "甲", "D7": "=40+45"}})
+    assert [str(p) for p in read_round(path).problems] == [
+        "round-1.xlsx 第1桌!D7：台下得分应为 0–200 之间 5 的倍数，实际为“公式 =40+45"
+        "（文件中没有计算结果；请在 Excel/WPS 中打开后保存，或直接填写数值）”"
+    ]
