@@ -74,6 +74,44 @@ def replay(file: FileArg, json_out: JsonOpt = False) -> None:
         raise typer.Exit(code=1)
 
 
+@app.command()
+def materials(
+    folder: Annotated[Path, typer.Argument(help="活动文件夹（含 event.toml）", file_okay=False)] = Path("."),
+    font: Annotated[
+        str | None, typer.Option("--font", help="中文字体文件，可加 #序号，如 C:/Windows/Fonts/msyh.ttc#0")
+    ] = None,
+    lots: Annotated[int | None, typer.Option("--lots", min=1, help="抽签签条张数（默认等于参赛组数）")] = None,
+    force: Annotated[bool, typer.Option("--force", help="覆盖已有的 PDF")] = False,
+) -> None:
+    """打印材料：通知、比赛规则、报名表、抽签签条、纪念品领取签收表（PDF）。"""
+    from materials import MaterialsError, build_all
+    from scoring.event import EventError, load
+    from scoring.files import OutputExists
+    from scoring.workbook import WorkbookError, read_teams
+
+    try:
+        event = load(folder)
+    except EventError as exc:
+        fail(exc.problems)
+    teams = None
+    notes: list[str] = []
+    teams_file = folder / "teams.xlsx"
+    if teams_file.exists():
+        try:
+            teams = read_teams(teams_file)
+        except WorkbookError as exc:
+            notes = [f"{teams_file} 暂不能使用，报名表、抽签签条和签收表按空白打印：", *exc.messages]
+    try:
+        built = build_all(folder, event, teams, font=font, lots=lots, force=force)
+    except (OutputExists, MaterialsError) as exc:
+        fail(str(exc))
+    for path in built.paths:
+        typer.echo(f"已生成 {path}")
+    typer.echo(f"字体：{built.font}")
+    for line in [*notes, *built.warnings]:
+        typer.echo(line, err=True)
+
+
 def main() -> None:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")

@@ -367,3 +367,31 @@ def test_start_time_wording(text, expected):
 def test_cli_help_does_not_import_reportlab():
     code = "import sys, cli; assert 'reportlab' not in sys.modules and 'openpyxl' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_materials_command(tmp_path):
+    from cli import app
+    from scoring.workbook import write_teams
+
+    (tmp_path / "event.toml").write_text(default_text(), encoding="utf-8")
+    write_teams(tmp_path / "teams.xlsx", TEAMS[:2])
+    runner = CliRunner()
+    result = runner.invoke(app, ["materials", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    for name in docs.FILE_NAMES:
+        assert f"已生成 {tmp_path / name}" in result.output
+    assert re.findall(r"签号(\d+)", text_of((tmp_path / "抽签签条.pdf").read_bytes())) == ["1", "2"]
+    assert "01王喆" in text_of((tmp_path / "纪念品领取签收表.pdf").read_bytes())
+
+    again = runner.invoke(app, ["materials", str(tmp_path)])
+    assert again.exit_code == 1 and "文件已存在" in again.output and "--force" in again.output
+    forced = runner.invoke(app, ["materials", str(tmp_path), "--force", "--lots", "4"])
+    assert forced.exit_code == 0, forced.output
+    assert re.findall(r"签号(\d+)", text_of((tmp_path / "抽签签条.pdf").read_bytes())) == ["1", "2", "3", "4"]
+
+
+def test_materials_command_without_event_toml(tmp_path):
+    from cli import app
+
+    result = CliRunner().invoke(app, ["materials", str(tmp_path)])
+    assert result.exit_code == 1 and "找不到活动设置文件" in result.output
