@@ -18,7 +18,7 @@ import re
 import unicodedata
 import zipfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -1077,8 +1077,10 @@ def _read_match_sheet(grid: _Grid | None, name: str, pairing: Pairing, walkover:
             continue
         values: dict[str, object] = {}
         row_ok = True
-        for f in FIELDS:
-            column = COLUMN_BY_FIELD[f]
+        for column in HAND_COLUMNS:  # in column order, so a row's problems read left to right
+            f = column.field
+            if f is None:
+                continue
             try:
                 values[f] = column.parse(raw[f])  # type: ignore[misc]
             except ValueError:
@@ -1151,7 +1153,7 @@ def write_checked(
         everything.extend(problems)
         summary_rows.append(_summary_row(match, result, problems))
         if match.sheet in wb.sheetnames and match.header_row is not None:
-            _annotate_match(wb[match.sheet], match, result, problems, summary_rows[-1][-2])
+            _annotate_match(wb[match.sheet], match, result, problems, summary_rows[-1][-1])
     for problem in everything:
         if problem.sheet in wb.sheetnames and problem.cell and ":" not in problem.cell:
             _mark_bad(wb[problem.sheet][problem.cell], problem.message)
@@ -1177,6 +1179,7 @@ def _result_text(match: MatchSheet, result: MatchResult | None, problems: Sequen
 
 
 def _summary_row(match: MatchSheet, result: MatchResult | None, problems: Sequence[Problem]) -> tuple[object, ...]:
+    """桌号 | 甲方 | 乙方 | 甲方级 | 乙方级 | 错误数 | 结果"""
     levels = result.levels if result is not None and result.outcomes else None
     return (
         match.table,
@@ -1184,8 +1187,8 @@ def _summary_row(match: MatchSheet, result: MatchResult | None, problems: Sequen
         match.pairing.b,
         levels.a.label if levels else None,
         levels.b.label if levels else None,
-        _result_text(match, result, problems),
         len(problems),
+        _result_text(match, result, problems),
     )
 
 
@@ -1236,6 +1239,9 @@ def _annotate_match(ws: Worksheet, match: MatchSheet, result: MatchResult | None
         ws.cell(row, first + len(CHECK_COLUMNS) - 1, "；".join(messages)).alignment = _WRAP
 
 
+CHECK_SUMMARY_HEADER = ("桌号", "甲方", "乙方", "甲方级", "乙方级", "错误数", "结果")
+
+
 def _write_check_sheet(wb, source: RoundSheet, summary_rows: Sequence[tuple[object, ...]],
                        problems: Sequence[Problem]) -> None:
     ws = wb.create_sheet(CHECK_SHEET, 0)
@@ -1245,25 +1251,27 @@ def _write_check_sheet(wb, source: RoundSheet, summary_rows: Sequence[tuple[obje
     name = Path(source.path).name
     ws.cell(1, 1, f"第{source.round.number}轮 检查结果").font = _TITLE
     ws.cell(2, 1, f"这是 {name} 的检查副本，仅供核对；如需改正，请在原文件 {name} 中修改后重新运行 score。")
-    header = ("桌号", "甲方", "乙方", "甲方级", "乙方级", "结果", "错误数")
-    for col, label in enumerate(header, start=1):
+    for col, label in enumerate(CHECK_SUMMARY_HEADER, start=1):
         _header_cell(ws, 4, col, label)
     for r, values in enumerate(summary_rows, start=5):
         for col, value in enumerate(values, start=1):
-            ws.cell(r, col, value).border = _BORDER
+            cell = ws.cell(r, col, value)
+            cell.border = _BORDER
+            cell.alignment = _WRAP if col == len(values) else _CENTER
     r = 5 + len(summary_rows) + 1
     ws.cell(r, 1, "错误清单" if problems else "没有发现错误").font = _BOLD
-    _header_cell(ws, r + 1, 1, "位置")
-    _header_cell(ws, r + 1, 2, "问题")
-    for i, p in enumerate(problems, start=r + 2):
-        ws.cell(i, 1, p.where).border = _BORDER
-        ws.cell(i, 2, p.message).border = _BORDER
-        ws.cell(i, 2).alignment = _WRAP
-    ws.merge_cells(start_row=1, start_column=1, end_row=1, end_column=7)
-    widths = _widths([header, *summary_rows], maximum=60)
-    widths[1] = max(widths.get(1, 6), 28)
-    widths[2] = max(widths.get(2, 6), 60)
-    _fit_columns(ws, widths)
+    if problems:  # 位置 spans 桌号…乙方, 问题 spans 甲方级…结果
+        _header_cell(ws, r + 1, 1, "位置")
+        _header_cell(ws, r + 1, 4, "问题")
+        ws.merge_cells(start_row=r + 1, start_column=1, end_row=r + 1, end_column=3)
+        ws.merge_cells(start_row=r + 1, start_column=4, end_row=r + 1, end_column=7)
+        for i, p in enumerate(problems, start=r + 2):
+            ws.cell(i, 1, p.where)
+            ws.cell(i, 4, p.message).alignment = _WRAP
+            ws.merge_cells(start_row=i, start_column=1, end_row=i, end_column=3)
+            ws.merge_cells(start_row=i, start_column=4, end_row=i, end_column=7)
+            ws.row_dimensions[i].height = 15 * (1 + _display_width(p.message) // 90)
+    _fit_columns(ws, {1: 8, 2: 12, 3: 12, 4: 8, 5: 8, 6: 8, 7: 60})
     _print_setup(ws, title_rows=None)
 
 

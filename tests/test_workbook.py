@@ -126,13 +126,15 @@ def test_round_trip_reads_back_the_records_written(filled):
     assert one.walkover is None and not one.open
 
 
-def test_libreoffice_resave_reads_back_the_same(filled, via_libreoffice):
+def test_libreoffice_resave_reads_back_the_same(filled, via_libreoffice, tmp_path):
     again = read_round(via_libreoffice["round-1"])
     first = read_round(filled)
     assert again.problems == ()
     assert again.round == first.round
     assert [m.record for m in again.matches] == [RECORD_1, RECORD_2]
     assert [m.rows for m in again.matches] == [m.rows for m in first.matches]
+    out = write_checked(tmp_path / "checked.xlsx", again, {m.table: replay(m.record) for m in again.matches})
+    assert openpyxl.load_workbook(out)["第1桌"]["G14"].comment is not None
 
 
 def test_a_formula_saved_by_a_spreadsheet_application_reads_as_its_value(via_libreoffice):
@@ -230,7 +232,8 @@ def test_every_bad_cell_is_named_with_value_and_expectation(tmp_path):
     path = write_round(tmp_path / "round-1.xlsx", ROUND, TEAMS)
     fill(path, {
         "对阵": {"D10": "丙"},
-        "第1桌": {"B7": "甲", "D7": "８７分", "B8": "丙", "D8": 40, "B9": "甲", "D9": 85.5},
+        "第1桌": {"B7": "甲", "D7": "８７分", "B8": "丙", "D8": 40, "B9": "甲", "D9": 85.5,
+                 "B10": "甲", "C10": "1", "D10": "7"},
         "第2桌": {"B7": "乙", "D7": 40, "F7": "3", "E9": "20", "D10": "40",
                  "B11": "甲", "D11": 150, "E11": 100},
     })
@@ -241,6 +244,8 @@ def test_every_bad_cell_is_named_with_value_and_expectation(tmp_path):
         "round-1.xlsx 第1桌!D7：台下得分应为 0–200 之间 5 的倍数，实际为“８７分”",
         "round-1.xlsx 第1桌!B8：庄家应为“甲”或“乙”，实际为“丙”",
         "round-1.xlsx 第1桌!D9：台下得分应为 0–200 之间 5 的倍数，实际为“85.5”",
+        "round-1.xlsx 第1桌!C10：庄家级应为 2…10、J、Q、K、A 或空，实际为“1”",
+        "round-1.xlsx 第1桌!D10：台下得分应为 0–200 之间 5 的倍数，实际为“7”",
         "round-1.xlsx 第2桌!F7：抠底倍数应为空（庄家保底）或 ×2、×4、×8、×16、×32，实际为“3”",
         "round-1.xlsx 第2桌!B9：这一行填了底牌分，但庄家和台下得分都是空的；请补上庄家和台下得分，如这一局没有打请清空这一行",
         "round-1.xlsx 第2桌!B10：庄家应为“甲”或“乙”，实际为空",
@@ -323,9 +328,10 @@ def test_checked_copy_has_levels_marks_and_never_touches_the_input(filled, tmp_p
     assert "级牌抠底只在庄家打 J 或 A 时适用" in ws["G14"].comment.text
     assert ws.cell(14, 13).value == "✗"
     assert "级牌抠底只在庄家打 J 或 A 时适用" in ws.cell(14, 18).value
-    assert "需加赛" not in wb["检查结果"]["F6"].value and "胜者 04" in wb["检查结果"]["F6"].value
-    assert wb["检查结果"]["G5"].value == 1
+    assert "胜者 04" in wb["检查结果"]["G6"].value
+    assert wb["检查结果"]["F5"].value == 1 and "1 处错误" in wb["检查结果"]["G5"].value
     assert wb["检查结果"]["A10"].value == "round-1.xlsx 第1桌!G14"
+    assert wb["检查结果"]["D10"].value.startswith("第6局级牌抠底")
     with pytest.raises(OutputExists):
         write_checked(out, sheet, results)
     with pytest.raises(ValueError):
