@@ -16,10 +16,10 @@ from pathlib import Path
 
 import jinja2
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from materials.fonts import FontSet, choose_fonts
-from materials.style import INK, MARGIN, PAGE, HouseStyle, build_pdf, new_canvas
+from materials.style import INK, MARGIN, PAGE, Cell, HouseStyle, build_pdf, new_canvas
 from scoring.event import Event, ThirdPlace
 from scoring.files import check_writable, write_bytes
 from scoring.rules import HOLD_LINE, POLICY_LINE, STEP, CARD_PENALTY, PenaltyExcess, NegativePoints, RuleSet, TieBreak
@@ -162,8 +162,7 @@ def _story(lines: Sequence[str], style: HouseStyle, inserts: dict[str, list[Flow
 
     def flush() -> None:
         if block and block[0] == "#":
-            markup = "<br/>".join(style.fonts.markup(text) for text in block[1:])
-            story.append(Paragraph(markup, style.styles["title"]))
+            story.append(style.para("\n".join(block[1:]), "title"))
         elif block:
             story.extend([_signature(block[1:], style), Spacer(1, style.sizes.body * 0.5)])
         block.clear()
@@ -195,7 +194,7 @@ def _signature(lines: Sequence[str], style: HouseStyle) -> Flowable:
     """落款: a block at the right margin, its lines centred on each other (organiser over date)."""
     size = style.sizes.body
     width = max(style.fonts.width(text, size) for text in lines) + 2 * size
-    table = Table([[style.para(text, "centre")] for text in lines], colWidths=[width], hAlign="RIGHT")
+    table = Table([[style.para(text, "centre", width=width)] for text in lines], colWidths=[width], hAlign="RIGHT")
     table.setStyle(
         TableStyle(
             [
@@ -263,10 +262,10 @@ def registration_pdf(
     for team in teams:
         body.append(
             [
-                style.para(team.id, "cell_centre", who=f"第{team.id}组的组号"),
-                *(style.para(p, "cell_centre", who=f"第{team.id}组队员“{p}”") for p in team.players),
-                style.para(team.phone, "cell_centre", who=f"第{team.id}组的联系电话"),
-                style.para(team.note, "cell", who=f"第{team.id}组的备注"),
+                Cell(team.id, f"第{team.id}组的组号"),
+                *(Cell(p, f"第{team.id}组队员“{p}”") for p in team.players),
+                Cell(team.phone, f"第{team.id}组的联系电话"),
+                Cell(team.note, f"第{team.id}组的备注", align="left"),
             ]
         )
     story.append(Spacer(1, 6))
@@ -302,8 +301,8 @@ def souvenir_pdf(
             body.append(
                 [
                     str(number),
-                    style.para(team.id, "cell_centre", who=f"第{team.id}组的组号"),
-                    style.para(player, "cell_centre", who=f"第{team.id}组队员“{player}”"),
+                    Cell(team.id, f"第{team.id}组的组号"),
+                    Cell(player, f"第{team.id}组队员“{player}”"),
                     "",
                 ]
             )

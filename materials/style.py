@@ -5,6 +5,7 @@ black on white, CJK line breaking; and the one place PDFs are assembled.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -12,6 +13,7 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.textsplit import ALL_CANNOT_START
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
@@ -21,16 +23,68 @@ from materials.fonts import FontSet
 PAGE = A4  # portrait
 MARGIN = 20 * mm  # nothing is drawn closer than this to any page edge
 SIDE = MARGIN  # text frame, left
-# CJK wrapping lets closing punctuation (。，）) hang one character past the frame's right edge: keep room for it
-RIGHT = MARGIN + 6 * mm
+RIGHT = MARGIN  # right; nothing hangs past it, as paragraphs are broken by `break_lines`
 TOP = MARGIN
 BOTTOM = MARGIN + 10 * mm  # leaves room for the page footer, which stays inside MARGIN
 FOOTER_Y = MARGIN + 2 * mm  # baseline; descenders stay inside MARGIN
 FRAME_PADDING = 6  # reportlab's default Frame padding
+CELL_PADDING = 5
 
 INK = colors.black
 RULE = colors.black
 SHADE = colors.Color(0.88, 0.88, 0.88)  # table header background; header also differs by its text
+
+
+# Chinese line-breaking rules (禁则): reportlab's CJK wrap knows only some of them (not ，：；！？” at a line
+# start, nothing about （“《 at a line end), so paragraphs are broken here and handed over with <br/>.
+NO_LINE_START = frozenset("，。、；：！？）》」』】〕〉”’…—·%‰℃,.;:!?)]}" + ALL_CANNOT_START)
+NO_LINE_END = frozenset("（《「『【〔〈“‘([{")
+_WORD = re.compile(r"[0-9A-Za-z]")
+
+
+def break_lines(fonts: FontSet, text: str, size: float, widths: Sequence[float], who: str | None = None) -> list[str]:
+    """Greedy line breaking for Chinese: as much as fits, then push characters down to the next line until the
+    break does not put closing punctuation first, opening punctuation last, or split a number or Latin word.
+    `widths` are the line widths (first line, then the rest)."""
+    chars = [ch for ch in text if ch != "\r"]
+    advance = [fonts.width(ch, size, who) for ch in chars]
+    lines: list[str] = []
+    start = 0
+    while start < len(chars):
+        limit = widths[min(len(lines), len(widths) - 1)] - 0.01
+        used, end = 0.0, start
+        while end < len(chars) and used + advance[end] <= limit:
+            used += advance[end]
+            end += 1
+        if end == len(chars):
+            lines.append("".join(chars[start:]))
+            break
+        end = max(end, start + 1)
+        cut = end
+        while cut > start + 1 and not _can_break(chars[cut - 1], chars[cut]):
+            cut -= 1
+        if cut == start + 1 and not _can_break(chars[cut - 1], chars[cut]):
+            cut = end  # nowhere better: break where the line is full
+        lines.append("".join(chars[start:cut]))
+        start = cut
+        while start < len(chars) and chars[start] == " ":
+            start += 1
+    return lines
+
+
+def _can_break(before: str, after: str) -> bool:
+    if after in NO_LINE_START or before in NO_LINE_END:
+        return False
+    return not (_WORD.match(before) and _WORD.match(after))
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Plain text for a table cell, laid out at the column's width; `who` names the person for glyph warnings."""
+
+    text: str
+    who: str | None = None
+    align: str = "centre"  # or "left"
 
 
 @dataclass(frozen=True)
@@ -63,6 +117,7 @@ class HouseStyle:
             firstLineIndent=2 * s.body,
             spaceAfter=s.body * 0.12,
             bulletFontName=fonts.name,
+            justifyBreaks=1,  # lines end in our own <br/> breaks and should still be justified
         )
         self.styles = {
             "body": base,
@@ -97,20 +152,36 @@ class HouseStyle:
         }
         self.styles["cell_centre"] = ParagraphStyle("cell_centre", parent=self.styles["cell"], alignment=TA_CENTER)
 
-    def para(self, text: str, style: str = "body", *, who: str | None = None) -> Paragraph:
-        """A paragraph of plain text (never markup): escaped, with per-character font fallback."""
-        return Paragraph(self.fonts.markup(text, who), self.styles[style])
+    def para(self, text: str, style: str = "body", *, who: str | None = None, width: float | None = None) -> Paragraph:
+        """A paragraph of plain text (never markup): escaped, per-character font fallback, Chinese line breaks.
+
+        `width` is the width it will be laid out in (default: the text frame)."""
+        st = self.styles[style]
+        width = self.frame_width if width is None else width
+        lines: list[str] = []
+        for hard in text.split("\n"):  # a newline is a forced break (title lines)
+            first = width - (st.firstLineIndent if not lines else 0)
+            lines += break_lines(self.fonts, hard, st.fontSize, [first, width], who) or [""]
+        return Paragraph("<br/>".join(self.fonts.markup(line, who) for line in lines), st)
 
     def table(
         self,
-        rows: Sequence[Sequence[Flowable | str]],
+        rows: Sequence[Sequence[Cell | Flowable | str]],
         widths: Sequence[float],
         *,
         row_height: float | None = None,
         header_rows: int = 1,
     ) -> Table:
-        """A ruled table; plain strings become centred cells; the header row repeats on every page."""
-        cells = [[self.para(c, "cell_centre") if isinstance(c, str) else c for c in row] for row in rows]
+        """A ruled table; strings and Cells are laid out at their column's width; the header row repeats."""
+        def cell(value: Cell | str | Flowable, width: float) -> Flowable:
+            if isinstance(value, str):
+                value = Cell(value)
+            if isinstance(value, Cell):
+                style = "cell_centre" if value.align == "centre" else "cell"
+                return self.para(value.text, style, who=value.who, width=width - 2 * CELL_PADDING)
+            return value
+
+        cells = [[cell(value, width) for value, width in zip(row, widths)] for row in rows]
         heights = None if row_height is None else [None] * header_rows + [row_height] * (len(rows) - header_rows)
         table = Table(cells, colWidths=list(widths), rowHeights=heights, repeatRows=header_rows)
         table.setStyle(
@@ -124,8 +195,8 @@ class HouseStyle:
                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                     ("TOPPADDING", (0, 0), (-1, -1), 5),
                     ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
-                    ("LEFTPADDING", (0, 0), (-1, -1), 5),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), 5),
+                    ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
                 ]
             )
         )

@@ -395,3 +395,30 @@ def test_materials_command_without_event_toml(tmp_path):
 
     result = CliRunner().invoke(app, ["materials", str(tmp_path)])
     assert result.exit_code == 1 and "找不到活动设置文件" in result.output
+
+
+# --- Chinese line breaking --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["notice", "rules"])
+def test_no_line_starts_with_closing_or_ends_with_opening_punctuation(pdfs, kind):
+    with pdfplumber.open(io.BytesIO(pdfs[kind])) as pdf:
+        lines = [line for page in pdf.pages for line in page.extract_text().splitlines() if line.strip()]
+    assert len(lines) > 20
+    for line in lines:
+        assert line.strip()[0] not in "，。、；：！？）》”’", line
+        assert line.strip()[-1] not in "（《“‘", line
+
+
+def test_break_lines_pushes_punctuation_and_numbers_down():
+    from materials.style import break_lines
+
+    fonts = choose_fonts(candidates=INSTALLED)
+    size = 10
+    full = fonts.width("中", size)
+    # the line holds exactly four characters
+    assert break_lines(fonts, "一二三四，五", size, [4 * full + 0.5]) == ["一二三", "四，五"]
+    assert break_lines(fonts, "一二三“四”五", size, [4 * full + 0.5]) == ["一二三", "“四”五"]
+    digits = fonts.width("2973620", size)
+    assert break_lines(fonts, "电话2973620", size, [digits + full + 0.5]) == ["电话", "2973620"]
+    assert break_lines(fonts, "", size, [100]) == []
