@@ -5,8 +5,20 @@ writer and the reader cannot drift apart. Readers are lenient about what people 
 spaces, a trailing 分, ``x4``/``4倍``/``×4``, ``甲方``, ``√``) but never guess: anything else is a `Problem` naming
 the file, ``sheet!cell``, the value and what was expected, and all problems of a workbook are reported together.
 
-Workbooks are read from an in-memory copy (read-only, values only); the file the user filled is never written.
-Files saved by openpyxl carry no cached formula values, so nothing written here relies on a formula.
+Workbooks are read from an in-memory copy (read-only); the file the user filled is never written. Files saved by
+openpyxl carry no cached formula values, so nothing written here relies on a formula; a formula a user typed is
+read by the value the spreadsheet application saved with it, and one without a saved value is an error.
+
+Decisions:
+- teams.xlsx: 组号 is text (the column is text-formatted; a number cell 3 reads as "3", "03" stays "03", full-width
+  digits become plain; "3" next to "03" is an error because people cannot tell them apart). Template example rows
+  carry 备注 “示例，请删除” and are errors until removed, so no example team is ever drawn.
+- round-N.xlsx: 30 numbered hand rows then 10 rows 加1…加10 with 加赛 prefilled “是”; the 加赛 column, not the
+  row, decides what is a tie-break hand, so 加赛 hands may also be typed right after the regular ones. Rows with
+  庄家 and 台下得分 both blank are skipped, unless another data cell holds a non-default value (then an error:
+  typed data is never dropped silently). 弃权 (对阵 sheet) wins over any hands typed for that table.
+- Spellings: digits full-width or not, spaces anywhere, 85.0; a trailing 分 (scores) or 张 (cards); ×4 x4 X4 *4
+  4 4倍; 甲 甲方 A; 是 √ ✓ Y yes 1 TRUE (and 否 N no 0 FALSE for no); levels 10, “10级”, j; offences by name.
 """
 
 from __future__ import annotations
@@ -645,6 +657,11 @@ def read_teams(path: Path) -> tuple[Team, ...]:
     for r in range(header_row + 1, grid.max_row + 1):
         raw = {label: grid.get(r, columns[label]) if label in columns else None for label in TEAMS_HEADER}
         if all(blank(v) for v in raw.values()):
+            continue
+        uncached = [label for label, v in raw.items() if isinstance(v, Uncached)]
+        if uncached:
+            for label in uncached:
+                problems.append(Problem(name, sheet, _cell(r, columns[label]), f"{label}是{raw[label]}"))
             continue
         try:
             team_id = parse_team_id(raw["组号"])
