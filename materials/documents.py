@@ -20,7 +20,7 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from materials.fonts import FontSet, choose_fonts
 from materials.style import INK, MARGIN, PAGE, Cell, HouseStyle, build_pdf, new_canvas
-from scoring.event import Event, ThirdPlace
+from scoring.event import Event
 from scoring.files import check_writable, write_bytes
 from scoring.rules import HOLD_LINE, POLICY_LINE, STEP, CARD_PENALTY, PenaltyExcess, NegativePoints, RuleSet, TieBreak
 from scoring.levels import Level, to_halfwidth
@@ -113,7 +113,6 @@ def _context(event: Event) -> dict[str, object]:
         "event": event,
         "start_time": cn_clock(event.start_time),
         "match_length": cn_minutes(rules.match_minutes),
-        "placings": "1、2、3名" if event.third_place in (ThirdPlace.SHARED, ThirdPlace.PLAYOFF) else "",
         "prize_text": prize_text(event),
         "registration_period": cn_period(reg.start, reg.end),
         "deadline": cn_date(reg.end),

@@ -132,9 +132,6 @@ class HouseStyle:
                 spaceBefore=0,
                 spaceAfter=s.title * 0.6,
             ),
-            "subtitle": ParagraphStyle(
-                "subtitle", parent=base, alignment=TA_CENTER, firstLineIndent=0, spaceAfter=s.body * 0.8
-            ),
             "centre": ParagraphStyle("centre", parent=base, alignment=TA_CENTER, firstLineIndent=0, spaceAfter=0),
             "right": ParagraphStyle("right", parent=base, alignment=TA_RIGHT, firstLineIndent=0, spaceAfter=0),
             "note": ParagraphStyle(

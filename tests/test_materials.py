@@ -422,3 +422,12 @@ def test_break_lines_pushes_punctuation_and_numbers_down():
     digits = fonts.width("2973620", size)
     assert break_lines(fonts, "电话2973620", size, [digits + full + 0.5]) == ["电话", "2973620"]
     assert break_lines(fonts, "", size, [100]) == []
+
+
+def test_without_chinese_fonts_the_documents_still_build_with_stsong():
+    fonts = choose_fonts(candidates=[])
+    data = docs.notice_pdf(default_event(), fonts=fonts, invariant=True)
+    names = {str(f.get("/BaseFont", "")) for f in fonts_of(data)}
+    assert "/STSong-Light" in names  # honest: not embedded, and the warning says so
+    assert any("不宜拿到别处打印" in w for w in fonts.warnings)
+    assert "2973620" in text_of(data)
