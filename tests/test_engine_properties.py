@@ -113,17 +113,15 @@ def test_levels_change_only_for_the_reasons_given(case):
     record, rules = case
     result = replay(record, rules)
     for o in result.outcomes:
-        moved = {}
+        expected = o.before
+        for move in (o.drop, o.rise, o.deduction):  # in the order they happen; each starts where the last ended
+            if move is not None:
+                assert expected[move.side] == move.start, o.explanation
+                expected = expected.with_level(move.side, move.end)
+        assert o.after == expected, o.explanation
         for move in (o.drop, o.rise, o.deduction):
             if move is not None and move.start != move.end:
-                moved[move.side] = move.end
-        expected = o.before
-        for side, end in moved.items():
-            expected = expected.with_level(side, end)
-        assert o.after == expected, o.explanation
-        for side in Side:
-            if o.after[side] != o.before[side]:
-                assert f"{o.before[side]}→{o.after[side]}" in o.explanation, o.explanation
+                assert f"{move.start}→{move.end}" in o.explanation, o.explanation
 
 
 def _dealer_margin(points: int, dealer_level: Level, other_level: Level, rules: RuleSet) -> tuple[int, int]:
