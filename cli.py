@@ -112,6 +112,167 @@ def materials(
         typer.echo(line, err=True)
 
 
+FolderArg = Annotated[Path, typer.Argument(help="活动文件夹（含 event.toml）", file_okay=False)]
+ForceOpt = Annotated[bool, typer.Option("--force", help="覆盖已有文件")]
+
+
+def _problems(exc: Exception) -> list[str]:
+    """The Chinese lines any of our error types carries."""
+    for attr in ("messages", "problems"):
+        value = getattr(exc, attr, None)
+        if value and all(isinstance(v, str) for v in value):
+            return list(value) if attr == "messages" or not getattr(exc, "heading", "") else str(exc).splitlines()
+    return [str(exc)]
+
+
+def _user_errors() -> tuple[type[Exception], ...]:
+    from scoring.event import EventError
+    from scoring.files import OutputExists
+    from scoring.knockout import KnockoutError
+    from scoring.tournament import TournamentError
+    from scoring.workbook import WorkbookError
+
+    return (EventError, OutputExists, KnockoutError, TournamentError, WorkbookError)
+
+
+@app.command()
+def demo(
+    out: Annotated[Path, typer.Option("--out", help="示例活动的文件夹", file_okay=False)] = Path("output/demo"),
+    teams: Annotated[int, typer.Option("--teams", min=2, max=128, help="参赛组数")] = 11,
+    seed: Annotated[int, typer.Option("--seed", help="随机种子（同一种子得到同一场示例比赛）")] = 2026,
+    force: Annotated[bool, typer.Option("--force", help="清空一个不是示例活动的非空文件夹")] = False,
+) -> None:
+    """生成一场完整的示例比赛：设置、报名表、每轮抽签与模拟记分、检查副本、打印材料和最终名次。"""
+    from materials import MaterialsError, build_all
+    from scoring.demo import DemoError, run_demo
+    from scoring.report import placings_text
+
+    try:
+        report = run_demo(out, teams=teams, seed=seed, force=force)
+        from scoring.event import load
+
+        built = build_all(out, load(out), report.teams, force=True)
+    except (DemoError, MaterialsError, *_user_errors()) as exc:
+        fail(_problems(exc))
+    team_map = {t.id: t for t in report.teams}
+    typer.echo(f"示例比赛已生成在 {out}/ ：{len(report.teams)}组，{len(report.rounds)}轮")
+    typer.echo(f"  活动设置      {out / 'event.toml'}")
+    typer.echo(f"  报名表        {out / 'teams.xlsx'}")
+    for score in report.rounds:
+        r = score.round
+        typer.echo(f"  第{r.number}轮记分表  {out / f'round-{r.number}.xlsx'}（随机种子 {r.seed}），"
+                   f"检查副本 round-{r.number}-checked.xlsx")
+    for path in built.paths:
+        typer.echo(f"  打印材料      {path}")
+    typer.echo(placings_text(report.placings, team_map))
+    for line in built.warnings:
+        typer.echo(line, err=True)
+
+
+@app.command()
+def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
+    """新建活动文件夹：event.toml（按通知预填）和空白报名表 teams.xlsx。"""
+    from scoring.event import EVENT_FILE, default_text
+    from scoring.files import OutputExists, check_writable, write_text
+    from scoring.tournament import TEAMS_FILE
+    from scoring.workbook import write_teams_template
+
+    try:
+        for name in (EVENT_FILE, TEAMS_FILE):
+            check_writable(folder / name, force=force)
+        folder.mkdir(parents=True, exist_ok=True)
+        write_text(folder / EVENT_FILE, default_text(), force=force)
+        write_teams_template(folder / TEAMS_FILE, force=force)
+    except OutputExists as exc:
+        fail(str(exc))
+    typer.echo(f"已生成 {folder / EVENT_FILE}（活动设置，请核对）")
+    typer.echo(f"已生成 {folder / TEAMS_FILE}（报名表：删除示例行后填写各组）")
+    typer.echo(f"下一步：shuangsheng materials {folder}   （打印通知、规则、报名表、签条）")
+
+
+@app.command()
+def draw(
+    folder: FolderArg = Path("."),
+    seed: Annotated[int | None, typer.Option("--seed", help="随机种子（不填则自动生成并打印）")] = None,
+    lots: Annotated[
+        Path | None, typer.Option("--lots", help="按纸签抽签：组号→签号的表格（xlsx 或 csv）", dir_okay=False)
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="作废并重新抽最近一轮（原文件另存为备份）")] = False,
+) -> None:
+    """抽下一轮：写出 round-N.xlsx（对阵表和每桌记分表）。"""
+    from scoring.tournament import draw_next, team_label
+
+    try:
+        report = draw_next(folder, seed=seed, lots=lots, force=force)
+    except _user_errors() as exc:
+        fail(_problems(exc))
+    r = report.round
+    if report.backup:
+        typer.echo(f"原第{r.number}轮已备份为 {report.backup}")
+    typer.echo(f"{report.title} 抽签完成：{report.path}")
+    if r.seed is not None:
+        how = "（自动生成，已记在对阵表中，可据此复核抽签）" if report.seed_generated else ""
+        typer.echo(f"随机种子：{r.seed}{how}")
+    else:
+        typer.echo("按纸签抽签（签号已记在对阵表中）")
+    teams = {}
+    try:
+        from scoring.tournament import open_folder
+
+        teams = open_folder(folder).team_map
+    except _user_errors():
+        pass
+    for p in r.pairings:
+        extra = "（三四名决赛）" if p.third_place else ""
+        typer.echo(f"  第{p.table}桌{extra}：甲方 {team_label(teams, p.a)}  对  乙方 {team_label(teams, p.b)}")
+    if r.bye:
+        typer.echo(f"  轮空：{team_label(teams, r.bye)}")
+    if report.note:
+        typer.echo(report.note)
+
+
+@app.command()
+def score(
+    folder: FolderArg = Path("."),
+    round_number: Annotated[int | None, typer.Option("--round", min=1, help="第几轮（默认最近一轮）")] = None,
+    json_out: JsonOpt = False,
+    force: Annotated[bool, typer.Option("--force", help="覆盖已被改动过的检查副本")] = False,
+) -> None:
+    """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本，不改动原文件。"""
+    from scoring.report import score_text
+    from scoring.tournament import open_folder, score as run, score_as_json
+
+    try:
+        result, checked = run(folder, round_number, force=force)
+        teams = open_folder(folder).team_map
+    except _user_errors() as exc:
+        fail(_problems(exc), as_json={"errors": _problems(exc)} if json_out else None)
+    if json_out:
+        print_json(score_as_json(result))
+    else:
+        typer.echo(score_text(result, teams))
+        typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{checked}")
+    if result.problems:
+        raise typer.Exit(code=1)
+
+
+@app.command()
+def awards(folder: FolderArg = Path("."), json_out: JsonOpt = False) -> None:
+    """最终名次：一等奖、二等奖、三等奖。"""
+    from scoring.knockout import placings_as_json
+    from scoring.report import placings_text
+    from scoring.tournament import awards as run
+
+    try:
+        placings, state = run(folder)
+    except _user_errors() as exc:
+        fail(_problems(exc), as_json={"errors": _problems(exc)} if json_out else None)
+    if json_out:
+        print_json(placings_as_json(placings))
+    else:
+        typer.echo(placings_text(placings, state.team_map))
+
+
 def main() -> None:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")

@@ -37,3 +37,41 @@ def write_bytes(path: Path, data: bytes, *, force: bool = False) -> Path:
 
 def write_text(path: Path, text: str, *, force: bool = False) -> Path:
     return write_bytes(path, text.encode("utf-8"), force=force)
+
+
+# --- outputs the program regenerates (checked copies): replaced freely unless somebody changed them ---
+
+LEDGER = ".shuangsheng-generated.json"
+
+
+def _digest(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _ledger(folder: Path) -> dict[str, str]:
+    import json
+
+    try:
+        data = json.loads((folder / LEDGER).read_text(encoding="utf-8"))
+    except (FileNotFoundError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def check_regenerable(path: Path, *, force: bool) -> None:
+    """An output we generate again on every run may be replaced while it is exactly what we last wrote; once a
+    person has edited it (or it was never ours) it is kept unless `force`."""
+    if force or not path.exists():
+        return
+    if _ledger(path.parent).get(path.name) != _digest(path):
+        raise OutputExists(path)
+
+
+def record_generated(path: Path) -> None:
+    import json
+
+    ledger = _ledger(path.parent)
+    ledger[path.name] = _digest(path)
+    write_text(path.parent / LEDGER, json.dumps(ledger, ensure_ascii=False, indent=1, sort_keys=True), force=True)

@@ -51,3 +51,62 @@ def replay_text(result: MatchResult) -> str:
     else:
         parts.append(f"结果：{result_summary(result)}")
     return "\n".join(parts)
+
+
+def score_text(score, teams) -> str:  # (RoundScore, Mapping[str, Team]) — typed loosely to keep imports light
+    """What `shuangsheng score` prints: per table the teams, levels and result; the errors; who goes on."""
+    from scoring.tournament import team_label
+
+    r = score.round
+    lines = [f"第{r.number}轮 计分结果"]
+    for m in score.matches:
+        p = m.match.pairing
+        head = f"第{p.table}桌{'（三四名决赛）' if p.third_place else ''}：甲方 {team_label(teams, p.a)}  对  乙方 {team_label(teams, p.b)}"
+        lines.append(head)
+        if m.outcome.state.value == "walkover":
+            lines.append(f"    {m.outcome.reason}，{team_label(teams, m.outcome.winner)}晋级")
+        elif m.outcome.state.value == "open":
+            lines.append("    尚未录入")
+        elif m.problems:
+            lines.append(f"    记录有误（{len(m.problems)}处），请改正：")
+            lines.extend(f"      {p}" for p in m.problems)
+        else:
+            res = m.result
+            lines.append(f"    共{len(res.outcomes)}局，" + result_summary(res))
+            if m.outcome.winner:
+                lines.append(f"    胜者：{team_label(teams, m.outcome.winner)}")
+            else:
+                lines.append("    需加赛：" + m.outcome.reason)
+    if score.round_problems:
+        lines.append("对阵表有误：")
+        lines.extend(f"  {p}" for p in score.round_problems)
+    if r.bye:
+        lines.append(f"轮空：{team_label(teams, r.bye)}（直接晋级）")
+    adv = score.advancement
+    if adv.decided:
+        lines.append("晋级：" + "、".join(team_label(teams, t) for t in adv.advancing))
+    else:
+        lines.append("还不能抽下一轮：")
+        lines.extend(f"  {b.message}" for b in adv.blockers)
+    return "\n".join(lines)
+
+
+def placings_text(placings, teams) -> str:
+    from scoring.tournament import team_label
+
+    lines = []
+    if placings.complete:
+        lines.append("比赛结束，获奖名单：")
+    else:
+        lines.append("比赛尚未结束，目前已确定的名次：")
+    lines.append(f"  一等奖：{team_label(teams, placings.first)}")
+    lines.append(f"  二等奖：{team_label(teams, placings.second)}")
+    thirds = "、".join(team_label(teams, t) for t in placings.third) or "（待定）"
+    lines.append(f"  三等奖：{thirds}")
+    if placings.missing:
+        lines.append("尚未完成：")
+        lines.extend(f"  {m}" for m in placings.missing)
+    if placings.notes:
+        lines.append("说明：")
+        lines.extend(f"  {n}" for n in placings.notes)
+    return "\n".join(lines)

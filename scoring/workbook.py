@@ -853,6 +853,54 @@ def _write_match_sheet(ws: Worksheet, round: Round, p: Pairing, teams: Mapping[s
     _protect(ws)
 
 
+def fill_round(
+    path: Path, records: Mapping[int, MatchRecord], *, walkovers: Mapping[int, Side] | None = None
+) -> Path:
+    """Type hands into a drawn round workbook as a referee would (the demo's stand-in for the day): regular hands
+    from hand row 1, 加赛 hands into the 加 rows; `walkovers` marks the 弃权 side on the 对阵 sheet. Only for a
+    workbook this program drew for a simulated event: it rewrites `path`."""
+    wb = _open_workbook(_read_file(Path(path)), Path(path).name, read_only=False)
+    col = {c.field: i for i, c in enumerate(HAND_COLUMNS, start=1) if c.field}
+    for table, record in records.items():
+        ws = wb[sheet_name(table)]
+        regular = [h for h in record.hands if not h.playoff]
+        playoff = [h for h in record.hands if h.playoff]
+        if len(regular) > REGULAR_ROWS or len(playoff) > PLAYOFF_ROWS:
+            raise ValueError(f"{table}: {len(regular)} + {len(playoff)} hands do not fit the sheet")
+        rows = [HAND_HEADER_ROW + 1 + i for i in range(len(regular))]
+        rows += [HAND_HEADER_ROW + 1 + REGULAR_ROWS + i for i in range(len(playoff))]
+        for r, hand in zip(rows, regular + playoff):
+            for field, value in _typed(hand).items():
+                ws.cell(r, col[field], value)
+    if walkovers:
+        ws = wb[MATCHES_SHEET]
+        for r in range(1, ws.max_row + 1):
+            table = ws.cell(r, 1).value
+            if isinstance(table, int) and table in walkovers and ws.cell(r, 2).value is not None:
+                ws.cell(r, 4, walkovers[table].cn)
+    return _save(wb, path, force=True)
+
+
+def _typed(hand: Hand) -> dict[str, object]:
+    """What a referee writes in each column for a hand (blank where the default holds)."""
+    cells: dict[str, object] = {"dealer": hand.dealer.cn, "points": hand.points}
+    if hand.level is not None:
+        cells["level"] = hand.level.label
+    if hand.bottom:
+        cells["bottom"] = hand.bottom
+    if hand.capture:
+        cells["capture"] = f"×{hand.capture}"
+    for field in ("level_card_capture", "playoff"):
+        if getattr(hand, field):
+            cells[field] = "是"
+    for field in ("dealer_wrong_cards", "defender_wrong_cards"):
+        if getattr(hand, field):
+            cells[field] = getattr(hand, field)
+    if hand.offense is not None:
+        cells["offense"] = hand.offense.cn
+    return cells
+
+
 # --- round-N.xlsx: reading -------------------------------------------------------------------------------------
 
 

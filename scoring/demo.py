@@ -1,0 +1,94 @@
+"""A whole sample event, simulated: the seed notice, N teams, every round drawn, filled and scored, the placings.
+
+The printed materials are added by the CLI (`materials/`), so this module stays free of reportlab.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from scoring import event as event_file
+from scoring import files, knockout, tournament, workbook
+from scoring.knockout import Placings
+from scoring.simulate import simulate_match
+from scoring.teams import Team
+
+MARKER = ".shuangsheng-demo"
+SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗高郑梁谢宋唐许韩冯邓曹彭曾萧田董潘袁蔡蒋余于杜叶程魏苏吕丁任沈姚卢"
+GIVEN = (
+    "建国", "秀英", "桂兰", "志明", "玉珍", "德华", "淑芬", "国庆", "文静", "振华", "丽华", "永福", "素梅", "家豪",
+    "春生", "美玲", "海涛", "凤英", "宝山", "兰芳", "子堃", "玥", "喆", "立新", "惠敏", "长青", "翠萍", "荣", "明",
+)
+
+
+class DemoError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class DemoReport:
+    folder: Path
+    teams: tuple[Team, ...]
+    rounds: tuple[tournament.RoundScore, ...]
+    checked: tuple[Path, ...]
+    placings: Placings
+
+
+def make_teams(rng: random.Random, count: int) -> tuple[Team, ...]:
+    names: list[str] = []
+    seen: set[str] = set()
+    while len(names) < 2 * count:
+        name = rng.choice(SURNAMES) + rng.choice(GIVEN)
+        if name not in seen:
+            seen.add(name)
+            names.append(name)
+    return tuple(
+        Team(f"{i + 1:02d}", (names[2 * i], names[2 * i + 1]), phone=f"2973{rng.randint(100, 999)}") for i in range(count)
+    )
+
+
+def prepare_folder(folder: Path, *, force: bool) -> None:
+    """An empty folder, or one a previous demo made (it is cleared); anything else only with force."""
+    if folder.exists() and any(folder.iterdir()):
+        if (folder / MARKER).exists() or force:
+            for child in folder.iterdir():
+                if child.is_dir():
+                    shutil.rmtree(child)
+                else:
+                    child.unlink()
+        else:
+            raise DemoError(f"{folder}：文件夹不是空的，也不是示例活动；请换一个文件夹，或加 --force 清空后重建")
+    folder.mkdir(parents=True, exist_ok=True)
+    files.write_text(folder / MARKER, "shuangsheng demo\n", force=True)
+
+
+def run_demo(folder: Path, *, teams: int = 11, seed: int = 2026, force: bool = False) -> DemoReport:
+    if not knockout.MIN_TEAMS <= teams <= knockout.MAX_TEAMS:
+        raise DemoError(f"参赛组数应为 {knockout.MIN_TEAMS}–{knockout.MAX_TEAMS}，实际为 {teams}")
+    rng = random.Random(seed)
+    prepare_folder(folder, force=force)
+    files.write_text(folder / event_file.EVENT_FILE, event_file.default_text())
+    event = event_file.load(folder)
+    team_list = make_teams(rng, teams)
+    workbook.write_teams(folder / tournament.TEAMS_FILE, team_list)
+    scores: list[tournament.RoundScore] = []
+    checked: list[Path] = []
+    while True:
+        try:
+            drawn = tournament.draw_next(folder, seed=rng.randrange(10**6, 10**9))
+        except tournament.TournamentError:
+            if scores and knockout.is_final(scores[-1].round):
+                break
+            raise
+        records = {
+            p.table: simulate_match(rng, rules=event.rules)[0] for p in drawn.round.pairings
+        }
+        workbook.fill_round(drawn.path, records)
+        score, path = tournament.score(folder, drawn.round.number)
+        scores.append(score)
+        checked.append(path)
+    placings, _ = tournament.awards(folder)
+    return DemoReport(folder, team_list, tuple(scores), tuple(checked), placings)

@@ -1,0 +1,339 @@
+"""An event folder on disk: event.toml, teams.xlsx and the round workbooks, and what they add up to.
+
+The commands `draw`, `score` and `awards` are one call each into this module. It reads through
+`scoring.workbook`, scores through the engine and decides through `scoring.knockout`; it never re-implements a rule.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from scoring import event as event_file
+from scoring import files, knockout, workbook
+from scoring.event import Event
+from scoring.knockout import Advancement, MatchOutcome, MatchState, Placings, Round
+from scoring.levels import Side
+from scoring.match import MatchResult, Status, replay
+from scoring.rules import RuleSet, TieBreak
+from scoring.teams import Team
+from scoring.workbook import MatchSheet, Problem, RoundSheet
+
+TEAMS_FILE = "teams.xlsx"
+
+
+class TournamentError(ValueError):
+    """Something in the folder stops the command; `messages` are complete Chinese lines, all of them."""
+
+    def __init__(self, messages: Sequence[str]):
+        super().__init__("\n".join(messages))
+        self.messages = list(messages)
+
+
+def round_path(folder: Path, number: int) -> Path:
+    return folder / f"round-{number}.xlsx"
+
+
+# --- scoring one round ---
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    match: MatchSheet
+    result: MatchResult | None  # None for a walkover, an open sheet or an unreadable one
+    outcome: MatchOutcome
+    problems: tuple[Problem, ...]  # the reader's and the engine's, each at its cell
+
+    @property
+    def status(self) -> str:
+        if self.outcome.state in (MatchState.WALKOVER, MatchState.OPEN, MatchState.INVALID):
+            return self.outcome.state.value
+        assert self.result is not None and self.result.status is not None
+        return self.result.status.value
+
+    def team(self, side: Side) -> str:
+        return self.match.pairing.a if side is Side.A else self.match.pairing.b
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    sheet: RoundSheet
+    matches: tuple[MatchScore, ...]
+    advancement: Advancement
+    round_problems: tuple[Problem, ...]  # problems of the 对阵 sheet itself
+
+    @property
+    def round(self) -> Round:
+        return self.sheet.round
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        return self.round_problems + tuple(p for m in self.matches for p in m.problems)
+
+    @property
+    def outcomes(self) -> tuple[MatchOutcome, ...]:
+        return tuple(m.outcome for m in self.matches)
+
+
+def score_match(match: MatchSheet, rules: RuleSet) -> MatchScore:
+    p = match.pairing
+    if match.walkover is not None:
+        winner = p.b if match.walkover is Side.A else p.a
+        outcome = MatchOutcome(p.table, MatchState.WALKOVER, winner, f"{match.walkover.team}弃权")
+        return MatchScore(match, None, outcome, match.problems)
+    if match.problems:
+        outcome = MatchOutcome(p.table, MatchState.INVALID, reason=f"{len(match.problems)}处错误，见下方")
+        return MatchScore(match, None, outcome, match.problems)
+    if match.open:
+        return MatchScore(match, None, MatchOutcome(p.table, MatchState.OPEN), ())
+    result = replay(match.record, rules)
+    problems = workbook.match_problems(match, result)
+    if problems:
+        outcome = MatchOutcome(p.table, MatchState.INVALID, reason=f"{len(problems)}处错误，见下方")
+    elif result.status is Status.NEEDS_PLAYOFF:
+        outcome = MatchOutcome(p.table, MatchState.NEEDS_PLAYOFF, reason=f"双方同为{result.levels.a}级，请在加赛行记录加赛局")
+    else:
+        assert result.winner is not None
+        outcome = MatchOutcome(p.table, MatchState.DECIDED, p.a if result.winner is Side.A else p.b)
+    return MatchScore(match, result, outcome, problems)
+
+
+def score_round(sheet: RoundSheet, rules: RuleSet) -> RoundScore:
+    matches = tuple(score_match(m, rules) for m in sheet.matches)
+    own = {id(p) for m in sheet.matches for p in m.problems}
+    round_problems = tuple(p for p in sheet.problems if id(p) not in own)
+    outcomes = [m.outcome for m in matches]
+    if round_problems:  # a 对阵 sheet we cannot trust decides nothing
+        outcomes = [MatchOutcome(o.table, MatchState.INVALID, reason="对阵表有误") for o in outcomes]
+    return RoundScore(sheet, matches, knockout.advance(sheet.round, outcomes), round_problems)
+
+
+def score_as_json(score: RoundScore) -> dict[str, object]:
+    """SPEC §7: {"round", "matches": [{"table", "A", "B", "levels", "status", "winner", "errors"}], "bye",
+    "advancing"}; while matches are undecided, "advancing" lists those known so far and "blockers" says why."""
+    matches = []
+    for m in score.matches:
+        levels = m.result.levels.as_json() if m.result is not None and m.result.outcomes else None
+        matches.append(
+            {
+                "table": m.match.table,
+                "A": m.match.pairing.a,
+                "B": m.match.pairing.b,
+                "levels": levels,
+                "status": m.status,
+                "winner": m.outcome.winner,
+                "errors": [str(p) for p in m.problems],
+            }
+        )
+    bye = score.round.bye
+    doc: dict[str, object] = {"round": score.round.number, "matches": matches, "bye": bye}
+    if score.advancement.decided:
+        doc["advancing"] = list(score.advancement.advancing)
+    else:
+        known = [m.outcome.winner for m in score.matches if m.outcome.winner and not m.match.pairing.third_place]
+        doc["advancing"] = known + ([bye] if bye else [])
+        doc["blockers"] = [b.message for b in score.advancement.blockers]
+    if score.round_problems:
+        doc["errors"] = [str(p) for p in score.round_problems]
+    return doc
+
+
+# --- the folder ---
+
+
+@dataclass(frozen=True)
+class EventFolder:
+    path: Path
+    event: Event
+    teams: tuple[Team, ...]
+    rounds: tuple[RoundSheet, ...]
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.event.rules
+
+    @property
+    def team_map(self) -> dict[str, Team]:
+        return {t.id: t for t in self.teams}
+
+    def scores(self) -> list[RoundScore]:
+        return [score_round(sheet, self.rules) for sheet in self.rounds]
+
+
+def open_folder(folder: Path) -> EventFolder:
+    """Read event.toml, teams.xlsx and round-1.xlsx, round-2.xlsx, … (in order, up to the first missing one)."""
+    problems: list[str] = []
+    event = None
+    try:
+        event = event_file.load(folder)
+    except event_file.EventError as exc:
+        problems.extend(exc.problems)
+    teams: tuple[Team, ...] = ()
+    teams_path = folder / TEAMS_FILE
+    if not teams_path.exists():
+        problems.append(f"{teams_path}：找不到报名表，请先运行 shuangsheng init {folder} 并填写报名表")
+    else:
+        try:
+            teams = workbook.read_teams(teams_path)
+        except workbook.WorkbookError as exc:
+            problems.extend(exc.messages)
+    rounds: list[RoundSheet] = []
+    number = 1
+    while round_path(folder, number).exists():
+        try:
+            rounds.append(workbook.read_round(round_path(folder, number)))
+        except workbook.WorkbookError as exc:
+            problems.extend(exc.messages)
+        number += 1
+    later = sorted(folder.glob("round-*.xlsx"))
+    strays = [p.name for p in later if p.stem.removeprefix("round-").isdigit() and int(p.stem[6:]) > number]
+    if strays:
+        problems.append(f"{folder}：缺少 round-{number}.xlsx，却有 {'、'.join(strays)}；轮次文件应从 round-1 起连续")
+    if problems:
+        raise TournamentError(problems)
+    assert event is not None
+    problems.extend(_draw_problems(rounds))
+    if problems:
+        raise TournamentError(problems)
+    return EventFolder(folder, event, teams, tuple(rounds))
+
+
+def _draw_problems(rounds: Sequence[RoundSheet]) -> list[str]:
+    """Each round drawn by seed must come out the same when drawn again from its stored seed and list."""
+    problems = []
+    for i, sheet in enumerate(rounds):
+        r = sheet.round
+        if r.seed is None:
+            continue
+        third = next(((p.a, p.b) for p in r.pairings if p.third_place), None)
+        byes = knockout.byes_so_far([s.round for s in rounds[:i]])
+        try:
+            again = knockout.draw_round(r.number, r.pool, seed=r.seed, previous_byes=byes, third_place_match=third)
+        except knockout.KnockoutError as exc:
+            problems.append(f"{sheet.path.name} 对阵：{exc}")
+            continue
+        if (again.pairings, again.bye) != (r.pairings, r.bye):
+            problems.append(
+                f"{sheet.path.name} 对阵：按表中的随机种子 {r.seed} 和抽签名单重抽，结果与表中的对阵不同；"
+                "对阵表可能被改动过，请核对或重新抽签（draw --force）"
+            )
+    return problems
+
+
+def outcomes_by_round(scores: Sequence[RoundScore]) -> dict[int, tuple[MatchOutcome, ...]]:
+    return {s.round.number: s.outcomes for s in scores}
+
+
+def rules_note(rules: RuleSet) -> str:
+    must = "、".join(m.label for m in rules.must_play)
+    tie = "加赛，直至分出胜负" if rules.tie_break is TieBreak.PLAYOFF else "判最后一局的庄家胜"
+    return f"每场{rules.match_minutes}分钟，时间到打完本副牌按级数判胜负；级数相同{tie}。必打级：{must}。"
+
+
+# --- draw ---
+
+
+@dataclass(frozen=True)
+class DrawReport:
+    round: Round
+    path: Path
+    seed_generated: bool
+    backup: Path | None
+    title: str
+    note: str | None
+
+
+def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None, force: bool = False) -> DrawReport:
+    """Draw the next round into round-N.xlsx. With the last round not decided, refuse naming every match — or,
+    with `force`, draw the last round again (the old workbook is kept as a backup)."""
+    state = open_folder(folder)
+    scores = state.scores()
+    rounds = [s.round for s in scores]
+    ids = [t.id for t in state.teams]
+    backup = None
+    try:
+        nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), third_place=state.event.third_place)
+    except knockout.RoundNotDecided as exc:
+        if not force:
+            last = round_path(folder, exc.number)
+            hint = (
+                f"如要作废并重新抽第{exc.number}轮，请加 --force（原文件 {last.name} 会另存为备份）"
+                if all(b.state is MatchState.OPEN for b in exc.blockers)
+                else f"请先在 {last.name} 中补全或改正这些比赛，再运行 shuangsheng score {folder}"
+            )
+            raise TournamentError([str(exc), hint]) from None
+        rounds.pop()
+        scores.pop()
+        nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), third_place=state.event.third_place)
+        backup = _backup(round_path(folder, exc.number))
+    except knockout.KnockoutError as exc:
+        raise TournamentError([str(exc)]) from None
+    if nxt is None:
+        raise TournamentError([f"决赛（第{len(rounds)}轮）已经抽签，没有下一轮了；比赛结束后请运行 shuangsheng awards {folder}"])
+    generated = seed is None and lots is None
+    try:
+        if lots is not None:
+            drawn = nxt.from_lots(workbook.read_lots(lots))
+        else:
+            drawn = nxt.draw(seed if seed is not None else knockout.new_seed())
+    except workbook.WorkbookError as exc:
+        raise TournamentError(exc.messages) from None
+    except knockout.KnockoutError as exc:
+        raise TournamentError([str(exc)]) from None
+    path = round_path(folder, drawn.number)
+    workbook.write_round(path, drawn, state.team_map, rules_note=rules_note(state.rules), force=backup is not None)
+    note = knockout.prize_note(drawn, state.event.third_place)
+    return DrawReport(drawn, path, generated, backup, nxt.title, note)
+
+
+def _backup(path: Path) -> Path:
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.stem}.备份-{stamp}{path.suffix}")
+    shutil.copy2(path, target)
+    return target
+
+
+# --- score ---
+
+
+def score(folder: Path, number: int | None = None, *, force: bool = False) -> tuple[RoundScore, Path]:
+    """Score round `number` (default: the latest) and write its checked copy next to it."""
+    state = open_folder(folder)
+    if not state.rounds:
+        raise TournamentError([f"{folder}：还没有抽签（没有 round-1.xlsx），请先运行 shuangsheng draw {folder}"])
+    number = number or len(state.rounds)
+    if not 1 <= number <= len(state.rounds):
+        raise TournamentError([f"{folder}：没有第{number}轮（已有第1–{len(state.rounds)}轮）"])
+    sheet = state.rounds[number - 1]
+    result = score_round(sheet, state.rules)
+    checked = workbook.checked_path(sheet.path)
+    files.check_regenerable(checked, force=force)
+    results = {m.match.table: m.result for m in result.matches if m.result is not None}
+    workbook.write_checked(checked, sheet, results, force=True)
+    files.record_generated(checked)
+    return result, checked
+
+
+# --- awards ---
+
+
+def awards(folder: Path) -> tuple[Placings, EventFolder]:
+    state = open_folder(folder)
+    scores = state.scores()
+    try:
+        placings = knockout.placings(
+            [s.round for s in scores], outcomes_by_round(scores), third_place=state.event.third_place
+        )
+    except knockout.KnockoutError as exc:
+        raise TournamentError([str(exc)]) from None
+    return placings, state
+
+
+def team_label(teams: Mapping[str, Team], team_id: str | None) -> str:
+    if team_id is None:
+        return "（待定）"
+    team = teams.get(team_id)
+    return team.label if team else f"第{team_id}组"
