@@ -215,13 +215,7 @@ def draw(
         typer.echo(f"随机种子：{r.seed}{how}")
     else:
         typer.echo("按纸签抽签（签号已记在对阵表中）")
-    teams = {}
-    try:
-        from scoring.tournament import open_folder
-
-        teams = open_folder(folder).team_map
-    except _user_errors():
-        pass
+    teams = report.teams
     for p in r.pairings:
         extra = "（三四名决赛）" if p.third_place else ""
         typer.echo(f"  第{p.table}桌{extra}：甲方 {team_label(teams, p.a)}  对  乙方 {team_label(teams, p.b)}")
@@ -240,19 +234,18 @@ def score(
 ) -> None:
     """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本，不改动原文件。"""
     from scoring.report import score_text
-    from scoring.tournament import open_folder, score as run, score_as_json
+    from scoring.tournament import score as run, score_as_json
 
     try:
-        result, checked = run(folder, round_number, force=force)
-        teams = open_folder(folder).team_map
+        report = run(folder, round_number, force=force)
     except _user_errors() as exc:
         fail(_problems(exc), as_json={"errors": _problems(exc)} if json_out else None)
     if json_out:
-        print_json(score_as_json(result))
+        print_json(score_as_json(report.score))
     else:
-        typer.echo(score_text(result, teams))
-        typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{checked}")
-    if result.problems:
+        typer.echo(score_text(report.score, report.teams))
+        typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{report.checked}")
+    if report.score.problems:
         raise typer.Exit(code=1)
 
 

@@ -87,8 +87,8 @@ def run_demo(folder: Path, *, teams: int = 11, seed: int = 2026, force: bool = F
             p.table: simulate_match(rng, rules=event.rules)[0] for p in drawn.round.pairings
         }
         workbook.fill_round(drawn.path, records)
-        score, path = tournament.score(folder, drawn.round.number)
-        scores.append(score)
-        checked.append(path)
+        report = tournament.score(folder, drawn.round.number)
+        scores.append(report.score)
+        checked.append(report.checked)
     placings, _ = tournament.awards(folder)
     return DemoReport(folder, team_list, tuple(scores), tuple(checked), placings)

@@ -244,6 +244,7 @@ class DrawReport:
     backup: Path | None
     title: str
     note: str | None
+    teams: Mapping[str, Team]
 
 
 def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None, force: bool = False) -> DrawReport:
@@ -286,7 +287,7 @@ def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None
     path = round_path(folder, drawn.number)
     workbook.write_round(path, drawn, state.team_map, rules_note=rules_note(state.rules), force=backup is not None)
     note = knockout.prize_note(drawn, state.event.third_place)
-    return DrawReport(drawn, path, generated, backup, nxt.title, note)
+    return DrawReport(drawn, path, generated, backup, nxt.title, note, state.team_map)
 
 
 def _backup(path: Path) -> Path:
@@ -299,7 +300,14 @@ def _backup(path: Path) -> Path:
 # --- score ---
 
 
-def score(folder: Path, number: int | None = None, *, force: bool = False) -> tuple[RoundScore, Path]:
+@dataclass(frozen=True)
+class ScoreReport:
+    score: RoundScore
+    checked: Path
+    teams: Mapping[str, Team]
+
+
+def score(folder: Path, number: int | None = None, *, force: bool = False) -> ScoreReport:
     """Score round `number` (default: the latest) and write its checked copy next to it."""
     state = open_folder(folder)
     if not state.rounds:
@@ -314,7 +322,7 @@ def score(folder: Path, number: int | None = None, *, force: bool = False) -> tu
     results = {m.match.table: m.result for m in result.matches if m.result is not None}
     workbook.write_checked(checked, sheet, results, force=True)
     files.record_generated(checked)
-    return result, checked
+    return ScoreReport(result, checked, state.team_map)
 
 
 # --- awards ---

@@ -965,12 +965,29 @@ class RoundSheet:
         return not self.problems
 
 
+_ROUND_CACHE: dict[tuple[str, str], RoundSheet] = {}
+_ROUND_CACHE_SIZE = 16
+
+
 def read_round(path: Path) -> RoundSheet:
     """Read a filled `round-N.xlsx`. Raises WorkbookError only when the round itself (file, 对阵 sheet) cannot be
-    read; problems of single match sheets are collected in the result so the other matches can still be scored."""
+    read; problems of single match sheets are collected in the result so the other matches can still be scored.
+    Parsing is the slow part, so a file read again with the same bytes is answered from a small cache."""
     path = Path(path)
     name = path.name
     data = _read_file(path)
+    key = (str(path.resolve()), hashlib.sha256(data).hexdigest())
+    if key in _ROUND_CACHE:
+        return _ROUND_CACHE[key]
+    sheet = _parse_round(path, data)
+    if len(_ROUND_CACHE) >= _ROUND_CACHE_SIZE:
+        _ROUND_CACHE.pop(next(iter(_ROUND_CACHE)))
+    _ROUND_CACHE[key] = sheet
+    return sheet
+
+
+def _parse_round(path: Path, data: bytes) -> RoundSheet:
+    name = path.name
     grids = _grids(data, name)
     round_, walkovers, problems = _read_matches_sheet(grids, name)
     matches = []
