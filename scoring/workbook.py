@@ -874,10 +874,14 @@ def fill_round(
                 ws.cell(r, col[field], value)
     if walkovers:
         ws = wb[MATCHES_SHEET]
-        for r in range(1, ws.max_row + 1):
-            table = ws.cell(r, 1).value
-            if isinstance(table, int) and table in walkovers and ws.cell(r, 2).value is not None:
+        # Only the match rows: below the 桌号 header up to the first blank 桌号 (the pool table further down
+        # also starts with a number, its 序号, and must not get a 弃权 mark in its 签号 column).
+        header = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == MATCHES_HEADER[0])
+        r = header + 1
+        while (table := ws.cell(r, 1).value) is not None:
+            if isinstance(table, int) and table in walkovers:
                 ws.cell(r, 4, walkovers[table].cn)
+            r += 1
     return _save(wb, path, force=True)
 
 
