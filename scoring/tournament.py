@@ -85,20 +85,26 @@ def score_match(match: MatchSheet, rules: RuleSet) -> MatchScore:
         outcome = MatchOutcome(p.table, MatchState.WALKOVER, winner, f"{match.walkover.team}弃权")
         return MatchScore(match, None, outcome, match.problems)
     if match.problems:
-        outcome = MatchOutcome(p.table, MatchState.INVALID, reason=f"{len(match.problems)}处错误，见下方")
+        outcome = MatchOutcome(p.table, MatchState.INVALID, reason=_errors_reason(match.problems))
         return MatchScore(match, None, outcome, match.problems)
     if match.open:
         return MatchScore(match, None, MatchOutcome(p.table, MatchState.OPEN), ())
     result = replay(match.record, rules)
     problems = workbook.match_problems(match, result)
     if problems:
-        outcome = MatchOutcome(p.table, MatchState.INVALID, reason=f"{len(problems)}处错误，见下方")
+        outcome = MatchOutcome(p.table, MatchState.INVALID, reason=_errors_reason(problems))
     elif result.status is Status.NEEDS_PLAYOFF:
         outcome = MatchOutcome(p.table, MatchState.NEEDS_PLAYOFF, reason=f"双方同为{result.levels.a}级，请在加赛行记录加赛局")
     else:
         assert result.winner is not None
         outcome = MatchOutcome(p.table, MatchState.DECIDED, p.a if result.winner is Side.A else p.b)
     return MatchScore(match, result, outcome, problems)
+
+
+def _errors_reason(problems: Sequence[Problem]) -> str:
+    """'2处错误：round-1.xlsx 第3桌!D9、round-1.xlsx 第3桌!E12' — where to look, wherever the reason is shown."""
+    shown = "、".join(p.where for p in problems[:3])
+    return f"{len(problems)}处错误：{shown}{'等' if len(problems) > 3 else ''}"
 
 
 def score_round(sheet: RoundSheet, rules: RuleSet) -> RoundScore:
@@ -265,7 +271,8 @@ def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None
                 if all(b.state is MatchState.OPEN for b in exc.blockers)
                 else f"请先在 {last.name} 中补全或改正这些比赛，再运行 shuangsheng score {folder}"
             )
-            raise TournamentError([str(exc), hint]) from None
+            blocked = next(s for s in scores if s.round.number == exc.number)
+            raise TournamentError([str(exc), *(f"  {p}" for p in blocked.problems), hint]) from None
         rounds.pop()
         scores.pop()
         nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), third_place=state.event.third_place)
