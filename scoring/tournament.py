@@ -300,6 +300,10 @@ def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None
 def _backup(path: Path) -> Path:
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     target = path.with_name(f"{path.stem}.备份-{stamp}{path.suffix}")
+    n = 1
+    while target.exists():  # a second re-draw within the same second keeps the earlier backup too
+        n += 1
+        target = path.with_name(f"{path.stem}.备份-{stamp}-{n}{path.suffix}")
     shutil.copy2(path, target)
     return target
 
