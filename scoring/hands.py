@@ -118,7 +118,7 @@ def check_hand(number: int, hand: Hand) -> list[HandError]:
     for field in ("dealer_wrong_cards", "defender_wrong_cards"):
         value = getattr(hand, field)
         if not 0 <= value <= 50:
-            bad(field, f"应为 0 或正整数（张数），实际为 {value}")
+            bad(field, f"应为 0–50 之间的整数（张数），实际为 {value}")
     if hand.level_card_capture and not hand.capture:
         bad("level_card_capture", "写了级牌抠底，但没有填抠底倍数（底牌没有被抠）")
     return errors
@@ -164,6 +164,8 @@ def parse_record(data: object) -> tuple[MatchRecord, RuleSet | None]:
     hands: list[Hand] = []
     if not isinstance(hands_raw, list):
         errors.append(HandError(None, "hands", "缺少 hands（每局一项的列表）"))
+    elif not hands_raw:
+        errors.append(HandError(None, "hands", "hands 是空的：至少要有一局的记录"))
     else:
         for number, raw in enumerate(hands_raw, start=1):
             hand, hand_errors = _parse_hand(number, raw)

@@ -164,6 +164,8 @@ class _Replay:
         elif offense is Offense.DEFENDER_WRONG_BURY or offense is Offense.DEFENDER_REVOKE:
             kind = Kind(offense.value)
             keeps = True
+            if offense is Offense.DEFENDER_REVOKE:
+                points = 0  # 台下方出错牌，得分无效 (十四)
             if played is Level.ACE:
                 passed_a = True
             else:
@@ -235,6 +237,8 @@ def replay(record: MatchRecord, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
         prev = outcomes[-1] if outcomes else None
         if status is Status.PASSED_A:
             return fail(number, None, f"比赛已在第{decided_at}局结束（{winner.team}打过A），此后不应再有记录")
+        if status is Status.DECIDED:
+            return fail(number, "playoff", f"加赛已在第{decided_at}局决出胜负（{winner.team}胜），此后不应再有记录")
         if prev is not None and hand.dealer is not prev.next_dealer:
             why = "保庄" if prev.next_dealer is prev.dealer else "上台"
             return fail(
@@ -244,7 +248,8 @@ def replay(record: MatchRecord, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
             )
         played = walk.levels[hand.dealer]
         if hand.level is not None and hand.level is not played:
-            return fail(number, "level", f"{hand.dealer.team}此局应打{played}，记录为{hand.level}")
+            since = f"第{prev.hand}局后{hand.dealer.team}为{played}级" if prev else f"{hand.dealer.team}起始级数为{played}"
+            return fail(number, "level", f"{hand.dealer.team}此局应打{played}（{since}），记录为{hand.level}")
         if hand.playoff:
             if prev is None or not prev.playoff:
                 time_up = walk.levels
@@ -252,8 +257,6 @@ def replay(record: MatchRecord, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
                     return fail(number, "playoff", f"时间到时双方级数不同（{_pair(time_up)}），不需要加赛")
             if rules.tie_break is TieBreak.DEALER:
                 return fail(number, "playoff", "本次比赛规则为级数相同判最后一局庄家胜（tie_break = \"dealer\"），不进行加赛")
-            if status is Status.DECIDED:
-                return fail(number, "playoff", f"加赛已在第{decided_at}局决出胜负，此后不应再有加赛局")
         elif prev is not None and prev.playoff:
             return fail(number, "playoff", f"第{prev.hand}局是加赛局，其后的局也应标为加赛")
         if hand.level_card_capture and played not in (Level.JACK, Level.ACE):
@@ -330,9 +333,12 @@ def _rise_text(o: HandOutcome, who: str) -> str:
         text = f"{who}升{r.gain}级（{r.start}→{r.end}）"
     if o.deduction is not None:
         dd = o.deduction
-        text += f"，余{r.excess}级从{dd.side.team}扣除（{dd.start}→{dd.end}）"
-        if dd.end - dd.start != -r.excess:
-            text += "，扣到2为止"
+        if dd.start == dd.end:
+            text += f"，余{r.excess}级应从{dd.side.team}扣除，但{dd.side.team}已是 2，不再扣（扣到2为止）"
+        else:
+            text += f"，余{r.excess}级从{dd.side.team}扣除（{dd.start}→{dd.end}）"
+            if dd.end - dd.start != -r.excess:
+                text += "，扣到2为止"
     elif r.excess and r.end != r.start:
         text += f"，余{r.excess}级不计（罚升级不扣对方）"
     elif r.excess:

@@ -1,7 +1,7 @@
 """Review of the rule engine against SPEC §4–§6 and the seed rules.
 
-Tests marked xfail(strict=True) record a disagreement found in review: the reason states the expected behaviour
-and the clause. Plain tests pin edge cases that are right but were not covered elsewhere.
+The first group pins what review found wrong (validation and wording) and was then fixed; the rest pin edge cases
+that were right but not covered elsewhere.
 """
 
 from __future__ import annotations
@@ -31,15 +31,10 @@ def run_json(record: dict) -> dict:
 
 
 # ----------------------------------------------------------------------------------------------------------
-# Findings (xfail, strict)
+# Findings of the review, fixed
 # ----------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SPEC §4: 'A 庄家 or 庄家级 cell that contradicts this is an error naming both hands involved'; "
-    "the 庄家级 error names only the hand being checked, not the hand after which the level was set",
-)
 def test_level_crosscheck_error_names_both_hands():
     result = run(("5", "5"), Hand(A, 60), Hand(A, 60, level=L("5")))
     error = result.errors[0]
@@ -47,12 +42,6 @@ def test_level_crosscheck_error_names_both_hands():
     assert "第2局" in error.message and "第1局" in error.message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SPEC §3/§4: 'Hands after a match is decided are an error' - a regular hand after the deciding 加赛 "
-    "hand should be reported as coming after the decided match, not told to be 'marked 加赛' (which would "
-    "still be an error)",
-)
 def test_regular_hand_after_decided_playoff_says_the_match_is_decided():
     result = run(("5", "5"), Hand(A, 80), Hand(B, 60, playoff=True), Hand(B, 60))
     message = result.errors[0].message
@@ -61,22 +50,12 @@ def test_regular_hand_after_decided_playoff_says_the_match_is_decided():
     assert "也应标为加赛" not in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SPEC §3/§4: 'Hands after a match is decided are an error' - checked before the dealer (as it "
-    "already is after passing A); a hand after the deciding 加赛 hand is reported as a wrong dealer instead",
-)
 def test_any_hand_after_decided_playoff_says_the_match_is_decided():
     result = run(("5", "5"), Hand(A, 80), Hand(B, 60, playoff=True), Hand(A, 60, playoff=True))
     assert result.errors[0].hand == 3
     assert "已在第2局决出胜负" in result.errors[0].message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SPEC §5: status is one of decided / passed_a / needs_playoff; a record with no hands has no result "
-    "and should be refused (exit 1, an error on `hands`), not answered with status null and exit 0",
-)
 def test_empty_hand_list_is_refused():
     try:
         out = run_json({"hands": []})
@@ -86,22 +65,12 @@ def test_empty_hand_list_is_refused():
     assert "errors" in out, out
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SPEC §4 case 4 / seed 十四: 台下出错牌 'the defenders' points are void'; the hand's reported P "
-    "(JSON `points`, the replay table's 台下总分) still shows 100",
-)
 def test_defender_revoke_reported_points_are_void():
     result = run(("7", "10"), Hand(A, 100, offense=Offense.DEFENDER_REVOKE))
     assert levels(result) == ("J", "10")
     assert result.outcomes[0].points == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="wording: 51 penalty cards is refused with '应为 0 或正整数（张数）', which 51 is; the message "
-    "should give the real bound (0–50)",
-)
 def test_penalty_card_bound_is_stated():
     with pytest.raises(RecordError) as info:
         parse_record({"hands": [{"dealer": "A", "points": 40, "dealer_wrong_cards": 51}]})
@@ -109,11 +78,6 @@ def test_penalty_card_bound_is_stated():
     assert "50" in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="wording (seed 十一 '扣到2为止'): when the other side is already on 2 nothing is deducted, yet the "
-    "explanation says '余1级从乙方扣除（2→2），扣到2为止'; it should say the side is already on 2",
-)
 def test_deduction_from_a_side_already_on_two_is_worded_as_nothing_deducted():
     result = run(("J", "2"), Hand(A, 0))
     assert levels(result) == ("A", "2")
