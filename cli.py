@@ -193,7 +193,11 @@ def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
 @app.command()
 def draw(
     folder: FolderArg = Path("."),
-    seed: Annotated[int | None, typer.Option("--seed", help="随机种子（不填则自动生成并打印）")] = None,
+    seed: Annotated[
+        int | None,
+        # Stored as a number in round-N.xlsx: a spreadsheet keeps 15 digits, and the reader takes whole numbers ≥ 0.
+        typer.Option("--seed", min=0, max=10**15 - 1, help="随机种子，0–999999999999999（不填则自动生成并打印）"),
+    ] = None,
     lots: Annotated[
         Path | None, typer.Option("--lots", help="按纸签抽签：组号→签号的表格（xlsx 或 csv）", dir_okay=False)
     ] = None,
