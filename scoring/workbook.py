@@ -978,7 +978,6 @@ def read_round(path: Path) -> RoundSheet:
     read; problems of single match sheets are collected in the result so the other matches can still be scored.
     Parsing is the slow part, so a file read again with the same bytes is answered from a small cache."""
     path = Path(path)
-    name = path.name
     data = _read_file(path)
     key = (str(path.resolve()), hashlib.sha256(data).hexdigest())
     if key in _ROUND_CACHE:
@@ -1376,7 +1375,7 @@ def read_lots(path: Path) -> tuple[tuple[str, int], ...]:
         grids = _grids(data, name)
         hits = [g for g in grids.values() if g.find_header(LOTS_HEADER)]
         if not hits:
-            raise WorkbookError([Problem(name, None, None, f"找不到含“组号”“签号”两列的表头")])
+            raise WorkbookError([Problem(name, None, None, "找不到含“组号”“签号”两列的表头")])
         grid, cell_name = hits[0], _cell
     found = grid.find_header(LOTS_HEADER)
     if found is None:

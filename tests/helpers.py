@@ -18,3 +18,18 @@ def shared_dir() -> Path:
 def load_vectors() -> list[dict]:
     path = shared_dir() / "vectors" / "rules.json"
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def run(start: tuple[str, str], *hands, rules=None):
+    """Replay `hands` from start levels given as labels, e.g. run(("5", "3"), Hand(Side.A, 75))."""
+    from scoring.hands import MatchRecord
+    from scoring.levels import Level, Levels
+    from scoring.match import replay
+    from scoring.rules import DEFAULT_RULES
+
+    start_levels = Levels(Level.parse(start[0]), Level.parse(start[1]))
+    return replay(MatchRecord(tuple(hands), start_levels), rules or DEFAULT_RULES)
+
+
+def levels(result) -> tuple[str, str]:
+    return (result.levels.a.label, result.levels.b.label)

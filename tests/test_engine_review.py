@@ -8,21 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.hands import Hand, MatchRecord, Offense, RecordError, parse_record
+from scoring.hands import Hand, Offense, RecordError, parse_record
 from scoring.levels import Level, Levels, Side
 from scoring.match import Kind, Status, replay, result_as_json
 from scoring.rules import DEFAULT_RULES, RuleSet
+from tests.helpers import levels, run
+
 
 A, B = Side.A, Side.B
 L = Level.parse
-
-
-def run(start: tuple[str, str], *hands: Hand, rules: RuleSet = RuleSet()):
-    return replay(MatchRecord(tuple(hands), Levels(L(start[0]), L(start[1]))), rules)
-
-
-def levels(result) -> tuple[str, str]:
-    return (result.levels.a.label, result.levels.b.label)
 
 
 def run_json(record: dict) -> dict:
