@@ -1,0 +1,592 @@
+"""Issue 3, "Run the day", end to end through the CLI: init → teams → draw → fill → score … → awards.
+
+Only the referee's part is done outside the CLI: the team list is typed with `workbook.write_teams` and each round
+workbook is filled with `workbook.fill_round` from simulated matches. Everything else goes through `cli.app`.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import os
+import random
+import re
+from pathlib import Path
+
+import openpyxl
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+from scoring import event as event_file
+from scoring import knockout, workbook
+from scoring.hands import Hand, MatchRecord
+from scoring.levels import Side
+from scoring.match import Status, replay
+from scoring.simulate import simulate_match
+from scoring.teams import Team
+
+runner = CliRunner()
+
+SCORE_KEYS = {"round", "matches", "bye", "advancing"}
+MATCH_KEYS = {"table", "A", "B", "levels", "status", "winner", "errors"}
+FIRST_HAND_ROW = workbook.HAND_HEADER_ROW + 1  # hand 1 of every 第N桌 sheet
+POINTS_COLUMN = "D"  # 台下得分
+TIED = MatchRecord((Hand(dealer=Side.A, points=80),))  # defenders take the deal, gain 0: 2–2 at time
+
+
+# --- helpers ---
+
+
+def cli(*args: object, code: int | None = 0):
+    """Run the CLI; assert the exit code (unless None: then 0 or 1) and that nothing escaped as a traceback."""
+    result = runner.invoke(app, [str(a) for a in args])
+    assert "Traceback" not in result.output, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code in ((0, 1) if code is None else (code,)), f"{args}: exit {result.exit_code}\n{result.output}"
+    return result
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def team_list(n: int) -> list[Team]:
+    return [Team(f"{i:02d}", (f"张{i}甲", f"李{i}乙")) for i in range(1, n + 1)]
+
+
+def new_event(folder: Path, n: int, *, playoff: bool = False) -> Path:
+    cli("init", folder)
+    workbook.write_teams(folder / "teams.xlsx", team_list(n), force=True)
+    if playoff:
+        toml = folder / "event.toml"
+        text = toml.read_text(encoding="utf-8")
+        assert 'third_place = "shared"' in text
+        toml.write_text(text.replace('third_place = "shared"', 'third_place = "playoff"'), encoding="utf-8")
+    return folder
+
+
+def round_file(folder: Path, number: int) -> Path:
+    return folder / f"round-{number}.xlsx"
+
+
+def simulated(seed: int, folder: Path) -> MatchRecord:
+    """A plausible decided match that fits the sheet (the simulator may need more 加赛 hands than the 10 rows)."""
+    rules = event_file.load(folder).rules
+    rng = random.Random(seed)
+    while True:
+        record, result = simulate_match(rng, rules=rules)
+        playoff = sum(h.playoff for h in record.hands)
+        if result.status is not Status.NEEDS_PLAYOFF and playoff <= workbook.PLAYOFF_ROWS:
+            return record
+
+
+def fill(folder: Path, number: int, *, seed: int = 0, walkovers=None, skip=(), records=None) -> None:
+    """The referee types every match of round `number` (except tables in `skip` or with a walkover)."""
+    path = round_file(folder, number)
+    tables = [p.table for p in workbook.read_round(path).round.pairings]
+    walkovers = walkovers or {}
+    given = dict(records or {})
+    for t in tables:
+        if t not in skip and t not in walkovers and t not in given:
+            given[t] = simulated(seed * 1000 + number * 100 + t, folder)
+    workbook.fill_round(path, given, walkovers=walkovers)
+
+
+def score_json(folder: Path, *args: object, code: int = 0) -> dict:
+    result = cli("score", folder, "--json", *args, code=code)
+    return json.loads(result.stdout)  # the whole of stdout is one JSON document
+
+
+def set_cell(path: Path, sheet: str, cell: str, value: object) -> None:
+    """A person edits one cell of a workbook in a spreadsheet program."""
+    wb = openpyxl.load_workbook(path)
+    wb[sheet][cell] = value
+    wb.save(path)
+
+
+def losers(doc: dict) -> list[str]:
+    return [m["B"] if m["winner"] == m["A"] else m["A"] for m in doc["matches"]]
+
+
+def run_event(folder: Path, seed: int, forfeit=lambda table: None) -> tuple[list[dict], dict]:
+    """draw --seed → fill → score until draw says the final was drawn; then awards --json. `forfeit(table)` gives
+    the side that forfeits at that table (None: the match is played)."""
+    docs: list[dict] = []
+    number = 0
+    while True:
+        result = cli("draw", folder, "--seed", seed + number, code=None)
+        if result.exit_code == 1:
+            assert docs, result.output
+            assert "决赛" in result.output and "已经抽签" in result.output and "awards" in result.output
+            break
+        number += 1
+        assert f"随机种子：{seed + number - 1}" in result.output
+        tables = [p.table for p in workbook.read_round(round_file(folder, number)).round.pairings]
+        fill(folder, number, seed=seed, walkovers={t: forfeit(t) for t in tables if forfeit(t) is not None})
+        doc = score_json(folder)
+        assert doc["round"] == number
+        docs.append(doc)
+        assert len(docs) <= 8, "more rounds than any field of ≤ 128 teams needs"
+    awards = json.loads(cli("awards", folder, "--json").stdout)
+    return docs, awards
+
+
+# --- 1. a whole event, any size ---
+
+# size → 三等奖 count under "shared": 2 semi-final losers, 1 when the semi-final had 3 teams, 0 with 2 teams.
+SIZES = {2: 0, 3: 1, 4: 2, 5: 1, 6: 1, 7: 2, 9: 1, 33: 1}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_full_event_from_team_list_to_placings(tmp_path, size):
+    folder = new_event(tmp_path / "event", size)
+    docs, awards = run_event(folder, seed=1000 + size)
+    ids = [t.id for t in team_list(size)]
+
+    assert len(docs) == knockout.rounds_needed(size)
+    # Every round's field is the previous round's advancing; round 1 is the whole team list.
+    pool = set(ids)
+    byes: list[str] = []
+    for doc in docs:
+        sheet = workbook.read_round(round_file(folder, doc["round"]))
+        assert set(sheet.round.pool) == pool
+        played = {t for m in doc["matches"] for t in (m["A"], m["B"])}
+        assert played | ({doc["bye"]} if doc["bye"] else set()) == pool and len(played) == 2 * len(doc["matches"])
+        assert all(m["status"] in ("decided", "passed_a") and m["winner"] in (m["A"], m["B"]) for m in doc["matches"])
+        assert all(m["errors"] == [] for m in doc["matches"])
+        if doc["bye"]:
+            # nobody gets a second bye while a team without one is in the pool
+            assert byes.count(doc["bye"]) == min(byes.count(t) for t in pool)
+            byes.append(doc["bye"])
+        assert sorted(doc["advancing"]) == sorted([m["winner"] for m in doc["matches"]] + byes[-1:] * bool(doc["bye"]))
+        pool = set(doc["advancing"])
+    assert len(pool) == 1
+
+    final = docs[-1]
+    assert len(final["matches"]) == 1 and final["bye"] is None
+    assert awards["complete"] is True and "missing" not in awards
+    assert awards["first"] == final["matches"][0]["winner"] == final["advancing"][0]
+    assert awards["second"] == losers(final)[0]
+    expected_third = losers(docs[-2]) if len(docs) >= 2 else []
+    assert sorted(awards["third"]) == sorted(expected_third)
+    assert len(awards["third"]) == SIZES[size]
+    assert len({awards["first"], awards["second"], *awards["third"]}) == 2 + SIZES[size]
+    # Every round workbook has its checked copy next to it.
+    for doc in docs:
+        assert workbook.checked_path(round_file(folder, doc["round"])).exists()
+
+
+def test_full_event_with_third_place_playoff(tmp_path):
+    folder = new_event(tmp_path / "event", 8, playoff=True)
+    docs, awards = run_event(folder, seed=77)
+    semi, final = docs[-2], docs[-1]
+    assert len(semi["matches"]) == 2
+    assert [m["table"] for m in final["matches"]] == [1, 2]
+    third_match = final["matches"][1]
+    assert sorted((third_match["A"], third_match["B"])) == sorted(losers(semi))
+    assert final["advancing"] == [final["matches"][0]["winner"]]  # the 3rd-place match advances nobody
+    assert awards["complete"] is True
+    assert awards["first"] == final["matches"][0]["winner"]
+    assert awards["second"] == losers(final)[0]
+    assert awards["third"] == [third_match["winner"]]
+
+
+# --- 2. score --json shape, walkovers ---
+
+
+def test_score_json_shape_and_walkover(tmp_path):
+    folder = new_event(tmp_path / "event", 5)
+    cli("draw", folder, "--seed", 5)
+    pairings = workbook.read_round(round_file(folder, 1)).round.pairings
+    fill(folder, 1, walkovers={1: Side.A})
+
+    result = cli("score", folder, "--json")
+    doc = json.loads(result.stdout)
+    assert set(doc) == SCORE_KEYS
+    assert doc["round"] == 1 and isinstance(doc["bye"], str)
+    assert [m["table"] for m in doc["matches"]] == [1, 2]
+    for m, p in zip(doc["matches"], pairings):
+        assert set(m) == MATCH_KEYS
+        assert (m["A"], m["B"]) == (p.a, p.b)
+        assert isinstance(m["errors"], list)
+    walkover, played = doc["matches"]
+    assert walkover["status"] == "walkover" and walkover["winner"] == pairings[0].b
+    assert played["status"] in ("decided", "passed_a")
+    assert set(played["levels"]) == {"A", "B"} and played["levels"]["A"] != played["levels"]["B"]
+    assert pairings[0].b in doc["advancing"] and pairings[0].a not in doc["advancing"]
+    assert doc["advancing"] == [pairings[0].b, played["winner"], doc["bye"]]
+    # The next round is drawn from them.
+    cli("draw", folder, "--seed", 6)
+    assert set(workbook.read_round(round_file(folder, 2)).round.pool) == set(doc["advancing"])
+
+
+def test_score_json_with_errors_is_still_one_document(tmp_path):
+    folder = new_event(tmp_path / "event", 4)
+    cli("draw", folder, "--seed", 1)
+    fill(folder, 1)
+    set_cell(round_file(folder, 1), "第2桌", f"{POINTS_COLUMN}{FIRST_HAND_ROW}", 83)
+    doc = score_json(folder, code=1)
+    bad = doc["matches"][1]
+    assert bad["status"] == "invalid" and bad["winner"] is None
+    assert any(e.startswith(f"round-1.xlsx 第2桌!{POINTS_COLUMN}{FIRST_HAND_ROW}：") for e in bad["errors"])
+    assert doc["matches"][0]["errors"] == []
+
+
+# --- 3. reproducible draws ---
+
+
+def test_generated_seed_is_stored_and_reproduces_the_draw(tmp_path):
+    folder = new_event(tmp_path / "event", 7)
+    previous: list[knockout.Round] = []
+    for number in (1, 2):
+        result = cli("draw", folder)
+        found = re.search(r"随机种子：(\d+)", result.output)
+        assert found, result.output
+        seed = int(found.group(1))
+        stored = workbook.read_round(round_file(folder, number)).round
+        assert stored.seed == seed
+        again = knockout.draw_round(
+            number, stored.pool, seed=seed, previous_byes=knockout.byes_so_far(previous)
+        )
+        assert (again.pairings, again.bye) == (stored.pairings, stored.bye)
+        if number == 1:
+            assert stored.pool == tuple(t.id for t in team_list(7))  # the team list, in its order
+        previous.append(stored)
+        fill(folder, number, seed=3)
+        cli("score", folder)
+
+
+def test_same_seed_same_draw_in_two_folders(tmp_path):
+    outputs, sheets = [], []
+    for name in ("one", "two"):
+        folder = new_event(tmp_path / name, 9)
+        outputs.append(cli("draw", folder, "--seed", 424242).output.replace(str(folder), "DIR"))
+        ws = openpyxl.load_workbook(round_file(folder, 1), read_only=True)["对阵"]
+        sheets.append([row for row in ws.iter_rows(values_only=True)])
+    assert outputs[0] == outputs[1]
+    assert sheets[0] == sheets[1]
+
+
+def test_draw_refuses_a_round_whose_stored_seed_no_longer_gives_its_pairings(tmp_path):
+    folder = new_event(tmp_path / "event", 6)
+    cli("draw", folder, "--seed", 11)
+    path = round_file(folder, 1)
+    ws = openpyxl.load_workbook(path)["对阵"]
+    seed_cell = next(c for row in ws.iter_rows() for c in row if c.value == "随机种子").offset(column=1)
+    assert seed_cell.value == 11
+    set_cell(path, "对阵", seed_cell.coordinate, 12)
+    result = cli("draw", folder, code=1)
+    assert "round-1.xlsx 对阵" in result.output and "随机种子 12" in result.output and "--force" in result.output
+
+
+# --- 4. refusals, each naming what to fix ---
+
+
+def test_draw_refuses_the_template_example_rows(tmp_path):
+    folder = tmp_path / "event"
+    cli("init", folder)
+    result = cli("draw", folder, code=1)
+    assert "teams.xlsx 报名表!" in result.output and "示例" in result.output
+    assert not round_file(folder, 1).exists()
+
+
+def test_init_refuses_to_overwrite(tmp_path):
+    folder = new_event(tmp_path / "event", 3)
+    before = sha(folder / "teams.xlsx")
+    result = cli("init", folder, code=1)
+    assert "--force" in result.output and "已存在" in result.output
+    assert sha(folder / "teams.xlsx") == before
+
+
+def test_score_and_draw_in_a_folder_without_event(tmp_path):
+    result = cli("draw", tmp_path, code=1)
+    assert "event.toml" in result.output
+    result = cli("score", tmp_path, code=1)
+    assert "event.toml" in result.output
+
+
+def test_score_before_any_draw(tmp_path):
+    folder = new_event(tmp_path / "event", 3)
+    result = cli("score", folder, code=1)
+    assert "还没有抽签" in result.output and "draw" in result.output
+
+
+def test_draw_again_while_round_open_needs_force(tmp_path):
+    folder = new_event(tmp_path / "event", 6)
+    cli("draw", folder, "--seed", 1)
+    old = round_file(folder, 1).read_bytes()
+    result = cli("draw", folder, "--seed", 2, code=1)
+    assert "第1桌：尚未录入" in result.output and "--force" in result.output
+    assert round_file(folder, 1).read_bytes() == old
+    assert not round_file(folder, 2).exists()
+
+
+def test_draw_force_redraws_and_keeps_a_backup(tmp_path):
+    folder = new_event(tmp_path / "event", 6)
+    cli("draw", folder, "--seed", 1)
+    old = round_file(folder, 1).read_bytes()
+    result = cli("draw", folder, "--seed", 2, "--force")
+    found = re.search(r"已备份为 (\S+)", result.output)
+    assert found, result.output
+    backup = Path(found.group(1))
+    assert backup.exists() and backup.parent == folder and backup.read_bytes() == old
+    assert not backup.name.startswith("round-1.xlsx")  # not mistaken for a round by later commands
+    redrawn = workbook.read_round(round_file(folder, 1)).round
+    assert redrawn.number == 1 and redrawn.seed == 2
+    assert not round_file(folder, 2).exists()
+    # The folder still works: the backup is not read as a round.
+    fill(folder, 1)
+    cli("score", folder)
+    cli("draw", folder, "--seed", 3)
+
+
+def test_draw_refuses_a_tied_match_naming_its_table(tmp_path):
+    assert replay(TIED).status is Status.NEEDS_PLAYOFF
+    folder = new_event(tmp_path / "event", 4)
+    cli("draw", folder, "--seed", 1)
+    fill(folder, 1, records={2: TIED})
+    doc = score_json(folder)  # a tie is not an input error
+    assert doc["matches"][1]["status"] == "needs_playoff" and doc["matches"][1]["winner"] is None
+    assert doc["matches"][1]["levels"] == {"A": "2", "B": "2"}
+    result = cli("draw", folder, code=1)
+    assert "第2桌：需加赛" in result.output and "第1桌" not in result.output
+    assert not round_file(folder, 2).exists()
+    awards = json.loads(cli("awards", folder, "--json").stdout)
+    assert awards["complete"] is False and any("第2桌：需加赛" in m for m in awards["missing"])
+
+
+def test_bad_cell_is_named_by_draw_and_score(tmp_path):
+    folder = new_event(tmp_path / "event", 4)
+    cli("draw", folder, "--seed", 1)
+    fill(folder, 1)
+    cell = f"{POINTS_COLUMN}{FIRST_HAND_ROW}"
+    set_cell(round_file(folder, 1), "第1桌", cell, "八十三")
+    where = f"round-1.xlsx 第1桌!{cell}"
+    result = cli("draw", folder, code=1)
+    assert where in result.output and "第1桌：记录有误" in result.output and "score" in result.output
+    result = cli("score", folder, code=1)
+    assert where in result.output and "八十三" in result.output and "台下得分" in result.output
+    awards = json.loads(cli("awards", folder, "--json").stdout)
+    assert any("第1桌：记录有误" in m and where in m for m in awards["missing"])
+
+
+def test_awards_while_unfinished(tmp_path):
+    folder = new_event(tmp_path / "event", 5)
+    awards = json.loads(cli("awards", folder, "--json").stdout)
+    assert awards["complete"] is False and awards["missing"] == ["第1轮尚未抽签"]
+    cli("draw", folder, "--seed", 1)
+    fill(folder, 1, skip={2})
+    awards = json.loads(cli("awards", folder, "--json").stdout)
+    assert awards["complete"] is False and awards["first"] is None and awards["third"] == []
+    assert "第1轮第2桌：尚未录入" in awards["missing"]
+    assert any("尚未抽签" in m and "决赛" in m for m in awards["missing"])
+    assert "第1轮第1桌" not in " ".join(awards["missing"])
+    text = cli("awards", folder).output
+    assert "第2桌" in text
+
+
+def test_json_errors_from_a_broken_folder(tmp_path):
+    """--json: even a refusal prints exactly one JSON document on stdout."""
+    for command in ("score", "awards"):
+        result = cli(command, tmp_path, "--json", code=1)
+        doc = json.loads(result.stdout)
+        assert any("event.toml" in e for e in doc["errors"])
+
+
+# --- 5. paper lots ---
+
+
+def write_lots(path: Path, rows: list[tuple[str, int]]) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["组号", "签号"])
+        writer.writerows(rows)
+    return path
+
+
+def test_draw_from_paper_lots(tmp_path):
+    folder = new_event(tmp_path / "event", 5)
+    lots = write_lots(tmp_path / "lots.csv", [("01", 3), ("02", 5), ("03", 1), ("04", 4), ("05", 2)])
+    before = sha(lots)
+    result = cli("draw", folder, "--lots", lots)
+    assert "纸签" in result.output
+    stored = workbook.read_round(round_file(folder, 1)).round
+    assert stored.seed is None
+    assert [(p.table, p.a, p.b) for p in stored.pairings] == [(1, "03", "05"), (2, "01", "04")]
+    assert stored.bye == "02"
+    assert dict(stored.lots) == {"01": 3, "02": 5, "03": 1, "04": 4, "05": 2}
+    assert sha(lots) == before
+    # A lots round is not re-checked by seed; the event goes on by seed from here.
+    fill(folder, 1)
+    cli("score", folder)
+    cli("draw", folder, "--seed", 9)
+
+
+@pytest.mark.parametrize(
+    ("rows", "expected"),
+    [
+        ([("01", 1), ("02", 2), ("03", 2), ("04", 4)], "签号 2 重复"),
+        ([("01", 1), ("02", 2), ("03", 3), ("99", 4)], "组号“99”不是本轮参赛的组"),
+        ([("01", 1), ("02", 2), ("03", 3)], "第04组没有签号"),
+        ([("01", 1), ("02", 2), ("03", 3), ("04", "四")], "lots.csv 第5行第2列"),
+    ],
+)
+def test_bad_paper_lots_are_refused(tmp_path, rows, expected):
+    folder = new_event(tmp_path / "event", 4)
+    result = cli("draw", folder, "--lots", write_lots(tmp_path / "lots.csv", rows), code=1)
+    assert expected in result.output
+    assert not round_file(folder, 1).exists()
+
+
+# --- 6. the user's files are never changed ---
+
+
+def test_users_files_are_byte_for_byte_unchanged(tmp_path):
+    folder = new_event(tmp_path / "event", 5)
+    mine = [folder / "teams.xlsx", folder / "event.toml"]
+    sums = {p: sha(p) for p in mine}
+
+    def unchanged() -> None:
+        assert {p: sha(p) for p in mine} == sums
+
+    for number in (1, 2, 3):
+        cli("draw", folder, "--seed", number)
+        unchanged()
+        fill(folder, number, seed=5)
+        mine.append(round_file(folder, number))
+        sums[mine[-1]] = sha(mine[-1])
+        doc = score_json(folder)
+        unchanged()
+        cli("score", folder, "--round", number)
+        unchanged()
+        cli("awards", folder, "--json")
+        unchanged()
+        checked = workbook.checked_path(round_file(folder, number))
+        assert checked.exists() and checked != round_file(folder, number)
+        assert checked.name == f"round-{number}-checked.xlsx"
+        summary = openpyxl.load_workbook(checked, read_only=True)["检查结果"]
+        rows = {r[0]: r for r in summary.iter_rows(min_row=5, values_only=True) if isinstance(r[0], int)}
+        for m in doc["matches"]:
+            assert rows[m["table"]][3:5] == (m["levels"]["A"], m["levels"]["B"])
+    cli("draw", folder, code=1)  # after the final
+    cli("awards", folder)
+    cli("score", folder, "--round", 1)  # an earlier round again
+    unchanged()
+
+
+def test_edited_checked_copy_is_kept_unless_forced(tmp_path):
+    folder = new_event(tmp_path / "event", 3)
+    cli("draw", folder, "--seed", 1)
+    fill(folder, 1)
+    cli("score", folder)
+    checked = workbook.checked_path(round_file(folder, 1))
+    cli("score", folder)  # regenerated without asking: it is still exactly ours
+    assert checked.exists()
+    set_cell(checked, "检查结果", "A1", "我的笔记")
+    edited = checked.read_bytes()
+    result = cli("score", folder, code=1)
+    assert checked.name in result.output and "--force" in result.output
+    assert checked.read_bytes() == edited
+    result = cli("score", folder, "--json", code=1)
+    assert checked.name in " ".join(json.loads(result.stdout)["errors"])
+    cli("score", folder, "--force")
+    assert checked.read_bytes() != edited
+    cli("score", folder)  # ours again
+
+
+# --- 7. demo ---
+
+
+def test_demo_builds_a_sample_event_and_reruns_in_its_own_folder(tmp_path):
+    out = tmp_path / "demo"
+    result = cli("demo", "--out", out, "--teams", 5, "--seed", 1)
+    assert str(out) in result.output
+    assert list(out.glob("*.pdf"))
+    rounds = sorted(out.glob("round-[0-9].xlsx"))
+    assert len(rounds) == knockout.rounds_needed(5)
+    assert all(workbook.checked_path(p).exists() for p in rounds)
+    awards = json.loads(cli("awards", out, "--json").stdout)
+    assert awards["complete"] is True
+    cli("demo", "--out", out, "--teams", 5, "--seed", 1)  # a demo folder is rebuilt
+
+
+def test_demo_refuses_a_folder_that_is_not_a_demo(tmp_path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    precious = out / "notes.txt"
+    precious.write_text("不要删除", encoding="utf-8")
+    result = cli("demo", "--out", out, "--teams", 2, "--seed", 1, code=1)
+    assert "--force" in result.output and str(out) in result.output
+    assert precious.read_text(encoding="utf-8") == "不要删除"
+    assert sorted(out.iterdir()) == [precious]
+
+
+
+# Random field sizes up to 40, fixed per checkout so a failure reproduces; every third table is a walkover.
+RANDOM_SIZES = sorted(random.Random(2026).sample(range(10, 41), 2))
+
+
+@pytest.mark.parametrize("size", RANDOM_SIZES)
+def test_event_of_random_size_with_walkovers(tmp_path, size):
+    folder = new_event(tmp_path / "event", size)
+    forfeit = {0: Side.A, 1: None, 2: None}
+    docs, awards = run_event(folder, seed=size, forfeit=lambda table: forfeit[table % 3])
+    assert len(docs) == knockout.rounds_needed(size)
+    for doc in docs:
+        for m in doc["matches"]:
+            if m["table"] % 3 == 0:
+                assert m["status"] == "walkover" and m["levels"] is None and m["winner"] == m["B"]
+            else:
+                assert m["status"] in ("decided", "passed_a")
+    semi = docs[-2]
+    assert awards["complete"] is True
+    assert awards["first"] == docs[-1]["matches"][0]["winner"] and awards["second"] == losers(docs[-1])[0]
+    assert sorted(awards["third"]) == sorted(losers(semi)) and len(awards["third"]) == len(semi["matches"])
+
+
+@pytest.mark.skipif(not os.environ.get("SHUANGSHENG_SLOW"), reason="about 20 s; set SHUANGSHENG_SLOW=1 to run")
+def test_largest_field_by_walkovers(tmp_path):
+    """128 teams, the spec's largest field, through every round; walkovers at every table keep it to ~20 s
+    (workbook I/O dominates). 甲方 forfeits at odd tables, 乙方 at even ones."""
+    folder = new_event(tmp_path / "event", 128)
+    docs, awards = run_event(folder, seed=500, forfeit=lambda table: Side.A if table % 2 else Side.B)
+    assert len(docs) == knockout.rounds_needed(128) == 7
+    for doc in docs:
+        assert all(m["status"] == "walkover" and m["levels"] is None for m in doc["matches"])
+        assert all(m["winner"] == (m["B"] if m["table"] % 2 else m["A"]) for m in doc["matches"])
+    assert awards["complete"] is True and len(awards["third"]) == 2
+    assert awards["first"] == docs[-1]["matches"][0]["winner"] and awards["second"] == losers(docs[-1])[0]
+
+
+def test_each_forced_redraw_keeps_its_own_backup(tmp_path):
+    """Two re-draws within the same second must not overwrite the first backup."""
+    folder = new_event(tmp_path / "event", 6)
+    drawn = []
+    for seed in (1, 2, 3):
+        drawn.append(round_file(folder, 1).read_bytes() if seed > 1 else None)
+        cli("draw", folder, "--seed", seed, *(["--force"] if seed > 1 else []))
+    backups = sorted(folder.glob("round-1.*备份*.xlsx"))
+    assert len(backups) == 2
+    assert {b.read_bytes() for b in backups} == set(drawn[1:])
+
+
+@pytest.mark.parametrize("seed", [0, 10**15 - 1])
+def test_extreme_seeds_are_stored_and_checked(tmp_path, seed):
+    folder = new_event(tmp_path / "event", 5)
+    cli("draw", folder, "--seed", seed)
+    assert workbook.read_round(round_file(folder, 1)).round.seed == seed
+    fill(folder, 1)
+    cli("score", folder)  # reads the round back and re-draws it from the stored seed
+    cli("draw", folder, "--seed", 1)
+
+
+@pytest.mark.parametrize("seed", [-5, 10**15])
+def test_seed_a_workbook_could_not_keep_is_a_usage_error(tmp_path, seed):
+    """A negative seed would be written and then refused by every later command; more than 15 digits would be
+    rounded by Excel or LibreOffice the first time the referee saves the workbook."""
+    folder = new_event(tmp_path / "event", 5)
+    result = cli("draw", folder, "--seed", seed, code=2)
+    assert "--seed" in result.output
+    assert not round_file(folder, 1).exists()
