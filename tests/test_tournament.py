@@ -1,0 +1,67 @@
+"""Direct tests of `scoring.tournament`: the event folder and what it adds up to (the CLI tests go end to end)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from scoring import event as event_file
+from scoring import tournament, workbook
+from scoring.simulate import simulate_match
+from scoring.teams import Team
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    (tmp_path / event_file.EVENT_FILE).write_text(event_file.default_text(), encoding="utf-8")
+    workbook.write_teams(tmp_path / tournament.TEAMS_FILE, [Team(f"{i:02d}", (f"甲{i}", f"乙{i}")) for i in range(1, 6)])
+    return tmp_path
+
+
+def test_open_folder_refuses_a_gap_in_the_round_files(folder):
+    tournament.draw_next(folder, seed=1)
+    shutil.copy(tournament.round_path(folder, 1), tournament.round_path(folder, 3))
+    with pytest.raises(tournament.TournamentError) as info:
+        tournament.open_folder(folder)
+    assert info.value.messages == [f"{folder}：缺少 round-2.xlsx，却有 round-3.xlsx；轮次文件应从 round-1 起连续"]
+
+
+def test_score_names_a_round_that_does_not_exist(folder):
+    with pytest.raises(tournament.TournamentError, match="还没有抽签"):
+        tournament.score(folder)
+    tournament.draw_next(folder, seed=1)
+    with pytest.raises(tournament.TournamentError, match="没有第2轮（已有第1–1轮）"):
+        tournament.score(folder, 2)
+
+
+def test_score_json_while_undecided_lists_known_winners_and_blockers(folder):
+    drawn = tournament.draw_next(folder, seed=1).round
+    workbook.fill_round(tournament.round_path(folder, 1), {1: simulate_match(random.Random(1))[0]})
+    doc = tournament.score_as_json(tournament.score(folder).score)
+    first = doc["matches"][0]
+    assert first["status"] in ("decided", "passed_a")
+    assert doc["matches"][1]["status"] == "open" and doc["matches"][1]["winner"] is None
+    assert doc["advancing"] == [first["winner"], drawn.bye]
+    assert doc["blockers"] == ["第2桌：尚未录入"]
+
+
+def test_invalid_match_reason_names_its_cells(folder):
+    tournament.draw_next(folder, seed=1)
+    path = tournament.round_path(folder, 1)
+    workbook.fill_round(path, {t: simulate_match(random.Random(t))[0] for t in (1, 2)})
+    wb = openpyxl.load_workbook(path)
+    for row in range(7, 12):  # five bad 台下得分 cells: the reason shows three, then 等
+        wb["第2桌"][f"D{row}"] = 3
+    wb.save(path)
+    score = tournament.score(folder).score
+    reason = score.matches[1].outcome.reason
+    assert reason == "5处错误：round-1.xlsx 第2桌!D7、round-1.xlsx 第2桌!D8、round-1.xlsx 第2桌!D9等"
+    with pytest.raises(tournament.TournamentError) as info:
+        tournament.draw_next(folder)
+    lines = info.value.messages
+    assert sum(line.startswith("  round-1.xlsx 第2桌!D") for line in lines) == 5
+    assert lines[-1].startswith("请先在 round-1.xlsx 中补全或改正这些比赛")
