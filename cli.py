@@ -237,19 +237,31 @@ def score(
     force: Annotated[bool, typer.Option("--force", help="覆盖已被改动过的检查副本")] = False,
 ) -> None:
     """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本，不改动原文件。"""
+    from scoring.files import OutputExists
     from scoring.report import score_text
-    from scoring.tournament import score as run, score_as_json
+    from scoring.tournament import score as run, score_as_json, write_checked_copy
 
     try:
-        report = run(folder, round_number, force=force)
+        report = run(folder, round_number)
     except _user_errors() as exc:
         fail(_problems(exc), as_json={"errors": _problems(exc)} if json_out else None)
+    not_written = None
+    try:
+        write_checked_copy(report, force=force)
+    except OutputExists as exc:
+        not_written = f"检查副本没有更新：{exc}（该文件在上次生成后被改动过）"
     if json_out:
-        print_json(score_as_json(report.score))
+        doc = score_as_json(report.score)
+        if not_written:
+            doc.setdefault("errors", []).append(not_written)
+        print_json(doc)
     else:
         typer.echo(score_text(report.score, report.teams))
-        typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{report.checked}")
-    if report.score.problems:
+        if not_written:
+            typer.echo(not_written, err=True)
+        else:
+            typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{report.checked}")
+    if report.score.problems or not_written:
         raise typer.Exit(code=1)
 
 

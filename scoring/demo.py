@@ -89,6 +89,6 @@ def run_demo(folder: Path, *, teams: int = 11, seed: int = 2026, force: bool = F
         workbook.fill_round(drawn.path, records)
         report = tournament.score(folder, drawn.round.number)
         scores.append(report.score)
-        checked.append(report.checked)
+        checked.append(tournament.write_checked_copy(report))
     placings, _ = tournament.awards(folder)
     return DemoReport(folder, team_list, tuple(scores), tuple(checked), placings)

@@ -83,12 +83,22 @@ def default_event() -> Event:
 def load(folder: Path) -> Event:
     path = folder / EVENT_FILE
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise EventError([f"{path}：找不到活动设置文件，请先运行 shuangsheng init {folder}"]) from None
-    except UnicodeDecodeError:
-        raise EventError([f"{path}：文件不是 UTF-8 编码，请用记事本“另存为”UTF-8"]) from None
-    return parse(text, source=str(path))
+    except OSError as exc:
+        raise EventError([f"{path}：无法读取（{exc.strerror}）"]) from None
+    return parse(decode(data, source=str(path)), source=str(path))
+
+
+def decode(data: bytes, *, source: str) -> str:
+    """UTF-8 (with or without BOM), or GBK as older Windows Notepad saves it ("ANSI")."""
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise EventError([f"{source}：文件编码无法识别，请用记事本“另存为”，编码选 UTF-8"])
 
 
 def parse(text: str, *, source: str) -> Event:

@@ -314,12 +314,12 @@ def _backup(path: Path) -> Path:
 @dataclass(frozen=True)
 class ScoreReport:
     score: RoundScore
-    checked: Path
+    checked: Path  # where the checked copy goes (written by `write_checked_copy`)
     teams: Mapping[str, Team]
 
 
-def score(folder: Path, number: int | None = None, *, force: bool = False) -> ScoreReport:
-    """Score round `number` (default: the latest) and write its checked copy next to it."""
+def score(folder: Path, number: int | None = None) -> ScoreReport:
+    """Score round `number` (default: the latest). Nothing is written; see `write_checked_copy`."""
     state = open_folder(folder)
     if not state.rounds:
         raise TournamentError([f"{folder}：还没有抽签（没有 round-1.xlsx），请先运行 shuangsheng draw {folder}"])
@@ -327,13 +327,17 @@ def score(folder: Path, number: int | None = None, *, force: bool = False) -> Sc
     if not 1 <= number <= len(state.rounds):
         raise TournamentError([f"{folder}：没有第{number}轮（已有第1–{len(state.rounds)}轮）"])
     sheet = state.rounds[number - 1]
-    result = score_round(sheet, state.rules)
-    checked = workbook.checked_path(sheet.path)
-    files.check_regenerable(checked, force=force)
-    results = {m.match.table: m.result for m in result.matches if m.result is not None}
-    workbook.write_checked(checked, sheet, results, force=True)
-    files.record_generated(checked)
-    return ScoreReport(result, checked, state.team_map)
+    return ScoreReport(score_round(sheet, state.rules), workbook.checked_path(sheet.path), state.team_map)
+
+
+def write_checked_copy(report: ScoreReport, *, force: bool = False) -> Path:
+    """round-N-checked.xlsx beside the round workbook: replaced freely while it is exactly what we last wrote,
+    kept (OutputExists) once a person edited it, unless `force`."""
+    files.check_regenerable(report.checked, force=force)
+    results = {m.match.table: m.result for m in report.score.matches if m.result is not None}
+    workbook.write_checked(report.checked, report.score.sheet, results, force=True)
+    files.record_generated(report.checked)
+    return report.checked
 
 
 # --- awards ---

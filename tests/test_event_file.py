@@ -1,0 +1,58 @@
+"""event.toml: the default is the seed notice, encodings Notepad produces, every bad value named."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.event import EventError, ThirdPlace, default_event, default_text, load, parse
+from scoring.rules import DealerTable
+
+
+def test_default_event_carries_the_seed_notice():
+    event = default_event()
+    assert event.organiser == "离退休教职工服务中心"
+    assert event.registration.phone == "2973620" and event.registration.contact == "王发虎"
+    assert str(event.registration.start) == "2026-03-03" and str(event.registration.end) == "2026-03-09"
+    assert event.start_time == "8:30" and "201棋牌室" in event.venue
+    assert (event.prizes.first, event.prizes.second, event.prizes.third) == (1, 1, 2)
+    assert event.rules.match_minutes == 60 and event.third_place is ThirdPlace.SHARED
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "gbk"])
+def test_load_accepts_the_encodings_notepad_saves(tmp_path, encoding):
+    (tmp_path / "event.toml").write_bytes(default_text().encode(encoding))
+    assert load(tmp_path) == default_event()
+
+
+def test_missing_file_says_how_to_create_it(tmp_path):
+    with pytest.raises(EventError) as info:
+        load(tmp_path)
+    assert "shuangsheng init" in info.value.problems[0]
+
+
+def test_rules_section_is_read():
+    text = default_text().replace('dealer_table = "ceil"', 'dealer_table = "floor"')
+    assert parse(text, source="event.toml").rules.dealer_table is DealerTable.FLOOR
+
+
+def test_every_bad_value_is_named_with_its_section():
+    text = (
+        default_text()
+        .replace('dealer_table = "ceil"', 'dealer_table = "round"')
+        .replace('third_place = "shared"', 'third_place = "并列"')
+        .replace("end = 2026-03-09", 'end = "3月9日"')
+        .replace("first = 1 ", 'first = "一" ')
+    )
+    with pytest.raises(EventError) as info:
+        parse(text, source="event.toml")
+    problems = "\n".join(info.value.problems)
+    assert "[rules] dealer_table" in problems
+    assert "[format] third_place" in problems
+    assert "[registration] end" in problems and "3月9日" in problems
+    assert "[prizes] first" in problems
+
+
+def test_broken_toml_is_a_chinese_error():
+    with pytest.raises(EventError) as info:
+        parse('[event]\ntitle = "没有结束的引号\n', source="event.toml")
+    assert "格式有误" in info.value.problems[0]
