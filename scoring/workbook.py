@@ -383,11 +383,12 @@ def _header_cell(ws: Worksheet, row: int, col: int, label: str) -> None:
     cell.border = _BORDER
 
 
-def _print_setup(ws: Worksheet, *, title_rows: str | None) -> None:
+def _print_setup(ws: Worksheet, *, title_rows: str | None, one_page: bool = False) -> None:
+    """A4 landscape, one page wide; `one_page` also fits the height (a table's score sheet on one sheet of paper)."""
     ws.page_setup.orientation = "landscape"
     ws.page_setup.paperSize = ws.PAPERSIZE_A4
     ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0
+    ws.page_setup.fitToHeight = 1 if one_page else 0
     ws.sheet_properties.pageSetUpPr.fitToPage = True
     ws.print_options.horizontalCentered = True
     if title_rows:
@@ -849,7 +850,7 @@ def _write_match_sheet(ws: Worksheet, round: Round, p: Pairing, teams: Mapping[s
         ws.column_dimensions[letter].width = width
     ws.column_dimensions["B"].width = max(ws.column_dimensions["B"].width, _display_width(p.a + p.b) + 6, 8)
     ws.freeze_panes = f"B{first}"
-    _print_setup(ws, title_rows=f"{HAND_HEADER_ROW}:{HAND_HEADER_ROW}")
+    _print_setup(ws, title_rows=f"{HAND_HEADER_ROW}:{HAND_HEADER_ROW}", one_page=True)
     _protect(ws)
 
 

@@ -372,6 +372,7 @@ def test_round_workbook_layout_validation_protection_and_print(tmp_path):
     assert not ws["B7"].protection.locked and not ws["L46"].protection.locked
     assert ws.page_setup.orientation == "landscape" and int(ws.page_setup.paperSize) == 9  # A4
     assert ws.page_setup.fitToWidth == 1 and ws.sheet_properties.pageSetUpPr.fitToPage
+    assert ws.page_setup.fitToHeight == 1  # one sheet of paper per table
     assert ws.print_title_rows.replace("$", "") == "6:6"
     assert ws.freeze_panes == "B7"
     assert ws.column_dimensions["D"].width >= 12  # 台下得分 fits
