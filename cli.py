@@ -86,7 +86,7 @@ def materials(
     """打印材料：通知、比赛规则、报名表、抽签签条、纪念品领取签收表（PDF）。"""
     from materials import MaterialsError, build_all
     from scoring.event import EventError, load
-    from scoring.files import OutputExists
+    from scoring.files import CannotWrite, OutputExists
     from scoring.workbook import WorkbookError, read_teams
 
     try:
@@ -103,7 +103,7 @@ def materials(
             notes = [f"{teams_file} 暂不能使用，报名表、抽签签条和签收表按空白打印：", *exc.messages]
     try:
         built = build_all(folder, event, teams, font=font, lots=lots, force=force)
-    except (OutputExists, MaterialsError) as exc:
+    except (OutputExists, CannotWrite, MaterialsError) as exc:
         fail(str(exc))
     for path in built.paths:
         typer.echo(f"已生成 {path}")
@@ -127,12 +127,12 @@ def _problems(exc: Exception) -> list[str]:
 
 def _user_errors() -> tuple[type[Exception], ...]:
     from scoring.event import EventError
-    from scoring.files import OutputExists
+    from scoring.files import CannotWrite, OutputExists
     from scoring.knockout import KnockoutError
     from scoring.tournament import TournamentError
     from scoring.workbook import WorkbookError
 
-    return (EventError, OutputExists, KnockoutError, TournamentError, WorkbookError)
+    return (EventError, OutputExists, CannotWrite, KnockoutError, TournamentError, WorkbookError)
 
 
 @app.command()
@@ -173,20 +173,32 @@ def demo(
 def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
     """新建活动文件夹：event.toml（按通知预填）和空白报名表 teams.xlsx。"""
     from scoring.event import EVENT_FILE, default_text
-    from scoring.files import OutputExists, check_writable, write_text
+    from scoring.files import CannotWrite, OutputExists, check_writable, write_text
     from scoring.tournament import TEAMS_FILE
     from scoring.workbook import write_teams_template
 
+    # A file that is already there is kept (it may be a filled team list); only when both are there is that an
+    # error, and --force replaces them.
+    kept = [] if force else [name for name in (EVENT_FILE, TEAMS_FILE) if (folder / name).exists()]
     try:
-        for name in (EVENT_FILE, TEAMS_FILE):
-            check_writable(folder / name, force=force)
-        folder.mkdir(parents=True, exist_ok=True)
-        write_text(folder / EVENT_FILE, default_text(), force=force)
-        write_teams_template(folder / TEAMS_FILE, force=force)
-    except OutputExists as exc:
+        if len(kept) == 2:
+            check_writable(folder / EVENT_FILE, force=force)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CannotWrite(folder, exc) from None
+        if EVENT_FILE not in kept:
+            write_text(folder / EVENT_FILE, default_text(), force=force)
+        if TEAMS_FILE not in kept:
+            write_teams_template(folder / TEAMS_FILE, force=force)
+    except (OutputExists, CannotWrite) as exc:
         fail(str(exc))
-    typer.echo(f"已生成 {folder / EVENT_FILE}（活动设置，请核对）")
-    typer.echo(f"已生成 {folder / TEAMS_FILE}（报名表：删除示例行后填写各组）")
+    for name in kept:
+        typer.echo(f"{folder / name} 已存在，保留原文件不变（如要换成空白的新文件，请加 --force）")
+    if EVENT_FILE not in kept:
+        typer.echo(f"已生成 {folder / EVENT_FILE}（活动设置，请核对）")
+    if TEAMS_FILE not in kept:
+        typer.echo(f"已生成 {folder / TEAMS_FILE}（报名表：删除示例行后填写各组）")
     typer.echo(f"下一步：shuangsheng materials {folder}   （打印通知、规则、报名表、签条）")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,7 +106,7 @@ def parse(text: str, *, source: str) -> Event:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise EventError([f"{source}：格式有误（{exc}），请检查引号和等号"]) from None
+        raise EventError([_syntax_message(text, str(exc), source)]) from None
     reader = _Reader(data, source)
     ev = reader.table("event")
     reg = reader.table("registration")
@@ -155,6 +156,7 @@ def parse(text: str, *, source: str) -> Event:
             large_print=reader.flag(prn, "print", "large_print", True),
         ),
     )
+    reader.unknown_keys()
     if not reader.problems and event.registration.end < event.registration.start:
         reader.problems.append(f"{source}：[registration] 报名截止日期 end 早于开始日期 start")
     if reader.problems:
@@ -162,7 +164,44 @@ def parse(text: str, *, source: str) -> Event:
     return event
 
 
+def _syntax_message(text: str, error: str, source: str) -> str:
+    """tomllib's English message as a Chinese one: the line, what it holds, and the likely fix."""
+    m = re.search(r"\(at line (\d+), column \d+\)", error)
+    number = int(m.group(1)) if m else None
+    lines = text.splitlines()
+    line = lines[number - 1].strip() if number and number <= len(lines) else ""
+    value = line.split("=", 1)[1] if "=" in line else line
+    if value.strip()[:1] in ("“", "”", "‘", "’"):
+        hint = "引号要用英文半角的 \" \"，不能用中文引号“ ”"
+    elif "＝" in line:
+        hint = "等号要用半角的 =，不能用全角的 ＝"
+    elif "Cannot overwrite" in error:
+        hint = "同一项写了两次，请删去其中一行"
+    elif "Cannot declare" in error:
+        hint = "同一节（方括号里的名字）出现了两次，请合并为一节"
+    elif "hex value" in error or "escape" in error:
+        hint = "引号里的反斜杠 \\ 有特殊含义；文件路径请改用 /，如 \"C:/Windows/Fonts/msyh.ttc\""
+    elif re.match(r"\s*\d{4}\s*[-/.年]\s*\d", value):
+        hint = "日期请写成 2026-03-09 这样（年四位，月、日各两位，用 - 连接，不加引号）"
+    elif "Illegal character" in error or "Unterminated string" in error or "Expected \"'\"" in error:
+        hint = "引号没有配对：文字两端都要有英文半角双引号 \""
+    elif "table declaration" in error:
+        hint = "节名两边要有半角方括号，如 [event]"
+    elif "array" in error:
+        hint = "列表写法有误，应如 [\"2\", \"J\", \"A\"]（英文逗号分隔，两端方括号）"
+    elif "Invalid value" in error or "Expected newline" in error:
+        hint = "等号右边的值写法有误：文字要放在英文双引号里，如 \"8:30\"；数字、true、false 和日期不加引号"
+    elif "Invalid statement" in error or "Expected '='" in error:
+        hint = "每一项应写成 名称 = 值（名称用英文，与原文件一致）；说明文字前面要加 #"
+    else:
+        hint = "请检查引号、等号和方括号"
+    where = f"第{number}行" if number else "文件末尾"
+    shown = f"（这一行是：{line[:60]}）" if line else ""
+    return f"{source}：{where}格式有误{shown}；{hint}"
+
+
 _MISSING = object()
+_SECTIONS = ("event", "registration", "prizes", "rules", "format", "print")
 
 
 class _Reader:
@@ -172,6 +211,20 @@ class _Reader:
         self.data = data
         self.source = source
         self.problems: list[str] = []
+        self.seen: dict[str, set[str]] = {}
+
+    def unknown_keys(self) -> None:
+        """A misspelt key or section would otherwise be ignored silently (and its default printed)."""
+        for name, value in self.data.items():
+            if name not in _SECTIONS:
+                what = "一节" if isinstance(value, dict) else "设置项"
+                known = "、".join(f"[{s}]" for s in _SECTIONS)
+                self.problems.append(f"{self.source}：未知的{what}“{name}”，请检查拼写（可用的节：{known}）")
+            elif name != "rules" and isinstance(value, dict):  # [rules] keys are checked by RuleSet
+                for key in value:
+                    if key not in self.seen.get(name, ()):
+                        known = "、".join(sorted(self.seen.get(name, ())))
+                        self.problems.append(f"{self.source}：[{name}] 未知的设置项“{key}”，请检查拼写（可用：{known}）")
 
     def table(self, name: str) -> dict:
         value = self.data.get(name, {})
@@ -181,6 +234,7 @@ class _Reader:
         return value
 
     def _get(self, table: dict, section: str, key: str, default: object) -> object:
+        self.seen.setdefault(section, set()).add(key)
         value = table.get(key, default)
         if value is _MISSING:
             self.problems.append(f"{self.source}：[{section}] 缺少 {key}")

@@ -13,6 +13,18 @@ class OutputExists(FileExistsError):
         self.path = path
 
 
+class CannotWrite(OSError):
+    """The folder or file refused the write: no permission, or (on Windows) the file is open in Excel/WPS."""
+
+    def __init__(self, path: Path, reason: OSError):
+        detail = reason.strerror or type(reason).__name__
+        super().__init__(
+            f"{path}：无法写入（{detail}）。如果这个文件正被其他程序（Excel、WPS、PDF 阅读器等）打开，请先关闭它再运行；"
+            "也请确认这个文件夹可以写入"
+        )
+        self.path = path
+
+
 def check_writable(path: Path, *, force: bool) -> None:
     if path.exists() and not force:
         raise OutputExists(path)
@@ -21,14 +33,20 @@ def check_writable(path: Path, *, force: bool) -> None:
 def write_bytes(path: Path, data: bytes, *, force: bool = False) -> Path:
     """Write via a temporary file in the same folder and an atomic rename; refuse to overwrite unless force."""
     check_writable(path, force=force)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise CannotWrite(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as exc:  # e.g. PermissionError: Windows refuses to replace a file open in Excel
+        Path(tmp).unlink(missing_ok=True)
+        raise CannotWrite(path, exc) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -6,6 +6,7 @@ This is the one place the scoring table lives; the engine and the printed rule s
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -149,6 +150,8 @@ class RuleSet:
                     allowed = "、".join(f'"{m.value}"' for m in enum_type)
                     problems.append((key, f"应为 {allowed} 之一，实际为 {value!r}"))
             elif key == "must_play":
+                if isinstance(value, str) and value.strip():  # "2,J,A" / "2、J、A" / "2 J A": one unambiguous list
+                    value = [item for item in re.split(r"[\s,，、;；/]+", value) if item]
                 if not isinstance(value, (list, tuple)) or not value:
                     problems.append((key, f'应为级数列表，如 ["2", "J", "A"]，实际为 {value!r}'))
                     continue
