@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from scoring.levels import START, Level, Levels, Side
-from scoring.rules import RuleSet, RulesError
+from scoring.rules import CARD_PENALTY, RuleSet, RulesError
 
 
 class Offense(str, enum.Enum):
@@ -75,6 +75,12 @@ class Hand:
     playoff: bool = False  # 加赛
     level: Level | None = None  # 庄家级 as written, a cross-check
 
+    @property
+    def raw_points(self) -> int:
+        """P before any clamping: tricks + bottom × multiplier when captured + 10 per penalised card (八, 九, 十四)."""
+        captured = self.bottom * self.capture if self.capture else 0
+        return self.points + captured + CARD_PENALTY * (self.dealer_wrong_cards - self.defender_wrong_cards)
+
 
 @dataclass(frozen=True)
 class HandError:
@@ -83,6 +89,12 @@ class HandError:
     hand: int | None
     field: str | None
     message: str
+
+    @classmethod
+    def at(cls, number: int, field: str | None, detail: str) -> HandError:
+        """第3局台下得分：<detail> — the one place the hand-and-field prefix is written."""
+        label = FIELD_CN.get(field, field) if field else ""
+        return cls(number, field, f"第{number}局{label}：{detail}")
 
     def as_json(self) -> dict[str, object]:
         return {"hand": self.hand, "field": self.field, "message": self.message}
@@ -105,7 +117,7 @@ def check_hand(number: int, hand: Hand) -> list[HandError]:
     errors: list[HandError] = []
 
     def bad(field: str, message: str) -> None:
-        errors.append(HandError(number, field, f"第{number}局{FIELD_CN[field]}：{message}"))
+        errors.append(HandError.at(number, field, message))
 
     for field in ("points", "bottom"):
         value = getattr(hand, field)
@@ -180,10 +192,10 @@ def parse_record(data: object) -> tuple[MatchRecord, RuleSet | None]:
 def _parse_hand(number: int, raw: object) -> tuple[Hand | None, list[HandError]]:
     errors: list[HandError] = []
     if not isinstance(raw, Mapping):
-        return None, [HandError(number, None, f"第{number}局：应为对象，如 {{\"dealer\": \"A\", \"points\": 35}}")]
+        return None, [HandError.at(number, None, "应为对象，如 {\"dealer\": \"A\", \"points\": 35}")]
 
     def bad(field: str, message: str) -> None:
-        errors.append(HandError(number, field, f"第{number}局{FIELD_CN.get(field, field)}：{message}"))
+        errors.append(HandError.at(number, field, message))
 
     for key in raw:
         if key not in FIELDS:
@@ -221,15 +233,3 @@ def _parse_hand(number: int, raw: object) -> tuple[Hand | None, list[HandError]]
         return None, errors
     hand = Hand(**values)  # type: ignore[arg-type]
     return hand, check_hand(number, hand)
-
-
-def hand_as_json(hand: Hand) -> dict[str, object]:
-    """The inverse of parsing one hand: only non-default fields."""
-    out: dict[str, object] = {"dealer": hand.dealer.value}
-    for field in FIELDS[1:]:
-        value = getattr(hand, field)
-        if field in ("offense", "level") and value is not None:
-            out[field] = value.value if field == "offense" else value.label
-        elif field not in ("offense", "level") and value:
-            out[field] = value
-    return out

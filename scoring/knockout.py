@@ -21,6 +21,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.event import ThirdPlace
+from scoring.levels import Side
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,9 @@ class Pairing:
     a: str
     b: str
     third_place: bool = False  # the 3rd-place match of the final round (third_place = "playoff")
+
+    def team(self, side: Side) -> str:
+        return self.a if side is Side.A else self.b
 
 
 @dataclass(frozen=True)
@@ -146,11 +150,6 @@ def round_title(number: int, size: int) -> str:
 def is_final(round_: Round) -> bool:
     """The final is the round drawn from exactly two teams (it may also hold the 3rd-place match)."""
     return len(round_.pool) == 2
-
-
-def is_semi_final(round_: Round) -> bool:
-    """The round before the final: three teams (one match and a bye) or four (two matches)."""
-    return len(round_.pool) in (3, 4)
 
 
 def byes_so_far(rounds: Sequence[Round]) -> tuple[str, ...]:

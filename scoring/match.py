@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from scoring.hands import FIELD_CN, Hand, HandError, MatchRecord, Offense, check_hand
+from scoring.hands import Hand, HandError, MatchRecord, Offense, check_hand
 from scoring.levels import Level, Levels, Side
 from scoring.rules import (
     CARD_PENALTY,
@@ -107,33 +107,40 @@ class _Replay:
         self.levels = record.start
         self.left_two = {side: record.start[side] is not Level.TWO for side in Side}
         self.policy: tuple[Side, Level] | None = None  # 落实政策 pending for the next hand
+        self.deduction: Move | None = None  # rule 十一's deduction in the hand being played
 
     def gain_for_dealer(self, side: Side, gain: int, *, scored: bool) -> Rise:
         """The dealer side keeps the deal: it may rise to, not past, the next must-play level above the one played."""
         start = self.levels[side]
         cap = self.rules.next_must_play_above(start)
-        return self._rise(side, gain, cap, deduct=scored or self.rules.penalty_excess is PenaltyExcess.DEDUCT)
+        return self._rise(side, gain, cap, scored=scored)
 
     def gain_for_other(self, side: Side, gain: int, *, scored: bool) -> Rise:
         """Any other gain stops at the first must-play level at or above the team's current level."""
         cap = self.rules.first_must_play_from(self.levels[side], left_two=self.left_two[side])
-        return self._rise(side, gain, cap, deduct=scored or self.rules.penalty_excess is PenaltyExcess.DEDUCT)
+        return self._rise(side, gain, cap, scored=scored)
 
-    def _rise(self, side: Side, gain: int, cap: Level, *, deduct: bool) -> Rise:
+    def _rise(self, side: Side, gain: int, cap: Level, *, scored: bool) -> Rise:
+        """Rise to at most `cap`; the excess of a score-based gain (or any, with penalty_excess = "deduct") comes
+        off the other side, never below 2 (rule 十一)."""
         start = self.levels[side]
         target = start + gain
         end = Level(min(target, cap))
         excess = target - end
         self.set(side, end)
-        rise = Rise(side, gain, start, end, stop=cap if excess else None, excess=excess)
-        self._pending_deduction = None
-        if excess and deduct:
+        if excess and (scored or self.rules.penalty_excess is PenaltyExcess.DEDUCT):
             other = side.other
             before = self.levels[other]
             after = Level(max(Level.TWO, before - excess))
             self.set(other, after)
-            self._pending_deduction = Move(other, before, after)
-        return rise
+            self.deduction = Move(other, before, after)
+        return Rise(side, gain, start, end, stop=cap if excess else None, excess=excess)
+
+    def drop(self, side: Side, played: Level) -> Move:
+        """J → 2, A → J (rules 十二, 十三, 十四)."""
+        move = Move(side, played, Level.TWO if played is Level.JACK else Level.JACK)
+        self.set(side, move.end)
+        return move
 
     def set(self, side: Side, level: Level) -> None:
         self.levels = self.levels.with_level(side, level)
@@ -145,11 +152,9 @@ class _Replay:
         d, o = hand.dealer, hand.dealer.other
         before = self.levels
         played = before[d]
-        captured = hand.bottom * hand.capture if hand.capture else 0
-        raw = hand.points + captured + CARD_PENALTY * (hand.dealer_wrong_cards - hand.defender_wrong_cards)
-        points = rules.effective_points(raw)
+        points = rules.effective_points(hand.raw_points)
         policy, self.policy = self.policy, None
-        self._pending_deduction = None
+        self.deduction = None
         rise = drop = None
         passed_a = False
         offense = hand.offense
@@ -157,8 +162,7 @@ class _Replay:
             kind = Kind(offense.value)
             keeps = False
             if played in (Level.JACK, Level.ACE):
-                drop = Move(d, played, Level.TWO if played is Level.JACK else Level.JACK)
-                self.set(d, drop.end)
+                drop = self.drop(d, played)
             if offense is Offense.DEALER_WRONG_BURY or drop is None:
                 rise = self.gain_for_other(o, PENALTY_LEVELS, scored=False)
         elif offense is Offense.DEFENDER_WRONG_BURY or offense is Offense.DEFENDER_REVOKE:
@@ -173,8 +177,7 @@ class _Replay:
         elif hand.level_card_capture:
             kind = Kind.LEVEL_CARD_CAPTURE
             keeps = True
-            drop = Move(d, played, Level.TWO if played is Level.JACK else Level.JACK)
-            self.set(d, drop.end)
+            drop = self.drop(d, played)
             self.policy = (d, played)
         elif policy is not None and policy[0] is d and points < POLICY_LINE:
             kind = Kind.POLICY
@@ -205,7 +208,7 @@ class _Replay:
             hand_record=hand,
             rise=rise,
             drop=drop,
-            deduction=self._pending_deduction,
+            deduction=self.deduction,
             passed_a=passed_a,
         )
 
@@ -230,7 +233,7 @@ def replay(record: MatchRecord, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
     decided_by_dealer = False
 
     def fail(number: int, field: str | None, message: str) -> MatchResult:
-        errors.append(HandError(number, field, f"第{number}局{FIELD_CN[field] if field else ''}：{message}"))
+        errors.append(HandError.at(number, field, message))
         return MatchResult(tuple(outcomes), record.start, walk.levels, None, None, None, tuple(errors), time_up)
 
     for number, hand in enumerate(record.hands, start=1):
@@ -310,8 +313,7 @@ def _points_text(o: HandOutcome) -> str:
         parts.append(f"+ 台上罚 {h.dealer_wrong_cards} 张 {h.dealer_wrong_cards * CARD_PENALTY}")
     if h.defender_wrong_cards:
         parts.append(f"− 台下罚 {h.defender_wrong_cards} 张 {h.defender_wrong_cards * CARD_PENALTY}")
-    raw = h.points + (h.bottom * h.capture if h.capture else 0)
-    raw += CARD_PENALTY * (h.dealer_wrong_cards - h.defender_wrong_cards)
+    raw = h.raw_points
     text = " ".join(parts)
     if len(parts) > 1:
         text += f" = {raw}"

@@ -16,7 +16,6 @@ from scoring import event as event_file
 from scoring import files, knockout, workbook
 from scoring.event import Event
 from scoring.knockout import Advancement, MatchOutcome, MatchState, Placings, Round
-from scoring.levels import Side
 from scoring.match import MatchResult, Status, replay
 from scoring.rules import RuleSet, TieBreak
 from scoring.teams import Team
@@ -54,9 +53,6 @@ class MatchScore:
         assert self.result is not None and self.result.status is not None
         return self.result.status.value
 
-    def team(self, side: Side) -> str:
-        return self.match.pairing.a if side is Side.A else self.match.pairing.b
-
 
 @dataclass(frozen=True)
 class RoundScore:
@@ -81,7 +77,7 @@ class RoundScore:
 def score_match(match: MatchSheet, rules: RuleSet) -> MatchScore:
     p = match.pairing
     if match.walkover is not None:
-        winner = p.b if match.walkover is Side.A else p.a
+        winner = p.team(match.walkover.other)
         outcome = MatchOutcome(p.table, MatchState.WALKOVER, winner, f"{match.walkover.team}弃权")
         return MatchScore(match, None, outcome, match.problems)
     if match.problems:
@@ -97,7 +93,7 @@ def score_match(match: MatchSheet, rules: RuleSet) -> MatchScore:
         outcome = MatchOutcome(p.table, MatchState.NEEDS_PLAYOFF, reason=f"双方同为{result.levels.a}级，请在加赛行记录加赛局")
     else:
         assert result.winner is not None
-        outcome = MatchOutcome(p.table, MatchState.DECIDED, p.a if result.winner is Side.A else p.b)
+        outcome = MatchOutcome(p.table, MatchState.DECIDED, p.team(result.winner))
     return MatchScore(match, result, outcome, problems)
 
 
