@@ -149,9 +149,7 @@ def demo(
 
     try:
         report = run_demo(out, teams=teams, seed=seed, force=force)
-        from scoring.event import load
-
-        built = build_all(out, load(out), report.teams, force=True)
+        built = build_all(out, report.event, report.teams, force=True)
     except (DemoError, MaterialsError, *_user_errors()) as exc:
         fail(_problems(exc))
     team_map = {t.id: t for t in report.teams}

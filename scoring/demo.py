@@ -31,6 +31,7 @@ class DemoError(ValueError):
 @dataclass(frozen=True)
 class DemoReport:
     folder: Path
+    event: event_file.Event
     teams: tuple[Team, ...]
     rounds: tuple[tournament.RoundScore, ...]
     checked: tuple[Path, ...]
@@ -76,13 +77,8 @@ def run_demo(folder: Path, *, teams: int = 11, seed: int = 2026, force: bool = F
     workbook.write_teams(folder / tournament.TEAMS_FILE, team_list)
     scores: list[tournament.RoundScore] = []
     checked: list[Path] = []
-    while True:
-        try:
-            drawn = tournament.draw_next(folder, seed=rng.randrange(10**6, 10**9))
-        except tournament.TournamentError:
-            if scores and knockout.is_final(scores[-1].round):
-                break
-            raise
+    while not (scores and knockout.is_final(scores[-1].round)):
+        drawn = tournament.draw_next(folder, seed=rng.randrange(10**6, 10**9))
         records = {
             p.table: simulate_match(rng, rules=event.rules)[0] for p in drawn.round.pairings
         }
@@ -91,4 +87,4 @@ def run_demo(folder: Path, *, teams: int = 11, seed: int = 2026, force: bool = F
         scores.append(report.score)
         checked.append(tournament.write_checked_copy(report))
     placings, _ = tournament.awards(folder)
-    return DemoReport(folder, team_list, tuple(scores), tuple(checked), placings)
+    return DemoReport(folder, event, team_list, tuple(scores), tuple(checked), placings)

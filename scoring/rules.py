@@ -58,6 +58,15 @@ class PointsRow:
     levels: int
 
 
+# The options that take one of a fixed set of values, by their `[rules]` key.
+CHOICES: dict[str, type[enum.Enum]] = {
+    "dealer_table": DealerTable,
+    "penalty_excess": PenaltyExcess,
+    "negative_points": NegativePoints,
+    "tie_break": TieBreak,
+}
+
+
 @dataclass(frozen=True)
 class RuleSet:
     dealer_table: DealerTable = DealerTable.CEIL
@@ -69,12 +78,7 @@ class RuleSet:
     _must_play_set: frozenset[Level] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name, kind in (
-            ("dealer_table", DealerTable),
-            ("penalty_excess", PenaltyExcess),
-            ("negative_points", NegativePoints),
-            ("tie_break", TieBreak),
-        ):
+        for name, kind in CHOICES.items():
             object.__setattr__(self, name, kind(getattr(self, name)))
         # A is always must-play: 先打过A者为胜方, so nobody passes A except by winning a hand as dealer on A.
         levels = frozenset(self.must_play) | {Level.ACE}
@@ -135,15 +139,9 @@ class RuleSet:
         """Build from `[rules]` (event.toml) or a record's `rules`; RulesError lists every bad key."""
         problems: list[tuple[str, str]] = []
         kwargs: dict[str, object] = {}
-        choices = {
-            "dealer_table": DealerTable,
-            "penalty_excess": PenaltyExcess,
-            "negative_points": NegativePoints,
-            "tie_break": TieBreak,
-        }
         for key, value in values.items():
-            if key in choices:
-                enum_type = choices[key]
+            if key in CHOICES:
+                enum_type = CHOICES[key]
                 try:
                     kwargs[key] = enum_type(value)
                 except ValueError:
@@ -168,7 +166,7 @@ class RuleSet:
                 else:
                     kwargs[key] = value
             else:
-                known = "、".join([*choices, "must_play", "match_minutes"])
+                known = "、".join([*CHOICES, "must_play", "match_minutes"])
                 problems.append((key, f"未知的规则项（可用：{known}）"))
         if problems:
             raise RulesError(problems)
