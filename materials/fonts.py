@@ -9,6 +9,7 @@ Warnings are collected as Chinese sentences in `FontSet.warnings`; nothing is pr
 from __future__ import annotations
 
 import os
+import re
 import sys
 import zlib
 from collections.abc import Sequence
@@ -68,7 +69,9 @@ class FontLoadError(ValueError):
 def load_ttf(spec: FontSpec) -> TTFont:
     """Register the face with reportlab (once per process) and return it."""
     tag = zlib.crc32(str(spec.path.resolve()).encode("utf-8")) & 0xFFFF
-    name = f"SS-{spec.path.stem}-{spec.index}-{tag:04x}".replace(" ", "")
+    # The name goes into Paragraph markup (<font name="…">): keep only characters that cannot break it.
+    stem = re.sub(r"[^0-9A-Za-z_-]", "", spec.path.stem)
+    name = f"SS-{stem}-{spec.index}-{tag:04x}"
     try:
         font = pdfmetrics.getFont(name)
     except KeyError:

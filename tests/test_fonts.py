@@ -120,3 +120,15 @@ def test_warnings_are_not_repeated():
         fonts.runs(NOT_IN_ANY_FONT, who="张三")
     assert len(fonts.warnings) <= 1
     assert isinstance(load_ttf(INSTALLED[0]), TTFont)
+
+
+@needs_font
+def test_font_file_name_never_breaks_paragraph_markup(tmp_path):
+    import re
+    import shutil
+
+    spec = INSTALLED[0]
+    weird = tmp_path / f'we"ird> <字体>{spec.path.suffix}'
+    shutil.copy(spec.path, weird)
+    fonts = choose_fonts(f"{weird}#{spec.index}")
+    assert fonts.embedded and re.fullmatch(r"[0-9A-Za-z_-]+", fonts.name)
