@@ -52,11 +52,21 @@ def replay(file: FileArg, json_out: JsonOpt = False) -> None:
         fail(message, as_json={"errors": [HandError(None, None, message).as_json()]} if json_out else None)
 
     try:
-        data = json.loads(file.read_text(encoding="utf-8-sig"))
+        raw = file.read_bytes()
     except FileNotFoundError:
         bad(f"{file}：找不到文件")
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        bad(f"{file}：不是有效的 UTF-8 JSON（{exc}）")
+    except OSError as exc:
+        bad(f"{file}：无法读取（{exc.strerror or type(exc).__name__}）")
+    if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
+        bad(f"{file}：这是 Excel 工作簿，不是对局记录（JSON 文件）；检查填好的记分表请用 shuangsheng score 活动文件夹")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = raw.decode("gb18030", errors="replace")  # saved as "ANSI" by older Notepad
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        bad(f"{file}：第{exc.lineno}行第{exc.colno}列附近不是有效的 JSON（请检查英文半角的引号、逗号和括号）")
     try:
         record, rules = parse_record(data)
     except RecordError as exc:

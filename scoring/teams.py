@@ -43,6 +43,11 @@ def clean_name(text: str) -> str:
     return " ".join(text.replace("\u3000", " ").split())
 
 
+def same_person(name: str) -> str:
+    """The key two spellings of one name share: '张 一' (padded to line up with three-character names) is '张一'."""
+    return "".join(name.split())
+
+
 def validate_teams(rows: Sequence[TeamRow]) -> tuple[tuple[Team, ...], tuple[TeamProblem, ...]]:
     """Teams in row order, and every problem with its row: ids unique, two different players, no player twice."""
     problems: list[TeamProblem] = []
@@ -65,20 +70,20 @@ def validate_teams(rows: Sequence[TeamRow]) -> tuple[tuple[Team, ...], tuple[Tea
             if not name:
                 problems.append(TeamProblem(r.row, column, "每组应有两名队员，此处为空"))
                 ok = False
-        if p1 and p1 == p2:
+        if p1 and same_person(p1) == same_person(p2):
             problems.append(TeamProblem(r.row, "队员2", f"两名队员是同一人“{p1}”"))
             ok = False
         for column, name in (("队员1", p1), ("队员2", p2)):
-            if not name or (column == "队员2" and name == p1):
+            if not name or (column == "队员2" and same_person(name) == same_person(p1)):
                 continue
-            if name in player_rows:
-                other_row, other_team = player_rows[name]
+            if same_person(name) in player_rows:
+                other_row, other_team = player_rows[same_person(name)]
                 problems.append(
                     TeamProblem(r.row, column, f"队员“{name}”已在第{other_row}行（第{other_team}组）报名，每人只能参加一组")
                 )
                 ok = False
             else:
-                player_rows[name] = (r.row, tid)
+                player_rows[same_person(name)] = (r.row, tid)
         if ok:
             teams.append(Team(tid, (p1, p2), clean_name(r.phone), r.note.strip()))
     return tuple(teams), tuple(problems)

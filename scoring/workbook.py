@@ -30,7 +30,7 @@ import re
 import unicodedata
 import zipfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -93,8 +93,8 @@ class WorkbookError(ValueError):
 
 # --- lenient cell parsers (pure; each raises ValueError on anything ambiguous) ----------------------------------
 
-YES = frozenset({"是", "√", "✓", "✔", "☑", "y", "yes", "true", "1"})
-NO = frozenset({"否", "n", "no", "false", "0"})
+YES = frozenset({"是", "是的", "对", "有", "√", "✓", "✔", "☑", "y", "yes", "true", "1"})
+NO = frozenset({"否", "不是", "无", "没有", "n", "no", "false", "0"})
 TIMES = ("×", "x", "*", "✕", "✖", "乘")  # after to_halfwidth and lower(): ｘ→x, Ｘ→x
 CAPTURE_CHOICES = ("×2", "×4", "×8", "×16", "×32")
 MAX_CAPTURE = 4096
@@ -225,7 +225,8 @@ def parse_offense(raw: object) -> Offense | None:
 
 
 def parse_team_id(raw: object) -> str:
-    """A 组号 as text: 3 (a number cell) → '3', 3.0 → '3', '03' stays '03', '０３' → '03'; blank → ''."""
+    """A 组号 as text: 3 (a number cell) → '3', 3.0 → '3', '03' stays '03', '０３' → '03', '第03组' → '03';
+    blank → ''."""
     if blank(raw):
         return ""
     if isinstance(raw, bool):
@@ -237,7 +238,9 @@ def parse_team_id(raw: object) -> str:
             raise ValueError(raw)
         return str(int(raw))
     if isinstance(raw, str):
-        return clean_name(to_halfwidth(raw))
+        text = clean_name(to_halfwidth(raw))
+        m = re.fullmatch(r"第?\s*(\d+)\s*组", text)
+        return m.group(1) if m else text
     raise ValueError(raw)
 
 
@@ -642,7 +645,10 @@ def read_teams(path: Path) -> tuple[Team, ...]:
     name = path.name
     grids = _grids(_read_file(path), name)
     grid = grids.get(TEAMS_SHEET)
-    if grid is None:
+    if grid is None:  # a renamed sheet: the one sheet with the header row is unambiguous
+        with_header = [g for g in grids.values() if g.find_header(TEAMS_REQUIRED)]
+        if len(with_header) == 1:
+            grids = {with_header[0].name: with_header[0]}
         if len(grids) != 1:
             raise WorkbookError([Problem(name, None, None, f"找不到工作表“{TEAMS_SHEET}”（现有：{'、'.join(grids)}）")])
         grid = next(iter(grids.values()))
@@ -993,22 +999,31 @@ def read_round(path: Path) -> RoundSheet:
 def _parse_round(path: Path, data: bytes) -> RoundSheet:
     name = path.name
     grids = _grids(data, name)
-    round_, walkovers, problems = _read_matches_sheet(grids, name)
+    round_, walkovers, bad_forfeits = _read_matches_sheet(grids, name)
+    problems: list[Problem] = list(bad_forfeits.values())  # the 对阵 sheet's first, as it reads
     matches = []
+    expected = {MATCHES_SHEET, CHECK_SHEET, *(sheet_name(p.table) for p in round_.pairings)}
+    strays = [title for title in grids if title not in expected]
     for pairing in round_.pairings:
-        match = _read_match_sheet(grids.get(sheet_name(pairing.table)), name, pairing, walkovers.get(pairing.table))
+        grid = grids.get(sheet_name(pairing.table))
+        match = _read_match_sheet(grid, name, pairing, walkovers.get(pairing.table), strays)
+        if pairing.table in bad_forfeits:  # a bad 弃权 cell stops its own match only, not the whole round
+            match = replace(match, problems=(bad_forfeits[pairing.table], *match.problems))
         matches.append(match)
-        problems.extend(match.problems)
+        problems.extend(p for p in match.problems if p.sheet != MATCHES_SHEET)
     return RoundSheet(path, hashlib.sha256(data).hexdigest(), round_, tuple(matches), tuple(problems))
 
 
-def _read_matches_sheet(grids: Mapping[str, _Grid], name: str) -> tuple[Round, dict[int, Side], list[Problem]]:
+def _read_matches_sheet(
+    grids: Mapping[str, _Grid], name: str
+) -> tuple[Round, dict[int, Side], dict[int, Problem]]:
+    """The drawn round, the walkovers, and each bad 弃权 cell by table; WorkbookError if the round is unusable."""
     grid = grids.get(MATCHES_SHEET)
     if grid is None:
         raise WorkbookError([Problem(name, None, None, f"找不到工作表“{MATCHES_SHEET}”，这不像是 draw 生成的轮次工作簿")])
     sheet = grid.name
     fatal: list[Problem] = []
-    problems: list[Problem] = []
+    bad_forfeits: dict[int, Problem] = {}
 
     def labelled(label: str) -> tuple[object, str | None]:
         at = grid.find_label(label)
@@ -1069,9 +1084,9 @@ def _read_matches_sheet(grids: Mapping[str, _Grid], name: str) -> tuple[Round, d
             try:
                 walkovers[table] = _parse_forfeit(raw_forfeit, pairing)
             except ValueError:
-                problems.append(
-                    Problem(name, sheet, _cell(r, cols["弃权"]),
-                            f"弃权应为空，或弃权的一方“甲”或“乙”（也可写组号 {pairing.a} 或 {pairing.b}），实际为“{show(raw_forfeit)}”")
+                bad_forfeits[table] = Problem(
+                    name, sheet, _cell(r, cols["弃权"]),
+                    f"弃权应为空，或弃权的一方“甲”或“乙”（也可写组号 {pairing.a} 或 {pairing.b}），实际为“{show(raw_forfeit)}”",
                 )
         r += 1
     pool: list[str] = []
@@ -1099,8 +1114,8 @@ def _read_matches_sheet(grids: Mapping[str, _Grid], name: str) -> tuple[Round, d
                     fatal.append(Problem(name, sheet, _cell(r, pcols["签号"]), f"签号应为正整数，实际为“{show(raw_lot)}”"))
             r += 1
     if fatal:
-        raise WorkbookError(fatal + problems)
-    return Round(number, tuple(pool), tuple(pairings), bye, seed, tuple(lots)), walkovers, problems
+        raise WorkbookError(fatal + list(bad_forfeits.values()))
+    return Round(number, tuple(pool), tuple(pairings), bye, seed, tuple(lots)), walkovers, bad_forfeits
 
 
 def _parse_forfeit(raw: object, pairing: Pairing) -> Side:
@@ -1112,10 +1127,16 @@ def _parse_forfeit(raw: object, pairing: Pairing) -> Side:
             return Side.A
         if team_id == pairing.b:
             return Side.B
+        if team_id.isdigit():  # 3 for 03: teams.xlsx never holds both, so one of the two at most
+            same = [side for side, tid in ((Side.A, pairing.a), (Side.B, pairing.b))
+                    if tid.isdigit() and int(tid) == int(team_id)]
+            if len(same) == 1:
+                return same[0]
         raise
 
 
-def _read_match_sheet(grid: _Grid | None, name: str, pairing: Pairing, walkover: Side | None) -> MatchSheet:
+def _read_match_sheet(grid: _Grid | None, name: str, pairing: Pairing, walkover: Side | None,
+                      strays: Sequence[str] = ()) -> MatchSheet:
     sheet = sheet_name(pairing.table)
     empty = MatchRecord(())
 
@@ -1124,7 +1145,8 @@ def _read_match_sheet(grid: _Grid | None, name: str, pairing: Pairing, walkover:
                           (Problem(name, sheet, None, message),), len(HAND_COLUMNS) + 1)
 
     if grid is None:
-        return broken(f"找不到工作表“{sheet}”（对阵表第{pairing.table}桌的记分表）")
+        others = f"；文件中另有工作表“{'”“'.join(strays)}”，如是改了名，请改回“{sheet}”" if strays else ""
+        return broken(f"找不到工作表“{sheet}”（对阵表第{pairing.table}桌的记分表）{others}")
     required = tuple(c.label for c in HAND_COLUMNS if c.field) + (NUMBER_LABEL,)
     found = grid.find_header(required)
     if found is None:
@@ -1236,7 +1258,7 @@ def write_checked(
     for match in source.matches:
         result = results.get(match.table)
         problems = match_problems(match, result)
-        everything.extend(problems)
+        everything.extend(p for p in problems if all(p is not q for q in everything))
         summary_rows.append(_summary_row(match, result, problems))
         if match.sheet in wb.sheetnames and match.header_row is not None:
             _annotate_match(wb[match.sheet], match, result, problems, summary_rows[-1][-1])
@@ -1303,7 +1325,7 @@ def _annotate_match(ws: Worksheet, match: MatchSheet, result: MatchResult | None
     by_row: dict[int, list[str]] = {}
     for p in problems:
         m = re.fullmatch(r"[A-Z]+(\d+)", p.cell or "")
-        if m:
+        if m and p.sheet == match.sheet:
             by_row.setdefault(int(m.group(1)), []).append(p.message)
     for position, row in enumerate(match.rows, start=1):
         o = outcomes.get(position)

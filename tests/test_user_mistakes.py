@@ -4,9 +4,11 @@ traceback, and no file the user filled is changed or lost."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from pathlib import Path
 
+import openpyxl
 import pytest
 from typer.testing import CliRunner
 
@@ -127,3 +129,110 @@ def test_must_play_typed_as_one_string():
         assert RuleSet.from_mapping({"must_play": typed}) == RuleSet()
     text = default_text().replace('must_play = ["2", "J", "A"]', 'must_play = "2,J,A"')
     assert parse(text, source="event.toml").rules == RuleSet()
+
+
+# --- teams.xlsx as typed ---
+
+
+def write_rows(path: Path, rows, *, sheet: str | None = None) -> None:
+    """Staff type into the template from row 2 (the example rows overwritten) and save."""
+    wb = openpyxl.load_workbook(path)
+    ws = wb[workbook.TEAMS_SHEET]
+    ws.delete_rows(2, 10)
+    for r, row in enumerate(rows, start=2):
+        for c, value in enumerate(row, start=1):
+            ws.cell(r, c, value)
+    if sheet:
+        ws.title = sheet
+    wb.save(path)
+
+
+def test_one_person_spelt_with_and_without_a_padding_space(tmp_path):
+    folder = tmp_path / "event"
+    cli("init", folder, code=0)
+    write_rows(folder / "teams.xlsx", [["01", "张\u3000一", "李四"], ["02", "王五", "张一"], ["03", "赵 六", "赵六"]])
+    result = cli("draw", folder, code=1)
+    assert "teams.xlsx 报名表!C3：队员“张一”已在第2行（第01组）报名" in result.output
+    assert "teams.xlsx 报名表!C4：两名队员是同一人" in result.output
+
+
+def test_renamed_team_sheet_is_found_by_its_header(tmp_path):
+    folder = tmp_path / "event"
+    cli("init", folder, code=0)
+    write_rows(folder / "teams.xlsx", [["第1组", "张一", "李一"], ["第2组", "王二", "赵二"]], sheet="Sheet1")
+    result = cli("draw", folder, "--seed", 1, code=0)
+    assert "第1组（张一、李一）" in result.output and "第第" not in result.output
+
+
+# --- round-N.xlsx as the referees fill it ---
+
+
+def drawn(tmp_path: Path) -> Path:
+    folder = new_event(tmp_path / "event", 4)
+    cli("draw", folder, "--seed", 1, code=0)
+    return folder
+
+
+def edit(path: Path, cells: dict[str, dict[str, object]], rename: dict[str, str] | None = None) -> str:
+    wb = openpyxl.load_workbook(path)
+    for sheet, values in cells.items():
+        for cell, value in values.items():
+            wb[sheet][cell] = value
+    for old, new in (rename or {}).items():
+        wb[old].title = new
+    wb.save(path)
+    return sha(path)
+
+
+def test_a_bad_walkover_cell_stops_only_its_own_table(tmp_path):
+    folder = drawn(tmp_path)
+    path = folder / "round-1.xlsx"
+    before = edit(path, {"对阵": {"D9": "双方"}, "第2桌": {"B7": "甲", "D7": 35}})
+    doc = json.loads(cli("score", folder, "--json", code=1).stdout)
+    first, second = doc["matches"]
+    assert first["status"] == "invalid" and "对阵!D9" in first["errors"][0] and "双方" in first["errors"][0]
+    assert second["status"] == "decided" and second["errors"] == []
+    assert "errors" not in doc  # not a problem of the whole 对阵 sheet
+    assert sha(path) == before
+
+
+@pytest.mark.parametrize("form", ["{n}", "第{id}组", "{id}组", "{id} 组"])
+def test_walkover_by_team_number_as_people_write_it(tmp_path, form):
+    folder = drawn(tmp_path)
+    pairing = workbook.read_round(folder / "round-1.xlsx").round.pairings[0]
+    edit(folder / "round-1.xlsx", {"对阵": {"D9": form.format(id=pairing.b, n=int(pairing.b))}})
+    doc = json.loads(cli("score", folder, "--json", code=0).stdout)
+    assert doc["matches"][0]["status"] == "walkover" and doc["matches"][0]["winner"] == pairing.a
+
+
+def test_flags_typed_in_words(tmp_path):
+    for typed in ("是的", "对", "有"):
+        assert workbook.parse_flag(typed) is True
+    for typed in ("不是", "无", "没有"):
+        assert workbook.parse_flag(typed) is False
+
+
+def test_renamed_score_sheet_is_pointed_at(tmp_path):
+    folder = drawn(tmp_path)
+    edit(folder / "round-1.xlsx", {}, rename={"第2桌": "2桌"})
+    result = cli("score", folder, code=1)
+    assert "找不到工作表“第2桌”" in result.output and "“2桌”" in result.output and "改回" in result.output
+
+
+# --- replay given the wrong file ---
+
+
+def test_replay_given_the_round_workbook(tmp_path):
+    folder = drawn(tmp_path)
+    result = cli("replay", folder / "round-1.xlsx", code=1)
+    assert "这是 Excel 工作簿" in result.output and "shuangsheng score" in result.output
+
+
+def test_replay_json_saved_as_ansi_and_with_a_trailing_comma(tmp_path):
+    ansi = tmp_path / "对局 记录.json"
+    ansi.write_bytes('{"hands": [{"dealer": "甲", "points": 35}]}'.encode("gbk"))
+    assert "甲方获胜" in cli("replay", ansi, code=0).output
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"hands": [{"dealer": "A", "points": 35},]}', encoding="utf-8")
+    result = cli("replay", broken, code=1)
+    assert "第1行第" in result.output and "不是有效的 JSON" in result.output and "Expecting" not in result.output
