@@ -9,6 +9,8 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from scoring.errors import UserError  # a tiny module; the heavy ones are imported inside each command
+
 app = typer.Typer(
     name="shuangsheng",
     help="双升级（双扣）淘汰赛：通知、规则、抽签、记分表、计分、名次与奖状。",
@@ -43,8 +45,10 @@ def print_json(document: object) -> None:
 @app.command()
 def replay(file: FileArg, json_out: JsonOpt = False) -> None:
     """重演一场比赛的记录，逐局说明级数变化。"""
+    from scoring.files import decode_text
     from scoring.hands import HandError, RecordError, parse_record
-    from scoring.match import replay as run, result_as_json
+    from scoring.match import replay as run
+    from scoring.match import result_as_json
     from scoring.report import replay_text
     from scoring.rules import DEFAULT_RULES
 
@@ -59,10 +63,9 @@ def replay(file: FileArg, json_out: JsonOpt = False) -> None:
         bad(f"{file}：无法读取（{exc.strerror or type(exc).__name__}）")
     if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
         bad(f"{file}：这是 Excel 工作簿，不是对局记录（JSON 文件）；检查填好的记分表请用 shuangsheng score 活动文件夹")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = raw.decode("gb18030", errors="replace")  # saved as "ANSI" by older Notepad
+    text = decode_text(raw)
+    if text is None:
+        bad(f"{file}：文件编码无法识别，请用记事本“另存为”，编码选 UTF-8")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -94,18 +97,18 @@ def materials(
     force: Annotated[bool, typer.Option("--force", help="覆盖已有的 PDF")] = False,
 ) -> None:
     """打印材料：通知、比赛规则、报名表、抽签签条、纪念品领取签收表（PDF）。"""
-    from materials import MaterialsError, build_all
-    from scoring.event import EventError, load
-    from scoring.files import CannotWrite, OutputExists
+    from materials import build_all
+    from scoring.event import load
+    from scoring.tournament import TEAMS_FILE
     from scoring.workbook import WorkbookError, read_teams
 
     try:
         event = load(folder)
-    except EventError as exc:
-        fail(exc.problems)
+    except UserError as exc:
+        fail(exc.messages)
     teams = None
     notes: list[str] = []
-    teams_file = folder / "teams.xlsx"
+    teams_file = folder / TEAMS_FILE
     if teams_file.exists():
         try:
             teams = read_teams(teams_file)
@@ -113,8 +116,8 @@ def materials(
             notes = [f"{teams_file} 暂不能使用，报名表、抽签签条和签收表按空白打印：", *exc.messages]
     try:
         built = build_all(folder, event, teams, font=font, lots=lots, force=force)
-    except (OutputExists, CannotWrite, MaterialsError) as exc:
-        fail(str(exc))
+    except UserError as exc:
+        fail(exc.messages)
     for path in built.paths:
         typer.echo(f"已生成 {path}")
     typer.echo(f"字体：{built.font}")
@@ -126,25 +129,6 @@ FolderArg = Annotated[Path, typer.Argument(help="活动文件夹（含 event.tom
 ForceOpt = Annotated[bool, typer.Option("--force", help="覆盖已有文件")]
 
 
-def _problems(exc: Exception) -> list[str]:
-    """The Chinese lines any of our error types carries."""
-    for attr in ("messages", "problems"):
-        value = getattr(exc, attr, None)
-        if value and all(isinstance(v, str) for v in value):
-            return list(value) if attr == "messages" or not getattr(exc, "heading", "") else str(exc).splitlines()
-    return [str(exc)]
-
-
-def _user_errors() -> tuple[type[Exception], ...]:
-    from scoring.event import EventError
-    from scoring.files import CannotWrite, OutputExists
-    from scoring.knockout import KnockoutError
-    from scoring.tournament import TournamentError
-    from scoring.workbook import WorkbookError
-
-    return (EventError, OutputExists, CannotWrite, KnockoutError, TournamentError, WorkbookError)
-
-
 @app.command()
 def demo(
     out: Annotated[Path, typer.Option("--out", help="示例活动的文件夹", file_okay=False)] = Path("output/demo"),
@@ -153,19 +137,20 @@ def demo(
     force: Annotated[bool, typer.Option("--force", help="清空一个不是示例活动的非空文件夹")] = False,
 ) -> None:
     """生成一场完整的示例比赛：设置、报名表、每轮抽签与模拟记分、检查副本、打印材料和最终名次。"""
-    from materials import MaterialsError, build_all
-    from scoring.demo import DemoError, run_demo
+    from materials import build_all
+    from scoring.demo import run_demo
     from scoring.report import placings_text
+    from scoring.tournament import TEAMS_FILE
 
     try:
         report = run_demo(out, teams=teams, seed=seed, force=force)
         built = build_all(out, report.event, report.teams, force=True)
-    except (DemoError, MaterialsError, *_user_errors()) as exc:
-        fail(_problems(exc))
+    except UserError as exc:
+        fail(exc.messages)
     team_map = {t.id: t for t in report.teams}
     typer.echo(f"示例比赛已生成在 {out}/ ：{len(report.teams)}组，{len(report.rounds)}轮")
     typer.echo(f"  活动设置      {out / 'event.toml'}")
-    typer.echo(f"  报名表        {out / 'teams.xlsx'}")
+    typer.echo(f"  报名表        {out / TEAMS_FILE}")
     for score in report.rounds:
         r = score.round
         typer.echo(f"  第{r.number}轮记分表  {out / f'round-{r.number}.xlsx'}（随机种子 {r.seed}），"
@@ -181,7 +166,7 @@ def demo(
 def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
     """新建活动文件夹：event.toml（按通知预填）和空白报名表 teams.xlsx。"""
     from scoring.event import EVENT_FILE, default_text
-    from scoring.files import CannotWrite, OutputExists, check_writable, write_text
+    from scoring.files import OutputExists, write_text
     from scoring.tournament import TEAMS_FILE
     from scoring.workbook import write_teams_template
 
@@ -190,17 +175,13 @@ def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
     kept = [] if force else [name for name in (EVENT_FILE, TEAMS_FILE) if (folder / name).exists()]
     try:
         if len(kept) == 2:
-            check_writable(folder / EVENT_FILE, force=force)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise CannotWrite(folder, exc) from None
+            raise OutputExists(folder / EVENT_FILE)
         if EVENT_FILE not in kept:
             write_text(folder / EVENT_FILE, default_text(), force=force)
         if TEAMS_FILE not in kept:
             write_teams_template(folder / TEAMS_FILE, force=force)
-    except (OutputExists, CannotWrite) as exc:
-        fail(str(exc))
+    except UserError as exc:
+        fail(exc.messages)
     for name in kept:
         typer.echo(f"{folder / name} 已存在，保留原文件不变（如要换成空白的新文件，请加 --force）")
     if EVENT_FILE not in kept:
@@ -224,29 +205,14 @@ def draw(
     force: Annotated[bool, typer.Option("--force", help="作废并重新抽最近一轮（原文件另存为备份）")] = False,
 ) -> None:
     """抽下一轮：写出 round-N.xlsx（对阵表和每桌记分表）。"""
-    from scoring.tournament import draw_next, team_label
+    from scoring.report import draw_text
+    from scoring.tournament import draw_next
 
     try:
         report = draw_next(folder, seed=seed, lots=lots, force=force)
-    except _user_errors() as exc:
-        fail(_problems(exc))
-    r = report.round
-    if report.backup:
-        typer.echo(f"原第{r.number}轮已备份为 {report.backup}")
-    typer.echo(f"{report.title} 抽签完成：{report.path}")
-    if r.seed is not None:
-        how = "（自动生成，已记在对阵表中，可据此复核抽签）" if report.seed_generated else ""
-        typer.echo(f"随机种子：{r.seed}{how}")
-    else:
-        typer.echo("按纸签抽签（签号已记在对阵表中）")
-    teams = report.teams
-    for p in r.pairings:
-        extra = "（三四名决赛）" if p.third_place else ""
-        typer.echo(f"  第{p.table}桌{extra}：甲方 {team_label(teams, p.a)}  对  乙方 {team_label(teams, p.b)}")
-    if r.bye:
-        typer.echo(f"  轮空：{team_label(teams, r.bye)}")
-    if report.note:
-        typer.echo(report.note)
+    except UserError as exc:
+        fail(exc.messages)
+    typer.echo(draw_text(report))
 
 
 @app.command()
@@ -259,17 +225,20 @@ def score(
     """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本，不改动原文件。"""
     from scoring.files import OutputExists
     from scoring.report import score_text
-    from scoring.tournament import score as run, score_as_json, write_checked_copy
+    from scoring.tournament import score as run
+    from scoring.tournament import score_as_json, write_checked_copy
 
     try:
         report = run(folder, round_number)
-    except _user_errors() as exc:
-        fail(_problems(exc), as_json={"errors": _problems(exc)} if json_out else None)
+    except UserError as exc:
+        fail(exc.messages, as_json={"errors": exc.messages} if json_out else None)
     not_written = None
     try:
         write_checked_copy(report, force=force)
     except OutputExists as exc:
         not_written = f"检查副本没有更新：{exc}（该文件在上次生成后被改动过）"
+    except UserError as exc:  # e.g. the checked copy is open in Excel/WPS
+        not_written = f"检查副本没有更新：{exc}"
     if json_out:
         doc = score_as_json(report.score)
         if not_written:
@@ -294,8 +263,8 @@ def awards(folder: FolderArg = Path("."), json_out: JsonOpt = False) -> None:
 
     try:
         placings, state = run(folder)
-    except _user_errors() as exc:
-        fail(_problems(exc), as_json={"errors": _problems(exc)} if json_out else None)
+    except UserError as exc:
+        fail(exc.messages, as_json={"errors": exc.messages} if json_out else None)
     if json_out:
         print_json(placings_as_json(placings))
     else:

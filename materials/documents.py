@@ -20,10 +20,11 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from materials.fonts import FontSet, choose_fonts
 from materials.style import INK, MARGIN, PAGE, Cell, HouseStyle, build_pdf, new_canvas
+from scoring.errors import UserError
 from scoring.event import Event
 from scoring.files import check_writable, write_bytes
-from scoring.rules import HOLD_LINE, POLICY_LINE, STEP, CARD_PENALTY, PenaltyExcess, NegativePoints, RuleSet, TieBreak
 from scoring.levels import Level, to_halfwidth
+from scoring.rules import CARD_PENALTY, HOLD_LINE, POLICY_LINE, STEP, NegativePoints, PenaltyExcess, RuleSet, TieBreak
 from scoring.teams import Team
 from templates import TEMPLATE_DIR
 
@@ -41,7 +42,7 @@ ROW_HEIGHT = 34  # room to write by hand
 TABLE_MARK = "@得分表"
 
 
-class MaterialsError(ValueError):
+class MaterialsError(UserError, ValueError):
     """A wording template cannot be used; the message is Chinese and names the file and line."""
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from scoring import event as event_file
 from scoring import files, knockout, tournament, workbook
+from scoring.errors import UserError
 from scoring.knockout import Placings
 from scoring.simulate import simulate_match
 from scoring.teams import Team
@@ -24,7 +25,7 @@ GIVEN = (
 )
 
 
-class DemoError(ValueError):
+class DemoError(UserError, ValueError):
     pass
 
 

@@ -9,7 +9,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scoring.rules import RuleSet, RulesError
+from scoring.errors import UserError
+from scoring.files import decode_text
+from scoring.rules import RulesError, RuleSet
 
 EVENT_FILE = "event.toml"
 
@@ -19,7 +21,7 @@ class ThirdPlace(str, enum.Enum):
     PLAYOFF = "playoff"
 
 
-class EventError(ValueError):
+class EventError(UserError, ValueError):
     """event.toml is unreadable or has bad values; `problems` are complete Chinese messages."""
 
     def __init__(self, problems: list[str]):
@@ -89,17 +91,10 @@ def load(folder: Path) -> Event:
         raise EventError([f"{path}：找不到活动设置文件，请先运行 shuangsheng init {folder}"]) from None
     except OSError as exc:
         raise EventError([f"{path}：无法读取（{exc.strerror}）"]) from None
-    return parse(decode(data, source=str(path)), source=str(path))
-
-
-def decode(data: bytes, *, source: str) -> str:
-    """UTF-8 (with or without BOM), or GBK as older Windows Notepad saves it ("ANSI")."""
-    for encoding in ("utf-8-sig", "gb18030"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise EventError([f"{source}：文件编码无法识别，请用记事本“另存为”，编码选 UTF-8"])
+    text = decode_text(data)
+    if text is None:
+        raise EventError([f"{path}：文件编码无法识别，请用记事本“另存为”，编码选 UTF-8"])
+    return parse(text, source=str(path))
 
 
 def parse(text: str, *, source: str) -> Event:

@@ -6,14 +6,16 @@ import os
 import tempfile
 from pathlib import Path
 
+from scoring.errors import UserError
 
-class OutputExists(FileExistsError):
+
+class OutputExists(UserError, FileExistsError):
     def __init__(self, path: Path):
         super().__init__(f"{path}：文件已存在；如要覆盖，请加 --force")
         self.path = path
 
 
-class CannotWrite(OSError):
+class CannotWrite(UserError, OSError):
     """The folder or file refused the write: no permission, or (on Windows) the file is open in Excel/WPS."""
 
     def __init__(self, path: Path, reason: OSError):
@@ -23,6 +25,16 @@ class CannotWrite(OSError):
             "也请确认这个文件夹可以写入"
         )
         self.path = path
+
+
+def decode_text(data: bytes) -> str | None:
+    """UTF-8 (with or without BOM), or GBK as older Windows Notepad and Excel's CSV save it; None if neither."""
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return None
 
 
 def check_writable(path: Path, *, force: bool) -> None:

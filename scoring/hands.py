@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from scoring.levels import START, Level, Levels, Side
-from scoring.rules import CARD_PENALTY, RuleSet, RulesError
+from scoring.rules import CARD_PENALTY, RulesError, RuleSet
 
 
 class Offense(str, enum.Enum):

@@ -20,8 +20,10 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from scoring.errors import UserError
 from scoring.event import ThirdPlace
 from scoring.levels import Side
+from scoring.teams import team_name
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ class MatchOutcome:
 # --- errors ---
 
 
-class KnockoutError(ValueError):
+class KnockoutError(UserError, ValueError):
     """Something about the knockout cannot go on; `problems` are complete Chinese messages, all of them."""
 
     def __init__(self, problems: Sequence[str], *, heading: str = ""):
@@ -108,11 +110,6 @@ class RoundNotDecided(KnockoutError):
 
 MIN_TEAMS = 2
 MAX_TEAMS = 128
-
-
-def team_name(team: str) -> str:
-    """'03' → '第03组'."""
-    return f"第{team}组"
 
 
 def _names(teams: Iterable[str]) -> str:

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
+from scoring.knockout import MatchState, Pairing, Placings
 from scoring.match import MatchResult, result_summary
+from scoring.teams import Team, team_label
+
+if TYPE_CHECKING:  # the folder layer reads workbooks (openpyxl); only its types are needed here
+    from scoring.tournament import DrawReport, RoundScore
 
 
 def width(text: str) -> int:
@@ -53,19 +59,41 @@ def replay_text(result: MatchResult) -> str:
     return "\n".join(parts)
 
 
-def score_text(score, teams) -> str:  # (RoundScore, Mapping[str, Team]) — typed loosely to keep imports light
-    """What `shuangsheng score` prints: per table the teams, levels and result; the errors; who goes on."""
-    from scoring.tournament import team_label
+def pairing_line(p: Pairing, teams: Mapping[str, Team]) -> str:
+    """第1桌：甲方 第03组（…）  对  乙方 第08组（…）"""
+    third = "（三四名决赛）" if p.third_place else ""
+    return f"第{p.table}桌{third}：甲方 {team_label(teams, p.a)}  对  乙方 {team_label(teams, p.b)}"
 
+
+def draw_text(report: DrawReport) -> str:
+    """What `shuangsheng draw` prints: the file, the seed (or lots), every table and the bye."""
+    r = report.round
+    lines = []
+    if report.backup:
+        lines.append(f"原第{r.number}轮已备份为 {report.backup}")
+    lines.append(f"{report.title} 抽签完成：{report.path}")
+    if r.seed is not None:
+        how = "（自动生成，已记在对阵表中，可据此复核抽签）" if report.seed_generated else ""
+        lines.append(f"随机种子：{r.seed}{how}")
+    else:
+        lines.append("按纸签抽签（签号已记在对阵表中）")
+    lines.extend(f"  {pairing_line(p, report.teams)}" for p in r.pairings)
+    if r.bye:
+        lines.append(f"  轮空：{team_label(report.teams, r.bye)}")
+    if report.note:
+        lines.append(report.note)
+    return "\n".join(lines)
+
+
+def score_text(score: RoundScore, teams: Mapping[str, Team]) -> str:
+    """What `shuangsheng score` prints: per table the teams, levels and result; the errors; who goes on."""
     r = score.round
     lines = [f"第{r.number}轮 计分结果"]
     for m in score.matches:
-        p = m.match.pairing
-        head = f"第{p.table}桌{'（三四名决赛）' if p.third_place else ''}：甲方 {team_label(teams, p.a)}  对  乙方 {team_label(teams, p.b)}"
-        lines.append(head)
-        if m.outcome.state.value == "walkover":
+        lines.append(pairing_line(m.match.pairing, teams))
+        if m.outcome.state is MatchState.WALKOVER:
             lines.append(f"    {m.outcome.reason}，{team_label(teams, m.outcome.winner)}晋级")
-        elif m.outcome.state.value == "open":
+        elif m.outcome.state is MatchState.OPEN:
             lines.append("    尚未录入")
         elif m.problems:
             lines.append(f"    记录有误（{len(m.problems)}处），请改正：")
@@ -77,9 +105,6 @@ def score_text(score, teams) -> str:  # (RoundScore, Mapping[str, Team]) — typ
                 lines.append(f"    胜者：{team_label(teams, m.outcome.winner)}")
             else:
                 lines.append("    需加赛：" + m.outcome.reason)
-    if score.round_problems:
-        lines.append("对阵表有误：")
-        lines.extend(f"  {p}" for p in score.round_problems)
     if r.bye:
         lines.append(f"轮空：{team_label(teams, r.bye)}（直接晋级）")
     adv = score.advancement
@@ -91,9 +116,7 @@ def score_text(score, teams) -> str:  # (RoundScore, Mapping[str, Team]) — typ
     return "\n".join(lines)
 
 
-def placings_text(placings, teams) -> str:
-    from scoring.tournament import team_label
-
+def placings_text(placings: Placings, teams: Mapping[str, Team]) -> str:
     lines = []
     if placings.complete:
         lines.append("比赛结束，获奖名单：")

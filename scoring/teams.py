@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -16,7 +16,20 @@ class Team:
     @property
     def label(self) -> str:
         """第03组（张三、李四）"""
-        return f"第{self.id}组（{'、'.join(self.players)}）"
+        return f"{team_name(self.id)}（{'、'.join(self.players)}）"
+
+
+def team_name(team_id: str) -> str:
+    """'03' → '第03组'."""
+    return f"第{team_id}组"
+
+
+def team_label(teams: Mapping[str, Team], team_id: str | None) -> str:
+    """第03组（张三、李四）; just 第03组 for an id not in `teams`; （待定） for none yet."""
+    if team_id is None:
+        return "（待定）"
+    team = teams.get(team_id)
+    return team.label if team else team_name(team_id)
 
 
 @dataclass(frozen=True)

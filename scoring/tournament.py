@@ -14,6 +14,7 @@ from pathlib import Path
 
 from scoring import event as event_file
 from scoring import files, knockout, workbook
+from scoring.errors import UserError
 from scoring.event import Event
 from scoring.knockout import Advancement, MatchOutcome, MatchState, Placings, Round
 from scoring.match import MatchResult, Status, replay
@@ -24,12 +25,11 @@ from scoring.workbook import MatchSheet, Problem, RoundSheet
 TEAMS_FILE = "teams.xlsx"
 
 
-class TournamentError(ValueError):
+class TournamentError(UserError, ValueError):
     """Something in the folder stops the command; `messages` are complete Chinese lines, all of them."""
 
     def __init__(self, messages: Sequence[str]):
         super().__init__("\n".join(messages))
-        self.messages = list(messages)
 
 
 def round_path(folder: Path, number: int) -> Path:
@@ -59,7 +59,6 @@ class RoundScore:
     sheet: RoundSheet
     matches: tuple[MatchScore, ...]
     advancement: Advancement
-    round_problems: tuple[Problem, ...]  # problems of the 对阵 sheet itself
 
     @property
     def round(self) -> Round:
@@ -67,7 +66,7 @@ class RoundScore:
 
     @property
     def problems(self) -> tuple[Problem, ...]:
-        return self.round_problems + tuple(p for m in self.matches for p in m.problems)
+        return tuple(p for m in self.matches for p in m.problems)
 
     @property
     def outcomes(self) -> tuple[MatchOutcome, ...]:
@@ -105,12 +104,7 @@ def _errors_reason(problems: Sequence[Problem]) -> str:
 
 def score_round(sheet: RoundSheet, rules: RuleSet) -> RoundScore:
     matches = tuple(score_match(m, rules) for m in sheet.matches)
-    own = {id(p) for m in sheet.matches for p in m.problems}
-    round_problems = tuple(p for p in sheet.problems if id(p) not in own)
-    outcomes = [m.outcome for m in matches]
-    if round_problems:  # a 对阵 sheet we cannot trust decides nothing
-        outcomes = [MatchOutcome(o.table, MatchState.INVALID, reason="对阵表有误") for o in outcomes]
-    return RoundScore(sheet, matches, knockout.advance(sheet.round, outcomes), round_problems)
+    return RoundScore(sheet, matches, knockout.advance(sheet.round, [m.outcome for m in matches]))
 
 
 def score_as_json(score: RoundScore) -> dict[str, object]:
@@ -138,8 +132,6 @@ def score_as_json(score: RoundScore) -> dict[str, object]:
         known = [m.outcome.winner for m in score.matches if m.outcome.winner and not m.match.pairing.third_place]
         doc["advancing"] = known + ([bye] if bye else [])
         doc["blockers"] = [b.message for b in score.advancement.blockers]
-    if score.round_problems:
-        doc["errors"] = [str(p) for p in score.round_problems]
     return doc
 
 
@@ -321,7 +313,8 @@ def score(folder: Path, number: int | None = None) -> ScoreReport:
         raise TournamentError([f"{folder}：还没有抽签（没有 round-1.xlsx），请先运行 shuangsheng draw {folder}"])
     number = number or len(state.rounds)
     if not 1 <= number <= len(state.rounds):
-        raise TournamentError([f"{folder}：没有第{number}轮（已有第1–{len(state.rounds)}轮）"])
+        have = "只有第1轮" if len(state.rounds) == 1 else f"已有第1–{len(state.rounds)}轮"
+        raise TournamentError([f"{folder}：没有第{number}轮（{have}）"])
     sheet = state.rounds[number - 1]
     return ScoreReport(score_round(sheet, state.rules), workbook.checked_path(sheet.path), state.team_map)
 
@@ -349,10 +342,3 @@ def awards(folder: Path) -> tuple[Placings, EventFolder]:
     except knockout.KnockoutError as exc:
         raise TournamentError([str(exc)]) from None
     return placings, state
-
-
-def team_label(teams: Mapping[str, Team], team_id: str | None) -> str:
-    if team_id is None:
-        return "（待定）"
-    team = teams.get(team_id)
-    return team.label if team else f"第{team_id}组"

@@ -27,7 +27,6 @@ import csv
 import hashlib
 import io
 import re
-import unicodedata
 import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -37,16 +36,19 @@ from typing import TYPE_CHECKING, Callable
 
 import openpyxl
 from openpyxl.comments import Comment
-from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side as BorderSide
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection
+from openpyxl.styles import Side as BorderSide
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
-from scoring.files import write_bytes
+from scoring.errors import UserError
+from scoring.files import decode_text, write_bytes
 from scoring.hands import FIELD_CN, FIELDS, OFFENSE_CN, Hand, HandError, MatchRecord, Offense, check_hand
 from scoring.knockout import Pairing, Round
 from scoring.levels import LABELS, Level, Side, to_halfwidth
+from scoring.report import width as display_width
 from scoring.teams import Team, TeamRow, clean_name, validate_teams
 
 if TYPE_CHECKING:
@@ -79,7 +81,7 @@ class Problem:
         return f"{self.where}：{self.message}"
 
 
-class WorkbookError(ValueError):
+class WorkbookError(UserError, ValueError):
     """A workbook that cannot be used as it is; `problems` lists every problem found (all at once)."""
 
     def __init__(self, problems: Sequence[Problem]):
@@ -358,10 +360,6 @@ _BAD_MARK = "✗"
 _GOOD_MARK = "✓"
 
 
-def _display_width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
 def _fit_columns(ws: Worksheet, widths: Mapping[int, float]) -> None:
     for col, width in widths.items():
         ws.column_dimensions[get_column_letter(col)].width = width
@@ -373,7 +371,7 @@ def _widths(rows: Iterable[Sequence[object]], *, minimum: float = 6, maximum: fl
         for col, value in enumerate(row, start=1):
             if value is None:
                 continue
-            need = _display_width(str(value)) + 3
+            need = display_width(str(value)) + 3
             out[col] = min(maximum, max(out.get(col, minimum), need))
     return out
 
@@ -852,9 +850,9 @@ def _write_match_sheet(ws: Worksheet, round: Round, p: Pairing, teams: Mapping[s
     for col, column in enumerate(HAND_COLUMNS, start=1):
         letter = get_column_letter(col)
         _validation(ws, column, f"{letter}{first}:{letter}{last}")
-        width = column.width or _display_width(column.label) + 4
+        width = column.width or display_width(column.label) + 4
         ws.column_dimensions[letter].width = width
-    ws.column_dimensions["B"].width = max(ws.column_dimensions["B"].width, _display_width(p.a + p.b) + 6, 8)
+    ws.column_dimensions["B"].width = max(ws.column_dimensions["B"].width, display_width(p.a + p.b) + 6, 8)
     ws.freeze_panes = f"B{first}"
     _print_setup(ws, title_rows=f"{HAND_HEADER_ROW}:{HAND_HEADER_ROW}", one_page=True)
     _protect(ws)
@@ -963,7 +961,6 @@ class RoundSheet:
     sha256: str
     round: Round
     matches: tuple[MatchSheet, ...]
-    problems: tuple[Problem, ...]  # all of them: the 对阵 sheet's and every match sheet's
 
     def match(self, table: int) -> MatchSheet:
         for m in self.matches:
@@ -972,8 +969,11 @@ class RoundSheet:
         raise KeyError(table)
 
     @property
-    def ok(self) -> bool:
-        return not self.problems
+    def problems(self) -> tuple[Problem, ...]:
+        """Every problem as the workbook reads: the 对阵 sheet's (bad 弃权 cells, kept with their table) first, then
+        table by table."""
+        every = [p for m in self.matches for p in m.problems]
+        return tuple(sorted(every, key=lambda p: p.sheet != MATCHES_SHEET))
 
 
 _ROUND_CACHE: dict[tuple[str, str], RoundSheet] = {}
@@ -986,21 +986,21 @@ def read_round(path: Path) -> RoundSheet:
     Parsing is the slow part, so a file read again with the same bytes is answered from a small cache."""
     path = Path(path)
     data = _read_file(path)
-    key = (str(path.resolve()), hashlib.sha256(data).hexdigest())
+    digest = hashlib.sha256(data).hexdigest()
+    key = (str(path.resolve()), digest)
     if key in _ROUND_CACHE:
         return _ROUND_CACHE[key]
-    sheet = _parse_round(path, data)
+    sheet = _parse_round(path, data, digest)
     if len(_ROUND_CACHE) >= _ROUND_CACHE_SIZE:
         _ROUND_CACHE.pop(next(iter(_ROUND_CACHE)))
     _ROUND_CACHE[key] = sheet
     return sheet
 
 
-def _parse_round(path: Path, data: bytes) -> RoundSheet:
+def _parse_round(path: Path, data: bytes, digest: str) -> RoundSheet:
     name = path.name
     grids = _grids(data, name)
     round_, walkovers, bad_forfeits = _read_matches_sheet(grids, name)
-    problems: list[Problem] = list(bad_forfeits.values())  # the 对阵 sheet's first, as it reads
     matches = []
     expected = {MATCHES_SHEET, CHECK_SHEET, *(sheet_name(p.table) for p in round_.pairings)}
     strays = [title for title in grids if title not in expected]
@@ -1010,8 +1010,7 @@ def _parse_round(path: Path, data: bytes) -> RoundSheet:
         if pairing.table in bad_forfeits:  # a bad 弃权 cell stops its own match only, not the whole round
             match = replace(match, problems=(bad_forfeits[pairing.table], *match.problems))
         matches.append(match)
-        problems.extend(p for p in match.problems if p.sheet != MATCHES_SHEET)
-    return RoundSheet(path, hashlib.sha256(data).hexdigest(), round_, tuple(matches), tuple(problems))
+    return RoundSheet(path, digest, round_, tuple(matches))
 
 
 def _read_matches_sheet(
@@ -1253,7 +1252,7 @@ def write_checked(
     if hashlib.sha256(data).hexdigest() != source.sha256:
         raise WorkbookError([Problem(name, None, None, "文件在读取之后又被修改过，请重新运行 score")])
     wb = _open_workbook(data, name, read_only=False)
-    everything: list[Problem] = [p for p in source.problems if p.sheet == MATCHES_SHEET or p.sheet is None]
+    everything: list[Problem] = []
     summary_rows: list[tuple[object, ...]] = []
     for match in source.matches:
         result = results.get(match.table)
@@ -1318,7 +1317,7 @@ def _annotate_match(ws: Worksheet, match: MatchSheet, result: MatchResult | None
     assert header is not None
     for i, label in enumerate(CHECK_COLUMNS):
         _header_cell(ws, header, first + i, label)
-        ws.column_dimensions[get_column_letter(first + i)].width = 60 if label == "说明" else _display_width(label) + 4
+        ws.column_dimensions[get_column_letter(first + i)].width = 60 if label == "说明" else display_width(label) + 4
     ws.cell(A_ROW, first, "结果").font = _BOLD
     ws.cell(A_ROW, first + 1, summary).font = _BOLD
     outcomes = {o.hand: o for o in result.outcomes} if result is not None else {}
@@ -1378,7 +1377,7 @@ def _write_check_sheet(wb, source: RoundSheet, summary_rows: Sequence[tuple[obje
             ws.cell(i, 4, p.message).alignment = _WRAP
             ws.merge_cells(start_row=i, start_column=1, end_row=i, end_column=3)
             ws.merge_cells(start_row=i, start_column=4, end_row=i, end_column=7)
-            ws.row_dimensions[i].height = 15 * (1 + _display_width(p.message) // 90)
+            ws.row_dimensions[i].height = 15 * (1 + display_width(p.message) // 90)
     _fit_columns(ws, {1: 8, 2: 12, 3: 12, 4: 8, 5: 8, 6: 8, 7: 60})
     _print_setup(ws, title_rows=None)
 
@@ -1440,13 +1439,8 @@ def _csv_cell(row: int, col: int) -> str:
 
 
 def _csv_grid(data: bytes, name: str) -> _Grid:
-    for encoding in ("utf-8-sig", "gb18030"):
-        try:
-            text = data.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    else:  # pragma: no cover - gb18030 decodes any byte string
+    text = decode_text(data)
+    if text is None:
         raise WorkbookError([Problem(name, None, None, "无法识别文件编码（应为 UTF-8 或 GBK）")])
     cells: dict[tuple[int, int], object] = {}
     for r, row in enumerate(csv.reader(io.StringIO(text)), start=1):

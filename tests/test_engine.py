@@ -7,9 +7,8 @@ import pytest
 from scoring.hands import Hand, Offense, RecordError, parse_record
 from scoring.levels import Level, Levels, Side
 from scoring.match import Kind, Status, replay
-from scoring.rules import DealerTable, RuleSet, RulesError
+from scoring.rules import DealerTable, RulesError, RuleSet
 from tests.helpers import levels, run
-
 
 A, B = Side.A, Side.B
 L = Level.parse

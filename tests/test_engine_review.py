@@ -14,7 +14,6 @@ from scoring.match import Kind, Status, replay, result_as_json
 from scoring.rules import DEFAULT_RULES, RuleSet
 from tests.helpers import levels, run
 
-
 A, B = Side.A, Side.B
 L = Level.parse
 

@@ -34,7 +34,7 @@ def test_score_names_a_round_that_does_not_exist(folder):
     with pytest.raises(tournament.TournamentError, match="还没有抽签"):
         tournament.score(folder)
     tournament.draw_next(folder, seed=1)
-    with pytest.raises(tournament.TournamentError, match="没有第2轮（已有第1–1轮）"):
+    with pytest.raises(tournament.TournamentError, match="没有第2轮（只有第1轮）"):
         tournament.score(folder, 2)
 
 

@@ -13,13 +13,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scoring import workbook as wbk
 from scoring.files import OutputExists
 from scoring.hands import Hand, HandError, MatchRecord, Offense
 from scoring.knockout import Pairing, Round
 from scoring.levels import Level, Side
 from scoring.match import replay
 from scoring.teams import Team
-from scoring import workbook as wbk
 from scoring.workbook import (
     HEADER,
     WorkbookError,
