@@ -67,6 +67,17 @@ def test_draw_into_a_locked_file_is_a_message(tmp_path, lock):
     assert not (folder / "round-1.xlsx").exists() and not list(folder.glob(".*.tmp"))
 
 
+def test_score_with_the_checked_copy_open_in_excel_still_reports(tmp_path, lock):
+    folder = new_event(tmp_path / "event")
+    cli("draw", folder, "--seed", 1, code=0)
+    lock()
+    result = cli("score", folder, code=1)
+    assert "第1轮 计分结果" in result.output  # the report is shown all the same
+    assert "检查副本没有更新" in result.output and "round-1-checked.xlsx：无法写入" in result.output
+    doc = json.loads(cli("score", folder, "--json", code=1).stdout)
+    assert doc["round"] == 1 and any("无法写入" in e for e in doc["errors"])
+
+
 def test_init_into_a_locked_folder_is_a_message(tmp_path, lock):
     lock()
     result = cli("init", tmp_path / "new", code=1)
