@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -271,11 +272,58 @@ def awards(folder: FolderArg = Path("."), json_out: JsonOpt = False) -> None:
         typer.echo(placings_text(placings, state.team_map))
 
 
+# Typer vendors click privately; its UsageError (wrong command, option or value) is BadParameter's base class.
+_UsageError = typer.BadParameter.__mro__[1]
+
+_DETAILS = (  # the parts of click's and pydantic's English wording a user meets, in Chinese
+    (re.compile(r"Input should be greater than or equal to (\S+)"), r"应不小于 \1"),
+    (re.compile(r"Input should be less than or equal to (\S+)"), r"应不大于 \1"),
+    (re.compile(r"Input should be a valid integer.*"), "应为整数"),
+    (re.compile(r"(?:File|file|Directory|directory|Path|path) '(.*)' does not exist\."), r"“\1”不存在"),
+    (re.compile(r"(?:File|file) '(.*)' is a directory\."), r"“\1”是文件夹，这里应为文件"),
+    (re.compile(r"(?:Directory|directory) '(.*)' is a file\."), r"“\1”是文件，这里应为文件夹"),
+)
+
+
+def usage_message(exc: Exception) -> str:
+    """A command-line mistake (unknown command or option, bad or missing value) in Chinese, with where to look."""
+    name = type(exc).__name__
+    text = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    param = getattr(exc, "param", None)
+    where = "/".join(getattr(param, "opts", None) or []) or getattr(param, "name", "") or ""
+    if name == "NoSuchOption":
+        line = f"没有这个选项：{getattr(exc, 'option_name', '')}"
+    elif name == "MissingParameter":
+        line = f"缺少参数：{where}"
+    elif name == "BadParameter":
+        detail = text.split(": ", 1)[-1]
+        for pattern, chinese in _DETAILS:
+            detail = pattern.sub(chinese, detail)
+        line = f"参数 {where} 的值不对：{detail}"
+    elif m := re.match(r"No such command '(.*)'", text):
+        commands = "、".join(sorted(typer.main.get_command(app).commands))  # type: ignore[attr-defined]
+        line = f"没有这个命令：{m.group(1)}（可用的命令：{commands}）"
+    elif m := re.match(r"Got unexpected extra argument(?:s|\(s\))? \((.*)\)", text):
+        line = f"多余的参数：{m.group(1)}（文件夹或文件路径中有空格时，请用英文引号括起来）"
+    else:
+        line = f"命令用法有误：{text}"
+    return f"{line}\n用法说明：shuangsheng --help，或 shuangsheng 命令 --help"
+
+
 def main() -> None:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")
         sys.stderr.reconfigure(encoding="utf-8")
-    app()
+    try:
+        code = app(standalone_mode=False)
+    except _UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # plain `shuangsheng`: show the help
+            app(["--help"])
+        typer.echo(usage_message(exc), err=True)
+        sys.exit(2)
+    except typer.Abort:
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":
