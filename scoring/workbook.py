@@ -1192,7 +1192,7 @@ def _read_match_sheet(grid: _Grid | None, name: str, pairing: Pairing, walkover:
                 values[f] = column.parse(raw[f])  # type: ignore[misc]
             except ValueError:
                 row_ok = False
-                actual = "空" if blank(raw[f]) else f"“{show(raw[f])}”"
+                actual = _quoted(raw[f])
                 bad(r, f, f"{column.label}{column.expect}，实际为{actual}")
         if not row_ok:
             continue
@@ -1391,18 +1391,13 @@ def read_lots(path: Path) -> tuple[tuple[str, int], ...]:
     path = Path(path)
     name = path.name
     data = _read_file(path)
-    if path.suffix.lower() == ".csv":
-        grid, cell_name = _csv_grid(data, name), _csv_cell
-    else:
-        grids = _grids(data, name)
-        hits = [g for g in grids.values() if g.find_header(LOTS_HEADER)]
-        if not hits:
-            raise WorkbookError([Problem(name, None, None, "找不到含“组号”“签号”两列的表头")])
-        grid, cell_name = hits[0], _cell
-    found = grid.find_header(LOTS_HEADER)
-    if found is None:
+    csv_file = path.suffix.lower() == ".csv"
+    candidates = [_csv_grid(data, name)] if csv_file else list(_grids(data, name).values())
+    hit = next(((g, found) for g in candidates if (found := g.find_header(LOTS_HEADER))), None)
+    if hit is None:
         raise WorkbookError([Problem(name, None, None, "找不到含“组号”“签号”两列的表头")])
-    header_row, cols = found
+    grid, (header_row, cols) = hit
+    cell_name = _csv_cell if csv_file else _cell
     sheet = grid.name or None
     lots: list[tuple[str, int]] = []
     problems: list[Problem] = []
