@@ -172,15 +172,6 @@ class RuleSet:
             raise RulesError(problems)
         return cls(**kwargs)  # type: ignore[arg-type]
 
-    def as_mapping(self) -> dict[str, object]:
-        return {
-            "dealer_table": self.dealer_table.value,
-            "must_play": [m.label for m in self.must_play],
-            "penalty_excess": self.penalty_excess.value,
-            "negative_points": self.negative_points.value,
-            "tie_break": self.tie_break.value,
-            "match_minutes": self.match_minutes,
-        }
 
 
 DEFAULT_RULES = RuleSet()
