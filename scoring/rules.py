@@ -173,5 +173,4 @@ class RuleSet:
         return cls(**kwargs)  # type: ignore[arg-type]
 
 
-
 DEFAULT_RULES = RuleSet()
