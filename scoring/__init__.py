@@ -1,4 +1,11 @@
 """The domain of a 双升级 knockout event: levels, hands, matches, the knockout, and the files they live in.
 
-Everything here is pure except `scoring.workbook`, the only module that imports openpyxl.
+Pure domain (no files, no spreadsheet or PDF library): `levels`, `rules`, `hands`, `match`, `knockout`, `teams`,
+`simulate` (seeded random matches), `report` and `text` (terminal text), `errors`, and inside `workbook` its
+`parsers`, `schema` and `problems`.
+
+Touch files: `files` (atomic writes, the ledger of generated files), `event` (reads event.toml), `workbook` (the
+only package importing a spreadsheet library: teams.xlsx, round-N.xlsx, checked copies, paper lots),
+`tournament` (an event folder: reads it, writes round workbooks and checked copies) and `demo` (builds a whole
+sample folder).
 """

@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from scoring.knockout import MatchState, Pairing, Placings
 from scoring.match import MatchResult, result_summary
 from scoring.teams import Team, team_label
+from scoring.text import pad, width
 
 if TYPE_CHECKING:  # the folder layer reads workbooks (openpyxl); only its types are needed here
     from scoring.tournament import DrawReport, RoundScore
-
-
-def width(text: str) -> int:
-    """Columns a string takes in a terminal: CJK and full-width characters count two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def pad(text: str, columns: int) -> str:
-    return text + " " * max(0, columns - width(text))
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -1,0 +1,166 @@
+"""Opening a workbook the user gave us, safely, into plain grids of values (reads files; openpyxl).
+
+The file is read into memory once and never written. Refused before parsing: files over 20 MB, old .xls or
+encrypted files, anything that is not a zip, and zips that unpack to over 200 MB. openpyxl parses XML through
+defusedxml when it is installed (it is a dependency). Files saved by openpyxl carry no cached formula values, so
+nothing written here relies on a formula; a formula a user typed is read by the value the spreadsheet application
+saved with it, and one without a saved value becomes `Uncached` (no parser accepts it).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import openpyxl
+from openpyxl.utils.exceptions import InvalidFileException
+
+from scoring.files import decode_text
+from scoring.workbook.parsers import squeeze
+from scoring.workbook.problems import Problem, WorkbookError
+
+HEADER_SEARCH_ROWS = 30
+MAX_FILE_BYTES = 20 * 1024 * 1024
+MAX_UNZIPPED_BYTES = 200 * 1024 * 1024
+
+
+@dataclass
+class Grid:
+    """One worksheet's non-blank values by (row, column), 1-based."""
+
+    name: str
+    cells: dict[tuple[int, int], object]
+
+    def get(self, row: int, col: int) -> object:
+        return self.cells.get((row, col))
+
+    @property
+    def max_row(self) -> int:
+        return max((r for r, _ in self.cells), default=0)
+
+    def find_header(self, required: Sequence[str], *, start: int = 1) -> tuple[int, dict[str, int]] | None:
+        """The first row at or after `start` holding every label in `required` → (row, label → column)."""
+        rows: dict[int, dict[str, int]] = {}
+        for (r, c), value in self.cells.items():
+            if r >= start and isinstance(value, str):
+                rows.setdefault(r, {}).setdefault(squeeze(value), c)
+        for r in sorted(rows):
+            if r > start + HEADER_SEARCH_ROWS:
+                break
+            if all(label in rows[r] for label in required):
+                return r, rows[r]
+        return None
+
+    def find_label(self, label: str, *, before_row: int | None = None) -> tuple[int, int] | None:
+        hits = sorted(
+            (r, c)
+            for (r, c), value in self.cells.items()
+            if isinstance(value, str) and squeeze(value) == label and (before_row is None or r < before_row)
+        )
+        return hits[0] if hits else None
+
+
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
+
+def read_file(path: Path) -> bytes:
+    name = Path(path).name
+    try:
+        size = Path(path).stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise WorkbookError([Problem(name, None, None, f"文件太大（{size // 1024 // 1024} MB），不像是本赛事的工作簿")])
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise WorkbookError([Problem(name, None, None, f"找不到文件：{path}")]) from None
+    except IsADirectoryError:
+        raise WorkbookError([Problem(name, None, None, "这是一个文件夹，不是 xlsx 文件")]) from None
+    except PermissionError:
+        raise WorkbookError([Problem(name, None, None, "无法读取：没有权限，或文件正被其他程序（如 Excel/WPS）锁定")]) from None
+    except OSError as exc:
+        raise WorkbookError([Problem(name, None, None, f"无法读取：{exc.strerror or exc}")]) from None
+
+
+def open_workbook(data: bytes, name: str, *, read_only: bool = True, data_only: bool = False):  # -> Workbook
+    def fail(message: str) -> WorkbookError:
+        return WorkbookError([Problem(name, None, None, message)])
+
+    if data.startswith(OLE_MAGIC):
+        raise fail("这是旧版 Excel（.xls）或加密的文件，不是 .xlsx；请在 Excel 或 WPS 中“另存为” .xlsx 工作簿")
+    if not zipfile.is_zipfile(io.BytesIO(data)):
+        raise fail("不是 xlsx 工作簿（文件已损坏，或是改了扩展名的其他文件）；请在 Excel 或 WPS 中“另存为” .xlsx 工作簿")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            if sum(info.file_size for info in archive.infolist()) > MAX_UNZIPPED_BYTES:
+                raise fail("解压后过大，不像是本赛事的工作簿")
+        return openpyxl.load_workbook(io.BytesIO(data), read_only=read_only, data_only=data_only)
+    except WorkbookError:
+        raise
+    # openpyxl reports a broken package in many ways; each is a file we cannot read, said once in Chinese.
+    except (zipfile.BadZipFile, InvalidFileException, KeyError, ValueError, TypeError, SyntaxError, OSError) as exc:
+        raise fail(f"无法作为 xlsx 工作簿打开（文件可能已损坏：{type(exc).__name__}）；请在 Excel 或 WPS 中重新保存") from None
+
+
+@dataclass(frozen=True)
+class Uncached:
+    """A formula cell whose file holds no computed value (e.g. written by a program, never opened in Excel): no
+    parser accepts it, so it is reported instead of being read as blank."""
+
+    formula: str
+
+    def __str__(self) -> str:
+        return f"公式 {self.formula}（文件中没有计算结果；请在 Excel/WPS 中打开后保存，或直接填写数值）"
+
+
+def _sheet_cells(wb) -> dict[str, dict[tuple[int, int], object]]:
+    out: dict[str, dict[tuple[int, int], object]] = {}
+    for ws in wb.worksheets:
+        ws.reset_dimensions()  # do not trust the stored dimension: read every row there is
+        cells: dict[tuple[int, int], object] = {}
+        for row in ws.iter_rows():
+            for cell in row:
+                value = cell.value
+                if value is None or (isinstance(value, str) and not value.strip()):
+                    continue
+                cells[(cell.row, cell.column)] = value
+        out[ws.title] = cells
+    return out
+
+
+def read_grids(data: bytes, name: str) -> dict[str, Grid]:
+    """Every worksheet's values. Formula cells take the value the spreadsheet application saved with them."""
+    wb = open_workbook(data, name, data_only=False)
+    try:
+        cells = _sheet_cells(wb)
+    finally:
+        wb.close()
+    formulas = {
+        (sheet, pos): value
+        for sheet, sheet_cells in cells.items()
+        for pos, value in sheet_cells.items()
+        if isinstance(value, str) and value.startswith("=") and len(value) > 1
+    }
+    if formulas:  # only then parse a second time for the cached values
+        wb = open_workbook(data, name, data_only=True)
+        try:
+            cached = _sheet_cells(wb)
+        finally:
+            wb.close()
+        for (sheet, pos), formula in formulas.items():
+            value = cached.get(sheet, {}).get(pos)
+            cells[sheet][pos] = Uncached(formula) if value is None else value
+    return {title: Grid(title, sheet_cells) for title, sheet_cells in cells.items()}
+
+def csv_grid(data: bytes, name: str) -> Grid:
+    text = decode_text(data)
+    if text is None:
+        raise WorkbookError([Problem(name, None, None, "无法识别文件编码（应为 UTF-8 或 GBK）")])
+    cells: dict[tuple[int, int], object] = {}
+    for r, row in enumerate(csv.reader(io.StringIO(text)), start=1):
+        for c, value in enumerate(row, start=1):
+            if value.strip():
+                cells[(r, c)] = value
+    return Grid("", cells)

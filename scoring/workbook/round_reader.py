@@ -1,0 +1,346 @@
+"""Reading a filled `round-N.xlsx` into the drawn round and each table's match record (reads files).
+
+The 加赛 column, not the row, decides what is a tie-break hand, so 加赛 hands may also be typed right after the
+regular ones. Rows with 庄家 and 台下得分 both blank are skipped, unless another data cell holds a non-default value
+(then an error: typed data is never dropped silently). 弃权 (对阵 sheet) wins over any hands typed for that table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from scoring.hands import FIELD_CN, FIELDS, Hand, HandError, MatchRecord, check_hand
+from scoring.knockout import Pairing, Round
+from scoring.levels import Side
+from scoring.workbook.loading import Grid, read_file, read_grids
+from scoring.workbook.parsers import blank, parse_side, parse_team_id, parse_whole, quoted, show, squeeze
+from scoring.workbook.problems import Problem, WorkbookError, cell_ref
+from scoring.workbook.schema import (
+    BYE_LABEL,
+    CHECK_SHEET,
+    COLUMN_BY_FIELD,
+    HAND_COLUMNS,
+    HEADER,
+    MATCHES_HEADER,
+    MATCHES_SHEET,
+    NO_BYE,
+    NO_SEED,
+    NUMBER_LABEL,
+    OTHER_DATA_FIELDS,
+    POOL_HEADER,
+    ROUND_LABEL,
+    SEED_LABEL,
+    THIRD_PLACE,
+    sheet_name,
+)
+
+@dataclass(frozen=True)
+class MatchSheet:
+    """One table's score sheet as read: the record, and where each hand and field sits in the sheet."""
+
+    file: str
+    sheet: str
+    pairing: Pairing
+    record: MatchRecord
+    rows: tuple[int, ...]  # rows[i] is the sheet row of record.hands[i]
+    columns: Mapping[str, int]  # field (and '局') → column number
+    header_row: int | None
+    walkover: Side | None  # the side that forfeited (弃权)
+    problems: tuple[Problem, ...]
+    extra_column: int  # the first column right of the hand table (the checked copy writes there)
+
+    @property
+    def table(self) -> int:
+        return self.pairing.table
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def open(self) -> bool:
+        """Nothing recorded yet (and no walkover)."""
+        return self.walkover is None and not self.record.hands and not self.problems
+
+    def cell(self, hand: int | None, field: str | None = None) -> str | None:
+        """'D9' for hand 3's 台下得分; the 局 cell when `field` has no column; None without a hand."""
+        if hand is None or not 1 <= hand <= len(self.rows):
+            return None
+        col = self.columns.get(field or NUMBER_LABEL) or self.columns.get(NUMBER_LABEL)
+        return cell_ref(self.rows[hand - 1], col) if col else None
+
+    def locate(self, error: HandError) -> Problem:
+        """An engine error (hand position, field) as a problem at its cell: `round-1.xlsx 第3桌!D9：…`."""
+        return Problem(self.file, self.sheet, self.cell(error.hand, error.field), error.message)
+
+
+@dataclass(frozen=True)
+class RoundSheet:
+    """A round workbook as read: the drawn round, each match's sheet, and every problem found."""
+
+    path: Path
+    sha256: str
+    round: Round
+    matches: tuple[MatchSheet, ...]
+
+    def match(self, table: int) -> MatchSheet:
+        for m in self.matches:
+            if m.table == table:
+                return m
+        raise KeyError(table)
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        """Every problem as the workbook reads: the 对阵 sheet's (bad 弃权 cells, kept with their table) first, then
+        table by table."""
+        every = [p for m in self.matches for p in m.problems]
+        return tuple(sorted(every, key=lambda p: p.sheet != MATCHES_SHEET))
+
+
+_ROUND_CACHE: dict[tuple[str, str], RoundSheet] = {}
+_ROUND_CACHE_SIZE = 16
+
+
+def read_round(path: Path) -> RoundSheet:
+    """Read a filled `round-N.xlsx`. Raises WorkbookError only when the round itself (file, 对阵 sheet) cannot be
+    read; problems of single match sheets are collected in the result so the other matches can still be scored.
+    Parsing is the slow part, so a file read again with the same bytes is answered from a small cache."""
+    path = Path(path)
+    data = read_file(path)
+    digest = hashlib.sha256(data).hexdigest()
+    key = (str(path.resolve()), digest)
+    if key in _ROUND_CACHE:
+        return _ROUND_CACHE[key]
+    sheet = _parse_round(path, data, digest)
+    if len(_ROUND_CACHE) >= _ROUND_CACHE_SIZE:
+        _ROUND_CACHE.pop(next(iter(_ROUND_CACHE)))
+    _ROUND_CACHE[key] = sheet
+    return sheet
+
+
+def _parse_round(path: Path, data: bytes, digest: str) -> RoundSheet:
+    name = path.name
+    grids = read_grids(data, name)
+    round_, walkovers, bad_forfeits = _read_matches_sheet(grids, name)
+    matches = []
+    expected = {MATCHES_SHEET, CHECK_SHEET, *(sheet_name(p.table) for p in round_.pairings)}
+    strays = [title for title in grids if title not in expected]
+    for pairing in round_.pairings:
+        grid = grids.get(sheet_name(pairing.table))
+        match = _read_match_sheet(grid, name, pairing, walkovers.get(pairing.table), strays)
+        if pairing.table in bad_forfeits:  # a bad 弃权 cell stops its own match only, not the whole round
+            match = replace(match, problems=(bad_forfeits[pairing.table], *match.problems))
+        matches.append(match)
+    return RoundSheet(path, digest, round_, tuple(matches))
+
+
+def _read_matches_sheet(
+    grids: Mapping[str, Grid], name: str
+) -> tuple[Round, dict[int, Side], dict[int, Problem]]:
+    """The drawn round, the walkovers, and each bad 弃权 cell by table; WorkbookError if the round is unusable."""
+    grid = grids.get(MATCHES_SHEET)
+    if grid is None:
+        raise WorkbookError([Problem(name, None, None, f"找不到工作表“{MATCHES_SHEET}”，这不像是 draw 生成的轮次工作簿")])
+    sheet = grid.name
+    fatal: list[Problem] = []
+    bad_forfeits: dict[int, Problem] = {}
+
+    def labelled(label: str) -> tuple[object, str | None]:
+        at = grid.find_label(label)
+        if at is None:
+            fatal.append(Problem(name, sheet, None, f"找不到“{label}”一栏"))
+            return None, None
+        return grid.get(at[0], at[1] + 1), cell_ref(at[0], at[1] + 1)
+
+    raw_number, number_cell = labelled(ROUND_LABEL)
+    number = 0
+    if number_cell:
+        try:
+            number = parse_whole(raw_number)
+            if number < 1:
+                raise ValueError(raw_number)
+        except ValueError:
+            fatal.append(Problem(name, sheet, number_cell, f"轮次应为正整数，实际为“{show(raw_number)}”"))
+    raw_seed, seed_cell = labelled(SEED_LABEL)
+    seed: int | None = None
+    if seed_cell and not (isinstance(raw_seed, str) and squeeze(raw_seed) == squeeze(NO_SEED)):
+        try:
+            seed = parse_whole(raw_seed) if not blank(raw_seed) else None
+        except ValueError:
+            fatal.append(Problem(name, sheet, seed_cell, f"随机种子应为整数或“{NO_SEED}”，实际为“{show(raw_seed)}”"))
+    raw_bye, bye_cell = labelled(BYE_LABEL)
+    bye: str | None = None
+    if bye_cell:
+        try:
+            bye = parse_team_id(raw_bye) or None
+        except ValueError:
+            fatal.append(Problem(name, sheet, bye_cell, f"轮空应为组号或“{NO_BYE}”，实际为“{show(raw_bye)}”"))
+        if bye == NO_BYE:
+            bye = None
+    found = grid.find_header(MATCHES_HEADER[:4])
+    if found is None:
+        fatal.append(Problem(name, sheet, None, f"找不到对阵表头（{' | '.join(MATCHES_HEADER[:4])}）"))
+        raise WorkbookError(fatal)
+    header_row, cols = found
+    pairings: list[Pairing] = []
+    walkovers: dict[int, Side] = {}
+    r = header_row + 1
+    while not blank(grid.get(r, cols["桌号"])):
+        raw_table = grid.get(r, cols["桌号"])
+        try:
+            table = parse_whole(raw_table)
+            ids = [parse_team_id(grid.get(r, cols[label])) for label in ("甲方", "乙方")]
+            if table < 1 or not all(ids):
+                raise ValueError(raw_table)
+        except ValueError:
+            fatal.append(Problem(name, sheet, f"A{r}:C{r}", "对阵行应有桌号和甲乙双方组号（此处由 draw 生成，请不要改动）"))
+            r += 1
+            continue
+        note = grid.get(r, cols["说明"]) if "说明" in cols else None
+        pairing = Pairing(table, ids[0], ids[1], third_place=isinstance(note, str) and THIRD_PLACE in squeeze(note))
+        pairings.append(pairing)
+        raw_forfeit = grid.get(r, cols["弃权"])
+        if not blank(raw_forfeit):
+            try:
+                walkovers[table] = _parse_forfeit(raw_forfeit, pairing)
+            except ValueError:
+                bad_forfeits[table] = Problem(
+                    name, sheet, cell_ref(r, cols["弃权"]),
+                    f"弃权应为空，或弃权的一方“甲”或“乙”（也可写组号 {pairing.a} 或 {pairing.b}），实际为“{show(raw_forfeit)}”",
+                )
+        r += 1
+    pool: list[str] = []
+    lots: list[tuple[str, int]] = []
+    pool_found = grid.find_header(POOL_HEADER[:2], start=r)
+    if pool_found is None:
+        fatal.append(Problem(name, sheet, None, f"找不到抽签名单（{' | '.join(POOL_HEADER)}）"))
+    else:
+        pool_row, pcols = pool_found
+        r = pool_row + 1
+        while not blank(grid.get(r, pcols["组号"])):
+            raw_id = grid.get(r, pcols["组号"])
+            try:
+                team_id = parse_team_id(raw_id)
+            except ValueError:
+                fatal.append(Problem(name, sheet, cell_ref(r, pcols["组号"]), f"组号应为文字或整数，实际为“{show(raw_id)}”"))
+                r += 1
+                continue
+            pool.append(team_id)
+            raw_lot = grid.get(r, pcols["签号"]) if "签号" in pcols else None
+            if not blank(raw_lot):
+                try:
+                    lots.append((team_id, parse_whole(raw_lot, suffixes=("号",))))
+                except ValueError:
+                    fatal.append(Problem(name, sheet, cell_ref(r, pcols["签号"]), f"签号应为正整数，实际为“{show(raw_lot)}”"))
+            r += 1
+    if fatal:
+        raise WorkbookError(fatal + list(bad_forfeits.values()))
+    return Round(number, tuple(pool), tuple(pairings), bye, seed, tuple(lots)), walkovers, bad_forfeits
+
+
+def _parse_forfeit(raw: object, pairing: Pairing) -> Side:
+    try:
+        return parse_side(raw)
+    except ValueError:
+        team_id = parse_team_id(raw)
+        if team_id == pairing.a:
+            return Side.A
+        if team_id == pairing.b:
+            return Side.B
+        if team_id.isdigit():  # 3 for 03: teams.xlsx never holds both, so one of the two at most
+            same = [side for side, tid in ((Side.A, pairing.a), (Side.B, pairing.b))
+                    if tid.isdigit() and int(tid) == int(team_id)]
+            if len(same) == 1:
+                return same[0]
+        raise
+
+
+def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: Side | None,
+                      strays: Sequence[str] = ()) -> MatchSheet:
+    sheet = sheet_name(pairing.table)
+    empty = MatchRecord(())
+
+    def broken(message: str) -> MatchSheet:
+        return MatchSheet(name, sheet, pairing, empty, (), {}, None, walkover,
+                          (Problem(name, sheet, None, message),), len(HAND_COLUMNS) + 1)
+
+    if grid is None:
+        others = f"；文件中另有工作表“{'”“'.join(strays)}”，如是改了名，请改回“{sheet}”" if strays else ""
+        return broken(f"找不到工作表“{sheet}”（对阵表第{pairing.table}桌的记分表）{others}")
+    required = tuple(c.label for c in HAND_COLUMNS if c.field) + (NUMBER_LABEL,)
+    found = grid.find_header(required)
+    if found is None:
+        return broken(f"找不到记分表头行（应为 {' | '.join(HEADER)}）")
+    header_row, labels = found
+    columns = {c.field or c.label: labels[c.label] for c in HAND_COLUMNS if c.label in labels}
+    extra_column = max(labels.values()) + 1
+    problems: list[Problem] = []
+
+    def bad(row: int, field: str, message: str) -> None:
+        problems.append(Problem(name, sheet, cell_ref(row, columns[field]), message))
+
+    # The team block above the header: 甲方 | id, 乙方 | id must match the 对阵 sheet.
+    for side, expected in ((Side.A, pairing.a), (Side.B, pairing.b)):
+        at = grid.find_label(side.team, before_row=header_row)
+        if at is None:
+            continue
+        raw = grid.get(at[0], at[1] + 1)
+        try:
+            written = parse_team_id(raw)
+        except ValueError:
+            written = show(raw)
+        if written != expected:
+            problems.append(Problem(name, sheet, cell_ref(at[0], at[1] + 1),
+                                    f"记分表{side.team}组号为“{show(raw)}”，与对阵表第{pairing.table}桌{side.team}“{expected}”不一致"))
+
+    hands: list[Hand] = []
+    rows: list[int] = []
+    for r in range(header_row + 1, grid.max_row + 1):
+        raw = {f: grid.get(r, columns[f]) for f in FIELDS}
+        if blank(raw["dealer"]) and blank(raw["points"]):
+            typed = [FIELD_CN[f] for f in OTHER_DATA_FIELDS if not _is_default(f, raw[f])]
+            if typed:
+                bad(r, "dealer", f"这一行填了{'、'.join(typed)}，但庄家和台下得分都是空的；"
+                                 "请补上庄家和台下得分，如这一局没有打请清空这一行")
+            continue
+        values: dict[str, object] = {}
+        row_ok = True
+        for column in HAND_COLUMNS:  # in column order, so a row's problems read left to right
+            f = column.field
+            if f is None:
+                continue
+            try:
+                values[f] = column.parse(raw[f])  # type: ignore[misc]
+            except ValueError:
+                row_ok = False
+                actual = quoted(raw[f])
+                bad(r, f, f"{column.label}{column.expect}，实际为{actual}")
+        if not row_ok:
+            continue
+        hand = Hand(**values)  # type: ignore[arg-type]
+        position = len(hands) + 1
+        for error in check_hand(position, hand):
+            bad(r, error.field or "dealer", _strip_hand_prefix(error.message))
+        hands.append(hand)
+        rows.append(r)
+    return MatchSheet(name, sheet, pairing, MatchRecord(tuple(hands)), tuple(rows), columns, header_row, walkover,
+                      tuple(problems), extra_column)
+
+
+def _is_default(field: str, raw: object) -> bool:
+    """Blank, or a value that means the default (0, not captured, no); an unparsable value counts as typed."""
+    if blank(raw):
+        return True
+    try:
+        return not COLUMN_BY_FIELD[field].parse(raw)  # type: ignore[misc]
+    except ValueError:
+        return False
+
+
+def _strip_hand_prefix(message: str) -> str:
+    """check_hand says '第3局底牌分：…'; at a cell the place is already named, so keep '底牌分：…'."""
+    return re.sub(r"^第\d+局", "", message)

@@ -1,0 +1,147 @@
+"""`teams.xlsx`: the team list, written for `init`/`demo` and read by every command (reads and writes files).
+
+组号 is text (the column is text-formatted; a number cell 3 reads as "3", "03" stays "03", full-width digits become
+plain; "3" next to "03" is an error because people cannot tell them apart). Template example rows carry 备注
+“示例，请删除” and are errors until removed, so no example team is ever drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import openpyxl
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from scoring.teams import Team, TeamRow, clean_name, validate_teams
+from scoring.workbook.loading import Uncached, read_file, read_grids
+from scoring.workbook.parsers import blank, parse_team_id, plain_text, show
+from scoring.workbook.problems import Problem, WorkbookError, cell_ref, problem_order
+from scoring.workbook.schema import EXAMPLE_MARK, EXAMPLE_TEAMS, TEAMS_HEADER, TEAMS_REQUIRED, TEAMS_ROWS, TEAMS_SHEET
+from scoring.workbook.style import EXAMPLE, TITLE, column_widths, fit_columns, header_cell, print_setup, save
+
+
+def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = False, force: bool = False) -> Path:
+    """`teams.xlsx`: sheet 报名表 with its header, text-formatted 组号 and 联系电话, validation, the given teams;
+    with `examples`, a few example rows whose 备注 is “示例，请删除” (read_teams refuses them until removed)."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = TEAMS_SHEET
+    for col, label in enumerate(TEAMS_HEADER, start=1):
+        header_cell(ws, 1, col, label)
+    rows = list(EXAMPLE_TEAMS if examples else ()) + list(teams)
+    for r, team in enumerate(rows, start=2):
+        values = (team.id, team.players[0], team.players[1], team.phone, team.note)
+        for col, value in enumerate(values, start=1):
+            cell = ws.cell(r, col, value or None)
+            if team.note == EXAMPLE_MARK:
+                cell.font = EXAMPLE
+    last = max(TEAMS_ROWS, len(rows) + 1)
+    for col in (1, 4):  # 组号, 联系电话 as text: a typed 03 stays 03
+        for r in range(2, last + 1):
+            ws.cell(r, col).number_format = "@"
+    for col, (label, high, message) in enumerate(
+        (("组号", 10, "组号不能为空，最多 10 个字，如 01、02"), ("队员1", 20, "请填写队员姓名（最多 20 个字）"),
+         ("队员2", 20, "请填写队员姓名（最多 20 个字）")),
+        start=1,
+    ):
+        dv = DataValidation(type="textLength", operator="between", formula1="1", formula2=str(high),
+                            allow_blank=True, errorStyle="stop", showErrorMessage=True, showInputMessage=True)
+        dv.errorTitle, dv.error, dv.promptTitle, dv.prompt = f"{label}填写有误", message, label, message
+        dv.add(f"{get_column_letter(col)}2:{get_column_letter(col)}{last}")
+        ws.add_data_validation(dv)
+    widths = column_widths([TEAMS_HEADER] + [(t.id, *t.players, t.phone, t.note) for t in rows])
+    widths[1], widths[4], widths[5] = max(widths.get(1, 6), 8), max(widths.get(4, 6), 14), max(widths.get(5, 6), 24)
+    fit_columns(ws, widths)
+    ws.freeze_panes = "A2"
+    print_setup(ws, title_rows="1:1")
+    guide = wb.create_sheet("填写说明")
+    for r, line in enumerate(
+        (
+            "报名表填写说明",
+            "1. 每行一组：组号、队员1、队员2 必填；联系电话、备注可不填。",
+            "2. 组号是文字，可写 01、02…；同一组号不能出现两次，3 和 03 也不要同时使用。",
+            "3. 每位队员只能参加一组。",
+            f"4. 备注为“{EXAMPLE_MARK}”的行是示例，抽签前请删除这些行。",
+            "5. 请保留第一行的表头，不要改动工作表名“报名表”。",
+        ),
+        start=1,
+    ):
+        guide.cell(r, 1, line).font = TITLE if r == 1 else Font()
+    guide.column_dimensions["A"].width = 80
+    return save(wb, path, force=force)
+
+
+def write_teams_template(path: Path, *, force: bool = False) -> Path:
+    """The blank `teams.xlsx` of `init`: header, validation and example rows marked “示例，请删除”."""
+    return write_teams(path, (), examples=True, force=force)
+
+
+def read_teams(path: Path) -> tuple[Team, ...]:
+    """Teams from `teams.xlsx` in row order; WorkbookError lists every problem (`teams.xlsx 报名表!B5：…`).
+
+    Blank rows are skipped; rows still marked “示例，请删除” are errors (so no example team is ever drawn).
+    """
+    path = Path(path)
+    name = path.name
+    grids = read_grids(read_file(path), name)
+    grid = grids.get(TEAMS_SHEET)
+    if grid is None:  # a renamed sheet: the one sheet with the header row is unambiguous
+        with_header = [g for g in grids.values() if g.find_header(TEAMS_REQUIRED)]
+        if len(with_header) == 1:
+            grids = {with_header[0].name: with_header[0]}
+        if len(grids) != 1:
+            raise WorkbookError([Problem(name, None, None, f"找不到工作表“{TEAMS_SHEET}”（现有：{'、'.join(grids)}）")])
+        grid = next(iter(grids.values()))
+    sheet = grid.name
+    found = grid.find_header(TEAMS_REQUIRED)
+    if found is None:
+        raise WorkbookError(
+            [Problem(name, sheet, None, f"找不到表头行（应有 {' | '.join(TEAMS_HEADER)}，其中组号、队员1、队员2 必须有）")]
+        )
+    header_row, columns = found
+    problems: list[Problem] = []
+    rows: list[TeamRow] = []
+    for r in range(header_row + 1, grid.max_row + 1):
+        raw = {label: grid.get(r, columns[label]) if label in columns else None for label in TEAMS_HEADER}
+        if all(blank(v) for v in raw.values()):
+            continue
+        uncached = [label for label, v in raw.items() if isinstance(v, Uncached)]
+        if uncached:
+            for label in uncached:
+                problems.append(Problem(name, sheet, cell_ref(r, columns[label]), f"{label}是{raw[label]}"))
+            continue
+        try:
+            team_id = parse_team_id(raw["组号"])
+        except ValueError:
+            problems.append(Problem(name, sheet, cell_ref(r, columns["组号"]), f"组号应为文字或整数（如 01、12），实际为“{show(raw['组号'])}”"))
+            continue
+        note = plain_text(raw["备注"]).strip()
+        if EXAMPLE_MARK in note or note.startswith("示例"):
+            problems.append(
+                Problem(name, sheet, cell_ref(r, columns["备注"]), f"这是模板里的示例行（备注为“{note}”）；请删除这一行，或填入真实报名并清空备注")
+            )
+            continue
+        rows.append(TeamRow(r, team_id, plain_text(raw["队员1"]), plain_text(raw["队员2"]), plain_text(raw["联系电话"]), note))
+    teams, team_problems = validate_teams(rows)
+    for p in team_problems:
+        problems.append(Problem(name, sheet, cell_ref(p.row, columns[p.column]), p.message))
+    by_number: dict[str, tuple[str, int]] = {}
+    for row in rows:
+        tid = clean_name(row.id)
+        if tid.isdigit():
+            key = tid.lstrip("0") or "0"
+            if key in by_number and by_number[key][0] != tid:
+                other, other_row = by_number[key]
+                problems.append(
+                    Problem(name, sheet, cell_ref(row.row, columns["组号"]), f"组号“{tid}”与第{other_row}行的“{other}”容易混淆，请统一写法")
+                )
+            else:
+                by_number.setdefault(key, (tid, row.row))
+    if not problems and not teams:
+        problems.append(Problem(name, sheet, None, "报名表中还没有任何参赛组"))
+    if problems:
+        raise WorkbookError(sorted(problems, key=problem_order))
+    return teams
