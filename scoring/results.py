@@ -1,0 +1,187 @@
+"""What a scored round shows, table by table: the data behind the printed 第N轮成绩 and the venue display. Pure.
+
+`round_results` only gathers what the engine, the workbook reader and the knockout already decided (levels,
+winner, status, every problem at its cell, the byes, who advances) into frozen records; nothing is recomputed
+here, and no text is laid out. Renderers (the round results PDF, the playoff slip, the TV page) turn these
+records into words.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from scoring.knockout import MatchState, is_final, round_title
+from scoring.levels import Level, Levels, Side
+from scoring.match import Status
+from scoring.teams import Team
+
+if TYPE_CHECKING:  # the folder layer reads workbooks; only its types are needed here
+    from scoring.tournament import MatchScore, RoundScore
+
+
+class TableStatus(str, enum.Enum):
+    """How one table stands, in the order a referee cares about."""
+
+    DECIDED = "decided"  # higher level when time was up, or after a 加赛 hand
+    PASSED_A = "passed_a"  # won outright by passing A
+    WALKOVER = "walkover"  # one side forfeited (弃权)
+    NEEDS_PLAYOFF = "needs_playoff"  # tied when time was up: 加赛 still to play
+    INVALID = "invalid"  # errors to fix, each at its cell
+    OPEN = "open"  # nothing recorded yet
+
+
+class NextStep(str, enum.Enum):
+    """What the organiser does next with this round."""
+
+    ENTER = "enter"  # some tables have no record yet
+    FIX = "fix"  # errors to fix in the workbook
+    PLAYOFF = "playoff"  # tied tables play 加赛 hands
+    DRAW = "draw"  # every match decided: draw the next round
+    AWARDS = "awards"  # the final is decided: the placings
+
+
+@dataclass(frozen=True)
+class Where:
+    """A problem's place and message, as the workbook reader and the engine give them."""
+
+    file: str
+    sheet: str | None
+    cell: str | None
+    message: str
+    where: str  # 'round-1.xlsx 第3桌!D9'
+
+
+@dataclass(frozen=True)
+class Playoff:
+    """A tied table's 加赛: the level both sides are on and who deals the first 加赛 hand."""
+
+    level: Level
+    first_dealer: Side
+    played: int  # 加赛 hands already recorded
+
+
+@dataclass(frozen=True)
+class TableResult:
+    table: int
+    third_place: bool
+    a: str
+    b: str
+    status: TableStatus
+    levels: Levels | None  # after the last recorded hand; None without hands
+    winner: str | None
+    forfeit: Side | None  # the side that forfeited (walkover)
+    hands: int  # regular hands recorded
+    playoff_hands: int
+    tied_at_time: bool  # levels equal when time was up (whether or not 加赛 has decided it since)
+    playoff: Playoff | None  # set while 加赛 is still to be played
+    errors: tuple[Where, ...]
+
+    def team(self, side: Side) -> str:
+        return self.a if side is Side.A else self.b
+
+    @property
+    def winner_side(self) -> Side | None:
+        if self.winner is None:
+            return None
+        return Side.A if self.winner == self.a else Side.B
+
+
+@dataclass(frozen=True)
+class RoundResults:
+    number: int
+    title: str  # '第2轮（半决赛）'
+    final: bool
+    tables: tuple[TableResult, ...]
+    byes: tuple[str, ...]
+    advancing: tuple[str, ...]  # complete once `decided`; else the winners known so far and the byes
+    decided: bool
+    blockers: tuple[str, ...]  # why the next round cannot be drawn yet
+    next_step: NextStep
+    teams: Mapping[str, Team]
+
+    def tables_with(self, status: TableStatus) -> tuple[TableResult, ...]:
+        return tuple(t for t in self.tables if t.status is status)
+
+
+def _status(m: MatchScore) -> TableStatus:
+    state = m.outcome.state
+    if state is MatchState.WALKOVER:
+        return TableStatus.WALKOVER
+    if state is MatchState.OPEN:
+        return TableStatus.OPEN
+    if state is MatchState.INVALID:
+        return TableStatus.INVALID
+    if state is MatchState.NEEDS_PLAYOFF:
+        return TableStatus.NEEDS_PLAYOFF
+    assert m.result is not None
+    return TableStatus.PASSED_A if m.result.status is Status.PASSED_A else TableStatus.DECIDED
+
+
+def table_result(m: MatchScore) -> TableResult:
+    p = m.match.pairing
+    result = m.result
+    outcomes = result.outcomes if result is not None else ()
+    status = _status(m)
+    playoff = None
+    if status is TableStatus.NEEDS_PLAYOFF:
+        assert result is not None and result.next_dealer is not None
+        playoff = Playoff(result.levels.a, result.next_dealer, sum(o.playoff for o in outcomes))
+    return TableResult(
+        table=p.table,
+        third_place=p.third_place,
+        a=p.a,
+        b=p.b,
+        status=status,
+        levels=result.levels if outcomes else None,
+        winner=m.outcome.winner,
+        forfeit=m.match.walkover,
+        hands=sum(not o.playoff for o in outcomes),
+        playoff_hands=sum(o.playoff for o in outcomes),
+        tied_at_time=bool(result is not None and result.time_up is not None and result.time_up.tied),
+        playoff=playoff,
+        errors=tuple(Where(q.file, q.sheet, q.cell, q.message, q.where) for q in m.problems),
+    )
+
+
+def round_byes(score: RoundScore) -> tuple[str, ...]:
+    bye = score.round.bye
+    return (bye,) if bye is not None else ()
+
+
+def round_results(score: RoundScore, teams: Mapping[str, Team]) -> RoundResults:
+    """The round as scored, ready to render."""
+    r = score.round
+    tables = tuple(table_result(m) for m in score.matches)
+    byes = round_byes(score)
+    adv = score.advancement
+    if adv.decided:
+        advancing = adv.advancing
+    else:
+        known = tuple(t.winner for t in tables if t.winner and not t.third_place)
+        advancing = known + byes
+    statuses = {t.status for t in tables}
+    if TableStatus.INVALID in statuses:
+        step = NextStep.FIX
+    elif TableStatus.OPEN in statuses:
+        step = NextStep.ENTER
+    elif TableStatus.NEEDS_PLAYOFF in statuses:
+        step = NextStep.PLAYOFF
+    elif is_final(r):
+        step = NextStep.AWARDS
+    else:
+        step = NextStep.DRAW
+    return RoundResults(
+        number=r.number,
+        title=round_title(r.number, len(r.pool)),
+        final=is_final(r),
+        tables=tables,
+        byes=byes,
+        advancing=advancing,
+        decided=adv.decided,
+        blockers=tuple(b.message for b in adv.blockers),
+        next_step=step,
+        teams=dict(teams),
+    )
