@@ -84,17 +84,33 @@ class Hand:
 
 @dataclass(frozen=True)
 class HandError:
-    """A problem with a record: `hand` is 1-based (None: the record as a whole), `field` a FIELDS name or None."""
+    """A problem with a record: `hand` is 1-based (None: the record as a whole), `field` a FIELDS name (or another
+    key of the record, or None) and `detail` what is wrong. The place becomes text only when shown."""
 
     hand: int | None
     field: str | None
-    message: str
+    detail: str
 
     @classmethod
     def at(cls, number: int, field: str | None, detail: str) -> HandError:
-        """第3局台下得分：<detail> — the one place the hand-and-field prefix is written."""
-        label = FIELD_CN.get(field, field) if field else ""
-        return cls(number, field, f"第{number}局{label}：{detail}")
+        return cls(number, field, detail)
+
+    @property
+    def label(self) -> str:
+        """The field's Chinese name ('台下得分'), or '' for a field without a column."""
+        return FIELD_CN.get(self.field, "") if self.field else ""
+
+    @property
+    def message(self) -> str:
+        """'第3局台下得分：<detail>', '第3局：<detail>', or the detail alone for the record as a whole."""
+        if self.hand is None:
+            return self.detail
+        return f"第{self.hand}局{self.label}：{self.detail}"
+
+    @property
+    def in_hand(self) -> str:
+        """Where the hand is already named (its row in a score sheet): '台下得分：<detail>' or the detail alone."""
+        return f"{self.label}：{self.detail}" if self.label else self.detail
 
     def as_json(self) -> dict[str, object]:
         return {"hand": self.hand, "field": self.field, "message": self.message}
@@ -199,7 +215,7 @@ def _parse_hand(number: int, raw: object) -> tuple[Hand | None, list[HandError]]
 
     for key in raw:
         if key not in FIELDS:
-            errors.append(HandError(number, key, f"第{number}局：未知的字段“{key}”（可用：{'、'.join(FIELDS)}）"))
+            errors.append(HandError(number, key, f"未知的字段“{key}”（可用：{'、'.join(FIELDS)}）"))
     values: dict[str, object] = {}
     try:
         values["dealer"] = Side.parse(raw.get("dealer"))

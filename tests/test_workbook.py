@@ -20,6 +20,7 @@ from scoring.knockout import Pairing, Round
 from scoring.levels import Level, Side
 from scoring.match import replay
 from scoring.teams import Team
+from scoring.workbook.problems import Cell
 from scoring.workbook import (
     HEADER,
     WorkbookError,
@@ -261,8 +262,8 @@ def test_engine_errors_map_to_the_cell_of_the_hand_and_field(filled):
     assert [str(match.locate(e)) for e in result.errors] == [
         "round-1.xlsx 第1桌!G14：第6局级牌抠底：级牌抠底只在庄家打 J 或 A 时适用，甲方此局打8"
     ]
-    assert match.cell(3, "level") == "C10"
-    assert match.cell(3, None) == "A10"
+    assert match.cell(3, "level") == Cell(10, 3)
+    assert match.cell(3, None) == Cell(10, 1)
     assert str(match.locate(HandError(None, None, "整场记录有误"))) == "round-1.xlsx 第1桌：整场记录有误"
 
 
@@ -468,3 +469,24 @@ def test_a_formula_without_a_saved_value_is_an_error_not_a_blank(tmp_path):
         "round-1.xlsx 第1桌!D7：台下得分应为 0–200 之间 5 的倍数，实际为“公式 =40+45"
         "（文件中没有计算结果；请在 Excel/WPS 中打开后保存，或直接填写数值）”"
     ]
+
+
+def test_a_problem_keeps_its_place_structured_until_shown():
+    from scoring.workbook.problems import Problem, column_letter
+
+    assert [column_letter(c) for c in (1, 26, 27, 52, 702, 703)] == ["A", "Z", "AA", "AZ", "ZZ", "AAA"]
+    assert Problem("round-1.xlsx", "对阵", Cell(9, 1, last_column=3), "x").where == "round-1.xlsx 对阵!A9:C9"
+    assert Problem("round-1.xlsx", "第3桌", Cell(9, 4), "x").where == "round-1.xlsx 第3桌!D9"
+    assert str(Problem("lots.csv", None, Cell(3, 2), "签号应为正整数")) == "lots.csv 第3行第2列：签号应为正整数"
+    assert Problem("teams.xlsx", "报名表", None, "x").where == "teams.xlsx 报名表"
+    ordered = sorted([Problem("f", "s", Cell(10, 2), ""), Problem("f", "s", Cell(9, 27), ""), Problem("f", "s", None, "")],
+                     key=Problem.order)
+    assert [p.cell for p in ordered] == [None, Cell(9, 27), Cell(10, 2)]
+
+
+def test_a_hand_error_is_worded_only_when_shown():
+    error = HandError(3, "points", "应为 0–200 之间 5 的倍数，实际为 7")
+    assert error.message == "第3局台下得分：应为 0–200 之间 5 的倍数，实际为 7"
+    assert error.in_hand == "台下得分：应为 0–200 之间 5 的倍数，实际为 7"
+    assert HandError(3, "extra", "未知的字段").message == "第3局：未知的字段"
+    assert HandError(None, "rules", "rules 应为对象").message == "rules 应为对象"

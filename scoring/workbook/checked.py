@@ -7,7 +7,6 @@ bad cell filled, commented and marked ✗. The workbook the user filled is never
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,8 +20,27 @@ from scoring.text import width as display_width
 from scoring.workbook.loading import open_workbook, read_file
 from scoring.workbook.problems import Problem, WorkbookError
 from scoring.workbook.round_reader import MatchSheet, RoundSheet
-from scoring.workbook.schema import A_ROW, BAD_MARK, CHECK_COLUMNS, CHECK_SHEET, CHECK_SUMMARY_HEADER, GOOD_MARK
-from scoring.workbook.style import BAD_FILL, BOLD, BORDER, CENTER, TITLE, WRAP, fit_columns, header_cell, print_setup, save
+from scoring.workbook.schema import (
+    A_ROW,
+    BAD_MARK,
+    CHECK_COLUMNS,
+    CHECK_SHEET,
+    CHECK_SUMMARY_HEADER,
+    CHECK_SUMMARY_HEADER_ROW,
+    GOOD_MARK,
+)
+from scoring.workbook.style import (
+    BAD_FILL,
+    BOLD,
+    BORDER,
+    CENTER,
+    TITLE,
+    WRAP,
+    fit_columns,
+    header_cell,
+    print_setup,
+    save,
+)
 
 if TYPE_CHECKING:
     from scoring.match import MatchResult
@@ -64,14 +82,16 @@ def write_checked(
         if match.sheet in wb.sheetnames and match.header_row is not None:
             _annotate_match(wb[match.sheet], match, result, problems, summary_rows[-1][-1])
     for problem in everything:
-        if problem.sheet in wb.sheetnames and problem.cell and ":" not in problem.cell:
-            _mark_bad(wb[problem.sheet][problem.cell], problem.message)
+        if problem.sheet in wb.sheetnames and problem.cell and problem.cell.single:
+            _mark_bad(wb[problem.sheet].cell(problem.cell.row, problem.cell.column), problem.message)
     _write_check_sheet(wb, source, summary_rows, everything)
     return save(wb, path, force=force)
 
 
 def _result_text(match: MatchSheet, result: MatchResult | None, problems: Sequence[Problem]) -> str:
-    from scoring.match import result_summary  # the one place a result becomes a sentence
+    from scoring.match import (
+        result_summary,  # the one place a result becomes a sentence
+    )
 
     p = match.pairing
     if match.walkover is not None:
@@ -125,9 +145,8 @@ def _annotate_match(ws: Worksheet, match: MatchSheet, result: MatchResult | None
     outcomes = {o.hand: o for o in result.outcomes} if result is not None else {}
     by_row: dict[int, list[str]] = {}
     for p in problems:
-        m = re.fullmatch(r"[A-Z]+(\d+)", p.cell or "")
-        if m and p.sheet == match.sheet:
-            by_row.setdefault(int(m.group(1)), []).append(p.message)
+        if p.cell and p.cell.single and p.sheet == match.sheet:
+            by_row.setdefault(p.cell.row, []).append(p.message)
     for position, row in enumerate(match.rows, start=1):
         o = outcomes.get(position)
         messages = by_row.pop(row, [])
@@ -159,13 +178,13 @@ def _write_check_sheet(wb, source: RoundSheet, summary_rows: Sequence[tuple[obje
     ws.cell(1, 1, f"第{source.round.number}轮 检查结果").font = TITLE
     ws.cell(2, 1, f"这是 {name} 的检查副本，仅供核对；如需改正，请在原文件 {name} 中修改后重新运行 score。")
     for col, label in enumerate(CHECK_SUMMARY_HEADER, start=1):
-        header_cell(ws, 4, col, label)
-    for r, values in enumerate(summary_rows, start=5):
+        header_cell(ws, CHECK_SUMMARY_HEADER_ROW, col, label)
+    for r, values in enumerate(summary_rows, start=CHECK_SUMMARY_HEADER_ROW + 1):
         for col, value in enumerate(values, start=1):
             cell = ws.cell(r, col, value)
             cell.border = BORDER
             cell.alignment = WRAP if col == len(values) else CENTER
-    r = 5 + len(summary_rows) + 1
+    r = CHECK_SUMMARY_HEADER_ROW + len(summary_rows) + 2
     ws.cell(r, 1, "错误清单" if problems else "没有发现错误").font = BOLD
     if problems:  # 位置 spans 桌号…乙方, 问题 spans 甲方级…结果
         header_cell(ws, r + 1, 1, "位置")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from scoring.workbook.loading import csv_grid, read_file, read_grids
 from scoring.workbook.parsers import blank, parse_team_id, parse_whole, quoted
-from scoring.workbook.problems import Problem, WorkbookError, cell_ref, csv_cell_ref
+from scoring.workbook.problems import Cell, Problem, WorkbookError
 from scoring.workbook.schema import LOTS_HEADER
 
 
@@ -22,7 +22,6 @@ def read_lots(path: Path) -> tuple[tuple[str, int], ...]:
     if hit is None:
         raise WorkbookError([Problem(name, None, None, "找不到含“组号”“签号”两列的表头")])
     grid, (header_row, cols) = hit
-    cell_name = csv_cell_ref if csv_file else cell_ref
     sheet = grid.name or None
     lots: list[tuple[str, int]] = []
     problems: list[Problem] = []
@@ -35,14 +34,14 @@ def read_lots(path: Path) -> tuple[tuple[str, int], ...]:
             if not team_id:
                 raise ValueError(raw_id)
         except ValueError:
-            problems.append(Problem(name, sheet, cell_name(r, cols["组号"]), f"组号应为文字或整数，实际为{quoted(raw_id)}"))
+            problems.append(Problem(name, sheet, Cell(r, cols["组号"]), f"组号应为文字或整数，实际为{quoted(raw_id)}"))
             continue
         try:
             lot = parse_whole(raw_lot, suffixes=("号",))
             if lot < 1:
                 raise ValueError(raw_lot)
         except ValueError:
-            problems.append(Problem(name, sheet, cell_name(r, cols["签号"]), f"签号应为正整数，实际为{quoted(raw_lot)}"))
+            problems.append(Problem(name, sheet, Cell(r, cols["签号"]), f"签号应为正整数，实际为{quoted(raw_lot)}"))
             continue
         lots.append((team_id, lot))
     if problems:

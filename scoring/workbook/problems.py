@@ -1,35 +1,75 @@
-"""Problems found in a file: where (file, sheet, cell) and what was expected, in Chinese (pure)."""
+"""Problems found in a file: where (file, sheet, row, column) and what was expected, in Chinese (pure).
+
+A place stays structured until it is shown: `Cell(9, 4)` becomes ``D9`` (or ``第9行第4列`` in a CSV file, which has
+no sheets) only in `Problem.where`.
+"""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.errors import UserError
 
+
+def column_letter(col: int) -> str:
+    """1 → 'A', 27 → 'AA' (as openpyxl's get_column_letter, without importing it)."""
+    letters = ""
+    while col > 0:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+@dataclass(frozen=True, order=True)
+class Cell:
+    """A cell (1-based row and column), or cells `column`…`last_column` of one row."""
+
+    row: int
+    column: int
+    last_column: int | None = None
+
+    @property
+    def single(self) -> bool:
+        return self.last_column is None
+
+    def __str__(self) -> str:
+        """'D9'; 'A5:C5' for a range."""
+        first = f"{column_letter(self.column)}{self.row}"
+        return first if self.single else f"{first}:{column_letter(self.last_column)}{self.row}"
+
+
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with a file: where (file, sheet, cell — each may be absent) and a Chinese message."""
+    """One thing wrong with a file: where (file, sheet, cell — each but the file may be absent) and a Chinese
+    message. A cell without a sheet is a cell of a CSV file."""
 
     file: str
     sheet: str | None
-    cell: str | None
+    cell: Cell | None
     message: str
 
     @property
+    def row(self) -> int | None:
+        return self.cell.row if self.cell else None
+
+    @property
     def where(self) -> str:
-        """'round-1.xlsx 第3桌!D9', 'round-1.xlsx 第3桌' or 'round-1.xlsx'."""
+        """'round-1.xlsx 第3桌!D9', 'round-1.xlsx 第3桌', 'lots.csv 第3行第2列' or 'round-1.xlsx'."""
         if self.sheet and self.cell:
             return f"{self.file} {self.sheet}!{self.cell}"
         if self.sheet:
             return f"{self.file} {self.sheet}"
         if self.cell:
-            return f"{self.file} {self.cell}"
+            return f"{self.file} 第{self.cell.row}行第{self.cell.column}列"
         return self.file
 
     def __str__(self) -> str:
         return f"{self.where}：{self.message}"
+
+    def order(self) -> tuple[str, int, int]:
+        """Sheet, then reading order (row, column); problems without a cell first."""
+        return (self.sheet or "", self.cell.row if self.cell else 0, self.cell.column if self.cell else 0)
 
 
 class WorkbookError(UserError, ValueError):
@@ -42,28 +82,3 @@ class WorkbookError(UserError, ValueError):
     @property
     def messages(self) -> list[str]:
         return [str(p) for p in self.problems]
-
-
-def column_letter(col: int) -> str:
-    """1 → 'A', 27 → 'AA' (as openpyxl's get_column_letter, without importing it)."""
-    letters = ""
-    while col > 0:
-        col, rest = divmod(col - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
-
-
-def cell_ref(row: int, col: int) -> str:
-    return f"{column_letter(col)}{row}"
-
-
-def problem_order(p: Problem) -> tuple:
-    if p.cell:
-        m = re.fullmatch(r"([A-Z]+)(\d+)", p.cell)
-        if m:
-            return (p.sheet or "", int(m.group(2)), len(m.group(1)), m.group(1))
-    return (p.sheet or "", 0, 0, "")
-
-
-def csv_cell_ref(row: int, col: int) -> str:
-    return f"第{row}行第{col}列"

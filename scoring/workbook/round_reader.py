@@ -8,7 +8,6 @@ regular ones. Rows with 庄家 and 台下得分 both blank are skipped, unless a
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -17,8 +16,16 @@ from scoring.hands import FIELD_CN, FIELDS, Hand, HandError, MatchRecord, check_
 from scoring.knockout import Pairing, Round
 from scoring.levels import Side
 from scoring.workbook.loading import Grid, read_file, read_grids
-from scoring.workbook.parsers import blank, parse_side, parse_team_id, parse_whole, quoted, show, squeeze
-from scoring.workbook.problems import Problem, WorkbookError, cell_ref
+from scoring.workbook.parsers import (
+    blank,
+    parse_side,
+    parse_team_id,
+    parse_whole,
+    quoted,
+    show,
+    squeeze,
+)
+from scoring.workbook.problems import Cell, Problem, WorkbookError
 from scoring.workbook.schema import (
     BYE_LABEL,
     CHECK_SHEET,
@@ -37,6 +44,7 @@ from scoring.workbook.schema import (
     THIRD_PLACE,
     sheet_name,
 )
+
 
 @dataclass(frozen=True)
 class MatchSheet:
@@ -66,12 +74,12 @@ class MatchSheet:
         """Nothing recorded yet (and no walkover)."""
         return self.walkover is None and not self.record.hands and not self.problems
 
-    def cell(self, hand: int | None, field: str | None = None) -> str | None:
-        """'D9' for hand 3's 台下得分; the 局 cell when `field` has no column; None without a hand."""
+    def cell(self, hand: int | None, field: str | None = None) -> Cell | None:
+        """Cell(9, 4) (D9) for hand 3's 台下得分; the 局 cell when `field` has no column; None without a hand."""
         if hand is None or not 1 <= hand <= len(self.rows):
             return None
         col = self.columns.get(field or NUMBER_LABEL) or self.columns.get(NUMBER_LABEL)
-        return cell_ref(self.rows[hand - 1], col) if col else None
+        return Cell(self.rows[hand - 1], col) if col else None
 
     def locate(self, error: HandError) -> Problem:
         """An engine error (hand position, field) as a problem at its cell: `round-1.xlsx 第3桌!D9：…`."""
@@ -149,12 +157,12 @@ def _read_matches_sheet(
     fatal: list[Problem] = []
     bad_forfeits: dict[int, Problem] = {}
 
-    def labelled(label: str) -> tuple[object, str | None]:
+    def labelled(label: str) -> tuple[object, Cell | None]:
         at = grid.find_label(label)
         if at is None:
             fatal.append(Problem(name, sheet, None, f"找不到“{label}”一栏"))
             return None, None
-        return grid.get(at[0], at[1] + 1), cell_ref(at[0], at[1] + 1)
+        return grid.get(at[0], at[1] + 1), Cell(at[0], at[1] + 1)
 
     raw_number, number_cell = labelled(ROUND_LABEL)
     number = 0
@@ -197,7 +205,8 @@ def _read_matches_sheet(
             if table < 1 or not all(ids):
                 raise ValueError(raw_table)
         except ValueError:
-            fatal.append(Problem(name, sheet, f"A{r}:C{r}", "对阵行应有桌号和甲乙双方组号（此处由 draw 生成，请不要改动）"))
+            fatal.append(Problem(name, sheet, Cell(r, cols["桌号"], last_column=cols["乙方"]),
+                                 "对阵行应有桌号和甲乙双方组号（此处由 draw 生成，请不要改动）"))
             r += 1
             continue
         note = grid.get(r, cols["说明"]) if "说明" in cols else None
@@ -209,7 +218,7 @@ def _read_matches_sheet(
                 walkovers[table] = _parse_forfeit(raw_forfeit, pairing)
             except ValueError:
                 bad_forfeits[table] = Problem(
-                    name, sheet, cell_ref(r, cols["弃权"]),
+                    name, sheet, Cell(r, cols["弃权"]),
                     f"弃权应为空，或弃权的一方“甲”或“乙”（也可写组号 {pairing.a} 或 {pairing.b}），实际为“{show(raw_forfeit)}”",
                 )
         r += 1
@@ -226,7 +235,7 @@ def _read_matches_sheet(
             try:
                 team_id = parse_team_id(raw_id)
             except ValueError:
-                fatal.append(Problem(name, sheet, cell_ref(r, pcols["组号"]), f"组号应为文字或整数，实际为“{show(raw_id)}”"))
+                fatal.append(Problem(name, sheet, Cell(r, pcols["组号"]), f"组号应为文字或整数，实际为“{show(raw_id)}”"))
                 r += 1
                 continue
             pool.append(team_id)
@@ -235,7 +244,7 @@ def _read_matches_sheet(
                 try:
                     lots.append((team_id, parse_whole(raw_lot, suffixes=("号",))))
                 except ValueError:
-                    fatal.append(Problem(name, sheet, cell_ref(r, pcols["签号"]), f"签号应为正整数，实际为“{show(raw_lot)}”"))
+                    fatal.append(Problem(name, sheet, Cell(r, pcols["签号"]), f"签号应为正整数，实际为“{show(raw_lot)}”"))
             r += 1
     if fatal:
         raise WorkbookError(fatal + list(bad_forfeits.values()))
@@ -281,7 +290,7 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
     problems: list[Problem] = []
 
     def bad(row: int, field: str, message: str) -> None:
-        problems.append(Problem(name, sheet, cell_ref(row, columns[field]), message))
+        problems.append(Problem(name, sheet, Cell(row, columns[field]), message))
 
     # The team block above the header: 甲方 | id, 乙方 | id must match the 对阵 sheet.
     for side, expected in ((Side.A, pairing.a), (Side.B, pairing.b)):
@@ -294,7 +303,7 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
         except ValueError:
             written = show(raw)
         if written != expected:
-            problems.append(Problem(name, sheet, cell_ref(at[0], at[1] + 1),
+            problems.append(Problem(name, sheet, Cell(at[0], at[1] + 1),
                                     f"记分表{side.team}组号为“{show(raw)}”，与对阵表第{pairing.table}桌{side.team}“{expected}”不一致"))
 
     hands: list[Hand] = []
@@ -324,7 +333,7 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
         hand = Hand(**values)  # type: ignore[arg-type]
         position = len(hands) + 1
         for error in check_hand(position, hand):
-            bad(r, error.field or "dealer", _strip_hand_prefix(error.message))
+            bad(r, error.field or "dealer", error.in_hand)
         hands.append(hand)
         rows.append(r)
     return MatchSheet(name, sheet, pairing, MatchRecord(tuple(hands)), tuple(rows), columns, header_row, walkover,
@@ -340,7 +349,3 @@ def _is_default(field: str, raw: object) -> bool:
     except ValueError:
         return False
 
-
-def _strip_hand_prefix(message: str) -> str:
-    """check_hand says '第3局底牌分：…'; at a cell the place is already named, so keep '底牌分：…'."""
-    return re.sub(r"^第\d+局", "", message)

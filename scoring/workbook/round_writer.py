@@ -28,7 +28,11 @@ from scoring.workbook.schema import (
     HAND_COLUMNS,
     HAND_HEADER_ROW,
     MATCHES_HEADER,
+    MATCHES_HEADER_ROW,
+    MATCHES_INFO_ROW,
+    MATCHES_RULES_ROW,
     MATCHES_SHEET,
+    MATCHES_TITLE_ROW,
     NO_BYE,
     NO_SEED,
     NOTE_LABEL,
@@ -89,7 +93,7 @@ def write_round(
 
 
 def _write_matches_sheet(ws: Worksheet, round: Round, teams: Mapping[str, Team], rules_note: str) -> None:
-    ws.cell(1, 1, f"第{round.number}轮 对阵表").font = TITLE
+    ws.cell(MATCHES_TITLE_ROW, 1, f"第{round.number}轮 对阵表").font = TITLE
     bye = team_of(teams, round.bye) if round.bye else None
     info = (
         (ROUND_LABEL, round.number, ""),
@@ -97,16 +101,16 @@ def _write_matches_sheet(ws: Worksheet, round: Round, teams: Mapping[str, Team],
         (BYE_LABEL, round.bye or NO_BYE, f"{players(bye)}（本轮轮空，直接晋级）" if bye else ""),
         ("弃权", "如有一方弃权，在该桌“弃权”栏选“甲”或“乙”（弃权的一方），该桌记分表不必填写", ""),
     )
-    for r, (label, value, extra) in enumerate(info, start=2):
+    for r, (label, value, extra) in enumerate(info, start=MATCHES_INFO_ROW):
         ws.cell(r, 1, label).font = BOLD
         ws.cell(r, 1).fill = LABEL_FILL
         ws.cell(r, 2, value).alignment = Alignment(horizontal="left")
         if extra:
             ws.cell(r, 3, extra)
     if rules_note:
-        ws.cell(6, 1, "规则").font = BOLD
-        ws.cell(6, 2, rules_note)
-    header_row = 8
+        ws.cell(MATCHES_RULES_ROW, 1, "规则").font = BOLD
+        ws.cell(MATCHES_RULES_ROW, 2, rules_note)
+    header_row = MATCHES_HEADER_ROW
     for col, label in enumerate(MATCHES_HEADER, start=1):
         header_cell(ws, header_row, col, label)
     rows: list[tuple[object, ...]] = [MATCHES_HEADER]

@@ -18,9 +18,24 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from scoring.teams import Team, TeamRow, clean_name, validate_teams
 from scoring.workbook.loading import Uncached, read_file, read_grids
 from scoring.workbook.parsers import blank, parse_team_id, plain_text, show
-from scoring.workbook.problems import Problem, WorkbookError, cell_ref, problem_order
-from scoring.workbook.schema import EXAMPLE_MARK, EXAMPLE_TEAMS, TEAMS_HEADER, TEAMS_REQUIRED, TEAMS_ROWS, TEAMS_SHEET
-from scoring.workbook.style import EXAMPLE, TITLE, column_widths, fit_columns, header_cell, print_setup, save
+from scoring.workbook.problems import Cell, Problem, WorkbookError
+from scoring.workbook.schema import (
+    EXAMPLE_MARK,
+    EXAMPLE_TEAMS,
+    TEAMS_HEADER,
+    TEAMS_REQUIRED,
+    TEAMS_ROWS,
+    TEAMS_SHEET,
+)
+from scoring.workbook.style import (
+    EXAMPLE,
+    TITLE,
+    column_widths,
+    fit_columns,
+    header_cell,
+    print_setup,
+    save,
+)
 
 
 def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = False, force: bool = False) -> Path:
@@ -111,23 +126,23 @@ def read_teams(path: Path) -> tuple[Team, ...]:
         uncached = [label for label, v in raw.items() if isinstance(v, Uncached)]
         if uncached:
             for label in uncached:
-                problems.append(Problem(name, sheet, cell_ref(r, columns[label]), f"{label}是{raw[label]}"))
+                problems.append(Problem(name, sheet, Cell(r, columns[label]), f"{label}是{raw[label]}"))
             continue
         try:
             team_id = parse_team_id(raw["组号"])
         except ValueError:
-            problems.append(Problem(name, sheet, cell_ref(r, columns["组号"]), f"组号应为文字或整数（如 01、12），实际为“{show(raw['组号'])}”"))
+            problems.append(Problem(name, sheet, Cell(r, columns["组号"]), f"组号应为文字或整数（如 01、12），实际为“{show(raw['组号'])}”"))
             continue
         note = plain_text(raw["备注"]).strip()
         if EXAMPLE_MARK in note or note.startswith("示例"):
             problems.append(
-                Problem(name, sheet, cell_ref(r, columns["备注"]), f"这是模板里的示例行（备注为“{note}”）；请删除这一行，或填入真实报名并清空备注")
+                Problem(name, sheet, Cell(r, columns["备注"]), f"这是模板里的示例行（备注为“{note}”）；请删除这一行，或填入真实报名并清空备注")
             )
             continue
         rows.append(TeamRow(r, team_id, plain_text(raw["队员1"]), plain_text(raw["队员2"]), plain_text(raw["联系电话"]), note))
     teams, team_problems = validate_teams(rows)
     for p in team_problems:
-        problems.append(Problem(name, sheet, cell_ref(p.row, columns[p.column]), p.message))
+        problems.append(Problem(name, sheet, Cell(p.row, columns[p.column]), p.message))
     by_number: dict[str, tuple[str, int]] = {}
     for row in rows:
         tid = clean_name(row.id)
@@ -136,12 +151,12 @@ def read_teams(path: Path) -> tuple[Team, ...]:
             if key in by_number and by_number[key][0] != tid:
                 other, other_row = by_number[key]
                 problems.append(
-                    Problem(name, sheet, cell_ref(row.row, columns["组号"]), f"组号“{tid}”与第{other_row}行的“{other}”容易混淆，请统一写法")
+                    Problem(name, sheet, Cell(row.row, columns["组号"]), f"组号“{tid}”与第{other_row}行的“{other}”容易混淆，请统一写法")
                 )
             else:
                 by_number.setdefault(key, (tid, row.row))
     if not problems and not teams:
         problems.append(Problem(name, sheet, None, "报名表中还没有任何参赛组"))
     if problems:
-        raise WorkbookError(sorted(problems, key=problem_order))
+        raise WorkbookError(sorted(problems, key=Problem.order))
     return teams
