@@ -17,6 +17,7 @@ from scoring.knockout import MatchState, is_final, round_title
 from scoring.levels import Level, Levels, Side
 from scoring.match import Status
 from scoring.teams import Team
+from scoring.workbook.problems import Cell
 
 if TYPE_CHECKING:  # the folder layer reads workbooks; only its types are needed here
     from scoring.tournament import MatchScore, RoundScore
@@ -49,7 +50,7 @@ class Where:
 
     file: str
     sheet: str | None
-    cell: str | None
+    cell: Cell | None  # shown as D9 inside `where`
     message: str
     where: str  # 'round-1.xlsx 第3桌!D9'
 

@@ -8,6 +8,7 @@ from scoring import tournament, workbook
 from scoring.levels import Level, Side
 from scoring.results import NextStep, TableStatus, round_results
 from scoring.simulate import simulate_match
+from scoring.workbook.problems import Cell
 from tests.helpers import event_folder, every_status_round
 
 
@@ -28,7 +29,7 @@ def test_every_status_is_taken_from_the_score(tmp_path):
     assert walkover.status is TableStatus.WALKOVER and walkover.forfeit is Side.B and walkover.winner == walkover.a
     invalid = by_table[4]
     assert invalid.status is TableStatus.INVALID and invalid.winner is None
-    assert [(e.sheet, e.cell) for e in invalid.errors] == [("第4桌", "D7")]
+    assert [(e.sheet, e.cell) for e in invalid.errors] == [("第4桌", Cell(7, 4))]
     assert invalid.errors[0].where == "round-1.xlsx 第4桌!D7"
     assert not results.decided and results.next_step is NextStep.FIX
     assert results.advancing == (decided.winner, walkover.a)
