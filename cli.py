@@ -9,10 +9,48 @@ from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
+import typer.core
 
 from scoring.errors import UserError  # a tiny module; the heavy ones are imported inside each command
 
-app = typer.Typer(
+# Typer vendors click privately; its UsageError (wrong command, option or value) is BadParameter's base class,
+# and ClickException the base of every error click itself reports.
+_UsageError = typer.BadParameter.__mro__[1]
+_ClickException = _UsageError.__mro__[1]
+_FOLDER_PARAMS = ("folder", "out")  # where a command works: the crash report goes there
+
+
+def crash(exc: BaseException, command: list[str], folder: Path | None = None) -> NoReturn:
+    """The last line of defence: an unexpected exception becomes a short Chinese message and a saved report."""
+    from scoring.crash import message, save_report
+
+    for line in message(save_report(exc, command, folder), exc):
+        typer.echo(line, err=True)
+    raise typer.Exit(code=1)
+
+
+class GuardedCommand(typer.core.TyperCommand):
+    """Every command runs inside the last line of defence: never a traceback on the terminal."""
+
+    def invoke(self, ctx):  # type: ignore[no-untyped-def]
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, _ClickException):
+            raise
+        except Exception as exc:  # noqa: BLE001 - anything else is a bug: report it, do not show it
+            params = {k: v for k, v in ctx.params.items() if v not in (None, False)}
+            folder = next((Path(params[k]) for k in _FOLDER_PARAMS if k in params), None)
+            command = [ctx.command_path, *(f"{k}={v}" for k, v in params.items())]
+            crash(exc, command, folder)
+
+
+class _App(typer.Typer):
+    def command(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        kwargs.setdefault("cls", GuardedCommand)
+        return super().command(*args, **kwargs)
+
+
+app = _App(
     name="shuangsheng",
     help="双升级（双扣）淘汰赛：通知、规则、抽签、记分表、计分、名次与奖状。",
     no_args_is_help=True,
@@ -272,9 +310,6 @@ def awards(folder: FolderArg = Path("."), json_out: JsonOpt = False) -> None:
         typer.echo(placings_text(placings, state.team_map))
 
 
-# Typer vendors click privately; its UsageError (wrong command, option or value) is BadParameter's base class.
-_UsageError = typer.BadParameter.__mro__[1]
-
 _DETAILS = (  # the parts of click's and pydantic's English wording a user meets, in Chinese
     (re.compile(r"Input should be greater than or equal to (\S+)"), r"应不小于 \1"),
     (re.compile(r"Input should be less than or equal to (\S+)"), r"应不大于 \1"),
@@ -323,6 +358,11 @@ def main() -> None:
         sys.exit(2)
     except typer.Abort:
         sys.exit(1)
+    except Exception as exc:  # noqa: BLE001 - outside any command (parsing itself): same defence
+        try:
+            crash(exc, ["shuangsheng", *sys.argv[1:]])
+        except typer.Exit as done:
+            sys.exit(done.exit_code)
     sys.exit(code if isinstance(code, int) else 0)
 
 
