@@ -84,40 +84,19 @@ def print_json(document: object) -> None:
 @app.command()
 def replay(file: FileArg, json_out: JsonOpt = False) -> None:
     """重演一场比赛的记录，逐局说明级数变化。"""
-    from scoring.files import decode_text
-    from scoring.hands import HandError, RecordError, parse_record
-    from scoring.match import replay as run
-    from scoring.match import result_as_json
+    from scoring.hands import RecordError, read_record
+    from scoring.match import replay_record, result_as_json
     from scoring.report import replay_text
-    from scoring.rules import DEFAULT_RULES
-
-    def bad(message: str) -> NoReturn:
-        fail(message, as_json={"errors": [HandError(None, None, message).as_json()]} if json_out else None)
 
     try:
-        raw = file.read_bytes()
-    except FileNotFoundError:
-        bad(f"{file}：找不到文件")
-    except OSError as exc:
-        bad(f"{file}：无法读取（{exc.strerror or type(exc).__name__}）")
-    if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
-        bad(f"{file}：这是 Excel 工作簿，不是对局记录（JSON 文件）；检查填好的记分表请用 shuangsheng score 活动文件夹")
-    text = decode_text(raw)
-    if text is None:
-        bad(f"{file}：文件编码无法识别，请用记事本“另存为”，编码选 UTF-8")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        bad(f"{file}：第{exc.lineno}行第{exc.colno}列附近不是有效的 JSON（请检查英文半角的引号、逗号和括号）")
-    try:
-        record, rules = parse_record(data)
-    except RecordError as exc:
-        if json_out:
-            fail([], as_json={"errors": [e.as_json() for e in exc.errors]})
-        fail([f"{file}：{e.message}" for e in exc.errors])
-    result = run(record, rules or DEFAULT_RULES)
+        result = replay_record(read_record(file))
+    except RecordError as exc:  # not a record at all: missing, too large, not JSON
+        fail([f"{file}：{e.message}" for e in exc.errors], as_json={"errors": [e.as_json() for e in exc.errors]}
+             if json_out else None)
     if json_out:
         print_json(result_as_json(result))
+    elif result.errors and not result.outcomes:
+        fail([f"{file}：{e.message}" for e in result.errors])
     else:
         typer.echo(replay_text(result))
     if result.errors:

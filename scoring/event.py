@@ -9,7 +9,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scoring.errors import UserError
+from scoring.errors import UserError, shown
 from scoring.files import decode_text
 from scoring.rules import RulesError, RuleSet
 
@@ -83,9 +83,14 @@ def default_event() -> Event:
     return parse(default_text(), source=EVENT_FILE)
 
 
+MAX_EVENT_BYTES = 1024 * 1024  # event.toml is a few kB
+
+
 def load(folder: Path) -> Event:
     path = folder / EVENT_FILE
     try:
+        if path.stat().st_size > MAX_EVENT_BYTES:
+            raise EventError([f"{path}：文件太大（{path.stat().st_size // 1024} KB），活动设置只有几 KB；请检查是不是选错了文件"])
         data = path.read_bytes()
     except FileNotFoundError:
         raise EventError([f"{path}：找不到活动设置文件，请先运行 shuangsheng init {folder}"]) from None
@@ -102,6 +107,10 @@ def parse(text: str, *, source: str) -> Event:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise EventError([_syntax_message(text, str(exc), source)]) from None
+    except (ValueError, RecursionError):  # a number of thousands of digits; brackets nested a thousand deep
+        long = next((n for n, line in enumerate(text.splitlines(), 1) if re.search(r"\d{16}", line)), None)
+        where = f"第{long}行的数字太长" if long else "方括号嵌套太深"
+        raise EventError([f"{source}：{where}，不是活动设置的写法；请对照 shuangsheng init 生成的 event.toml 改正"]) from None
     reader = _Reader(data, source)
     ev = reader.table("event")
     reg = reader.table("registration")
@@ -117,7 +126,7 @@ def parse(text: str, *, source: str) -> Event:
     try:
         third_place = ThirdPlace(third)
     except ValueError:
-        reader.problems.append(f'{source}：[format] third_place：应为 "shared" 或 "playoff"，实际为 {third!r}')
+        reader.problems.append(f'{source}：[format] third_place：应为 "shared" 或 "playoff"，实际为 {shown(third)}')
         third_place = ThirdPlace.SHARED
     event = Event(
         title=reader.text(ev, "event", "title"),
@@ -240,7 +249,7 @@ class _Reader:
         if value is _MISSING:
             return ""
         if not isinstance(value, str):
-            self.problems.append(f"{self.source}：[{section}] {key}：应为加引号的文字，实际为 {value!r}")
+            self.problems.append(f"{self.source}：[{section}] {key}：应为加引号的文字，实际为 {shown(value)}")
             return ""
         return value.strip()
 
@@ -254,19 +263,19 @@ class _Reader:
             except ValueError:
                 pass
         if value is not _MISSING:
-            self.problems.append(f"{self.source}：[{section}] {key}：应为日期，如 2026-03-09，实际为 {value!r}")
+            self.problems.append(f"{self.source}：[{section}] {key}：应为日期，如 2026-03-09，实际为 {shown(value)}")
         return dt.date(2000, 1, 1)
 
     def count(self, table: dict, section: str, key: str, default: int) -> int:
         value = self._get(table, section, key, default)
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
-            self.problems.append(f"{self.source}：[{section}] {key}：应为 0–100 的整数，实际为 {value!r}")
+            self.problems.append(f"{self.source}：[{section}] {key}：应为 0–100 的整数，实际为 {shown(value)}")
             return default
         return value
 
     def flag(self, table: dict, section: str, key: str, default: bool) -> bool:
         value = self._get(table, section, key, default)
         if not isinstance(value, bool):
-            self.problems.append(f"{self.source}：[{section}] {key}：应为 true 或 false，实际为 {value!r}")
+            self.problems.append(f"{self.source}：[{section}] {key}：应为 true 或 false，实际为 {shown(value)}")
             return default
         return value

@@ -1,13 +1,28 @@
-"""One hand as recorded, and the match record (SPEC §5), with field-by-field validation."""
+"""One hand as recorded, and the match record (SPEC §5), with field-by-field validation.
+
+`read_record` reads a record file (the only file this module touches), refusing by size and nesting depth before
+JSON parses it; numbers of more than 15 digits are kept as text and refused by field, never converted.
+"""
 
 from __future__ import annotations
 
 import enum
+import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
+from scoring.errors import shown
+from scoring.files import decode_text
 from scoring.levels import START, Level, Levels, Side
 from scoring.rules import CARD_PENALTY, RulesError, RuleSet
+
+# 抠底倍数 (rule 九): a single ×2, a pair ×4, a tractor of two pairs ×8, each further pair doubling. With two decks
+# each player holds 25 cards, so the longest tractor led to the last trick is 12 pairs (the trump chain with the
+# jokers and level cards is 16 ranks long): ×2^13 = ×8192 is the most two decks allow.
+MAX_CAPTURE = 2**13
+MAX_CARDS = 50  # 台上罚张 / 台下罚张: every card one side holds (two players × 25)
 
 
 class Offense(str, enum.Enum):
@@ -123,9 +138,14 @@ class MatchRecord:
 
 
 class RecordError(ValueError):
-    def __init__(self, errors: list[HandError]):
+    """A record that does not parse: every problem, and the hands before the first bad one (with the record's start
+    and rules, when those parsed) so their sequence can still be checked (`scoring.match.replay_record`)."""
+
+    def __init__(self, errors: list[HandError], readable: MatchRecord | None = None, rules: RuleSet | None = None):
         super().__init__("\n".join(e.message for e in errors))
         self.errors = errors
+        self.readable = readable
+        self.rules = rules
 
 
 def check_hand(number: int, hand: Hand) -> list[HandError]:
@@ -138,15 +158,16 @@ def check_hand(number: int, hand: Hand) -> list[HandError]:
     for field in ("points", "bottom"):
         value = getattr(hand, field)
         if not 0 <= value <= 200 or value % 5:
-            bad(field, f"应为 0–200 之间 5 的倍数，实际为 {value}")
+            bad(field, f"应为 0–200 之间 5 的倍数，实际为 {shown(value)}")
     if not errors and hand.points + hand.bottom > 200:
         bad("bottom", f"台下得分 {hand.points} 加底牌分 {hand.bottom} 超过了两副牌的总分 200")
-    if hand.capture and (hand.capture < 2 or hand.capture & (hand.capture - 1)):
-        bad("capture", f"应为 ×2、×4、×8、×16、×32…（2 的乘方），实际为 {hand.capture}")
+    capture = hand.capture
+    if capture and (capture < 2 or capture > MAX_CAPTURE or capture & (capture - 1)):
+        bad("capture", f"应为 ×2、×4、×8、×16、×32…（2 的乘方，两副牌最多 ×{MAX_CAPTURE}），实际为 {shown(capture)}")
     for field in ("dealer_wrong_cards", "defender_wrong_cards"):
         value = getattr(hand, field)
-        if not 0 <= value <= 50:
-            bad(field, f"应为 0–50 之间的整数（张数），实际为 {value}")
+        if not 0 <= value <= MAX_CARDS:
+            bad(field, f"应为 0–{MAX_CARDS} 之间的整数（张数），实际为 {shown(value)}")
     if hand.level_card_capture and not hand.capture:
         bad("level_card_capture", "写了级牌抠底，但没有填抠底倍数（底牌没有被抠）")
     return errors
@@ -162,7 +183,7 @@ def parse_record(data: object) -> tuple[MatchRecord, RuleSet | None]:
         raise RecordError([HandError(None, None, "记录应为 JSON 对象，如 {\"hands\": [...]}")])
     for key in data:
         if key not in ("rules", "start", "hands"):
-            errors.append(HandError(None, None, f"未知的字段“{key}”（可用：rules、start、hands）"))
+            errors.append(HandError(None, None, f"未知的字段 {shown(key)}（可用：rules、start、hands）"))
     rules = None
     if "rules" in data:
         if not isinstance(data["rules"], Mapping):
@@ -184,12 +205,14 @@ def parse_record(data: object) -> tuple[MatchRecord, RuleSet | None]:
                     levels[side] = Level.parse(raw.get(side.value, "2"))
                 except ValueError:
                     errors.append(
-                        HandError(None, f"start.{side.value}", f"{side.team}起始级数应为 2…10、J、Q、K、A，实际为 {raw[side.value]!r}")
+                        HandError(None, f"start.{side.value}", f"{side.team}起始级数应为 2…10、J、Q、K、A，实际为 {shown(raw[side.value])}")
                     )
             if len(levels) == 2:
                 start = Levels(levels[Side.A], levels[Side.B])
+    whole_record_ok = not errors  # start and rules parsed: the hands before a bad one can still be replayed
     hands_raw = data.get("hands")
     hands: list[Hand] = []
+    readable: list[Hand] | None = None  # the hands before the first one with a problem
     if not isinstance(hands_raw, list):
         errors.append(HandError(None, "hands", "缺少 hands（每局一项的列表）"))
     elif not hands_raw:
@@ -197,11 +220,14 @@ def parse_record(data: object) -> tuple[MatchRecord, RuleSet | None]:
     else:
         for number, raw in enumerate(hands_raw, start=1):
             hand, hand_errors = _parse_hand(number, raw)
+            if hand_errors and readable is None:
+                readable = list(hands)
             errors.extend(hand_errors)
             if hand is not None:
                 hands.append(hand)
     if errors:
-        raise RecordError(errors)
+        prefix = MatchRecord(tuple(readable), start) if whole_record_ok and readable else None
+        raise RecordError(errors, prefix, rules)
     return MatchRecord(tuple(hands), start), rules
 
 
@@ -215,37 +241,109 @@ def _parse_hand(number: int, raw: object) -> tuple[Hand | None, list[HandError]]
 
     for key in raw:
         if key not in FIELDS:
-            errors.append(HandError(number, key, f"未知的字段“{key}”（可用：{'、'.join(FIELDS)}）"))
+            errors.append(HandError(number, key, f"未知的字段 {shown(key)}（可用：{'、'.join(FIELDS)}）"))
     values: dict[str, object] = {}
     try:
         values["dealer"] = Side.parse(raw.get("dealer"))
     except ValueError:
-        bad("dealer", f"应为 \"A\"（甲）或 \"B\"（乙），实际为 {raw.get('dealer')!r}")
+        bad("dealer", f"应为 \"A\"（甲）或 \"B\"（乙），实际为 {shown(raw.get('dealer'))}")
     for field in ("points", "bottom", "capture", "dealer_wrong_cards", "defender_wrong_cards"):
         value = raw.get(field, 0)
         if field == "capture" and value is None:
             value = 0
-        if isinstance(value, bool) or not isinstance(value, int):
-            bad(field, f"应为整数，实际为 {value!r}")
+        if isinstance(value, LongNumber):
+            bad(field, f"数字太长（{value.digits} 位），应为不超过 {MAX_NUMBER_DIGITS} 位的整数")
+        elif isinstance(value, bool) or not isinstance(value, int):
+            bad(field, f"应为整数，实际为 {shown(value)}")
         else:
             values[field] = value
     for field in ("level_card_capture", "playoff"):
         value = raw.get(field, False)
         if not isinstance(value, bool):
-            bad(field, f"应为 true 或 false，实际为 {value!r}")
+            bad(field, f"应为 true 或 false，实际为 {shown(value)}")
         else:
             values[field] = value
     if raw.get("offense") is not None:
         try:
             values["offense"] = Offense(raw["offense"])
-        except ValueError:
-            bad("offense", f"应为 {'、'.join(o.value for o in Offense)} 之一，实际为 {raw['offense']!r}")
+        except (ValueError, TypeError):  # TypeError: a list or object is not hashable as an enum value
+            bad("offense", f"应为 {'、'.join(o.value for o in Offense)} 之一，实际为 {shown(raw['offense'])}")
     if raw.get("level") is not None:
         try:
             values["level"] = Level.parse(raw["level"])
         except ValueError:
-            bad("level", f"应为 2…10、J、Q、K、A，实际为 {raw['level']!r}")
+            bad("level", f"应为 2…10、J、Q、K、A，实际为 {shown(raw['level'])}")
     if errors:
         return None, errors
     hand = Hand(**values)  # type: ignore[arg-type]
     return hand, check_hand(number, hand)
+
+
+# --- the record file ---
+
+MAX_RECORD_BYTES = 1024 * 1024  # a long match with every field filled is a few kB
+MAX_RECORD_DEPTH = 16  # a record nests 4 deep ({"rules": {"must_play": [...]}})
+MAX_NUMBER_DIGITS = 15
+
+
+class LongNumber(str):
+    """A JSON number longer than any record holds, kept as its text: converting it would be slow, and Python
+    refuses to print one of more than 4,300 digits."""
+
+    @property
+    def digits(self) -> int:
+        return len(self.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"一个 {self.digits} 位的数"
+
+
+def _integer(text: str) -> int | LongNumber:
+    return LongNumber(text) if len(text.lstrip("-")) > MAX_NUMBER_DIGITS else int(text)
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def nesting_depth(text: str) -> int:
+    """How deep [ and { nest in JSON text, outside strings (counted before parsing, so a deep file cannot
+    exhaust the parser's recursion)."""
+    depth = deepest = 0
+    for bracket in _BRACKET.findall(_STRING.sub('""', text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def read_record(path: Path) -> object:
+    """A match record file's JSON data. RecordError (one message, without the file name) for a file that cannot
+    be a record: missing, unreadable, too large, an Excel workbook, not UTF-8/GBK, nested too deep, not JSON."""
+
+    def refuse(message: str) -> RecordError:
+        return RecordError([HandError(None, None, message)])
+
+    try:
+        size = path.stat().st_size
+        if size > MAX_RECORD_BYTES:
+            raise refuse(f"文件太大（{size // 1024} KB），一场比赛的记录只有几 KB；请检查选的是不是对局记录文件")
+        raw = path.read_bytes()[: MAX_RECORD_BYTES + 1]
+    except FileNotFoundError:
+        raise refuse("找不到文件") from None
+    except IsADirectoryError:
+        raise refuse("这是文件夹，应为对局记录（JSON 文件）") from None
+    except OSError as exc:
+        raise refuse(f"无法读取（{exc.strerror or type(exc).__name__}）") from None
+    if len(raw) > MAX_RECORD_BYTES:  # grew while being read
+        raise refuse("文件太大，一场比赛的记录只有几 KB；请检查选的是不是对局记录文件")
+    if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
+        raise refuse("这是 Excel 工作簿，不是对局记录（JSON 文件）；检查填好的记分表请用 shuangsheng score 活动文件夹")
+    text = decode_text(raw)
+    if text is None:
+        raise refuse("文件编码无法识别，请用记事本“另存为”，编码选 UTF-8")
+    if nesting_depth(text) > MAX_RECORD_DEPTH:
+        raise refuse(f"括号嵌套超过 {MAX_RECORD_DEPTH} 层，不是对局记录的格式（见示例 examples/match.json）")
+    try:
+        return json.loads(text, parse_int=_integer)
+    except json.JSONDecodeError as exc:
+        raise refuse(f"第{exc.lineno}行第{exc.colno}列附近不是有效的 JSON（请检查英文半角的引号、逗号和括号）") from None

@@ -5,8 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from scoring.hands import Hand, HandError, MatchRecord, Offense, check_hand
-from scoring.levels import Level, Levels, Side
+from scoring.hands import Hand, HandError, MatchRecord, Offense, RecordError, check_hand, parse_record
+from scoring.levels import START, Level, Levels, Side
 from scoring.rules import (
     CARD_PENALTY,
     DEFAULT_RULES,
@@ -213,16 +213,21 @@ class _Replay:
         )
 
 
+def error_order(error: HandError) -> tuple[int, int]:
+    """Problems of the record as a whole first, then hand by hand (a stable sort keeps each hand's field order)."""
+    return (0, 0) if error.hand is None else (1, error.hand)
+
+
 def replay(record: MatchRecord, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
     """Replay every hand; errors (impossible values, a wrong dealer or level, hands after the end) name the hand.
 
-    Value errors of all hands are reported together; the replay itself stops at the first sequence error.
+    Every hand's impossible values are reported, together with the sequence errors (wrong dealer or level, a hand
+    after the end) of the hands before the first bad one, all in hand order. The replay itself stops at the first
+    bad hand: what follows depends on it, and checking on would only repeat the same mistake.
     """
-    errors: list[HandError] = []
-    for number, hand in enumerate(record.hands, start=1):
-        errors.extend(check_hand(number, hand))
-    if errors:
-        return MatchResult((), record.start, record.start, None, None, None, tuple(errors))
+    value_errors = {number: check_hand(number, hand) for number, hand in enumerate(record.hands, start=1)}
+    value_errors = {number: found for number, found in value_errors.items() if found}
+    errors: list[HandError] = [e for found in value_errors.values() for e in found]
 
     walk = _Replay(record, rules)
     outcomes: list[HandOutcome] = []
@@ -232,11 +237,17 @@ def replay(record: MatchRecord, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
     decided_at: int | None = None
     decided_by_dealer = False
 
-    def fail(number: int, field: str | None, message: str) -> MatchResult:
-        errors.append(HandError.at(number, field, message))
+    def stopped() -> MatchResult:
+        errors.sort(key=error_order)
         return MatchResult(tuple(outcomes), record.start, walk.levels, None, None, None, tuple(errors), time_up)
 
+    def fail(number: int, field: str | None, message: str) -> MatchResult:
+        errors.append(HandError.at(number, field, message))
+        return stopped()
+
     for number, hand in enumerate(record.hands, start=1):
+        if number in value_errors:
+            return stopped()
         prev = outcomes[-1] if outcomes else None
         if status is Status.PASSED_A:
             return fail(number, None, f"比赛已在第{decided_at}局结束（{winner.team}打过A），此后不应再有记录")
@@ -295,6 +306,22 @@ def replay(record: MatchRecord, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
         time_up=time_up,
         decided_by_dealer=decided_by_dealer,
     )
+
+
+def replay_record(data: object, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
+    """A JSON match record (SPEC §5) parsed and replayed under its own rule overrides, else `rules`. A record that
+    does not parse still has the hands before its first bad one replayed, so `errors` lists every problem — shape,
+    values and sequence — in hand order."""
+    try:
+        record, own_rules = parse_record(data)
+    except RecordError as exc:
+        errors = list(exc.errors)
+        if exc.readable is not None:
+            errors.extend(replay(exc.readable, exc.rules or rules).errors)
+        errors.sort(key=error_order)
+        start = exc.readable.start if exc.readable is not None else START
+        return MatchResult((), start, start, None, None, None, tuple(errors))
+    return replay(record, own_rules or rules)
 
 
 # --- explanations: one place turns an outcome into Chinese ---

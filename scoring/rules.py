@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from scoring.errors import shown
 from scoring.levels import Level
 
 HOLD_LINE = 80  # 台下方得分不够80分 → 庄家保庄 (rule 十)
@@ -146,12 +147,12 @@ class RuleSet:
                     kwargs[key] = enum_type(value)
                 except ValueError:
                     allowed = "、".join(f'"{m.value}"' for m in enum_type)
-                    problems.append((key, f"应为 {allowed} 之一，实际为 {value!r}"))
+                    problems.append((key, f"应为 {allowed} 之一，实际为 {shown(value)}"))
             elif key == "must_play":
                 if isinstance(value, str) and value.strip():  # "2,J,A" / "2、J、A" / "2 J A": one unambiguous list
                     value = [item for item in re.split(r"[\s,，、;；/]+", value) if item]
                 if not isinstance(value, (list, tuple)) or not value:
-                    problems.append((key, f'应为级数列表，如 ["2", "J", "A"]，实际为 {value!r}'))
+                    problems.append((key, f'应为级数列表，如 ["2", "J", "A"]，实际为 {shown(value)}'))
                     continue
                 parsed = []
                 for item in value:
@@ -162,7 +163,7 @@ class RuleSet:
                 kwargs[key] = tuple(parsed)
             elif key == "match_minutes":
                 if isinstance(value, bool) or not isinstance(value, int) or not 10 <= value <= 300:
-                    problems.append((key, f"应为 10–300 之间的整数（分钟），实际为 {value!r}"))
+                    problems.append((key, f"应为 10–300 之间的整数（分钟），实际为 {shown(value)}"))
                 else:
                     kwargs[key] = value
             else:
