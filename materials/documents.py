@@ -10,19 +10,21 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
-from collections.abc import Sequence
+import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
+from jinja2.sandbox import SandboxedEnvironment
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from materials.fonts import FontSet, choose_fonts
 from materials.style import INK, MARGIN, PAGE, Cell, HouseStyle, build_pdf, new_canvas
-from scoring.errors import UserError
+from scoring.errors import UserError, shown
 from scoring.event import Event
-from scoring.files import check_writable, write_bytes
+from scoring.files import check_writable, decode_text, write_bytes
 from scoring.levels import Level, to_halfwidth
 from scoring.rules import CARD_PENALTY, HOLD_LINE, POLICY_LINE, STEP, NegativePoints, PenaltyExcess, RuleSet, TieBreak
 from scoring.teams import Team
@@ -137,22 +139,80 @@ def _one_line(value: object) -> object:
     return " ".join(str(value).splitlines()) if isinstance(value, str) else value
 
 
+MAX_TEMPLATE_BYTES = 256 * 1024  # a wording template is a page of text
+
+
+class _TemplateLoader(jinja2.BaseLoader):
+    """The event folder's templates first, then ours; UTF-8 or GBK (as Notepad saves), a page long at most."""
+
+    def __init__(self, folders: Sequence[Path]):
+        self.folders = folders
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        from jinja2.loaders import split_template_path  # refuses names reaching outside the folder (..)
+
+        for folder in self.folders:
+            path = folder.joinpath(*split_template_path(template))
+            if not path.is_file():
+                continue
+            data = path.read_bytes()
+            if len(data) > MAX_TEMPLATE_BYTES:
+                raise MaterialsError(f"{path}：模板文件太大（{len(data) // 1024} KB），一页文字只有几 KB")
+            text = decode_text(data)
+            if text is None:
+                raise MaterialsError(f"{path}：文件编码无法识别，请用记事本“另存为”，编码选 UTF-8")
+            return text, str(path), lambda: False
+        raise jinja2.TemplateNotFound(template)
+
+
+def _template_line(exc: BaseException) -> tuple[str, int] | None:
+    """Where in a template a rendering error happened: jinja2 maps its frames to the template's file and line."""
+    found = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename.endswith(".j2") and frame.lineno:
+            found = (frame.filename, frame.lineno)
+    return found
+
+
+def _template_problem(exc: Exception, name: str, names: Sequence[str]) -> str:
+    """A template an organiser edited that cannot be used, in Chinese with its file and line."""
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        where = f"{exc.filename or name} 第{exc.lineno}行"
+        return f"{where}：模板格式有误（{exc.message}）；{{{{ }}}} 与 {{% %}} 要成对，写法见原模板"
+    at = _template_line(exc)
+    where = f"{at[0]} 第{at[1]}行" if at else name
+    detail = str(exc)
+    if isinstance(exc, jinja2.UndefinedError):
+        m = re.search(r"'([^']*)' is undefined", detail) or re.search(r"has no attribute '([^']*)'", detail)
+        what = f"“{m.group(1)}”" if m else "其中的名字"
+        return f"{where}：模板里的 {what} 不认识（可用的有：{'、'.join(names)}；event 之下的项见 event.toml）"
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return f"{where}：模板引用的文件“{exc.name}”找不到"
+    if isinstance(exc, jinja2.exceptions.SecurityError):
+        return f"{where}：模板里有不允许的写法（{detail}）"
+    return f"{where}：模板无法使用（{type(exc).__name__}：{shown(detail)}）"
+
+
 def render_lines(name: str, event: Event, template_dir: Path | None = None) -> list[str]:
-    """The wording template rendered as plain text lines (no markup; escaping happens when drawn)."""
-    folders = [str(template_dir)] if template_dir is not None and template_dir.is_dir() else []
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([*folders, str(TEMPLATE_DIR)], encoding="utf-8"),
+    """The wording template rendered as plain text lines (no markup; escaping happens when drawn). The template is
+    run in jinja2's sandbox; a mistake in one an organiser edited is a MaterialsError naming its file and line."""
+    folders = [template_dir] if template_dir is not None and template_dir.is_dir() else []
+    env = SandboxedEnvironment(
+        loader=_TemplateLoader([*folders, TEMPLATE_DIR]),
         autoescape=False,
         undefined=jinja2.StrictUndefined,
         lstrip_blocks=True,
         finalize=_one_line,
     )
+    context = _context(event)
     try:
-        text = env.get_template(name).render(_context(event))
-    except jinja2.TemplateSyntaxError as exc:
-        raise MaterialsError(f"{exc.filename or name} 第{exc.lineno}行：模板格式有误（{exc.message}）") from None
-    except jinja2.TemplateError as exc:
-        raise MaterialsError(f"{name}：模板无法使用（{exc}）") from None
+        text = env.get_template(name).render(context)
+    except MaterialsError:
+        raise
+    # A template is text an organiser wrote: whatever it does wrong at render time is said with its line.
+    except (jinja2.TemplateError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError,
+            RecursionError) as exc:
+        raise MaterialsError(_template_problem(exc, name, list(context))) from None
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 

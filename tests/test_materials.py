@@ -344,6 +344,52 @@ def test_event_folder_templates_override_wording(tmp_path):
 
 
 @pytest.mark.parametrize(
+    ("template", "expected"),
+    [
+        ("# {{ event.title }}\n正文\n{{ envent.venue }}\n", "notice.j2 第3行：模板里的 “envent” 不认识（可用的有：event、"),
+        ("# 标题\n{{ event.venu }}\n", "notice.j2 第2行：模板里的 “venu” 不认识"),
+        ("# 标题\n\n{% if event.venue %}\n没有结束\n", "notice.j2 第3行：模板格式有误"),
+        ("# 标题\n{{ event.title }\n", "notice.j2 第2行：模板格式有误"),
+        ("# 标题\n{{ 1 // 0 }}\n", "notice.j2 第2行：模板无法使用（ZeroDivisionError"),
+        ("# 标题\n{{ ''.__class__.__mro__ }}\n", "notice.j2 第2行：模板里有不允许的写法"),
+        ("# 标题\n{% include 'nosuch.j2' %}\n", "模板引用的文件“nosuch.j2”找不到"),
+        ("# 标题\n{% include 'notice.j2' %}\n", "notice.j2 第2行：模板无法使用（RecursionError"),
+        ("# 标题\n{% include '../event.toml' %}\n", "模板引用的文件“../event.toml”找不到"),
+    ],
+)
+def test_an_edited_template_with_a_mistake_is_named_by_file_and_line(tmp_path, template, expected):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "notice.j2").write_text(template, encoding="utf-8")
+    (tmp_path / "event.toml").write_text(default_text(), encoding="utf-8")
+    with pytest.raises(docs.MaterialsError) as info:
+        docs.render_lines("notice.j2", default_event(), tmp_path / "templates")
+    message = str(info.value)
+    assert expected in message
+    assert str(tmp_path / "templates" / "notice.j2") in message
+
+
+def test_an_edited_template_mistake_through_the_command_line(tmp_path):
+    runner = CliRunner()
+    from cli import app
+
+    folder = tmp_path / "event"
+    assert runner.invoke(app, ["init", str(folder)]).exit_code == 0
+    (folder / "templates").mkdir()
+    (folder / "templates" / "rules.j2").write_text("# 规则\n\n\n{{ event.nosuch }}\n", encoding="utf-8")
+    result = runner.invoke(app, ["materials", str(folder)])
+    assert result.exit_code == 1 and "Traceback" not in result.output and "错误报告" not in result.output
+    assert "rules.j2 第4行：模板里的 “nosuch” 不认识" in result.output
+
+
+def test_an_edited_template_saved_by_notepad_as_gbk_is_read(tmp_path):
+    (tmp_path / "notice.j2").write_bytes("# 通知\n{{ event.venue }}见\n".encode("gbk"))
+    assert docs.render_lines("notice.j2", default_event(), tmp_path)[0] == "# 通知"
+    (tmp_path / "notice.j2").write_bytes(b"\xff\xfe\x00\xd8\x00\xdc")
+    with pytest.raises(docs.MaterialsError, match="notice.j2：文件编码无法识别"):
+        docs.render_lines("notice.j2", default_event(), tmp_path)
+
+
+@pytest.mark.parametrize(
     ("start", "end", "expected"),
     [
         (dt.date(2026, 3, 3), dt.date(2026, 3, 9), "2026年3月3日-9日"),
