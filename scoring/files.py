@@ -20,10 +20,12 @@ class CannotWrite(UserError, OSError):
 
     def __init__(self, path: Path, reason: OSError):
         detail = reason.strerror or type(reason).__name__
-        super().__init__(
-            f"{path}：无法写入（{detail}）。如果这个文件正被其他程序（Excel、WPS、PDF 阅读器等）打开，请先关闭它再运行；"
-            "也请确认这个文件夹可以写入"
-        )
+        if isinstance(reason, PermissionError):  # on Windows: the file is open in Excel/WPS or a PDF reader
+            where = "PDF 阅读器" if Path(path).suffix.lower() == ".pdf" else "Excel/WPS"
+            advice = f"请先在 {where} 中关闭该文件，再重新运行；如果没有打开它，请确认这个文件夹可以写入"
+        else:
+            advice = "请确认这个文件夹可以写入、磁盘还有空间"
+        super().__init__(f"{path}：无法写入（{detail}）。{advice}")
         self.path = path
 
 

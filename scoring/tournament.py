@@ -7,7 +7,6 @@ The commands `draw`, `score` and `awards` are one call each into this module. It
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -292,8 +291,7 @@ def _backup(path: Path) -> Path:
     while target.exists():  # a second re-draw within the same second keeps the earlier backup too
         n += 1
         target = path.with_name(f"{path.stem}.备份-{stamp}-{n}{path.suffix}")
-    shutil.copy2(path, target)
-    return target
+    return files.write_bytes(target, path.read_bytes())  # atomic, like every output
 
 
 # --- score ---

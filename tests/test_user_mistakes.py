@@ -63,8 +63,16 @@ def test_draw_into_a_locked_file_is_a_message(tmp_path, lock):
     folder = new_event(tmp_path / "活动 一")
     lock()
     result = cli("draw", folder, "--seed", 1, code=1)
-    assert "round-1.xlsx：无法写入" in result.output and "关闭" in result.output
+    assert "round-1.xlsx：无法写入" in result.output and "请先在 Excel/WPS 中关闭该文件" in result.output
     assert not (folder / "round-1.xlsx").exists() and not list(folder.glob(".*.tmp"))
+
+
+def test_materials_into_a_pdf_open_in_a_reader_is_a_message(tmp_path, lock):
+    folder = new_event(tmp_path / "event")
+    lock()
+    result = cli("materials", folder, code=1)
+    assert "无法写入" in result.output and "请先在 PDF 阅读器 中关闭该文件" in result.output
+    assert not list(folder.glob("*.pdf")) and not list(folder.glob(".*.tmp"))
 
 
 def test_score_with_the_checked_copy_open_in_excel_still_reports(tmp_path, lock):

@@ -1,0 +1,42 @@
+"""scoring.files: every output of every command is written to a temporary file in the same folder and renamed
+into place; nothing half-written is ever left under the real name."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cli import app
+from scoring import workbook
+from scoring.teams import Team
+
+runner = CliRunner()
+
+
+def test_every_output_of_a_day_is_renamed_into_place_from_the_same_folder(tmp_path, monkeypatch):
+    renames: list[tuple[Path, Path]] = []
+    real_replace = os.replace
+
+    def recording_replace(src, dst):
+        renames.append((Path(src), Path(dst)))
+        real_replace(src, dst)
+
+    folder = tmp_path / "event"
+    assert runner.invoke(app, ["init", str(folder)]).exit_code == 0
+    workbook.write_teams(folder / "teams.xlsx", [Team(f"{i:02d}", (f"张{i}", f"李{i}")) for i in range(1, 6)],
+                         force=True)
+    monkeypatch.setattr(os, "replace", recording_replace)
+    before = {p: p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
+    for args in (["materials", str(folder)], ["draw", str(folder), "--seed", "3"], ["score", str(folder)],
+                 ["draw", str(folder), "--seed", "4", "--force"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code in (0, 1), result.output
+    written = {p for p in folder.rglob("*") if p.is_file() and before.get(p) != p.stat().st_mtime_ns}
+    assert len(written) >= 8  # five PDFs, round-1.xlsx, its checked copy and backup, the ledger
+    targets = {dst for _, dst in renames}
+    assert written <= targets
+    for src, dst in renames:
+        assert src.parent == dst.parent and src.name.startswith(f".{dst.name}.") and not src.exists()
+    assert not list(folder.glob(".*.tmp"))
