@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def shared_dir() -> Path:
-    """../shared beside the checkout (CI lays a copy there); SHUANGSHENG_SHARED overrides."""
-    env = os.environ.get("SHUANGSHENG_SHARED")
-    return Path(env) if env else ROOT.parent / "shared"
+DATA = ROOT / "tests" / "data"
 
 
 def load_vectors() -> list[dict]:
-    path = shared_dir() / "vectors" / "rules.json"
-    return json.loads(path.read_text(encoding="utf-8"))
+    """The rule vectors kept in tests/data (see tests/data/README.md)."""
+    return json.loads((DATA / "rule-vectors.json").read_text(encoding="utf-8"))
 
 
 def run(start: tuple[str, str], *hands, rules=None):

@@ -1,4 +1,4 @@
-"""Every worked example in ../shared/vectors/rules.json, one test each, named after its clause."""
+"""Every worked example in tests/data/rule-vectors.json, one test each, named after its clause."""
 
 from __future__ import annotations
 
