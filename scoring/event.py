@@ -21,6 +21,14 @@ class ThirdPlace(str, enum.Enum):
     PLAYOFF = "playoff"
 
 
+class Byes(str, enum.Enum):
+    """Where byes fall: all in round 1, so round 2 starts at a power of two (default), or one in every round
+    with an odd number of teams."""
+
+    FIRST_ROUND = "first_round"
+    EACH_ROUND = "each_round"
+
+
 class EventError(UserError, ValueError):
     """event.toml is unreadable or has bad values; `problems` are complete Chinese messages."""
 
@@ -69,6 +77,7 @@ class Event:
     prizes: Prizes = Prizes()
     rules: RuleSet = RuleSet()
     third_place: ThirdPlace = ThirdPlace.SHARED
+    byes: Byes = Byes.FIRST_ROUND
     print: PrintOptions = field(default_factory=PrintOptions)
 
 
@@ -128,6 +137,12 @@ def parse(text: str, *, source: str) -> Event:
     except ValueError:
         reader.problems.append(f'{source}：[format] third_place：应为 "shared" 或 "playoff"，实际为 {shown(third)}')
         third_place = ThirdPlace.SHARED
+    bye_rule = reader.text(fmt, "format", "byes", Byes.FIRST_ROUND.value)
+    try:
+        byes = Byes(bye_rule)
+    except ValueError:
+        reader.problems.append(f'{source}：[format] byes：应为 "first_round" 或 "each_round"，实际为 {bye_rule!r}')
+        byes = Byes.FIRST_ROUND
     event = Event(
         title=reader.text(ev, "event", "title"),
         organiser=reader.text(ev, "event", "organiser"),
@@ -155,6 +170,7 @@ def parse(text: str, *, source: str) -> Event:
         ),
         rules=rules,
         third_place=third_place,
+        byes=byes,
         print=PrintOptions(
             font=reader.text(prn, "print", "font", "") or None,
             large_print=reader.flag(prn, "print", "large_print", True),

@@ -3,12 +3,18 @@
 Types are fixed here first so the workbook module and the CLI can build on them.
 
 The shape, for any field of 2…128 teams: each round is drawn from the teams still in (round 1: the team list in
-its order; later: the previous round's winners by table, then its bye). An odd count gives one team the bye;
-nobody gets a second bye while a team without one is in the pool. The round drawn from two teams is the final;
-the one before it (three or four teams) is the semi-final. With third_place = "playoff" and two semi-final
-losers, the final round also holds the 3rd-place match at table 2 (the loser at the lower semi-final table is
-甲方). A semi-final of three teams (one match and a bye) has a single loser: that team is 3rd, no 3rd-place match
-is played, and under "shared" the second 三等奖 stays vacant (空缺) unless the organiser decides otherwise.
+its order; later: the previous round's winners by table, then its byes). How many byes a round has follows from
+its size and `[format] byes` (`bye_count`):
+- "first_round" (default): with N teams, N not a power of two and B the largest power of two below N, the round
+  has N − B matches and 2B − N byes, so the next round has B teams and no round after it has a bye; a field of 4
+  or more always reaches two semi-finals.
+- "each_round": an odd count gives one team the bye, nobody getting a second bye while a team without one is in
+  the pool; a semi-final of three teams (one match and a bye) then has a single loser, who is 3rd, and under
+  "shared" the second 三等奖 stays vacant (空缺) unless the organiser decides otherwise.
+With paper lots, 签号 1–2, 3–4, … play each other and the 签号 above twice the number of matches are the byes.
+The round drawn from two teams is the final; the one before it (three or four teams) is the semi-final. With
+third_place = "playoff" and two semi-final losers, the final round also holds the 3rd-place match at table 2 (the
+loser at the lower semi-final table is 甲方).
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.errors import UserError
-from scoring.event import ThirdPlace
+from scoring.event import Byes, ThirdPlace
 from scoring.levels import Side
 from scoring.teams import team_name
 
@@ -42,14 +48,20 @@ class Pairing:
 @dataclass(frozen=True)
 class Round:
     """A drawn round. `pool` is the ordered list of team ids the draw was made from; with `seed` it reproduces
-    the draw. A draw from paper lots has `seed` None and `lots` maps team id → lot number."""
+    the draw. `byes` are the teams that go straight on (in draw order: by lot number for paper lots). A draw from
+    paper lots has `seed` None and `lots` maps team id → lot number."""
 
     number: int
     pool: tuple[str, ...]
     pairings: tuple[Pairing, ...]
-    bye: str | None
+    byes: tuple[str, ...]
     seed: int | None
     lots: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def lot_plan(self) -> LotPlan:
+        """What the lot numbers of this round meant (for a draw from paper lots)."""
+        return LotPlan(len(self.pool), (len(self.pool) - len(self.byes)) // 2)
 
 
 class MatchState(str, enum.Enum):
@@ -116,18 +128,60 @@ def _names(teams: Iterable[str]) -> str:
     return "、".join(team_name(t) for t in teams)
 
 
-def next_size(size: int) -> int:
-    """How many teams go on from a round of `size`: the winners and the bye."""
-    return (size + 1) // 2
+def bye_count(size: int, byes: Byes | str = Byes.FIRST_ROUND) -> int:
+    """How many teams of a round of `size` get a bye: "first_round" 2B − size (B the largest power of two
+    below size; 0 for a power of two), "each_round" 1 for an odd size."""
+    if Byes(byes) is Byes.EACH_ROUND:
+        return size % 2
+    if size < 2 or size & (size - 1) == 0:
+        return 0
+    below = 1 << (size.bit_length() - 1)
+    return 2 * below - size
 
 
-def rounds_needed(size: int) -> int:
+def next_size(size: int, byes: Byes | str = Byes.FIRST_ROUND) -> int:
+    """How many teams go on from a round of `size`: the winners and the byes."""
+    count = bye_count(size, byes)
+    return count + (size - count) // 2
+
+
+def rounds_needed(size: int, byes: Byes | str = Byes.FIRST_ROUND) -> int:
     """Rounds from a pool of `size` teams to the final inclusive: 2 → 1, 3–4 → 2, 5–8 → 3, …"""
     count = 0
     while size >= 2:
-        size = next_size(size)
+        size = next_size(size, byes)
         count += 1
     return count
+
+
+@dataclass(frozen=True)
+class LotPlan:
+    """What the paper lots of a round of `size` mean: 签号 1–2, 3–4, … up to `2 * matches` play each other (the
+    lower lot is 甲方, at table 1, 2, …); the 签号 above, `matches * 2 + 1 … size`, are the byes."""
+
+    size: int
+    matches: int
+
+    @property
+    def bye_lots(self) -> range:
+        return range(2 * self.matches + 1, self.size + 1)
+
+    @property
+    def text(self) -> str:
+        """'签号1与2、3与4……11与12对阵；签号13–20轮空（直接进入下一轮）' — for the lots sheet and the draw."""
+        pairs = [f"{2 * k - 1}与{2 * k}" for k in range(1, self.matches + 1)]
+        shown = "、".join(pairs) if len(pairs) <= 3 else f"{'、'.join(pairs[:2])}……{pairs[-1]}"
+        text = f"签号{shown}对阵（依次为第1、2……桌）" if len(pairs) > 1 else f"签号{shown}对阵"
+        lots = self.bye_lots
+        if len(lots) == 1:
+            text += f"；签号{lots[0]}轮空（直接进入下一轮）"
+        elif lots:
+            text += f"；签号{lots[0]}–{lots[-1]}轮空（直接进入下一轮）"
+        return text
+
+
+def lot_plan(size: int, byes: Byes | str = Byes.FIRST_ROUND) -> LotPlan:
+    return LotPlan(size, (size - bye_count(size, byes)) // 2)
 
 
 def _stage(size: int) -> str:
@@ -151,7 +205,7 @@ def is_final(round_: Round) -> bool:
 
 def byes_so_far(rounds: Sequence[Round]) -> tuple[str, ...]:
     """Every bye given so far, in round order (a team appears once per bye)."""
-    return tuple(r.bye for r in rounds if r.bye is not None)
+    return tuple(team for r in rounds for team in r.byes)
 
 
 def new_seed() -> int:
@@ -200,37 +254,46 @@ def _with_third_place(pairings: list[Pairing], match: tuple[str, str] | None) ->
     return tuple(pairings)
 
 
+def _check_byes(pool: tuple[str, ...], byes: object) -> list[str]:
+    if isinstance(byes, bool) or not isinstance(byes, int) or not 0 <= byes <= len(pool) - 2 or (len(pool) - byes) % 2:
+        return [f"本轮{len(pool)}组，不能有{byes!r}组轮空（轮空后剩下的组数应为不少于2的双数）"]
+    return []
+
+
 def draw_round(
     number: int,
     pool: Sequence[str],
     *,
     seed: int,
+    byes: int | None = None,
     previous_byes: Collection[str] = (),
     third_place_match: tuple[str, str] | None = None,
 ) -> Round:
     """Draw round `number` from `pool` by lot with `random.Random(seed)`; the same inputs give the same draw.
 
-    The pool is shuffled once. With an odd count the bye goes to the last team in the shuffled order among
-    those with the fewest byes in `previous_byes` (so nobody gets a second bye while a team without one is in
-    the pool); the rest pair in shuffled order, 甲方 first, at tables 1…n. `third_place_match` (losers of the
-    semi-final, 甲方 first) is added as the last table of a final; it is not drawn by lot.
+    `byes` is how many teams go straight on (default `bye_count(len(pool))`, i.e. "first_round"). The pool is
+    shuffled once. The byes go to the last teams in the shuffled order among those with the fewest byes in
+    `previous_byes` (so nobody gets a second bye while a team without one is in the pool); the rest pair in
+    shuffled order, 甲方 first, at tables 1…n. `third_place_match` (losers of the semi-final, 甲方 first) is
+    added as the last table of a final; it is not drawn by lot.
     """
     pool = tuple(pool)
     problems = _check_number(number) + _check_pool(pool) + _check_third_place_match(pool, third_place_match)
     if isinstance(seed, bool) or not isinstance(seed, int):
         problems.append(f"抽签种子应为整数，实际为 {seed!r}")
+    count = bye_count(len(pool)) if byes is None else byes
+    if not problems:
+        problems += _check_byes(pool, count)
     if problems:
         raise DrawError(problems)
     order = list(pool)
     random.Random(seed).shuffle(order)
-    bye = None
-    if len(order) % 2:
-        byes = Counter(previous_byes)
-        fewest = min(byes[t] for t in order)
-        bye = next(t for t in reversed(order) if byes[t] == fewest)
-        order.remove(bye)
-    pairings = [Pairing(i + 1, order[2 * i], order[2 * i + 1]) for i in range(len(order) // 2)]
-    return Round(number, pool, _with_third_place(pairings, third_place_match), bye, seed)
+    had = Counter(previous_byes)
+    # stable: among equal counts the later in the shuffled order comes first
+    chosen = sorted(reversed(order), key=lambda t: had[t])[:count]
+    playing = [t for t in order if t not in chosen]
+    pairings = [Pairing(i + 1, playing[2 * i], playing[2 * i + 1]) for i in range(len(playing) // 2)]
+    return Round(number, pool, _with_third_place(pairings, third_place_match), tuple(chosen), seed)
 
 
 def draw_from_lots(
@@ -238,17 +301,21 @@ def draw_from_lots(
     lots: Mapping[str, int] | Sequence[tuple[str, int]],
     pool: Sequence[str],
     *,
+    byes: int | None = None,
     previous_byes: Collection[str] = (),
     third_place_match: tuple[str, str] | None = None,
 ) -> Round:
     """A round from paper lots drawn in the room: `lots` gives each team's lot number (组号 → 签号).
 
-    Lots 1–2 play at table 1, 3–4 at table 2, …; the lower lot is 甲方. With an odd count the last lot is the
-    bye, which may not fall to a team that already had one while a team without one is in the pool. Raises
-    `LotsError` listing every problem. `third_place_match` as in `draw_round`.
+    Lots 1–2 play at table 1, 3–4 at table 2, …; the lower lot is 甲方. The `byes` highest lots (default as in
+    `draw_round`) are the byes, which may not fall to a team that already had more byes than a team that plays.
+    Raises `LotsError` listing every problem. `third_place_match` as in `draw_round`.
     """
     pool = tuple(pool)
     problems = _check_number(number) + _check_pool(pool) + _check_third_place_match(pool, third_place_match)
+    count = bye_count(len(pool)) if byes is None else byes
+    if not problems:
+        problems += _check_byes(pool, count)
     entries = list(lots.items()) if isinstance(lots, Mapping) else [tuple(e) for e in lots]
     members = set(pool)
     given: dict[str, list[object]] = {}
@@ -281,20 +348,22 @@ def draw_from_lots(
     if gaps and n >= MIN_TEAMS:
         shown = "、".join(str(x) for x in gaps)
         problems.append(f"缺少签号 {shown}：本轮共{n}组，签号 1–{n} 应各用一次")
-    bye = None
-    if n % 2 and len(holders.get(n, ())) == 1:
-        bye = holders[n][0]
-        byes = Counter(previous_byes)
-        if byes[bye] > min(byes[t] for t in pool):
+    plan = LotPlan(n, (n - count) // 2)
+    had = Counter(previous_byes)
+    playing = [t for lot in range(1, 2 * plan.matches + 1) if len(holders.get(lot, ())) == 1 for t in holders[lot]]
+    fewest = min((had[t] for t in playing), default=0)
+    for lot in plan.bye_lots:
+        if len(holders.get(lot, ())) == 1 and had[team := holders[lot][0]] > fewest:
             problems.append(
-                f"签号 {n}（轮空）抽到的{team_name(bye)}已经轮空过，本轮还有没轮空过的组，不能让它再次轮空，请重新抽签"
+                f"签号 {lot}（轮空）抽到的{team_name(team)}已经轮空过，本轮还有没轮空过的组，不能让它再次轮空，请重新抽签"
             )
     if problems:
         raise LotsError(problems, heading=f"第{number}轮的签号有误：")
     by_lot = {lot: teams[0] for lot, teams in holders.items()}
-    pairings = [Pairing(k, by_lot[2 * k - 1], by_lot[2 * k]) for k in range(1, n // 2 + 1)]
+    pairings = [Pairing(k, by_lot[2 * k - 1], by_lot[2 * k]) for k in range(1, plan.matches + 1)]
     recorded = tuple(sorted(((by_lot[lot], lot) for lot in by_lot), key=lambda e: e[1]))
-    return Round(number, pool, _with_third_place(pairings, third_place_match), bye, None, recorded)
+    byes_drawn = tuple(by_lot[lot] for lot in plan.bye_lots)
+    return Round(number, pool, _with_third_place(pairings, third_place_match), byes_drawn, None, recorded)
 
 
 # --- results of a round ---
@@ -312,7 +381,7 @@ class Blocker:
 
 @dataclass(frozen=True)
 class Advancement:
-    """A round's outcome for the knockout. `advancing` (winners by table, then the bye) and `losers` (by table;
+    """A round's outcome for the knockout. `advancing` (winners by table, then the byes) and `losers` (by table;
     the 3rd-place match is not counted) are filled only once every match is decided; else see `blockers`."""
 
     number: int
@@ -369,14 +438,13 @@ def _results(round_: Round, outcomes: Sequence[MatchOutcome]) -> dict[int, tuple
 
 def advance(round_: Round, outcomes: Sequence[MatchOutcome]) -> Advancement:
     """Who goes on from `round_`: the winners (a walkover counts for the side that did not forfeit) and the
-    bye — or, while any match is open, needs a playoff or has an invalid record, a Blocker for each."""
+    byes — or, while any match is open, needs a playoff or has an invalid record, a Blocker for each."""
     results = _results(round_, outcomes)
     blockers = tuple(r for r in results.values() if isinstance(r, Blocker))
     if blockers:
         return Advancement(round_.number, (), (), blockers)
     played = [_played(results[p.table]) for p in round_.pairings if not p.third_place]
-    bye = (round_.bye,) if round_.bye is not None else ()
-    return Advancement(round_.number, tuple(w for w, _ in played) + bye, tuple(loser for _, loser in played), ())
+    return Advancement(round_.number, tuple(w for w, _ in played) + round_.byes, tuple(loser for _, loser in played), ())
 
 
 def _played(result: tuple[str, str] | Blocker) -> tuple[str, str]:
@@ -393,8 +461,16 @@ def _check_rounds(
     numbers = [r.number for r in rounds]
     if numbers != list(range(1, len(rounds) + 1)):
         raise BracketError([f"轮次应从第1轮起连续编号，实际为 {'、'.join(str(n) for n in numbers)}"])
-    advancements = [advance(r, outcomes_by_round.get(r.number, ())) for r in rounds]
     problems: list[str] = []
+    for r in rounds:
+        paired = [t for p in r.pairings if not p.third_place for t in (p.a, p.b)]
+        if sorted(paired + list(r.byes)) != sorted(r.pool):
+            problems.append(
+                f"第{r.number}轮的对阵与轮空（{_names(r.byes) or '无'}）合起来应恰好是本轮抽签名单上的各组，每组一次"
+            )
+    if problems:
+        raise BracketError(problems)
+    advancements = [advance(r, outcomes_by_round.get(r.number, ())) for r in rounds]
     for prev, adv, cur in zip(rounds, advancements, rounds[1:]):
         if is_final(prev):
             problems.append(f"第{prev.number}轮是决赛，之后不应再有第{cur.number}轮")
@@ -421,11 +497,12 @@ def _check_rounds(
 
 @dataclass(frozen=True)
 class NextRound:
-    """What to draw next: round `number` from `pool` (in this order), avoiding second byes for
-    `previous_byes`, with `third_place_match` at the last table of a final when third_place = "playoff"."""
+    """What to draw next: round `number` from `pool` (in this order) with `byes` byes, avoiding second byes
+    for `previous_byes`, with `third_place_match` at the last table of a final when third_place = "playoff"."""
 
     number: int
     pool: tuple[str, ...]
+    byes: int = 0
     previous_byes: tuple[str, ...] = ()
     third_place_match: tuple[str, str] | None = None
 
@@ -433,11 +510,17 @@ class NextRound:
     def title(self) -> str:
         return round_title(self.number, len(self.pool))
 
+    @property
+    def lots(self) -> LotPlan:
+        """What each paper lot of this round means."""
+        return LotPlan(len(self.pool), (len(self.pool) - self.byes) // 2)
+
     def draw(self, seed: int) -> Round:
         return draw_round(
             self.number,
             self.pool,
             seed=seed,
+            byes=self.byes,
             previous_byes=self.previous_byes,
             third_place_match=self.third_place_match,
         )
@@ -447,6 +530,7 @@ class NextRound:
             self.number,
             lots,
             self.pool,
+            byes=self.byes,
             previous_byes=self.previous_byes,
             third_place_match=self.third_place_match,
         )
@@ -458,9 +542,10 @@ def next_round(
     outcomes_by_round: Mapping[int, Sequence[MatchOutcome]],
     *,
     third_place: ThirdPlace | str = ThirdPlace.SHARED,
+    byes: Byes | str = Byes.FIRST_ROUND,
 ) -> NextRound | None:
     """The next round to draw: round 1 from `teams` (team-list order), later rounds from the previous round's
-    `advancing`. None once the final has been drawn. Raises RoundNotDecided naming every undecided match of
+    `advancing`, with as many byes as `bye_count` gives for its size. None once the final has been drawn. Raises RoundNotDecided naming every undecided match of
     the last round, DrawError for a field outside 2…128 teams, BracketError if the rounds do not fit."""
     mode = ThirdPlace(third_place)
     teams = tuple(teams)
@@ -470,7 +555,7 @@ def next_round(
             problems.append(f"最多支持{MAX_TEAMS}组参赛，报名表中有{len(teams)}组")
         if problems:
             raise DrawError(problems)
-        return NextRound(1, teams)
+        return NextRound(1, teams, bye_count(len(teams), byes))
     if set(rounds[0].pool) != set(teams):
         extra = [t for t in rounds[0].pool if t not in teams]
         absent = [t for t in teams if t not in rounds[0].pool]
@@ -487,7 +572,8 @@ def next_round(
     match = None
     if len(adv.advancing) == 2 and mode is ThirdPlace.PLAYOFF and len(adv.losers) == 2:
         match = (adv.losers[0], adv.losers[1])
-    return NextRound(last.number + 1, adv.advancing, byes_so_far(rounds), match)
+    size = len(adv.advancing)
+    return NextRound(last.number + 1, adv.advancing, bye_count(size, byes), byes_so_far(rounds), match)
 
 
 # --- placings ---
@@ -514,12 +600,12 @@ def prize_note(
     mode = ThirdPlace(third_place)
     if round_.number == 1 and is_final(round_):
         return "只有2组参赛，第1轮即为决赛：胜者获一等奖，负者获二等奖，不设三等奖。"
-    if len(round_.pool) != 3 or round_.bye is None:
+    if len(round_.pool) != 3 or len(round_.byes) != 1:
         return None
     match = next(p for p in round_.pairings if not p.third_place)
     who = team_name(loser) if loser else f"{team_name(match.a)}与{team_name(match.b)}之间的负者"
     head = (
-        f"半决赛（第{round_.number}轮）只有3组：{team_name(round_.bye)}轮空，直接进入决赛（获一等奖或二等奖）；"
+        f"半决赛（第{round_.number}轮）只有3组：{team_name(round_.byes[0])}轮空，直接进入决赛（获一等奖或二等奖）；"
         f"只有一场半决赛，{who}获三等奖。"
     )
     if mode is ThirdPlace.PLAYOFF:
@@ -532,49 +618,51 @@ def placings(
     outcomes_by_round: Mapping[int, Sequence[MatchOutcome]],
     *,
     third_place: ThirdPlace | str = ThirdPlace.SHARED,
+    byes: Byes | str = Byes.FIRST_ROUND,
 ) -> Placings:
-    """The placings so far: final winner 1st, loser 2nd; 3rd the semi-final losers ("shared") or the winner of
-    the 3rd-place match ("playoff"). Incomplete while anything is undecided or undrawn, each listed in
-    `missing`. Raises BracketError if the rounds do not fit together."""
+    """The placings so far: final winner 1st, loser 2nd; 3rd the semi-final losers ("shared", named as soon as
+    their match is decided, before the final) or the winner of the 3rd-place match ("playoff"). Incomplete while
+    anything is undecided or undrawn, each listed in `missing` (rounds still to draw counted with `byes`).
+    Raises BracketError if the rounds do not fit together."""
     mode = ThirdPlace(third_place)
     if not rounds:
         return Placings(False, missing=("第1轮尚未抽签",))
     _check_rounds(rounds, outcomes_by_round)
     results = [_results(r, outcomes_by_round.get(r.number, ())) for r in rounds]
     missing: list[str] = []
-    notes: list[str] = []
     for r, res in zip(rounds, results):
         missing.extend(f"第{r.number}轮{b.message}" for b in res.values() if isinstance(b, Blocker))
     last = rounds[-1]
-    if not is_final(last):
-        size, number = len(last.pairings) + (last.bye is not None), last.number + 1
+    final_drawn = is_final(last)
+    if not final_drawn:
+        size, number = len(last.pairings) + len(last.byes), last.number + 1
         while size >= 2:
             missing.append(f"{round_title(number, size)}尚未抽签")
-            size, number = next_size(size), number + 1
-        return Placings(False, missing=tuple(missing), notes=_semi_notes(rounds, results, mode))
+            size, number = next_size(size, byes), number + 1
 
     first = second = None
-    final_pairing = next(p for p in last.pairings if not p.third_place)
-    final = results[-1][final_pairing.table]
-    if not isinstance(final, Blocker):
-        first, second = final
+    if final_drawn:
+        final_pairing = next(p for p in last.pairings if not p.third_place)
+        final = results[-1][final_pairing.table]
+        if not isinstance(final, Blocker):
+            first, second = final
+    notes = list(_semi_notes(rounds, results, mode))
     third: tuple[str, ...] = ()
-    semi_index = len(rounds) - 2
-    notes.extend(_semi_notes(rounds, results, mode))
-    if semi_index >= 0:
-        semi = rounds[semi_index]
-        semi_results = [results[semi_index][p.table] for p in semi.pairings]
-        semi_losers = [r[1] for r in semi_results if not isinstance(r, Blocker)]
-        match = next((p for p in last.pairings if p.third_place), None)
-        if len(semi.pairings) == 2 and mode is ThirdPlace.PLAYOFF:
-            if match is None:
+    semi_index = next((i for i, r in enumerate(rounds) if len(r.pool) in (3, 4)), None)
+    if semi_index is not None:
+        semi_matches = [p for p in rounds[semi_index].pairings if not p.third_place]
+        outcomes = [results[semi_index][p.table] for p in semi_matches]
+        semi_losers = tuple(o[1] for o in outcomes if not isinstance(o, Blocker))
+        match = next((p for p in last.pairings if p.third_place), None) if final_drawn else None
+        if len(semi_matches) == 2 and mode is ThirdPlace.PLAYOFF:
+            if final_drawn and match is None:
                 missing.append(
                     f"第{last.number}轮（决赛）没有三、四名决赛，无法确定三等奖（third_place = \"playoff\"）"
                 )
-            elif not isinstance(res := results[-1][match.table], Blocker):
+            elif match is not None and not isinstance(res := results[-1][match.table], Blocker):
                 third = (res[0],)
         else:
-            third = tuple(semi_losers)
+            third = semi_losers
             if match is not None:
                 notes.append(
                     f"第{last.number}轮有三、四名决赛，但 third_place = \"shared\"：两组半决赛负者并列三等奖。"

@@ -67,10 +67,14 @@ def draw_text(report: DrawReport) -> str:
         how = "（自动生成，已记在对阵表中，可据此复核抽签）" if report.seed_generated else ""
         lines.append(f"随机种子：{r.seed}{how}")
     else:
-        lines.append("按纸签抽签（签号已记在对阵表中）")
-    lines.extend(f"  {pairing_line(p, report.teams)}" for p in r.pairings)
-    if r.bye:
-        lines.append(f"  轮空：{team_label(report.teams, r.bye)}")
+        lines.append(f"按纸签抽签（签号已记在对阵表中）：{r.lot_plan.text}")
+    lots = dict(r.lots)
+    for p in r.pairings:
+        met = f"（签号{lots[p.a]}对{lots[p.b]}）" if p.a in lots and p.b in lots else ""
+        lines.append(f"  {pairing_line(p, report.teams)}{met}")
+    for team in r.byes:
+        lot = f"（签号{lots[team]}）" if team in lots else ""
+        lines.append(f"  轮空：{team_label(report.teams, team)}{lot}，直接进入下一轮")
     if report.note:
         lines.append(report.note)
     return "\n".join(lines)
@@ -96,8 +100,8 @@ def score_text(score: RoundScore, teams: Mapping[str, Team]) -> str:
                 lines.append(f"    胜者：{team_label(teams, m.outcome.winner)}")
             else:
                 lines.append("    需加赛：" + m.outcome.reason)
-    if r.bye:
-        lines.append(f"轮空：{team_label(teams, r.bye)}（直接晋级）")
+    if r.byes:
+        lines.append("轮空（直接晋级）：" + "、".join(team_label(teams, t) for t in r.byes))
     adv = score.advancement
     if adv.decided:
         lines.append("晋级：" + "、".join(team_label(teams, t) for t in adv.advancing))

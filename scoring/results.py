@@ -147,16 +147,11 @@ def table_result(m: MatchScore) -> TableResult:
     )
 
 
-def round_byes(score: RoundScore) -> tuple[str, ...]:
-    bye = score.round.bye
-    return (bye,) if bye is not None else ()
-
-
 def round_results(score: RoundScore, teams: Mapping[str, Team]) -> RoundResults:
     """The round as scored, ready to render."""
     r = score.round
     tables = tuple(table_result(m) for m in score.matches)
-    byes = round_byes(score)
+    byes = r.byes
     adv = score.advancement
     if adv.decided:
         advancing = adv.advancing

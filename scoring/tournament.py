@@ -107,7 +107,7 @@ def score_round(sheet: RoundSheet, rules: RuleSet) -> RoundScore:
 
 
 def score_as_json(score: RoundScore) -> dict[str, object]:
-    """SPEC §7: {"round", "matches": [{"table", "A", "B", "levels", "status", "winner", "errors"}], "bye",
+    """SPEC §7: {"round", "matches": [{"table", "A", "B", "levels", "status", "winner", "errors"}], "byes",
     "advancing"}; while matches are undecided, "advancing" lists those known so far and "blockers" says why."""
     matches = []
     for m in score.matches:
@@ -123,13 +123,13 @@ def score_as_json(score: RoundScore) -> dict[str, object]:
                 "errors": [str(p) for p in m.problems],
             }
         )
-    bye = score.round.bye
-    doc: dict[str, object] = {"round": score.round.number, "matches": matches, "bye": bye}
+    byes = list(score.round.byes)
+    doc: dict[str, object] = {"round": score.round.number, "matches": matches, "byes": byes}
     if score.advancement.decided:
         doc["advancing"] = list(score.advancement.advancing)
     else:
         known = [m.outcome.winner for m in score.matches if m.outcome.winner and not m.match.pairing.third_place]
-        doc["advancing"] = known + ([bye] if bye else [])
+        doc["advancing"] = known + byes
         doc["blockers"] = [b.message for b in score.advancement.blockers]
     return doc
 
@@ -204,11 +204,13 @@ def _draw_problems(rounds: Sequence[RoundSheet]) -> list[str]:
         third = next(((p.a, p.b) for p in r.pairings if p.third_place), None)
         byes = knockout.byes_so_far([s.round for s in rounds[:i]])
         try:
-            again = knockout.draw_round(r.number, r.pool, seed=r.seed, previous_byes=byes, third_place_match=third)
+            again = knockout.draw_round(
+                r.number, r.pool, seed=r.seed, byes=len(r.byes), previous_byes=byes, third_place_match=third
+            )
         except knockout.KnockoutError as exc:
             problems.append(f"{sheet.path.name} 对阵：{exc}")
             continue
-        if (again.pairings, again.bye) != (r.pairings, r.bye):
+        if (again.pairings, again.byes) != (r.pairings, r.byes):
             problems.append(
                 f"{sheet.path.name} 对阵：按表中的随机种子 {r.seed} 和抽签名单重抽，结果与表中的对阵不同；"
                 "对阵表可能被改动过，请核对或重新抽签（draw --force）"
@@ -218,6 +220,11 @@ def _draw_problems(rounds: Sequence[RoundSheet]) -> list[str]:
 
 def outcomes_by_round(scores: Sequence[RoundScore]) -> dict[int, tuple[MatchOutcome, ...]]:
     return {s.round.number: s.outcomes for s in scores}
+
+
+def _format(event: Event) -> dict[str, object]:
+    """The knockout's `[format]` options, as keyword arguments."""
+    return {"third_place": event.third_place, "byes": event.byes}
 
 
 def rules_note(rules: RuleSet) -> str:
@@ -249,7 +256,7 @@ def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None
     ids = [t.id for t in state.teams]
     backup = None
     try:
-        nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), third_place=state.event.third_place)
+        nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), **_format(state.event))
     except knockout.RoundNotDecided as exc:
         if not force:
             last = round_path(folder, exc.number)
@@ -262,7 +269,7 @@ def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None
             raise TournamentError([str(exc), *(f"  {p}" for p in blocked.problems), hint]) from None
         rounds.pop()
         scores.pop()
-        nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), third_place=state.event.third_place)
+        nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), **_format(state.event))
         backup = _backup(round_path(folder, exc.number))
     except knockout.KnockoutError as exc:
         raise TournamentError([str(exc)]) from None
@@ -334,9 +341,7 @@ def awards(folder: Path) -> tuple[Placings, EventFolder]:
     state = open_folder(folder)
     scores = state.scores()
     try:
-        placings = knockout.placings(
-            [s.round for s in scores], outcomes_by_round(scores), third_place=state.event.third_place
-        )
+        placings = knockout.placings([s.round for s in scores], outcomes_by_round(scores), **_format(state.event))
     except knockout.KnockoutError as exc:
         raise TournamentError([str(exc)]) from None
     return placings, state

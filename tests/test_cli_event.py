@@ -28,7 +28,7 @@ from scoring.teams import Team
 
 runner = CliRunner()
 
-SCORE_KEYS = {"round", "matches", "bye", "advancing"}
+SCORE_KEYS = {"round", "matches", "byes", "advancing"}
 MATCH_KEYS = {"table", "A", "B", "levels", "status", "winner", "errors"}
 FIRST_HAND_ROW = workbook.HAND_HEADER_ROW + 1  # hand 1 of every 第N桌 sheet
 POINTS_COLUMN = "D"  # 台下得分
@@ -55,14 +55,17 @@ def team_list(n: int) -> list[Team]:
     return [Team(f"{i:02d}", (f"张{i}甲", f"李{i}乙")) for i in range(1, n + 1)]
 
 
-def new_event(folder: Path, n: int, *, playoff: bool = False) -> Path:
+def new_event(folder: Path, n: int, *, playoff: bool = False, each_round: bool = False) -> Path:
     cli("init", folder)
     workbook.write_teams(folder / "teams.xlsx", team_list(n), force=True)
+    toml = folder / "event.toml"
+    text = toml.read_text(encoding="utf-8")
+    assert 'third_place = "shared"' in text and 'byes = "first_round"' in text
     if playoff:
-        toml = folder / "event.toml"
-        text = toml.read_text(encoding="utf-8")
-        assert 'third_place = "shared"' in text
-        toml.write_text(text.replace('third_place = "shared"', 'third_place = "playoff"'), encoding="utf-8")
+        text = text.replace('third_place = "shared"', 'third_place = "playoff"')
+    if each_round:
+        text = text.replace('byes = "first_round"', 'byes = "each_round"')
+    toml.write_text(text, encoding="utf-8")
     return folder
 
 
@@ -134,17 +137,23 @@ def run_event(folder: Path, seed: int, forfeit=lambda table: None) -> tuple[list
 
 # --- 1. a whole event, any size ---
 
-# size → 三等奖 count under "shared": 2 semi-final losers, 1 when the semi-final had 3 teams, 0 with 2 teams.
-SIZES = {2: 0, 3: 1, 4: 2, 5: 1, 6: 1, 7: 2, 9: 1, 33: 1}
+# (size, byes) → 三等奖 count under "shared": 2 semi-final losers, 1 when the semi-final had 3 teams, 0 with 2
+# teams. "first_round" (the default) reaches two semi-finals from 4 teams up; "each_round" may not.
+SIZES = {
+    (2, "first_round"): 0, (3, "first_round"): 1, (4, "first_round"): 2, (5, "first_round"): 2,
+    (6, "first_round"): 2, (7, "first_round"): 2, (9, "first_round"): 2, (11, "first_round"): 2,
+    (33, "first_round"): 2, (5, "each_round"): 1, (7, "each_round"): 2, (9, "each_round"): 1,
+}  # fmt: skip
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_full_event_from_team_list_to_placings(tmp_path, size):
-    folder = new_event(tmp_path / "event", size)
+@pytest.mark.parametrize(("size", "bye_rule"), SIZES)
+def test_full_event_from_team_list_to_placings(tmp_path, size, bye_rule):
+    folder = new_event(tmp_path / "event", size, each_round=bye_rule == "each_round")
     docs, awards = run_event(folder, seed=1000 + size)
     ids = [t.id for t in team_list(size)]
+    thirds = SIZES[size, bye_rule]
 
-    assert len(docs) == knockout.rounds_needed(size)
+    assert len(docs) == knockout.rounds_needed(size, bye_rule)
     # Every round's field is the previous round's advancing; round 1 is the whole team list.
     pool = set(ids)
     byes: list[str] = []
@@ -152,26 +161,29 @@ def test_full_event_from_team_list_to_placings(tmp_path, size):
         sheet = workbook.read_round(round_file(folder, doc["round"]))
         assert set(sheet.round.pool) == pool
         played = {t for m in doc["matches"] for t in (m["A"], m["B"])}
-        assert played | ({doc["bye"]} if doc["bye"] else set()) == pool and len(played) == 2 * len(doc["matches"])
+        assert played | set(doc["byes"]) == pool and len(played) == 2 * len(doc["matches"])
+        assert len(doc["byes"]) == knockout.bye_count(len(pool), bye_rule)
+        if bye_rule == "first_round" and doc["round"] > 1:
+            assert doc["byes"] == []
         assert all(m["status"] in ("decided", "passed_a") and m["winner"] in (m["A"], m["B"]) for m in doc["matches"])
         assert all(m["errors"] == [] for m in doc["matches"])
-        if doc["bye"]:
+        for bye in doc["byes"]:
             # nobody gets a second bye while a team without one is in the pool
-            assert byes.count(doc["bye"]) == min(byes.count(t) for t in pool)
-            byes.append(doc["bye"])
-        assert sorted(doc["advancing"]) == sorted([m["winner"] for m in doc["matches"]] + byes[-1:] * bool(doc["bye"]))
+            assert byes.count(bye) == min(byes.count(t) for t in pool)
+        byes.extend(doc["byes"])
+        assert doc["advancing"] == [m["winner"] for m in doc["matches"]] + doc["byes"]
         pool = set(doc["advancing"])
     assert len(pool) == 1
 
     final = docs[-1]
-    assert len(final["matches"]) == 1 and final["bye"] is None
+    assert len(final["matches"]) == 1 and final["byes"] == []
     assert awards["complete"] is True and "missing" not in awards
     assert awards["first"] == final["matches"][0]["winner"] == final["advancing"][0]
     assert awards["second"] == losers(final)[0]
     expected_third = losers(docs[-2]) if len(docs) >= 2 else []
     assert sorted(awards["third"]) == sorted(expected_third)
-    assert len(awards["third"]) == SIZES[size]
-    assert len({awards["first"], awards["second"], *awards["third"]}) == 2 + SIZES[size]
+    assert len(awards["third"]) == thirds
+    assert len({awards["first"], awards["second"], *awards["third"]}) == 2 + thirds
     # Every round workbook has its checked copy next to it.
     for doc in docs:
         assert workbook.checked_path(round_file(folder, doc["round"])).exists()
@@ -196,7 +208,7 @@ def test_full_event_with_third_place_playoff(tmp_path):
 
 
 def test_score_json_shape_and_walkover(tmp_path):
-    folder = new_event(tmp_path / "event", 5)
+    folder = new_event(tmp_path / "event", 6)  # 2 matches and 2 byes
     cli("draw", folder, "--seed", 5)
     pairings = workbook.read_round(round_file(folder, 1)).round.pairings
     fill(folder, 1, walkovers={1: Side.A})
@@ -204,7 +216,7 @@ def test_score_json_shape_and_walkover(tmp_path):
     result = cli("score", folder, "--json")
     doc = json.loads(result.stdout)
     assert set(doc) == SCORE_KEYS
-    assert doc["round"] == 1 and isinstance(doc["bye"], str)
+    assert doc["round"] == 1 and len(doc["byes"]) == 2
     assert [m["table"] for m in doc["matches"]] == [1, 2]
     for m, p in zip(doc["matches"], pairings):
         assert set(m) == MATCH_KEYS
@@ -215,7 +227,7 @@ def test_score_json_shape_and_walkover(tmp_path):
     assert played["status"] in ("decided", "passed_a")
     assert set(played["levels"]) == {"A", "B"} and played["levels"]["A"] != played["levels"]["B"]
     assert pairings[0].b in doc["advancing"] and pairings[0].a not in doc["advancing"]
-    assert doc["advancing"] == [pairings[0].b, played["winner"], doc["bye"]]
+    assert doc["advancing"] == [pairings[0].b, played["winner"], *doc["byes"]]
     # The next round is drawn from them.
     cli("draw", folder, "--seed", 6)
     assert set(workbook.read_round(round_file(folder, 2)).round.pool) == set(doc["advancing"])
@@ -249,7 +261,8 @@ def test_generated_seed_is_stored_and_reproduces_the_draw(tmp_path):
         again = knockout.draw_round(
             number, stored.pool, seed=seed, previous_byes=knockout.byes_so_far(previous)
         )
-        assert (again.pairings, again.bye) == (stored.pairings, stored.bye)
+        assert (again.pairings, again.byes) == (stored.pairings, stored.byes)
+        assert len(stored.byes) == (1 if number == 1 else 0)  # 7 teams: 3 matches and 1 bye, then 4 teams
         if number == 1:
             assert stored.pool == tuple(t.id for t in team_list(7))  # the team list, in its order
         previous.append(stored)
@@ -372,7 +385,7 @@ def test_bad_cell_is_named_by_draw_and_score(tmp_path):
 
 
 def test_awards_while_unfinished(tmp_path):
-    folder = new_event(tmp_path / "event", 5)
+    folder = new_event(tmp_path / "event", 6)
     awards = json.loads(cli("awards", folder, "--json").stdout)
     assert awards["complete"] is False and awards["missing"] == ["第1轮尚未抽签"]
     cli("draw", folder, "--seed", 1)
@@ -406,16 +419,19 @@ def write_lots(path: Path, rows: list[tuple[str, int]]) -> Path:
 
 
 def test_draw_from_paper_lots(tmp_path):
-    folder = new_event(tmp_path / "event", 5)
-    lots = write_lots(tmp_path / "lots.csv", [("01", 3), ("02", 5), ("03", 1), ("04", 4), ("05", 2)])
+    # 6 teams: B = 4, so lots 1–2 and 3–4 play and the lots above 2(N − B) = 4 are the byes
+    folder = new_event(tmp_path / "event", 6)
+    lots = write_lots(tmp_path / "lots.csv", [("01", 3), ("02", 5), ("03", 1), ("04", 4), ("05", 2), ("06", 6)])
     before = sha(lots)
     result = cli("draw", folder, "--lots", lots)
     assert "纸签" in result.output
+    assert "签号1与2、3与4对阵（依次为第1、2……桌）；签号5–6轮空（直接进入下一轮）" in result.output
+    assert "（签号1对2）" in result.output and "第02组（张2甲、李2乙）（签号5），直接进入下一轮" in result.output
     stored = workbook.read_round(round_file(folder, 1)).round
     assert stored.seed is None
     assert [(p.table, p.a, p.b) for p in stored.pairings] == [(1, "03", "05"), (2, "01", "04")]
-    assert stored.bye == "02"
-    assert dict(stored.lots) == {"01": 3, "02": 5, "03": 1, "04": 4, "05": 2}
+    assert stored.byes == ("02", "06")
+    assert dict(stored.lots) == {"01": 3, "02": 5, "03": 1, "04": 4, "05": 2, "06": 6}
     assert sha(lots) == before
     # A lots round is not re-checked by seed; the event goes on by seed from here.
     fill(folder, 1)

@@ -18,7 +18,7 @@ from scoring.teams import Team
 @pytest.fixture
 def folder(tmp_path) -> Path:
     (tmp_path / event_file.EVENT_FILE).write_text(event_file.default_text(), encoding="utf-8")
-    workbook.write_teams(tmp_path / tournament.TEAMS_FILE, [Team(f"{i:02d}", (f"甲{i}", f"乙{i}")) for i in range(1, 6)])
+    workbook.write_teams(tmp_path / tournament.TEAMS_FILE, [Team(f"{i:02d}", (f"甲{i}", f"乙{i}")) for i in range(1, 7)])
     return tmp_path
 
 
@@ -45,7 +45,8 @@ def test_score_json_while_undecided_lists_known_winners_and_blockers(folder):
     first = doc["matches"][0]
     assert first["status"] in ("decided", "passed_a")
     assert doc["matches"][1]["status"] == "open" and doc["matches"][1]["winner"] is None
-    assert doc["advancing"] == [first["winner"], drawn.bye]
+    assert doc["byes"] == list(drawn.byes) and len(drawn.byes) == 2  # 6 teams: 2 matches, 2 byes
+    assert doc["advancing"] == [first["winner"], *drawn.byes]
     assert doc["blockers"] == ["第2桌：尚未录入"]
 
 

@@ -181,14 +181,15 @@ def _read_matches_sheet(
         except ValueError:
             fatal.append(Problem(name, sheet, seed_cell, f"随机种子应为整数或“{NO_SEED}”，实际为“{show(raw_seed)}”"))
     raw_bye, bye_cell = labelled(BYE_LABEL)
-    bye: str | None = None
+    byes: tuple[str, ...] = ()
     if bye_cell:
+        parts = re.split(r"[、，,]", raw_bye) if isinstance(raw_bye, str) else [raw_bye]
         try:
-            bye = parse_team_id(raw_bye) or None
+            byes = tuple(t for t in map(parse_team_id, parts) if t and t != NO_BYE)
         except ValueError:
-            fatal.append(Problem(name, sheet, bye_cell, f"轮空应为组号或“{NO_BYE}”，实际为“{show(raw_bye)}”"))
-        if bye == NO_BYE:
-            bye = None
+            fatal.append(
+                Problem(name, sheet, bye_cell, f"轮空应为组号（几组用“、”隔开）或“{NO_BYE}”，实际为“{show(raw_bye)}”")
+            )
     found = grid.find_header(MATCHES_HEADER[:4])
     if found is None:
         fatal.append(Problem(name, sheet, None, f"找不到对阵表头（{' | '.join(MATCHES_HEADER[:4])}）"))
@@ -248,7 +249,7 @@ def _read_matches_sheet(
             r += 1
     if fatal:
         raise WorkbookError(fatal + list(bad_forfeits.values()))
-    return Round(number, tuple(pool), tuple(pairings), bye, seed, tuple(lots)), walkovers, bad_forfeits
+    return Round(number, tuple(pool), tuple(pairings), byes, seed, tuple(lots)), walkovers, bad_forfeits
 
 
 def _parse_forfeit(raw: object, pairing: Pairing) -> Side:

@@ -23,6 +23,7 @@ from scoring.workbook.schema import (
     A_ROW,
     B_ROW,
     BYE_LABEL,
+    BYE_SEPARATOR,
     GUIDE,
     GUIDE_ROW,
     HAND_COLUMNS,
@@ -94,11 +95,12 @@ def write_round(
 
 def _write_matches_sheet(ws: Worksheet, round: Round, teams: Mapping[str, Team], rules_note: str) -> None:
     ws.cell(MATCHES_TITLE_ROW, 1, f"第{round.number}轮 对阵表").font = TITLE
-    bye = team_of(teams, round.bye) if round.bye else None
+    byes = [team_of(teams, t) for t in round.byes]
+    bye_note = f"{players(byes[0])}（本轮轮空，直接晋级）" if len(byes) == 1 else f"以上{len(byes)}组本轮轮空，直接晋级"
     info = (
         (ROUND_LABEL, round.number, ""),
         (SEED_LABEL, round.seed if round.seed is not None else NO_SEED, ""),
-        (BYE_LABEL, round.bye or NO_BYE, f"{players(bye)}（本轮轮空，直接晋级）" if bye else ""),
+        (BYE_LABEL, BYE_SEPARATOR.join(round.byes) or NO_BYE, bye_note if byes else ""),
         ("弃权", "如有一方弃权，在该桌“弃权”栏选“甲”或“乙”（弃权的一方），该桌记分表不必填写", ""),
     )
     for r, (label, value, extra) in enumerate(info, start=MATCHES_INFO_ROW):

@@ -85,6 +85,7 @@ SEED_LABEL = "随机种子"
 BYE_LABEL = "轮空"
 NO_SEED = "无（按纸签抽签）"
 NO_BYE = "无"
+BYE_SEPARATOR = "、"  # several byes in the 轮空 cell (byes = "first_round")
 THIRD_PLACE = "三四名决赛"
 LOTS_HEADER = ("组号", "签号")
 
