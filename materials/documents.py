@@ -11,7 +11,7 @@ import datetime as dt
 import io
 import re
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,10 +21,11 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from materials.fonts import FontSet, choose_fonts
-from materials.style import INK, MARGIN, PAGE, Cell, HouseStyle, build_pdf, new_canvas
+from materials.style import INK, MARGIN, PAGE, Cell, HouseStyle, break_lines, build_pdf, new_canvas
 from scoring.errors import UserError, shown
 from scoring.event import Event
 from scoring.files import check_writable, decode_text, write_bytes
+from scoring.knockout import lot_plan
 from scoring.levels import Level, to_halfwidth
 from scoring.rules import CARD_PENALTY, HOLD_LINE, POLICY_LINE, STEP, NegativePoints, PenaltyExcess, RuleSet, TieBreak
 from scoring.teams import Team
@@ -193,9 +194,12 @@ def _template_problem(exc: Exception, name: str, names: Sequence[str]) -> str:
     return f"{where}：模板无法使用（{type(exc).__name__}：{shown(detail)}）"
 
 
-def render_lines(name: str, event: Event, template_dir: Path | None = None) -> list[str]:
-    """The wording template rendered as plain text lines (no markup; escaping happens when drawn). The template is
-    run in jinja2's sandbox; a mistake in one an organiser edited is a MaterialsError naming its file and line."""
+def render_lines(
+    name: str, event: Event, template_dir: Path | None = None, extra: Mapping[str, object] | None = None
+) -> list[str]:
+    """The wording template rendered as plain text lines (no markup; escaping happens when drawn); `extra` adds
+    to the event's variables. The template is run in jinja2's sandbox; a mistake in one an organiser edited is a
+    MaterialsError naming its file and line."""
     folders = [template_dir] if template_dir is not None and template_dir.is_dir() else []
     env = SandboxedEnvironment(
         loader=_TemplateLoader([*folders, TEMPLATE_DIR]),
@@ -204,7 +208,7 @@ def render_lines(name: str, event: Event, template_dir: Path | None = None) -> l
         lstrip_blocks=True,
         finalize=_one_line,
     )
-    context = _context(event)
+    context = {**_context(event), **(extra or {})}
     try:
         text = env.get_template(name).render(context)
     except MaterialsError:
@@ -377,20 +381,25 @@ def lots_pdf(
     event: Event,
     count: int,
     *,
+    field: int | None = None,
     fonts: FontSet | None = None,
     template_dir: Path | None = None,
     invariant: bool = False,
 ) -> bytes:
-    """抽签签条: slips numbered 1…count, 2 × 6 to an A4 sheet, with dashed cut lines and corner crop marks."""
+    """抽签签条: slips numbered 1…count, 2 × 6 to an A4 sheet, with dashed cut lines and corner crop marks.
+    With `field` (the number of teams, when known) the page head says which lots meet in round 1 and which are
+    the byes (`[format] byes`)."""
     if count < 1:
         raise MaterialsError(f"抽签签条的张数应至少为1，实际为 {count}")
     style = _style(event, fonts)
     fonts = style.fonts
-    lines = render_lines("lots.j2", event, template_dir) + ["", ""]
+    plan = {"field": field, "lot_plan": lot_plan(field, event.byes).text if field and field >= 2 else ""}
+    lines = render_lines("lots.j2", event, template_dir, plan) + ["", "", ""]
     top_label, bottom_label = lines[0], lines[1]
     size = style.sizes.note
     width, height = PAGE
-    head = size * 2.2
+    explain = break_lines(fonts, lines[2], size, [width - 2 * MARGIN]) if plan["lot_plan"] else []
+    head = size * (2.2 + 1.35 * len(explain))
     cols, rows_ = LOTS_PER_PAGE_COLUMNS, LOTS_PER_PAGE_ROWS
     left, right = MARGIN + 4 * mm, width - MARGIN - 4 * mm
     bottom, top = MARGIN + 4 * mm, height - MARGIN - head
@@ -406,6 +415,8 @@ def lots_pdf(
         if pages > 1:
             heading += f"　第{page + 1}页 共{pages}页"
         fonts.draw(canvas, width / 2, height - MARGIN - size, heading, size, align="centre")
+        for i, text in enumerate(explain):
+            fonts.draw(canvas, MARGIN, height - MARGIN - size * (2.4 + 1.35 * i), text, size)
         first = page * cols * rows_
         on_page = min(cols * rows_, count - first)
         used_rows = -(-on_page // cols)
@@ -487,7 +498,7 @@ def build_all(
         NOTICE: notice_pdf(event, **common),
         RULES: rules_pdf(event, **common),
         REGISTRATION: registration_pdf(event, teams, **common),
-        LOTS: lots_pdf(event, count, **common),
+        LOTS: lots_pdf(event, count, field=count if count == len(teams) else None, **common),
         SOUVENIR: souvenir_pdf(event, teams, **common),
     }
     written = tuple(write_bytes(folder / name, data, force=force) for name, data in documents.items())

@@ -426,14 +426,14 @@ def test_materials_command(tmp_path):
     assert result.exit_code == 0, result.output
     for name in docs.FILE_NAMES:
         assert f"已生成 {tmp_path / name}" in result.output
-    assert re.findall(r"签号(\d+)", text_of((tmp_path / "抽签签条.pdf").read_bytes())) == ["1", "2"]
+    assert re.findall(r"签号(\d+)(?![与–\d])", text_of((tmp_path / "抽签签条.pdf").read_bytes())) == ["1", "2"]
     assert "01王喆" in text_of((tmp_path / "纪念品领取签收表.pdf").read_bytes())
 
     again = runner.invoke(app, ["materials", str(tmp_path)])
     assert again.exit_code == 1 and "文件已存在" in again.output and "--force" in again.output
     forced = runner.invoke(app, ["materials", str(tmp_path), "--force", "--lots", "4"])
     assert forced.exit_code == 0, forced.output
-    assert re.findall(r"签号(\d+)", text_of((tmp_path / "抽签签条.pdf").read_bytes())) == ["1", "2", "3", "4"]
+    assert re.findall(r"签号(\d+)(?![与–\d])", text_of((tmp_path / "抽签签条.pdf").read_bytes())) == ["1", "2", "3", "4"]
 
 
 def test_materials_command_without_event_toml(tmp_path):
@@ -477,3 +477,17 @@ def test_without_chinese_fonts_the_documents_still_build_with_stsong():
     assert "/STSong-Light" in names  # honest: not embedded, and the warning says so
     assert any("不宜拿到别处打印" in w for w in fonts.warnings)
     assert "2973620" in text_of(data)
+
+
+def test_lots_sheet_says_which_lots_meet_and_which_are_byes():
+    from scoring.event import Byes
+
+    event = default_event()
+    fonts = choose_fonts(candidates=INSTALLED)
+    text = text_of(docs.lots_pdf(event, 6, field=6, fonts=fonts, invariant=True))  # 6 teams: B = 4
+    assert "本次6组，第1轮：签号1与2、3与4对阵（依次为第1、2……桌）；签号5–6轮空（直接进入下一轮）" in text
+    each = dataclasses.replace(event, byes=Byes.EACH_ROUND)
+    text = text_of(docs.lots_pdf(each, 11, field=11, fonts=fonts, invariant=True))
+    assert "签号11轮空" in text and "组数为单数的轮次" in text
+    blank = text_of(docs.lots_pdf(event, 12, fonts=fonts, invariant=True))
+    assert "轮空" not in blank  # the number of teams is not known yet
