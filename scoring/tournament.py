@@ -13,6 +13,8 @@ from pathlib import Path
 
 from scoring import event as event_file
 from scoring import files, knockout, workbook
+from scoring.bracket import Bracket
+from scoring.bracket import build as build_bracket
 from scoring.errors import UserError
 from scoring.event import Event
 from scoring.knockout import Advancement, MatchOutcome, MatchState, Placings, Round
@@ -345,3 +347,30 @@ def awards(folder: Path) -> tuple[Placings, EventFolder]:
     except knockout.KnockoutError as exc:
         raise TournamentError([str(exc)]) from None
     return placings, state
+
+
+# --- bracket ---
+
+
+def bracket(folder: Path) -> tuple[Bracket, EventFolder]:
+    """The bracket chart of everything drawn and scored so far (levels for the decided matches)."""
+    state = open_folder(folder)
+    scores = state.scores()
+    levels = {
+        (s.round.number, m.match.table): m.result.levels
+        for s in scores
+        for m in s.matches
+        if m.result is not None and m.outcome.state is MatchState.DECIDED
+    }
+    try:
+        chart = build_bracket(
+            [s.round for s in scores],
+            outcomes_by_round(scores),
+            state.teams,
+            levels=levels,
+            title=state.event.title,
+            **_format(state.event),
+        )
+    except knockout.KnockoutError as exc:
+        raise TournamentError([str(exc)]) from None
+    return chart, state
