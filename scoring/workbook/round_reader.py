@@ -8,6 +8,7 @@ regular ones. Rows with 庄家 and 台下得分 both blank are skipped, unless a
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
