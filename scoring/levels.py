@@ -105,15 +105,9 @@ class Levels:
 START = Levels(Level.TWO, Level.TWO)
 
 
+_HALFWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
 def to_halfwidth(text: str) -> str:
     """Full-width ASCII forms (０-９, Ａ-Ｚ, ｘ, full-width space) to their plain forms."""
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if 0xFF01 <= code <= 0xFF5E:
-            out.append(chr(code - 0xFEE0))
-        elif code == 0x3000:
-            out.append(" ")
-        else:
-            out.append(ch)
-    return "".join(out)
+    return text.translate(_HALFWIDTH)

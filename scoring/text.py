@@ -7,6 +7,8 @@ import unicodedata
 
 def width(text: str) -> int:
     """Columns a string takes in a terminal: CJK and full-width characters count two."""
+    if text.isascii():
+        return len(text)
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 

@@ -1,23 +1,22 @@
-"""Opening a workbook the user gave us, safely, into plain grids of values (reads files; openpyxl).
+"""Opening a workbook the user gave us, safely, into plain grids of values (reads files; calamine, openpyxl).
 
 The file is read into memory once and never written. Refused before parsing: files over 20 MB, old .xls or
-encrypted files, anything that is not a zip, and zips that unpack to over 200 MB. openpyxl parses XML through
-defusedxml when it is installed (it is a dependency). Files saved by openpyxl carry no cached formula values, so
-nothing written here relies on a formula; a formula a user typed is read by the value the spreadsheet application
-saved with it, and one without a saved value becomes `Uncached` (no parser accepts it).
+encrypted files, anything that is not a zip, and zips that unpack to over 200 MB. Values are read with calamine
+(Rust; its XML parser expands no entities); workbooks holding formulas, and rewriting a workbook we wrote, go
+through openpyxl, which parses XML through defusedxml (a dependency). Files saved by openpyxl carry no cached
+formula values, so nothing written here relies on a formula; a formula a user typed is read by the value the
+spreadsheet application saved with it, and one without a saved value becomes `Uncached` (no parser accepts it).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-
-import openpyxl
-from openpyxl.utils.exceptions import InvalidFileException
 
 from scoring.files import decode_text
 from scoring.workbook.parsers import squeeze
@@ -34,6 +33,7 @@ class Grid:
 
     name: str
     cells: dict[tuple[int, int], object]
+    _labels: list[tuple[int, int, str]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def get(self, row: int, col: int) -> object:
         return self.cells.get((row, col))
@@ -42,26 +42,30 @@ class Grid:
     def max_row(self) -> int:
         return max((r for r, _ in self.cells), default=0)
 
+    def labels(self) -> list[tuple[int, int, str]]:
+        """Every text cell as (row, column, text squeezed of spaces and full-width forms), in reading order."""
+        if self._labels is None:
+            self._labels = sorted((r, c, squeeze(v)) for (r, c), v in self.cells.items() if isinstance(v, str))
+        return self._labels
+
     def find_header(self, required: Sequence[str], *, start: int = 1) -> tuple[int, dict[str, int]] | None:
         """The first row at or after `start` holding every label in `required` → (row, label → column)."""
         rows: dict[int, dict[str, int]] = {}
-        for (r, c), value in self.cells.items():
-            if r >= start and isinstance(value, str):
-                rows.setdefault(r, {}).setdefault(squeeze(value), c)
+        for r, c, text in self.labels():
+            if start <= r <= start + HEADER_SEARCH_ROWS:
+                rows.setdefault(r, {}).setdefault(text, c)
         for r in sorted(rows):
-            if r > start + HEADER_SEARCH_ROWS:
-                break
             if all(label in rows[r] for label in required):
                 return r, rows[r]
         return None
 
     def find_label(self, label: str, *, before_row: int | None = None) -> tuple[int, int] | None:
-        hits = sorted(
-            (r, c)
-            for (r, c), value in self.cells.items()
-            if isinstance(value, str) and squeeze(value) == label and (before_row is None or r < before_row)
-        )
-        return hits[0] if hits else None
+        for r, c, text in self.labels():
+            if before_row is not None and r >= before_row:
+                break
+            if text == label:
+                return r, c
+        return None
 
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -84,7 +88,8 @@ def read_file(path: Path) -> bytes:
         raise WorkbookError([Problem(name, None, None, f"无法读取：{exc.strerror or exc}")]) from None
 
 
-def open_workbook(data: bytes, name: str, *, read_only: bool = True, data_only: bool = False):  # -> Workbook
+def _check_package(data: bytes, name: str) -> bool:
+    """Refuse what is not a sane xlsx before any parser sees it; True when a worksheet holds a formula."""
     def fail(message: str) -> WorkbookError:
         return WorkbookError([Problem(name, None, None, message)])
 
@@ -94,14 +99,38 @@ def open_workbook(data: bytes, name: str, *, read_only: bool = True, data_only: 
         raise fail("不是 xlsx 工作簿（文件已损坏，或是改了扩展名的其他文件）；请在 Excel 或 WPS 中“另存为” .xlsx 工作簿")
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            if sum(info.file_size for info in archive.infolist()) > MAX_UNZIPPED_BYTES:
+            members = archive.infolist()
+            if sum(info.file_size for info in members) > MAX_UNZIPPED_BYTES:
                 raise fail("解压后过大，不像是本赛事的工作簿")
+            return any(
+                _FORMULA.search(archive.read(info))
+                for info in members
+                if info.filename.startswith("xl/worksheets/") and info.filename.endswith(".xml")
+            )
+    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
+        raise _unreadable(name, exc) from None
+
+
+_FORMULA = re.compile(rb"<(?:\w+:)?f[\s/>]")  # a <f> element: a cell with a formula
+
+
+def _unreadable(name: str, exc: BaseException) -> WorkbookError:
+    return WorkbookError([Problem(
+        name, None, None, f"无法作为 xlsx 工作簿打开（文件可能已损坏：{type(exc).__name__}）；请在 Excel 或 WPS 中重新保存"
+    )])
+
+
+def open_workbook(data: bytes, name: str, *, read_only: bool = True, data_only: bool = False):  # -> Workbook
+    """The workbook in openpyxl, after the same checks as `read_grids` (for rewriting a workbook we wrote)."""
+    _check_package(data, name)
+    import openpyxl  # only here: reading goes through calamine
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    try:
         return openpyxl.load_workbook(io.BytesIO(data), read_only=read_only, data_only=data_only)
-    except WorkbookError:
-        raise
     # openpyxl reports a broken package in many ways; each is a file we cannot read, said once in Chinese.
     except (zipfile.BadZipFile, InvalidFileException, KeyError, ValueError, TypeError, SyntaxError, OSError) as exc:
-        raise fail(f"无法作为 xlsx 工作簿打开（文件可能已损坏：{type(exc).__name__}）；请在 Excel 或 WPS 中重新保存") from None
+        raise _unreadable(name, exc) from None
 
 
 @dataclass(frozen=True)
@@ -113,6 +142,36 @@ class Uncached:
 
     def __str__(self) -> str:
         return f"公式 {self.formula}（文件中没有计算结果；请在 Excel/WPS 中打开后保存，或直接填写数值）"
+
+
+def read_grids(data: bytes, name: str) -> dict[str, Grid]:
+    """Every worksheet's non-blank values, in workbook order.
+
+    Read with calamine (fast), which gives a formula cell the value the spreadsheet application saved with it.
+    calamine cannot tell a formula saved without a value from a blank cell, so a workbook holding any formula
+    (rare: our workbooks have none, and people seldom type one) is read with openpyxl instead, where such a cell
+    becomes `Uncached` and is reported.
+    """
+    if _check_package(data, name):
+        return _grids_with_formulas(data, name)
+    from python_calamine import CalamineError, CalamineWorkbook, SheetTypeEnum
+
+    try:
+        book = CalamineWorkbook.from_filelike(io.BytesIO(data))
+        grids: dict[str, Grid] = {}
+        for meta in book.sheets_metadata:
+            if meta.typ != SheetTypeEnum.WorkSheet:
+                continue
+            cells: dict[tuple[int, int], object] = {}
+            for r, row in enumerate(book.get_sheet_by_name(meta.name).to_python(skip_empty_area=False), start=1):
+                for c, value in enumerate(row, start=1):
+                    if value == "" or (isinstance(value, str) and not value.strip()):
+                        continue
+                    cells[(r, c)] = value
+            grids[meta.name] = Grid(meta.name, cells)
+        return grids
+    except (CalamineError, ValueError, OSError) as exc:
+        raise _unreadable(name, exc) from None
 
 
 def _sheet_cells(wb) -> dict[str, dict[tuple[int, int], object]]:
@@ -130,8 +189,8 @@ def _sheet_cells(wb) -> dict[str, dict[tuple[int, int], object]]:
     return out
 
 
-def read_grids(data: bytes, name: str) -> dict[str, Grid]:
-    """Every worksheet's values. Formula cells take the value the spreadsheet application saved with them."""
+def _grids_with_formulas(data: bytes, name: str) -> dict[str, Grid]:
+    """openpyxl, twice: the formulas, then the values saved with them."""
     wb = open_workbook(data, name, data_only=False)
     try:
         cells = _sheet_cells(wb)
@@ -143,7 +202,7 @@ def read_grids(data: bytes, name: str) -> dict[str, Grid]:
         for pos, value in sheet_cells.items()
         if isinstance(value, str) and value.startswith("=") and len(value) > 1
     }
-    if formulas:  # only then parse a second time for the cached values
+    if formulas:
         wb = open_workbook(data, name, data_only=True)
         try:
             cached = _sheet_cells(wb)
@@ -153,6 +212,7 @@ def read_grids(data: bytes, name: str) -> dict[str, Grid]:
             value = cached.get(sheet, {}).get(pos)
             cells[sheet][pos] = Uncached(formula) if value is None else value
     return {title: Grid(title, sheet_cells) for title, sheet_cells in cells.items()}
+
 
 def csv_grid(data: bytes, name: str) -> Grid:
     text = decode_text(data)

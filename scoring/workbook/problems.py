@@ -6,12 +6,14 @@ no sheets) only in `Problem.where`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.errors import UserError
 
 
+@functools.cache
 def column_letter(col: int) -> str:
     """1 → 'A', 27 → 'AA' (as openpyxl's get_column_letter, without importing it)."""
     letters = ""

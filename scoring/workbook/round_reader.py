@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scoring.hands import FIELD_CN, FIELDS, Hand, HandError, MatchRecord, check_hand
@@ -95,6 +95,7 @@ class RoundSheet:
     sha256: str
     round: Round
     matches: tuple[MatchSheet, ...]
+    grids: Mapping[str, Grid] = field(default_factory=dict, compare=False, repr=False)  # every sheet's values
 
     def match(self, table: int) -> MatchSheet:
         for m in self.matches:
@@ -110,25 +111,12 @@ class RoundSheet:
         return tuple(sorted(every, key=lambda p: p.sheet != MATCHES_SHEET))
 
 
-_ROUND_CACHE: dict[tuple[str, str], RoundSheet] = {}
-_ROUND_CACHE_SIZE = 16
-
-
 def read_round(path: Path) -> RoundSheet:
     """Read a filled `round-N.xlsx`. Raises WorkbookError only when the round itself (file, 对阵 sheet) cannot be
-    read; problems of single match sheets are collected in the result so the other matches can still be scored.
-    Parsing is the slow part, so a file read again with the same bytes is answered from a small cache."""
+    read; problems of single match sheets are collected in the result so the other matches can still be scored."""
     path = Path(path)
     data = read_file(path)
-    digest = hashlib.sha256(data).hexdigest()
-    key = (str(path.resolve()), digest)
-    if key in _ROUND_CACHE:
-        return _ROUND_CACHE[key]
-    sheet = _parse_round(path, data, digest)
-    if len(_ROUND_CACHE) >= _ROUND_CACHE_SIZE:
-        _ROUND_CACHE.pop(next(iter(_ROUND_CACHE)))
-    _ROUND_CACHE[key] = sheet
-    return sheet
+    return _parse_round(path, data, hashlib.sha256(data).hexdigest())
 
 
 def _parse_round(path: Path, data: bytes, digest: str) -> RoundSheet:
@@ -144,7 +132,7 @@ def _parse_round(path: Path, data: bytes, digest: str) -> RoundSheet:
         if pairing.table in bad_forfeits:  # a bad 弃权 cell stops its own match only, not the whole round
             match = replace(match, problems=(bad_forfeits[pairing.table], *match.problems))
         matches.append(match)
-    return RoundSheet(path, digest, round_, tuple(matches))
+    return RoundSheet(path, digest, round_, tuple(matches), grids)
 
 
 def _read_matches_sheet(

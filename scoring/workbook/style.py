@@ -28,8 +28,6 @@ EXAMPLE = Font(italic=True, color="808080")
 CENTER = Alignment(horizontal="center", vertical="center")
 WRAP = Alignment(wrap_text=True, vertical="top")
 UNLOCKED = Protection(locked=False)
-_BAD_MARK = "✗"
-_GOOD_MARK = "✓"
 
 
 def fit_columns(ws: Worksheet, widths: Mapping[int, float]) -> None:

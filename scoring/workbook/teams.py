@@ -10,11 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import openpyxl
-from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.datavalidation import DataValidation
-
 from scoring.teams import Team, TeamRow, clean_name, validate_teams
 from scoring.workbook.loading import Uncached, read_file, read_grids
 from scoring.workbook.parsers import blank, parse_team_id, plain_text, show
@@ -27,20 +22,18 @@ from scoring.workbook.schema import (
     TEAMS_ROWS,
     TEAMS_SHEET,
 )
-from scoring.workbook.style import (
-    EXAMPLE,
-    TITLE,
-    column_widths,
-    fit_columns,
-    header_cell,
-    print_setup,
-    save,
-)
 
 
 def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = False, force: bool = False) -> Path:
     """`teams.xlsx`: sheet 报名表 with its header, text-formatted 组号 and 联系电话, validation, the given teams;
     with `examples`, a few example rows whose 备注 is “示例，请删除” (read_teams refuses them until removed)."""
+    import openpyxl  # writing only: reading never loads openpyxl
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    from scoring.workbook.style import EXAMPLE, TITLE, column_widths, fit_columns, header_cell, print_setup, save
+
     wb = openpyxl.Workbook()
     ws = wb.active
     ws.title = TEAMS_SHEET
