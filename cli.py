@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import sys
@@ -11,7 +12,8 @@ from typing import Annotated, NoReturn
 import typer
 import typer.core
 
-from scoring.errors import UserError  # a tiny module; the heavy ones are imported inside each command
+from scoring.errors import UserError  # tiny modules; the heavy ones are imported inside each command
+from scoring.text import pad, width
 
 # Typer vendors click privately; its UsageError (wrong command, option or value) is BadParameter's base class,
 # and ClickException the base of every error click itself reports.
@@ -29,7 +31,157 @@ def crash(exc: BaseException, command: list[str], folder: Path | None = None) ->
     raise typer.Exit(code=1)
 
 
-class GuardedCommand(typer.core.TyperCommand):
+# --- help in Chinese: the frame, the commands in the order of the day, wrapped by display width ---------------------
+# Typer's supported extension points only: our own TyperGroup/TyperCommand subclasses write the help text.
+
+# The order an organiser meets the commands on the day; a command not listed here is shown after these.
+ORDER_OF_THE_DAY = ("init", "materials", "draw", "score", "bracket", "show", "awards", "replay", "demo")
+DOCS_HINT = "文件格式（对局记录 JSON、event.toml、记分表各列）和退出码的说明：见项目文件夹里的 docs/"
+
+
+_NO_LINE_START = set("）】」』》〉，。、；：？！…”’")  # Chinese line breaking: these never begin a line,
+_NO_LINE_END = set("（【「『《〈“‘")  # and these never end one
+
+
+def _wrap(text: str, columns: int) -> list[str]:
+    """Lines of at most `columns` display columns (CJK counts two): breaks between Chinese characters or at
+    spaces, never inside an ASCII word such as event.toml, and never before closing punctuation."""
+    lines: list[str] = []
+    for paragraph in text.splitlines() or [""]:
+        line: list[str] = []
+        for token in re.findall(r"[!-~]+|\s+|.", paragraph):
+            if line and not token.isspace() and width("".join(line) + token) > columns:
+                carry = [line.pop()] if token in _NO_LINE_START and len(line) > 1 else []
+                while len(line) > 1 and line[-1] in _NO_LINE_END:
+                    carry.insert(0, line.pop())
+                lines.append("".join(line).rstrip())
+                line = carry
+            if line or not token.isspace():
+                line.append(token)
+        lines.append("".join(line).rstrip())
+    return lines
+
+
+def _definitions(rows: list[tuple[str, str]], columns: int) -> list[str]:
+    """`  name   description` rows, descriptions aligned and wrapped, never cut off."""
+    if not rows:
+        return []
+    indent = min(max(width(name) for name, _ in rows), 24) + 4
+    lines = []
+    for name, text in rows:
+        body = _wrap(text, max(columns - indent, 20))
+        if width(name) + 4 > indent:
+            lines += [f"  {name}", *(" " * indent + b for b in body)]
+        else:
+            lines += [pad(f"  {name}", indent) + body[0], *(" " * indent + b for b in body[1:])]
+    return lines
+
+
+def _metavar(param) -> str:  # type: ignore[no-untyped-def]
+    """What to type for a value, in Chinese: every value parameter below declares its `metavar` (a test checks)."""
+    return param.metavar or "值"
+
+
+def _extras(param, ctx) -> str:  # type: ignore[no-untyped-def]
+    """[必填] / [默认：…] / [范围：2–128] after a parameter's help."""
+    parts = []
+    if param.required:
+        parts.append("必填")
+    default = param.get_default(ctx, call=False)
+    if param.show_default is not False and default not in (None, False, ()) and not getattr(param, "is_flag", False):
+        parts.append("默认：" + ("当前文件夹" if str(default) == "." else str(default)))
+    limits = param if hasattr(param, "min") else getattr(param, "type", None)  # Typer keeps min/max on either
+    low, high = getattr(limits, "min", None), getattr(limits, "max", None)
+    if low is not None and high is not None:
+        parts.append(f"范围：{low}–{high}")
+    elif low is not None or high is not None:
+        parts.append(f"至少 {low}" if low is not None else f"至多 {high}")
+    return f"  [{'；'.join(parts)}]" if parts else ""
+
+
+def _param_rows(command, ctx, kind: str) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    rows = []
+    for param in command.get_params(ctx):
+        if param.param_type_name != kind or getattr(param, "hidden", False):
+            continue
+        if kind == "argument":
+            name = _metavar(param)
+        elif set(param.opts) <= set(ctx.help_option_names):
+            rows.append(("/".join(param.opts), "显示帮助并退出"))
+            continue
+        else:
+            name = "/".join([*param.opts, *param.secondary_opts])
+            if not getattr(param, "is_flag", False):
+                name += f" {_metavar(param)}"
+        rows.append((name, (param.help or "") + _extras(param, ctx)))
+    return rows
+
+
+def help_text(command, ctx, columns: int) -> str:  # type: ignore[no-untyped-def]
+    """The whole help page of the app or of one command, in Chinese, lines at most `columns` wide."""
+    if isinstance(command, typer.core.TyperGroup):
+        usage = f"{ctx.command_path} 命令 [选项] [参数]..."
+    else:
+        args = []
+        for param in command.get_params(ctx):
+            if param.param_type_name == "argument":
+                meta = _metavar(param) + ("..." if param.nargs == -1 else "")
+                args.append(meta if param.required else f"[{meta}]")
+        usage = " ".join([ctx.command_path, "[选项]", *args])
+    lines = [f"用法：{usage}", ""]
+    lines += ["  " + line for line in _wrap((command.help or "").strip(), columns - 2)]
+    sections = [("参数", _param_rows(command, ctx, "argument"))]
+    if isinstance(command, typer.core.TyperGroup):
+        rows = []
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            if sub is not None and not sub.hidden:
+                rows.append((name, sub.get_short_help_str(limit=1000)))
+        sections.append(("命令（按比赛当天的顺序）", rows))
+    sections.append(("选项", _param_rows(command, ctx, "option")))
+    for title, rows in sections:
+        if rows:
+            lines += ["", f"{title}：", *_definitions(rows, columns)]
+    if command.epilog:
+        lines += ["", *_wrap(command.epilog, columns)]
+    return "\n".join(lines) + "\n"
+
+
+class HelpCommand(typer.core.TyperCommand):
+    """A command whose --help is in Chinese and wrapped by display width."""
+
+    def format_help(self, ctx, formatter) -> None:  # type: ignore[no-untyped-def]
+        formatter.write(help_text(self, ctx, formatter.width))
+
+
+class NoSuchCommand(_UsageError):  # type: ignore[misc, valid-type]
+    """An unknown command, with the close matches and every command in the order of the day."""
+
+    def __init__(self, name: str, commands: list[str], ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(f"No such command {name!r}.", ctx=ctx)
+        self.name = name
+        self.commands = commands
+        self.suggestions = difflib.get_close_matches(name, commands, n=2)
+
+
+class HelpGroup(typer.core.TyperGroup):
+    """The app: Chinese help, commands in the order of the day, a clean hint for a mistyped command."""
+
+    def list_commands(self, ctx) -> list[str]:  # type: ignore[no-untyped-def]
+        names = list(self.commands)
+        rank = {name: i for i, name in enumerate(ORDER_OF_THE_DAY)}
+        return sorted(names, key=lambda n: (rank.get(n, len(rank)), names.index(n)))
+
+    def resolve_command(self, ctx, args):  # type: ignore[no-untyped-def]
+        if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None:
+            raise NoSuchCommand(args[0], self.list_commands(ctx), ctx)
+        return super().resolve_command(ctx, args)
+
+    def format_help(self, ctx, formatter) -> None:  # type: ignore[no-untyped-def]
+        formatter.write(help_text(self, ctx, formatter.width))
+
+
+class GuardedCommand(HelpCommand):
     """Every command runs inside the last line of defence: never a traceback on the terminal."""
 
     def invoke(self, ctx):  # type: ignore[no-untyped-def]
@@ -52,19 +204,24 @@ class _App(typer.Typer):
 
 app = _App(
     name="shuangsheng",
+    cls=HelpGroup,
     help="双升级（双扣）淘汰赛：通知、规则、抽签、记分表、计分、名次与奖状。",
-    no_args_is_help=True,
+    epilog=DOCS_HINT,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 
-FileArg = Annotated[Path, typer.Argument(help="对局记录 JSON 文件（格式见 SPEC §5）", dir_okay=False)]
+FileArg = Annotated[Path, typer.Argument(metavar="文件", help="对局记录 JSON 文件（格式见 docs/match-record.md）", dir_okay=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="输出 JSON（仅一个 JSON 文档）")]
 
 
-@app.callback()
-def _root() -> None:
+@app.callback(invoke_without_command=True)
+def _root(ctx: typer.Context) -> None:
     """双升级（双扣）淘汰赛：通知、规则、抽签、记分表、计分、名次与奖状。"""
+    if ctx.invoked_subcommand is None:  # plain `shuangsheng`: the help, once
+        typer.echo(ctx.get_help())
+        raise typer.Exit()
 
 
 def fail(messages: list[str] | str, *, as_json: dict | None = None) -> NoReturn:
@@ -107,16 +264,17 @@ def replay(file: FileArg, json_out: JsonOpt = False) -> None:
 
 @app.command()
 def materials(
-    folder: Annotated[Path, typer.Argument(help="活动文件夹（含 event.toml）", file_okay=False)] = Path("."),
+    folder: Annotated[Path, typer.Argument(metavar="文件夹", help="活动文件夹（含 event.toml）", file_okay=False)] = Path("."),
     font: Annotated[
-        str | None, typer.Option("--font", help="中文字体文件，可加 #序号，如 C:/Windows/Fonts/msyh.ttc#0")
+        str | None, typer.Option("--font", metavar="字体文件", help="中文字体文件，可加 #序号，如 C:/Windows/Fonts/msyh.ttc#0")
     ] = None,
-    lots: Annotated[int | None, typer.Option("--lots", min=1, help="抽签签条张数（默认等于参赛组数）")] = None,
+    lots: Annotated[int | None, typer.Option("--lots", metavar="张数", min=1, help="抽签签条张数（默认等于参赛组数）")] = None,
     force: Annotated[bool, typer.Option("--force", help="覆盖已有的 PDF")] = False,
 ) -> None:
     """打印材料：通知、比赛规则、报名表、抽签签条、纪念品领取签收表（PDF）。"""
     from materials import build_all
     from scoring.event import load
+    from scoring.report import next_after_materials
     from scoring.tournament import TEAMS_FILE
     from scoring.workbook import WorkbookError, read_teams
 
@@ -141,23 +299,24 @@ def materials(
     typer.echo(f"字体：{built.font}")
     for line in [*notes, *built.warnings]:
         typer.echo(line, err=True)
+    typer.echo(next_after_materials(folder))
 
 
-FolderArg = Annotated[Path, typer.Argument(help="活动文件夹（含 event.toml）", file_okay=False)]
+FolderArg = Annotated[Path, typer.Argument(metavar="文件夹", help="活动文件夹（含 event.toml）", file_okay=False)]
 ForceOpt = Annotated[bool, typer.Option("--force", help="覆盖已有文件")]
 
 
 @app.command()
 def demo(
-    out: Annotated[Path, typer.Option("--out", help="示例活动的文件夹", file_okay=False)] = Path("output/demo"),
-    teams: Annotated[int, typer.Option("--teams", min=2, max=128, help="参赛组数")] = 11,
-    seed: Annotated[int, typer.Option("--seed", help="随机种子（同一种子得到同一场示例比赛）")] = 2026,
+    out: Annotated[Path, typer.Option("--out", metavar="文件夹", help="示例活动的文件夹", file_okay=False)] = Path("output/demo"),
+    teams: Annotated[int, typer.Option("--teams", metavar="组数", min=2, max=128, help="参赛组数")] = 11,
+    seed: Annotated[int, typer.Option("--seed", metavar="整数", help="随机种子（同一种子得到同一场示例比赛）")] = 2026,
     force: Annotated[bool, typer.Option("--force", help="清空一个不是示例活动的非空文件夹")] = False,
 ) -> None:
     """生成一场完整的示例比赛：设置、报名表、每轮抽签与模拟记分、检查副本、打印材料和最终名次。"""
     from materials import build_all
     from scoring.demo import run_demo
-    from scoring.report import placings_text
+    from scoring.report import next_after_demo, placings_text
     from scoring.tournament import TEAMS_FILE
 
     try:
@@ -178,6 +337,7 @@ def demo(
     typer.echo(placings_text(report.placings, team_map))
     for line in built.warnings:
         typer.echo(line, err=True)
+    typer.echo(next_after_demo(out))
 
 
 @app.command()
@@ -185,6 +345,7 @@ def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
     """新建活动文件夹：event.toml（按通知预填）和空白报名表 teams.xlsx。"""
     from scoring.event import EVENT_FILE, default_text
     from scoring.files import OutputExists, write_text
+    from scoring.report import next_after_init
     from scoring.tournament import TEAMS_FILE
     from scoring.workbook import write_teams_template
 
@@ -206,7 +367,7 @@ def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
         typer.echo(f"已生成 {folder / EVENT_FILE}（活动设置，请核对）")
     if TEAMS_FILE not in kept:
         typer.echo(f"已生成 {folder / TEAMS_FILE}（报名表：删除示例行后填写各组）")
-    typer.echo(f"下一步：shuangsheng materials {folder}   （打印通知、规则、报名表、签条）")
+    typer.echo(next_after_init(folder))
 
 
 @app.command()
@@ -215,15 +376,15 @@ def draw(
     seed: Annotated[
         int | None,
         # Stored as a number in round-N.xlsx: a spreadsheet keeps 15 digits, and the reader takes whole numbers ≥ 0.
-        typer.Option("--seed", min=0, max=10**15 - 1, help="随机种子，0–999999999999999（不填则自动生成并打印）"),
+        typer.Option("--seed", metavar="整数", min=0, max=10**15 - 1, help="随机种子（不填则自动生成并打印）"),
     ] = None,
     lots: Annotated[
-        Path | None, typer.Option("--lots", help="按纸签抽签：组号→签号的表格（xlsx 或 csv）", dir_okay=False)
+        Path | None, typer.Option("--lots", metavar="文件", help="按纸签抽签：组号→签号的表格（xlsx 或 csv）", dir_okay=False)
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="作废并重新抽最近一轮（原文件另存为备份）")] = False,
 ) -> None:
     """抽下一轮：写出 round-N.xlsx（对阵表和每桌记分表）。"""
-    from scoring.report import draw_text
+    from scoring.report import draw_text, next_after_draw
     from scoring.tournament import draw_next
 
     try:
@@ -231,18 +392,20 @@ def draw(
     except UserError as exc:
         fail(exc.messages)
     typer.echo(draw_text(report))
+    typer.echo(next_after_draw(report, folder))
 
 
 @app.command()
 def score(
     folder: FolderArg = Path("."),
-    round_number: Annotated[int | None, typer.Option("--round", min=1, help="第几轮（默认最近一轮）")] = None,
+    round_number: Annotated[int | None, typer.Option("--round", metavar="轮次", min=1, help="第几轮（默认最近一轮）")] = None,
     json_out: JsonOpt = False,
     force: Annotated[bool, typer.Option("--force", help="覆盖已被改动过的检查副本")] = False,
 ) -> None:
     """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本，不改动原文件。"""
     from scoring.files import OutputExists
-    from scoring.report import score_text
+    from scoring.report import edited_checked_copy, next_after_score, score_text
+    from scoring.results import round_results
     from scoring.tournament import score as run
     from scoring.tournament import score_as_json, write_checked_copy
 
@@ -250,24 +413,28 @@ def score(
         report = run(folder, round_number)
     except UserError as exc:
         fail(exc.messages, as_json={"errors": exc.messages} if json_out else None)
-    not_written = None
+    book = report.score.sheet.path.name
+    edited = not_written = None
     try:
         write_checked_copy(report, force=force)
-    except OutputExists as exc:
-        not_written = f"检查副本没有更新：{exc}（该文件在上次生成后被改动过）"
+    except OutputExists:  # somebody edited the checked copy: kept, and that alone is not an input error
+        edited = edited_checked_copy(report.checked, book, folder)
     except UserError as exc:  # e.g. the checked copy is open in Excel/WPS
         not_written = f"检查副本没有更新：{exc}"
     if json_out:
         doc = score_as_json(report.score)
         if not_written:
             doc.setdefault("errors", []).append(not_written)
+        if edited:
+            doc["warnings"] = [edited]
         print_json(doc)
     else:
         typer.echo(score_text(report.score, report.teams))
-        if not_written:
-            typer.echo(not_written, err=True)
+        if not_written or edited:
+            typer.echo(not_written or edited, err=True)
         else:
             typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{report.checked}")
+        typer.echo(next_after_score(round_results(report.score, report.teams).next_step, book, folder))
     if report.score.problems or not_written:
         raise typer.Exit(code=1)
 
@@ -304,7 +471,8 @@ def usage_message(exc: Exception) -> str:
     name = type(exc).__name__
     text = exc.format_message() if hasattr(exc, "format_message") else str(exc)
     param = getattr(exc, "param", None)
-    where = "/".join(getattr(param, "opts", None) or []) or getattr(param, "name", "") or ""
+    where = (param.metavar if getattr(param, "param_type_name", "") == "argument" and param.metavar else
+             "/".join(getattr(param, "opts", None) or []) or getattr(param, "name", "") or "")
     if name == "NoSuchOption":
         line = f"没有这个选项：{getattr(exc, 'option_name', '')}"
     elif name == "MissingParameter":
@@ -314,9 +482,9 @@ def usage_message(exc: Exception) -> str:
         for pattern, chinese in _DETAILS:
             detail = pattern.sub(chinese, detail)
         line = f"参数 {where} 的值不对：{detail}"
-    elif m := re.match(r"No such command '(.*)'", text):
-        commands = "、".join(sorted(typer.main.get_command(app).commands))  # type: ignore[attr-defined]
-        line = f"没有这个命令：{m.group(1)}（可用的命令：{commands}）"
+    elif isinstance(exc, NoSuchCommand):
+        maybe = f"。您要的是不是 {' 或 '.join(exc.suggestions)}？" if exc.suggestions else "。"
+        line = f"没有这个命令：{exc.name}{maybe}\n可用的命令：{'、'.join(exc.commands)}"
     elif m := re.match(r"Got unexpected extra argument(?:s|\(s\))? \((.*)\)", text):
         line = f"多余的参数：{m.group(1)}（文件夹或文件路径中有空格时，请用英文引号括起来）"
     else:
@@ -331,8 +499,6 @@ def main() -> None:
     try:
         code = app(standalone_mode=False)
     except _UsageError as exc:
-        if type(exc).__name__ == "NoArgsIsHelpError":  # plain `shuangsheng`: show the help
-            app(["--help"])
         typer.echo(usage_message(exc), err=True)
         sys.exit(2)
     except typer.Abort:

@@ -44,6 +44,14 @@ def check_writable(path: Path, *, force: bool) -> None:
         raise OutputExists(path)
 
 
+def _normal_mode() -> int:
+    """What a plain `open(path, "w")` would give (0o644 under the usual umask): mkstemp's 0o600 would leave the
+    file unreadable to other users of a shared PC."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def write_bytes(path: Path, data: bytes, *, force: bool = False) -> Path:
     """Write via a temporary file in the same folder and an atomic rename; refuse to overwrite unless force."""
     check_writable(path, force=force)
@@ -53,6 +61,7 @@ def write_bytes(path: Path, data: bytes, *, force: bool = False) -> Path:
     except OSError as exc:
         raise CannotWrite(path, exc) from None
     try:
+        os.chmod(tmp, _normal_mode())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()

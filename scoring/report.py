@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scoring.knockout import MatchState, Pairing, Placings
 from scoring.match import MatchResult, result_summary
+from scoring.results import NextStep
 from scoring.teams import Team, team_label
 from scoring.text import pad, width
 
@@ -128,3 +130,50 @@ def placings_text(placings: Placings, teams: Mapping[str, Team]) -> str:
         lines.append("说明：")
         lines.extend(f"  {n}" for n in placings.notes)
     return "\n".join(lines)
+
+
+# --- what comes next: the line each step of the day ends with ---
+
+
+def command_line(command: str, folder: Path) -> str:
+    """`shuangsheng draw 活动` as the user would type it (a folder with spaces in quotes)."""
+    where = str(folder)
+    return f"shuangsheng {command} " + (f'"{where}"' if " " in where else where)
+
+
+def next_after_init(folder: Path) -> str:
+    return f"下一步：核对 event.toml，在 teams.xlsx 填写各组，然后运行 {command_line('materials', folder)} 打印通知、规则、报名表和签条"
+
+
+def next_after_materials(folder: Path) -> str:
+    return f"下一步：报名表 teams.xlsx 填好后，运行 {command_line('draw', folder)} 抽签"
+
+
+def next_after_draw(report: DrawReport, folder: Path) -> str:
+    book = report.path.name
+    return f"下一步：比赛结束后，把各桌的每一局填入 {book}，然后运行 {command_line('score', folder)}"
+
+
+def next_after_score(step: NextStep, book: str, folder: Path) -> str:
+    again = command_line("score", folder)
+    text = {
+        NextStep.ENTER: f"把还没有录入的桌填入 {book}，再运行 {again}",
+        NextStep.FIX: f"按上面指出的单元格改正 {book}，再运行 {again}",
+        NextStep.PLAYOFF: f"需加赛的桌打加赛局，记在 {book} 该桌的加赛行，再运行 {again}",
+        NextStep.DRAW: f"运行 {command_line('draw', folder)} 抽下一轮",
+        NextStep.AWARDS: f"决赛已经结束：运行 {command_line('awards', folder)} 查看最终名次",
+    }[step]
+    return f"下一步：{text}"
+
+
+def edited_checked_copy(checked: Path, book: str, folder: Path) -> str:
+    """`score` keeps a checked copy somebody edited: say plainly that the edit counts for nothing."""
+    return (
+        f"注意：{checked.name} 在上次生成后被人改动过，这次没有覆盖它；检查副本里的改动不会被计分采用。"
+        f"要改正比赛记录，请改 {book}，再运行 {command_line('score', folder)}"
+        f"（想用新生成的检查副本替换改动过的，加 --force）"
+    )
+
+
+def next_after_demo(out: Path) -> str:
+    return f"下一步：打开 {out} 文件夹看看这些文件；自己办比赛，从 shuangsheng init 活动文件夹 开始（例如 shuangsheng init 比赛）"

@@ -19,9 +19,15 @@ class Team:
         return f"{team_name(self.id)}（{'、'.join(self.players)}）"
 
 
+def canonical_id(text: str) -> str:
+    """A 组号 written one way everywhere: digits get at least two ('9' → '09', '009' → '09', '12' and '123' stay);
+    any other text is kept as it is."""
+    return f"{int(text):02d}" if text.isascii() and text.isdigit() else text
+
+
 def team_name(team_id: str) -> str:
-    """'03' → '第03组'."""
-    return f"第{team_id}组"
+    """'03' → '第03组'; '9' → '第09组'."""
+    return f"第{canonical_id(team_id)}组"
 
 
 def team_label(teams: Mapping[str, Team], team_id: str | None) -> str:
@@ -68,7 +74,7 @@ def validate_teams(rows: Sequence[TeamRow]) -> tuple[tuple[Team, ...], tuple[Tea
     id_rows: dict[str, int] = {}
     player_rows: dict[str, tuple[int, str]] = {}
     for r in rows:
-        tid = clean_name(r.id)
+        tid = canonical_id(clean_name(r.id))
         p1, p2 = clean_name(r.player1), clean_name(r.player2)
         ok = True
         if not tid:
@@ -92,7 +98,7 @@ def validate_teams(rows: Sequence[TeamRow]) -> tuple[tuple[Team, ...], tuple[Tea
             if same_person(name) in player_rows:
                 other_row, other_team = player_rows[same_person(name)]
                 problems.append(
-                    TeamProblem(r.row, column, f"队员“{name}”已在第{other_row}行（第{other_team}组）报名，每人只能参加一组")
+                    TeamProblem(r.row, column, f"队员“{name}”已在第{other_row}行（{team_name(other_team)}）报名，每人只能参加一组")
                 )
                 ok = False
             else:

@@ -501,11 +501,13 @@ def test_edited_checked_copy_is_kept_unless_forced(tmp_path):
     assert checked.exists()
     set_cell(checked, "检查结果", "A1", "我的笔记")
     edited = checked.read_bytes()
-    result = cli("score", folder, code=1)
-    assert checked.name in result.output and "--force" in result.output
+    # the round itself is fine: the kept edit alone is not an input error, and the message says where to correct
+    result = cli("score", folder, code=0)
+    assert f"注意：{checked.name} 在上次生成后被人改动过，这次没有覆盖它；检查副本里的改动不会被计分采用。" in result.output
+    assert "要改正比赛记录，请改 round-1.xlsx" in result.output and "--force" in result.output
     assert checked.read_bytes() == edited
-    result = cli("score", folder, "--json", code=1)
-    assert checked.name in " ".join(json.loads(result.stdout)["errors"])
+    doc = json.loads(cli("score", folder, "--json", code=0).stdout)
+    assert "errors" not in doc and "round-1.xlsx" in doc["warnings"][0]
     cli("score", folder, "--force")
     assert checked.read_bytes() != edited
     cli("score", folder)  # ours again

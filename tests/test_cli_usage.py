@@ -18,11 +18,11 @@ def shuangsheng(*args: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["nosuch"], "没有这个命令：nosuch（可用的命令：awards、demo、draw、init、materials、replay、score）"),
+        (["nosuch"], "没有这个命令：nosuch。\n可用的命令：init、materials、draw、score、awards、replay、demo"),
         (["draw", "--seed", "abc"], "参数 --seed 的值不对：应为整数"),
         (["score", "--round", "0"], "参数 --round 的值不对：应不小于 1"),
         (["draw", "--bogus"], "没有这个选项：--bogus"),
-        (["replay"], "缺少参数：file"),
+        (["replay"], "缺少参数：文件"),
         (["replay", "."], "是文件夹，这里应为文件"),
         (["score", ".", "extra"], "多余的参数：extra"),
     ],

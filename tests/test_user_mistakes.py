@@ -180,7 +180,7 @@ def test_renamed_team_sheet_is_found_by_its_header(tmp_path):
     cli("init", folder, code=0)
     write_rows(folder / "teams.xlsx", [["第1组", "张一", "李一"], ["第2组", "王二", "赵二"]], sheet="Sheet1")
     result = cli("draw", folder, "--seed", 1, code=0)
-    assert "第1组（张一、李一）" in result.output and "第第" not in result.output
+    assert "第01组（张一、李一）" in result.output and "第第" not in result.output
 
 
 # --- round-N.xlsx as the referees fill it ---

@@ -429,16 +429,16 @@ def test_teams_read_ids_as_text_and_name_every_bad_cell(tmp_path):
     assert info.value.messages == [
         "teams.xlsx 报名表!C4：每组应有两名队员，此处为空",
         "teams.xlsx 报名表!A5：组号“07”与第3行重复",
-        "teams.xlsx 报名表!C5：队员“张三”已在第2行（第3组）报名，每人只能参加一组",
+        "teams.xlsx 报名表!C5：队员“张三”已在第2行（第03组）报名，每人只能参加一组",
         "teams.xlsx 报名表!A7：组号应为文字或整数（如 01、12），实际为“3.5”",
-        "teams.xlsx 报名表!A8：组号“03”与第2行的“3”容易混淆，请统一写法",
+        "teams.xlsx 报名表!A8：组号“03”与第2行重复",
     ]
     for r in (4, 5, 6, 7, 8):
         ws.cell(r, 1).value = None
         for c in range(2, 6):
             ws.cell(r, c).value = None
     wb.save(path)
-    assert read_teams(path) == (Team("3", ("张三", "李四"), "2973620"), Team("07", ("王 五", "赵六"), "", "老年组"))
+    assert read_teams(path) == (Team("03", ("张三", "李四"), "2973620"), Team("07", ("王 五", "赵六"), "", "老年组"))
 
 
 def test_write_teams_round_trips(tmp_path):

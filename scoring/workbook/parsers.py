@@ -12,7 +12,7 @@ from datetime import date, datetime, time
 
 from scoring.hands import Offense
 from scoring.levels import Level, Side, to_halfwidth
-from scoring.teams import clean_name
+from scoring.teams import canonical_id, clean_name
 
 YES = frozenset({"是", "是的", "对", "有", "√", "✓", "✔", "☑", "y", "yes", "true", "1"})
 NO = frozenset({"否", "不是", "无", "没有", "n", "no", "false", "0"})
@@ -146,22 +146,22 @@ def parse_offense(raw: object) -> Offense | None:
 
 
 def parse_team_id(raw: object) -> str:
-    """A 组号 as text: 3 (a number cell) → '3', 3.0 → '3', '03' stays '03', '０３' → '03', '第03组' → '03';
+    """A 组号 as text, written one way (`canonical_id`): 3 (a number cell), 3.0, '3', '03', '０３', '第3组' → '03';
     blank → ''."""
     if blank(raw):
         return ""
     if isinstance(raw, bool):
         raise ValueError(raw)
     if isinstance(raw, int):
-        return str(raw)
+        return canonical_id(str(raw))
     if isinstance(raw, float):
         if not raw.is_integer():
             raise ValueError(raw)
-        return str(int(raw))
+        return canonical_id(str(int(raw)))
     if isinstance(raw, str):
         text = clean_name(to_halfwidth(raw))
         m = re.fullmatch(r"第?\s*(\d+)\s*组", text)
-        return m.group(1) if m else text
+        return canonical_id(m.group(1) if m else text)
     raise ValueError(raw)
 
 

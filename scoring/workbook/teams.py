@@ -1,7 +1,7 @@
 """`teams.xlsx`: the team list, written for `init`/`demo` and read by every command (reads and writes files).
 
-组号 is text (the column is text-formatted; a number cell 3 reads as "3", "03" stays "03", full-width digits become
-plain; "3" next to "03" is an error because people cannot tell them apart). Template example rows carry 备注
+组号 is text (the column is text-formatted); digits are written one way (`scoring.teams.canonical_id`): a number
+cell 3, "3", "03" and full-width "０３" are all "03", so "3" next to "03" is the same 组号 twice. Template example rows carry 备注
 “示例，请删除” and are errors until removed, so no example team is ever drawn.
 """
 
@@ -136,18 +136,6 @@ def read_teams(path: Path) -> tuple[Team, ...]:
     teams, team_problems = validate_teams(rows)
     for p in team_problems:
         problems.append(Problem(name, sheet, Cell(p.row, columns[p.column]), p.message))
-    by_number: dict[str, tuple[str, int]] = {}
-    for row in rows:
-        tid = clean_name(row.id)
-        if tid.isdigit():
-            key = tid.lstrip("0") or "0"
-            if key in by_number and by_number[key][0] != tid:
-                other, other_row = by_number[key]
-                problems.append(
-                    Problem(name, sheet, Cell(row.row, columns["组号"]), f"组号“{tid}”与第{other_row}行的“{other}”容易混淆，请统一写法")
-                )
-            else:
-                by_number.setdefault(key, (tid, row.row))
     if not problems and not teams:
         problems.append(Problem(name, sheet, None, "报名表中还没有任何参赛组"))
     if problems:
