@@ -606,3 +606,20 @@ def test_seed_a_workbook_could_not_keep_is_a_usage_error(tmp_path, seed):
     result = cli("draw", folder, "--seed", seed, code=2)
     assert "--seed" in result.output
     assert not round_file(folder, 1).exists()
+
+
+def test_each_step_says_what_comes_next(tmp_path):
+    folder = tmp_path / "event"
+    assert "下一步：核对 event.toml，在 teams.xlsx 填写各组，然后运行 shuangsheng materials" in cli("init", folder).output
+    workbook.write_teams(folder / "teams.xlsx", team_list(3), force=True)
+    assert f"下一步：报名表 teams.xlsx 填好后，运行 shuangsheng draw {folder} 抽签" in cli("materials", folder).output
+    drawn = cli("draw", folder, "--seed", 1).output
+    assert f"下一步：比赛结束后，把各桌的每一局填入 round-1.xlsx，然后运行 shuangsheng score {folder}" in drawn
+    entered = cli("score", folder).output
+    assert f"下一步：把还没有录入的桌填入 round-1.xlsx，再运行 shuangsheng score {folder}" in entered
+    fill(folder, 1)
+    assert f"下一步：运行 shuangsheng draw {folder} 抽下一轮" in cli("score", folder).output
+    cli("draw", folder, "--seed", 2)
+    fill(folder, 2)
+    final = cli("score", folder).output  # after the final's score: run awards
+    assert final.rstrip().endswith(f"下一步：决赛已经结束：运行 shuangsheng awards {folder} 查看最终名次")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cli import app
@@ -40,3 +41,23 @@ def test_every_output_of_a_day_is_renamed_into_place_from_the_same_folder(tmp_pa
     for src, dst in renames:
         assert src.parent == dst.parent and src.name.startswith(f".{dst.name}.") and not src.exists()
     assert not list(folder.glob(".*.tmp"))
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX permission bits")
+def test_outputs_get_normal_permissions_not_private_ones(tmp_path):
+    """mkstemp makes 0600 files; a shared office PC needs the usual 0644 (what the umask allows)."""
+    folder = tmp_path / "event"
+    old = os.umask(0o022)
+    try:
+        assert runner.invoke(app, ["init", str(folder)]).exit_code == 0
+        workbook.write_teams(folder / "teams.xlsx", [Team(f"{i:02d}", (f"张{i}", f"李{i}")) for i in range(1, 4)],
+                             force=True)
+        for args in (["materials", str(folder)], ["draw", str(folder), "--seed", "3"], ["score", str(folder)]):
+            assert runner.invoke(app, args).exit_code in (0, 1)
+        os.umask(0o027)  # a stricter umask is respected
+        assert runner.invoke(app, ["init", str(tmp_path / "strict")]).exit_code == 0
+    finally:
+        os.umask(old)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in folder.iterdir() if p.is_file()}
+    assert len(modes) >= 9 and set(modes.values()) == {0o644}, modes
+    assert {p.stat().st_mode & 0o777 for p in (tmp_path / "strict").iterdir()} == {0o640}

@@ -75,3 +75,18 @@ def test_every_problem_is_reported_not_just_the_first():
         TeamProblem(4, "队员2", "每组应有两名队员，此处为空"),
         TeamProblem(4, "队员1", "队员“李四”已在第2行（第01组）报名，每人只能参加一组"),
     )
+
+
+def test_a_team_id_is_written_one_way_everywhere():
+    from scoring.teams import canonical_id, team_label, team_name
+    from scoring.workbook.parsers import parse_team_id
+
+    assert [canonical_id(t) for t in ("9", "09", "009", "12", "123", "A1", "")] == ["09", "09", "09", "12", "123",
+                                                                                     "A1", ""]
+    assert team_name("9") == team_name("09") == "第09组" and team_name("1") == "第01组"
+    assert [parse_team_id(v) for v in (9, 9.0, "9", " 09 ", "０９", "第9组", "第 09 组")] == ["09"] * 7
+    teams, problems = validate_teams([TeamRow(2, "9", "张三", "李四"), TeamRow(3, "10", "王五", "赵六")])
+    assert problems == () and [t.id for t in teams] == ["09", "10"]
+    assert team_label({t.id: t for t in teams}, "09") == "第09组（张三、李四）"
+    _, problems = validate_teams([TeamRow(2, "3", "张三", "李四"), TeamRow(3, "03", "王五", "赵六")])
+    assert problems == (TeamProblem(3, "组号", "组号“03”与第2行重复"),)

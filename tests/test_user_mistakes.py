@@ -255,3 +255,35 @@ def test_replay_json_saved_as_ansi_and_with_a_trailing_comma(tmp_path):
     broken.write_text('{"hands": [{"dealer": "A", "points": 35},]}', encoding="utf-8")
     result = cli("replay", broken, code=1)
     assert "第1行第" in result.output and "不是有效的 JSON" in result.output and "Expecting" not in result.output
+
+
+# --- a name typed with stray spaces prints the same everywhere ---
+
+
+def test_names_with_stray_spaces_print_the_same_in_every_file(tmp_path):
+    import io
+
+    import pypdf
+
+    folder = tmp_path / "event"
+    cli("init", folder, code=0)
+    write_rows(folder / "teams.xlsx", [["9", "  张  三 ", "李四\u3000"], ["10", "\u3000王\u3000五", " 赵六"],
+                                       ["11", "钱七", "孙八"]])
+    cli("materials", folder, "--force", code=0)
+    drawn = cli("draw", folder, "--seed", 1, code=0).output
+    scored = cli("score", folder, code=0).output
+    texts = {"draw": drawn, "score": scored}
+    for pdf in folder.glob("*.pdf"):
+        if pdf.name in ("报名表.pdf", "纪念品领取签收表.pdf"):
+            texts[pdf.name] = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf.read_bytes())).pages)
+    for book in ("round-1.xlsx", "round-1-checked.xlsx"):
+        wb = openpyxl.load_workbook(folder / book, read_only=True)
+        texts[book] = "\n".join(str(v) for ws in wb for row in ws.iter_rows(values_only=True) for v in row if v)
+        wb.close()
+    assert len(texts) == 6
+    for where, text in texts.items():
+        for name in ("张 三", "李四", "王 五", "赵六"):
+            assert name in text, (where, name)
+        assert "张  三" not in text and "李四\u3000" not in text and "\u3000王" not in text, where
+    for where in ("draw", "score"):  # 9 typed is 第09组, like 第10组
+        assert "第09组" in texts[where] and "第9组" not in texts[where], where

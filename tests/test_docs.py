@@ -1,0 +1,122 @@
+"""docs/ describes the formats the code reads, and its worked example replays to the documented result."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+from scoring import event as event_file
+from scoring.hands import FIELDS, Offense
+from scoring.rules import CHOICES
+from scoring.workbook.schema import HEADER, LOTS_HEADER, MATCHES_HEADER, TEAMS_HEADER
+from tests.helpers import ROOT
+
+DOCS = ROOT / "docs"
+runner = CliRunner()
+
+
+def page(name: str) -> str:
+    return (DOCS / name).read_text(encoding="utf-8")
+
+
+def blocks(text: str, lang: str) -> list[str]:
+    return re.findall(rf"^```{lang}\n(.*?)^```$", text, re.M | re.S)
+
+
+def section(text: str, heading: str) -> str:
+    """The text under a `## heading` line, up to the next heading of that level or higher."""
+    start = text.index(f"\n{heading}\n")
+    rest = text[start + len(heading) + 2 :]
+    end = re.search(r"^#{1,%d} " % heading.count("#", 0, heading.index(" ")), rest, re.M)
+    return rest[: end.start()] if end else rest
+
+
+def first_column(table_text: str) -> list[str]:
+    """The first cell of every body row of the first Markdown table in `table_text`."""
+    rows = [line for line in table_text.splitlines() if line.startswith("|")]
+    return [row.split("|")[1].strip().strip("`") for row in rows[2:]]
+
+
+# --- the worked example in match-record.md ---
+
+
+def test_the_documented_example_replays_to_the_documented_result(tmp_path):
+    example = section(page("match-record.md"), "## 完整示例 worked example")
+    record_text, expected_summary = blocks(example, "json")
+    (expected_text,) = blocks(example, "text")
+    record = tmp_path / "example.json"
+    record.write_text(record_text, encoding="utf-8")
+
+    shown = runner.invoke(app, ["replay", str(record)])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output == expected_text
+
+    out = runner.invoke(app, ["replay", str(record), "--json"])
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.stdout)
+    expected = json.loads(expected_summary)
+    assert [h["levels"] for h in result["hands"]] == expected.pop("per_hand_levels")
+    assert {k: result[k] for k in expected} == expected
+    # the sentence above the record says the same
+    levels = "、".join(f"{h['levels']['A']}/{h['levels']['B']}" for h in result["hands"][:6])
+    assert f"每局之后的级数（甲/乙）：{levels}" in example
+
+
+def test_match_record_fields_are_all_documented():
+    text = page("match-record.md")
+    assert first_column(section(text, "## 每一局（`hands` 的一项）")) == list(FIELDS)
+    assert first_column(section(text, "## 整个记录")) == ["hands", "start", "rules"]
+    for offense in Offense:
+        assert f'`"{offense.value}"` {offense.cn}' in text
+
+
+# --- event.toml ---
+
+
+def test_every_event_toml_key_and_option_is_documented():
+    text = page("event-toml.md")
+    data = tomllib.loads(event_file.default_text())
+    for name, keys in data.items():
+        documented = first_column(section(text, next(h for h in re.findall(r"^## .*$", text, re.M)
+                                                     if h.startswith(f"## [{name}]"))))
+        assert documented == list(keys), name
+    for option, kind in {**CHOICES, "third_place": event_file.ThirdPlace, "byes": event_file.Byes}.items():
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{option}` |"))
+        for member in kind:
+            assert f'`"{member.value}"`' in row, (option, member.value)
+    assert event_file.default_event()  # the documented defaults are the template's
+
+
+# --- the workbooks ---
+
+
+def test_every_workbook_column_is_documented_in_order():
+    text = page("workbooks.md")
+    assert first_column(section(text, "## 报名表 `teams.xlsx`")) == list(TEAMS_HEADER)
+    assert first_column(section(text, "### 工作表“对阵”")) == list(MATCHES_HEADER)
+    assert first_column(section(text, "### 工作表“第N桌”：每桌一张记分表")) == list(HEADER)
+    lots = section(text, "## 纸签文件（`draw --lots 文件`）")
+    assert all(f"`{label}`" in lots for label in LOTS_HEADER)
+
+
+# --- the index, links, and where the help points ---
+
+
+def test_readme_links_the_docs_and_every_link_resolves():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "docs/README.md" in readme
+    for md in [ROOT / "README.md", *DOCS.glob("*.md")]:
+        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", md.read_text(encoding="utf-8")):
+            if not target.startswith("http"):
+                assert (md.parent / target).exists(), (md.name, target)
+
+
+@pytest.mark.parametrize("code", ["0", "1", "2"])
+def test_exit_codes_are_documented(code):
+    exit_codes = section(page("README.md"), "## 退出码 exit codes")
+    assert f"\n| {code} | " in exit_codes
