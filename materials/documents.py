@@ -18,10 +18,12 @@ from pathlib import Path
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from materials.fonts import FontSet, choose_fonts
-from materials.style import INK, MARGIN, PAGE, Cell, HouseStyle, break_lines, build_pdf, new_canvas
+from materials.style import CELL_PADDING, INK, MARGIN, PAGE, RULE, SHADE, Cell, HouseStyle, break_lines, build_pdf, new_canvas
 from scoring.errors import UserError, shown
 from scoring.event import Event
 from scoring.files import check_writable, decode_text, write_bytes
@@ -130,14 +132,27 @@ def _context(event: Event) -> dict[str, object]:
         "penalty_deduct": rules.penalty_excess is PenaltyExcess.DEDUCT,
         "clamp": rules.negative_points is NegativePoints.CLAMP,
         "tie_playoff": rules.tie_break is TieBreak.PLAYOFF,
+        "rules": rules,
+        "br": _Break(),
     }
 
 
+LINE_BREAK = "\u2028"  # a line break inside a table cell; user text never carries one (see _one_line)
+
+
+class _Break:
+    """`{{ br }}` in a template: a line break inside a table cell."""
+
+    def __str__(self) -> str:
+        return LINE_BREAK
+
+
 def _one_line(value: object) -> object:
-    """Every {{ value }} stays on its line: the line marks of a template cannot come from user data."""
+    """Every {{ value }} stays on its line and in its table cell: the line marks and the cell separator `|` of a
+    template cannot come from user data (a `|` in a value prints as the full-width ｜)."""
     if value is None:
         return ""
-    return " ".join(str(value).splitlines()) if isinstance(value, str) else value
+    return " ".join(str(value).splitlines()).replace("|", "｜") if isinstance(value, str) else value
 
 
 MAX_TEMPLATE_BYTES = 256 * 1024  # a wording template is a page of text
@@ -198,8 +213,8 @@ def render_lines(
     name: str, event: Event, template_dir: Path | None = None, extra: Mapping[str, object] | None = None
 ) -> list[str]:
     """The wording template rendered as plain text lines (no markup; escaping happens when drawn); `extra` adds
-    to the event's variables. The template is run in jinja2's sandbox; a mistake in one an organiser edited is a
-    MaterialsError naming its file and line."""
+    to the names the template can use (a round, its results, …). The template is run in jinja2's sandbox; a
+    mistake in one an organiser edited is a MaterialsError naming its file and line."""
     folders = [template_dir] if template_dir is not None and template_dir.is_dir() else []
     env = SandboxedEnvironment(
         loader=_TemplateLoader([*folders, TEMPLATE_DIR]),
@@ -217,27 +232,29 @@ def render_lines(
     except (jinja2.TemplateError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError,
             RecursionError) as exc:
         raise MaterialsError(_template_problem(exc, name, list(context))) from None
-    return [line.strip() for line in text.splitlines() if line.strip()]
+    return [line.strip() for line in text.split("\n") if line.strip()]  # not splitlines: {{ br }} (U+2028) stays
 
 
 def _story(lines: Sequence[str], style: HouseStyle, inserts: dict[str, list[Flowable]]) -> list[Flowable]:
     story: list[Flowable] = []
-    block: list[str] = []  # consecutive lines of one kind: title lines ('#') or signature lines ('>')
+    block: list[str] = []  # consecutive lines of one kind: title ('#'), signature ('>') or table ('|') lines
 
     def flush() -> None:
         if block and block[0] == "#":
             story.append(style.para("\n".join(block[1:]), "title"))
+        elif block and block[0] == "|":
+            story.extend([grid(block[1:], style), Spacer(1, style.sizes.body * 0.5)])
         elif block:
             story.extend([_signature(block[1:], style), Spacer(1, style.sizes.body * 0.5)])
         block.clear()
 
     for line in lines:
-        kind = line[0] if line[0] in "#>" else ""
+        kind = line[0] if line[0] in "#>|" else ""
         if kind:
             if block and block[0] != kind:
                 flush()
             block[:] = block or [kind]
-            block.append(line[1:].strip())
+            block.append(line[1:] if kind == "|" else line[1:].strip())
             continue
         flush()
         if line.startswith("<"):
@@ -252,6 +269,73 @@ def _story(lines: Sequence[str], style: HouseStyle, inserts: dict[str, list[Flow
             story.append(style.para(line, "body"))
     flush()
     return story
+
+
+def grid(rows: Sequence[str], style: HouseStyle) -> Table:
+    """A ruled table from template lines (their leading `|` removed): `# a | b` a shaded header row (repeated on
+    every page), `a | b` a row, and optionally first `= 20 40 40 @22 h9`: column widths in percent of the text
+    width, the text size in pt (default: table text) and a fixed height in mm for rows left blank (pen rows)."""
+    widths: list[float] = []
+    size = style.sizes.table
+    pen_height: float | None = None
+    body: list[tuple[bool, list[str]]] = []
+    for row in rows:
+        if row.startswith("="):
+            for token in row[1:].split():
+                try:
+                    if token.startswith("@"):
+                        size = max(float(token[1:]), style.sizes.table)
+                    elif token.startswith("h"):
+                        pen_height = float(token[1:]) * mm
+                    else:
+                        widths.append(float(token))
+                except ValueError:
+                    raise MaterialsError(f"模板中的表格设置“|{row}”有误（应如“|= 20 40 40 @22 h9”）") from None
+            continue
+        header = row.startswith("#")
+        body.append((header, [cell.strip() for cell in (row[1:] if header else row).strip().strip("|").split("|")]))
+    if not body:
+        raise MaterialsError("模板中的表格（以“|”开头的行）没有内容")
+    columns = max(len(cells) for _, cells in body)
+    widths = (widths + [0.0] * columns)[:columns]
+    widths = [w if w > 0 else 100 / columns for w in widths]
+    scale = style.frame_width / sum(widths)
+    widths = [w * scale for w in widths]
+    leading = size * 1.3
+    cell_style = ParagraphStyle("grid", parent=style.styles["cell"], fontSize=size, leading=leading)
+    centre = ParagraphStyle("grid_centre", parent=cell_style, alignment=TA_CENTER)
+    cells: list[list[Flowable]] = []
+    heights: list[float | None] = []
+    for header, texts in body:
+        texts = texts + [""] * (columns - len(texts))
+        row_cells = []
+        for text, width in zip(texts, widths):
+            inner = width - 2 * CELL_PADDING
+            lines = [ln for hard in text.split(LINE_BREAK) for ln in break_lines(style.fonts, hard, size, [inner])]
+            lines = lines or [""]
+            st = centre if len(lines) == 1 else cell_style
+            row_cells.append(Paragraph("<br/>".join(style.fonts.markup(line) for line in lines), st))
+        cells.append(row_cells)
+        heights.append(pen_height if pen_height and not header and not any(texts) else None)
+    headers = 0
+    while headers < len(body) and body[headers][0]:
+        headers += 1
+    table = Table(cells, colWidths=widths, rowHeights=heights, repeatRows=headers)
+    commands = [
+        ("FONTNAME", (0, 0), (-1, -1), style.fonts.name),
+        ("GRID", (0, 0), (-1, -1), 0.8, RULE),
+        ("BOX", (0, 0), (-1, -1), 1.6, RULE),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 4),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 5),
+        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+        ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+    ]
+    for i, (header, _) in enumerate(body):
+        if header:
+            commands.append(("BACKGROUND", (0, i), (-1, i), SHADE))
+    table.setStyle(TableStyle(commands))
+    return table
 
 
 def _signature(lines: Sequence[str], style: HouseStyle) -> Flowable:

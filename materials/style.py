@@ -59,7 +59,10 @@ def break_lines(fonts: FontSet, text: str, size: float, widths: Sequence[float],
         if end == len(chars):
             lines.append("".join(chars[start:]))
             break
-        end = max(end, start + 1)
+        end = max(end, start + 1)  # a character wider than the line still gets a line of its own
+        if end == len(chars):
+            lines.append("".join(chars[start:]))
+            break
         cut = end
         while cut > start + 1 and not _can_break(chars[cut - 1], chars[cut]):
             cut -= 1
@@ -74,6 +77,8 @@ def break_lines(fonts: FontSet, text: str, size: float, widths: Sequence[float],
 
 def _can_break(before: str, after: str) -> bool:
     if after in NO_LINE_START or before in NO_LINE_END:
+        return False
+    if before == "-" and (after == "-" or _WORD.match(after)):  # a command-line option: --force
         return False
     return not (_WORD.match(before) and _WORD.match(after))
 
@@ -230,8 +235,11 @@ def _describe(canvas: Canvas, title: str) -> None:
     canvas.setCreator("shuangsheng")
 
 
-def build_pdf(story: list[Flowable], style: HouseStyle, *, title: str, invariant: bool) -> bytes:
-    """Lay out a story on A4 portrait with a '第N页 共M页' footer; return the PDF."""
+def build_pdf(
+    story: list[Flowable], style: HouseStyle, *, title: str, invariant: bool, numbered: bool = True
+) -> bytes:
+    """Lay out a story on A4 portrait with a '第N页 共M页' footer; return the PDF. `numbered=False`: no footer,
+    and the text frame reaches down to the margin (sheets that are each a document of their own, as score cards)."""
     fonts = style.fonts
     footer_size = style.sizes.note
 
@@ -251,7 +259,7 @@ def build_pdf(story: list[Flowable], style: HouseStyle, *, title: str, invariant
             total = len(self._pages)
             for number, state in enumerate(self._pages, start=1):
                 self.__dict__.update(state)
-                if total > 1:
+                if total > 1 and numbered:
                     self.setFillColor(INK)
                     fonts.draw(self, PAGE[0] / 2, FOOTER_Y, f"第{number}页  共{total}页", footer_size, align="centre")
                 super().showPage()
@@ -264,7 +272,7 @@ def build_pdf(story: list[Flowable], style: HouseStyle, *, title: str, invariant
         leftMargin=SIDE,
         rightMargin=RIGHT,
         topMargin=TOP,
-        bottomMargin=BOTTOM,
+        bottomMargin=BOTTOM if numbered else MARGIN,
         title=title,
         author="shuangsheng",
         creator="shuangsheng",
