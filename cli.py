@@ -383,7 +383,8 @@ def draw(
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="作废并重新抽最近一轮（原文件另存为备份）")] = False,
 ) -> None:
-    """抽下一轮：写出 round-N.xlsx（对阵表和每桌记分表）。"""
+    """抽下一轮：写出 round-N.xlsx（对阵和每桌记分表）、对阵表和计分卡（PDF）。"""
+    from materials.paper import write_draw_papers
     from scoring.report import draw_text, next_after_draw
     from scoring.tournament import draw_next
 
@@ -392,6 +393,14 @@ def draw(
     except UserError as exc:
         fail(exc.messages)
     typer.echo(draw_text(report))
+    try:
+        papers = write_draw_papers(report, force=force)
+    except UserError as exc:  # e.g. a PDF open in a viewer, or one a person changed
+        fail([f"对阵表/计分卡没有更新：{line}" for line in exc.messages])
+    for path in papers.paths:
+        typer.echo(f"已生成 {path}")
+    for line in papers.warnings:
+        typer.echo(line, err=True)
     typer.echo(next_after_draw(report, folder))
 
 
@@ -402,7 +411,8 @@ def score(
     json_out: JsonOpt = False,
     force: Annotated[bool, typer.Option("--force", help="覆盖已被改动过的检查副本")] = False,
 ) -> None:
-    """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本，不改动原文件。"""
+    """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本、本轮成绩和加赛单（PDF），不改动原文件。"""
+    from materials.paper import write_score_papers
     from scoring.files import OutputExists
     from scoring.report import edited_checked_copy, next_after_score, score_text
     from scoring.results import round_results
@@ -421,20 +431,29 @@ def score(
         edited = edited_checked_copy(report.checked, book, folder)
     except UserError as exc:  # e.g. the checked copy is open in Excel/WPS
         not_written = f"检查副本没有更新：{exc}"
+    papers = None
+    try:
+        papers = write_score_papers(report, force=force)
+    except UserError as exc:  # a PDF open in a viewer, or one a person changed (kept unless --force)
+        not_written = "\n".join(filter(None, [not_written, f"本轮成绩/加赛单没有更新：{exc}"]))
     if json_out:
         doc = score_as_json(report.score)
         if not_written:
-            doc.setdefault("errors", []).append(not_written)
+            doc.setdefault("errors", []).extend(not_written.splitlines())
         if edited:
             doc["warnings"] = [edited]
         print_json(doc)
     else:
         typer.echo(score_text(report.score, report.teams))
-        if not_written or edited:
-            typer.echo(not_written or edited, err=True)
-        else:
+        for line in filter(None, [not_written, edited]):
+            typer.echo(line, err=True)
+        if not edited and not (not_written and "检查副本" in not_written):
             typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{report.checked}")
+        for path in papers.paths if papers else ():
+            typer.echo(f"已生成 {path}")
         typer.echo(next_after_score(round_results(report.score, report.teams).next_step, book, folder))
+    for line in papers.warnings if papers else ():
+        typer.echo(line, err=True)
     if report.score.problems or not_written:
         raise typer.Exit(code=1)
 

@@ -247,6 +247,8 @@ class DrawReport:
     title: str
     note: str | None
     teams: Mapping[str, Team]
+    event: Event
+    lots: Path | None = None  # the paper lots file the round was drawn from
 
 
 def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None, force: bool = False) -> DrawReport:
@@ -290,7 +292,7 @@ def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None
     path = round_path(folder, drawn.number)
     workbook.write_round(path, drawn, state.team_map, rules_note=rules_note(state.rules), force=backup is not None)
     note = knockout.prize_note(drawn, state.event.third_place)
-    return DrawReport(drawn, path, generated, backup, nxt.title, note, state.team_map)
+    return DrawReport(drawn, path, generated, backup, nxt.title, note, state.team_map, state.event, lots)
 
 
 def _backup(path: Path) -> Path:
@@ -311,6 +313,7 @@ class ScoreReport:
     score: RoundScore
     checked: Path  # where the checked copy goes (written by `write_checked_copy`)
     teams: Mapping[str, Team]
+    event: Event
 
 
 def score(folder: Path, number: int | None = None) -> ScoreReport:
@@ -323,7 +326,9 @@ def score(folder: Path, number: int | None = None) -> ScoreReport:
         have = "只有第1轮" if len(state.rounds) == 1 else f"已有第1–{len(state.rounds)}轮"
         raise TournamentError([f"{folder}：没有第{number}轮（{have}）"])
     sheet = state.rounds[number - 1]
-    return ScoreReport(score_round(sheet, state.rules), workbook.checked_path(sheet.path), state.team_map)
+    return ScoreReport(
+        score_round(sheet, state.rules), workbook.checked_path(sheet.path), state.team_map, state.event
+    )
 
 
 def write_checked_copy(report: ScoreReport, *, force: bool = False) -> Path:

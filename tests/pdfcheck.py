@@ -1,0 +1,90 @@
+"""Checks every printed document must pass, measured from the PDF itself (pypdf, pdfplumber, poppler)."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pdfplumber
+import pypdf
+
+from materials.style import MARGIN, PAGE
+
+BASE14 = {
+    "Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "Helvetica", "Helvetica-Bold",
+    "Helvetica-Oblique", "Helvetica-BoldOblique", "Times-Roman", "Times-Bold", "Times-Italic", "Times-BoldItalic",
+    "Symbol", "ZapfDingbats",
+}  # fmt: skip
+
+
+def text_of(data: bytes) -> str:
+    """All extracted text with whitespace removed (line breaks may fall anywhere in Chinese)."""
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    return re.sub(r"\s+", "", "".join(page.extract_text() for page in reader.pages))
+
+
+def page_texts(data: bytes) -> list[str]:
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    return [re.sub(r"\s+", "", page.extract_text()) for page in reader.pages]
+
+
+def pages(data: bytes) -> int:
+    return len(pypdf.PdfReader(io.BytesIO(data)).pages)
+
+
+def assert_fonts_embedded(data: bytes) -> None:
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    seen = 0
+    for page in reader.pages:
+        for ref in page["/Resources"].get("/Font", {}).values():
+            font = ref.get_object()
+            fonts = [font] + [d.get_object() for d in font.get("/DescendantFonts", [])]
+            for f in fonts:
+                name = str(f.get("/BaseFont", "")).lstrip("/")
+                assert name.split("+")[-1] not in BASE14, name
+                if f["/Subtype"] == "/Type0":
+                    continue
+                assert "/FontFile2" in f["/FontDescriptor"].get_object(), f"{name} is not embedded"
+                seen += 1
+    assert seen
+
+
+def assert_inside_margins(data: bytes, tol: float = 0.5) -> None:
+    """Every character and every drawn line or box stays inside the 20 mm margins, on A4 portrait."""
+    width, height = PAGE
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages:
+            assert (page.width, page.height) == (round(width, 2), round(height, 2)) or abs(page.width - width) < 1
+            assert page.chars
+            for ch in page.chars:
+                assert ch["x0"] >= MARGIN - tol and ch["x1"] <= width - MARGIN + tol, ch["text"]
+                assert ch["top"] >= MARGIN - tol and ch["bottom"] <= height - MARGIN + tol, ch["text"]
+            for obj in page.lines + page.rects:
+                assert obj["x0"] >= MARGIN - tol and obj["x1"] <= width - MARGIN + tol, obj
+                assert obj["top"] >= MARGIN - tol and obj["bottom"] <= height - MARGIN + tol, obj
+
+
+def smallest_text(data: bytes) -> float:
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        return min(round(ch["size"], 2) for page in pdf.pages for ch in page.chars if ch["text"].strip())
+
+
+def render_png(data: bytes, folder: Path, name: str) -> list[Path]:
+    """pdftoppm the document at low resolution; the caller may look at the pictures."""
+    if shutil.which("pdftoppm") is None:
+        return []
+    path = folder / f"{name}.pdf"
+    path.write_bytes(data)
+    subprocess.run(["pdftoppm", "-r", "20", "-png", str(path), str(folder / name)], check=True)
+    return sorted(folder.glob(f"{name}*.png"))
+
+
+def assert_printable(data: bytes, *, smallest: float) -> None:
+    """Fonts embedded, Chinese text extractable, nothing outside the margins, no text below `smallest` pt."""
+    assert_fonts_embedded(data)
+    assert re.search(r"[\u4e00-\u9fff]", text_of(data))
+    assert_inside_margins(data)
+    assert smallest_text(data) >= smallest

@@ -1,0 +1,296 @@
+"""The day's paper (materials.paper): score cards, draw sheet, playoff slips, round results."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pdfplumber
+import pytest
+from reportlab.lib.units import mm
+from typer.testing import CliRunner
+
+from materials import paper
+from materials.fonts import choose_fonts, system_candidates
+from scoring import tournament
+from scoring.event import default_event
+from scoring.knockout import Pairing, Round
+from scoring.results import round_results
+from scoring.teams import Team
+from scoring.workbook.schema import HAND_COLUMNS, HEADER
+from tests.helpers import event_folder, every_status_round
+from tests.pdfcheck import assert_printable, page_texts, pages, render_png, text_of
+
+INSTALLED = [s for s in system_candidates() if s.path.is_file()]
+pytestmark = pytest.mark.skipif(not INSTALLED, reason="no Chinese TrueType font (apt install fonts-wqy-microhei)")
+
+LONG_NAMES = (
+    ("欧阳·买买提江", "司马相如"),
+    ("阿卜杜热合曼·买买提依明", "诸葛䶮"),
+    ("上官婉儿", "慕容·古丽娜尔·艾尼瓦尔"),
+    ("王喆", "李堃"),
+)
+TEAMS = {f"{i:02d}": Team(f"{i:02d}", pair) for i, pair in enumerate(LONG_NAMES, start=1)}
+ROUND = Round(1, tuple(TEAMS), (Pairing(1, "01", "02"), Pairing(2, "03", "04")), None, 20260315)
+
+
+def fonts():
+    return choose_fonts(candidates=INSTALLED)
+
+
+@pytest.fixture(scope="module")
+def cards() -> bytes:
+    return paper.score_cards_pdf(default_event(), ROUND, TEAMS, fonts=fonts(), invariant=True)
+
+
+# --- 计分卡 -----------------------------------------------------------------------------------------------------
+
+
+def test_score_cards_one_page_per_table_and_a_blank_card(cards):
+    assert pages(cards) == len(ROUND.pairings) + 1
+    texts = page_texts(cards)
+    assert "第1轮（半决赛）第1桌计分卡" in texts[0] and "第1轮（半决赛）第2桌计分卡" in texts[1]
+    assert "第＿＿轮第＿＿桌计分卡" in texts[2]
+    for text in texts:
+        assert "离退休教职工双升级（双扣）比赛" in text
+        assert "开始" in text and "结束" in text and "每场限时1小时" in text
+        assert "甲方签名" in text and "乙方签名" in text and "裁判签名" in text
+    assert "第01组欧阳·买买提江、司马相如" in texts[0] and "第02组阿卜杜热合曼·买买提依明、诸葛䶮" in texts[0]
+
+
+def test_score_cards_print_anywhere_in_large_print(cards):
+    assert_printable(cards, smallest=12)
+
+
+def test_card_columns_are_the_workbook_columns():
+    """One definition, two renderers: the card's hand columns are the workbook schema's, in order."""
+    assert paper.card_labels()[: len(HAND_COLUMNS)] == HEADER
+    assert paper.card_labels()[len(HAND_COLUMNS):] == ("甲方级", "乙方级")
+
+
+def header_cells(data: bytes, page: int = 0) -> list[str]:
+    """The hand table's header as printed: the text of each header cell, read column by column."""
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        p = pdf.pages[page]
+        row = next(w for w in p.extract_words() if w["text"] == "局")
+        top = row["top"] - 14
+        widths = paper.card_widths(p.width - 2 * 20 * mm - 12)
+        x = 20 * mm + 6
+        cells = []
+        chars = [c for c in p.chars if top <= c["top"] <= top + 40]
+        for width in widths:
+            inside = sorted((c for c in chars if x <= c["x0"] < x + width), key=lambda c: (round(c["top"]), c["x0"]))
+            cells.append("".join(c["text"] for c in inside))
+            x += width
+    return cells
+
+
+def test_card_header_as_printed_equals_the_workbook_header(cards):
+    assert header_cells(cards) == [*HEADER, "甲方级", "乙方级"]
+    assert header_cells(cards, page=2) == [*HEADER, "甲方级", "乙方级"]
+
+
+def test_card_has_sixteen_hand_rows_and_four_playoff_rows_of_at_least_8mm(cards):
+    text = page_texts(cards)[0]
+    assert re.search("".join(str(n) for n in range(1, 17)) + "加1是加2是加3是加4是", text)
+    with pdfplumber.open(io.BytesIO(cards)) as pdf:
+        p = pdf.pages[0]
+        labels = [w for w in p.extract_words() if re.fullmatch(r"\d+|加\d", w["text"]) and w["x0"] < 20 * mm + 30]
+        tops = [w["top"] for w in labels]
+    assert len(tops) == 20
+    steps = [b - a for a, b in zip(tops, tops[1:])]
+    assert min(steps) >= 8 * mm - 0.1
+
+
+def test_card_level_track_and_points_table(cards):
+    text = page_texts(cards)[0]
+    assert text.count("2345678910JQKA") == 2
+    assert "灰底为必打级，2只在开局时必打" in text
+    assert "台下得分0–1520–3540–5560–75庄家保庄升4级升3级升2级升1级" in text
+    assert "台下得分80–95100–115" in text and "台下方上台不升级升1级" in text
+
+
+def test_must_play_levels_are_shaded_on_the_track():
+    """The shaded boxes are the must-play levels in force: 2, J, A by default; 2, 10, A when configured."""
+    import dataclasses
+
+    from scoring.levels import Level
+    from scoring.rules import RuleSet
+
+    def shaded(event) -> int:
+        data = paper.score_cards_pdf(event, None, {}, fonts=fonts(), invariant=True)
+        with pdfplumber.open(io.BytesIO(data)) as pdf:
+            p = pdf.pages[0]
+            # one shaded box per must-play level, spanning the 甲方 and 乙方 rows of the track
+            track = [r for r in p.rects if r["fill"] and r["width"] < 25 and r["height"] > 40]
+        return len(track)
+
+    default = default_event()
+    assert shaded(default) == 3
+    four = dataclasses.replace(default, rules=RuleSet(must_play=(Level.TWO, Level.TEN, Level.QUEEN, Level.ACE)))
+    assert shaded(four) == 4
+
+
+def test_long_and_rare_names_fit_their_box(cards):
+    """Compound surnames, `·` and rare characters shrink or wrap inside the team cell, never past it."""
+    with pdfplumber.open(io.BytesIO(cards)) as pdf:
+        for p in pdf.pages[:2]:
+            label = next(w for w in p.extract_words() if w["text"] == "甲方")
+            cell_left = label["x1"]
+            track = next(w for w in p.extract_words() if w["text"].startswith("2") and w["x0"] > 200)["x0"]
+            for ch in p.chars:
+                if label["top"] - 3 <= ch["top"] <= label["top"] + 40 and cell_left < ch["x0"] < track - 5:
+                    assert ch["x1"] <= track - 3, ch["text"]
+                    assert ch["size"] >= 12
+
+
+@pytest.mark.parametrize(
+    ("players", "lines"),
+    [
+        (("王喆", "李堃"), 1),
+        (("欧阳·买买提江", "司马相如"), 2),
+        (("阿卜杜热合曼·买买提依明", "慕容·古丽娜尔"), 2),
+        (("阿卜杜热合曼·买买提依明·艾尼瓦尔", "慕容·古丽娜尔·艾尼瓦尔"), 3),
+        (("王" * 30, "李" * 30), 5),
+    ],
+)
+def test_team_lines_shrink_then_wrap_never_below_12pt(players, lines):
+    f = fonts()
+    size, printed = paper.team_lines(f, "第12组", players, 170)
+    assert 12 <= size <= 15 and len(printed) == lines
+    assert all(f.width(line, size) <= 170 for line in printed)
+    assert "".join(printed).replace("　", "") == "第12组" + "、".join(players)
+
+
+def test_cards_look_right(cards, tmp_path):
+    assert len(render_png(cards, tmp_path, "cards")) in (0, 3)
+
+
+# --- 对阵表 -----------------------------------------------------------------------------------------------------
+
+
+def test_draw_sheet_for_the_wall():
+    data = paper.draw_sheet_pdf(default_event(), ROUND, TEAMS, command="shuangsheng draw 活动 --seed 20260315",
+                                fonts=fonts(), invariant=True)
+    assert_printable(data, smallest=14)
+    text = text_of(data)
+    assert "第1轮（半决赛）对阵表" in text
+    assert "1第01组欧阳·买买提江、司马相如对第02组" in text
+    assert "随机种子20260315" in text and "shuangshengdraw活动--seed20260315" in text
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        names = [c for c in pdf.pages[0].chars if c["text"] == "欧"]
+    assert names and all(c["size"] >= 20 for c in names)  # readable from two metres
+
+
+def test_draw_sheet_with_paper_lots_and_a_bye():
+    lots = (("01", 1), ("02", 2), ("03", 3))
+    r = Round(1, ("01", "02", "03"), (Pairing(1, "01", "02"),), "03", None, lots)
+    data = paper.draw_sheet_pdf(default_event(), r, TEAMS, command="shuangsheng draw 活动 --lots 签号.xlsx",
+                                fonts=fonts(), invariant=True)
+    text = text_of(data)
+    assert "桌号签号甲方签号乙方" in text
+    assert "11第01组" in text and "2第02组" in text
+    assert "轮空（本轮不赛，直接进入下一轮）：第03组（上官婉儿、慕容·古丽娜尔·艾尼瓦尔）（签号3）" in text
+    assert "签号1与2在第1桌" in text and "--lots签号.xlsx" in text
+
+
+# --- 第N轮成绩 and 加赛单 ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("event")
+    report = every_status_round(folder)
+    return folder, report, paper.write_score_papers(report, invariant=True)
+
+
+def test_round_results_name_every_status_and_every_error_by_cell(scored):
+    folder, report, papers = scored
+    data = (folder / "第1轮成绩.pdf").read_bytes()
+    assert_printable(data, smallest=14)
+    text = text_of(data)
+    results = round_results(report.score, report.teams)
+    t1, t2, t3, t4 = results.tables
+    assert f"{t1.levels.a}：{t1.levels.b}第{t1.winner}组胜" in text or f"第{t1.winner}组打过A获胜" in text
+    assert "3：3需加赛：同为3级，乙方先坐庄" in text
+    assert f"乙方弃权，第{t3.winner}组晋级" in text
+    assert "记录有误（1处），见下表" in text
+    assert "round-1.xlsx第4桌!D7台下得分应为0–200之间5的倍数，实际为“33”" in text
+    assert "下一步：改正上面列出的错误" in text
+
+
+def test_playoff_slip_for_each_tied_table(scored):
+    folder, report, papers = scored
+    assert [p.name for p in papers.paths] == ["第1轮成绩.pdf", "第1轮第2桌加赛单.pdf"]
+    data = (folder / "第1轮第2桌加赛单.pdf").read_bytes()
+    assert_printable(data, smallest=12)
+    assert pages(data) == 1
+    text = text_of(data)
+    t2 = report.score.matches[1].match.pairing
+    assert f"第1轮第2桌甲方：第{t2.a}组" in text and f"乙方：第{t2.b}组" in text
+    assert "双方同为3级" in text and "第一局加赛由乙方坐庄，打3" in text
+    assert "加1是加2是加3是加4是加5是加6是" in text
+
+
+def test_score_papers_are_regenerated_but_an_edited_one_is_kept(scored):
+    from scoring.files import OutputExists
+
+    folder, report, _ = scored
+    paper.write_score_papers(report, invariant=True)  # ours, unchanged: replaced freely
+    (folder / "第1轮成绩.pdf").write_bytes(b"edited")
+    with pytest.raises(OutputExists):
+        paper.write_score_papers(report, invariant=True)
+    paper.write_score_papers(report, force=True, invariant=True)
+    assert (folder / "第1轮成绩.pdf").read_bytes().startswith(b"%PDF")
+
+
+# --- the commands -----------------------------------------------------------------------------------------------
+
+
+def test_draw_command_writes_the_draw_sheet_and_score_cards(tmp_path):
+    from cli import app
+
+    event_folder(tmp_path, 5)
+    result = CliRunner().invoke(app, ["draw", str(tmp_path), "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert f"已生成 {tmp_path / '第1轮对阵表.pdf'}" in result.output
+    assert f"已生成 {tmp_path / '第1轮计分卡.pdf'}" in result.output
+    drawn = tournament.open_folder(tmp_path).rounds[0].round
+    cards = (tmp_path / "第1轮计分卡.pdf").read_bytes()
+    assert pages(cards) == len(drawn.pairings) + 1
+    sheet = text_of((tmp_path / "第1轮对阵表.pdf").read_bytes())
+    assert f"shuangshengdraw{tmp_path}--seed3" in sheet
+    for p in drawn.pairings:
+        assert f"{p.table}第{p.a}组" in sheet
+
+
+def test_score_command_writes_the_results_and_a_slip_per_tied_table(tmp_path):
+    import json
+
+    from cli import app
+
+    every_status_round(tmp_path)
+    runner = CliRunner()
+    result = runner.invoke(app, ["score", str(tmp_path)])
+    assert result.exit_code == 1  # 第4桌 has an error
+    assert f"已生成 {tmp_path / '第1轮成绩.pdf'}" in result.output
+    assert f"已生成 {tmp_path / '第1轮第2桌加赛单.pdf'}" in result.output
+    assert not (tmp_path / "第1轮第1桌加赛单.pdf").exists()
+    as_json = runner.invoke(app, ["score", str(tmp_path), "--json"])
+    assert json.loads(as_json.stdout)["round"] == 1  # stdout stays one JSON document
+
+
+def test_user_text_cannot_break_a_template_table():
+    """A `|` in a name prints as ｜ inside its cell; it never splits the row into more cells."""
+    teams = {"01": Team("01", ("王|五", "赵六")), "02": Team("02", ("钱七", "孙八"))}
+    r = Round(1, ("01", "02"), (Pairing(1, "01", "02"),), None, 5)
+    data = paper.draw_sheet_pdf(default_event(), r, teams, command="x", fonts=fonts(), invariant=True)
+    assert "1第01组王｜五、赵六对第02组钱七、孙八" in text_of(data)
+
+
+def test_a_character_wider_than_its_line_gets_a_line_of_its_own():
+    from materials.style import break_lines
+
+    f = fonts()
+    assert break_lines(f, "对", 22, [10]) == ["对"]
+    assert break_lines(f, "甲对", 22, [10]) == ["甲", "对"]
