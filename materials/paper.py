@@ -308,7 +308,6 @@ def draw_sheet_pdf(
     teams: Mapping[str, Team],
     *,
     command: str,
-    byes: Sequence[str] | None = None,
     fonts: FontSet | None = None,
     template_dir: Path | None = None,
     invariant: bool = False,
@@ -316,13 +315,13 @@ def draw_sheet_pdf(
     """对阵表 for the wall: every table with both teams and players in large print, the byes, and how to check
     the draw (the seed and `command`, or which 签号 met which)."""
     style = _style(event, fonts)
-    byes = tuple(byes) if byes is not None else ((round_.bye,) if round_.bye else ())
     extra = {
         **_names(teams),
         "round_title": round_title(round_.number, len(round_.pool)),
         "number": round_.number,
         "pairings": round_.pairings,
-        "byes": byes,
+        "byes": round_.byes,
+        "lot_plan": round_.lot_plan.text,
         "seed": round_.seed,
         "lots": bool(round_.lots),
         "lot": dict(round_.lots),

@@ -31,7 +31,7 @@ LONG_NAMES = (
     ("王喆", "李堃"),
 )
 TEAMS = {f"{i:02d}": Team(f"{i:02d}", pair) for i, pair in enumerate(LONG_NAMES, start=1)}
-ROUND = Round(1, tuple(TEAMS), (Pairing(1, "01", "02"), Pairing(2, "03", "04")), None, 20260315)
+ROUND = Round(1, tuple(TEAMS), (Pairing(1, "01", "02"), Pairing(2, "03", "04")), (), 20260315)
 
 
 def fonts():
@@ -184,14 +184,15 @@ def test_draw_sheet_for_the_wall():
 
 def test_draw_sheet_with_paper_lots_and_a_bye():
     lots = (("01", 1), ("02", 2), ("03", 3))
-    r = Round(1, ("01", "02", "03"), (Pairing(1, "01", "02"),), "03", None, lots)
+    r = Round(1, ("01", "02", "03"), (Pairing(1, "01", "02"),), ("03",), None, lots)
     data = paper.draw_sheet_pdf(default_event(), r, TEAMS, command="shuangsheng draw 活动 --lots 签号.xlsx",
                                 fonts=fonts(), invariant=True)
     text = text_of(data)
     assert "桌号签号甲方签号乙方" in text
     assert "11第01组" in text and "2第02组" in text
     assert "轮空（本轮不赛，直接进入下一轮）：第03组（上官婉儿、慕容·古丽娜尔·艾尼瓦尔）（签号3）" in text
-    assert "签号1与2在第1桌" in text and "--lots签号.xlsx" in text
+    assert "本轮按纸签抽签：签号1与2对阵；签号3轮空（直接进入下一轮）；签号小的一方为甲方" in text
+    assert "--lots签号.xlsx" in text
 
 
 # --- 第N轮成绩 and 加赛单 ------------------------------------------------------------------------------------------
@@ -283,7 +284,7 @@ def test_score_command_writes_the_results_and_a_slip_per_tied_table(tmp_path):
 def test_user_text_cannot_break_a_template_table():
     """A `|` in a name prints as ｜ inside its cell; it never splits the row into more cells."""
     teams = {"01": Team("01", ("王|五", "赵六")), "02": Team("02", ("钱七", "孙八"))}
-    r = Round(1, ("01", "02"), (Pairing(1, "01", "02"),), None, 5)
+    r = Round(1, ("01", "02"), (Pairing(1, "01", "02"),), (), 5)
     data = paper.draw_sheet_pdf(default_event(), r, teams, command="x", fonts=fonts(), invariant=True)
     assert "1第01组王｜五、赵六对第02组钱七、孙八" in text_of(data)
 
