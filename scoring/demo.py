@@ -78,14 +78,16 @@ def run_demo(folder: Path, *, teams: int = 11, seed: int = 2026, force: bool = F
     workbook.write_teams(folder / tournament.TEAMS_FILE, team_list)
     scores: list[tournament.RoundScore] = []
     checked: list[Path] = []
+    state = tournament.open_folder(folder)  # once; each round is read once, right after it is filled
     while not (scores and knockout.is_final(scores[-1].round)):
-        drawn = tournament.draw_next(folder, seed=rng.randrange(10**6, 10**9))
+        drawn = tournament.draw_in(state, seed=rng.randrange(10**6, 10**9))
         records = {
             p.table: simulate_match(rng, rules=event.rules)[0] for p in drawn.round.pairings
         }
         workbook.fill_round(drawn.path, records)
-        report = tournament.score(folder, drawn.round.number)
+        state = state.with_round(workbook.read_round(drawn.path))
+        report = tournament.score_in(state, drawn.round.number)
         scores.append(report.score)
         checked.append(tournament.write_checked_copy(report))
-    placings, _ = tournament.awards(folder)
+    placings, _ = tournament.awards_in(state)
     return DemoReport(folder, event, team_list, tuple(scores), tuple(checked), placings)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scoring import event as event_file
@@ -157,6 +157,10 @@ class EventFolder:
     def scores(self) -> list[RoundScore]:
         return [score_round(sheet, self.rules) for sheet in self.rounds]
 
+    def with_round(self, sheet: RoundSheet) -> EventFolder:
+        """The folder with one more round, read once by whoever wrote it (the demo, round after round)."""
+        return replace(self, rounds=(*self.rounds, sheet))
+
 
 def open_folder(folder: Path) -> EventFolder:
     """Read event.toml, teams.xlsx and round-1.xlsx, round-2.xlsx, … (in order, up to the first missing one)."""
@@ -254,7 +258,12 @@ class DrawReport:
 def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None, force: bool = False) -> DrawReport:
     """Draw the next round into round-N.xlsx. With the last round not decided, refuse naming every match — or,
     with `force`, draw the last round again (the old workbook is kept as a backup)."""
-    state = open_folder(folder)
+    return draw_in(open_folder(folder), seed=seed, lots=lots, force=force)
+
+
+def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = None, force: bool = False) -> DrawReport:
+    """`draw_next` on a folder already open."""
+    folder = state.path
     scores = state.scores()
     rounds = [s.round for s in scores]
     ids = [t.id for t in state.teams]
@@ -318,7 +327,12 @@ class ScoreReport:
 
 def score(folder: Path, number: int | None = None) -> ScoreReport:
     """Score round `number` (default: the latest). Nothing is written; see `write_checked_copy`."""
-    state = open_folder(folder)
+    return score_in(open_folder(folder), number)
+
+
+def score_in(state: EventFolder, number: int | None = None) -> ScoreReport:
+    """`score` on a folder already open."""
+    folder = state.path
     if not state.rounds:
         raise TournamentError([f"{folder}：还没有抽签（没有 round-1.xlsx），请先运行 shuangsheng draw {folder}"])
     number = number or len(state.rounds)
@@ -345,7 +359,11 @@ def write_checked_copy(report: ScoreReport, *, force: bool = False) -> Path:
 
 
 def awards(folder: Path) -> tuple[Placings, EventFolder]:
-    state = open_folder(folder)
+    return awards_in(open_folder(folder))
+
+
+def awards_in(state: EventFolder) -> tuple[Placings, EventFolder]:
+    """`awards` on a folder already open."""
     scores = state.scores()
     try:
         placings = knockout.placings([s.round for s in scores], outcomes_by_round(scores), **_format(state.event))

@@ -498,3 +498,15 @@ def test_a_hand_error_is_worded_only_when_shown():
     assert error.in_hand == "台下得分：应为 0–200 之间 5 的倍数，实际为 7"
     assert HandError(3, "extra", "未知的字段").message == "第3局：未知的字段"
     assert HandError(None, "rules", "rules 应为对象").message == "rules 应为对象"
+
+
+def test_the_referee_simulation_types_into_cells_and_rows_the_file_lacks():
+    from scoring.workbook.referee import _set_cells
+
+    xml = ('<worksheet><sheetData><row r="2"><c r="A2" s="3"/><c r="C2" s="4" t="inlineStr"><is><t>x</t></is></c>'
+           "</row></sheetData><mergeCells/></worksheet>")
+    assert _set_cells(xml, {(2, 2): "甲", (2, 3): 5, (1, 1): "t", (4, 1): "<&>"}) == (
+        '<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>t</t></is></c></row>'
+        '<row r="2"><c r="A2" s="3"/><c r="B2" t="inlineStr"><is><t>甲</t></is></c><c r="C2" s="4"><v>5</v></c></row>'
+        '<row r="4"><c r="A4" t="inlineStr"><is><t>&lt;&amp;&gt;</t></is></c></row></sheetData><mergeCells/></worksheet>'
+    )

@@ -120,7 +120,9 @@ def _mark(sheet: Sheet, marks: Mapping[tuple[int, int], Sequence[str]], *, text_
 
 
 def _result_text(match: MatchSheet, result: MatchResult | None, problems: Sequence[Problem]) -> str:
-    from scoring.match import result_summary  # the one place a result becomes a sentence
+    from scoring.match import (
+        result_summary,  # the one place a result becomes a sentence
+    )
 
     p = match.pairing
     if match.walkover is not None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-import openpyxl
 from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -54,6 +53,9 @@ from scoring.workbook.style import (
     BOLD,
     BORDER,
     CENTER,
+    HAND_NUMBER,
+    INPUT,
+    INPUT_TEXT,
     LABEL_FILL,
     TITLE,
     UNLOCKED,
@@ -62,6 +64,7 @@ from scoring.workbook.style import (
     column_widths,
     fit_columns,
     header_cell,
+    new_workbook,
     print_setup,
     protect,
     save,
@@ -84,7 +87,7 @@ def write_round(
 ) -> Path:
     """`round-N.xlsx`: the 对阵 sheet (matches, 弃权 column, bye, seed, the ordered pool and lots) and one
     protected, printable 第{桌号}桌 score sheet per match with 30 hand rows and 10 加赛 rows."""
-    wb = openpyxl.Workbook()
+    wb = new_workbook()
     ws = wb.active
     ws.title = MATCHES_SHEET
     _write_matches_sheet(ws, round, teams, rules_note)
@@ -181,15 +184,11 @@ def _write_match_sheet(ws: Worksheet, round: Round, p: Pairing, teams: Mapping[s
         playoff = i >= REGULAR_ROWS
         for col, column in enumerate(HAND_COLUMNS, start=1):
             cell = ws.cell(r, col)
-            cell.border = BORDER
             if column.label == NUMBER_LABEL:
                 cell.value = f"{PLAYOFF_PREFIX}{i - REGULAR_ROWS + 1}" if playoff else i + 1
-                cell.alignment = CENTER
-                cell.fill = LABEL_FILL
+                cell.style = HAND_NUMBER
                 continue
-            cell.protection = UNLOCKED
-            if column.label != NOTE_LABEL:
-                cell.alignment = CENTER
+            cell.style = INPUT_TEXT if column.label == NOTE_LABEL else INPUT
             if playoff and column.field == "playoff":
                 cell.value = "是"
     for col, column in enumerate(HAND_COLUMNS, start=1):

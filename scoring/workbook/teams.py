@@ -27,14 +27,22 @@ from scoring.workbook.schema import (
 def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = False, force: bool = False) -> Path:
     """`teams.xlsx`: sheet 报名表 with its header, text-formatted 组号 and 联系电话, validation, the given teams;
     with `examples`, a few example rows whose 备注 is “示例，请删除” (read_teams refuses them until removed)."""
-    import openpyxl  # writing only: reading never loads openpyxl
     from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
     from openpyxl.worksheet.datavalidation import DataValidation
 
-    from scoring.workbook.style import EXAMPLE, TITLE, column_widths, fit_columns, header_cell, print_setup, save
+    from scoring.workbook.style import (
+        EXAMPLE,
+        TITLE,
+        column_widths,
+        fit_columns,
+        header_cell,
+        new_workbook,
+        print_setup,
+        save,
+    )
 
-    wb = openpyxl.Workbook()
+    wb = new_workbook()
     ws = wb.active
     ws.title = TEAMS_SHEET
     for col, label in enumerate(TEAMS_HEADER, start=1):

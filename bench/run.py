@@ -1,0 +1,192 @@
+"""Benchmark with budgets: `python bench/run.py` (from the repository, in the project's environment).
+
+Each figure is the median of several runs of a fresh process, and each budget is a ratio to a baseline measured
+in the same run on the same machine, so the verdicts hold on a slow or busy computer too. Time is the process's
+CPU time (user + system, from os.wait4): on a machine shared with other work, wall-clock time mostly measures
+the others; the wall-clock medians are printed alongside. Only the standard library is used.
+
+Budgets (issue 10):
+- `shuangsheng --help` ≤ 1.2 × `--help` of a minimal two-command Typer app (the two take turns);
+- `score --round 1` of a finished 128-team event ≤ 1.0 × a bare `openpyxl.load_workbook` of that round's file
+  (both measured as a whole `python` process, start-up and imports included, taking turns);
+- `demo --teams 128` ≤ 8 × that same bare load;
+- peak memory (maximum resident set) of that `score` ≤ 100 MB;
+- every PDF a 64-table round produces (`materials` for 128 teams, then `draw` and `score` of round 1; the score
+  cards among them) ≤ 1.5 MB each. New PDFs are picked up by looking at what appears in the folder.
+
+Exit status 1 if any budget fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
+CLI = [PYTHON, "-m", "cli"]
+MB = 1024 * 1024
+
+MINIMAL_TYPER_APP = textwrap.dedent(
+    """
+    import typer
+
+    app = typer.Typer()
+
+
+    @app.command()
+    def hello(name: str) -> None:
+        print(f"hello {name}")
+
+
+    @app.command()
+    def bye(name: str) -> None:
+        print(f"bye {name}")
+
+
+    if __name__ == "__main__":
+        app()
+    """
+)
+BARE_LOAD = "import sys, openpyxl; openpyxl.load_workbook(sys.argv[1])"
+FILL_ROUND = textwrap.dedent(
+    """
+    import random, sys
+    from pathlib import Path
+    from scoring import workbook
+    from scoring.simulate import simulate_match
+
+    path = Path(sys.argv[1])
+    rng = random.Random(1)
+    workbook.fill_round(path, {p.table: simulate_match(rng)[0] for p in workbook.read_round(path).round.pairings})
+    """
+)
+
+
+@dataclass(frozen=True)
+class Sample:
+    cpu: float  # seconds, median
+    wall: float  # seconds, median
+    peak: int  # bytes, the largest maximum resident set of the runs
+
+
+def run_once(command: list[str], *, cwd: Path = ROOT) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, peak resident bytes) of one run; the command must succeed."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    error = process.stderr.read().decode("utf-8", "replace") if process.stderr else ""
+    if process.returncode != 0:
+        raise SystemExit(f"failed ({process.returncode}): {' '.join(command)}\n{error}")
+    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss * 1024  # ru_maxrss is in KiB on Linux
+
+
+def _sample(results: list[tuple[float, float, int]]) -> Sample:
+    return Sample(
+        statistics.median(r[0] for r in results),
+        statistics.median(r[1] for r in results),
+        max(r[2] for r in results),
+    )
+
+
+def measure(command: list[str], runs: int, *, cwd: Path = ROOT) -> Sample:
+    return _sample([run_once(command, cwd=cwd) for _ in range(runs)])
+
+
+def measure_pair(first: list[str], second: list[str], runs: int) -> tuple[Sample, Sample]:
+    """Both commands, taking turns, so that a change in the machine's load falls on both alike."""
+    a: list[tuple[float, float, int]] = []
+    b: list[tuple[float, float, int]] = []
+    for _ in range(runs):
+        a.append(run_once(first))
+        b.append(run_once(second))
+    return _sample(a), _sample(b)
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (the demo: half as many, at least 2)")
+    args = parser.parse_args()
+    runs, demo_runs = args.runs, max(2, args.runs // 2)
+    failed = False
+
+    def report(ok: bool, line: str) -> None:
+        nonlocal failed
+        failed |= not ok
+        print(f"{verdict(ok)}  {line}", flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="shuangsheng-bench-") as tmp:
+        work = Path(tmp)
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {runs} runs per figure ({3 * runs} for --help, "
+              f"{demo_runs} for the demo); CPU time, median (wall-clock median in brackets)\n", flush=True)
+
+        # --help against a minimal two-command Typer app.
+        minimal = work / "minimal_app.py"
+        minimal.write_text(MINIMAL_TYPER_APP, encoding="utf-8")
+        base_help, ours_help = measure_pair([PYTHON, str(minimal), "--help"], [*CLI, "--help"], 3 * runs)
+        report(ours_help.cpu <= 1.2 * base_help.cpu,
+               f"shuangsheng --help {ours_help.cpu:.3f} s ({ours_help.wall:.3f} s) ≤ 1.2 × minimal Typer app --help "
+               f"{base_help.cpu:.3f} s ({base_help.wall:.3f} s) = {1.2 * base_help.cpu:.3f} s "
+               f"[ratio {ours_help.cpu / base_help.cpu:.2f}]")
+
+        # A finished 128-team event, then the bare load of its round-1 workbook.
+        event = work / "event128"
+        demo = measure([*CLI, "demo", "--out", str(event), "--teams", "128"], demo_runs)
+        round_1 = event / "round-1.xlsx"
+        bare, score = measure_pair([PYTHON, "-c", BARE_LOAD, str(round_1)],
+                                   [*CLI, "score", str(event), "--round", "1"], runs)
+        print(f"      baseline: bare openpyxl.load_workbook of round-1.xlsx ({round_1.stat().st_size // 1024} KB, "
+              f"64 tables) {bare.cpu:.3f} s ({bare.wall:.3f} s)", flush=True)
+        report(score.cpu <= 1.0 * bare.cpu,
+               f"score --round 1 (128 teams) {score.cpu:.3f} s ({score.wall:.3f} s) ≤ 1.0 × bare load "
+               f"{bare.cpu:.3f} s [ratio {score.cpu / bare.cpu:.2f}]")
+        report(demo.cpu <= 8 * bare.cpu,
+               f"demo --teams 128 {demo.cpu:.3f} s ({demo.wall:.3f} s) ≤ 8 × bare load = {8 * bare.cpu:.3f} s "
+               f"[ratio {demo.cpu / bare.cpu:.2f}]")
+        report(score.peak <= 100 * MB, f"score --round 1 peak memory {score.peak / MB:.1f} MB ≤ 100 MB")
+
+        # The PDFs of a 64-table round: whatever appears in a fresh folder of the same 128 teams.
+        folder = work / "round64"
+        folder.mkdir()
+        for name in ("event.toml", "teams.xlsx"):
+            shutil.copy2(event / name, folder / name)
+        seen = set(folder.rglob("*.pdf"))
+        steps = (
+            [*CLI, "materials", str(folder)],
+            [*CLI, "draw", str(folder), "--seed", "1"],
+            [PYTHON, "-c", FILL_ROUND, str(folder / "round-1.xlsx")],
+            [*CLI, "score", str(folder), "--round", "1"],
+        )
+        pdfs: list[Path] = []
+        for step in steps:
+            run_once(step)
+            new = sorted(set(folder.rglob("*.pdf")) - seen)
+            seen |= set(new)
+            pdfs.extend(new)
+        if not pdfs:
+            report(False, "a 64-table round produced no PDF")
+        for pdf in pdfs:
+            size = pdf.stat().st_size
+            report(size <= 1.5 * MB, f"PDF {pdf.relative_to(folder)} {size / MB:.2f} MB ≤ 1.5 MB")
+
+    print("\nall budgets met" if not failed else "\nsome budgets FAILED")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
