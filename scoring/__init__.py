@@ -1,11 +1,13 @@
 """The domain of a 双升级 knockout event: levels, hands, matches, the knockout, and the files they live in.
 
-Pure domain (no files, no spreadsheet or PDF library): `levels`, `rules`, `hands`, `match`, `knockout`, `teams`,
-`simulate` (seeded random matches), `report` and `text` (terminal text), `errors`, and inside `workbook` its
-`parsers`, `schema` and `problems`.
+Pure domain (no files, no spreadsheet or PDF library): `levels`, `rules`, `match`, `knockout`, `teams`, `results`
+and `bracket` (what a round or the whole draw shows), `simulate` (seeded random matches), `report` and `text`
+(terminal text), `errors`, and inside `workbook` its `parsers`, `schema`, `problems` and `sheetml` (builds xlsx
+bytes in memory).
 
-Touch files: `files` (atomic writes, the ledger of generated files), `event` (reads event.toml), `workbook` (the
-only package importing a spreadsheet library: teams.xlsx, round-N.xlsx, checked copies, paper lots),
-`tournament` (an event folder: reads it, writes round workbooks and checked copies) and `demo` (builds a whole
-sample folder).
+Touch files: `hands` (pure, except `read_record`, which reads a match-record file), `files` (atomic writes, the
+ledger of generated files), `event` (reads event.toml), `workbook` (the only package importing a spreadsheet
+library: teams.xlsx, round-N.xlsx, checked copies, paper lots), `tournament` (an event folder: reads it, writes
+round workbooks and checked copies), `demo` (builds a whole sample folder) and `crash` (saves the report of an
+unexpected failure).
 """
