@@ -510,3 +510,32 @@ def test_the_referee_simulation_types_into_cells_and_rows_the_file_lacks():
         '<row r="2"><c r="A2" s="3"/><c r="B2" t="inlineStr"><is><t>甲</t></is></c><c r="C2" s="4"><v>5</v></c></row>'
         '<row r="4"><c r="A4" t="inlineStr"><is><t>&lt;&amp;&gt;</t></is></c></row></sheetData><mergeCells/></worksheet>'
     )
+
+
+def test_checked_copy_prints_every_explanation_whole_at_10_pt_or_more(filled, tmp_path):
+    """Printed through LibreOffice: no text under 10 pt, and each row tall enough that no explanation is cut."""
+    import pdfplumber
+
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    if soffice is None:
+        pytest.skip("LibreOffice (soffice) is not installed: apt-get install libreoffice-calc-nogui")
+    sheet = read_round(filled)
+    results = {m.table: replay(m.record) for m in sheet.matches}
+    out = write_checked(tmp_path / "round-1-checked.xlsx", sheet, results)
+    env = dict(os.environ, HOME=str(tmp_path))
+    subprocess.run(
+        [soffice, f"-env:UserInstallation=file://{tmp_path}/profile", "--headless", "--convert-to", "pdf",
+         "--outdir", str(tmp_path), str(out)],
+        check=True, capture_output=True, timeout=180, env=env,
+    )
+    column = ""  # the text of each page's rightmost column (说明 on the tables' pages), top to bottom
+    with pdfplumber.open(tmp_path / "round-1-checked.pdf") as pdf:
+        sizes = [c["size"] for page in pdf.pages for c in page.chars]
+        for page in pdf.pages:
+            xs = sorted({round(e["x0"]) for e in page.edges if e["orientation"] == "v"})
+            column += "".join((page.crop((xs[-2], 0, xs[-1], page.height)).extract_text() or "").split())
+    assert sizes and min(sizes) >= 10
+    explanations = [o.explanation for r in results.values() for o in r.outcomes]
+    assert len(explanations) >= 5
+    for line in explanations:
+        assert "".join(line.split()) in column
