@@ -151,7 +151,7 @@ def next_after_materials(folder: Path) -> str:
 
 def next_after_draw(report: DrawReport, folder: Path) -> str:
     book = report.path.name
-    return f"下一步：比赛结束后，把各桌的每一局填入 {book}，然后运行 {command_line('score', folder)}"
+    return f"下一步：打印对阵表和计分卡（每桌一张）；比赛结束后，把各桌的每一局填入 {book}，然后运行 {command_line('score', folder)}"
 
 
 def next_after_score(step: NextStep, book: str, folder: Path) -> str:

@@ -614,7 +614,7 @@ def test_each_step_says_what_comes_next(tmp_path):
     workbook.write_teams(folder / "teams.xlsx", team_list(3), force=True)
     assert f"下一步：报名表 teams.xlsx 填好后，运行 shuangsheng draw {folder} 抽签" in cli("materials", folder).output
     drawn = cli("draw", folder, "--seed", 1).output
-    assert f"下一步：比赛结束后，把各桌的每一局填入 round-1.xlsx，然后运行 shuangsheng score {folder}" in drawn
+    assert f"下一步：打印对阵表和计分卡（每桌一张）；比赛结束后，把各桌的每一局填入 round-1.xlsx，然后运行 shuangsheng score {folder}" in drawn
     entered = cli("score", folder).output
     assert f"下一步：把还没有录入的桌填入 round-1.xlsx，再运行 shuangsheng score {folder}" in entered
     fill(folder, 1)
