@@ -267,7 +267,7 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
     scores = state.scores()
     rounds = [s.round for s in scores]
     ids = [t.id for t in state.teams]
-    backup = None
+    redraw: int | None = None  # the round drawn again (its workbook is backed up once the new draw succeeded)
     try:
         nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), **_format(state.event))
     except knockout.RoundNotDecided as exc:
@@ -283,7 +283,7 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
         rounds.pop()
         scores.pop()
         nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), **_format(state.event))
-        backup = _backup(round_path(folder, exc.number))
+        redraw = exc.number
     except knockout.KnockoutError as exc:
         raise TournamentError([str(exc)]) from None
     if nxt is None:
@@ -299,6 +299,7 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
     except knockout.KnockoutError as exc:
         raise TournamentError([str(exc)]) from None
     path = round_path(folder, drawn.number)
+    backup = _backup(round_path(folder, redraw)) if redraw is not None else None  # only once nothing can fail
     workbook.write_round(path, drawn, state.team_map, rules_note=rules_note(state.rules), force=backup is not None)
     note = knockout.prize_note(drawn, state.event.third_place)
     return DrawReport(drawn, path, generated, backup, nxt.title, note, state.team_map, state.event, lots)

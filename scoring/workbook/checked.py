@@ -88,7 +88,7 @@ def write_checked(
         by_sheet[match.sheet] = (match, result, str(summary_rows[-1][-1]))
     bad: dict[str, dict[tuple[int, int], list[str]]] = {}
     for p in everything:
-        if p.sheet and p.cell and p.cell.single:
+        if p.sheet and p.cell:  # a range (merged cells, a 对阵 row) is marked at its first cell
             messages = bad.setdefault(p.sheet, {}).setdefault((p.cell.row, p.cell.column), [])
             if p.message not in messages:
                 messages.append(p.message)

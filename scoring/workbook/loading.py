@@ -1,7 +1,8 @@
 """Opening a workbook the user gave us, safely, into plain grids of values (reads files; calamine, openpyxl).
 
-The file is read into memory once and never written. Refused before parsing: files over 20 MB, old .xls or
-encrypted files, anything that is not a zip, and zips that unpack to over 200 MB. Values are read with calamine
+The file is read into memory once and never written. Before any parser sees it, `guard.inspect` refuses what is
+not a sane .xlsx (old or foreign formats, truncated files, zip bombs, XML entities, sheets of millions of rows) and
+collects each sheet's merged ranges and whether any cell holds a formula. Values are read with calamine
 (Rust; its XML parser expands no entities); workbooks holding formulas, and rewriting a workbook we wrote, go
 through openpyxl, which parses XML through defusedxml (a dependency). Files saved by openpyxl carry no cached
 formula values, so nothing written here relies on a formula; a formula a user typed is read by the value the
@@ -19,12 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scoring.files import decode_text
+from scoring.workbook.guard import MAX_FILE_BYTES, Inspection, Span, inspect
 from scoring.workbook.parsers import squeeze
 from scoring.workbook.problems import Problem, WorkbookError
 
 HEADER_SEARCH_ROWS = 30
-MAX_FILE_BYTES = 20 * 1024 * 1024
-MAX_UNZIPPED_BYTES = 200 * 1024 * 1024
 
 
 @dataclass
@@ -33,6 +33,7 @@ class Grid:
 
     name: str
     cells: dict[tuple[int, int], object]
+    merged: tuple[Span, ...] = ()  # merged ranges, as the file declares them
     _labels: list[tuple[int, int, str]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def get(self, row: int, col: int) -> object:
@@ -68,9 +69,6 @@ class Grid:
         return None
 
 
-OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-
-
 def read_file(path: Path) -> bytes:
     name = Path(path).name
     try:
@@ -88,32 +86,6 @@ def read_file(path: Path) -> bytes:
         raise WorkbookError([Problem(name, None, None, f"无法读取：{exc.strerror or exc}")]) from None
 
 
-def _check_package(data: bytes, name: str) -> bool:
-    """Refuse what is not a sane xlsx before any parser sees it; True when a worksheet holds a formula."""
-    def fail(message: str) -> WorkbookError:
-        return WorkbookError([Problem(name, None, None, message)])
-
-    if data.startswith(OLE_MAGIC):
-        raise fail("这是旧版 Excel（.xls）或加密的文件，不是 .xlsx；请在 Excel 或 WPS 中“另存为” .xlsx 工作簿")
-    if not zipfile.is_zipfile(io.BytesIO(data)):
-        raise fail("不是 xlsx 工作簿（文件已损坏，或是改了扩展名的其他文件）；请在 Excel 或 WPS 中“另存为” .xlsx 工作簿")
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            members = archive.infolist()
-            if sum(info.file_size for info in members) > MAX_UNZIPPED_BYTES:
-                raise fail("解压后过大，不像是本赛事的工作簿")
-            return any(
-                _FORMULA.search(archive.read(info))
-                for info in members
-                if info.filename.startswith("xl/worksheets/") and info.filename.endswith(".xml")
-            )
-    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
-        raise _unreadable(name, exc) from None
-
-
-_FORMULA = re.compile(rb"<(?:\w+:)?f[\s/>]")  # a <f> element: a cell with a formula
-
-
 def _unreadable(name: str, exc: BaseException) -> WorkbookError:
     return WorkbookError([Problem(
         name, None, None, f"无法作为 xlsx 工作簿打开（文件可能已损坏：{type(exc).__name__}）；请在 Excel 或 WPS 中重新保存"
@@ -122,7 +94,7 @@ def _unreadable(name: str, exc: BaseException) -> WorkbookError:
 
 def open_workbook(data: bytes, name: str, *, read_only: bool = True, data_only: bool = False):  # -> Workbook
     """The workbook in openpyxl, after the same checks as `read_grids` (for rewriting a workbook we wrote)."""
-    _check_package(data, name)
+    inspect(data, name)
     import openpyxl  # only here: reading goes through calamine
     from openpyxl.utils.exceptions import InvalidFileException
 
@@ -152,8 +124,9 @@ def read_grids(data: bytes, name: str) -> dict[str, Grid]:
     (rare: our workbooks have none, and people seldom type one) is read with openpyxl instead, where such a cell
     becomes `Uncached` and is reported.
     """
-    if _check_package(data, name):
-        return _grids_with_formulas(data, name)
+    package = inspect(data, name)
+    if package.formulas:
+        return _grids_with_formulas(data, name, package)
     from python_calamine import CalamineError, CalamineWorkbook, SheetTypeEnum
 
     try:
@@ -168,7 +141,7 @@ def read_grids(data: bytes, name: str) -> dict[str, Grid]:
                     if value == "" or (isinstance(value, str) and not value.strip()):
                         continue
                     cells[(r, c)] = value
-            grids[meta.name] = Grid(meta.name, cells)
+            grids[meta.name] = Grid(meta.name, cells, package.merged.get(meta.name, ()))
         return grids
     except (CalamineError, ValueError, OSError) as exc:
         raise _unreadable(name, exc) from None
@@ -189,7 +162,7 @@ def _sheet_cells(wb) -> dict[str, dict[tuple[int, int], object]]:
     return out
 
 
-def _grids_with_formulas(data: bytes, name: str) -> dict[str, Grid]:
+def _grids_with_formulas(data: bytes, name: str, package: Inspection) -> dict[str, Grid]:
     """openpyxl, twice: the formulas, then the values saved with them."""
     wb = open_workbook(data, name, data_only=False)
     try:
@@ -211,7 +184,7 @@ def _grids_with_formulas(data: bytes, name: str) -> dict[str, Grid]:
         for (sheet, pos), formula in formulas.items():
             value = cached.get(sheet, {}).get(pos)
             cells[sheet][pos] = Uncached(formula) if value is None else value
-    return {title: Grid(title, sheet_cells) for title, sheet_cells in cells.items()}
+    return {title: Grid(title, sheet_cells, package.merged.get(title, ())) for title, sheet_cells in cells.items()}
 
 
 def csv_grid(data: bytes, name: str) -> Grid:

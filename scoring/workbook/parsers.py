@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, time
 
-from scoring.hands import Offense
+from scoring.errors import SHOWN_CHARACTERS
+from scoring.hands import MAX_CAPTURE, MAX_CARDS, Offense
 from scoring.levels import Level, Side, to_halfwidth
 from scoring.teams import canonical_id, clean_name
 
@@ -18,8 +19,6 @@ YES = frozenset({"是", "是的", "对", "有", "√", "✓", "✔", "☑", "y",
 NO = frozenset({"否", "不是", "无", "没有", "n", "no", "false", "0"})
 TIMES = ("×", "x", "*", "✕", "✖", "乘")  # after to_halfwidth and lower(): ｘ→x, Ｘ→x
 CAPTURE_CHOICES = ("×2", "×4", "×8", "×16", "×32")
-MAX_CAPTURE = 4096
-MAX_CARDS = 50  # as check_hand
 
 
 def blank(raw: object) -> bool:
@@ -192,4 +191,6 @@ def show(raw: object) -> str:
         return str(int(raw))
     if isinstance(raw, (datetime, date, time)):
         return raw.isoformat(sep=" ") if isinstance(raw, datetime) else raw.isoformat()
+    if isinstance(raw, str) and len(raw) > SHOWN_CHARACTERS:  # a pasted page of text is quoted by its start
+        return raw[: SHOWN_CHARACTERS - 1] + "…"
     return str(raw)

@@ -25,20 +25,23 @@ def column_letter(col: int) -> str:
 
 @dataclass(frozen=True, order=True)
 class Cell:
-    """A cell (1-based row and column), or cells `column`…`last_column` of one row."""
+    """A cell (1-based row and column), or the cells from it to `last_column` and `last_row` (when given)."""
 
     row: int
     column: int
     last_column: int | None = None
+    last_row: int | None = None
 
     @property
     def single(self) -> bool:
-        return self.last_column is None
+        return self.last_column is None and self.last_row is None
 
     def __str__(self) -> str:
-        """'D9'; 'A5:C5' for a range."""
+        """'D9'; 'A5:C5' or 'D9:F12' for a range."""
         first = f"{column_letter(self.column)}{self.row}"
-        return first if self.single else f"{first}:{column_letter(self.last_column)}{self.row}"
+        if self.single:
+            return first
+        return f"{first}:{column_letter(self.last_column or self.column)}{self.last_row or self.row}"
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from pathlib import Path
 from scoring.hands import FIELD_CN, FIELDS, Hand, HandError, MatchRecord, check_hand
 from scoring.knockout import Pairing, Round
 from scoring.levels import Side
+from scoring.workbook.guard import MAX_ROWS
 from scoring.workbook.loading import Grid, read_file, read_grids
 from scoring.workbook.parsers import (
     blank,
@@ -281,6 +282,13 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
 
     def bad(row: int, field: str, message: str) -> None:
         problems.append(Problem(name, sheet, Cell(row, columns[field]), message))
+
+    # Merged cells in the hand table (header and every row below): a merged cell keeps only its first value.
+    table_columns = range(min(columns.values()), max(columns.values()) + 1)
+    for span in grid.merged:
+        if span.touches(range(header_row, MAX_ROWS + 1), table_columns):
+            problems.append(Problem(name, sheet, span.cell, "这几个单元格被合并了；记分表的每一格要单独填写，"
+                                    "请选中它们，点“合并后居中”取消合并，再把每一格填好"))
 
     # The team block above the header: 甲方 | id, 乙方 | id must match the 对阵 sheet.
     for side, expected in ((Side.A, pairing.a), (Side.B, pairing.b)):

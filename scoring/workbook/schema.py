@@ -15,6 +15,7 @@ from scoring.levels import LABELS
 from scoring.teams import Team
 from scoring.workbook.parsers import (
     CAPTURE_CHOICES,
+    MAX_CAPTURE,
     MAX_CARDS,
     parse_capture,
     parse_cards,
@@ -42,13 +43,14 @@ class Column:
 
 POINTS_EXPECT = "应为 0–200 之间 5 的倍数"
 CARDS_EXPECT = f"应为 0–{MAX_CARDS} 之间的整数（张数）"
+CAPTURE_EXPECT = f"应为空（庄家保底）或 ×2、×4、×8、×16、×32…（2 的乘方，两副牌最多 ×{MAX_CAPTURE}）"
 HAND_COLUMNS: tuple[Column, ...] = (
     Column("局", None, width=7),
     Column("庄家", "dealer", "应为“甲”或“乙”", parse_side, choices=("甲", "乙")),
     Column("庄家级", "level", "应为 2…10、J、Q、K、A 或空", parse_level, choices=LABELS),
     Column("台下得分", "points", POINTS_EXPECT, parse_points, whole=(0, 200)),
     Column("底牌分", "bottom", POINTS_EXPECT, parse_points, whole=(0, 200)),
-    Column("抠底倍数", "capture", "应为空（庄家保底）或 ×2、×4、×8、×16、×32", parse_capture, choices=CAPTURE_CHOICES),
+    Column("抠底倍数", "capture", CAPTURE_EXPECT, parse_capture, choices=CAPTURE_CHOICES),
     Column("级牌抠底", "level_card_capture", "应为“是”或空", parse_flag, choices=("是",)),
     Column("台上罚张", "dealer_wrong_cards", CARDS_EXPECT, parse_cards, whole=(0, MAX_CARDS)),
     Column("台下罚张", "defender_wrong_cards", CARDS_EXPECT, parse_cards, whole=(0, MAX_CARDS)),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from scoring.knockout import MAX_TEAMS
 from scoring.teams import Team, TeamRow, clean_name, validate_teams
 from scoring.workbook.loading import Uncached, read_file, read_grids
 from scoring.workbook.parsers import blank, parse_team_id, plain_text, show
@@ -118,6 +119,10 @@ def read_teams(path: Path) -> tuple[Team, ...]:
             [Problem(name, sheet, None, f"找不到表头行（应有 {' | '.join(TEAMS_HEADER)}，其中组号、队员1、队员2 必须有）")]
         )
     header_row, columns = found
+    filled = sorted({r for (r, c) in grid.cells if r > header_row and c in columns.values()})
+    if len(filled) > MAX_TEAMS:  # thousands of rows: a pasted table, not a team list; no list of problems for each
+        raise WorkbookError([Problem(name, sheet, None, f"报名表第{filled[0]}–{filled[-1]}行填了 {len(filled)} 行，"
+                                     f"本程序最多支持 {MAX_TEAMS} 组（每行一组）；请检查是否粘贴了别的表格")])
     problems: list[Problem] = []
     rows: list[TeamRow] = []
     for r in range(header_row + 1, grid.max_row + 1):
