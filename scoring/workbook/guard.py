@@ -42,10 +42,11 @@ _BY_SUFFIX = {
     ".numbers": "这是 Numbers 表格，本程序只读 .xlsx",
 }
 _DOCTYPES = tuple("<!DOCTYPE".encode(encoding) for encoding in ("utf-8", "utf-16-le", "utf-16-be"))
-_DIMENSION = re.compile(rb'<(?:\w+:)?dimension\s+ref\s*=\s*"([A-Z]{1,4})(\d{1,9})(?::([A-Z]{1,4})(\d{1,9}))?"')
-_ROW = re.compile(rb'<(?:\w+:)?row\b[^>]*?\sr\s*=\s*"(\d{1,12})"')
-_CELL = re.compile(rb'<(?:\w+:)?c\b[^>]*?\sr\s*=\s*"([A-Z]{1,6})(\d{1,12})"')
-_MERGE = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\sref\s*=\s*"([A-Z]{1,4})(\d{1,9}):([A-Z]{1,4})(\d{1,9})"')
+_Q = rb"[\"']"  # XML allows either quote around an attribute
+_DIMENSION = re.compile(rb"<(?:\w+:)?dimension\s+ref\s*=\s*" + _Q + rb"([A-Z]{1,4})(\d{1,9})(?::([A-Z]{1,4})(\d{1,9}))?" + _Q)
+# <row r="7">, <c r="D7">; also matches the end of other attributes (header="1"), which can only add small numbers
+_REF = re.compile(rb"r[ \t\r\n]*=[ \t\r\n]*" + _Q + rb"([A-Z]{0,6})(\d{1,12})" + _Q)
+_MERGE = re.compile(rb"<(?:\w+:)?mergeCell\b[^>]*?\sref\s*=\s*" + _Q + rb"([A-Z]{1,4})(\d{1,9}):([A-Z]{1,4})(\d{1,9})" + _Q)
 _FORMULA = re.compile(rb"<(?:\w+:)?f[\s/>]")  # a <f> element: a cell with a formula
 _CARRY = 512  # a tag cut by a chunk boundary is found in the next chunk
 
@@ -158,7 +159,7 @@ def _inspect_archive(archive: zipfile.ZipFile, refuse) -> Inspection:  # type: i
                 if is_sheet:
                     last_row, last_column = _extent(text, last_row, last_column)
                     spans.update(_merges(text))
-                    formulas = formulas or bool(_FORMULA.search(text))
+                    formulas = formulas or ((b"<f" in text or b":f" in text) and bool(_FORMULA.search(text)))
                 carry = text[-_CARRY:]
         if not is_sheet:
             continue
@@ -175,20 +176,26 @@ def _inspect_archive(archive: zipfile.ZipFile, refuse) -> Inspection:  # type: i
 
 def _extent(text: bytes, last_row: int, last_column: int) -> tuple[int, int]:
     """The furthest row and column the sheet XML claims (its dimension) or holds (its rows and cells)."""
-    for m in _DIMENSION.finditer(text):
-        last_column = max(last_column, column_number(m.group(3) or m.group(1)))
-        last_row = max(last_row, int(m.group(4) or m.group(2)))
-    for m in _ROW.finditer(text):
-        last_row = max(last_row, int(m.group(1)))
-    for m in _CELL.finditer(text):
-        last_column = max(last_column, column_number(m.group(1)))
-        last_row = max(last_row, int(m.group(2)))
+    if b"dimension" in text:
+        for m in _DIMENSION.finditer(text):
+            last_column = max(last_column, column_number(m.group(3) or m.group(1)))
+            last_row = max(last_row, int(m.group(4) or m.group(2)))
+    refs = _REF.findall(text)
+    if refs:  # a few distinct values, each converted once
+        columns, rows = (set(values) for values in zip(*refs))
+        columns.discard(b"")
+        last_row = max(last_row, max(map(int, rows)))
+        if columns:
+            last_column = max(last_column, max(map(column_number, columns)))
     return last_row, last_column
 
 
 def _merges(text: bytes) -> list[Span]:
-    spans = []
-    for m in _MERGE.finditer(text):
+    spans: list[Span] = []
+    start = text.find(b"mergeCell")
+    if start == -1:
+        return spans
+    for m in _MERGE.finditer(text, max(0, start - 16)):
         rows = sorted((int(m.group(2)), int(m.group(4))))
         columns = sorted((column_number(m.group(1)), column_number(m.group(3))))
         spans.append(Span(rows[0], columns[0], rows[1], columns[1]))
