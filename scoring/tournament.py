@@ -81,8 +81,9 @@ def score_match(match: MatchSheet, rules: RuleSet) -> MatchScore:
         outcome = MatchOutcome(p.table, MatchState.WALKOVER, winner, f"{match.walkover.team}弃权")
         return MatchScore(match, None, outcome, match.problems)
     if match.problems:
-        outcome = MatchOutcome(p.table, MatchState.INVALID, reason=_errors_reason(match.problems))
-        return MatchScore(match, None, outcome, match.problems)
+        result, problems = _readable_part(match, rules)
+        outcome = MatchOutcome(p.table, MatchState.INVALID, reason=_errors_reason(problems))
+        return MatchScore(match, result, outcome, problems)
     if match.open:
         return MatchScore(match, None, MatchOutcome(p.table, MatchState.OPEN), ())
     result = replay(match.record, rules)
@@ -95,6 +96,22 @@ def score_match(match: MatchSheet, rules: RuleSet) -> MatchScore:
         assert result.winner is not None
         outcome = MatchOutcome(p.table, MatchState.DECIDED, p.team(result.winner))
     return MatchScore(match, result, outcome, problems)
+
+
+def _readable_part(match: MatchSheet, rules: RuleSet) -> tuple[MatchResult | None, tuple[Problem, ...]]:
+    """A sheet the reader found problems in: the hands above the first bad row are still replayed, so a wrong
+    dealer or a hand after the end there is listed too — every problem of the sheet, in row order."""
+    header = match.header_row
+    if header is None:
+        return None, match.problems
+    bad_rows = [p.row for p in match.problems if p.sheet == match.sheet and p.row is not None and p.row > header]
+    first_bad = min(bad_rows, default=None)
+    hands = tuple(h for h, row in zip(match.record.hands, match.rows) if first_bad is None or row < first_bad)
+    if not hands:
+        return None, match.problems
+    result = replay(replace(match.record, hands=hands), rules)
+    found = match.problems + tuple(match.locate(e) for e in result.errors)
+    return result, tuple(sorted(found, key=lambda q: (q.sheet == match.sheet, q.order())))
 
 
 def _errors_reason(problems: Sequence[Problem]) -> str:

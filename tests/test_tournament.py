@@ -66,3 +66,27 @@ def test_invalid_match_reason_names_its_cells(folder):
     lines = info.value.messages
     assert sum(line.startswith("  round-1.xlsx 第2桌!D") for line in lines) == 5
     assert lines[-1].startswith("请先在 round-1.xlsx 中补全或改正这些比赛")
+
+
+def test_a_sheet_with_value_and_sequence_errors_lists_all_of_them_in_row_order(folder):
+    """Hand 2 has the wrong dealer (甲 kept the deal), hand 4 an impossible score, hand 5 an unreadable one."""
+    from scoring.hands import Hand, MatchRecord
+    from scoring.levels import Side
+
+    tournament.draw_next(folder, seed=1)
+    path = tournament.round_path(folder, 1)
+    hands = (Hand(Side.A, 35), Hand(Side.B, 40), Hand(Side.A, 60), Hand(Side.A, 60), Hand(Side.A, 60))
+    workbook.fill_round(path, {1: MatchRecord(hands)})
+    wb = openpyxl.load_workbook(path)
+    ws = wb[workbook.sheet_name(1)]
+    first = workbook.HAND_HEADER_ROW + 1
+    ws.cell(first + 3, 4, 83)  # D: 台下得分
+    ws.cell(first + 4, 4, "六十")
+    wb.save(path)
+    report = tournament.score(folder, 1)
+    match = report.score.matches[0]
+    cells = [str(p.cell) for p in match.problems]
+    assert cells == [f"B{first + 1}", f"D{first + 3}", f"D{first + 4}"]
+    assert "应为甲方坐庄" in match.problems[0].message
+    assert match.outcome.state is tournament.MatchState.INVALID
+    assert [o.hand for o in match.result.outcomes] == [1]  # replayed up to the first bad row
