@@ -1,0 +1,123 @@
+"""scoring.venue: the venue display's page data, from event folders at each stage of the day."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scoring import tournament, workbook
+from scoring.levels import Side
+from scoring.results import TableStatus, round_results
+from scoring.simulate import simulate_match
+from scoring.venue import BRACKET_MAX_COLUMNS, BRACKET_MAX_LEAVES, Board, build_board, table_status
+from tests.events import TIED, WRONG, draw, finished, new_event, play, played_rounds
+
+
+def board_of(folder: Path) -> Board:
+    """Through the calls `awards` and `score` make, as the display server does."""
+    placings, state = tournament.awards(folder)
+    return build_board(state.event.title, state.teams, state.scores(), placings)
+
+
+def test_before_the_draw_the_board_lists_the_teams(tmp_path):
+    new_event(tmp_path, teams=6)
+    board = board_of(tmp_path)
+    assert [t.name for t in board.teams] == [f"第0{i}组" for i in range(1, 7)]
+    assert all("、" in t.players for t in board.teams)
+    assert (board.current, board.results, board.bracket, board.placings) == (None, None, None, None)
+
+
+def test_a_round_just_drawn_shows_its_tables_and_bye_and_no_results(tmp_path):
+    rng = new_event(tmp_path, teams=11)
+    drawn = draw(tmp_path, rng).round
+    board = board_of(tmp_path)
+    r = board.current
+    assert r.number == 1 and r.title == "第1轮"
+    assert [(t.table, t.a.id, t.b.id) for t in r.tables] == [(p.table, p.a, p.b) for p in drawn.pairings]
+    assert [b.id for b in r.byes] == ([drawn.bye] if drawn.bye else [])
+    assert {t.status for t in r.tables} == {"尚未录入"} and not r.decided and not r.scored
+    assert r.waiting == tuple(p.table for p in drawn.pairings)
+    assert board.results is None and board.bracket is None and board.placings is None
+
+
+def test_results_as_scored_show_levels_winner_playoff_and_mistakes(tmp_path):
+    rng = new_event(tmp_path, teams=8)
+    draw(tmp_path, rng)
+    play(tmp_path, 1, rng, records={1: TIED, 2: WRONG, 3: simulate_match(rng)[0]})
+    board = board_of(tmp_path)
+    r = board.results
+    assert r is board.current and r.scored and not r.decided
+    by_table = {t.table: t for t in r.tables}
+    assert by_table[1].state is TableStatus.NEEDS_PLAYOFF and by_table[1].status == "需加赛"
+    assert by_table[1].levels == ("2", "2") and by_table[1].winner is None
+    assert by_table[2].state is TableStatus.INVALID and by_table[2].status == "记录核对中"
+    assert by_table[3].winner in (by_table[3].a.id, by_table[3].b.id) and by_table[3].levels is not None
+    assert by_table[3].winner_team.id == by_table[3].winner
+    assert by_table[4].state is TableStatus.OPEN
+    assert r.waiting == (1, 2, 4) and r.advancing == ()
+
+
+def test_walkover_is_worded_by_the_side_that_forfeited(tmp_path):
+    rng = new_event(tmp_path, teams=4)
+    draw(tmp_path, rng)
+    workbook.fill_round(tournament.round_path(tmp_path, 1), {}, walkovers={2: Side.B})
+    score = tournament.score(tmp_path, 1).score
+    table = next(t for t in round_results(score, {}).tables if t.table == 2)
+    assert table_status(table) == "乙方弃权"
+    board = board_of(tmp_path)
+    assert next(t for t in board.results.tables if t.table == 2).winner == score.matches[1].match.pairing.a
+
+
+def test_after_a_round_is_decided_the_next_draw_and_who_advanced_are_shown(tmp_path):
+    played_rounds(tmp_path, teams=11, rounds=1)
+    score1 = tournament.score(tmp_path, 1).score
+    board = board_of(tmp_path)
+    assert board.current.number == 2 and not board.current.scored
+    assert board.results.number == 1 and board.results.decided
+    assert [t.id for t in board.results.advancing] == list(score1.advancement.advancing)
+    assert board.results.waiting == ()
+
+
+def test_bracket_places_each_match_between_the_matches_its_teams_came_from(tmp_path):
+    finished(tmp_path, teams=11)
+    board = board_of(tmp_path)
+    b = board.bracket
+    by_key = {n.key: n for n in b.nodes}
+    assert [c[0] for c in b.columns] == list(range(1, len(b.columns) + 1))
+    assert b.columns[-1][1] == "决赛"
+    for node in b.nodes:
+        if node.sources:
+            children = [by_key[k] for k in node.sources]
+            assert all(c.round == node.round - 1 for c in children)
+            assert node.slot == pytest.approx(sum(c.slot for c in children) / len(children))
+            came = {c.winner for c in children}
+            assert came == {t.id for t in node.teams}, node
+        else:
+            assert node.round == b.columns[0][0] and node.slot == int(node.slot)
+    leaves = sorted(n.slot for n in b.nodes if not n.sources)
+    assert leaves == [float(i) for i in range(b.slots)]
+    final = next(n for n in b.nodes if n.round == b.columns[-1][0] and not n.third_place)
+    assert final.winner == board.placings.first.id
+
+
+def test_placings_only_at_the_end_and_as_awards_gives_them(tmp_path):
+    finished(tmp_path, teams=6)
+    placings, state = tournament.awards(tmp_path)
+    board = board_of(tmp_path)
+    assert placings.complete
+    p = board.placings
+    assert (p.first.id, p.second.id, tuple(t.id for t in p.third)) == (placings.first, placings.second, placings.third)
+    assert p.first.players == "、".join(state.team_map[placings.first].players)
+    assert board.current.final and board.current.decided
+
+
+def test_a_big_field_shows_only_the_latest_rounds_of_the_bracket(tmp_path):
+    finished(tmp_path, teams=40)
+    board = board_of(tmp_path)
+    b = board.bracket
+    assert 1 <= len(b.columns) <= BRACKET_MAX_COLUMNS
+    first = b.columns[0][0]
+    assert first > 1  # 40 teams: round 1 alone has 20 matches, more than the chart shows
+    assert len([n for n in b.nodes if n.round == first]) <= BRACKET_MAX_LEAVES
+    assert {n.round for n in b.nodes} == {c[0] for c in b.columns}
