@@ -475,6 +475,55 @@ def awards(folder: FolderArg = Path("."), json_out: JsonOpt = False) -> None:
         typer.echo(placings_text(placings, state.team_map))
 
 
+@app.command()
+def show(
+    folder: FolderArg = Path("."),
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="网页端口（默认 8000；0 表示自动选一个空闲端口）")
+    ] = 8000,
+    lan: Annotated[bool, typer.Option("--lan", help="让同一局域网中的电视也能打开（默认只有本机能打开）")] = False,
+    export: Annotated[
+        Path | None, typer.Option("--export", help="不启动网页，把同样的内容导出为一个 HTML 文件", dir_okay=False)
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="覆盖已有的导出文件")] = False,
+) -> None:
+    """场地大屏：在电视上显示本轮对阵、成绩、晋级图和名次，随计分自动更新（只读网页）。"""
+    from display import server
+
+    if not folder.is_dir():
+        fail(f"{folder}：找不到这个活动文件夹")
+    if export is not None:
+        try:
+            written = server.export(folder, export, force=force)
+        except UserError as exc:
+            fail(exc.messages)
+        typer.echo(f"已导出 {written}（可直接用浏览器打开，不需要联网）")
+        return
+    host = "127.0.0.1"
+    if lan:
+        host = server.lan_address() or ""
+        if not host:
+            fail("找不到这台电脑的局域网地址：请确认电脑已连上路由器（网线或无线网络）；只在本机显示请去掉 --lan")
+    try:
+        httpd = server.make_server(folder, host, port, log=lambda line: typer.echo(line, err=True))
+    except OSError as exc:
+        other = port + 1 if 0 < port < 65535 else 8001
+        fail(f"无法在 {host}:{port} 上启动网页（{exc.strerror or exc}）；端口可能已被占用，请换一个，如 --port {other}")
+    url = f"http://{host}:{httpd.server_address[1]}/"
+    typer.echo(f"场地大屏已启动：{url}")
+    if lan:
+        typer.echo(f"在电视的浏览器中输入：{url}")
+    else:
+        typer.echo("在这台电脑的浏览器中打开上面的地址（按 F11 全屏）；要让电视也能打开，请加 --lan")
+    typer.echo("计分后页面会自动更新；按 Ctrl+C 停止")
+    try:
+        httpd.serve_forever()
+    except KeyboardInterrupt:
+        typer.echo("场地大屏已停止")
+    finally:
+        httpd.server_close()
+
+
 _DETAILS = (  # the parts of click's and pydantic's English wording a user meets, in Chinese
     (re.compile(r"Input should be greater than or equal to (\S+)"), r"应不小于 \1"),
     (re.compile(r"Input should be less than or equal to (\S+)"), r"应不大于 \1"),

@@ -1,0 +1,34 @@
+"""Running `shuangsheng show` in its own process, as the organiser does, for the server and browser tests."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def start_show(folder: Path, *args: str) -> tuple[subprocess.Popen, str, list[str]]:
+    """`shuangsheng show FOLDER --port 0 …` in its own process; returns it, the address and the lines it printed
+    on starting (up to the one saying how to stop it)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import cli; cli.main()", "show", str(folder), "--port", "0", *args],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
+    )
+    lines = [proc.stdout.readline()]
+    match = re.search(r"http://[\d.]+:\d+/", lines[0])
+    if not match:
+        proc.kill()
+        raise AssertionError(f"no address in {lines[0]!r}; stderr: {proc.stderr.read()}")
+    while "Ctrl+C" not in lines[-1] and lines[-1]:
+        lines.append(proc.stdout.readline())
+    return proc, match.group(0), lines
+
+
+def stop(proc: subprocess.Popen) -> tuple[int, str, str]:
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=10)
+    return proc.returncode, out, err
