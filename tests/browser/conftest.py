@@ -1,0 +1,57 @@
+"""A real headless Chromium for the venue display tests, driven by Playwright.
+
+Playwright's own browser download cannot be used: the browser is the system's (Debian: `apt-get install chromium`,
+which `.ci/run` does), passed to Playwright through `executable_path`. Without it (or without the `playwright`
+package) these tests are skipped and say why. Chromium runs in its own processes: the tests' guard against
+reading outside the repository watches this Python process and the `show` server it starts, not the browser.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_ENV = "SHUANGSHENG_CHROMIUM"  # a browser elsewhere (e.g. Windows or macOS): its full path
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SIZES = [(1920, 1080), (1280, 720)]
+
+
+def find_chromium() -> str | None:
+    if os.environ.get(CHROMIUM_ENV):
+        return os.environ[CHROMIUM_ENV]
+    for name in CHROMIUM_NAMES:
+        if found := shutil.which(name):
+            return found
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the browser tests need the playwright package: pip install -e '.[test]'"
+    )
+    executable = find_chromium()
+    if executable is None:
+        pytest.skip(
+            "no Chromium installed: the venue display's browser tests need one "
+            f"(Debian/Ubuntu: apt-get install chromium; elsewhere set {CHROMIUM_ENV} to the browser's path)"
+        )
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def screenshots(tmp_path) -> Path:
+    """Where the tests put their screenshots: tmp_path, or SHUANGSHENG_SCREENSHOTS to keep and look at them."""
+    folder = Path(os.environ.get("SHUANGSHENG_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
