@@ -39,9 +39,9 @@ FOLDER_UNREADABLE = "暂时无法读取活动文件夹（{count}处问题），�
 
 
 def load_board(folder: Path) -> Board:
-    """The page data, through the calls `awards` and `score` make. Raises UserError (Chinese lines)."""
-    placings, state = tournament.awards(folder)
-    return venue.build_board(state.event.title, state.teams, state.scores(), placings)
+    """The page data, through the calls `bracket` and `score` make. Raises UserError (Chinese lines)."""
+    chart, state = tournament.bracket(folder)
+    return venue.build_board(chart, state.scores())
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """What the venue display (`shuangsheng show`) shows: the page data for a TV in the hall. Pure.
 
-`build_board` takes what `scoring.tournament` read and scored (the team list, every round's score, the placings)
-and returns a `Board`: the registered teams, the current round's draw, the latest results, the bracket so far and
-the placings. It decides nothing itself: levels, winners, 需加赛 and who advances come from `scoring.results`
-and the knockout; this module only picks what a TV shows and words it for the hall.
+`build_board` takes what `scoring.tournament` read and scored (the bracket chart with the team list and the
+placings, and every round's score) and returns a `Board`: the registered teams, the current round's draw, the
+latest results, the bracket so far and the placings. It decides nothing itself: levels, winners, 需加赛 and who
+advances come from `scoring.results`, the tree from `scoring.bracket`; this module only picks what a TV shows, lays
+the tree out in screen-sized slots and words it for the hall.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from scoring.bracket import Bracket, Column, Slot, SlotKind
 from scoring.knockout import Placings, is_final
 from scoring.results import RoundResults, TableResult, TableStatus, round_results
 from scoring.teams import Team, team_name
@@ -67,14 +69,15 @@ class RoundView:
 
 @dataclass(frozen=True)
 class BracketNode:
-    """A match or a bye in one round of the bracket; `slot` is its height in the chart (first-column units)."""
+    """A match or a bye of the bracket on screen. `slot` is its height in the chart, in first-column slots (a TV
+    box is the same size for a match and a bye: the screen's own unit, not the printed chart's lines)."""
 
-    key: str  # unique in the chart: '2-3' (round 2, table 3), '2-bye-05'
+    key: str  # unique in the chart: '2-3' (the window's column 2, its slot 3)
     sources: tuple[str, ...]  # keys of the nodes in the column to the left its teams came from
-    round: int
+    column: int  # 0 for the window's first column
     slot: float
     teams: tuple[TeamView, ...]  # two for a match, one for a bye
-    levels: tuple[str, ...] | None  # per team, once a hand is recorded
+    notes: tuple[str, ...]  # per team: the level it ended on ('K'), '弃权', or '' while not known
     winner: str | None  # team id of the side going on (the bye's team for a bye)
     table: int | None  # None for a bye
     third_place: bool = False
@@ -161,89 +164,58 @@ def round_view(results: RoundResults, teams: Mapping[str, Team]) -> RoundView:
 # --- the bracket so far ---
 
 
-def column_title(r: RoundResults) -> str:
-    """A bracket column's short heading: 决赛, 半决赛, else 第N轮 (the stage from the round's size, as the knockout
-    names it)."""
-    size = 2 * sum(not t.third_place for t in r.tables) + len(r.byes)
-    return {2: "决赛", 3: "半决赛", 4: "半决赛"}.get(size, f"第{r.number}轮")
+def column_title(column: Column) -> str:
+    """A bracket column's short heading, to fit a TV column: 决赛, 半决赛, else 第N轮 (the stage from the round's
+    size, as the knockout names it)."""
+    size = sum(len(slot.entries) for slot in column.slots)
+    return {2: "决赛", 3: "半决赛", 4: "半决赛"}.get(size, f"第{column.number}轮")
 
 
-def _bracket(rounds: Sequence[RoundResults], teams: Mapping[str, Team]) -> BracketView:
-    """The latest rounds as a tree: each match (or bye) sits between the two earlier matches (or byes) its teams
-    came from. Rounds are drawn again by lot, so earlier columns are ordered to fit under the later ones."""
-    # In each round, the table (or, for a bye, the team id) every team played at; the 3rd-place match stands apart.
-    where: list[dict[str, TableResult | str]] = []
-    for r in rounds:
-        entry: dict[str, TableResult | str] = {}
-        for t in r.tables:
-            if not t.third_place:
-                entry[t.a] = entry[t.b] = t
-        for team in r.byes:
-            entry[team] = team
-        where.append(entry)
+def _note(slot: Slot, index: int) -> str:
+    entry = slot.entries[index]
+    if entry.forfeited:
+        return "弃权"
+    return entry.level or ""
 
-    def slots_from(index: int) -> int:
-        """The chart's height when it starts at round `index`: one slot per match or bye there."""
-        return len({id(node) for node in where[index].values()})
 
-    last = len(rounds) - 1
-    first = last
-    while first > 0 and last - first + 1 < BRACKET_MAX_COLUMNS and slots_from(first - 1) <= BRACKET_MAX_LEAVES:
+def bracket_view(chart: Bracket, teams: Mapping[str, Team]) -> BracketView | None:
+    """The rounds drawn so far, the latest of them: as many columns (at most BRACKET_MAX_COLUMNS) as keep the first
+    one within BRACKET_MAX_LEAVES matches and byes. None until a second round is drawn (before that the draw and
+    the results say it all)."""
+    drawn = [c for c in chart.columns if c.drawn]
+    if len(drawn) < 2:
+        return None
+    first = len(drawn) - 1
+    while first > 0 and len(drawn) - first < BRACKET_MAX_COLUMNS and len(drawn[first - 1].slots) <= BRACKET_MAX_LEAVES:
         first -= 1
-
+    window = drawn[first:]
     nodes: list[BracketNode] = []
-    next_leaf = 0
+    positions: list[list[float]] = []
+    leaves = 0
+    for c, column in enumerate(window):
+        placed = []
+        for i, slot in enumerate(column.slots):
+            sources = slot.sources if c > 0 else ()
+            if sources:
+                position = sum(positions[c - 1][k] for k in sources) / len(sources)
+            else:
+                position, leaves = float(leaves), leaves + 1
+            placed.append(position)
+            nodes.append(_node(f"{c}-{i}", tuple(f"{c - 1}-{k}" for k in sources), c, position, slot, teams))
+        positions.append(placed)
+    if chart.third_place is not None and chart.third_place.round == window[-1].number:
+        nodes.append(_node("third", (), len(window) - 1, float(leaves), chart.third_place, teams, third_place=True))
+        leaves += 1
+    columns = tuple((column.number, column_title(column)) for column in window)
+    return BracketView(columns, tuple(sorted(nodes, key=lambda n: (n.column, n.slot))), leaves)
 
-    def key(index: int, item: TableResult | str) -> str:
-        number = rounds[index].number
-        return f"{number}-bye-{item}" if isinstance(item, str) else f"{number}-{item.table}"
 
-    def place(index: int, item: TableResult | str) -> float:
-        """Add the node and, first, the nodes its teams came from; return its slot."""
-        nonlocal next_leaf
-        ids = (item,) if isinstance(item, str) else (item.a, item.b)
-        children: list[TableResult | str] = []
-        if index > first:
-            for team in ids:
-                child = where[index - 1].get(team)
-                if child is not None and all(c is not child for c in children):
-                    children.append(child)
-        slots = [place(index - 1, c) for c in children]
-        if slots:
-            slot = sum(slots) / len(slots)
-        else:
-            slot, next_leaf = float(next_leaf), next_leaf + 1
-        views = tuple(team_view(teams, t) for t in ids)
-        sources = tuple(key(index - 1, c) for c in children)
-        if isinstance(item, str):
-            nodes.append(BracketNode(key(index, item), sources, rounds[index].number, slot, views, None, item, None))
-        else:
-            nodes.append(
-                BracketNode(
-                    key(index, item), sources, rounds[index].number, slot, views, _levels(item), item.winner,
-                    item.table, item.third_place,
-                )
-            )
-        return slot
-
-    latest = rounds[last]
-    for t in latest.tables:
-        if not t.third_place:
-            place(last, t)
-    for team in latest.byes:
-        place(last, team)
-    for t in latest.tables:  # the 3rd-place match sits below the final, in a slot of its own
-        if t.third_place:
-            nodes.append(
-                BracketNode(
-                    key(last, t), (), latest.number, float(next_leaf), (team_view(teams, t.a), team_view(teams, t.b)),
-                    _levels(t), t.winner, t.table, True,
-                )
-            )
-            next_leaf += 1
-    columns = tuple((r.number, column_title(r)) for r in rounds[first:])
-    ordered = sorted(nodes, key=lambda n: (n.round, n.slot))
-    return BracketView(columns, tuple(ordered), next_leaf)
+def _node(key: str, sources: tuple[str, ...], column: int, position: float, slot: Slot, teams: Mapping[str, Team],
+          *, third_place: bool = False) -> BracketNode:
+    views = tuple(team_view(teams, e.team) for e in slot.entries if e.team is not None)
+    notes = tuple(_note(slot, i) for i in range(len(slot.entries))) if slot.kind is SlotKind.MATCH else ()
+    table = slot.table if slot.kind is SlotKind.MATCH else None
+    return BracketNode(key, sources, column, position, views, notes, slot.winner, table, third_place)
 
 
 # --- the whole board ---
@@ -262,20 +234,20 @@ def placings_view(placings: Placings, teams: Mapping[str, Team]) -> PlacingsView
     )
 
 
-def build_board(title: str, teams: Sequence[Team], scores: Sequence[RoundScore], placings: Placings) -> Board:
-    """The page data: `scores` are every round drawn so far, in order, as `scoring.tournament` scored them."""
-    team_map = {t.id: t for t in teams}
-    scored = [round_results(s, team_map) for s in scores]
-    rounds = [round_view(r, team_map) for r in scored]
+def build_board(chart: Bracket, scores: Sequence[RoundScore]) -> Board:
+    """The page data from `tournament.bracket`'s chart (team list, placings, the tree) and every round drawn so far,
+    in order, as `scoring.tournament` scored them."""
+    team_map = {t.id: t for t in chart.teams}
+    rounds = [round_view(round_results(s, team_map), team_map) for s in scores]
     current = rounds[-1] if rounds else None
     results = next((r for r in reversed(rounds) if r.scored), None)
-    bracket = _bracket(scored, team_map) if len(scored) >= 2 else None
+    placings = chart.placings
     done = placings.complete and bool(scores) and is_final(scores[-1].round)
     return Board(
-        title=title,
-        teams=tuple(team_view(team_map, t.id) for t in teams),
+        title=chart.title,
+        teams=tuple(team_view(team_map, t.id) for t in chart.teams),
         current=current,
         results=results,
-        bracket=bracket,
+        bracket=bracket_view(chart, team_map),
         placings=placings_view(placings, team_map) if done else None,
     )

@@ -15,9 +15,9 @@ from tests.events import TIED, WRONG, draw, finished, new_event, play, played_ro
 
 
 def board_of(folder: Path) -> Board:
-    """Through the calls `awards` and `score` make, as the display server does."""
-    placings, state = tournament.awards(folder)
-    return build_board(state.event.title, state.teams, state.scores(), placings)
+    """Through the calls `bracket` and `score` make, as the display server does."""
+    chart, state = tournament.bracket(folder)
+    return build_board(chart, state.scores())
 
 
 def test_before_the_draw_the_board_lists_the_teams(tmp_path):
@@ -35,7 +35,7 @@ def test_a_round_just_drawn_shows_its_tables_and_bye_and_no_results(tmp_path):
     r = board.current
     assert r.number == 1 and r.title == "第1轮"
     assert [(t.table, t.a.id, t.b.id) for t in r.tables] == [(p.table, p.a, p.b) for p in drawn.pairings]
-    assert [b.id for b in r.byes] == ([drawn.bye] if drawn.bye else [])
+    assert [b.id for b in r.byes] == list(drawn.byes) and len(r.byes) == 5  # 11 teams: 3 matches, 5 byes
     assert {t.status for t in r.tables} == {"尚未录入"} and not r.decided and not r.scored
     assert r.waiting == tuple(p.table for p in drawn.pairings)
     assert board.results is None and board.bracket is None and board.placings is None
@@ -89,16 +89,19 @@ def test_bracket_places_each_match_between_the_matches_its_teams_came_from(tmp_p
     for node in b.nodes:
         if node.sources:
             children = [by_key[k] for k in node.sources]
-            assert all(c.round == node.round - 1 for c in children)
+            assert all(c.column == node.column - 1 for c in children)
             assert node.slot == pytest.approx(sum(c.slot for c in children) / len(children))
             came = {c.winner for c in children}
             assert came == {t.id for t in node.teams}, node
         else:
-            assert node.round == b.columns[0][0] and node.slot == int(node.slot)
+            assert node.column == 0 and node.slot == int(node.slot)
     leaves = sorted(n.slot for n in b.nodes if not n.sources)
     assert leaves == [float(i) for i in range(b.slots)]
-    final = next(n for n in b.nodes if n.round == b.columns[-1][0] and not n.third_place)
+    final = next(n for n in b.nodes if n.column == len(b.columns) - 1 and not n.third_place)
     assert final.winner == board.placings.first.id
+    assert [len([n for n in b.nodes if n.column == c]) for c in range(len(b.columns))] == [8, 4, 2, 1]
+    decided = [n for n in b.nodes if len(n.teams) == 2]
+    assert all(n.notes[[t.id for t in n.teams].index(n.winner)] for n in decided)  # the winner's level is shown
 
 
 def test_placings_only_at_the_end_and_as_awards_gives_them(tmp_path):
@@ -118,6 +121,6 @@ def test_a_big_field_shows_only_the_latest_rounds_of_the_bracket(tmp_path):
     b = board.bracket
     assert 1 <= len(b.columns) <= BRACKET_MAX_COLUMNS
     first = b.columns[0][0]
-    assert first > 1  # 40 teams: round 1 alone has 20 matches, more than the chart shows
-    assert len([n for n in b.nodes if n.round == first]) <= BRACKET_MAX_LEAVES
-    assert {n.round for n in b.nodes} == {c[0] for c in b.columns}
+    assert first > 1  # 40 teams: round 1 has 8 matches and 24 byes, more than the chart shows
+    assert len([n for n in b.nodes if n.column == 0]) <= BRACKET_MAX_LEAVES
+    assert {n.column for n in b.nodes} == set(range(len(b.columns)))

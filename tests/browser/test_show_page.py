@@ -26,8 +26,8 @@ LONG_NAMES = [  # compound surnames, a middle dot, rare characters, long given n
 
 
 def board_of(folder: Path) -> Board:
-    placings, state = tournament.awards(folder)
-    return build_board(state.event.title, state.teams, state.scores(), placings)
+    chart, state = tournament.bracket(folder)
+    return build_board(chart, state.scores())
 
 
 @pytest.fixture(scope="module")
