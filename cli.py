@@ -479,11 +479,12 @@ def awards(folder: FolderArg = Path("."), json_out: JsonOpt = False) -> None:
 def show(
     folder: FolderArg = Path("."),
     port: Annotated[
-        int, typer.Option("--port", min=0, max=65535, help="网页端口（默认 8000；0 表示自动选一个空闲端口）")
+        int, typer.Option("--port", metavar="端口", min=0, max=65535, help="网页端口（0 表示自动选一个空闲端口）")
     ] = 8000,
     lan: Annotated[bool, typer.Option("--lan", help="让同一局域网中的电视也能打开（默认只有本机能打开）")] = False,
     export: Annotated[
-        Path | None, typer.Option("--export", help="不启动网页，把同样的内容导出为一个 HTML 文件", dir_okay=False)
+        Path | None,
+        typer.Option("--export", metavar="文件", help="不启动网页，把同样的内容导出为一个 HTML 文件", dir_okay=False),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="覆盖已有的导出文件")] = False,
 ) -> None:
