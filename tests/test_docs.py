@@ -120,3 +120,12 @@ def test_readme_links_the_docs_and_every_link_resolves():
 def test_exit_codes_are_documented(code):
     exit_codes = section(page("README.md"), "## 退出码 exit codes")
     assert f"\n| {code} | " in exit_codes
+
+
+def test_every_score_status_is_documented():
+    from scoring.knockout import MatchState
+    from scoring.match import Status
+
+    json_output = section(page("README.md"), "## `--json` 输出 JSON output")
+    for value in {s.value for s in MatchState} | {s.value for s in Status}:
+        assert f'`"{value}"`' in json_output, value
