@@ -319,9 +319,13 @@ def demo(
     from scoring.report import next_after_demo, placings_text
     from scoring.tournament import TEAMS_FILE
 
+    from materials.ending import write_awards
+    from scoring.tournament import bracket
+
     try:
         report = run_demo(out, teams=teams, seed=seed, force=force)
         built = build_all(out, report.event, report.teams, force=True)
+        ending = write_awards(out, bracket(out)[0], report.event, force=True)
     except UserError as exc:
         fail(exc.messages)
     team_map = {t.id: t for t in report.teams}
@@ -334,8 +338,10 @@ def demo(
                    f"检查副本 round-{r.number}-checked.xlsx")
     for path in built.paths:
         typer.echo(f"  打印材料      {path}")
+    for path in ending.paths:
+        typer.echo(f"  比赛结束      {path}")
     typer.echo(placings_text(report.placings, team_map))
-    for line in built.warnings:
+    for line in dict.fromkeys([*built.warnings, *ending.warnings]):
         typer.echo(line, err=True)
     typer.echo(next_after_demo(out))
 
@@ -459,20 +465,52 @@ def score(
 
 
 @app.command()
-def awards(folder: FolderArg = Path("."), json_out: JsonOpt = False) -> None:
-    """最终名次：一等奖、二等奖、三等奖。"""
+def awards(
+    folder: FolderArg = Path("."),
+    json_out: JsonOpt = False,
+    per_player: Annotated[bool, typer.Option("--per-player", help="荣誉证书每位队员一张（默认每组一张）")] = False,
+    force: Annotated[bool, typer.Option("--force", help="覆盖被改动过的成绩公告、荣誉证书和晋级图")] = False,
+) -> None:
+    """最终名次：一等奖、二等奖、三等奖；比赛结束后打印成绩公告、荣誉证书和晋级图（PDF）。"""
+    from materials.ending import write_awards
     from scoring.knockout import placings_as_json
     from scoring.report import placings_text
-    from scoring.tournament import awards as run
+    from scoring.tournament import bracket
 
     try:
-        placings, state = run(folder)
+        chart, state = bracket(folder)
+        written = write_awards(folder, chart, state.event, per_player=per_player, force=force) if (
+            chart.placings.complete) else None
     except UserError as exc:
         fail(exc.messages, as_json={"errors": exc.messages} if json_out else None)
     if json_out:
-        print_json(placings_as_json(placings))
+        print_json(placings_as_json(chart.placings))
     else:
-        typer.echo(placings_text(placings, state.team_map))
+        typer.echo(placings_text(chart.placings, state.team_map))
+    for path in written.paths if written else ():
+        typer.echo(f"已生成 {path}", err=json_out)
+    for line in written.warnings if written else ():
+        typer.echo(line, err=True)
+
+
+@app.command()
+def bracket(
+    folder: FolderArg = Path("."),
+    force: Annotated[bool, typer.Option("--force", help="覆盖被改动过的晋级图")] = False,
+) -> None:
+    """晋级图：到目前为止的每一轮、每场比赛和名次（A3 PDF，组数多时分几张拼接）。"""
+    from materials.ending import write_bracket
+    from scoring.tournament import bracket as run
+
+    try:
+        chart, state = run(folder)
+        written = write_bracket(folder, chart, state.event, force=force)
+    except UserError as exc:
+        fail(exc.messages)
+    for path in written.paths:
+        typer.echo(f"已生成 {path}（{written.note}）")
+    for line in written.warnings:
+        typer.echo(line, err=True)
 
 
 @app.command()

@@ -1,0 +1,574 @@
+"""The end of the event on paper: 晋级图 (the bracket chart), 成绩公告 (the results announcement) and 荣誉证书
+(the certificates).
+
+Each public function takes domain objects — the `Bracket` of `scoring.bracket` (its rounds, levels, winners and
+placings) and the event — and returns PDF bytes; nothing here decides a result. Wording comes from
+`templates/bracket.j2`, `announcement.j2` and `certificate.j2` (an event folder's own `templates/` wins). All
+text goes through `FontSet`, so fonts are embedded, missing glyphs are reported, and names print as typed.
+
+The chart is drawn on A3: one sheet at the largest size from 20 pt down to 9 pt at which the whole chart fits
+(landscape or portrait); a field too large for that (about 48 teams and up) is printed at a size the columns
+fit across, in as many landscape sheets as it needs, each labelled with its part, overlapping the next by
+`OVERLAP_LINES` lines with a dashed cut line and crop ticks where they are taped together.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A3, A4, landscape
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import KeepTogether, Spacer
+
+from materials.documents import MaterialsError, _story, _style, cn_date, render_lines
+from materials.fonts import FontSet, choose_fonts
+from materials.style import INK, MARGIN, SHADE, Cell, HouseStyle, break_lines, build_pdf
+from scoring.bracket import Bracket, Entry, Slot, SlotKind, entry_note
+from scoring.event import Event
+from scoring.files import check_regenerable, record_generated, write_bytes
+from scoring.knockout import Placings
+from scoring.teams import Team, team_name
+
+BRACKET = "晋级图.pdf"
+ANNOUNCEMENT = "成绩公告.pdf"
+CERTIFICATES = "荣誉证书.pdf"
+
+MIN_SIZE = 9.0  # the chart's smallest text (the issue: one sheet while it fits at ≥ 9 pt)
+MAX_SIZE = 20.0
+SPLIT_MAX_SIZE = 12.0  # a chart over several sheets: no larger than this, to keep the sheets few
+LINE = 1.55  # a team's line, in font sizes
+LABEL_EMS = 9.0  # a label wider than this (in ems) is shrunk, down to MIN_SIZE, then condensed, rather than
+# widen every column
+OVERLAP_LINES = 3  # lines shown on both of two neighbouring sheets
+FOOTNOTE_SIZE = 11.0
+
+
+# --- shared helpers ---
+
+
+def prize_rows(placings: Placings) -> list[tuple[str, str | None]]:
+    """(prize, team id or None while unknown): 一等奖, 二等奖, then each 三等奖."""
+    rows: list[tuple[str, str | None]] = [("一等奖", placings.first), ("二等奖", placings.second)]
+    rows += [("三等奖", t) for t in placings.third] or [("三等奖", None)]
+    return rows
+
+
+def _players(teams: dict[str, Team], team_id: str | None) -> str:
+    team = teams.get(team_id) if team_id is not None else None
+    return "、".join(team.players) if team else ""
+
+
+def _who(team_id: str | None) -> str | None:
+    return f"{team_name(team_id)}的队员" if team_id else None
+
+
+# --- 晋级图 ---
+
+
+@dataclass(frozen=True)
+class ChartLayout:
+    """How the chart is printed: text `size`, `page` (width, height), and where each sheet starts (points from
+    the chart's top; one sheet: `(0.0,)`)."""
+
+    size: float
+    page: tuple[float, float]
+    starts: tuple[float, ...]
+
+    @property
+    def sheets(self) -> int:
+        return len(self.starts)
+
+
+class _Chart:
+    """Measures of the chart at one text size: column and box widths, heights, in points."""
+
+    def __init__(self, chart: Bracket, fonts: FontSet, size: float, *, line: float | None = None):
+        self.chart, self.fonts, self.size = chart, fonts, size
+        self.teams = {t.id: t for t in chart.teams}
+        self.line = line or size * LINE  # a team's line; more than size * LINE when a single sheet has room
+        self.pad = size * 0.35
+        self.note_w = max(fonts.width(text, size) for text in ("10级", "需加赛", "轮空", "弃权"))
+        labels = [self.label(e.team) for c in chart.columns for s in c.slots for e in s.entries if e.team]
+        widest = max((fonts.width(text, size) for text in labels), default=fonts.width("00 王王王、李李李", size))
+        self.label_w = min(widest, LABEL_EMS * size)
+        self.box_w = self.pad * 3 + self.label_w + self.note_w
+        self.link = size * 1.8  # the horizontal room for connecting lines between columns
+        self.pitch = self.box_w + self.link
+        self.places = [f"{prize}  {self.label(t) if t else '（待定）'}" for prize, t in prize_rows(chart.placings)]
+        self.panel_w = max(self.box_w, max(fonts.width(text, size) for text in self.places) + 2 * self.pad)
+        self.width = (len(chart.columns) - 1) * self.pitch + self.panel_w
+        self.title_size = max(size * 1.5, 14.0)
+        self.header = self.title_size * 1.5 + size * LINE * 2.2  # title, the part line, column titles
+        self.footer = FOOTNOTE_SIZE * 1.45 * 2 + 4
+        self.content = self.content_height()
+
+    def label(self, team_id: str) -> str:
+        players = _players(self.teams, team_id)
+        return f"{team_id} {players}" if players else team_name(team_id)
+
+    @property
+    def final(self) -> float:
+        """The final's centre, in lines."""
+        return self.chart.columns[-1].slots[0].y
+
+    @property
+    def panel_top(self) -> float:
+        """The placings panel sits below the final (and the 3rd-place match), in its column; in lines."""
+        return self.final + (6.0 if self.chart.third_place is not None else 2.0)
+
+    @property
+    def panel_lines(self) -> float:
+        return len(self.places) + 1.6  # a heading line, the prizes, padding
+
+    def content_height(self) -> float:
+        return max(self.chart.height, self.panel_top + self.panel_lines) * self.line
+
+    def room(self, page: tuple[float, float]) -> float:
+        """The height left for the chart on a sheet."""
+        return page[1] - 2 * MARGIN - self.header - self.footer
+
+    def sheet_starts(self, room: float) -> tuple[float, ...]:
+        """Where each sheet starts so that the cut line, in the middle of the overlap, runs through a gap between
+        two slots of the first column (never through a name there) whenever the overlap holds such a gap."""
+        overlap = OVERLAP_LINES * self.line
+        slots = self.chart.columns[0].slots
+        gaps = [(a.y + a.height / 2 + b.y - b.height / 2) / 2 * self.line for a, b in zip(slots, slots[1:])]
+        starts = [0.0]
+        while starts[-1] + room < self.content:
+            latest = starts[-1] + room - overlap / 2  # the lowest cut line this sheet can show
+            earliest = starts[-1] + overlap  # the next sheet must move on
+            cut = max((g for g in gaps if earliest + overlap / 2 <= g <= latest), default=latest)
+            starts.append(cut - overlap / 2)
+        return tuple(starts)
+
+    def fits(self, page: tuple[float, float]) -> bool:
+        w, h = page
+        return self.width <= w - 2 * MARGIN and self.header + self.content + self.footer <= h - 2 * MARGIN
+
+
+def chart_layout(chart: Bracket, fonts: FontSet) -> ChartLayout:
+    """The largest size at which the chart fits one A3 sheet; else the sheets it needs at a size it fits across."""
+    pages = (landscape(A3), A3)
+    size = MAX_SIZE
+    while size >= MIN_SIZE:
+        measure = _Chart(chart, fonts, size)
+        for page in pages:
+            if measure.fits(page):
+                return ChartLayout(size, page, (0.0,))
+        size -= 0.5
+    page = landscape(A3)
+    size = SPLIT_MAX_SIZE
+    while size > MIN_SIZE and _Chart(chart, fonts, size).width > page[0] - 2 * MARGIN:
+        size -= 0.5
+    measure = _Chart(chart, fonts, size)
+    if measure.width > page[0] - 2 * MARGIN:
+        raise MaterialsError("晋级图太宽，A3 纸横放也放不下（队员姓名过长？）")
+    return ChartLayout(size, page, measure.sheet_starts(measure.room(page)))
+
+
+def bracket_pdf(
+    chart: Bracket, event: Event, *, fonts: FontSet | None = None, template_dir: Path | None = None,
+    invariant: bool = False,
+) -> bytes:
+    """晋级图: every round a column, each match between the earlier matches (or byes) its teams came from, with
+    levels and the winner shaded; blank slots for what is still to play; the placings once known."""
+    fonts = fonts or choose_fonts(event.print.font)
+    lines = render_lines("bracket.j2", event, template_dir, _chart_context(chart)) + ["", ""]
+    heading, footnote = lines[0], lines[1]
+    layout = chart_layout(chart, fonts)
+    m = _Chart(chart, fonts, layout.size)
+    page_w, page_h = layout.page
+    room = m.room(layout.page)
+    if layout.sheets == 1:  # spread the lines over the sheet, up to twice the usual distance
+        m = _Chart(chart, fonts, layout.size, line=min(2 * m.line, m.line * room / m.content))
+    overlap = OVERLAP_LINES * m.line
+    size = FOOTNOTE_SIZE
+    notes = break_lines(fonts, footnote, size, [page_w - 2 * MARGIN])
+    if len(notes) > 2:
+        size = MIN_SIZE
+        notes = break_lines(fonts, footnote, size, [page_w - 2 * MARGIN])[:2]
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=layout.page, invariant=1 if invariant else 0, initialFontName=fonts.name,
+                    initialFontSize=layout.size, pageCompression=1)
+    canvas.setTitle(f"{chart.title}晋级图")
+    canvas.setAuthor("shuangsheng")
+    canvas.setCreator("shuangsheng")
+    left = (page_w - m.width) / 2
+    for sheet, start in enumerate(layout.starts):
+        top = page_h - MARGIN  # the header starts here
+        canvas.setFillColor(INK)
+        canvas.setStrokeColor(INK)
+        fonts.draw(canvas, page_w / 2, top - m.title_size, heading, m.title_size, align="centre")
+        part = _part_line(chart, layout, sheet)
+        y = top - m.title_size * 1.5 - m.size * 1.2
+        fonts.draw(canvas, page_w / 2, y, part, m.size, align="centre")
+        y -= m.size * LINE
+        for i, column in enumerate(chart.columns):
+            fonts.draw(canvas, left + i * m.pitch + m.box_w / 2, y, column.title, m.size, align="centre")
+        frame_top = top - m.header
+        frame_bottom = frame_top - room
+        canvas.saveState()
+        clip = canvas.beginPath()
+        clip.rect(MARGIN, frame_bottom, page_w - 2 * MARGIN, room)
+        canvas.clipPath(clip, stroke=0, fill=0)
+        _draw_chart(canvas, m, left, frame_top + start, (frame_bottom, frame_top))
+        canvas.restoreState()
+        if layout.sheets > 1:
+            cuts = [c + overlap / 2 for c in layout.starts[sheet : sheet + 2] if c > 0]  # this sheet's, the next's
+            _cut_marks(canvas, page_w, [frame_top - (c - start) for c in cuts])
+        for k, text in enumerate(notes):
+            fonts.draw(canvas, MARGIN, MARGIN + size * 0.3 + (len(notes) - 1 - k) * size * 1.45, text, size)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _chart_context(chart: Bracket) -> dict[str, object]:
+    drawn = [c for c in chart.columns if c.drawn]
+    done = chart.placings.complete
+    return {
+        "chart_title": chart.title,
+        "status": "比赛结束" if done else (f"截至{drawn[-1].title}" if drawn else "尚未抽签"),
+        "field": chart.field,
+    }
+
+
+def _part_line(chart: Bracket, layout: ChartLayout, sheet: int) -> str:
+    status = _chart_context(chart)["status"]
+    if layout.sheets == 1:
+        return f"{status}　共{chart.field}组"
+    return (
+        f"{status}　共{chart.field}组　本图共{layout.sheets}张，这是第{sheet + 1}张（自上而下第{sheet + 1}部分）。"
+        f"相邻两张重叠约{OVERLAP_LINES}行：剪去下一张上边虚线以上的部分，使两条虚线重合后粘贴"
+    )
+
+
+def _draw_chart(canvas: Canvas, m: _Chart, left: float, origin: float, view: tuple[float, float]) -> None:
+    """Draw the slots and connecting lines within `view` (page y from, to; the rest is clipped, and text is only
+    drawn on lines wholly inside it); content y (points down from the chart's top) maps to origin − y."""
+    chart = m.chart
+    low, high = view
+
+    def seen(top: float, bottom: float) -> bool:
+        return bottom < high and top > low
+
+    canvas.setLineWidth(0.8)
+    for i, column in enumerate(chart.columns):
+        x = left + i * m.pitch
+        for slot in column.slots:
+            centre = origin - slot.y * m.line
+            if seen(centre + slot.height * m.line / 2, centre - slot.height * m.line / 2):
+                _draw_slot(canvas, m, slot, x, centre, view)
+            if i:
+                previous = chart.columns[i - 1].slots
+                for k, source in enumerate(slot.sources):
+                    src_y = origin - previous[source].y * m.line
+                    dst_y = origin - (slot.y - slot.height / 2 + k + 0.5) * m.line
+                    if not seen(max(src_y, dst_y), min(src_y, dst_y) - 1):
+                        continue
+                    x0, x1 = x - m.link, x
+                    mid = x0 + m.link / 2
+                    canvas.line(x0, src_y, mid, src_y)
+                    canvas.line(mid, src_y, mid, dst_y)
+                    canvas.line(mid, dst_y, x1, dst_y)
+    x = left + (len(chart.columns) - 1) * m.pitch
+    if chart.third_place is not None:  # below the final: label line, then the match
+        middle = origin - (m.final + 2.0) * m.line
+        if low < middle - m.line / 2 and middle + m.line / 2 < high:
+            m.fonts.draw(canvas, x, middle - m.size * 0.36, "三、四名决赛", m.size)
+        _draw_slot(canvas, m, chart.third_place, x, origin - (m.final + 3.5) * m.line, view)
+    top = origin - m.panel_top * m.line
+    height = m.panel_lines * m.line
+    if not seen(top, top - height):
+        return
+    canvas.setLineWidth(1.2)
+    canvas.rect(x, top - height, m.panel_w, height, stroke=1, fill=0)
+    heading = "获奖名单" if chart.placings.complete else "获奖名单（比赛进行中）"
+    for k, text in enumerate([heading, *m.places]):
+        middle = top - (k + 0.8) * m.line
+        if low < middle - m.line / 2 and middle + m.line / 2 < high:
+            m.fonts.draw(canvas, x + m.pad, middle - m.size * 0.36, text, m.size, who="获奖名单")
+
+
+def _draw_slot(canvas: Canvas, m: _Chart, slot: Slot, x: float, centre: float, view: tuple[float, float]) -> None:
+    height = slot.height * m.line
+    top = centre + height / 2
+    for k, entry in enumerate(slot.entries):
+        row_top = top - k * m.line
+        if entry.won:
+            canvas.setFillColor(SHADE)
+            canvas.rect(x, row_top - m.line, m.box_w, m.line, stroke=0, fill=1)
+            canvas.setFillColor(INK)
+        if view[0] - 0.01 <= row_top - m.line and row_top <= view[1] + 0.01:  # half off: it is on the next sheet
+            _draw_entry(canvas, m, slot, entry, x, row_top - m.line / 2)
+    canvas.setLineWidth(1.2 if slot.winner else 0.8)
+    if slot.kind is SlotKind.PENDING:
+        canvas.setDash(3, 2)
+    canvas.rect(x, top - height, m.box_w, height, stroke=1, fill=0)
+    canvas.setDash()
+    if slot.height == 2:
+        canvas.setLineWidth(0.5)
+        canvas.line(x, centre, x + m.box_w, centre)
+    canvas.setLineWidth(0.8)
+
+
+def _draw_entry(canvas: Canvas, m: _Chart, slot: Slot, entry: Entry, x: float, middle: float) -> None:
+    if entry.team is None:
+        return
+    text = m.label(entry.team)
+    size = m.size
+    width = m.fonts.width(text, size, _who(entry.team))
+    if width > m.label_w:  # a long name: smaller, down to MIN_SIZE, then narrower letters at that size
+        size = max(MIN_SIZE, size * m.label_w / width)
+    condense = min(1.0, m.label_w / m.fonts.width(text, size, _who(entry.team)))
+    canvas.saveState()
+    canvas.translate(x + m.pad, middle - size * 0.36)
+    canvas.scale(condense, 1)
+    m.fonts.draw(canvas, 0, 0, text, size, who=_who(entry.team))
+    canvas.restoreState()
+    note = entry_note(slot, entry)
+    if note:
+        m.fonts.draw(canvas, x + m.box_w - m.pad, middle - m.size * 0.36, note, m.size, align="right")
+
+
+def _cut_marks(canvas: Canvas, page_w: float, ys: Sequence[float]) -> None:
+    """Where two sheets meet: a dashed line across the sheet at each y, crop ticks at both ends."""
+    canvas.setLineWidth(0.8)
+    tick = 4 * mm
+    for y in ys:
+        canvas.setDash(6, 4)
+        canvas.line(MARGIN + tick, y, page_w - MARGIN - tick, y)
+        canvas.setDash()
+        canvas.line(MARGIN, y, MARGIN + tick * 0.8, y)
+        canvas.line(page_w - MARGIN - tick * 0.8, y, page_w - MARGIN, y)
+        canvas.line(MARGIN + tick / 2, y - tick / 2, MARGIN + tick / 2, y + tick / 2)
+        canvas.line(page_w - MARGIN - tick / 2, y - tick / 2, page_w - MARGIN - tick / 2, y + tick / 2)
+
+
+# --- 成绩公告 ---
+
+
+ANNOUNCE_PRIZES = "@获奖名单"
+ANNOUNCE_ROUNDS = "@各轮成绩"
+
+
+def announcement_pdf(
+    chart: Bracket, event: Event, *, day: dt.date, fonts: FontSet | None = None, template_dir: Path | None = None,
+    invariant: bool = False,
+) -> bytes:
+    """成绩公告: the prizes with team numbers and players, then every round's results; organiser and date."""
+    if not chart.placings.complete:
+        raise MaterialsError("比赛尚未结束，名次还不完整，不能打印成绩公告")
+    style = _style(event, fonts)
+    teams = {t.id: t for t in chart.teams}
+    w = style.frame_width
+    prizes = [["奖项", "组号", "队员"]]
+    for prize, team_id in prize_rows(chart.placings):
+        prizes.append([prize, team_id or "", Cell(_players(teams, team_id) or "（空缺）", _who(team_id))])
+    prize_table = style.table(prizes, [w * 0.2, w * 0.16, w * 0.64])
+    rounds = []
+    for column in chart.columns:
+        rows: list[list[object]] = [["桌号", "甲方", "乙方", "级数", "胜者"]]
+        matches = sorted((s for s in column.slots if s.kind is SlotKind.MATCH), key=lambda s: s.table or 0)
+        if chart.third_place is not None and chart.third_place.round == column.number:
+            matches.append(chart.third_place)
+        for slot in matches:
+            a, b = slot.entries
+            levels = "弃权" if a.forfeited or b.forfeited else f"{a.level or ''}：{b.level or ''}"
+            table = f"{slot.table}（三四名）" if slot is chart.third_place else str(slot.table)
+            rows.append([table, _team_cell(teams, a.team), _team_cell(teams, b.team), levels,
+                         team_name(slot.winner) if slot.winner else ""])
+        byes = [s.entries[0].team for s in column.slots if s.kind is SlotKind.BYE]
+        block = [style.para(column.title, "plain"), style.table(rows, [w * 0.1, w * 0.32, w * 0.32, w * 0.12, w * 0.14])]
+        if byes:
+            block.append(style.para("轮空（直接晋级）：" + "、".join(team_name(t) for t in byes if t), "note"))
+        rounds += [KeepTogether(block), Spacer(1, style.sizes.body * 0.6)]
+    notes = [style.para(n, "note") for n in chart.placings.notes]
+    inserts = {ANNOUNCE_PRIZES: [prize_table, *notes, Spacer(1, 8)], ANNOUNCE_ROUNDS: rounds}
+    context = {"date": cn_date(day), "field": chart.field, "rounds": len(chart.columns)}
+    story = _story(render_lines("announcement.j2", event, template_dir, context), style, inserts)
+    return build_pdf(story, style, title=f"{event.title}成绩公告", invariant=invariant)
+
+
+def _team_cell(teams: dict[str, Team], team_id: str | None) -> Cell:
+    if team_id is None:
+        return Cell("")
+    players = _players(teams, team_id)
+    return Cell(f"{team_name(team_id)}\n{players}" if players else team_name(team_id), _who(team_id))
+
+
+# --- 荣誉证书 ---
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """One certificate: the prize and who receives it (a team's two players, or one player)."""
+
+    prize: str
+    team: str
+    names: tuple[str, ...]
+
+
+def certificates(placings: Placings, teams: Sequence[Team], *, per_player: bool = False) -> tuple[Certificate, ...]:
+    """One per prize-winning team (一等奖, 二等奖, each 三等奖), or one per player of those teams."""
+    by_id = {t.id: t for t in teams}
+    out = []
+    for prize, team_id in prize_rows(placings):
+        if team_id is None:
+            continue
+        players = by_id[team_id].players if team_id in by_id else ()
+        if per_player:
+            out += [Certificate(prize, team_id, (name,)) for name in players]
+        else:
+            out.append(Certificate(prize, team_id, tuple(players)))
+    return tuple(out)
+
+
+TITLE_SIZE = 48.0
+NAME_SIZE = 44.0
+NAME_MIN = 26.0  # a long name shrinks to this, then wraps
+PRIZE_SIZE = 40.0
+BODY_SIZE = 22.0
+SCALE_FLOOR = 0.8  # long names may scale the certificate's text down to this, no further
+
+
+def certificates_pdf(
+    placings: Placings, teams: Sequence[Team], event: Event, *, day: dt.date, per_player: bool = False,
+    fonts: FontSet | None = None, template_dir: Path | None = None, invariant: bool = False,
+) -> bytes:
+    """荣誉证书, A4 landscape, one page each: the title, the recipients' names large (long names shrink, then
+    wrap), the prize, the wording of `certificate.j2`, the organiser and date with room for the seal."""
+    if not placings.complete:
+        raise MaterialsError("比赛尚未结束，名次还不完整，不能打印荣誉证书")
+    fonts = fonts or choose_fonts(event.print.font)
+    page_w, page_h = landscape(A4)
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(page_w, page_h), invariant=1 if invariant else 0, initialFontName=fonts.name,
+                    initialFontSize=16, pageCompression=1)
+    canvas.setTitle(f"{event.title}荣誉证书")
+    canvas.setAuthor("shuangsheng")
+    canvas.setCreator("shuangsheng")
+    inner = page_w - 2 * MARGIN - 24 * mm
+    for cert in certificates(placings, teams, per_player=per_player):
+        context = {"prize": cert.prize, "team": team_name(cert.team), "names": "、".join(cert.names),
+                   "date": cn_date(day)}
+        lines = render_lines("certificate.j2", event, template_dir, context)
+        _certificate_page(canvas, fonts, cert, lines, page_w, page_h, inner)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _certificate_page(
+    canvas: Canvas, fonts: FontSet, cert: Certificate, lines: Sequence[str], page_w: float, page_h: float,
+    inner: float,
+) -> None:
+    """Lines of certificate.j2: '#' the title, '@' the names line, '!' the prize, '>' the signature block
+    (bottom right, room for the seal above), anything else a body paragraph. Everything above the signature is
+    centred; when long names take several lines, all of it is scaled down together (never below SCALE_FLOOR)."""
+    canvas.setStrokeColor(INK)
+    canvas.setFillColor(INK)
+    canvas.setLineWidth(3)
+    canvas.rect(MARGIN, MARGIN, page_w - 2 * MARGIN, page_h - 2 * MARGIN)
+    canvas.setLineWidth(0.8)
+    canvas.rect(MARGIN + 3 * mm, MARGIN + 3 * mm, page_w - 2 * MARGIN - 6 * mm, page_h - 2 * MARGIN - 6 * mm)
+    signature = [line[1:].strip() for line in lines if line.startswith(">")]
+    who = f"{team_name(cert.team)}的队员"
+    rows: list[tuple[str, float, float, str | None]] = []  # text, size, advance (in sizes), who
+    for line in lines:
+        text = line[1:].strip()
+        if line.startswith(">"):
+            continue
+        if line.startswith("#"):
+            rows.append((text, TITLE_SIZE, 1.7, None))
+        elif line.startswith("@"):
+            size, names = _name_rows(fonts, text, inner, who)
+            rows += [(name, size, 1.55, who) for name in names]
+        elif line.startswith("!"):
+            rows.append((text, PRIZE_SIZE, 1.7, None))
+        else:
+            rows += [(part, BODY_SIZE, 1.6, None) for part in break_lines(fonts, line, BODY_SIZE, [inner])]
+    top = page_h - MARGIN - 12 * mm
+    size = BODY_SIZE
+    seal_room = 16 * mm  # above the organiser's line, where the seal goes over it
+    floor = MARGIN + 18 * mm + size * 1.6 * len(signature) + seal_room
+    need = sum(s * advance for _, s, advance, _ in rows)
+    scale = max(SCALE_FLOOR, min(1.0, (top - floor) / need)) if need else 1.0
+    y = top
+    for text, s, advance, person in rows:
+        fonts.draw(canvas, page_w / 2, y - s * scale, text, s * scale, align="centre", who=person)
+        y -= s * scale * advance
+    width = max((fonts.width(text, size) for text in signature), default=0.0)
+    centre = page_w - MARGIN - 30 * mm - width / 2
+    base = MARGIN + 18 * mm + size * 1.6 * (len(signature) - 1)
+    for k, text in enumerate(signature):
+        fonts.draw(canvas, centre, base - k * size * 1.6, text, size, align="centre")
+
+
+def _name_rows(fonts: FontSet, text: str, inner: float, who: str) -> tuple[float, list[str]]:
+    """The recipients, large: NAME_SIZE, shrunk towards NAME_MIN when long; then one name a line (split at
+    '、'); a name still too long is wrapped."""
+    size = NAME_SIZE
+    width = fonts.width(text, size, who)
+    if width > inner:
+        size = max(NAME_MIN, size * inner / width)
+    parts = [text] if fonts.width(text, size, who) <= inner else text.split("、")
+    if len(parts) > 1:
+        size = max(NAME_MIN, min(NAME_SIZE, min(size * inner / fonts.width(p, size, who) for p in parts)))
+    return size, [row for part in parts for row in break_lines(fonts, part, size, [inner], who)]
+
+
+# --- writing them ---
+
+
+@dataclass(frozen=True)
+class EndingFiles:
+    """What was written, a note on the chart's printing ('A3 横向 1 张'), and every font warning (Chinese)."""
+
+    paths: tuple[Path, ...]
+    warnings: tuple[str, ...]
+    note: str = ""
+
+
+def layout_note(layout: ChartLayout) -> str:
+    """'A3 横向 1 张，字号 19.5 磅' — how the chart prints."""
+    side = "横向" if layout.page[0] > layout.page[1] else "纵向"
+    return f"A3 {side} {layout.sheets} 张，字号 {layout.size:g} 磅" + ("，沿虚线拼接" if layout.sheets > 1 else "")
+
+
+def _write(folder: Path, name: str, data: bytes, force: bool) -> Path:
+    path = folder / name
+    check_regenerable(path, force=force)
+    write_bytes(path, data, force=True)
+    record_generated(path)
+    return path
+
+
+def write_bracket(folder: Path, chart: Bracket, event: Event, *, font: str | None = None, force: bool = False,
+                  invariant: bool = False) -> EndingFiles:
+    """晋级图.pdf in the event folder, replaced on every run unless someone edited it (then only with force)."""
+    fonts = choose_fonts(font, event.print.font)
+    data = bracket_pdf(chart, event, fonts=fonts, template_dir=folder / "templates", invariant=invariant)
+    note = layout_note(chart_layout(chart, fonts))
+    return EndingFiles((_write(folder, BRACKET, data, force),), fonts.warnings, note)
+
+
+def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | None = None, per_player: bool = False,
+                 font: str | None = None, force: bool = False, invariant: bool = False) -> EndingFiles:
+    """成绩公告.pdf and 荣誉证书.pdf (and the chart again) once the placings are complete."""
+    fonts = choose_fonts(font, event.print.font)
+    day = day or dt.date.today()
+    common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
+    documents = {
+        BRACKET: bracket_pdf(chart, event, **common),
+        ANNOUNCEMENT: announcement_pdf(chart, event, day=day, **common),
+        CERTIFICATES: certificates_pdf(chart.placings, chart.teams, event, day=day, per_player=per_player, **common),
+    }
+    paths = tuple(_write(folder, name, data, force) for name, data in documents.items())
+    return EndingFiles(paths, fonts.warnings)

@@ -1,0 +1,292 @@
+"""materials.ending: the bracket chart, the results announcement and the certificates, measured from the PDFs."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import random
+import re
+from collections import Counter
+
+import pdfplumber
+import pypdf
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+from materials import ending
+from materials.fonts import choose_fonts, system_candidates
+from materials.style import MARGIN
+from scoring.bracket import build
+from scoring.event import default_event
+from scoring.knockout import MatchOutcome, MatchState, Round, next_round
+from scoring.levels import Level, Levels
+from scoring.teams import Team
+
+INSTALLED = [s for s in system_candidates() if s.path.is_file()]
+pytestmark = pytest.mark.skipif(not INSTALLED, reason="no Chinese TrueType font (apt install fonts-wqy-microhei)")
+
+DAY = dt.date(2026, 3, 20)
+SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗高郑梁谢宋唐许韩冯邓曹彭曾萧田董潘袁蔡蒋余于杜叶程魏苏吕丁任沈姚卢"
+LONG = ("阿卜杜热合曼·买买提江", "欧阳堃堃堃堃堃")  # long names, one with a rare character
+
+
+def team_list(n: int, *, long_names: bool = True) -> list[Team]:
+    """Teams with three-character names; team 02 (when there is one) has the long ones."""
+    rng = random.Random(n)
+    teams = [
+        Team(f"{i:02d}", (rng.choice(SURNAMES) + "建国秀英"[i % 3 :][:2], rng.choice(SURNAMES) + "玉珍德华"[i % 3 :][:2]))
+        for i in range(1, n + 1)
+    ]
+    if long_names and n >= 2:
+        teams[1] = Team("02", LONG)
+    return teams
+
+
+def play(teams: list[Team], *, seed: int = 3, third_place: str = "shared", rounds_to_play: int | None = None):
+    """A whole event (or its first rounds) through the knockout: the lower table number's 甲方 wins."""
+    rng = random.Random(seed)
+    ids = [t.id for t in teams]
+    rounds: list[Round] = []
+    outcomes: dict[int, list[MatchOutcome]] = {}
+    levels: dict[tuple[int, int], Levels] = {}
+    while (nxt := next_round(ids, rounds, outcomes, third_place=third_place)) is not None:
+        if rounds_to_play is not None and len(rounds) == rounds_to_play:
+            break
+        r = nxt.draw(rng.randrange(10**9))
+        rounds.append(r)
+        outcomes[r.number] = [MatchOutcome(p.table, MatchState.DECIDED, p.a) for p in r.pairings]
+        levels.update({(r.number, p.table): Levels(Level.ACE, Level.TEN) for p in r.pairings})
+    return build(rounds, outcomes, teams, levels=levels, title="测试比赛", third_place=third_place)
+
+
+@pytest.fixture(scope="module")
+def fonts():
+    return choose_fonts(candidates=INSTALLED)
+
+
+def pages_of(data: bytes) -> list[dict]:
+    """Per page: its size, every character (text, size, box) and the graphics."""
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        return [
+            {
+                "width": page.width,
+                "height": page.height,
+                "chars": [(c["text"], round(c["size"], 2), c["x0"], c["x1"], c["top"], c["bottom"]) for c in page.chars],
+                "text": re.sub(r"\s+", "", page.extract_text() or ""),
+            }
+            for page in pdf.pages
+        ]
+
+
+def check_printable(data: bytes, *, smallest: float) -> list[dict]:
+    """Fonts embedded (TrueType, no base-14), every character within the margins and at least `smallest` pt."""
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    for page in reader.pages:
+        for ref in page["/Resources"].get("/Font", {}).values():
+            font = ref.get_object()
+            descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+            assert "/FontFile2" in descendant["/FontDescriptor"].get_object(), font["/BaseFont"]
+    pages = pages_of(data)
+    for page in pages:
+        assert page["chars"]
+        for text, size, x0, x1, top, bottom in page["chars"]:
+            assert size >= smallest, (text, size)
+            assert MARGIN - 0.5 <= x0 and x1 <= page["width"] - MARGIN + 0.5, (text, x0, x1)
+            assert MARGIN - 0.5 <= top and bottom <= page["height"] - MARGIN + 0.5, (text, top, bottom)
+    return pages
+
+
+# --- 晋级图 ---
+
+
+@pytest.mark.parametrize(("n", "sheets"), [(2, 1), (3, 1), (11, 1), (64, (2, 4)), (128, (3, 6))])
+def test_chart_fits_its_sheets_at_the_minimum_size(n, sheets, fonts):
+    teams = team_list(n)
+    chart = play(teams)
+    layout = ending.chart_layout(chart, fonts)
+    data = ending.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True)
+    pages = check_printable(data, smallest=ending.MIN_SIZE)
+    assert len(pages) == layout.sheets
+    if sheets == 1:
+        assert layout.sheets == 1 and layout.size >= 12  # small fields print large
+    else:
+        low, high = sheets
+        assert low <= layout.sheets <= high and layout.size >= 10  # readable at 128 teams
+        assert all(p["width"] > p["height"] and round(p["width"]) == 1191 for p in pages)  # A3 landscape
+        for k, page in enumerate(pages, start=1):
+            assert f"本图共{layout.sheets}张，这是第{k}张" in page["text"]
+    # nothing is lost where the sheets meet: every team and both players on some sheet
+    text = "".join(p["text"] for p in pages)
+    for team in teams:
+        assert f"{team.id}{team.players[0]}、{team.players[1]}" in text, team
+    assert "一等奖" in text and text.count("三等奖") >= (2 if n >= 4 else 1)
+
+
+def test_cut_lines_fall_between_first_column_slots(fonts):
+    chart = play(team_list(128))
+    layout = ending.chart_layout(chart, fonts)
+    m = ending._Chart(chart, fonts, layout.size)
+    slots = chart.columns[0].slots
+    gaps = [(a.y + a.height / 2, b.y - b.height / 2) for a, b in zip(slots, slots[1:])]
+    overlap = ending.OVERLAP_LINES * m.line
+    for start in layout.starts[1:]:
+        cut = (start + overlap / 2) / m.line
+        assert any(top - 1e-6 <= cut <= bottom + 1e-6 for top, bottom in gaps)
+    assert all(b - a >= overlap for a, b in zip(layout.starts, layout.starts[1:]))
+
+
+def test_chart_while_the_event_runs_leaves_what_is_to_come_blank(fonts):
+    teams = team_list(11)
+    chart = play(teams, rounds_to_play=1)
+    pages = check_printable(ending.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True), smallest=9)
+    text = pages[0]["text"]
+    assert "截至第1轮" in text and "第4轮（决赛）" in text and "获奖名单（比赛进行中）" in text
+    assert "一等奖（待定）" in text
+
+
+def test_chart_of_a_third_place_playoff(fonts):
+    chart = play(team_list(8), third_place="playoff")
+    text = pages_of(ending.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True))[0]["text"]
+    assert "三、四名决赛" in text and text.count("三等奖") == 1
+
+
+# --- 成绩公告 ---
+
+
+def test_announcement_names_prizes_players_every_round_organiser_and_date(fonts):
+    teams = team_list(11)
+    chart = play(teams)
+    event = default_event()
+    data = ending.announcement_pdf(chart, event, day=DAY, fonts=fonts, invariant=True)
+    pages = check_printable(data, smallest=10)
+    sizes = Counter(size for p in pages for _, size, *_ in p["chars"])
+    assert min(sizes) >= 10 and max(sizes) >= 22
+    text = "".join(p["text"] for p in pages)
+    assert "成绩公告" in text and "共有11组选手参赛，经过4轮淘汰赛" in text
+    p = chart.placings
+    for prize, team_id in [("一等奖", p.first), ("二等奖", p.second), ("三等奖", p.third[0]), ("三等奖", p.third[1])]:
+        players = next(t.players for t in teams if t.id == team_id)
+        assert f"{prize}{team_id}{'、'.join(players)}" in text
+    for number in range(1, 5):
+        assert f"第{number}轮" in text
+    assert text.count("第") > 20 and "轮空（直接晋级）" in text
+    assert text.endswith(f"{event.organiser}2026年3月20日") or f"{event.organiser}2026年3月20日" in text
+
+
+def test_announcement_refused_before_the_end(fonts):
+    chart = play(team_list(6), rounds_to_play=2)
+    with pytest.raises(ending.MaterialsError, match="比赛尚未结束"):
+        ending.announcement_pdf(chart, default_event(), day=DAY, fonts=fonts)
+
+
+# --- 荣誉证书 ---
+
+
+@pytest.mark.parametrize(("third_place", "teams_awarded"), [("shared", 4), ("playoff", 3)])
+def test_certificates_one_per_team_or_one_per_player(third_place, teams_awarded, fonts):
+    teams = team_list(11)
+    chart = play(teams, third_place=third_place)
+    event = default_event()
+    for per_player, count in ((False, teams_awarded), (True, 2 * teams_awarded)):
+        data = ending.certificates_pdf(chart.placings, teams, event, day=DAY, per_player=per_player, fonts=fonts,
+                                       invariant=True)
+        pages = check_printable(data, smallest=20)
+        assert len(pages) == count
+        assert all(p["width"] > p["height"] and round(p["width"]) == 842 for p in pages)  # A4 landscape
+        expected = ending.certificates(chart.placings, teams, per_player=per_player)
+        assert len(expected) == count
+        for page, cert in zip(pages, expected):
+            assert "荣誉证书" in page["text"] and cert.prize in page["text"] and event.title in page["text"]
+            assert event.organiser in page["text"] and "2026年3月20日" in page["text"]
+            for name in cert.names:
+                assert name.replace("·", "") in page["text"].replace("·", "")
+                # the recipients are large
+                name_sizes = {size for text, size, *_ in page["chars"] if text == name[-1]}
+                assert max(name_sizes) >= ending.NAME_MIN
+
+
+def test_long_and_rare_names_shrink_then_wrap_inside_the_border(fonts):
+    teams = [Team("01", ("阿卜杜热合曼·买买提江·艾合买提", "欧阳堃·努尔买买提·阿不都热依木")), Team("02", ("王一", "李二"))]
+    chart = play(teams)
+    assert chart.placings.first == "01"
+    data = ending.certificates_pdf(chart.placings, teams, default_event(), day=DAY, fonts=fonts, invariant=True)
+    pages = check_printable(data, smallest=14)  # body text may scale down, never below large print
+    first = pages[0]
+    name_chars = [c for c in first["chars"] if c[0] in "阿卜杜热合曼买提江艾欧阳堃努尔不都依木"]
+    assert len(name_chars) == len("阿卜杜热合曼买买提江艾合买提欧阳堃努尔买买提阿不都热依木")  # nothing lost
+    body = [c[1] for c in first["chars"] if c[0] in "在获特发此以资鼓励"]
+    assert min(c[1] for c in name_chars) >= max(20.0, *body)  # still the largest text but the title and prize
+    assert len({round(c[4]) for c in name_chars}) == 2  # one name a line
+    single = ending.certificates_pdf(chart.placings, teams, default_event(), day=DAY, per_player=True, fonts=fonts,
+                                     invariant=True)
+    check_printable(single, smallest=20)  # one name a page: fits at full size
+
+
+def test_certificate_wording_comes_from_the_folders_template(tmp_path, fonts):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "certificate.j2").write_text(
+        "# 奖状\n@ {{ names }}\n荣获{{ event.title }}{{ prize }}，{{ team }}。\n> {{ event.organiser }}\n> {{ date }}\n",
+        encoding="utf-8",
+    )
+    teams = team_list(4)
+    chart = play(teams)
+    data = ending.certificates_pdf(chart.placings, teams, default_event(), day=DAY, fonts=fonts,
+                                   template_dir=tmp_path / "templates", invariant=True)
+    text = pages_of(data)[0]["text"]
+    assert text.startswith("奖状") and f"一等奖，第{chart.placings.first}组" in text
+
+
+# --- the command line ---
+
+runner = CliRunner()
+
+
+def cli(*args, code=0):
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, result.output
+    return result
+
+
+def test_demo_ends_with_two_thirds_and_prints_chart_announcement_and_certificates(tmp_path):
+    out = tmp_path / "demo"
+    result = cli("demo", "--out", out)
+    assert "三等奖：第" in result.output and result.output.count("三等奖") == 1
+    assert len(re.search(r"三等奖：(.*)", result.output).group(1).split("、第")) == 2  # two 三等奖, none vacant
+    for name in ("晋级图.pdf", "成绩公告.pdf", "荣誉证书.pdf"):
+        assert (out / name).read_bytes().startswith(b"%PDF"), name
+    assert len(pypdf.PdfReader(out / "荣誉证书.pdf").pages) == 4
+    # per player: two each, and the files are regenerated while nobody edited them
+    result = cli("awards", out, "--per-player")
+    assert "荣誉证书.pdf" in result.output
+    assert len(pypdf.PdfReader(out / "荣誉证书.pdf").pages) == 8
+    result = cli("bracket", out)
+    assert "晋级图.pdf（A3 横向 1 张" in result.output
+
+
+def test_awards_prints_no_documents_before_the_end_and_bracket_works_from_the_first_draw(tmp_path):
+    from scoring import event as event_file
+    from scoring import tournament, workbook
+
+    (tmp_path / event_file.EVENT_FILE).write_text(event_file.default_text(), encoding="utf-8")
+    workbook.write_teams(tmp_path / tournament.TEAMS_FILE, team_list(6, long_names=False))
+    result = cli("bracket", tmp_path)
+    assert (tmp_path / "晋级图.pdf").exists() and "已生成" in result.output
+    cli("draw", tmp_path, "--seed", 1)
+    cli("bracket", tmp_path)
+    text = "".join(p["text"] for p in pages_of((tmp_path / "晋级图.pdf").read_bytes()))
+    assert "截至第1轮" in text
+    result = cli("awards", tmp_path)
+    assert "比赛尚未结束" in result.output
+    assert not (tmp_path / "成绩公告.pdf").exists() and not (tmp_path / "荣誉证书.pdf").exists()
+
+
+def test_an_edited_chart_is_kept_unless_forced(tmp_path):
+    out = tmp_path / "demo"
+    cli("demo", "--out", out, "--teams", 3)
+    (out / "晋级图.pdf").write_bytes(b"%PDF-1.4 edited by hand")
+    result = cli("bracket", out, code=1)
+    assert "晋级图.pdf" in result.output
+    cli("bracket", out, "--force")
+    assert (out / "晋级图.pdf").read_bytes() != b"%PDF-1.4 edited by hand"
+
