@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.lib import colors
 from reportlab.lib.pagesizes import A3, A4, landscape
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -28,7 +27,7 @@ from reportlab.platypus import KeepTogether, Spacer
 
 from materials.documents import MaterialsError, _story, _style, cn_date, render_lines
 from materials.fonts import FontSet, choose_fonts
-from materials.style import INK, MARGIN, SHADE, Cell, HouseStyle, break_lines, build_pdf
+from materials.style import INK, MARGIN, SHADE, Cell, break_lines, build_pdf
 from scoring.bracket import Bracket, Entry, Slot, SlotKind, entry_note
 from scoring.event import Event
 from scoring.files import check_regenerable, record_generated, write_bytes
@@ -41,7 +40,8 @@ CERTIFICATES = "荣誉证书.pdf"
 
 MIN_SIZE = 9.0  # the chart's smallest text (the issue: one sheet while it fits at ≥ 9 pt)
 MAX_SIZE = 20.0
-SPLIT_MAX_SIZE = 12.0  # a chart over several sheets: no larger than this, to keep the sheets few
+SPLIT_MAX_SIZE = 12.0  # a chart over several sheets: between these sizes, as few sheets as they allow
+SPLIT_MIN_SIZE = 10.0
 LINE = 1.55  # a team's line, in font sizes
 LABEL_EMS = 9.0  # a label wider than this (in ems) is shrunk, down to MIN_SIZE, then condensed, rather than
 # widen every column
@@ -162,14 +162,21 @@ def chart_layout(chart: Bracket, fonts: FontSet) -> ChartLayout:
             if measure.fits(page):
                 return ChartLayout(size, page, (0.0,))
         size -= 0.5
+    # Several sheets: the fewest that any size from SPLIT_MIN_SIZE up (to what fits across) needs, at the
+    # largest size that needs no more.
     page = landscape(A3)
+    options = []
     size = SPLIT_MAX_SIZE
-    while size > MIN_SIZE and _Chart(chart, fonts, size).width > page[0] - 2 * MARGIN:
+    while size >= SPLIT_MIN_SIZE:
+        measure = _Chart(chart, fonts, size)
+        if measure.width <= page[0] - 2 * MARGIN:
+            options.append(ChartLayout(size, page, measure.sheet_starts(measure.room(page))))
         size -= 0.5
-    measure = _Chart(chart, fonts, size)
-    if measure.width > page[0] - 2 * MARGIN:
-        raise MaterialsError("晋级图太宽，A3 纸横放也放不下（队员姓名过长？）")
-    return ChartLayout(size, page, measure.sheet_starts(measure.room(page)))
+    if not options:
+        measure = _Chart(chart, fonts, MIN_SIZE)  # long names are condensed, so this always fits across
+        return ChartLayout(MIN_SIZE, page, measure.sheet_starts(measure.room(page)))
+    fewest = min(o.sheets for o in options)
+    return next(o for o in options if o.sheets == fewest)
 
 
 def bracket_pdf(

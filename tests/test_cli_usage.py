@@ -18,7 +18,7 @@ def shuangsheng(*args: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["nosuch"], "没有这个命令：nosuch。\n可用的命令：init、materials、draw、score、show、awards、replay、demo"),
+        (["nosuch"], "没有这个命令：nosuch。\n可用的命令：init、materials、draw、score、bracket、show、awards、replay、demo"),
         (["draw", "--seed", "abc"], "参数 --seed 的值不对：应为整数"),
         (["score", "--round", "0"], "参数 --round 的值不对：应不小于 1"),
         (["draw", "--bogus"], "没有这个选项：--bogus"),
