@@ -90,7 +90,7 @@ def test_the_real_command_line_shows_no_traceback(tmp_path):
         "import sys, tempfile, cli, scoring.tournament\n"
         f"tempfile.tempdir = {str(tmp_path)!r}\n"
         "def boom(*a, **k): raise KeyError('bug')\n"
-        "scoring.tournament.awards = boom\n"
+        "scoring.tournament.awards = scoring.tournament.bracket = boom\n"
         "sys.argv[0] = 'shuangsheng'\n"
         "cli.main()\n"
     )
