@@ -471,10 +471,10 @@ def awards(
     per_player: Annotated[bool, typer.Option("--per-player", help="荣誉证书每位队员一张（默认每组一张）")] = False,
     force: Annotated[bool, typer.Option("--force", help="覆盖被改动过的成绩公告、荣誉证书和晋级图")] = False,
 ) -> None:
-    """最终名次：一等奖、二等奖、三等奖；比赛结束后打印成绩公告、荣誉证书和晋级图（PDF）。"""
+    """最终名次：一等奖、二等奖、三等奖；比赛结束后另有成绩公告、荣誉证书和晋级图 PDF。"""
     from materials.ending import write_awards
     from scoring.knockout import placings_as_json
-    from scoring.report import placings_text
+    from scoring.report import next_after_awards, placings_text
     from scoring.tournament import bracket
 
     try:
@@ -491,6 +491,8 @@ def awards(
         typer.echo(f"已生成 {path}", err=json_out)
     for line in written.warnings if written else ():
         typer.echo(line, err=True)
+    if not json_out:
+        typer.echo(next_after_awards(chart.placings.complete, folder))
 
 
 @app.command()
@@ -498,8 +500,9 @@ def bracket(
     folder: FolderArg = Path("."),
     force: Annotated[bool, typer.Option("--force", help="覆盖被改动过的晋级图")] = False,
 ) -> None:
-    """晋级图：到目前为止的每一轮、每场比赛和名次（A3 PDF，组数多时分几张拼接）。"""
+    """晋级图：到目前为止的每一轮、每场比赛和名次，A3 纸的 PDF，组数多时分几张拼接。"""
     from materials.ending import write_bracket
+    from scoring.report import next_after_bracket
     from scoring.tournament import bracket as run
 
     try:
@@ -511,6 +514,7 @@ def bracket(
         typer.echo(f"已生成 {path}（{written.note}）")
     for line in written.warnings:
         typer.echo(line, err=True)
+    typer.echo(next_after_bracket(chart.placings.complete, folder))
 
 
 @app.command()

@@ -175,5 +175,17 @@ def edited_checked_copy(checked: Path, book: str, folder: Path) -> str:
     )
 
 
+def next_after_bracket(complete: bool, folder: Path) -> str:
+    if complete:
+        return f"下一步：用 A3 纸打印晋级图；运行 {command_line('awards', folder)} 打印成绩公告和荣誉证书"
+    return f"下一步：用 A3 纸打印晋级图贴在墙上；每轮 score 之后再运行 {command_line('bracket', folder)} 更新"
+
+
+def next_after_awards(complete: bool, folder: Path) -> str:
+    if complete:
+        return "下一步：打印成绩公告张贴；荣誉证书（A4 横向）盖章后颁发；晋级图用 A3 纸打印"
+    return f"下一步：比赛结束后再运行 {command_line('awards', folder)}，即可打印成绩公告和荣誉证书"
+
+
 def next_after_demo(out: Path) -> str:
     return f"下一步：打开 {out} 文件夹看看这些文件；自己办比赛，从 shuangsheng init 活动文件夹 开始（例如 shuangsheng init 比赛）"

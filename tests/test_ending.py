@@ -262,6 +262,7 @@ def test_demo_ends_with_two_thirds_and_prints_chart_announcement_and_certificate
     assert len(pypdf.PdfReader(out / "荣誉证书.pdf").pages) == 8
     result = cli("bracket", out)
     assert "晋级图.pdf（A3 横向 1 张" in result.output
+    assert f"下一步：用 A3 纸打印晋级图；运行 shuangsheng awards {out} 打印成绩公告和荣誉证书" in result.output
 
 
 def test_awards_prints_no_documents_before_the_end_and_bracket_works_from_the_first_draw(tmp_path):
@@ -278,6 +279,7 @@ def test_awards_prints_no_documents_before_the_end_and_bracket_works_from_the_fi
     assert "截至第1轮" in text
     result = cli("awards", tmp_path)
     assert "比赛尚未结束" in result.output
+    assert f"下一步：比赛结束后再运行 shuangsheng awards {tmp_path}" in result.output
     assert not (tmp_path / "成绩公告.pdf").exists() and not (tmp_path / "荣誉证书.pdf").exists()
 
 
