@@ -7,9 +7,11 @@ placings) and the event — and returns PDF bytes; nothing here decides a result
 text goes through `FontSet`, so fonts are embedded, missing glyphs are reported, and names print as typed.
 
 The chart is drawn on A3: one sheet at the largest size from 20 pt down to 9 pt at which the whole chart fits
-(landscape or portrait); a field too large for that (about 48 teams and up) is printed at a size the columns
-fit across, in as many landscape sheets as it needs, each labelled with its part, overlapping the next by
-`OVERLAP_LINES` lines with a dashed cut line and crop ticks where they are taped together.
+(landscape or portrait). A field too large for that (from about 40 teams) is printed at 10–12 pt, at the size
+that needs the fewest landscape sheets, each labelled with its part and overlapping the next by `OVERLAP_LINES`
+lines, with a dashed cut line (run between two first-round slots) and crop ticks where they are taped together.
+Measured with WenQuanYi Micro Hei: 2–11 teams one sheet at 19.5–20 pt; 64 teams 3 sheets at 12 pt; 128 teams
+5 sheets at 10.5 pt.
 """
 
 from __future__ import annotations
