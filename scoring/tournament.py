@@ -37,6 +37,14 @@ def round_path(folder: Path, number: int) -> Path:
     return folder / f"round-{number}.xlsx"
 
 
+def rounds_drawn(folder: Path) -> int:
+    """How many round workbooks there are, from round-1.xlsx on without a gap."""
+    number = 0
+    while round_path(folder, number + 1).exists():
+        number += 1
+    return number
+
+
 # --- scoring one round ---
 
 
@@ -179,8 +187,9 @@ class EventFolder:
         return replace(self, rounds=(*self.rounds, sheet))
 
 
-def open_folder(folder: Path) -> EventFolder:
-    """Read event.toml, teams.xlsx and round-1.xlsx, round-2.xlsx, … (in order, up to the first missing one)."""
+def open_folder(folder: Path, *, up_to: int | None = None) -> EventFolder:
+    """Read event.toml, teams.xlsx and round-1.xlsx, round-2.xlsx, … (in order, up to the first missing one, or
+    only up to round `up_to`: scoring a round needs neither the rounds after it nor their reading time)."""
     problems: list[str] = []
     event = None
     try:
@@ -199,10 +208,11 @@ def open_folder(folder: Path) -> EventFolder:
     rounds: list[RoundSheet] = []
     number = 1
     while round_path(folder, number).exists():
-        try:
-            rounds.append(workbook.read_round(round_path(folder, number)))
-        except workbook.WorkbookError as exc:
-            problems.extend(exc.messages)
+        if up_to is None or number <= up_to:
+            try:
+                rounds.append(workbook.read_round(round_path(folder, number)))
+            except workbook.WorkbookError as exc:
+                problems.extend(exc.messages)
         number += 1
     later = sorted(folder.glob("round-*.xlsx"))
     strays = [p.name for p in later if p.stem.removeprefix("round-").isdigit() and int(p.stem[6:]) > number]
@@ -345,7 +355,8 @@ class ScoreReport:
 
 def score(folder: Path, number: int | None = None) -> ScoreReport:
     """Score round `number` (default: the latest). Nothing is written; see `write_checked_copy`."""
-    return score_in(open_folder(folder), number)
+    drawn = rounds_drawn(folder)
+    return score_in(open_folder(folder, up_to=number if number and number <= drawn else None), number)
 
 
 def score_in(state: EventFolder, number: int | None = None) -> ScoreReport:
