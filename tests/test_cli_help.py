@@ -121,3 +121,18 @@ def test_help_texts_point_into_the_repository():
     out = shuangsheng("replay", "--help").stdout
     doc = re.search(r"docs/[\w./-]+\.md", out)
     assert doc and (ROOT / doc.group(0)).is_file()
+
+
+def test_help_imports_no_pdf_or_spreadsheet_library():
+    """`shuangsheng --help` stays fast: reportlab, openpyxl and calamine load only in the commands that use them."""
+    code = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "import cli\n"
+        "r = CliRunner().invoke(cli.app, ['--help'])\n"
+        "assert r.exit_code == 0, r.output\n"
+        "heavy = ('reportlab', 'openpyxl', 'python_calamine', 'jinja2')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -94,17 +92,3 @@ def test_every_command_has_help_text():
     group = typer.main.get_command(app)
     for name, command in group.commands.items():
         assert command.help, name
-
-
-def test_help_imports_neither_reportlab_nor_openpyxl():
-    code = (
-        "import sys\n"
-        "from typer.testing import CliRunner\n"
-        "import cli\n"
-        "r = CliRunner().invoke(cli.app, ['--help'])\n"
-        "assert r.exit_code == 0, r.output\n"
-        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('reportlab', 'openpyxl'))\n"
-        "print(heavy)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"

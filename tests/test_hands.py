@@ -19,6 +19,7 @@ from scoring.hands import (
     MAX_RECORD_BYTES,
     MAX_RECORD_DEPTH,
     Hand,
+    HandError,
     RecordError,
     nesting_depth,
     read_record,
@@ -224,3 +225,13 @@ def test_fuzzed_records_never_escape(tmp_path, record, cut, junk):
             for e in errors:  # the location is in the message: the hand, or the record's field or the file's line
                 assert e["hand"] is None or e["message"].startswith(f"第{e['hand']}局")
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+def test_a_hand_error_is_worded_only_when_shown():
+    error = HandError(3, "points", "应为 0–200 之间 5 的倍数，实际为 7")
+    assert error.message == "第3局台下得分：应为 0–200 之间 5 的倍数，实际为 7"
+    assert error.in_hand == "台下得分：应为 0–200 之间 5 的倍数，实际为 7"
+    assert HandError(3, "extra", "未知的字段").message == "第3局：未知的字段"
+    assert HandError(None, "rules", "rules 应为对象").message == "rules 应为对象"
+
+

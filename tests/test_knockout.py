@@ -538,7 +538,8 @@ def test_first_round_byes_with_a_third_place_playoff(n):
 def test_first_round_paper_lots_plan(n, matches, bye_lots, text):
     plan = lot_plan(n)
     assert (plan.matches, plan.bye_lots, plan.text) == (matches, bye_lots, text)
-    assert plan.matches == n - largest_power_of_two_below(n) or n & (n - 1) == 0
+    power_of_two = n & (n - 1) == 0
+    assert plan.matches == (n // 2 if power_of_two else n - largest_power_of_two_below(n))
 
 
 def test_first_round_paper_lots_pair_1_2_3_4_and_lots_above_2_n_minus_b_are_byes():

@@ -8,7 +8,6 @@ import io
 import re
 import shutil
 import subprocess
-import sys
 
 import pdfplumber
 import pypdf
@@ -22,7 +21,6 @@ from scoring.event import default_event, default_text, parse
 from scoring.files import OutputExists
 from scoring.rules import DealerTable, RuleSet
 from scoring.teams import Team
-from tests.helpers import ROOT
 
 INSTALLED = [s for s in system_candidates() if s.path.is_file()]
 pytestmark = pytest.mark.skipif(not INSTALLED, reason="no Chinese TrueType font (apt install fonts-wqy-microhei)")
@@ -408,11 +406,6 @@ def test_registration_period_wording(start, end, expected):
 )
 def test_start_time_wording(text, expected):
     assert docs.cn_clock(text) == expected
-
-
-def test_cli_help_does_not_import_reportlab():
-    code = "import sys, cli; assert 'reportlab' not in sys.modules and 'openpyxl' not in sys.modules"
-    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
 def test_materials_command(tmp_path):

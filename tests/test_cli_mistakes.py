@@ -3,41 +3,17 @@ traceback, and no file the user filled is changed or lost."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
 
 import openpyxl
 import pytest
-from typer.testing import CliRunner
 
-from cli import app
 from scoring import workbook
 from scoring.event import EventError, default_text, parse
 from scoring.rules import RuleSet
-from scoring.teams import Team
-
-runner = CliRunner()
-
-
-def cli(*args: object, code: int):
-    result = runner.invoke(app, [str(a) for a in args])
-    assert "Traceback" not in result.output, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.output}"
-    return result
-
-
-def sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def new_event(folder: Path, n: int = 4) -> Path:
-    cli("init", folder, code=0)
-    teams = [Team(f"{i:02d}", (f"张{i}", f"李{i}")) for i in range(1, n + 1)]
-    workbook.write_teams(folder / "teams.xlsx", teams, force=True)
-    return folder
+from tests.conftest import cli, new_event, sha
 
 
 def toml_problems(text: str) -> str:

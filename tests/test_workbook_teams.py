@@ -1,0 +1,60 @@
+"""scoring.workbook.teams: teams.xlsx written with its template rows and read back, every bad cell named."""
+
+from __future__ import annotations
+
+import openpyxl
+import pytest
+
+from scoring.teams import Team
+from scoring.workbook import WorkbookError, read_teams, write_teams, write_teams_template
+from tests.workbook_cases import TEAMS
+
+
+def test_teams_template_example_rows_must_be_removed(tmp_path):
+    path = write_teams_template(tmp_path / "teams.xlsx")
+    ws = openpyxl.load_workbook(path)["报名表"]
+    assert [c.value for c in ws[1]] == ["组号", "队员1", "队员2", "联系电话", "备注"]
+    assert ws["A2"].number_format == "@"
+    with pytest.raises(WorkbookError) as info:
+        read_teams(path)
+    assert info.value.messages[0].startswith("teams.xlsx 报名表!E2：这是模板里的示例行")
+
+
+def test_teams_read_ids_as_text_and_name_every_bad_cell(tmp_path):
+    path = write_teams_template(tmp_path / "teams.xlsx")
+    wb = openpyxl.load_workbook(path)
+    ws = wb["报名表"]
+    ws.delete_rows(2, 2)  # the example rows
+    rows = [
+        (3, "张三", "李四", 2973620, None),
+        ("０７", " 王  五 ", "赵六", "", "老年组"),
+        ("12", "钱七", "", None, None),
+        ("07", "孙八", "张三", None, None),
+        (None, None, None, None, None),
+        (3.5, "周九", "吴十", None, None),
+        ("03", "郑一", "冯二", None, None),
+    ]
+    for r, values in enumerate(rows, start=2):
+        for c, v in enumerate(values, start=1):
+            ws.cell(r, c, v)
+    wb.save(path)
+    with pytest.raises(WorkbookError) as info:
+        read_teams(path)
+    assert info.value.messages == [
+        "teams.xlsx 报名表!C4：每组应有两名队员，此处为空",
+        "teams.xlsx 报名表!A5：组号“07”与第3行重复",
+        "teams.xlsx 报名表!C5：队员“张三”已在第2行（第03组）报名，每人只能参加一组",
+        "teams.xlsx 报名表!A7：组号应为文字或整数（如 01、12），实际为“3.5”",
+        "teams.xlsx 报名表!A8：组号“03”与第2行重复",
+    ]
+    for r in (4, 5, 6, 7, 8):
+        ws.cell(r, 1).value = None
+        for c in range(2, 6):
+            ws.cell(r, c).value = None
+    wb.save(path)
+    assert read_teams(path) == (Team("03", ("张三", "李四"), "2973620"), Team("07", ("王 五", "赵六"), "", "老年组"))
+
+
+def test_write_teams_round_trips(tmp_path):
+    teams = tuple(TEAMS.values())
+    assert read_teams(write_teams(tmp_path / "teams.xlsx", teams)) == teams
