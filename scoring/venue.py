@@ -21,8 +21,10 @@ from scoring.teams import Team, team_name
 if TYPE_CHECKING:  # the folder layer reads workbooks; only its types are needed here
     from scoring.tournament import RoundScore
 
-BRACKET_MAX_LEAVES = 16  # the bracket view shows as many of the latest rounds as keep its first column this short
-BRACKET_MAX_COLUMNS = 4  # and never more columns than fit across a TV at readable size
+# The bracket view shows the latest rounds: at least two columns, more while its first column stays this short (what
+# fits a 1080-line TV at 48 px) and never more columns than fit across it. The printed 晋级图 has the whole tree.
+BRACKET_MAX_LEAVES = 6
+BRACKET_MAX_COLUMNS = 4
 
 
 @dataclass(frozen=True)
@@ -179,13 +181,13 @@ def _note(slot: Slot, index: int) -> str:
 
 
 def bracket_view(chart: Bracket, teams: Mapping[str, Team]) -> BracketView | None:
-    """The rounds drawn so far, the latest of them: as many columns (at most BRACKET_MAX_COLUMNS) as keep the first
-    one within BRACKET_MAX_LEAVES matches and byes. None until a second round is drawn (before that the draw and
-    the results say it all)."""
+    """The rounds drawn so far, the latest of them: the last two, and earlier ones while the first column keeps within
+    BRACKET_MAX_LEAVES matches and byes (at most BRACKET_MAX_COLUMNS columns). None until a second round is drawn
+    (before that the draw and the results say it all)."""
     drawn = [c for c in chart.columns if c.drawn]
     if len(drawn) < 2:
         return None
-    first = len(drawn) - 1
+    first = len(drawn) - 2
     while first > 0 and len(drawn) - first < BRACKET_MAX_COLUMNS and len(drawn[first - 1].slots) <= BRACKET_MAX_LEAVES:
         first -= 1
     window = drawn[first:]

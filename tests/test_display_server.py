@@ -8,9 +8,6 @@ import http.client
 import json
 import os
 import re
-import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -23,8 +20,6 @@ from display import server as display_server
 from display.server import BoardSource, make_server
 from tests.events import finished, new_event, played_rounds
 from tests.show_process import start_show, stop
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def folder_digest(folder: Path) -> dict[str, str]:

@@ -84,7 +84,7 @@ def test_bracket_places_each_match_between_the_matches_its_teams_came_from(tmp_p
     board = board_of(tmp_path)
     b = board.bracket
     by_key = {n.key: n for n in b.nodes}
-    assert [c[0] for c in b.columns] == list(range(1, len(b.columns) + 1))
+    assert [c[0] for c in b.columns] == list(range(b.columns[0][0], b.columns[-1][0] + 1))
     assert b.columns[-1][1] == "决赛"
     for node in b.nodes:
         if node.sources:
@@ -99,7 +99,9 @@ def test_bracket_places_each_match_between_the_matches_its_teams_came_from(tmp_p
     assert leaves == [float(i) for i in range(b.slots)]
     final = next(n for n in b.nodes if n.column == len(b.columns) - 1 and not n.third_place)
     assert final.winner == board.placings.first.id
-    assert [len([n for n in b.nodes if n.column == c]) for c in range(len(b.columns))] == [8, 4, 2, 1]
+    # 11 teams: round 1 (3 matches, 5 byes) is more than a TV column holds; rounds 2 to the final are shown
+    assert [len([n for n in b.nodes if n.column == c]) for c in range(len(b.columns))] == [4, 2, 1]
+    assert [c[1] for c in b.columns] == ["第2轮", "半决赛", "决赛"]
     decided = [n for n in b.nodes if len(n.teams) == 2]
     assert all(n.notes[[t.id for t in n.teams].index(n.winner)] for n in decided)  # the winner's level is shown
 
@@ -119,8 +121,16 @@ def test_a_big_field_shows_only_the_latest_rounds_of_the_bracket(tmp_path):
     finished(tmp_path, teams=40)
     board = board_of(tmp_path)
     b = board.bracket
-    assert 1 <= len(b.columns) <= BRACKET_MAX_COLUMNS
+    assert 2 <= len(b.columns) <= BRACKET_MAX_COLUMNS
     first = b.columns[0][0]
     assert first > 1  # 40 teams: round 1 has 8 matches and 24 byes, more than the chart shows
     assert len([n for n in b.nodes if n.column == 0]) <= BRACKET_MAX_LEAVES
+    assert b.columns[-1][1] == "决赛"
     assert {n.column for n in b.nodes} == set(range(len(b.columns)))
+
+
+def test_the_bracket_shows_at_least_the_last_two_rounds(tmp_path):
+    played_rounds(tmp_path, teams=11, rounds=1)  # round 1 has 8 slots, more than BRACKET_MAX_LEAVES: still shown
+    b = board_of(tmp_path).bracket
+    assert [c[0] for c in b.columns] == [1, 2]
+    assert b.slots == 8 and len([n for n in b.nodes if n.column == 1]) == 4
