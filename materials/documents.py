@@ -18,12 +18,26 @@ from pathlib import Path
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from reportlab.lib.units import mm
+from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from materials.fonts import FontSet, choose_fonts
-from materials.style import CELL_PADDING, INK, MARGIN, PAGE, RULE, SHADE, Cell, HouseStyle, break_lines, build_pdf, new_canvas
+from materials.style import (
+    CELL_PADDING,
+    INK,
+    MARGIN,
+    PAGE,
+    RULE,
+    SHADE,
+    Cell,
+    HouseStyle,
+    break_lines,
+    build_pdf,
+    new_canvas,
+    no_orphan,
+)
 from scoring.errors import UserError, shown
 from scoring.event import Event
 from scoring.files import check_writable, decode_text, write_bytes
@@ -102,11 +116,30 @@ def prize_text(event: Event) -> str:
     return "设" + "、".join(parts) if parts else ""
 
 
-def points_rows(rules: RuleSet) -> list[tuple[str, str, str]]:
-    """The points → levels table in force, as printed: (points, who deals next, levels)."""
+NEGATIVE_LOW = -40  # the rule sheet's table starts here: penalties can push the defenders' points below 0
+
+
+def _signed(n: int) -> str:
+    return f"−{-n}" if n < 0 else str(n)
+
+
+def points_rows(rules: RuleSet, *, negative: bool = False) -> list[tuple[str, str, str]]:
+    """The points → levels table in force, as printed: (points, who deals next, levels). With `negative`, the
+    totals below 0 too (from −40, or one row 'below 0 counts as 0' when negative_points = "clamp")."""
     rows = []
-    for row in rules.points_table():
-        points = f"{row.low}" if row.low == row.high else f"{row.low}–{row.high}"
+    table = rules.points_table()
+    if negative and rules.negative_points is NegativePoints.CLAMP:
+        zero = table[0]
+        rows.append(("0以下", "按0分计，庄家保庄", f"庄家升{zero.levels}级"))
+    elif negative:
+        table = rules.points_table(low=NEGATIVE_LOW)
+    for row in table:
+        if row.low == row.high:
+            points = _signed(row.low)
+        elif row.low < 0:
+            points = f"{_signed(row.low)}至{_signed(row.high)}"
+        else:
+            points = f"{row.low}–{row.high}"
         side, gainer = ("庄家保庄", "庄家") if row.dealer_keeps else ("台下方上台坐庄", "台下方")
         rows.append((points, side, f"{gainer}升{row.levels}级" if row.levels else "不升级"))
     return rows
@@ -261,6 +294,8 @@ def _story(lines: Sequence[str], style: HouseStyle, inserts: dict[str, list[Flow
             story.append(style.para(line[1:].strip(), "plain"))
         elif line == "~":
             story.append(Spacer(1, style.sizes.body * 0.8))
+        elif line.startswith("+"):
+            story.extend([aside(line[1:].strip(), style), Spacer(1, style.sizes.body * 0.4)])
         elif line.startswith("@"):
             if line not in inserts:
                 raise MaterialsError(f"模板中的“{line}”不认识（可用：{'、'.join(inserts) or '无'}）")
@@ -269,6 +304,32 @@ def _story(lines: Sequence[str], style: HouseStyle, inserts: dict[str, list[Flow
             story.append(style.para(line, "body"))
     flush()
     return story
+
+
+ASIDE = colors.Color(0.93, 0.93, 0.93)
+
+
+def aside(text: str, style: HouseStyle) -> Table:
+    """A 补充说明: the organiser's words beside the original clauses, indented, on a light tint with a rule at
+    its left, so the original text still reads as it was written."""
+    indent = 2 * style.sizes.body
+    width = style.frame_width - indent
+    inner = width - 2 * CELL_PADDING - 3
+    table = Table([[style.para(text, "note", width=inner)]], colWidths=[width], hAlign="RIGHT")
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONTNAME", (0, 0), (-1, -1), style.fonts.name),
+                ("BACKGROUND", (0, 0), (-1, -1), ASIDE),
+                ("LINEBEFORE", (0, 0), (0, -1), 3, RULE),
+                ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING + 3),
+                ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+                ("TOPPADDING", (0, 0), (-1, -1), 3),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 5),
+            ]
+        )
+    )
+    return table
 
 
 def grid(rows: Sequence[str], style: HouseStyle) -> Table:
@@ -311,7 +372,7 @@ def grid(rows: Sequence[str], style: HouseStyle) -> Table:
         row_cells = []
         for text, width in zip(texts, widths):
             inner = width - 2 * CELL_PADDING
-            lines = [ln for hard in text.split(LINE_BREAK) for ln in break_lines(style.fonts, hard, size, [inner])]
+            lines = [ln for hard in text.split(LINE_BREAK) for ln in no_orphan(break_lines(style.fonts, hard, size, [inner]))]
             lines = lines or [""]
             st = centre if len(lines) == 1 else cell_style
             row_cells.append(Paragraph("<br/>".join(style.fonts.markup(line) for line in lines), st))
@@ -377,14 +438,18 @@ def rules_pdf(
     """比赛规则: the rule text with the points → levels table computed from `event.rules`."""
     style = _style(event, fonts)
     w = style.frame_width
-    rows = [("台下方得分", "结果", "升级"), *points_rows(event.rules)]
+    rows = [("台下方得分", "结果", "升级"), *points_rows(event.rules, negative=True)]
     table = style.table(rows, [w * 0.3, w * 0.36, w * 0.34])
-    must_play = "、".join(level.label for level in event.rules.must_play)
+    rules = event.rules
+    lower = (
+        "低于0分的按0分计"
+        if rules.negative_points is NegativePoints.CLAMP
+        else f"低于{_signed(NEGATIVE_LOW)}分时，每再少{STEP}分庄家多升一级"
+    )
     notes = [
         style.para(
-            f"说明：得分指台下方所得分数，含抠底加倍和罚分。超过{HOLD_LINE}分后每增加{STEP}分，台下方多升一级，"
-            f"{event.rules.points_table()[-1].high}分以上依此类推。必打级为{must_play}，升级遇必打级时停在必打级"
-            "（见第十一条）。",
+            f"说明：超过{rules.points_table()[-1].high}分后每增加{STEP}分，台下方多升一级；{lower}。"
+            "升级遇必打级时停在必打级（见第十一条）。",
             "note",
         )
     ]

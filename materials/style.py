@@ -75,6 +75,25 @@ def break_lines(fonts: FontSet, text: str, size: float, widths: Sequence[float],
     return lines
 
 
+ORPHAN = 2  # a paragraph's last line with this many characters or fewer stands alone
+
+
+def no_orphan(lines: list[str]) -> list[str]:
+    """Move the last characters of the line before down to a last line of one or two characters (a small
+    adjustment: at most three characters, only where a line may break), so a clause never ends with a lone
+    character or two; the shorter line is then justified. Lines are returned unchanged where that cannot be."""
+    if len(lines) < 2 or len(lines[-1].strip()) > ORPHAN:
+        return lines
+    prev, last = lines[-2], lines[-1]
+    for k in range(1, 4):
+        if len(prev) - k < 4:
+            break
+        head, moved = prev[:-k], prev[-k:]
+        if len((moved + last).strip()) > ORPHAN and _can_break(head[-1], moved[0]):
+            return [*lines[:-2], head, moved + last]
+    return lines
+
+
 def _can_break(before: str, after: str) -> bool:
     if after in NO_LINE_START or before in NO_LINE_END:
         return False
@@ -163,7 +182,7 @@ class HouseStyle:
         lines: list[str] = []
         for hard in text.split("\n"):  # a newline is a forced break (title lines)
             first = width - (st.firstLineIndent if not lines else 0)
-            lines += break_lines(self.fonts, hard, st.fontSize, [first, width], who) or [""]
+            lines += no_orphan(break_lines(self.fonts, hard, st.fontSize, [first, width], who)) or [""]
         return Paragraph("<br/>".join(self.fonts.markup(line, who) for line in lines), st)
 
     def table(

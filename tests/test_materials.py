@@ -231,7 +231,60 @@ def test_rules_sheet_has_the_seed_clauses_and_the_table(pdfs):
     assert table_rows_text(RuleSet())[3] == "60–75庄家保庄庄家升1级"
     for row in table_rows_text(RuleSet()):
         assert row in text
-    assert "本规则由离退休教职工服务中心负责解释" in text
+    assert "本规则由离退休服务中心负责解释" in text  # 十七 as the organiser wrote it
+
+
+PUNCTUATION_SLIPS = {  # the slips the printed sheet corrects (tests/data/README.md)
+    "2.J、A必打": "2、J、A必打",
+    "一对副4.一对主4": "一对副4、一对主4",
+    "均构成连对打无主时": "均构成连对。打无主时",
+    "扣底分值同如果": "扣底分值同。如果",
+    "对方升5级如台下方": "对方升5级。如台下方",
+}
+
+
+def original_clauses() -> list[str]:
+    text = (ROOT / "tests" / "data" / "rules-original.txt").read_text(encoding="utf-8")
+    for slip, fixed in PUNCTUATION_SLIPS.items():
+        assert slip in text
+        text = text.replace(slip, fixed)
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def test_rule_sheet_prints_every_clause_as_the_organiser_wrote_it(pdfs):
+    """The original text reads as written; what the organiser adds is a separate 补充说明, never inside a clause."""
+    text = re.sub(r"第\d+页共\d+页", "", text_of(pdfs["rules"]))  # a clause may run over a page break
+    for clause in original_clauses():
+        assert re.sub(r"\s+", "", clause) in text, clause
+    assert text.count("补充说明") >= 8
+
+
+def test_rule_sheet_explains_penalty_cards_capture_multipliers_and_negative_totals(pdfs):
+    text = text_of(pdfs["rules"])
+    assert "台上方（庄家一方）被罚的牌，每张给台下方加10分；台下方被罚的牌，每张从台下方得分中减10分" in text
+    assert "抠底的牌单张对牌拖拉机（两连对）火车（三连对）四连对底牌分乘×2×4×8×16×32" in text
+    for row in ["−40至−25庄家保庄庄家升6级", "−20至−5庄家保庄庄家升5级", "0–15庄家保庄庄家升4级"]:
+        assert row in text, row
+    clamp = dataclasses.replace(default_event(), rules=RuleSet(negative_points="clamp"))
+    clamped = text_of(render("rules", clamp))
+    assert "0以下按0分计，庄家保庄庄家升4级" in clamped and "−20至−5" not in clamped
+    assert "此时按0分计" in clamped
+
+
+def test_rule_sheet_has_no_clause_ending_in_one_or_two_characters_alone(pdfs):
+    with pdfplumber.open(io.BytesIO(pdfs["rules"])) as pdf:
+        lines = [line.strip() for page in pdf.pages for line in page.extract_text().splitlines() if line.strip()]
+    lone = [line for line in lines if len(line.replace(" ", "")) <= 2]
+    assert not lone, lone
+
+
+def test_no_orphan_moves_a_few_characters_down():
+    from materials.style import no_orphan
+
+    assert no_orphan(["一二三四五六七八", "九。"]) == ["一二三四五六七", "八九。"]
+    assert no_orphan(["一二三四五六七，", "八"]) == ["一二三四五六", "七，八"]  # never ，at a line start
+    assert no_orphan(["一二三四五", "六七八"]) == ["一二三四五", "六七八"]
+    assert no_orphan(["一二", "三"]) == ["一二", "三"]  # too short a line to take from
 
 
 def test_rules_table_changes_with_dealer_table():
