@@ -271,7 +271,7 @@ def materials(
     lots: Annotated[int | None, typer.Option("--lots", metavar="张数", min=1, help="抽签签条张数（默认等于参赛组数）")] = None,
     force: Annotated[bool, typer.Option("--force", help="覆盖已有的 PDF")] = False,
 ) -> None:
-    """打印材料：通知、比赛规则、报名表、抽签签条、纪念品领取签收表（PDF）。"""
+    """打印材料：通知、比赛规则、规则口径确认单、报名表、抽签签条、纪念品领取签收表（PDF）。"""
     from materials import build_all
     from scoring.event import load
     from scoring.report import next_after_materials

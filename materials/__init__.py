@@ -9,6 +9,7 @@ from materials.documents import (
     notice_pdf,
     registration_pdf,
     rules_pdf,
+    signoff_pdf,
     souvenir_pdf,
 )
 from materials.fonts import FontSet, FontSpec, choose_fonts
@@ -25,5 +26,6 @@ __all__ = [
     "notice_pdf",
     "registration_pdf",
     "rules_pdf",
+    "signoff_pdf",
     "souvenir_pdf",
 ]

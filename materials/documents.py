@@ -1,4 +1,4 @@
-"""The event documents: 通知, 比赛规则, 报名表, 抽签签条, 纪念品领取签收表.
+"""The event documents: 通知, 比赛规则, 规则口径确认单, 报名表, 抽签签条, 纪念品领取签收表.
 
 Each public function takes domain objects and returns PDF bytes; wording comes from `templates/*.j2`
 (an event folder's own `templates/` wins). All text, wording and user data alike, is drawn as plain text
@@ -52,7 +52,8 @@ RULES = "比赛规则.pdf"
 REGISTRATION = "报名表.pdf"
 LOTS = "抽签签条.pdf"
 SOUVENIR = "纪念品领取签收表.pdf"
-FILE_NAMES = (NOTICE, RULES, REGISTRATION, LOTS, SOUVENIR)
+SIGNOFF = "规则口径确认单.pdf"
+FILE_NAMES = (NOTICE, RULES, REGISTRATION, LOTS, SOUVENIR, SIGNOFF)
 
 LOTS_PER_PAGE_COLUMNS = 2
 LOTS_PER_PAGE_ROWS = 6
@@ -458,6 +459,16 @@ def rules_pdf(
     return build_pdf(story, style, title="双升级（双扣）比赛规则", invariant=invariant)
 
 
+def signoff_pdf(
+    event: Event, *, fonts: FontSet | None = None, template_dir: Path | None = None, invariant: bool = False
+) -> bytes:
+    """规则口径确认单: every `[rules]` and `[format]` option in force in plain words beside the readings it
+    excludes, how 十二 and 十三/十四 are applied, and lines for the 比赛负责人's signature and the date."""
+    style = _style(event, fonts)
+    story = _story(render_lines("signoff.j2", event, template_dir), style, {})
+    return build_pdf(story, style, title=f"{event.title}规则口径确认单", invariant=invariant)
+
+
 def registration_pdf(
     event: Event,
     teams: Sequence[Team] = (),
@@ -628,7 +639,7 @@ def build_all(
     force: bool = False,
     invariant: bool = False,
 ) -> Built:
-    """Write the five documents into the event folder; refuse to overwrite any of them unless `force`.
+    """Write the six documents into the event folder; refuse to overwrite any of them unless `force`.
 
     `font` (--font) wins over `[print] font`; `lots` defaults to the number of teams.
     """
@@ -649,6 +660,7 @@ def build_all(
         REGISTRATION: registration_pdf(event, teams, **common),
         LOTS: lots_pdf(event, count, field=count if count == len(teams) else None, **common),
         SOUVENIR: souvenir_pdf(event, teams, **common),
+        SIGNOFF: signoff_pdf(event, **common),
     }
     written = tuple(write_bytes(folder / name, data, force=force) for name, data in documents.items())
     return Built(written, fonts.warnings, fonts.description)

@@ -54,10 +54,12 @@ def render(kind: str, event=None, teams=TEAMS, **kwargs) -> bytes:
         return docs.registration_pdf(event, teams, **common)
     if kind == "lots":
         return docs.lots_pdf(event, len(teams) or 12, **common)
+    if kind == "signoff":
+        return docs.signoff_pdf(event, **common)
     return docs.souvenir_pdf(event, teams, **common)
 
 
-KINDS = ("notice", "rules", "registration", "lots", "souvenir")
+KINDS = ("notice", "rules", "registration", "lots", "souvenir", "signoff")
 
 
 @pytest.fixture(scope="module")
@@ -373,7 +375,9 @@ def test_name_with_a_character_missing_from_the_font_is_warned():
 
 def test_build_all_writes_the_five_files_and_refuses_to_overwrite(tmp_path):
     built = docs.build_all(tmp_path, default_event(), None, invariant=True)
-    assert [p.name for p in built.paths] == ["通知.pdf", "比赛规则.pdf", "报名表.pdf", "抽签签条.pdf", "纪念品领取签收表.pdf"]
+    assert [p.name for p in built.paths] == [
+        "通知.pdf", "比赛规则.pdf", "报名表.pdf", "抽签签条.pdf", "纪念品领取签收表.pdf", "规则口径确认单.pdf"
+    ]
     assert all(p.read_bytes().startswith(b"%PDF") for p in built.paths)
     assert any("抽签签条先按12张打印" in w for w in built.warnings)
     before = built.paths[0].read_bytes()
@@ -537,3 +541,40 @@ def test_lots_sheet_says_which_lots_meet_and_which_are_byes():
     assert "签号11轮空" in text and "组数为单数的轮次" in text
     blank = text_of(docs.lots_pdf(event, 12, fonts=fonts, invariant=True))
     assert "轮空" not in blank  # the number of teams is not known yet
+
+
+# --- 规则口径确认单 ---------------------------------------------------------------------------------------------
+
+
+def test_signoff_sheet_names_every_option_in_force_beside_what_it_excludes(pdfs):
+    text = text_of(pdfs["signoff"])
+    assert text.startswith("规则口径确认单")
+    assert "每少20分升一级，不足20分的零头也按一级计：60–75分升1级" in text
+    assert "零头不计（floor：65–75分不升级）" in text  # the reading it excludes
+    assert "2、J、A；2只在开局打2时必打" in text
+    assert "停在必打级，少升的级数不扣对方（cap）" in text and "少升的级数也从对方扣除（deduct）" in text
+    assert "照负分计算，如－20分时庄家升5级（allow）" in text and "按0分计（clamp）" in text
+    assert "级数相同就加赛" in text and "级数相同判最后一副的庄家胜（dealer）" in text
+    assert "两场半决赛的负者并列三等奖" in text and "轮空都放在第1轮" in text
+    assert "第十二条（级牌抠底、落实政策）的执行口径" in text and "第十三、十四条（扣错底、出错牌）的执行口径" in text
+    assert "比赛负责人签字：＿＿＿＿＿＿日期：＿＿年＿＿月＿＿日" in text
+
+
+def test_signoff_sheet_changes_with_event_toml():
+    text = default_text()
+    for old, new in [
+        ('dealer_table = "ceil"', 'dealer_table = "floor"'),
+        ('penalty_excess = "cap"', 'penalty_excess = "deduct"'),
+        ('negative_points = "allow"', 'negative_points = "clamp"'),
+        ('tie_break = "playoff"', 'tie_break = "dealer"'),
+        ('third_place = "shared"', 'third_place = "playoff"'),
+    ]:
+        assert old in text, old
+        text = text.replace(old, new)
+    changed = text_of(render("signoff", parse(text, source="event.toml")))
+    assert "每少满20分升一级，零头不计：65–75分不升级" in changed and "零头按一级计（ceil" in changed
+    assert "停在必打级，少升的级数同样从对方扣除（deduct）" in changed
+    assert "低于0分按0分计（clamp）" in changed
+    assert "由最后一副牌的庄家一方获胜（dealer）" in changed and "加赛直至分出胜负（playoff）" in changed
+    assert "胜者获三等奖（playoff）" in changed
+    assert changed != text_of(render("signoff"))
