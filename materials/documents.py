@@ -579,42 +579,77 @@ def lots_pdf(
             fonts.draw(canvas, MARGIN, height - MARGIN - size * (2.4 + 1.35 * i), text, size)
         first = page * cols * rows_
         on_page = min(cols * rows_, count - first)
-        used_rows = -(-on_page // cols)
-        # dashed cut lines around every slip, solid crop marks where they meet the outer edge
-        canvas.setLineWidth(0.8)
-        canvas.setDash(6, 4)
-        low = top - used_rows * cell_h
-        for r in range(used_rows + 1):
-            y = top - r * cell_h
-            canvas.line(left, y, right, y)
-        for c in range(cols + 1):
-            x = left + c * cell_w
-            canvas.line(x, low, x, top)
-        canvas.setDash()
-        tick = 3 * mm
-        for r in range(used_rows + 1):
-            y = top - r * cell_h
-            canvas.line(left - tick, y, left - 1, y)
-            canvas.line(right + 1, y, right + tick, y)
-        for c in range(cols + 1):
-            x = left + c * cell_w
-            canvas.line(x, top + 1, x, top + tick)
-            canvas.line(x, low - tick, x, low - 1)
+        slips = {divmod(k, cols) for k in range(on_page)}
+        _cut_lines(canvas, slips, left=left, top=top, cell_w=cell_w, cell_h=cell_h)
         for k in range(on_page):
             number = first + k + 1
             r, c = divmod(k, cols)
             cx = left + (c + 0.5) * cell_w
             y0 = top - (r + 1) * cell_h
-            fonts.draw(canvas, cx, y0 + cell_h - size * 1.6, top_label, size, align="centre")
-            big = min(cell_h * 0.45, 64)
-            fonts.draw(canvas, cx, y0 + cell_h / 2 - big * 0.33, str(number), big, align="centre")
-            text_lines = _wrap(fonts, bottom_label, size, cell_w - 5 * mm)
-            for i, text in enumerate(text_lines[:2]):
-                y = y0 + size * 0.7 + (min(len(text_lines), 2) - 1 - i) * size * 1.25
+            # labels stay at least LOT_INSET inside the cut lines, descenders included; the number fills the middle
+            shown = _wrap(fonts, bottom_label, size, cell_w - 2 * LOT_INSET)[:2] if bottom_label else []
+            low_room = y0 + LOT_INSET + len(shown) * size * 1.25 + 2
+            big = min(64.0, (y0 + cell_h - LOT_INSET - low_room) / 1.02)
+            baseline = low_room + big * 0.24  # room below for the underline
+            half = fonts.width(str(number), big) / 2
+            # the small label (签号) on the number's baseline, to its left
+            fonts.draw(canvas, cx - half - size * 0.5, baseline, top_label, size, align="right")
+            fonts.draw(canvas, cx, baseline, str(number), big, align="centre")
+            if rotation_ambiguous(number):  # 6 and 9 (16 and 91, …) read the other way up: underline them
+                canvas.setLineWidth(max(big / 14, 2))
+                canvas.line(cx - half, baseline - big * 0.14, cx + half, baseline - big * 0.14)
+                canvas.setLineWidth(0.8)
+            for i, text in enumerate(shown):
+                y = y0 + LOT_INSET + size * 0.25 + (len(shown) - 1 - i) * size * 1.25
                 fonts.draw(canvas, cx, y, text, size, align="centre")
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+LOT_INSET = 4 * mm  # text on a slip keeps this far from its cut lines
+ROTATED = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}
+
+
+def rotation_ambiguous(number: int) -> bool:
+    """A lot number that reads as another number upside down (6 ↔ 9, 16 ↔ 91, 68 ↔ 89): it gets underlined."""
+    text = str(number)
+    if any(ch not in ROTATED for ch in text):
+        return False
+    turned = "".join(ROTATED[ch] for ch in reversed(text))
+    return turned != text and not turned.startswith("0")
+
+
+def _cut_lines(canvas, slips: set[tuple[int, int]], *, left: float, top: float, cell_w: float,
+               cell_h: float) -> None:
+    """Dashed cut lines around every slip (row, column) on the page — only around slips, never around an empty
+    cell — and solid crop marks where a cut line meets the outside of the slips."""
+    edges: set[tuple[float, float, float, float]] = set()
+    for r, c in slips:
+        x0, x1 = left + c * cell_w, left + (c + 1) * cell_w
+        y1, y0 = top - r * cell_h, top - (r + 1) * cell_h
+        edges |= {(x0, y1, x1, y1), (x0, y0, x1, y0), (x0, y0, x0, y1), (x1, y0, x1, y1)}
+    canvas.setLineWidth(0.8)
+    canvas.setDash(6, 4)
+    for x0, y0, x1, y1 in sorted(edges):
+        canvas.line(x0, y0, x1, y1)
+    canvas.setDash()
+    tick = 3 * mm
+    for r, c in slips:
+        x0, x1 = left + c * cell_w, left + (c + 1) * cell_w
+        y1, y0 = top - r * cell_h, top - (r + 1) * cell_h
+        if (r, c - 1) not in slips:  # outside to the left
+            canvas.line(x0 - tick, y1, x0 - 1, y1)
+            canvas.line(x0 - tick, y0, x0 - 1, y0)
+        if (r, c + 1) not in slips:
+            canvas.line(x1 + 1, y1, x1 + tick, y1)
+            canvas.line(x1 + 1, y0, x1 + tick, y0)
+        if (r - 1, c) not in slips:
+            canvas.line(x0, y1 + 1, x0, y1 + tick)
+            canvas.line(x1, y1 + 1, x1, y1 + tick)
+        if (r + 1, c) not in slips:
+            canvas.line(x0, y0 - tick, x0, y0 - 1)
+            canvas.line(x1, y0 - tick, x1, y0 - 1)
 
 
 def _wrap(fonts: FontSet, text: str, size: float, width: float) -> list[str]:

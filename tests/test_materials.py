@@ -12,6 +12,7 @@ import subprocess
 import pdfplumber
 import pypdf
 import pytest
+from reportlab.lib.units import mm
 from typer.testing import CliRunner
 
 from materials import documents as docs
@@ -578,3 +579,54 @@ def test_signoff_sheet_changes_with_event_toml():
     assert "由最后一副牌的庄家一方获胜（dealer）" in changed and "加赛直至分出胜负（playoff）" in changed
     assert "胜者获三等奖（playoff）" in changed
     assert changed != text_of(render("signoff"))
+
+
+# --- 抽签签条: cut lines, 6 and 9 -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("number", "ambiguous"), [
+    (6, True), (9, True), (16, True), (19, True), (61, True), (66, True), (68, True), (86, True), (91, True),
+    (99, True), (1, False), (8, False), (10, False), (11, False), (60, False), (69, False), (88, False), (96, False),
+    (101, False), (7, False), (106, True), (126, False),
+])  # fmt: skip
+def test_lot_numbers_that_read_as_another_upside_down(number, ambiguous):
+    assert docs.rotation_ambiguous(number) is ambiguous
+
+
+def lots_geometry(data: bytes):
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        page = pdf.pages[0]
+        lines = [ln for ln in page.lines if ln["width"] > 100 or ln["height"] > 50]  # cut lines, not crop marks
+        return page, lines
+
+
+def test_lot_text_stays_well_inside_its_cut_lines():
+    data = docs.lots_pdf(default_event(), 11, field=11, fonts=choose_fonts(candidates=INSTALLED), invariant=True)
+    page, lines = lots_geometry(data)
+    rows = sorted({round(ln["top"], 1) for ln in lines if ln["width"] > 100})
+    cols = sorted({round(ln["x0"], 1) for ln in lines if ln["height"] > 50})
+    assert len(rows) == 7 and len(cols) == 3
+    inside = [ch for ch in page.chars if ch["top"] > rows[0] and ch["text"].strip()]
+    assert inside
+    for ch in inside:
+        above = max(y for y in rows if y <= ch["top"])
+        below = min(y for y in rows if y >= ch["bottom"])
+        left = max(x for x in cols if x <= ch["x0"])
+        right = min(x for x in cols if x >= ch["x1"])
+        assert min(ch["top"] - above, below - ch["bottom"]) >= 3 * mm, ch["text"]
+        assert min(ch["x0"] - left, right - ch["x1"]) >= 3 * mm, ch["text"]
+
+
+def test_six_and_nine_are_underlined_and_an_empty_cell_has_no_cut_lines():
+    data = docs.lots_pdf(default_event(), 11, fonts=choose_fonts(candidates=INSTALLED), invariant=True)
+    page, lines = lots_geometry(data)
+    underlines = [ln for ln in page.lines if 10 < ln["width"] < 60 and ln["linewidth"] >= 2]
+    assert len(underlines) == 2  # under 6 and under 9
+    rows = sorted({round(ln["top"], 1) for ln in lines if ln["width"] > 100})
+    cols = sorted({round(ln["x0"], 1) for ln in lines if ln["height"] > 50})
+    # the twelfth cell (last row, right column) holds no slip: no cut line on its right or bottom edge
+    last_top, last_bottom = rows[-2], rows[-1]
+    for ln in lines:
+        mid_x, mid_y = (ln["x0"] + ln["x1"]) / 2, (ln["top"] + ln["bottom"]) / 2
+        assert not (abs(mid_x - cols[2]) < 1 and last_top < mid_y < last_bottom), ln
+        assert not (abs(mid_y - last_bottom) < 1 and cols[1] < mid_x < cols[2]), ln
