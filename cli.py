@@ -313,17 +313,28 @@ def demo(
     seed: Annotated[int, typer.Option("--seed", metavar="整数", help="随机种子（同一种子得到同一场示例比赛）")] = 2026,
     force: Annotated[bool, typer.Option("--force", help="清空一个不是示例活动的非空文件夹")] = False,
 ) -> None:
-    """生成一场完整的示例比赛：设置、报名表、每轮抽签与模拟记分、检查副本、打印材料和最终名次。"""
+    """生成一场完整的示例比赛：设置、报名表、每轮抽签与模拟记分、检查副本、每轮的对阵表、计分卡、成绩和加赛单、打印材料和最终名次。"""
     from materials import build_all
+    from materials.paper import write_draw_papers, write_score_papers
     from scoring.demo import run_demo
     from scoring.report import next_after_demo, placings_text
     from scoring.tournament import TEAMS_FILE
 
     from materials.ending import write_awards
     from scoring.tournament import bracket
+    papers: dict[str, None] = {}  # every round's paper, in the order it was printed
+    paper_warnings: list[str] = []
+
+    def printed(written) -> None:
+        papers.update(dict.fromkeys(path.name for path in written.paths))
+        paper_warnings.extend(written.warnings)
 
     try:
-        report = run_demo(out, teams=teams, seed=seed, force=force)
+        report = run_demo(
+            out, teams=teams, seed=seed, force=force,
+            after_draw=lambda drawn: printed(write_draw_papers(drawn, force=True)),
+            after_score=lambda scored: printed(write_score_papers(scored, force=True)),
+        )
         built = build_all(out, report.event, report.teams, force=True)
         ending = write_awards(out, bracket(out)[0], report.event, force=True)
     except UserError as exc:
@@ -336,12 +347,14 @@ def demo(
         r = score.round
         typer.echo(f"  第{r.number}轮记分表  {out / f'round-{r.number}.xlsx'}（随机种子 {r.seed}），"
                    f"检查副本 round-{r.number}-checked.xlsx")
+        mine = [name for name in papers if name.startswith(f"第{r.number}轮")]
+        typer.echo(f"  第{r.number}轮打印件  {'、'.join(mine)}")
     for path in built.paths:
         typer.echo(f"  打印材料      {path}")
     for path in ending.paths:
         typer.echo(f"  比赛结束      {path}")
     typer.echo(placings_text(report.placings, team_map))
-    for line in dict.fromkeys([*built.warnings, *ending.warnings]):
+    for line in dict.fromkeys([*paper_warnings, *built.warnings, *ending.warnings]):
         typer.echo(line, err=True)
     typer.echo(next_after_demo(out))
 

@@ -478,7 +478,7 @@ def registration_pdf(
     template_dir: Path | None = None,
     invariant: bool = False,
 ) -> bytes:
-    """报名表: one row per pair (组号, two names, phone, 备注), prefilled with `teams`, then blank rows."""
+    """报名表: one row per pair (组号, two names, phone, 备注), prefilled with `teams`, then blank rows (no 组号)."""
     style = _style(event, fonts)
     story = _story(render_lines("registration.j2", event, template_dir), style, {})
     w = style.frame_width
@@ -498,8 +498,9 @@ def registration_pdf(
     else:
         fit = style.rows_that_fit(story, ROW_HEIGHT)
         blanks = fit - len(teams) if len(teams) + 2 <= fit else 2
-    for i in range(blanks):
-        body.append([f"{i + 1:02d}" if not teams else "", "", "", "", ""])
+    # Blank rows carry no 组号: the form may be printed twice, and the office numbers the pairs when it types them
+    # into teams.xlsx, so no two copies can hand out the same number.
+    body += [["", "", "", "", ""] for _ in range(blanks)]
     story.append(style.table(body, [w * 0.12, w * 0.2, w * 0.2, w * 0.22, w * 0.26], row_height=ROW_HEIGHT))
     return build_pdf(story, style, title=f"{event.title}报名表", invariant=invariant)
 

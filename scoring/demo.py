@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import random
 import shutil
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scoring import event as event_file
@@ -48,7 +49,7 @@ def make_teams(rng: random.Random, count: int) -> tuple[Team, ...]:
             seen.add(name)
             names.append(name)
     return tuple(
-        Team(f"{i + 1:02d}", (names[2 * i], names[2 * i + 1]), phone=f"2973{rng.randint(100, 999)}") for i in range(count)
+        Team(f"{i + 1:02d}", (names[2 * i], names[2 * i + 1])) for i in range(count)  # no made-up phone numbers
     )
 
 
@@ -67,7 +68,18 @@ def prepare_folder(folder: Path, *, force: bool) -> None:
     files.write_text(folder / MARKER, "shuangsheng demo\n", force=True)
 
 
-def run_demo(folder: Path, *, teams: int = 11, seed: int = 2026, force: bool = False) -> DemoReport:
+def run_demo(
+    folder: Path,
+    *,
+    teams: int = 11,
+    seed: int = 2026,
+    force: bool = False,
+    after_draw: Callable[[tournament.DrawReport], None] | None = None,
+    after_score: Callable[[tournament.ScoreReport], None] | None = None,
+) -> DemoReport:
+    """The whole event, round by round as on the day: draw, play, score. `after_draw` and `after_score` are
+    called where the CLI's `draw` and `score` would print (the paper of each round). A match tied when time is
+    up is scored once with its regular hands (when its playoff slip is printed) and again after its 加赛 hands."""
     if not knockout.MIN_TEAMS <= teams <= knockout.MAX_TEAMS:
         raise DemoError(f"参赛组数应为 {knockout.MIN_TEAMS}–{knockout.MAX_TEAMS}，实际为 {teams}")
     rng = random.Random(seed)
@@ -81,13 +93,22 @@ def run_demo(folder: Path, *, teams: int = 11, seed: int = 2026, force: bool = F
     state = tournament.open_folder(folder)  # once; each round is read once, right after it is filled
     while not (scores and knockout.is_final(scores[-1].round)):
         drawn = tournament.draw_in(state, seed=rng.randrange(10**6, 10**9))
+        if after_draw is not None:
+            after_draw(drawn)
         records = {
             p.table: simulate_match(rng, rules=event.rules)[0] for p in drawn.round.pairings
         }
+        at_time = {t: replace(r, hands=tuple(h for h in r.hands if not h.playoff)) for t, r in records.items()}
+        if after_score is not None and at_time != records:  # some table was tied when time was up
+            workbook.fill_round(drawn.path, at_time)
+            tied = state.with_round(workbook.read_round(drawn.path))
+            after_score(tournament.score_in(tied, drawn.round.number))
         workbook.fill_round(drawn.path, records)
         state = state.with_round(workbook.read_round(drawn.path))
         report = tournament.score_in(state, drawn.round.number)
         scores.append(report.score)
         checked.append(tournament.write_checked_copy(report))
+        if after_score is not None:
+            after_score(report)
     placings, _ = tournament.awards_in(state)
     return DemoReport(folder, event, team_list, tuple(scores), tuple(checked), placings)

@@ -320,16 +320,26 @@ def test_rules_follow_the_other_options():
 def test_registration_form(pdfs):
     text = text_of(pdfs["registration"])
     assert "组号队员1队员2联系电话备注" in text
-    assert "截止日期：2026年3月9日" in text and "2973620" in text
+    assert "2973620" in text
     assert "01王喆李堃13800000001" in text
     assert "<b>&<b>&王孙昇" in text and "<b>&备注" in text
 
 
-def test_blank_registration_form_has_numbered_rows():
-    text = text_of(render("registration", teams=()))
-    assert "组号队员1队员2联系电话备注01020304" in text
-    with pdfplumber.open(io.BytesIO(render("registration", teams=()))) as pdf:
+def test_blank_registration_form_leaves_the_numbers_blank():
+    """A form printed twice must not hand out 01, 02, … twice: the office numbers pairs when typing them in."""
+    data = render("registration", teams=())
+    text = text_of(data)
+    assert text.endswith("组号队员1队员2联系电话备注")
+    assert "组号由报名处统一编写" in text
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
         assert len(pdf.pages) == 1  # blank rows fill the first page only
+        assert len([r for r in pdf.pages[0].rects if r["height"] > 30]) >= 10 or len(pdf.pages[0].lines) > 10
+
+
+def test_registration_form_says_the_dates_once(pdfs):
+    text = text_of(pdfs["registration"])
+    assert "报名时间：2026年3月3日-9日（逾期不再接受报名）" in text
+    assert "截止" not in text and text.count("2026年3月") == 1
 
 
 def test_souvenir_sheet_lists_every_player_with_team_and_signature_column(pdfs):

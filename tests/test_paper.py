@@ -298,3 +298,33 @@ def test_a_character_wider_than_its_line_gets_a_line_of_its_own():
     f = fonts()
     assert break_lines(f, "对", 22, [10]) == ["对"]
     assert break_lines(f, "甲对", 22, [10]) == ["甲", "对"]
+
+
+def test_demo_produces_every_document_for_every_round(tmp_path):
+    """Each round's draw sheet, score cards (a page per table and a blank one) and results, a playoff slip for
+    the table that was tied when time was up (seed 6 has one), and the six event documents; all printable."""
+    from cli import app
+
+    result = CliRunner().invoke(app, ["demo", "--out", str(tmp_path), "--teams", "6", "--seed", "6"])
+    assert result.exit_code == 0, result.output
+    state = tournament.open_folder(tmp_path)
+    assert len(state.rounds) == 3
+    smallest = {"对阵表": 14, "计分卡": 12, "成绩": 14, "加赛单": 12}
+    for sheet in state.rounds:
+        r = sheet.round
+        cards = (tmp_path / paper.score_cards_name(r.number)).read_bytes()
+        assert pages(cards) == len(r.pairings) + 1
+        for name in (paper.draw_sheet_name(r.number), paper.score_cards_name(r.number), paper.results_name(r.number)):
+            assert_printable((tmp_path / name).read_bytes(), smallest=smallest[name.removesuffix(".pdf")[3:]])
+            assert name in result.output
+    slip = tmp_path / paper.playoff_slip_name(1, 2)
+    assert slip.exists() and "第1轮第2桌加赛单.pdf" in result.output
+    assert_printable(slip.read_bytes(), smallest=12)
+    assert "第一局加赛由" in text_of(slip.read_bytes())
+    assert "第05组胜（加赛1局）" in text_of((tmp_path / paper.results_name(1)).read_bytes())
+    from materials.documents import FILE_NAMES
+
+    for name in FILE_NAMES:
+        assert (tmp_path / name).exists()
+    registration = text_of((tmp_path / "报名表.pdf").read_bytes())
+    assert not re.search(r"\d{7}", registration.replace("2973620", ""))  # no made-up phone numbers
