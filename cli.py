@@ -315,13 +315,12 @@ def demo(
 ) -> None:
     """生成一场完整的示例比赛：设置、报名表、每轮抽签与模拟记分、检查副本、每轮的对阵表、计分卡、成绩和加赛单、打印材料和最终名次。"""
     from materials import build_all
+    from materials.ending import write_awards
     from materials.paper import write_draw_papers, write_score_papers
     from scoring.demo import run_demo
     from scoring.report import next_after_demo, placings_text
-    from scoring.tournament import TEAMS_FILE
+    from scoring.tournament import TEAMS_FILE, bracket
 
-    from materials.ending import write_awards
-    from scoring.tournament import bracket
     papers: dict[str, None] = {}  # every round's paper, in the order it was printed
     paper_warnings: list[str] = []
 
