@@ -8,6 +8,7 @@ import io
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pdfplumber
 import pypdf
@@ -247,7 +248,7 @@ PUNCTUATION_SLIPS = {  # the slips the printed sheet corrects (tests/data/README
 
 
 def original_clauses() -> list[str]:
-    text = (ROOT / "tests" / "data" / "rules-original.txt").read_text(encoding="utf-8")
+    text = (Path(__file__).parent / "data" / "rules-original.txt").read_text(encoding="utf-8")
     for slip, fixed in PUNCTUATION_SLIPS.items():
         assert slip in text
         text = text.replace(slip, fixed)
