@@ -11,14 +11,11 @@ import pytest
 
 from scoring import workbook as wbk
 from scoring.files import OutputExists
-from scoring.levels import Side
 from scoring.match import replay
 from scoring.workbook import HEADER, WorkbookError, read_round, write_checked, write_round
 from tests.conftest import sha
 from tests.workbook_cases import ROUND, TEAMS, fill
 from tests.workbook_cases import filled  # noqa: F401  (a fixture)
-
-A, B = Side.A, Side.B
 
 
 def test_checked_copy_has_levels_marks_and_never_touches_the_input(filled, tmp_path):
