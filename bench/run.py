@@ -58,6 +58,20 @@ MINIMAL_TYPER_APP = textwrap.dedent(
     """
 )
 BARE_LOAD = "import sys, openpyxl; openpyxl.load_workbook(sys.argv[1])"
+# What `score` does apart from its PDFs (the round results and playoff slips): for the breakdown only, no budget.
+SCORE_WITHOUT_PDFS = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    import typer
+    from scoring.report import score_text
+    from scoring.tournament import score, write_checked_copy
+
+    report = score(Path(sys.argv[1]), 1)
+    write_checked_copy(report)
+    typer.echo(score_text(report.score, report.teams))
+    """
+)
 FILL_ROUND = textwrap.dedent(
     """
     import random, sys
@@ -155,6 +169,9 @@ def main() -> int:
         report(score.cpu <= 1.0 * bare.cpu,
                f"score --round 1 (128 teams) {score.cpu:.3f} s ({score.wall:.3f} s) ≤ 1.0 × bare load "
                f"{bare.cpu:.3f} s [ratio {score.cpu / bare.cpu:.2f}]")
+        parts = measure([PYTHON, "-c", SCORE_WITHOUT_PDFS, str(event)], runs)
+        print(f"      breakdown: score's work without its PDFs {parts.cpu:.3f} s ({parts.wall:.3f} s) "
+              f"[ratio {parts.cpu / bare.cpu:.2f}]; the PDFs add {score.cpu - parts.cpu:.3f} s", flush=True)
         report(demo.cpu <= 8 * bare.cpu,
                f"demo --teams 128 {demo.cpu:.3f} s ({demo.wall:.3f} s) ≤ 8 × bare load = {8 * bare.cpu:.3f} s "
                f"[ratio {demo.cpu / bare.cpu:.2f}]")

@@ -5,9 +5,11 @@ The only package that imports a spreadsheet library. Its modules, along their se
 - `parsers` — lenient cell parsers (pure);
 - `schema` — sheet names, labels, columns and fixed rows of every sheet (pure; also used by the printed score card);
 - `problems` — `Problem` (file, sheet, cell) and `WorkbookError` (pure);
-- `loading` — opening a user's file safely into plain grids of values;
+- `guard` — checking a user's file before any parser sees it; `loading` — reading it into plain grids of values;
 - `teams` — teams.xlsx; `round_writer` / `round_reader` — round-N.xlsx; `checked` — the checked copy;
   `lots` — paper lots;
+- `sheetml` — a small xlsx writer for the checked copy (pure: builds the file's bytes);
+- `style` — the look of the workbooks openpyxl writes;
 - `referee` — SIMULATION ONLY: typing hands in as a referee would, for the demo and the tests.
 
 Readers are lenient about what people really type but never guess: anything else is a `Problem` naming the file,

@@ -93,7 +93,7 @@ def _unreadable(name: str, exc: BaseException) -> WorkbookError:
 
 
 def open_workbook(data: bytes, name: str, *, read_only: bool = True, data_only: bool = False):  # -> Workbook
-    """The workbook in openpyxl, after the same checks as `read_grids` (for rewriting a workbook we wrote)."""
+    """The workbook in openpyxl, after the same checks as `read_grids` (for a workbook holding formulas)."""
     inspect(data, name)
     import openpyxl  # only here: reading goes through calamine
     from openpyxl.utils.exceptions import InvalidFileException
