@@ -568,6 +568,7 @@ def show(
     typer.echo(f"场地大屏已启动：{url}")
     if lan:
         typer.echo(f"在电视的浏览器中输入：{url}")
+        typer.echo("（Windows 防火墙询问是否允许 Python 访问网络时，请选“允许”，并勾选“专用网络”）")
     else:
         typer.echo("在这台电脑的浏览器中打开上面的地址（按 F11 全屏）；要让电视也能打开，请加 --lan")
     typer.echo("计分后页面会自动更新；按 Ctrl+C 停止")

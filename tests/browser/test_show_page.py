@@ -41,7 +41,7 @@ def events(tmp_path_factory):
     folders["mid"] = base / "mid"
     finished(base / "end", teams=11)
     folders["end"] = base / "end"
-    rng = new_event(base / "big", teams=40)  # 20 tables: the draw needs several pages
+    rng = new_event(base / "big", teams=100)  # 36 tables and 28 byes: the draw needs several pages
     draw(base / "big", rng)
     folders["big"] = base / "big"
     (base / "long").mkdir()
@@ -174,12 +174,16 @@ def test_nothing_overflows_and_numbers_are_large(browser, events, event, size):
     folder, url = events[event]
     page = open_page(browser, url, size)
     assert layout_problems(page) == []
-    if event == "big":  # 20 tables do not fit one screen: the draw is split over pages, every table on one of them
+    if event == "big":  # 36 tables do not fit one screen: the draw is split over pages, every table on one of them
         pages = pages_of(page)
         draw_pages = [text for title, text in pages if "对阵" in title]
         assert len(draw_pages) >= 2
-        for t in board_of(folder).current.tables:
+        current = board_of(folder).current
+        for t in current.tables:
             assert sum(bool(re.search(rf"(?<![0-9]){t.table}桌", text)) for text in draw_pages) == 1, (t.table, draw_pages)
+        assert len(current.byes) == 28  # 100 teams: 36 matches in round 1, 28 byes, listed together
+        byes = next(text for text in draw_pages if "轮空" in text)
+        assert "直接进入下一轮" in byes and all(b.name in byes for b in current.byes)
     if event == "long":
         text = text_of(pages_of(page), "对阵")
         for pair in LONG_NAMES:
