@@ -190,7 +190,10 @@ def test_draw_sheet_with_paper_lots_and_a_bye():
     text = text_of(data)
     assert "桌号签号甲方签号乙方" in text
     assert "11第01组" in text and "2第02组" in text
-    assert "轮空（本轮不赛，直接进入下一轮）：第03组（上官婉儿、慕容·古丽娜尔·艾尼瓦尔）（签号3）" in text
+    assert "轮空（本轮不赛，直接进入下一轮）：第03组（签号3）上官婉儿、慕容·古丽娜尔·艾尼瓦尔" in text
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        bye_names = [c for c in pdf.pages[0].chars if c["text"] == "慕"]
+    assert bye_names and all(c["size"] >= 20 for c in bye_names)  # the byes are found on the wall too
     assert "本轮按纸签抽签：签号1与2对阵；签号3轮空（直接进入下一轮）；签号小的一方为甲方" in text
     assert "--lots签号.xlsx" in text
 
