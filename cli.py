@@ -428,20 +428,26 @@ def score(
     round_number: Annotated[int | None, typer.Option("--round", metavar="轮次", min=1, help="第几轮（默认最近一轮）")] = None,
     json_out: JsonOpt = False,
     force: Annotated[bool, typer.Option("--force", help="覆盖已被改动过的检查副本")] = False,
+    verify: Annotated[
+        Path | None,
+        typer.Option("--verify", metavar="另一份.xlsx", dir_okay=False,
+                     help="双人录入核对：与另一个人独立录入的同一轮记分表逐格比较，列出每处不一致"),
+    ] = None,
 ) -> None:
     """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本、本轮成绩和加赛单（PDF），不改动原文件。"""
     from materials.paper import write_score_papers
     from scoring.files import OutputExists
-    from scoring.report import edited_checked_copy, next_after_score, score_text
+    from scoring.report import edited_checked_copy, next_after_score, score_text, verification_text
     from scoring.results import round_results
     from scoring.tournament import score as run
     from scoring.tournament import score_as_json, write_checked_copy
 
     try:
-        report = run(folder, round_number)
+        report = run(folder, round_number, verify=verify)
     except UserError as exc:
         fail(exc.messages, as_json={"errors": exc.messages} if json_out else None)
     book = report.score.sheet.path.name
+    checked = report.verification
     edited = not_written = None
     try:
         write_checked_copy(report, force=force)
@@ -460,19 +466,24 @@ def score(
             doc.setdefault("errors", []).extend(not_written.splitlines())
         if edited:
             doc["warnings"] = [edited]
+        if checked is not None:
+            doc["verify"] = {"file": checked.other, "agree": checked.agree, "differences": [
+                {"where": d.where, "ours": d.ours, "theirs": d.theirs} for d in checked.differences]}
         print_json(doc)
     else:
         typer.echo(score_text(report.score, report.teams))
+        if checked is not None:
+            typer.echo(verification_text(checked, book, folder))
         for line in filter(None, [not_written, edited]):
             typer.echo(line, err=True)
         if not edited and not (not_written and "检查副本" in not_written):
             typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{report.checked}")
         for path in papers.paths if papers else ():
             typer.echo(f"已生成 {path}")
-        typer.echo(next_after_score(round_results(report.score, report.teams).next_step, book, folder))
+        typer.echo(next_after_score(round_results(report.score, report.teams, checked).next_step, book, folder))
     for line in papers.warnings if papers else ():
         typer.echo(line, err=True)
-    if report.score.problems or not_written:
+    if report.score.problems or not_written or (checked is not None and not checked.agree):
         raise typer.Exit(code=1)
 
 

@@ -14,6 +14,7 @@ from scoring.text import pad, width
 
 if TYPE_CHECKING:  # the folder layer reads workbooks (openpyxl); only its types are needed here
     from scoring.tournament import DrawReport, RoundScore
+    from scoring.workbook.verify import Verification
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -189,3 +190,15 @@ def next_after_awards(complete: bool, folder: Path) -> str:
 
 def next_after_demo(out: Path) -> str:
     return f"下一步：打开 {out} 文件夹看看这些文件；自己办比赛，从 shuangsheng init 活动文件夹 开始（例如 shuangsheng init 比赛）"
+
+
+def verification_text(verification: Verification, book: str, folder: Path) -> str:
+    """What `score --verify` says: the two entries agree, or every cell where they do not."""
+    other = verification.other
+    if verification.agree:
+        return f"双人录入核对：{book} 与 {other} 逐格一致"
+    lines = [f"双人录入核对：{book} 与 {other} 有 {len(verification.differences)} 处不一致"
+             f"（斜线前为 {book}，后为 {other}）："]
+    lines.extend(f"  {d}" for d in verification.differences)
+    lines.append(f"请对照纸质记分卡，改正录错的那一份，再运行 {command_line('score', folder)} --verify {other}")
+    return "\n".join(lines)

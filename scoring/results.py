@@ -21,6 +21,7 @@ from scoring.workbook.problems import Cell
 
 if TYPE_CHECKING:  # the folder layer reads workbooks; only its types are needed here
     from scoring.tournament import MatchScore, RoundScore
+    from scoring.workbook.verify import Verification
 
 
 class TableStatus(str, enum.Enum):
@@ -102,6 +103,7 @@ class RoundResults:
     blockers: tuple[str, ...]  # why the next round cannot be drawn yet
     next_step: NextStep
     teams: Mapping[str, Team]
+    verification: Verification | None = None  # score --verify: the comparison with a second entry
 
     def tables_with(self, status: TableStatus) -> tuple[TableResult, ...]:
         return tuple(t for t in self.tables if t.status is status)
@@ -147,8 +149,9 @@ def table_result(m: MatchScore) -> TableResult:
     )
 
 
-def round_results(score: RoundScore, teams: Mapping[str, Team]) -> RoundResults:
-    """The round as scored, ready to render."""
+def round_results(score: RoundScore, teams: Mapping[str, Team],
+                  verification: Verification | None = None) -> RoundResults:
+    """The round as scored (and, with `verification`, as compared with a second entry), ready to render."""
     r = score.round
     tables = tuple(table_result(m) for m in score.matches)
     byes = r.byes
@@ -159,7 +162,7 @@ def round_results(score: RoundScore, teams: Mapping[str, Team]) -> RoundResults:
         known = tuple(t.winner for t in tables if t.winner and not t.third_place)
         advancing = known + byes
     statuses = {t.status for t in tables}
-    if TableStatus.INVALID in statuses:
+    if TableStatus.INVALID in statuses or (verification is not None and not verification.agree):
         step = NextStep.FIX
     elif TableStatus.OPEN in statuses:
         step = NextStep.ENTER
@@ -180,4 +183,5 @@ def round_results(score: RoundScore, teams: Mapping[str, Team]) -> RoundResults:
         blockers=tuple(b.message for b in adv.blockers),
         next_step=step,
         teams=dict(teams),
+        verification=verification,
     )

@@ -22,6 +22,8 @@ from scoring.match import MatchResult, Status, replay
 from scoring.rules import RuleSet, TieBreak
 from scoring.teams import Team
 from scoring.workbook import MatchSheet, Problem, RoundSheet
+from scoring.workbook import verify as double_entry
+from scoring.workbook.verify import Verification
 
 TEAMS_FILE = "teams.xlsx"
 
@@ -351,15 +353,18 @@ class ScoreReport:
     checked: Path  # where the checked copy goes (written by `write_checked_copy`)
     teams: Mapping[str, Team]
     event: Event
+    verification: Verification | None = None  # `score --verify`: the comparison with a second entry
 
 
-def score(folder: Path, number: int | None = None) -> ScoreReport:
-    """Score round `number` (default: the latest). Nothing is written; see `write_checked_copy`."""
+def score(folder: Path, number: int | None = None, *, verify: Path | None = None) -> ScoreReport:
+    """Score round `number` (default: the latest); with `verify`, compare it cell by cell with that second,
+    independent entry of the same round. Nothing is written; see `write_checked_copy`."""
     drawn = rounds_drawn(folder)
-    return score_in(open_folder(folder, up_to=number if number and number <= drawn else None), number)
+    state = open_folder(folder, up_to=number if number and number <= drawn else None)
+    return score_in(state, number, verify=verify)
 
 
-def score_in(state: EventFolder, number: int | None = None) -> ScoreReport:
+def score_in(state: EventFolder, number: int | None = None, *, verify: Path | None = None) -> ScoreReport:
     """`score` on a folder already open."""
     folder = state.path
     if not state.rounds:
@@ -369,9 +374,28 @@ def score_in(state: EventFolder, number: int | None = None) -> ScoreReport:
         have = "只有第1轮" if len(state.rounds) == 1 else f"已有第1–{len(state.rounds)}轮"
         raise TournamentError([f"{folder}：没有第{number}轮（{have}）"])
     sheet = state.rounds[number - 1]
+    verification = verify_entry(sheet, verify) if verify is not None else None
     return ScoreReport(
-        score_round(sheet, state.rules), workbook.checked_path(sheet.path), state.team_map, state.event
+        score_round(sheet, state.rules), workbook.checked_path(sheet.path), state.team_map, state.event, verification
     )
+
+
+def verify_entry(sheet: RoundSheet, other: Path) -> Verification:
+    """Double entry: `sheet` against a second, independent transcription of the same round."""
+    name = sheet.path.name
+    if Path(other).resolve() == sheet.path.resolve():
+        raise TournamentError([f"{other}：这就是 {name} 本身；--verify 要给第二个人独立录入的另一份文件"])
+    try:
+        theirs = workbook.read_round(other)
+    except workbook.WorkbookError as exc:
+        raise TournamentError(exc.messages) from None
+    try:
+        return double_entry.compare(sheet, theirs)
+    except double_entry.NotTheSameRound:
+        raise TournamentError([
+            f"{other}：对阵与 {name} 不同，不是同一轮、同一次抽签的另一份录入；"
+            f"请把 draw 生成的空白 {name} 复制一份，让第二个人在复制的那份里录入"
+        ]) from None
 
 
 def write_checked_copy(report: ScoreReport, *, force: bool = False) -> Path:

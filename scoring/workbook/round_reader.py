@@ -206,7 +206,7 @@ def _read_matches_sheet(
         raw_forfeit = grid.get(r, cols["弃权"])
         if not blank(raw_forfeit):
             try:
-                walkovers[table] = _parse_forfeit(raw_forfeit, pairing)
+                walkovers[table] = parse_forfeit(raw_forfeit, pairing)
             except ValueError:
                 bad_forfeits[table] = Problem(
                     name, sheet, Cell(r, cols["弃权"]),
@@ -242,7 +242,7 @@ def _read_matches_sheet(
     return Round(number, tuple(pool), tuple(pairings), byes, seed, tuple(lots)), walkovers, bad_forfeits
 
 
-def _parse_forfeit(raw: object, pairing: Pairing) -> Side:
+def parse_forfeit(raw: object, pairing: Pairing) -> Side:
     try:
         return parse_side(raw)
     except ValueError:

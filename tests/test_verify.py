@@ -1,0 +1,145 @@
+"""Double entry, `score DIR --round N --verify OTHER.xlsx` (scoring.workbook.verify): two independent
+transcriptions compared cell by cell after the same lenient reading; every disagreement as 第3桌!D9：85 / 58."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import shutil
+from pathlib import Path
+
+import openpyxl
+import pypdf
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+from scoring import workbook
+from scoring.simulate import simulate_match
+from scoring.teams import Team
+from scoring.workbook.schema import HAND_HEADER_ROW, sheet_name
+
+runner = CliRunner()
+FIRST = HAND_HEADER_ROW + 1  # hand 1's row
+POINTS = 4  # column D, 台下得分
+
+
+def cli(*args: object, code: int):
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output and "错误报告" not in result.output, result.output
+    assert result.exit_code == code, result.output
+    return result
+
+
+def event_with_round(folder: Path, teams: int, seed: int = 7) -> Path:
+    cli("init", folder, code=0)
+    workbook.write_teams(folder / "teams.xlsx", [Team(f"{i:03d}", (f"张{i}", f"李{i}")) for i in range(1, teams + 1)],
+                         force=True)
+    cli("draw", folder, "--seed", seed, code=0)
+    rng = random.Random(seed)
+    tables = teams // 2 if teams & (teams - 1) == 0 else 2
+    workbook.fill_round(folder / "round-1.xlsx", {t: simulate_match(rng)[0] for t in range(1, tables + 1)})
+    return folder
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory) -> Path:
+    """128 teams: round 1 has 64 tables, every one filled."""
+    return event_with_round(tmp_path_factory.mktemp("verify") / "event", 128)
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory) -> Path:
+    return event_with_round(tmp_path_factory.mktemp("verify") / "event", 4)
+
+
+def copy_of(folder: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """The event folder and a second entry of its round 1 (outside the folder, as a USB stick would bring it)."""
+    event = Path(shutil.copytree(folder, tmp_path / "event"))
+    other = tmp_path / "第二人录入.xlsx"
+    shutil.copy(event / "round-1.xlsx", other)
+    return event, other
+
+
+def edit(path: Path, changes: dict[tuple[str, str], object]) -> None:
+    wb = openpyxl.load_workbook(path)
+    for (sheet, cell), value in changes.items():
+        wb[sheet][cell] = value
+    wb.save(path)
+
+
+def test_a_single_swapped_digit_in_a_round_of_64_tables_is_caught(big, tmp_path):
+    event, other = copy_of(big, tmp_path)
+    wb = openpyxl.load_workbook(other)
+    target = None
+    for table in range(64, 0, -1):  # the last tables first: far from where anyone would look
+        ws = wb[sheet_name(table)]
+        for row in range(FIRST, FIRST + 30):
+            value = ws.cell(row, POINTS).value
+            if isinstance(value, int) and value >= 10 and str(value)[0] != str(value)[1]:
+                text = str(value)
+                swapped = int(text[1] + text[0] + text[2:])
+                ws.cell(row, POINTS, swapped)
+                target = (table, f"D{row}", value, swapped)
+                break
+        if target:
+            break
+    assert target is not None
+    wb.save(other)
+    before = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in (event / "round-1.xlsx", other)}
+    result = cli("score", event, "--round", 1, "--verify", other, code=1)
+    table, cell, ours, theirs = target
+    line = f"第{table}桌!{cell}：{ours} / {theirs}"
+    assert f"round-1.xlsx 与 第二人录入.xlsx 有 1 处不一致" in result.output
+    assert f"  {line}\n" in result.output
+    assert "请对照纸质记分卡，改正录错的那一份" in result.output
+    doc = json.loads(cli("score", event, "--round", 1, "--verify", other, "--json", code=1).stdout)
+    assert doc["verify"] == {"file": "第二人录入.xlsx", "agree": False,
+                             "differences": [{"where": f"第{table}桌!{cell}", "ours": str(ours), "theirs": str(theirs)}]}
+    results = next(event.glob("第1轮成绩*.pdf"))
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(results).pages).replace("\n", "")
+    assert "有 1 处不一致" in text and f"第{table}桌!{cell}" in text
+    assert {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in before} == before  # neither entry changed
+
+
+def test_two_entries_that_agree_after_lenient_reading(small, tmp_path):
+    event, other = copy_of(small, tmp_path)
+    wb = openpyxl.load_workbook(other)
+    ws = wb[sheet_name(1)]
+    ws.cell(FIRST, 2, "甲方" if ws.cell(FIRST, 2).value == "甲" else "乙方")  # 庄家 written out
+    ws.cell(FIRST, POINTS, f"{ws.cell(FIRST, POINTS).value}分".translate(str.maketrans("0123456789", "０１２３４５６７８９")))
+    wb.save(other)
+    result = cli("score", event, "--verify", other, code=0)
+    assert "双人录入核对：round-1.xlsx 与 第二人录入.xlsx 逐格一致" in result.output
+    assert json.loads(cli("score", event, "--verify", other, "--json", code=0).stdout)["verify"]["agree"] is True
+    results = next(event.glob("第1轮成绩*.pdf"))
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(results).pages).replace("\n", "")
+    assert "逐格一致" in text
+
+
+def test_a_hand_typed_in_one_entry_only_and_a_forfeit_disagree(small, tmp_path):
+    event, other = copy_of(small, tmp_path)
+    wb = openpyxl.load_workbook(other)
+    ws = wb[sheet_name(2)]
+    last = max(r for r in range(FIRST, FIRST + 30) if ws.cell(r, 2).value)
+    ws.cell(last, 2).value = None  # the second typist left out the last hand of table 2
+    ws.cell(last, POINTS).value = None
+    wb.save(other)
+    matches = openpyxl.load_workbook(event / "round-1.xlsx")["对阵"]
+    row = next(r for r in range(1, 30) if matches.cell(r, 1).value == 2 and matches.cell(r - 1, 1).value == 1)
+    edit(event / "round-1.xlsx", {("对阵", f"D{row}"): "乙"})  # and the first marked table 2 as forfeited
+    result = cli("score", event, "--verify", other, code=1)
+    assert f"对阵!D{row}：乙 / 空" in result.output
+    assert f"第2桌!B{last}：" in result.output and " / 空" in result.output
+
+
+def test_verify_refuses_another_round_and_the_same_file(small, big, tmp_path):
+    event, _ = copy_of(small, tmp_path)
+    result = cli("score", event, "--verify", big / "round-1.xlsx", code=1)
+    assert "对阵与 round-1.xlsx 不同，不是同一轮、同一次抽签的另一份录入" in result.output
+    result = cli("score", event, "--verify", event / "round-1.xlsx", code=1)
+    assert "这就是 round-1.xlsx 本身" in result.output
+    result = cli("score", event, "--verify", tmp_path / "nope.xlsx", code=1)
+    assert "找不到文件" in result.output
