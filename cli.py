@@ -268,7 +268,7 @@ def materials(
     font: Annotated[
         str | None, typer.Option("--font", metavar="字体文件", help="中文字体文件，可加 #序号，如 C:/Windows/Fonts/msyh.ttc#0")
     ] = None,
-    lots: Annotated[int | None, typer.Option("--lots", metavar="张数", min=1, help="抽签签条张数（默认等于参赛组数）")] = None,
+    lots: Annotated[int | None, typer.Option("--lots", metavar="张数", min=1, max=512, help="抽签签条张数，1–512（默认等于参赛组数）")] = None,
     force: Annotated[bool, typer.Option("--force", help="覆盖已有的 PDF")] = False,
 ) -> None:
     """打印材料：通知、比赛规则、规则口径确认单、报名表、抽签签条、纪念品领取签收表（PDF）。"""

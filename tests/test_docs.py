@@ -129,3 +129,17 @@ def test_every_score_status_is_documented():
     json_output = section(page("README.md"), "## `--json` 输出 JSON output")
     for value in {s.value for s in MatchState} | {s.value for s in Status}:
         assert f'`"{value}"`' in json_output, value
+
+
+def test_the_documented_limits_are_the_ones_in_force():
+    from scoring.hands import MAX_CAPTURE, MAX_RECORD_DEPTH
+    from scoring.knockout import MAX_TEAMS
+    from scoring.workbook import guard
+
+    limits = (ROOT / "docs" / "limits.md").read_text(encoding="utf-8")
+    record = (ROOT / "docs" / "match-record.md").read_text(encoding="utf-8")
+    assert MAX_CAPTURE == 8192 and f"×{MAX_CAPTURE}" in limits and f"最大 {MAX_CAPTURE}" in record
+    assert f"嵌套不超过 {MAX_RECORD_DEPTH} 层" in record and f"嵌套 {MAX_RECORD_DEPTH} 层" in limits
+    assert f"超过 {guard.MAX_ROWS} 行、{guard.MAX_COLUMNS} 列" in limits
+    assert f"超过 {guard.MAX_ENTRIES} 个部件" in limits and f"超过 {MAX_TEAMS} 行" in limits
+    assert "--verify" in (ROOT / "docs" / "double-entry.md").read_text(encoding="utf-8")
