@@ -187,9 +187,11 @@ class GuardedCommand(HelpCommand):
     def invoke(self, ctx):  # type: ignore[no-untyped-def]
         try:
             return super().invoke(ctx)
-        except (typer.Exit, typer.Abort, _ClickException):
+        except (typer.Exit, typer.Abort, _ClickException, KeyboardInterrupt, SystemExit, GeneratorExit):
             raise
-        except Exception as exc:  # noqa: BLE001 - anything else is a bug: report it, do not show it
+        # Anything else is a bug: reported, not shown. BaseException, because a library written in Rust reports a
+        # panic as pyo3's PanicException, which is not an Exception.
+        except BaseException as exc:  # noqa: BLE001
             params = {k: v for k, v in ctx.params.items() if v not in (None, False)}
             folder = next((Path(params[k]) for k in _FOLDER_PARAMS if k in params), None)
             command = [ctx.command_path, *(f"{k}={v}" for k, v in params.items())]
@@ -638,7 +640,9 @@ def main() -> None:
         sys.exit(2)
     except typer.Abort:
         sys.exit(1)
-    except Exception as exc:  # noqa: BLE001 - outside any command (parsing itself): same defence
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+        raise
+    except BaseException as exc:  # noqa: BLE001 - outside any command (parsing itself): same defence
         try:
             crash(exc, ["shuangsheng", *sys.argv[1:]])
         except typer.Exit as done:

@@ -259,3 +259,19 @@ def test_merged_cells_outside_the_hand_table_are_no_problem(event):
     wb.save(path)
     result = cli("score", event, code=0)
     assert "合并" not in result.output
+
+
+def test_a_date_cell_far_outside_any_date_is_named_not_a_crash(event):
+    """calamine's Rust date code panics on it; the file is read another way and the cell is named."""
+    import datetime as dt
+
+    path = event / "round-1.xlsx"
+    wb = openpyxl.load_workbook(path)
+    ws = wb["第1桌"]
+    ws["B7"] = "甲"
+    ws["D7"] = dt.datetime(2026, 3, 15)  # a date format, then a number no date can be
+    ws["D7"].value = -3e11
+    wb.save(path)
+    result = cli("score", event, code=1)
+    assert "round-1.xlsx 第1桌!D7：台下得分应为 0–200 之间 5 的倍数" in result.output
+    assert "panicked" not in result.output

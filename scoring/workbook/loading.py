@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import csv
 import io
-import re
+import os
+import sys
+import warnings
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -127,24 +130,60 @@ def read_grids(data: bytes, name: str) -> dict[str, Grid]:
     package = inspect(data, name)
     if package.formulas:
         return _grids_with_formulas(data, name, package)
-    from python_calamine import CalamineError, CalamineWorkbook, SheetTypeEnum
+    from python_calamine import CalamineError
 
     try:
-        book = CalamineWorkbook.from_filelike(io.BytesIO(data))
-        grids: dict[str, Grid] = {}
-        for meta in book.sheets_metadata:
-            if meta.typ != SheetTypeEnum.WorkSheet:
-                continue
-            cells: dict[tuple[int, int], object] = {}
-            for r, row in enumerate(book.get_sheet_by_name(meta.name).to_python(skip_empty_area=False), start=1):
-                for c, value in enumerate(row, start=1):
-                    if value == "" or (isinstance(value, str) and not value.strip()):
-                        continue
-                    cells[(r, c)] = value
-            grids[meta.name] = Grid(meta.name, cells, package.merged.get(meta.name, ()))
-        return grids
-    except (CalamineError, ValueError, OSError) as exc:
-        raise _unreadable(name, exc) from None
+        with _rust_panics_unprinted():
+            return _calamine_grids(data, package)
+    except BaseException as exc:
+        # calamine gives up on some files openpyxl reads: a date-formatted cell holding a number far outside any
+        # date makes its Rust date library panic (PanicException, which is not even an Exception). Such a file
+        # is read again with openpyxl, which marks that cell as an error value, so the problem names the cell.
+        if not isinstance(exc, (CalamineError, ValueError, OSError, ArithmeticError)) \
+                and type(exc).__name__ != "PanicException":
+            raise
+    return _grids_with_formulas(data, name, package)
+
+
+@contextmanager
+def _rust_panics_unprinted() -> Iterator[None]:
+    """A Rust panic is printed to file descriptor 2 before it becomes an exception; the user would see English
+    noise for a cell we then read another way. Descriptor 2 points at nothing while calamine runs (a console
+    only: under a test runner stderr has no descriptor and is left alone)."""
+    try:
+        sys.stderr.flush()
+        fd: int | None = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = None
+    if fd is None:
+        yield
+        return
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), fd)
+        yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+
+
+def _calamine_grids(data: bytes, package: Inspection) -> dict[str, Grid]:
+    from python_calamine import CalamineWorkbook, SheetTypeEnum
+
+    book = CalamineWorkbook.from_filelike(io.BytesIO(data))
+    grids: dict[str, Grid] = {}
+    for meta in book.sheets_metadata:
+        if meta.typ != SheetTypeEnum.WorkSheet:
+            continue
+        cells: dict[tuple[int, int], object] = {}
+        for r, row in enumerate(book.get_sheet_by_name(meta.name).to_python(skip_empty_area=False), start=1):
+            for c, value in enumerate(row, start=1):
+                if value == "" or (isinstance(value, str) and not value.strip()):
+                    continue
+                cells[(r, c)] = value
+        grids[meta.name] = Grid(meta.name, cells, package.merged.get(meta.name, ()))
+    return grids
 
 
 def _sheet_cells(wb) -> dict[str, dict[tuple[int, int], object]]:
@@ -164,6 +203,19 @@ def _sheet_cells(wb) -> dict[str, dict[tuple[int, int], object]]:
 
 def _grids_with_formulas(data: bytes, name: str, package: Inspection) -> dict[str, Grid]:
     """openpyxl, twice: the formulas, then the values saved with them."""
+    try:
+        with warnings.catch_warnings():  # its English warnings (a date out of range) become the cell's error value
+            warnings.simplefilter("ignore")
+            return _openpyxl_grids(data, name, package)
+    except WorkbookError:
+        raise
+    # read-only openpyxl parses each sheet while it is read, so a damaged sheet fails here, in many ways
+    except (zipfile.BadZipFile, KeyError, ValueError, TypeError, SyntaxError, OSError, EOFError, ArithmeticError,
+            AttributeError, IndexError) as exc:
+        raise _unreadable(name, exc) from None
+
+
+def _openpyxl_grids(data: bytes, name: str, package: Inspection) -> dict[str, Grid]:
     wb = open_workbook(data, name, data_only=False)
     try:
         cells = _sheet_cells(wb)
