@@ -187,7 +187,7 @@ def show(raw: object) -> str:
         return "TRUE"
     if raw is False:
         return "FALSE"
-    if isinstance(raw, float) and raw.is_integer():
+    if isinstance(raw, float) and raw.is_integer() and abs(raw) < 1e15:  # larger: 1e+300, not 301 digits
         return str(int(raw))
     if isinstance(raw, (datetime, date, time)):
         return raw.isoformat(sep=" ") if isinstance(raw, datetime) else raw.isoformat()
