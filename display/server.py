@@ -34,7 +34,7 @@ SETTLE_SECONDS = 1.0  # a file modified more recently than this may still be bei
 DEFAULT_TITLE = "场地大屏"
 ROUND_FILE = re.compile(r"round-[0-9]+\.xlsx")
 
-FOLDER_TROUBLE = "活动文件夹中有{count}处问题需要处理，请在电脑上查看提示。下面是最近一次能读取的内容。"
+FOLDER_TROUBLE = "活动文件夹中有{count}处问题待处理，请看电脑上的提示；这里显示的是此前的内容。"
 FOLDER_UNREADABLE = "暂时无法读取活动文件夹（{count}处问题），请在电脑上查看提示；改好后这里会自动更新。"
 
 

@@ -119,7 +119,7 @@ def test_a_broken_workbook_is_a_calm_notice_over_the_last_good_views(tmp_path, s
     (tmp_path / "round-2.xlsx").write_bytes(b"PK\x03\x04 half written")
     _, _, body = request(address, "GET", "/board.json")
     views = json.loads(body)["views"]
-    assert "活动文件夹中有" in views and "请在电脑上查看提示" in views and "Traceback" not in views
+    assert "活动文件夹中有1处问题待处理" in views and "请看电脑上的提示" in views and "Traceback" not in views
     assert 'class="view draw"' in views  # the last good draw is still there under the notice
     status, _, page = request(address, "GET", "/")
     assert status == 200 and "Traceback" not in page.decode("utf-8")

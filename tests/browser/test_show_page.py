@@ -228,6 +228,9 @@ def test_the_page_follows_the_folder_without_reloading(browser, tmp_path):
         page.on("framenavigated", lambda frame: navigations.append(frame.url))
         page.evaluate("window.stillTheSamePage = true")
         assert page.evaluate("document.querySelector('#source .view.results').dataset.title").startswith("第1轮")
+        page.evaluate("document.querySelector('#stage .page').dataset.mark = 'untouched'")
+        time.sleep(3.5)  # two polls or more: nothing changed, so nothing on the screen was rebuilt
+        assert page.evaluate("document.querySelector('#stage .page').dataset.mark") == "untouched"
 
         rules = tournament.open_folder(tmp_path).rules
         tables = [p.table for p in tournament.open_folder(tmp_path).rounds[1].round.pairings]
@@ -251,6 +254,21 @@ def test_the_page_follows_the_folder_without_reloading(browser, tmp_path):
         page.close()
     finally:
         stop(proc)
+
+
+def test_a_lost_server_leaves_the_last_content_with_a_calm_notice(browser, tmp_path):
+    played_rounds(tmp_path, teams=6, rounds=1)
+    proc, url, _ = start_show(tmp_path)
+    try:
+        page = open_page(browser, url, (1280, 720))
+        before = page.inner_html("#source")
+    finally:
+        stop(proc)
+    wait_until(page, "document.querySelector('#notices .lost') !== null", timeout=10)
+    assert "暂时连不上" in page.inner_text("#notices")
+    assert page.inner_html("#source") == before  # the views are kept, laid out again under the notice
+    assert {title for title, _ in pages_of(page)} >= {"晋级图"} and layout_problems(page) == [] and page.errors == []
+    page.close()
 
 
 def test_the_export_shows_the_same_views_offline(browser, events, tmp_path):
