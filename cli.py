@@ -321,7 +321,7 @@ def demo(
     from materials.paper import write_draw_papers, write_score_papers
     from scoring.demo import run_demo
     from scoring.report import next_after_demo, placings_text
-    from scoring.tournament import TEAMS_FILE, bracket
+    from scoring.tournament import TEAMS_FILE, bracket_in
 
     papers: dict[str, None] = {}  # every round's paper, in the order it was printed
     paper_warnings: list[str] = []
@@ -337,7 +337,7 @@ def demo(
             after_score=lambda scored: printed(write_score_papers(scored, force=True)),
         )
         built = build_all(out, report.event, report.teams, force=True)
-        ending = write_awards(out, bracket(out)[0], report.event, force=True)
+        ending = write_awards(out, bracket_in(report.state)[0], report.event, force=True)
     except UserError as exc:
         fail(exc.messages)
     team_map = {t.id: t for t in report.teams}

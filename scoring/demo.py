@@ -38,6 +38,7 @@ class DemoReport:
     rounds: tuple[tournament.RoundScore, ...]
     checked: tuple[Path, ...]
     placings: Placings
+    state: tournament.EventFolder  # the folder as read round by round, for what the caller builds next
 
 
 def make_teams(rng: random.Random, count: int) -> tuple[Team, ...]:
@@ -111,4 +112,4 @@ def run_demo(
         if after_score is not None:
             after_score(report)
     placings, _ = tournament.awards_in(state)
-    return DemoReport(folder, event, team_list, tuple(scores), tuple(checked), placings)
+    return DemoReport(folder, event, team_list, tuple(scores), tuple(checked), placings, state)

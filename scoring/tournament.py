@@ -430,7 +430,11 @@ def awards_in(state: EventFolder) -> tuple[Placings, EventFolder]:
 
 def bracket(folder: Path) -> tuple[Bracket, EventFolder]:
     """The bracket chart of everything drawn and scored so far (levels for the decided matches)."""
-    state = open_folder(folder)
+    return bracket_in(open_folder(folder))
+
+
+def bracket_in(state: EventFolder) -> tuple[Bracket, EventFolder]:
+    """`bracket` on a folder already open."""
     scores = state.scores()
     levels = {
         (s.round.number, m.match.table): m.result.levels
