@@ -275,3 +275,14 @@ def test_a_date_cell_far_outside_any_date_is_named_not_a_crash(event):
     result = cli("score", event, code=1)
     assert "round-1.xlsx 第1桌!D7：台下得分应为 0–200 之间 5 的倍数" in result.output
     assert "panicked" not in result.output
+
+
+def test_entities_in_a_part_not_named_xml_are_refused_too(event):
+    """A parser follows the package's relationships, so a sheet may hide under any name."""
+    data = (event / "round-1.xlsx").read_bytes()
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        rels = archive.read("xl/_rels/workbook.xml.rels").replace(b"worksheets/sheet2.xml", b"worksheets/sheet2.png")
+    moved = rezip(data, {SHEET: None, "xl/_rels/workbook.xml.rels": rels},
+                  extra={"xl/worksheets/sheet2.png": BILLION_LAUGHS})
+    with pytest.raises(WorkbookError, match="XML 实体声明"):
+        inspect(moved, "round-1.xlsx")

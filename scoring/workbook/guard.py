@@ -140,9 +140,7 @@ def _inspect_archive(archive: zipfile.ZipFile, refuse) -> Inspection:  # type: i
     unpacked = 0
     merged: dict[str, tuple[Span, ...]] = {}
     formulas = False
-    for info in infos:
-        if not info.filename.endswith((".xml", ".rels", ".vml")):
-            continue
+    for info in infos:  # every part, whatever its name: a parser follows relationships, not file extensions
         sheet = sheets.get(info.filename)
         is_sheet = sheet is not None or info.filename.startswith("xl/worksheets/")
         spans: set[Span] = set()
