@@ -18,11 +18,16 @@ TIED = MatchRecord((Hand(Side.A, 80),))  # one hand, 80 points: the deal changes
 WRONG = MatchRecord((Hand(Side.A, 83),))  # 83 is not a multiple of 5: a mistake the referee must fix
 
 
-def new_event(folder: Path, *, teams: int = 11, seed: int = 7) -> random.Random:
-    """event.toml (the default) and a team list of `teams` simulated pairs; returns the rng to go on with."""
+def start_event(folder: Path, *, teams: int = 11, seed: int = 7, each_round: bool = False) -> random.Random:
+    """event.toml (the default; with `each_round`, a bye in every round with an odd field) and a team list of
+    `teams` simulated pairs with plausible names; returns the rng to go on with."""
     rng = random.Random(seed)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / event_file.EVENT_FILE).write_text(event_file.default_text(), encoding="utf-8")
+    text = event_file.default_text()
+    if each_round:
+        assert 'byes = "first_round"' in text
+        text = text.replace('byes = "first_round"', 'byes = "each_round"')
+    (folder / event_file.EVENT_FILE).write_text(text, encoding="utf-8")
     workbook.write_teams(folder / tournament.TEAMS_FILE, make_teams(rng, teams))
     return rng
 
@@ -44,7 +49,7 @@ def play(folder: Path, number: int, rng: random.Random, records: Mapping[int, Ma
 
 def played_rounds(folder: Path, *, teams: int = 11, rounds: int, seed: int = 7, draw_next: bool = True) -> random.Random:
     """A new event with `rounds` rounds drawn and played, and (with `draw_next`) the next one drawn, unplayed."""
-    rng = new_event(folder, teams=teams, seed=seed)
+    rng = start_event(folder, teams=teams, seed=seed)
     for number in range(1, rounds + 1):
         draw(folder, rng)
         play(folder, number, rng)
@@ -53,9 +58,9 @@ def played_rounds(folder: Path, *, teams: int = 11, rounds: int, seed: int = 7, 
     return rng
 
 
-def finished(folder: Path, *, teams: int = 11, seed: int = 7) -> None:
+def finished(folder: Path, *, teams: int = 11, seed: int = 7, each_round: bool = False) -> None:
     """Every round drawn and played to the final."""
-    rng = new_event(folder, teams=teams, seed=seed)
+    rng = start_event(folder, teams=teams, seed=seed, each_round=each_round)
     number = 0
     while True:
         number += 1

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from cli import app
 from display import server as display_server
 from display.server import BoardSource, make_server
-from tests.events import finished, new_event, played_rounds
+from tests.events import finished, start_event, played_rounds
 from tests.show_process import start_show, stop
 
 
@@ -127,7 +127,7 @@ def test_a_broken_workbook_is_a_calm_notice_over_the_last_good_views(tmp_path, s
 
 
 def test_a_folder_not_yet_readable_shows_only_the_notice(tmp_path, serve):
-    new_event(tmp_path, teams=4)
+    start_event(tmp_path, teams=4)
     (tmp_path / "teams.xlsx").unlink()
     status, _, body = request(serve(tmp_path), "GET", "/board.json")
     views = json.loads(body)["views"]
@@ -135,7 +135,7 @@ def test_a_folder_not_yet_readable_shows_only_the_notice(tmp_path, serve):
 
 
 def test_an_unexpected_failure_is_a_calm_page_not_a_traceback(tmp_path, serve, monkeypatch, capsys):
-    new_event(tmp_path, teams=4)
+    start_event(tmp_path, teams=4)
 
     def broken(folder):
         raise RuntimeError("boom")
@@ -179,7 +179,7 @@ def test_export_writes_one_self_contained_file_and_refuses_to_overwrite(tmp_path
 
 
 def test_export_of_a_folder_with_problems_names_them(tmp_path):
-    new_event(tmp_path, teams=4)
+    start_event(tmp_path, teams=4)
     (tmp_path / "teams.xlsx").unlink()
     result = CliRunner().invoke(app, ["show", str(tmp_path), "--export", str(tmp_path / "x.html")])
     assert result.exit_code == 1 and "找不到报名表" in result.output and not (tmp_path / "x.html").exists()
@@ -207,7 +207,7 @@ def test_show_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
 
 
 def test_port_in_use_is_a_chinese_message(tmp_path, serve):
-    new_event(tmp_path, teams=4)
+    start_event(tmp_path, teams=4)
     host, port = serve(tmp_path)
     result = CliRunner().invoke(app, ["show", str(tmp_path), "--port", str(port)])
     assert result.exit_code == 1 and f"无法在 127.0.0.1:{port} 上启动网页" in result.output and "--port" in result.output
@@ -216,7 +216,7 @@ def test_port_in_use_is_a_chinese_message(tmp_path, serve):
 @pytest.mark.skipif(display_server.lan_address() is None, reason="this machine has no LAN address to bind")
 @pytest.mark.skipif(os.name == "nt", reason="SIGINT to a child process is POSIX")
 def test_lan_binds_the_lan_address_and_says_what_to_type_into_the_tv(tmp_path):
-    new_event(tmp_path, teams=4)
+    start_event(tmp_path, teams=4)
     lan = display_server.lan_address()
     proc, url, lines = start_show(tmp_path, "--lan")
     try:

@@ -11,7 +11,7 @@ from scoring.levels import Side
 from scoring.results import TableStatus, round_results
 from scoring.simulate import simulate_match
 from scoring.venue import BRACKET_MAX_COLUMNS, BRACKET_MAX_LEAVES, Board, build_board, table_status
-from tests.events import TIED, WRONG, draw, finished, new_event, play, played_rounds
+from tests.events import TIED, WRONG, draw, finished, start_event, play, played_rounds
 
 
 def board_of(folder: Path) -> Board:
@@ -21,7 +21,7 @@ def board_of(folder: Path) -> Board:
 
 
 def test_before_the_draw_the_board_lists_the_teams(tmp_path):
-    new_event(tmp_path, teams=6)
+    start_event(tmp_path, teams=6)
     board = board_of(tmp_path)
     assert [t.name for t in board.teams] == [f"第0{i}组" for i in range(1, 7)]
     assert all("、" in t.players for t in board.teams)
@@ -29,7 +29,7 @@ def test_before_the_draw_the_board_lists_the_teams(tmp_path):
 
 
 def test_a_round_just_drawn_shows_its_tables_and_bye_and_no_results(tmp_path):
-    rng = new_event(tmp_path, teams=11)
+    rng = start_event(tmp_path, teams=11)
     drawn = draw(tmp_path, rng).round
     board = board_of(tmp_path)
     r = board.current
@@ -42,7 +42,7 @@ def test_a_round_just_drawn_shows_its_tables_and_bye_and_no_results(tmp_path):
 
 
 def test_results_as_scored_show_levels_winner_playoff_and_mistakes(tmp_path):
-    rng = new_event(tmp_path, teams=8)
+    rng = start_event(tmp_path, teams=8)
     draw(tmp_path, rng)
     play(tmp_path, 1, rng, records={1: TIED, 2: WRONG, 3: simulate_match(rng)[0]})
     board = board_of(tmp_path)
@@ -59,7 +59,7 @@ def test_results_as_scored_show_levels_winner_playoff_and_mistakes(tmp_path):
 
 
 def test_walkover_is_worded_by_the_side_that_forfeited(tmp_path):
-    rng = new_event(tmp_path, teams=4)
+    rng = start_event(tmp_path, teams=4)
     draw(tmp_path, rng)
     workbook.fill_round(tournament.round_path(tmp_path, 1), {}, walkovers={2: Side.B})
     score = tournament.score(tmp_path, 1).score
@@ -134,3 +134,15 @@ def test_the_bracket_shows_at_least_the_last_two_rounds(tmp_path):
     b = board_of(tmp_path).bracket
     assert [c[0] for c in b.columns] == [1, 2]
     assert b.slots == 8 and len([n for n in b.nodes if n.column == 1]) == 4
+
+
+def test_byes_in_every_round_show_in_the_draw_and_the_bracket(tmp_path):
+    finished(tmp_path, teams=11, each_round=True)  # 11 → 6 → 3 → 2: a bye in round 1 and in the semi-final
+    board = board_of(tmp_path)
+    placings, _ = tournament.awards(tmp_path)
+    b = board.bracket
+    assert [c[1] for c in b.columns][-2:] == ["半决赛", "决赛"]
+    semi_bye = [n for n in b.nodes if n.column == len(b.columns) - 2 and len(n.teams) == 1]
+    assert len(semi_bye) == 1 and semi_bye[0].sources and semi_bye[0].notes == ()
+    assert board.placings.notes == placings.notes and board.placings.notes  # one 三等奖 only: said so
+    assert len(board.placings.third) == 1

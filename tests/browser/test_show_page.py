@@ -15,7 +15,7 @@ from scoring import tournament, workbook
 from scoring.simulate import simulate_match
 from scoring.venue import Board, build_board
 from tests.browser.conftest import SIZES
-from tests.events import TIED, WRONG, draw, finished, new_event, played_rounds
+from tests.events import TIED, WRONG, draw, finished, start_event, played_rounds
 from tests.helpers import event_folder
 from tests.show_process import start_show, stop
 
@@ -41,7 +41,7 @@ def events(tmp_path_factory):
     folders["mid"] = base / "mid"
     finished(base / "end", teams=11)
     folders["end"] = base / "end"
-    rng = new_event(base / "big", teams=100)  # 36 tables and 28 byes: the draw needs several pages
+    rng = start_event(base / "big", teams=100)  # 36 tables and 28 byes: the draw needs several pages
     draw(base / "big", rng)
     folders["big"] = base / "big"
     (base / "long").mkdir()
