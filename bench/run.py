@@ -61,6 +61,16 @@ MINIMAL_TYPER_APP = textwrap.dedent(
     """
 )
 BARE_LOAD = "import sys, openpyxl; openpyxl.load_workbook(sys.argv[1])"
+# What `demo` does apart from its PDFs (the library's run_demo alone): for the breakdown only, no budget.
+DEMO_WITHOUT_PDFS = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from scoring.demo import run_demo
+
+    run_demo(Path(sys.argv[1]), teams=128, force=True)
+    """
+)
 # What `score` does apart from its PDFs (the round results and playoff slips): for the breakdown only, no budget.
 SCORE_WITHOUT_PDFS = textwrap.dedent(
     """
@@ -186,6 +196,10 @@ def main() -> int:
         report(demo.cpu <= 8 * bare.cpu,
                f"demo --teams 128 {demo.cpu:.3f} s ({demo.wall:.3f} s) ≤ 8 × bare load = {8 * bare.cpu:.3f} s "
                f"[ratio {demo.cpu / bare.cpu:.2f}]")
+        demo_parts = _sample([run_once([PYTHON, "-c", DEMO_WITHOUT_PDFS, str(work / "demo-parts")])
+                              for _ in range(demo_runs)])
+        print(f"      breakdown: the demo's work without its PDFs {demo_parts.cpu:.3f} s ({demo_parts.wall:.3f} s) "
+              f"[ratio {demo_parts.cpu / bare.cpu:.2f}]; the PDFs add {demo.cpu - demo_parts.cpu:.3f} s", flush=True)
         report(score.peak <= 100 * MB, f"score --round 1 peak memory {score.peak / MB:.1f} MB ≤ 100 MB")
 
         # The PDFs of a 64-table round: whatever appears in a fresh folder of the same 128 teams.
