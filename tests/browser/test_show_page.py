@@ -197,7 +197,8 @@ def test_views_that_fit_share_one_screen(browser, events):
     page = open_page(browser, url, (1920, 1080))
     pages = pages_of(page)
     assert pages[0][0] == f"{title} 对阵 · {title} 成绩"  # both fit: one screen, the second under its own heading
-    assert page.inner_text("#stage .page:not([hidden]) h2") == f"{title} 成绩"
+    page.evaluate("showDisplay.show(0)")
+    assert page.inner_text("#stage .page:not([hidden]) h2", timeout=1000) == f"{title} 成绩"
     assert {t for t, _ in pages[1:]} == {"晋级图"}
     page.close()
     page = open_page(browser, events["long"][1], (1920, 1080))
