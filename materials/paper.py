@@ -219,6 +219,46 @@ def points_table(style: HouseStyle, rules: RuleSet) -> Table:
     return table
 
 
+class Stamp(Flowable):
+    """A flowable that is the same on every page of a document (the score card's hand table and points table):
+    laid out once, drawn once into a PDF form XObject, and placed on each page by reference. Text inside stays
+    extractable; a page that cannot hold it whole gets it split like the flowable itself."""
+
+    BLEED = 2.0  # the form's box reaches past the flowable by this much: room for the outer rule's half-width
+
+    def __init__(self, name: str, flowable: Flowable):
+        super().__init__()
+        self.name = name
+        self.flowable = flowable
+        self.hAlign = getattr(flowable, "hAlign", "LEFT")
+        self._wrapped: tuple[float, float, float] | None = None  # (available width, width, height)
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        if self._wrapped is None or self._wrapped[0] != availWidth:
+            self._wrapped = (availWidth, *self.flowable.wrap(availWidth, availHeight))
+        self.width, self.height = self._wrapped[1:]
+        return self.width, self.height
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        self._wrapped = None
+        return self.flowable.split(availWidth, availHeight)
+
+    def getSpaceBefore(self) -> float:
+        return self.flowable.getSpaceBefore()
+
+    def getSpaceAfter(self) -> float:
+        return self.flowable.getSpaceAfter()
+
+    def draw(self) -> None:
+        canvas = self.canv
+        if not canvas.hasForm(self.name):
+            b = self.BLEED
+            canvas.beginForm(self.name, -b, -b, self.width + b, self.height + b)
+            self.flowable.drawOn(canvas, 0, 0)
+            canvas.endForm()
+        canvas.doForm(self.name)
+
+
 # --- rendering from templates ----------------------------------------------------------------------------------
 
 
@@ -253,7 +293,7 @@ def _compact(lines: Sequence[str], style: HouseStyle, inserts: Mapping[str, Inse
 
 
 def _card(event: Event, style: HouseStyle, round_: Round | None, pairing: Pairing | None,
-          teams: Mapping[str, Team], template_dir: Path | None) -> list[Flowable]:
+          teams: Mapping[str, Team], template_dir: Path | None, hand_rows: Flowable, points: Flowable) -> list[Flowable]:
     extra = {
         "blank": pairing is None,
         "round_title": round_title(round_.number, len(round_.pool)) if round_ else "",
@@ -264,8 +304,8 @@ def _card(event: Event, style: HouseStyle, round_: Round | None, pairing: Pairin
     gap = Spacer(1, 1.5 * mm)
     inserts = {
         "@对阵": lambda headings: [gap, sides_table(style, event.rules, pairing, teams, headings), gap],
-        "@记分": [hand_rows_table(style, regular=REGULAR_ROWS, playoff=PLAYOFF_ROWS), gap],
-        "@得分表": [points_table(style, event.rules), gap],
+        "@记分": [hand_rows, gap],
+        "@得分表": [points, gap],
     }
     return _compact(lines, style, inserts)
 
@@ -284,10 +324,13 @@ def score_cards_pdf(
     style = _style(event, fonts)
     story: list[Flowable] = []
     cards = [p for p in round_.pairings] if round_ is not None else []
+    # The hand table and the points table are the same on every card: laid out and drawn once.
+    same = (Stamp("hand_rows", hand_rows_table(style, regular=REGULAR_ROWS, playoff=PLAYOFF_ROWS)),
+            Stamp("points", points_table(style, event.rules)))
     for pairing in cards:
-        story += _card(event, style, round_, pairing, teams, template_dir) + [PageBreak()]
+        story += _card(event, style, round_, pairing, teams, template_dir, *same) + [PageBreak()]
     if blank:
-        story += _card(event, style, None, None, teams, template_dir)
+        story += _card(event, style, None, None, teams, template_dir, *same)
     elif story:
         story.pop()
     title = f"{event.title} 第{round_.number}轮计分卡" if round_ is not None else f"{event.title} 空白计分卡"
