@@ -8,6 +8,7 @@ through `FontSet`, so `<`, `&` and `>` print literally and missing glyphs are re
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import io
 import re
 import traceback
@@ -201,8 +202,8 @@ class _TemplateLoader(jinja2.BaseLoader):
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         from jinja2.loaders import split_template_path  # refuses names reaching outside the folder (..)
 
-        for folder in self.folders:
-            path = folder.joinpath(*split_template_path(template))
+        paths = [folder.joinpath(*split_template_path(template)) for folder in self.folders]
+        for i, path in enumerate(paths):
             if not path.is_file():
                 continue
             data = path.read_bytes()
@@ -211,8 +212,31 @@ class _TemplateLoader(jinja2.BaseLoader):
             text = decode_text(data)
             if text is None:
                 raise MaterialsError(f"{path}：文件编码无法识别，请用记事本“另存为”，编码选 UTF-8")
-            return text, str(path), lambda: False
+            earlier = paths[:i]  # a file put there later takes over
+            return text, str(path), lambda: _unchanged(path, data) and not any(p.is_file() for p in earlier)
         raise jinja2.TemplateNotFound(template)
+
+
+def _unchanged(path: Path, data: bytes) -> bool:
+    """Compared by content: a file rewritten within the file system's timestamp resolution is still noticed."""
+    try:
+        return path.read_bytes() == data
+    except OSError:
+        return False
+
+
+@functools.lru_cache(maxsize=8)
+def _environment(folders: tuple[Path, ...]) -> SandboxedEnvironment:
+    """One environment per template search path, so each template is compiled once per process (a round's
+    score cards render the same template 65 times); an edited, removed or newly overriding file is read again
+    (jinja2 asks the loader whether the source is unchanged before each use)."""
+    return SandboxedEnvironment(
+        loader=_TemplateLoader(folders),
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        lstrip_blocks=True,
+        finalize=_one_line,
+    )
 
 
 def _template_line(exc: BaseException) -> tuple[str, int] | None:
@@ -249,14 +273,8 @@ def render_lines(
     """The wording template rendered as plain text lines (no markup; escaping happens when drawn); `extra` adds
     to the names the template can use (a round, its results, …). The template is run in jinja2's sandbox; a
     mistake in one an organiser edited is a MaterialsError naming its file and line."""
-    folders = [template_dir] if template_dir is not None and template_dir.is_dir() else []
-    env = SandboxedEnvironment(
-        loader=_TemplateLoader([*folders, TEMPLATE_DIR]),
-        autoescape=False,
-        undefined=jinja2.StrictUndefined,
-        lstrip_blocks=True,
-        finalize=_one_line,
-    )
+    folders = (template_dir,) if template_dir is not None and template_dir.is_dir() else ()
+    env = _environment((*folders, TEMPLATE_DIR))
     context = {**_context(event), **(extra or {})}
     try:
         text = env.get_template(name).render(context)
