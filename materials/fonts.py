@@ -109,6 +109,7 @@ class FontSet:
         self._pending = list(others)
         self._fallbacks: list[TTFont] = []
         self._warnings: dict[str, None] = dict.fromkeys(warnings)
+        self._widths: dict[tuple[str, float], float] = {}
         if main is None:
             pdfmetrics.registerFont(UnicodeCIDFont(CID_FALLBACK))
 
@@ -190,7 +191,16 @@ class FontSet:
         return "".join(out)
 
     def width(self, text: str, size: float, who: str | None = None) -> float:
-        return sum(pdfmetrics.stringWidth(seg, name, size) for name, seg in self.runs(text, who))
+        """The drawn width of `text` at `size` (line breaking asks this for every character of every line).
+        Widths of text wholly in the main font are remembered: nothing to warn about, whoever it belongs to."""
+        width = self._widths.get((text, size))
+        if width is not None:
+            return width
+        runs = self.runs(text, who)
+        width = sum(pdfmetrics.stringWidth(seg, name, size) for name, seg in runs)
+        if len(runs) == 1 and runs[0] == (self.name, text) and self._main is not None:
+            self._widths[(text, size)] = width
+        return width
 
     def draw(self, canvas, x: float, y: float, text: str, size: float, *, align: str = "left", who: str | None = None):
         """Draw one line of plain text on a canvas with per-character fallback; align 'left'|'centre'|'right'."""

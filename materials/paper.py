@@ -8,6 +8,7 @@ renderers. `write_draw_papers` and `write_score_papers` put the files into the e
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,8 +83,11 @@ def team_lines(fonts: FontSet, team: str, players: Sequence[str], width: float, 
     return CARD_TEXT, break_lines(fonts, one, CARD_TEXT, [width], who)
 
 
+@functools.lru_cache(maxsize=1024)
 def _cell_text(style: HouseStyle, text: str, width: float, *, size: float = CARD_TEXT, align: str = "centre",
                who: str | None = None) -> Paragraph:
+    # Remembered: every card repeats the same labels (2 … A twice, 甲方, 乙方), and a paragraph laid out at the
+    # same width can be drawn in any number of cells.
     st = ParagraphStyle(
         f"cell{size}{align}", parent=style.styles["cell"], fontSize=size, leading=size * 1.15,
         alignment=TA_CENTER if align == "centre" else TA_LEFT,
