@@ -51,7 +51,12 @@ def _wrap(text: str, columns: int) -> list[str]:
         line: list[str] = []
         for token in re.findall(r"[!-~]+|\s+|.", paragraph):
             if line and not token.isspace() and width("".join(line) + token) > columns:
-                carry = [line.pop()] if token in _NO_LINE_START and len(line) > 1 else []
+                carry: list[str] = []
+                if token in _NO_LINE_START:  # take back the character before a run of closing marks too
+                    while len(line) > 1:
+                        carry.insert(0, line.pop())
+                        if carry[0] not in _NO_LINE_START:
+                            break
                 while len(line) > 1 and line[-1] in _NO_LINE_END:
                     carry.insert(0, line.pop())
                 lines.append("".join(line).rstrip())

@@ -101,6 +101,16 @@ def test_wrap_keeps_ascii_words_and_punctuation_rules():
     assert any("event.toml" in line for line in lines)
 
 
+@pytest.mark.parametrize("columns", range(10, 40))  # narrower cannot hold 是”）。
+def test_wrap_never_starts_a_line_with_two_closing_marks(columns):
+    text = "例如比赛（第一轮）。然后下一步（写好“是”）。再来一次，好。"
+    lines = cli._wrap(text, columns)
+    assert "".join(lines) == text
+    assert all(width(line) <= columns for line in lines)
+    assert not any(line[:1] in cli._NO_LINE_START for line in lines)
+    assert not any(line[-1:] in cli._NO_LINE_END for line in lines)
+
+
 def test_option_help_says_defaults_and_ranges_in_chinese():
     out = shuangsheng("demo", "--help").stdout
     assert "--teams 组数" in out and "[默认：11；范围：2–128]" in out
