@@ -33,7 +33,7 @@ from scoring.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX
 
 # --- the score card's layout -----------------------------------------------------------------------------------
 
-REGULAR_ROWS = 16  # hand rows on a card (SPEC §8: at least 16 regular and 4 加赛 rows)
+REGULAR_ROWS = 16  # hand rows on a card (at least 16 regular and 4 加赛 rows)
 PLAYOFF_ROWS = 4
 SLIP_ROWS = 6  # 加赛 rows on a playoff slip
 PEN_ROW = 8.1 * mm  # rows meant for a pen: at least 8 mm

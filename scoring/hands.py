@@ -1,4 +1,4 @@
-"""One hand as recorded, and the match record (SPEC §5), with field-by-field validation.
+"""One hand as recorded, and the match record (docs/match-record.md), with field-by-field validation.
 
 `read_record` reads a record file (the only file this module touches), refusing by size and nesting depth before
 JSON parses it; numbers of more than 15 digits are kept as text and refused by field, never converted.
@@ -173,7 +173,7 @@ def check_hand(number: int, hand: Hand) -> list[HandError]:
     return errors
 
 
-# --- the JSON record (SPEC §5) ---
+# --- the JSON record (docs/match-record.md) ---
 
 
 def parse_record(data: object) -> tuple[MatchRecord, RuleSet | None]:

@@ -686,7 +686,7 @@ def _semi_notes(
 
 
 def placings_as_json(p: Placings) -> dict[str, object]:
-    """SPEC §7: {"complete": true, "first": "03", "second": "08", "third": ["05", "11"]}; "missing" is added
+    """docs/README.md (--json): {"complete": true, "first": "03", "second": "08", "third": ["05", "11"]}; "missing" is added
     while unfinished and "notes" whenever the awards need explaining."""
     data: dict[str, object] = {"complete": p.complete, "first": p.first, "second": p.second, "third": list(p.third)}
     if not p.complete:

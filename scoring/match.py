@@ -1,4 +1,5 @@
-"""Replaying a match hand by hand under the event's rules (SPEC §4): levels, the deal, the result, and why."""
+"""Replaying a match hand by hand under the event's rules (比赛规则 as printed; options in docs/event-toml.md):
+levels, the deal, the result, and why."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ class Status(str, enum.Enum):
 
 
 class Kind(str, enum.Enum):
-    """Why a hand came out as it did; the first that applies replaces normal scoring (SPEC §4)."""
+    """Why a hand came out as it did; the first that applies replaces normal scoring (rule clauses 十二–十四)."""
 
     DEALER_WRONG_BURY = "dealer_wrong_bury"  # 十三
     DEFENDER_WRONG_BURY = "defender_wrong_bury"  # 十三
@@ -309,7 +310,7 @@ def replay(record: MatchRecord, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
 
 
 def replay_record(data: object, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
-    """A JSON match record (SPEC §5) parsed and replayed under its own rule overrides, else `rules`. A record that
+    """A JSON match record (docs/match-record.md) parsed and replayed under its own rule overrides, else `rules`. A record that
     does not parse still has the hands before its first bad one replayed, so `errors` lists every problem — shape,
     values and sequence — in hand order."""
     try:
@@ -433,7 +434,7 @@ def result_summary(result: MatchResult) -> str:
 
 
 def result_as_json(result: MatchResult) -> dict[str, object]:
-    """SPEC §5 output, or {"errors": [...]}."""
+    """The --json output (docs/match-record.md), or {"errors": [...]}."""
     if result.errors:
         return {"errors": [e.as_json() for e in result.errors]}
     return {

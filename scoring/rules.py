@@ -1,4 +1,4 @@
-"""The rule set in force: every option of SPEC §6, and the points → levels table it implies.
+"""The rule set in force: every option of [rules] (docs/event-toml.md), and the points → levels table it implies.
 
 This is the one place the scoring table lives; the engine and the printed rule sheet both read it from here.
 """

@@ -136,7 +136,7 @@ def score_round(sheet: RoundSheet, rules: RuleSet) -> RoundScore:
 
 
 def score_as_json(score: RoundScore) -> dict[str, object]:
-    """SPEC §7: {"round", "matches": [{"table", "A", "B", "levels", "status", "winner", "errors"}], "byes",
+    """docs/README.md (--json): {"round", "matches": [{"table", "A", "B", "levels", "status", "winner", "errors"}], "byes",
     "advancing"}; while matches are undecided, "advancing" lists those known so far and "blockers" says why."""
     matches = []
     for m in score.matches:

@@ -1,4 +1,4 @@
-"""The rule engine clause by clause (SPEC §4): tables, special cases, options, and refused records."""
+"""The rule engine clause by clause (the rule sheet, docs/event-toml.md): tables, special cases, options, and refused records."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ L = Level.parse
 
 # --- 十: the points table, every multiple of 5 from −40 to 320, for each dealer_table option ---
 
-# (low, high, dealer keeps the deal, levels) written out by hand from SPEC §4.
+# (low, high, dealer keeps the deal, levels) written out by hand from the rule sheet (templates) and docs/event-toml.md.
 TAKE_OVER = [(80 + 20 * k, 95 + 20 * k, False, k) for k in range(12)] + [(320, 320, False, 12)]
 BANDS = {
     DealerTable.CEIL: [
@@ -358,7 +358,7 @@ def run_json(record: dict) -> dict:
     return result_as_json(replay(parsed, rules or DEFAULT_RULES))
 
 
-# --- wording and validation that a review of the engine against SPEC §4–§6 found wrong, since fixed ---
+# --- wording and validation that a review of the engine against the rules and docs found wrong, since fixed ---
 
 
 def test_level_crosscheck_error_names_both_hands():
@@ -465,7 +465,7 @@ def test_policy_can_be_met_in_a_playoff_hand():
 @pytest.mark.parametrize(
     ("offense", "expect"),
     [
-        # SPEC §4: offences (cases 1–4) come before case 5, which holds 落实政策: 2 + 5 = 7, not back to J.
+        # Offences (cases 1–4) come before case 5, which holds 落实政策: 2 + 5 = 7, not back to J.
         (Offense.DEFENDER_REVOKE, ("7", "9")),
         (Offense.DEFENDER_WRONG_BURY, ("7", "9")),
         # A now plays 2 (not J/A): loses the deal, B 9 + 5 stops at J.

@@ -1,4 +1,4 @@
-"""round-N.xlsx (SPEC §3): written, filled the way people really type, read back — also after LibreOffice; every bad cell named."""
+"""round-N.xlsx (docs/workbooks.md): written, filled the way people really type, read back — also after LibreOffice; every bad cell named."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The event's workbooks: `teams.xlsx`, `round-N.xlsx`, its checked copy, and paper lots (SPEC §3).
+"""The event's workbooks: `teams.xlsx`, `round-N.xlsx`, its checked copy, and paper lots (docs/workbooks.md).
 
 The only package that imports a spreadsheet library. Its modules, along their seams:
 

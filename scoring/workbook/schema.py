@@ -1,4 +1,4 @@
-"""Where everything sits in the event's workbooks: sheet names, labels, columns, fixed rows (SPEC §3).
+"""Where everything sits in the event's workbooks: sheet names, labels, columns, fixed rows (docs/workbooks.md).
 
 Pure (no openpyxl, no files): the workbook writer, its reader, the checked copy and the printed score card
 (`materials/`) all lay out or find cells from these definitions, so they cannot drift apart. Rows and columns are
@@ -64,8 +64,8 @@ COLUMN_BY_FIELD = {c.field: c for c in HAND_COLUMNS if c.field}
 assert set(COLUMN_BY_FIELD) == set(FIELDS) and all(FIELD_CN[c.field] == c.label for c in COLUMN_BY_FIELD.values())
 NUMBER_LABEL = "局"
 NOTE_LABEL = "备注"
-# Filled cells in these columns make a row count as data even with 庄家 and 台下得分 blank (SPEC §3 ignores such
-# rows; we refuse to drop typed data silently). 加赛 is prefilled in the 加赛 rows, so it does not count.
+# Filled cells in these columns make a row count as data even with 庄家 and 台下得分 blank: typed data is never
+# dropped silently (docs/workbooks.md). 加赛 is prefilled in the 加赛 rows, so it does not count.
 OTHER_DATA_FIELDS = ("level", "bottom", "capture", "level_card_capture", "dealer_wrong_cards",
                      "defender_wrong_cards", "offense")
 
