@@ -369,7 +369,7 @@ def demo(
 def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
     """新建活动文件夹：event.toml（按通知预填）和空白报名表 teams.xlsx。"""
     from scoring.event import EVENT_FILE, default_text
-    from scoring.files import OutputExists, write_text
+    from scoring.files import write_text
     from scoring.report import next_after_init
     from scoring.tournament import TEAMS_FILE
     from scoring.workbook import write_teams_template
@@ -377,9 +377,11 @@ def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
     # A file that is already there is kept (it may be a filled team list); only when both are there is that an
     # error, and --force replaces them.
     kept = [] if force else [name for name in (EVENT_FILE, TEAMS_FILE) if (folder / name).exists()]
+    if len(kept) == 2:  # an event folder already: --force would blank a filled team list
+        fail([f"{folder} 已经是活动文件夹（{EVENT_FILE} 和 {TEAMS_FILE} 都在），不需要再 init；"
+              f"接着运行 shuangsheng materials {folder} 或 shuangsheng draw {folder}。"
+              f"只有要从头重来时才加 --force：两个文件都会换成空白的，已填的报名表会丢失"])
     try:
-        if len(kept) == 2:
-            raise OutputExists(folder / EVENT_FILE)
         if EVENT_FILE not in kept:
             write_text(folder / EVENT_FILE, default_text(), force=force)
         if TEAMS_FILE not in kept:

@@ -277,7 +277,7 @@ def test_init_refuses_to_overwrite(tmp_path):
     folder = new_event(tmp_path / "event", 3)
     before = sha(folder / "teams.xlsx")
     result = cli("init", folder, code=1)
-    assert "--force" in result.output and "已存在" in result.output
+    assert "--force" in result.output and "已经是活动文件夹" in result.output
     assert sha(folder / "teams.xlsx") == before
 
 

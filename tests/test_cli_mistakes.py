@@ -85,7 +85,8 @@ def test_init_still_refuses_when_both_files_exist(tmp_path):
     folder = new_event(tmp_path / "event")
     before = sha(folder / "teams.xlsx")
     result = cli("init", folder, code=1)
-    assert "已存在" in result.output and "--force" in result.output
+    assert "已经是活动文件夹" in result.output and "不需要再 init" in result.output
+    assert "--force" in result.output and "已填的报名表会丢失" in result.output  # --force is not offered lightly
     assert sha(folder / "teams.xlsx") == before
 
 
