@@ -142,4 +142,6 @@ def test_verify_refuses_another_round_and_the_same_file(small, big, tmp_path):
     result = cli("score", event, "--verify", event / "round-1.xlsx", code=1)
     assert "这就是 round-1.xlsx 本身" in result.output
     result = cli("score", event, "--verify", tmp_path / "nope.xlsx", code=1)
-    assert "找不到文件" in result.output
+    assert f"nope.xlsx：找不到文件：{tmp_path / 'nope.xlsx'}" in result.output
+    result = runner.invoke(app, ["score", str(event), "--verify", "nope.xlsx"])  # typed as a bare name: said once
+    assert result.exit_code == 1 and "nope.xlsx：找不到文件\n" in result.output

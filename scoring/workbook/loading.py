@@ -80,7 +80,8 @@ def read_file(path: Path) -> bytes:
             raise WorkbookError([Problem(name, None, None, f"文件太大（{size // 1024 // 1024} MB），不像是本赛事的工作簿")])
         return Path(path).read_bytes()
     except FileNotFoundError:
-        raise WorkbookError([Problem(name, None, None, f"找不到文件：{path}")]) from None
+        where = "" if str(path) == name else f"：{path}"  # the full path only when it says more than the name
+        raise WorkbookError([Problem(name, None, None, f"找不到文件{where}")]) from None
     except IsADirectoryError:
         raise WorkbookError([Problem(name, None, None, "这是一个文件夹，不是 xlsx 文件")]) from None
     except PermissionError:
