@@ -62,6 +62,9 @@ def system_candidates() -> tuple[FontSpec, ...]:
     return tuple(specs)
 
 
+CHINESE_PROBE = "比赛规则通知"  # a main font must have these: a font without them is not a Chinese font
+
+
 class FontLoadError(ValueError):
     """A font file that cannot be used; the message is Chinese and names the file."""
 
@@ -236,9 +239,17 @@ def choose_fonts(*preferred: str | None, candidates: Sequence[FontSpec] | None =
         if not is_explicit and not spec.path.is_file():
             continue
         try:
-            main = load_ttf(spec)
+            font = load_ttf(spec)
         except FontLoadError as exc:
             warnings.append(f"{exc}" + ("；改为自动查找中文字体" if is_explicit else ""))
+            continue
+        if not all(ord(ch) in font.face.charToGlyph for ch in CHINESE_PROBE):
+            # A Latin font would draw every Chinese character from a fallback, one warning per character.
+            warnings.append(
+                f"字体 {spec}（{_family(font)}）不含中文，已跳过" + ("；改为自动查找中文字体" if is_explicit else "")
+            )
+            continue
+        main = font
     if main is None:
         warnings.append(
             f"警告：本机没有找到可嵌入的中文 TrueType 字体，只能使用 reportlab 内置的 {CID_FALLBACK}。"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import reportlab
 from reportlab.pdfbase.ttfonts import TTFont
 
 from materials.fonts import CID_FALLBACK, FontLoadError, FontSet, FontSpec, choose_fonts, load_ttf, system_candidates
@@ -55,6 +56,15 @@ def test_missing_explicit_font_warns_and_falls_back_to_the_system_font(tmp_path)
     fonts = choose_fonts(str(tmp_path / "msyh.ttc"))
     assert fonts.embedded
     assert any("msyh.ttc" in w and "不存在" in w and "自动查找" in w for w in fonts.warnings)
+
+
+@needs_font
+def test_a_font_without_chinese_is_skipped_with_one_warning_not_one_per_character():
+    latin = FontSpec(Path(reportlab.__file__).parent / "fonts" / "Vera.ttf")
+    fonts = choose_fonts(str(latin.path))
+    assert fonts.embedded and "Vera" not in fonts.name
+    fonts.runs("离退休教职工双升级（双扣）比赛")
+    assert fonts.warnings == (f"字体 {latin}（Bitstream Vera Sans）不含中文，已跳过；改为自动查找中文字体",)
 
 
 def test_cff_font_is_skipped_with_a_clear_message(tmp_path):
