@@ -63,8 +63,12 @@ def prepare_folder(folder: Path, *, force: bool) -> None:
                     shutil.rmtree(child)
                 else:
                     child.unlink()
+        elif (folder / event_file.EVENT_FILE).exists():  # somebody's real event: --force is not offered at all
+            raise DemoError(f"{folder} 是一个真实的活动文件夹（有 event.toml），示例不能放在这里；"
+                            "请用 --out 另选一个空文件夹，例如 shuangsheng demo --out 示例")
         else:
-            raise DemoError(f"{folder}：文件夹不是空的，也不是示例活动；请换一个文件夹，或加 --force 清空后重建")
+            raise DemoError(f"{folder}：文件夹不是空的，也不是示例活动；请用 --out 另选一个空文件夹"
+                            "（加 --force 会删除这个文件夹里的所有文件，只在确定不要它们时才用）")
     folder.mkdir(parents=True, exist_ok=True)
     files.write_text(folder / MARKER, "shuangsheng demo\n", force=True)
 

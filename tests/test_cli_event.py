@@ -507,6 +507,15 @@ def test_demo_refuses_a_folder_that_is_not_a_demo(tmp_path):
     assert "--force" in result.output and str(out) in result.output
     assert precious.read_text(encoding="utf-8") == "不要删除"
     assert sorted(out.iterdir()) == [precious]
+    assert "会删除这个文件夹里的所有文件" in result.output  # --force is named with its cost
+
+
+def test_demo_into_a_real_event_folder_does_not_offer_force(tmp_path):
+    folder = new_event(tmp_path / "event", 3)
+    before = {p.name: sha(p) for p in folder.iterdir()}
+    result = cli("demo", "--out", folder, "--teams", 2, "--seed", 1, code=1)
+    assert "真实的活动文件夹" in result.output and "--force" not in result.output
+    assert {p.name: sha(p) for p in folder.iterdir()} == before
 
 
 
