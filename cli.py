@@ -482,7 +482,8 @@ def score(
     else:
         typer.echo(score_text(report.score, report.teams))
         if checked is not None:
-            typer.echo(verification_text(checked, book, folder))
+            typer.echo(verification_text(checked, book, folder, other_path=verify,
+                                         round_number=report.score.round.number))
         for line in filter(None, [not_written, edited]):
             typer.echo(line, err=True)
         if not edited and not (not_written and "检查副本" in not_written):

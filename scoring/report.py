@@ -192,13 +192,18 @@ def next_after_demo(out: Path) -> str:
     return f"下一步：打开 {out} 文件夹看看这些文件；自己办比赛，从 shuangsheng init 活动文件夹 开始（例如 shuangsheng init 比赛）"
 
 
-def verification_text(verification: Verification, book: str, folder: Path) -> str:
-    """What `score --verify` says: the two entries agree, or every cell where they do not."""
+def verification_text(verification: Verification, book: str, folder: Path, *, other_path: Path | None = None,
+                      round_number: int | None = None) -> str:
+    """What `score --verify` says: the two entries agree, or every cell where they do not. The command to run
+    again names the second file as it was typed (`other_path`) and the round, so it works from anywhere."""
     other = verification.other
     if verification.agree:
         return f"双人录入核对：{book} 与 {other} 逐格一致"
     lines = [f"双人录入核对：{book} 与 {other} 有 {len(verification.differences)} 处不一致"
              f"（斜线前为 {book}，后为 {other}）："]
     lines.extend(f"  {d}" for d in verification.differences)
-    lines.append(f"请对照纸质记分卡，改正录错的那一份，再运行 {command_line('score', folder)} --verify {other}")
+    again = command_line("score", folder) + (f" --round {round_number}" if round_number else "")
+    where = str(other_path) if other_path is not None else other
+    again += " --verify " + (f'"{where}"' if " " in where else where)
+    lines.append(f"请对照纸质记分卡，改正录错的那一份，再运行 {again}")
     return "\n".join(lines)
