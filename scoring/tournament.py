@@ -383,6 +383,9 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
 def verify_entry(sheet: RoundSheet, other: Path) -> Verification:
     """Double entry: `sheet` against a second, independent transcription of the same round."""
     name = sheet.path.name
+    beside = sheet.path.parent / other
+    if not Path(other).is_absolute() and not Path(other).exists() and beside.is_file():
+        other = beside  # a bare name typed for a copy kept in the event folder, run from elsewhere
     if Path(other).resolve() == sheet.path.resolve():
         raise TournamentError([f"{other}：这就是 {name} 本身；--verify 要给第二个人独立录入的另一份文件"])
     try:

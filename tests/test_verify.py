@@ -136,6 +136,14 @@ def test_a_hand_typed_in_one_entry_only_and_a_forfeit_disagree(small, tmp_path):
     assert f"第2桌!B{last}：" in result.output and " / 空" in result.output
 
 
+def test_a_second_entry_kept_in_the_event_folder_is_found_by_its_name(small, tmp_path):
+    event, other = copy_of(small, tmp_path)
+    inside = Path(shutil.move(other, event / other.name))
+    edit(inside, {(sheet_name(1), f"D{FIRST}"): 195})
+    result = cli("score", event, "--verify", inside.name, code=1)  # typed from another folder: the name alone
+    assert f"{inside.name} 有 1 处不一致" in result.output and f"第1桌!D{FIRST}：" in result.output
+
+
 def test_verify_refuses_another_round_and_the_same_file(small, big, tmp_path):
     event, _ = copy_of(small, tmp_path)
     result = cli("score", event, "--verify", big / "round-1.xlsx", code=1)
