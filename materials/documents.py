@@ -34,6 +34,7 @@ from materials.style import (
     SHADE,
     Cell,
     HouseStyle,
+    Para,
     break_lines,
     build_pdf,
     new_canvas,
@@ -394,7 +395,7 @@ def grid(rows: Sequence[str], style: HouseStyle) -> Table:
             lines = [ln for hard in text.split(LINE_BREAK) for ln in no_orphan(break_lines(style.fonts, hard, size, [inner]))]
             lines = lines or [""]
             st = centre if len(lines) == 1 else cell_style
-            row_cells.append(Paragraph("<br/>".join(style.fonts.markup(line) for line in lines), st))
+            row_cells.append(Para("<br/>".join(style.fonts.markup(line) for line in lines), st))
         cells.append(row_cells)
         heights.append(pen_height if pen_height and not header and not any(texts) else None)
     headers = 0

@@ -20,7 +20,7 @@ from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, Ta
 
 from materials.documents import MaterialsError, _story, render_lines
 from materials.fonts import FontSet, choose_fonts
-from materials.style import RULE, SHADE, HouseStyle, break_lines, build_pdf
+from materials.style import RULE, SHADE, HouseStyle, Para, break_lines, build_pdf
 from scoring import files
 from scoring.event import Event
 from scoring.knockout import Pairing, Round, round_title
@@ -93,7 +93,7 @@ def _cell_text(style: HouseStyle, text: str, width: float, *, size: float = CARD
         alignment=TA_CENTER if align == "centre" else TA_LEFT,
     )
     lines = break_lines(style.fonts, text, size, [width - 2 * CARD_PADDING], who) or [""]
-    return Paragraph("<br/>".join(style.fonts.markup(line, who) for line in lines), st)
+    return Para("<br/>".join(style.fonts.markup(line, who) for line in lines), st)
 
 
 def _grid_style(style: HouseStyle, header_rows: int = 0) -> list[tuple]:
@@ -146,7 +146,7 @@ def sides_table(style: HouseStyle, rules: RuleSet, pairing: Pairing | None, team
             size, lines = team_lines(style.fonts, team_name(team_id), team.players if team else (), inner, who=who)
         heights.append(max(TEAM_ROW, len(lines) * size * 1.15 + 2))
         st = ParagraphStyle(f"team{size}", parent=style.styles["cell"], fontSize=size, leading=size * 1.15)
-        name = Paragraph("<br/>".join(style.fonts.markup(line, who) for line in lines), st)
+        name = Para("<br/>".join(style.fonts.markup(line, who) for line in lines), st)
         rows.append([_cell_text(style, side_label, SIDE_LABEL, size=14), name,
                      *(_cell_text(style, label, LEVEL_BOX + 2 * CARD_PADDING) for label in LABELS)])
     top = 1 if headings else 0
@@ -282,7 +282,7 @@ def _compact(lines: Sequence[str], style: HouseStyle, inserts: Mapping[str, Inse
     for line in lines:
         if line.startswith("#"):
             lines_ = break_lines(style.fonts, line[1:].strip(), title.fontSize, [style.frame_width])
-            story.append(Paragraph("<br/>".join(style.fonts.markup(x) for x in lines_), title))
+            story.append(Para("<br/>".join(style.fonts.markup(x) for x in lines_), title))
         elif line.startswith("@"):
             key, _, args = line.partition(" ")
             if key not in inserts:
@@ -292,7 +292,7 @@ def _compact(lines: Sequence[str], style: HouseStyle, inserts: Mapping[str, Inse
         else:
             text = line[1:].strip() if line.startswith("<") else line
             lines_ = break_lines(style.fonts, text, 14, [style.frame_width])
-            story.append(Paragraph("<br/>".join(style.fonts.markup(x) for x in lines_), line_style))
+            story.append(Para("<br/>".join(style.fonts.markup(x) for x in lines_), line_style))
     return story
 
 

@@ -107,6 +107,18 @@ def _can_break(before: str, after: str) -> bool:
     return not (_WORD.match(before) and _WORD.match(after))
 
 
+class Para(Paragraph):
+    """A Paragraph that remembers its layout at the last width: a table asks each cell's size several times
+    (measuring rows, splitting across pages, drawing), and breaking Chinese text into lines is the costly part."""
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        if self.__dict__.get("_laid_out_at") == availWidth and "blPara" in self.__dict__:  # split() drops it
+            return self.width, self.height
+        size = super().wrap(availWidth, availHeight)
+        self._laid_out_at = availWidth
+        return size
+
+
 @dataclass(frozen=True)
 class Cell:
     """Plain text for a table cell, laid out at the column's width; `who` names the person for glyph warnings."""
@@ -188,7 +200,7 @@ class HouseStyle:
         for hard in text.split("\n"):  # a newline is a forced break (title lines)
             first = width - (st.firstLineIndent if not lines else 0)
             lines += no_orphan(break_lines(self.fonts, hard, st.fontSize, [first, width], who)) or [""]
-        return Paragraph("<br/>".join(self.fonts.markup(line, who) for line in lines), st)
+        return Para("<br/>".join(self.fonts.markup(line, who) for line in lines), st)
 
     def table(
         self,
