@@ -7,8 +7,10 @@ unlocked, and each column carries the validation its schema column asks for.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from copy import copy
 from pathlib import Path
 
+from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -179,6 +181,9 @@ def _write_match_sheet(ws: Worksheet, round: Round, p: Pairing, teams: Mapping[s
         header_cell(ws, HAND_HEADER_ROW, col, column.label)
     first = HAND_HEADER_ROW + 1
     last = first + REGULAR_ROWS + PLAYOFF_ROWS - 1
+    # Assigning a named style by name looks it up and copies it (slow, and 480 cells a sheet): each style is
+    # assigned once by name, then its cell's formatting is copied, as openpyxl's own sheet copy does.
+    styled: dict[str, Cell] = {}
     for i in range(REGULAR_ROWS + PLAYOFF_ROWS):
         r = first + i
         playoff = i >= REGULAR_ROWS
@@ -186,11 +191,16 @@ def _write_match_sheet(ws: Worksheet, round: Round, p: Pairing, teams: Mapping[s
             cell = ws.cell(r, col)
             if column.label == NUMBER_LABEL:
                 cell.value = f"{PLAYOFF_PREFIX}{i - REGULAR_ROWS + 1}" if playoff else i + 1
-                cell.style = HAND_NUMBER
-                continue
-            cell.style = INPUT_TEXT if column.label == NOTE_LABEL else INPUT
-            if playoff and column.field == "playoff":
-                cell.value = "是"
+                style = HAND_NUMBER
+            else:
+                style = INPUT_TEXT if column.label == NOTE_LABEL else INPUT
+                if playoff and column.field == "playoff":
+                    cell.value = "是"
+            if style in styled:
+                cell._style = copy(styled[style]._style)
+            else:
+                cell.style = style
+                styled[style] = cell
     for col, column in enumerate(HAND_COLUMNS, start=1):
         letter = get_column_letter(col)
         add_validation(ws, column, f"{letter}{first}:{letter}{last}")
