@@ -143,3 +143,14 @@ def test_the_documented_limits_are_the_ones_in_force():
     assert f"超过 {guard.MAX_ROWS} 行、{guard.MAX_COLUMNS} 列" in limits
     assert f"超过 {guard.MAX_ENTRIES} 个部件" in limits and f"超过 {MAX_TEAMS} 行" in limits
     assert "--verify" in (ROOT / "docs" / "double-entry.md").read_text(encoding="utf-8")
+
+
+def test_no_file_cites_a_spec_section_the_repository_does_not_have():
+    """Modules, tests, templates and docs point to the docs/ pages, never to sections of a SPEC file that the
+    repository does not have."""
+    cited = "SPEC " + "§"  # spelled apart, so this file does not cite it
+    tracked = [p for p in ROOT.rglob("*") if p.suffix in {".py", ".md", ".j2", ".toml"} and p.is_file()
+               and not any(part.startswith(".") or part.endswith(".egg-info") or part in {"output", "build"}
+                           for part in p.relative_to(ROOT).parts)]
+    assert len(tracked) > 50
+    assert [str(p.relative_to(ROOT)) for p in tracked if cited in p.read_text(encoding="utf-8", errors="replace")] == []
