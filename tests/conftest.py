@@ -82,13 +82,14 @@ def _no_reads_outside_repository():
 
 
 def cli(*args: object, code: int = 0):
-    """Run `shuangsheng` in-process; assert the exit code and that nothing escaped as a traceback."""
+    """Run `shuangsheng` in-process; assert the exit code and that nothing escaped, neither as a traceback nor
+    through the last line of defence (an 错误报告)."""
     from typer.testing import CliRunner
 
     from cli import app
 
     result = CliRunner().invoke(app, [str(a) for a in args])
-    assert "Traceback" not in result.output, result.output
+    assert "Traceback" not in result.output and "错误报告" not in result.output, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.output}"
     return result

@@ -11,24 +11,14 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from typer.testing import CliRunner
 
-from cli import app
 from scoring import workbook
 from scoring.teams import Team
 from scoring.workbook.guard import MAX_ENTRIES, MAX_ROWS, inspect
 from scoring.workbook.problems import WorkbookError
+from tests.conftest import cli
 
-runner = CliRunner()
 SHEET = "xl/worksheets/sheet2.xml"  # 第1桌 (sheet1 is 对阵)
-
-
-def cli(*args: object, code: int):
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output and "错误报告" not in result.output, result.output
-    assert result.exit_code == code, result.output
-    return result
 
 
 @pytest.fixture(scope="module")

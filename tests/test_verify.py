@@ -19,18 +19,11 @@ from scoring import workbook
 from scoring.simulate import simulate_match
 from scoring.teams import Team
 from scoring.workbook.schema import HAND_HEADER_ROW, sheet_name
+from tests.conftest import cli
 
 runner = CliRunner()
 FIRST = HAND_HEADER_ROW + 1  # hand 1's row
 POINTS = 4  # column D, 台下得分
-
-
-def cli(*args: object, code: int):
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output and "错误报告" not in result.output, result.output
-    assert result.exit_code == code, result.output
-    return result
 
 
 def event_with_round(folder: Path, teams: int, seed: int = 7) -> Path:
