@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import struct
 import sys
 import zlib
 from collections.abc import Sequence
@@ -20,6 +21,8 @@ from xml.sax.saxutils import escape
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+from materials.ttf import open_font
 
 CID_FALLBACK = "STSong-Light"
 
@@ -84,7 +87,7 @@ def load_ttf(spec: FontSpec) -> TTFont:
     if not spec.path.is_file():
         raise FontLoadError(f"字体文件 {spec} 不存在")
     try:
-        font = TTFont(name, str(spec.path), subfontIndex=spec.index)
+        font = open_font(name, str(spec.path), spec.index)
     except TTFError as exc:
         if "postscript outlines" in str(exc):
             raise FontLoadError(
@@ -92,7 +95,7 @@ def load_ttf(spec: FontSpec) -> TTFont:
                 "本程序使用的 reportlab 不能嵌入这种字体，已跳过"
             ) from None
         raise FontLoadError(f"字体 {spec} 无法读取（{exc}），已跳过") from None
-    except (OSError, IndexError, ValueError) as exc:
+    except (OSError, LookupError, ValueError, struct.error) as exc:  # a damaged or truncated file
         raise FontLoadError(f"字体 {spec} 无法读取（{exc}），已跳过") from None
     pdfmetrics.registerFont(font)
     return font

@@ -142,3 +142,10 @@ def test_font_file_name_never_breaks_paragraph_markup(tmp_path):
     shutil.copy(spec.path, weird)
     fonts = choose_fonts(f"{weird}#{spec.index}")
     assert fonts.embedded and re.fullmatch(r"[0-9A-Za-z_-]+", fonts.name)
+
+
+def test_a_damaged_font_file_is_skipped_with_its_name(tmp_path):
+    junk = tmp_path / "坏字体.ttf"
+    junk.write_bytes(b"\x00\x01\x00\x00" + b"\x00" * 64)  # a TrueType header and no tables
+    with pytest.raises(FontLoadError, match="坏字体.ttf.*无法读取"):
+        load_ttf(FontSpec(junk))
