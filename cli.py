@@ -279,7 +279,7 @@ def materials(
     force: Annotated[bool, typer.Option("--force", help="覆盖已有的 PDF")] = False,
 ) -> None:
     """打印材料：通知、比赛规则、规则口径确认单、报名表、抽签签条、纪念品领取签收表（PDF）。"""
-    from materials import build_all
+    from materials.documents import build_all
     from scoring.event import load
     from scoring.report import next_after_materials
     from scoring.tournament import TEAMS_FILE
@@ -321,9 +321,10 @@ def demo(
     force: Annotated[bool, typer.Option("--force", help="清空一个不是示例活动的非空文件夹")] = False,
 ) -> None:
     """生成一场完整的示例比赛：设置、报名表、每轮抽签与模拟记分、检查副本、每轮的对阵表、计分卡、成绩和加赛单、打印材料和最终名次。"""
-    from materials import build_all
+    from materials.documents import build_all
     from materials.ending import write_awards
-    from materials.paper import write_draw_papers, write_score_papers
+    from materials.paper import write_draw_papers
+    from materials.results import write_score_papers
     from scoring.demo import run_demo
     from scoring.report import next_after_demo, placings_text
     from scoring.tournament import TEAMS_FILE, bracket_in
@@ -444,7 +445,7 @@ def score(
     ] = None,
 ) -> None:
     """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本、本轮成绩和加赛单（PDF），不改动原文件。"""
-    from materials.paper import write_score_papers
+    from materials.results import write_score_papers
     from scoring.files import OutputExists
     from scoring.report import edited_checked_copy, next_after_score, score_text, verification_text
     from scoring.results import round_results

@@ -1,31 +1,9 @@
-"""Printed materials (PDF). Imports reportlab: the CLI imports this package only inside the commands that print."""
+"""Printed materials (PDF). Imports reportlab: the CLI imports these modules only inside the commands that print.
 
-from materials.documents import (
-    FILE_NAMES,
-    Built,
-    MaterialsError,
-    build_all,
-    lots_pdf,
-    notice_pdf,
-    registration_pdf,
-    rules_pdf,
-    signoff_pdf,
-    souvenir_pdf,
-)
-from materials.fonts import FontSet, FontSpec, choose_fonts
-
-__all__ = [
-    "FILE_NAMES",
-    "Built",
-    "FontSet",
-    "FontSpec",
-    "MaterialsError",
-    "build_all",
-    "choose_fonts",
-    "lots_pdf",
-    "notice_pdf",
-    "registration_pdf",
-    "rules_pdf",
-    "signoff_pdf",
-    "souvenir_pdf",
-]
+- `page`: A4 geometry, large-print sizes, Chinese line breaking, a canvas with our font (no platypus);
+- `fonts`, `ttf`: finding, reading and embedding a Chinese TrueType font, per-character fallback;
+- `wording`: the jinja2 templates organisers may edit, rendered to marked-up lines;
+- `flow`: those lines drawn straight on a canvas (the documents `score` prints, so it needs no platypus);
+- `style`, `documents`: the same lines through platypus, for the documents with inserted tables and forms;
+- `paper`, `results`, `ending`: the day's paper, the round results and playoff slips, the awards and the bracket.
+"""

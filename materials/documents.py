@@ -7,47 +7,36 @@ through `FontSet`, so `<`, `&` and `>` print literally and missing glyphs are re
 
 from __future__ import annotations
 
-import datetime as dt
-import functools
 import io
-import re
-import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import jinja2
-from jinja2.sandbox import SandboxedEnvironment
-from reportlab.lib.units import mm
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from materials.fonts import FontSet, choose_fonts
-from materials.style import (
-    CELL_PADDING,
-    INK,
-    MARGIN,
-    PAGE,
-    RULE,
-    SHADE,
-    Cell,
-    HouseStyle,
-    Para,
-    break_lines,
-    build_pdf,
-    new_canvas,
-    no_orphan,
+from materials.page import CELL_PADDING, INK, MARGIN, PAGE, RULE, SHADE, break_lines, new_canvas, no_orphan
+from materials.style import Cell, HouseStyle, Para, build_pdf
+from materials.wording import (
+    LINE_BREAK,
+    NEGATIVE_LOW,
+    MaterialsError,
+    blocks,
+    points_rows,
+    render_lines,
+    signed_points,
+    table_spec,
+    unknown_insert,
 )
-from scoring.errors import UserError, shown
 from scoring.event import Event
-from scoring.files import check_writable, decode_text, write_bytes
+from scoring.files import check_writable, write_bytes
 from scoring.knockout import lot_plan
-from scoring.levels import Level, to_halfwidth
-from scoring.rules import CARD_PENALTY, HOLD_LINE, POLICY_LINE, STEP, NegativePoints, PenaltyExcess, RuleSet, TieBreak
+from scoring.rules import STEP, NegativePoints
 from scoring.teams import Team
-from templates import TEMPLATE_DIR
 
 NOTICE = "通知.pdf"
 RULES = "比赛规则.pdf"
@@ -64,10 +53,6 @@ ROW_HEIGHT = 34  # room to write by hand
 TABLE_MARK = "@得分表"
 
 
-class MaterialsError(UserError, ValueError):
-    """A wording template cannot be used; the message is Chinese and names the file and line."""
-
-
 @dataclass(frozen=True)
 class Built:
     """What `build_all` wrote, and every warning (Chinese) the CLI should show on stderr."""
@@ -77,252 +62,30 @@ class Built:
     font: str
 
 
-# --- wording helpers -------------------------------------------------------------------------------------------
-
-
-def cn_date(day: dt.date) -> str:
-    return f"{day.year}年{day.month}月{day.day}日"
-
-
-def cn_period(start: dt.date, end: dt.date) -> str:
-    """2026年3月3日-9日, 2026年3月28日-4月3日, or both dates in full across a year end."""
-    if start == end:
-        return cn_date(start)
-    if start.year != end.year:
-        return f"{cn_date(start)}-{cn_date(end)}"
-    if start.month != end.month:
-        return f"{cn_date(start)}-{end.month}月{end.day}日"
-    return f"{cn_date(start)}-{end.day}日"
-
-
-def cn_clock(text: str) -> str:
-    """'8:30' → '上午8:30', '14:00' → '下午2:00'; anything else as written."""
-    m = re.fullmatch(r"\s*([0-9]{1,2})\s*:\s*([0-9]{2})\s*", to_halfwidth(text))
-    if not m or int(m[1]) > 23:
-        return text
-    hour, minute = int(m[1]), m[2]
-    if hour < 12:
-        return f"上午{hour}:{minute}"
-    return f"下午{hour - 12 if hour > 12 else hour}:{minute}"
-
-
-def cn_minutes(minutes: int) -> str:
-    return f"{minutes // 60}小时" if minutes % 60 == 0 else f"{minutes}分钟"
-
-
-def prize_text(event: Event) -> str:
-    parts = [
-        f"{name}{count}名"
-        for name, count in (("一等奖", event.prizes.first), ("二等奖", event.prizes.second), ("三等奖", event.prizes.third))
-        if count
-    ]
-    return "设" + "、".join(parts) if parts else ""
-
-
-NEGATIVE_LOW = -40  # the rule sheet's table starts here: penalties can push the defenders' points below 0
-
-
-def _signed(n: int) -> str:
-    return f"−{-n}" if n < 0 else str(n)
-
-
-def points_rows(rules: RuleSet, *, negative: bool = False) -> list[tuple[str, str, str]]:
-    """The points → levels table in force, as printed: (points, who deals next, levels). With `negative`, the
-    totals below 0 too (from −40, or one row 'below 0 counts as 0' when negative_points = "clamp")."""
-    rows = []
-    table = rules.points_table()
-    if negative and rules.negative_points is NegativePoints.CLAMP:
-        zero = table[0]
-        rows.append(("0以下", "按0分计，庄家保庄", f"庄家升{zero.levels}级"))
-    elif negative:
-        table = rules.points_table(low=NEGATIVE_LOW)
-    for row in table:
-        if row.low == row.high:
-            points = _signed(row.low)
-        elif row.low < 0:
-            points = f"{_signed(row.low)}至{_signed(row.high)}"
-        else:
-            points = f"{row.low}–{row.high}"
-        side, gainer = ("庄家保庄", "庄家") if row.dealer_keeps else ("台下方上台坐庄", "台下方")
-        rows.append((points, side, f"{gainer}升{row.levels}级" if row.levels else "不升级"))
-    return rows
-
-
-def _context(event: Event) -> dict[str, object]:
-    rules = event.rules
-    reg = event.registration
-    return {
-        "event": event,
-        "start_time": cn_clock(event.start_time),
-        "match_length": cn_minutes(rules.match_minutes),
-        "prize_text": prize_text(event),
-        "registration_period": cn_period(reg.start, reg.end),
-        "deadline": cn_date(reg.end),
-        "notice_date": cn_date(event.notice_date),
-        "must_play": "、".join(level.label for level in rules.must_play),
-        "two_must_play": Level.TWO in rules.must_play,
-        "hold_line": HOLD_LINE,
-        "step": STEP,
-        "policy_line": POLICY_LINE,
-        "card_penalty": CARD_PENALTY,
-        "penalty_deduct": rules.penalty_excess is PenaltyExcess.DEDUCT,
-        "clamp": rules.negative_points is NegativePoints.CLAMP,
-        "tie_playoff": rules.tie_break is TieBreak.PLAYOFF,
-        "rules": rules,
-        "br": _Break(),
-    }
-
-
-LINE_BREAK = "\u2028"  # a line break inside a table cell; user text never carries one (see _one_line)
-
-
-class _Break:
-    """`{{ br }}` in a template: a line break inside a table cell."""
-
-    def __str__(self) -> str:
-        return LINE_BREAK
-
-
-def _one_line(value: object) -> object:
-    """Every {{ value }} stays on its line and in its table cell: the line marks and the cell separator `|` of a
-    template cannot come from user data (a `|` in a value prints as the full-width ｜)."""
-    if value is None:
-        return ""
-    return " ".join(str(value).splitlines()).replace("|", "｜") if isinstance(value, str) else value
-
-
-MAX_TEMPLATE_BYTES = 256 * 1024  # a wording template is a page of text
-
-
-class _TemplateLoader(jinja2.BaseLoader):
-    """The event folder's templates first, then ours; UTF-8 or GBK (as Notepad saves), a page long at most."""
-
-    def __init__(self, folders: Sequence[Path]):
-        self.folders = folders
-
-    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
-        from jinja2.loaders import split_template_path  # refuses names reaching outside the folder (..)
-
-        paths = [folder.joinpath(*split_template_path(template)) for folder in self.folders]
-        for i, path in enumerate(paths):
-            if not path.is_file():
-                continue
-            data = path.read_bytes()
-            if len(data) > MAX_TEMPLATE_BYTES:
-                raise MaterialsError(f"{path}：模板文件太大（{len(data) // 1024} KB），一页文字只有几 KB")
-            text = decode_text(data)
-            if text is None:
-                raise MaterialsError(f"{path}：文件编码无法识别，请用记事本“另存为”，编码选 UTF-8")
-            earlier = paths[:i]  # a file put there later takes over
-            return text, str(path), lambda: _unchanged(path, data) and not any(p.is_file() for p in earlier)
-        raise jinja2.TemplateNotFound(template)
-
-
-def _unchanged(path: Path, data: bytes) -> bool:
-    """Compared by content: a file rewritten within the file system's timestamp resolution is still noticed."""
-    try:
-        return path.read_bytes() == data
-    except OSError:
-        return False
-
-
-@functools.lru_cache(maxsize=8)
-def _environment(folders: tuple[Path, ...]) -> SandboxedEnvironment:
-    """One environment per template search path, so each template is compiled once per process (a round's
-    score cards render the same template 65 times); an edited, removed or newly overriding file is read again
-    (jinja2 asks the loader whether the source is unchanged before each use)."""
-    return SandboxedEnvironment(
-        loader=_TemplateLoader(folders),
-        autoescape=False,
-        undefined=jinja2.StrictUndefined,
-        lstrip_blocks=True,
-        finalize=_one_line,
-    )
-
-
-def _template_line(exc: BaseException) -> tuple[str, int] | None:
-    """Where in a template a rendering error happened: jinja2 maps its frames to the template's file and line."""
-    found = None
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if frame.filename.endswith(".j2") and frame.lineno:
-            found = (frame.filename, frame.lineno)
-    return found
-
-
-def _template_problem(exc: Exception, name: str, names: Sequence[str]) -> str:
-    """A template an organiser edited that cannot be used, in Chinese with its file and line."""
-    if isinstance(exc, jinja2.TemplateSyntaxError):
-        where = f"{exc.filename or name} 第{exc.lineno}行"
-        return f"{where}：模板格式有误（{exc.message}）；{{{{ }}}} 与 {{% %}} 要成对，写法见原模板"
-    at = _template_line(exc)
-    where = f"{at[0]} 第{at[1]}行" if at else name
-    detail = str(exc)
-    if isinstance(exc, jinja2.UndefinedError):
-        m = re.search(r"'([^']*)' is undefined", detail) or re.search(r"has no attribute '([^']*)'", detail)
-        what = f"“{m.group(1)}”" if m else "其中的名字"
-        return f"{where}：模板里的 {what} 不认识（可用的有：{'、'.join(names)}；event 之下的项见 event.toml）"
-    if isinstance(exc, jinja2.TemplateNotFound):
-        return f"{where}：模板引用的文件“{exc.name}”找不到"
-    if isinstance(exc, jinja2.exceptions.SecurityError):
-        return f"{where}：模板里有不允许的写法（{detail}）"
-    return f"{where}：模板无法使用（{type(exc).__name__}：{shown(detail)}）"
-
-
-def render_lines(
-    name: str, event: Event, template_dir: Path | None = None, extra: Mapping[str, object] | None = None
-) -> list[str]:
-    """The wording template rendered as plain text lines (no markup; escaping happens when drawn); `extra` adds
-    to the names the template can use (a round, its results, …). The template is run in jinja2's sandbox; a
-    mistake in one an organiser edited is a MaterialsError naming its file and line."""
-    folders = (template_dir,) if template_dir is not None and template_dir.is_dir() else ()
-    env = _environment((*folders, TEMPLATE_DIR))
-    context = {**_context(event), **(extra or {})}
-    try:
-        text = env.get_template(name).render(context)
-    except MaterialsError:
-        raise
-    # A template is text an organiser wrote: whatever it does wrong at render time is said with its line.
-    except (jinja2.TemplateError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError,
-            RecursionError) as exc:
-        raise MaterialsError(_template_problem(exc, name, list(context))) from None
-    return [line.strip() for line in text.split("\n") if line.strip()]  # not splitlines: {{ br }} (U+2028) stays
-
-
 def _story(lines: Sequence[str], style: HouseStyle, inserts: dict[str, list[Flowable]]) -> list[Flowable]:
+    """The template's lines as platypus flowables (`materials.flow` draws the same markup without platypus)."""
     story: list[Flowable] = []
-    block: list[str] = []  # consecutive lines of one kind: title ('#'), signature ('>') or table ('|') lines
-
-    def flush() -> None:
-        if block and block[0] == "#":
-            story.append(style.para("\n".join(block[1:]), "title"))
-        elif block and block[0] == "|":
-            story.extend([grid(block[1:], style), Spacer(1, style.sizes.body * 0.5)])
-        elif block:
-            story.extend([_signature(block[1:], style), Spacer(1, style.sizes.body * 0.5)])
-        block.clear()
-
-    for line in lines:
-        kind = line[0] if line[0] in "#>|" else ""
-        if kind:
-            if block and block[0] != kind:
-                flush()
-            block[:] = block or [kind]
-            block.append(line[1:] if kind == "|" else line[1:].strip())
-            continue
-        flush()
-        if line.startswith("<"):
-            story.append(style.para(line[1:].strip(), "plain"))
-        elif line == "~":
-            story.append(Spacer(1, style.sizes.body * 0.8))
-        elif line.startswith("+"):
-            story.extend([aside(line[1:].strip(), style), Spacer(1, style.sizes.body * 0.4)])
-        elif line.startswith("@"):
-            if line not in inserts:
-                raise MaterialsError(f"模板中的“{line}”不认识（可用：{'、'.join(inserts) or '无'}）")
-            story.extend(inserts[line])
+    gap = style.sizes.body
+    for block in blocks(lines):
+        text = block.lines[0] if block.lines else ""
+        if block.kind == "title":
+            story.append(style.para("\n".join(block.lines), "title"))
+        elif block.kind == "table":
+            story.extend([grid(block.lines, style), Spacer(1, gap * 0.5)])
+        elif block.kind == "signature":
+            story.extend([_signature(block.lines, style), Spacer(1, gap * 0.5)])
+        elif block.kind == "plain":
+            story.append(style.para(text, "plain"))
+        elif block.kind == "gap":
+            story.append(Spacer(1, gap * 0.8))
+        elif block.kind == "aside":
+            story.extend([aside(text, style), Spacer(1, gap * 0.4)])
+        elif block.kind == "insert":
+            if text not in inserts:
+                raise unknown_insert(text, list(inserts))
+            story.extend(inserts[text])
         else:
-            story.append(style.para(line, "body"))
-    flush()
+            story.append(style.para(text, "body"))
     return story
 
 
@@ -353,42 +116,18 @@ def aside(text: str, style: HouseStyle) -> Table:
 
 
 def grid(rows: Sequence[str], style: HouseStyle) -> Table:
-    """A ruled table from template lines (their leading `|` removed): `# a | b` a shaded header row (repeated on
-    every page), `a | b` a row, and optionally first `= 20 40 40 @22 h9`: column widths in percent of the text
-    width, the text size in pt (default: table text) and a fixed height in mm for rows left blank (pen rows)."""
-    widths: list[float] = []
-    size = style.sizes.table
-    pen_height: float | None = None
-    body: list[tuple[bool, list[str]]] = []
-    for row in rows:
-        if row.startswith("="):
-            for token in row[1:].split():
-                try:
-                    if token.startswith("@"):
-                        size = max(float(token[1:]), style.sizes.table)
-                    elif token.startswith("h"):
-                        pen_height = float(token[1:]) * mm
-                    else:
-                        widths.append(float(token))
-                except ValueError:
-                    raise MaterialsError(f"模板中的表格设置“|{row}”有误（应如“|= 20 40 40 @22 h9”）") from None
-            continue
-        header = row.startswith("#")
-        body.append((header, [cell.strip() for cell in (row[1:] if header else row).strip().strip("|").split("|")]))
-    if not body:
-        raise MaterialsError("模板中的表格（以“|”开头的行）没有内容")
-    columns = max(len(cells) for _, cells in body)
-    widths = (widths + [0.0] * columns)[:columns]
-    widths = [w if w > 0 else 100 / columns for w in widths]
-    scale = style.frame_width / sum(widths)
-    widths = [w * scale for w in widths]
+    """A ruled table from a template's table rows (see `materials.wording.table_spec`)."""
+    spec = table_spec(rows)
+    size = max(spec.size or style.sizes.table, style.sizes.table)
+    pen_height = spec.pen_height * mm if spec.pen_height else None
+    widths = [w * style.frame_width for w in spec.widths]
+    body = spec.rows
     leading = size * 1.3
     cell_style = ParagraphStyle("grid", parent=style.styles["cell"], fontSize=size, leading=leading)
     centre = ParagraphStyle("grid_centre", parent=cell_style, alignment=TA_CENTER)
     cells: list[list[Flowable]] = []
     heights: list[float | None] = []
     for header, texts in body:
-        texts = texts + [""] * (columns - len(texts))
         row_cells = []
         for text, width in zip(texts, widths):
             inner = width - 2 * CELL_PADDING
@@ -398,10 +137,7 @@ def grid(rows: Sequence[str], style: HouseStyle) -> Table:
             row_cells.append(Para("<br/>".join(style.fonts.markup(line) for line in lines), st))
         cells.append(row_cells)
         heights.append(pen_height if pen_height and not header and not any(texts) else None)
-    headers = 0
-    while headers < len(body) and body[headers][0]:
-        headers += 1
-    table = Table(cells, colWidths=widths, rowHeights=heights, repeatRows=headers)
+    table = Table(cells, colWidths=widths, rowHeights=heights, repeatRows=spec.header_rows)
     commands = [
         ("FONTNAME", (0, 0), (-1, -1), style.fonts.name),
         ("GRID", (0, 0), (-1, -1), 0.8, RULE),
@@ -464,7 +200,7 @@ def rules_pdf(
     lower = (
         "低于0分的按0分计"
         if rules.negative_points is NegativePoints.CLAMP
-        else f"低于{_signed(NEGATIVE_LOW)}分时，每再少{STEP}分庄家多升一级"
+        else f"低于{signed_points(NEGATIVE_LOW)}分时，每再少{STEP}分庄家多升一级"
     )
     notes = [
         style.para(

@@ -27,9 +27,11 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import KeepTogether, Spacer
 
-from materials.documents import MaterialsError, _story, _style, cn_date, render_lines
+from materials.documents import _story, _style
 from materials.fonts import FontSet, choose_fonts
-from materials.style import INK, MARGIN, SHADE, Cell, break_lines, build_pdf
+from materials.page import INK, MARGIN, SHADE, break_lines
+from materials.style import Cell, build_pdf
+from materials.wording import MaterialsError, cn_date, render_lines
 from scoring.bracket import Bracket, Entry, Slot, SlotKind, entry_note
 from scoring.event import Event
 from scoring.files import check_regenerable, record_generated, write_bytes

@@ -208,8 +208,10 @@ class FontSet:
             self._widths[(text, size)] = width
         return width
 
-    def draw(self, canvas, x: float, y: float, text: str, size: float, *, align: str = "left", who: str | None = None):
-        """Draw one line of plain text on a canvas with per-character fallback; align 'left'|'centre'|'right'."""
+    def draw(self, canvas, x: float, y: float, text: str, size: float, *, align: str = "left", who: str | None = None,
+             char_space: float = 0.0):
+        """Draw one line of plain text on a canvas with per-character fallback; align 'left'|'centre'|'right';
+        `char_space` adds that much after every character (justified lines)."""
         runs = self.runs(text, who)
         total = sum(pdfmetrics.stringWidth(seg, name, size) for name, seg in runs)
         if align == "centre":
@@ -218,8 +220,8 @@ class FontSet:
             x -= total
         for name, seg in runs:
             canvas.setFont(name, size)
-            canvas.drawString(x, y, seg)
-            x += pdfmetrics.stringWidth(seg, name, size)
+            canvas.drawString(x, y, seg, charSpace=char_space)
+            x += pdfmetrics.stringWidth(seg, name, size) + char_space * len(seg)
 
 
 def choose_fonts(*preferred: str | None, candidates: Sequence[FontSpec] | None = None) -> FontSet:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
@@ -18,17 +17,19 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
 
-from materials.documents import MaterialsError, _story, render_lines
+from materials.documents import _story
 from materials.fonts import FontSet, choose_fonts
-from materials.style import RULE, SHADE, HouseStyle, Para, break_lines, build_pdf
-from scoring import files
+from materials.results import Papers, quoted, team_context, write_generated
+from materials.page import RULE, SHADE, break_lines
+from materials.style import HouseStyle, Para, build_pdf
+from materials.wording import MaterialsError, render_lines
 from scoring.event import Event
 from scoring.knockout import Pairing, Round, round_title
 from scoring.levels import LABELS, Level
-from scoring.results import RoundResults, TableResult, TableStatus, round_results
+from scoring.results import RoundResults, TableResult
 from scoring.rules import RuleSet
-from scoring.teams import Team, team_label, team_name
-from scoring.tournament import DrawReport, ScoreReport
+from scoring.teams import Team, team_name
+from scoring.tournament import DrawReport
 from scoring.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX
 
 # --- the score card's layout -----------------------------------------------------------------------------------
@@ -116,11 +117,6 @@ def _grid_style(style: HouseStyle, header_rows: int = 0) -> list[tuple]:
 
 
 # --- pieces of the card ----------------------------------------------------------------------------------------
-
-
-def _players(teams: Mapping[str, Team], team_id: str) -> str:
-    team = teams.get(team_id)
-    return "、".join(team.players) if team else ""
 
 
 def sides_table(style: HouseStyle, rules: RuleSet, pairing: Pairing | None, teams: Mapping[str, Team],
@@ -341,14 +337,6 @@ def score_cards_pdf(
     return build_pdf(story, style, title=title, invariant=invariant, numbered=False)
 
 
-def _names(teams: Mapping[str, Team]) -> dict[str, object]:
-    return {
-        "team_id": team_name,
-        "players": lambda t: _players(teams, t),
-        "team_label": lambda t: team_label(teams, t),
-    }
-
-
 def draw_sheet_pdf(
     event: Event,
     round_: Round,
@@ -363,7 +351,7 @@ def draw_sheet_pdf(
     the draw (the seed and `command`, or which 签号 met which)."""
     style = _style(event, fonts)
     extra = {
-        **_names(teams),
+        **team_context(teams),
         "round_title": round_title(round_.number, len(round_.pool)),
         "number": round_.number,
         "pairings": round_.pairings,
@@ -376,31 +364,6 @@ def draw_sheet_pdf(
     }
     story = _story(render_lines("draw_sheet.j2", event, template_dir, extra), style, {})
     return build_pdf(story, style, title=f"{event.title} 第{round_.number}轮对阵表", invariant=invariant)
-
-
-def round_results_pdf(
-    event: Event,
-    results: RoundResults,
-    *,
-    workbook: str,
-    commands: Mapping[str, str],
-    fonts: FontSet | None = None,
-    template_dir: Path | None = None,
-    invariant: bool = False,
-) -> bytes:
-    """第N轮成绩: per table the levels, winner and status; every error by its cell; byes, who advances, next."""
-    style = _style(event, fonts)
-    extra = {
-        **_names(results.teams),
-        "results": results,
-        "errors": [e for t in results.tables for e in t.errors],
-        "workbook": workbook,
-        "score_command": commands["score"],
-        "draw_command": commands["draw"],
-        "awards_command": commands["awards"],
-    }
-    story = _story(render_lines("round_results.j2", event, template_dir, extra), style, {})
-    return build_pdf(story, style, title=f"{event.title} 第{results.number}轮成绩", invariant=invariant)
 
 
 def playoff_slip_pdf(
@@ -417,7 +380,7 @@ def playoff_slip_pdf(
     if table.playoff is None:
         raise ValueError(f"table {table.table} does not need a playoff")
     style = _style(event, fonts)
-    extra = {**_names(results.teams), "round_title": results.title, "t": table, "workbook": workbook}
+    extra = {**team_context(results.teams), "round_title": results.title, "t": table, "workbook": workbook}
     first = table.playoff.played + 1
     inserts = {"@加赛记录": [Spacer(1, 2 * mm),
                              hand_rows_table(style, regular=0, playoff=SLIP_ROWS, first_playoff=first),
@@ -438,35 +401,6 @@ def score_cards_name(number: int) -> str:
     return f"第{number}轮计分卡.pdf"
 
 
-def results_name(number: int) -> str:
-    return f"第{number}轮成绩.pdf"
-
-
-def playoff_slip_name(number: int, table: int) -> str:
-    return f"第{number}轮第{table}桌加赛单.pdf"
-
-
-@dataclass(frozen=True)
-class Papers:
-    """What was written, and every warning (Chinese) the CLI should show on stderr."""
-
-    paths: tuple[Path, ...]
-    warnings: tuple[str, ...]
-
-
-def _write(path: Path, data: bytes, *, force: bool) -> Path:
-    """Regenerated on every run while untouched; one a person changed is kept unless `force`."""
-    files.check_regenerable(path, force=force)
-    files.write_bytes(path, data, force=True)
-    files.record_generated(path)
-    return path
-
-
-def quoted(folder: Path) -> str:
-    text = str(folder)
-    return f'"{text}"' if any(ch.isspace() for ch in text) else text
-
-
 def write_draw_papers(report: DrawReport, *, font: str | None = None, force: bool = False,
                       invariant: bool = False) -> Papers:
     """The draw sheet and the score cards (one per table, then a blank one) of a freshly drawn round, next to
@@ -480,26 +414,8 @@ def write_draw_papers(report: DrawReport, *, font: str | None = None, force: boo
         command = f"shuangsheng draw {where} --lots {quoted(report.lots) if report.lots else '签号表.xlsx'}"
     common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
     paths = (
-        _write(folder / draw_sheet_name(round_.number),
+        write_generated(folder / draw_sheet_name(round_.number),
                draw_sheet_pdf(event, round_, teams, command=command, **common), force=force),
-        _write(folder / score_cards_name(round_.number), score_cards_pdf(event, round_, teams, **common), force=force),
+        write_generated(folder / score_cards_name(round_.number), score_cards_pdf(event, round_, teams, **common), force=force),
     )
     return Papers(paths, fonts.warnings)
-
-
-def write_score_papers(report: ScoreReport, *, font: str | None = None, force: bool = False,
-                       invariant: bool = False) -> Papers:
-    """The round results and a playoff slip for each table that still needs 加赛, next to the round workbook."""
-    folder, event = report.checked.parent, report.event
-    results = round_results(report.score, report.teams, report.verification)
-    fonts = choose_fonts(font, event.print.font)
-    common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
-    workbook = report.score.sheet.path.name
-    where = quoted(folder)
-    commands = {name: f"shuangsheng {name} {where}" for name in ("score", "draw", "awards")}
-    paths = [_write(folder / results_name(results.number),
-                    round_results_pdf(event, results, workbook=workbook, commands=commands, **common), force=force)]
-    for table in results.tables_with(TableStatus.NEEDS_PLAYOFF):
-        data = playoff_slip_pdf(event, results, table, workbook=workbook, **common)
-        paths.append(_write(folder / playoff_slip_name(results.number, table.table), data, force=force))
-    return Papers(tuple(paths), fonts.warnings)

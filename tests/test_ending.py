@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from cli import app
 from materials import ending
 from materials.fonts import choose_fonts, system_candidates
-from materials.style import MARGIN
+from materials.page import MARGIN
+from materials.wording import MaterialsError
 from scoring.bracket import build
 from scoring.event import default_event
 from scoring.knockout import MatchOutcome, MatchState, Round, next_round
@@ -176,7 +177,7 @@ def test_announcement_names_prizes_players_every_round_organiser_and_date(fonts)
 
 def test_announcement_refused_before_the_end(fonts):
     chart = play(team_list(6), rounds_to_play=2)
-    with pytest.raises(ending.MaterialsError, match="比赛尚未结束"):
+    with pytest.raises(MaterialsError, match="比赛尚未结束"):
         ending.announcement_pdf(chart, default_event(), day=DAY, fonts=fonts)
 
 

@@ -17,8 +17,9 @@ from reportlab.lib.units import mm
 from typer.testing import CliRunner
 
 from materials import documents as docs
+from materials import wording
 from materials.fonts import choose_fonts, system_candidates
-from materials.style import MARGIN, PAGE
+from materials.page import MARGIN, PAGE
 from scoring.event import default_event, default_text, parse
 from scoring.files import OutputExists
 from scoring.rules import DealerTable, RuleSet
@@ -218,7 +219,7 @@ def test_notice_user_text_is_not_markup():
 
 
 def table_rows_text(rules: RuleSet) -> list[str]:
-    return ["".join(row) for row in docs.points_rows(rules)]
+    return ["".join(row) for row in wording.points_rows(rules)]
 
 
 def test_rules_sheet_has_the_seed_clauses_and_the_table(pdfs):
@@ -283,7 +284,7 @@ def test_rule_sheet_has_no_clause_ending_in_one_or_two_characters_alone(pdfs):
 
 
 def test_no_orphan_moves_a_few_characters_down():
-    from materials.style import no_orphan
+    from materials.page import no_orphan
 
     assert no_orphan(["一二三四五六七八", "九。"]) == ["一二三四五六七", "八九。"]
     assert no_orphan(["一二三四五六七，", "八"]) == ["一二三四五六", "七，八"]  # never ，at a line start
@@ -366,7 +367,7 @@ def test_lots_given_count_spans_pages():
     assert len(reader.pages) == 2
     text = text_of(data)
     assert re.findall(r"签号(\d+)", text) == [str(n) for n in range(1, 14)]
-    with pytest.raises(docs.MaterialsError):
+    with pytest.raises(wording.MaterialsError):
         docs.lots_pdf(default_event(), 0)
 
 
@@ -406,7 +407,7 @@ def test_event_folder_templates_override_wording(tmp_path):
     built = docs.build_all(tmp_path, default_event(), TEAMS, invariant=True)
     assert "抽签号1" in text_of(built.paths[3].read_bytes())
     (tmp_path / "templates" / "notice.j2").write_text("# {% if %}\n", encoding="utf-8")
-    with pytest.raises(docs.MaterialsError, match="notice.j2"):
+    with pytest.raises(wording.MaterialsError, match="notice.j2"):
         docs.build_all(tmp_path, default_event(), TEAMS, force=True, invariant=True)
 
 
@@ -428,8 +429,8 @@ def test_an_edited_template_with_a_mistake_is_named_by_file_and_line(tmp_path, t
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "notice.j2").write_text(template, encoding="utf-8")
     (tmp_path / "event.toml").write_text(default_text(), encoding="utf-8")
-    with pytest.raises(docs.MaterialsError) as info:
-        docs.render_lines("notice.j2", default_event(), tmp_path / "templates")
+    with pytest.raises(wording.MaterialsError) as info:
+        wording.render_lines("notice.j2", default_event(), tmp_path / "templates")
     message = str(info.value)
     assert expected in message
     assert str(tmp_path / "templates" / "notice.j2") in message
@@ -450,10 +451,10 @@ def test_an_edited_template_mistake_through_the_command_line(tmp_path):
 
 def test_an_edited_template_saved_by_notepad_as_gbk_is_read(tmp_path):
     (tmp_path / "notice.j2").write_bytes("# 通知\n{{ event.venue }}见\n".encode("gbk"))
-    assert docs.render_lines("notice.j2", default_event(), tmp_path)[0] == "# 通知"
+    assert wording.render_lines("notice.j2", default_event(), tmp_path)[0] == "# 通知"
     (tmp_path / "notice.j2").write_bytes(b"\xff\xfe\x00\xd8\x00\xdc")
-    with pytest.raises(docs.MaterialsError, match="notice.j2：文件编码无法识别"):
-        docs.render_lines("notice.j2", default_event(), tmp_path)
+    with pytest.raises(wording.MaterialsError, match="notice.j2：文件编码无法识别"):
+        wording.render_lines("notice.j2", default_event(), tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -466,7 +467,7 @@ def test_an_edited_template_saved_by_notepad_as_gbk_is_read(tmp_path):
     ],
 )
 def test_registration_period_wording(start, end, expected):
-    assert docs.cn_period(start, end) == expected
+    assert wording.cn_period(start, end) == expected
 
 
 @pytest.mark.parametrize(
@@ -474,7 +475,7 @@ def test_registration_period_wording(start, end, expected):
     [("8:30", "上午8:30"), ("８：３０", "上午8:30"), ("14:00", "下午2:00"), ("12:30", "下午12:30"), ("上午九点", "上午九点")],
 )
 def test_start_time_wording(text, expected):
-    assert docs.cn_clock(text) == expected
+    assert wording.cn_clock(text) == expected
 
 
 def test_materials_command(tmp_path):
@@ -519,7 +520,7 @@ def test_no_line_starts_with_closing_or_ends_with_opening_punctuation(pdfs, kind
 
 
 def test_break_lines_pushes_punctuation_and_numbers_down():
-    from materials.style import break_lines
+    from materials.page import break_lines
 
     fonts = choose_fonts(candidates=INSTALLED)
     size = 10

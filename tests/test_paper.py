@@ -11,6 +11,7 @@ from reportlab.lib.units import mm
 from typer.testing import CliRunner
 
 from materials import paper
+from materials import results as results_paper
 from materials.fonts import choose_fonts, system_candidates
 from scoring import tournament
 from scoring.event import default_event
@@ -205,7 +206,7 @@ def test_draw_sheet_with_paper_lots_and_a_bye():
 def scored(tmp_path_factory):
     folder = tmp_path_factory.mktemp("event")
     report = every_status_round(folder)
-    return folder, report, paper.write_score_papers(report, invariant=True)
+    return folder, report, results_paper.write_score_papers(report, invariant=True)
 
 
 def test_round_results_name_every_status_and_every_error_by_cell(scored):
@@ -243,11 +244,11 @@ def test_score_papers_are_regenerated_but_an_edited_one_is_kept(scored):
     from scoring.files import OutputExists
 
     folder, report, _ = scored
-    paper.write_score_papers(report, invariant=True)  # ours, unchanged: replaced freely
+    results_paper.write_score_papers(report, invariant=True)  # ours, unchanged: replaced freely
     (folder / "第1轮成绩.pdf").write_bytes(b"edited")
     with pytest.raises(OutputExists):
-        paper.write_score_papers(report, invariant=True)
-    paper.write_score_papers(report, force=True, invariant=True)
+        results_paper.write_score_papers(report, invariant=True)
+    results_paper.write_score_papers(report, force=True, invariant=True)
     assert (folder / "第1轮成绩.pdf").read_bytes().startswith(b"%PDF")
 
 
@@ -296,7 +297,7 @@ def test_user_text_cannot_break_a_template_table():
 
 
 def test_a_character_wider_than_its_line_gets_a_line_of_its_own():
-    from materials.style import break_lines
+    from materials.page import break_lines
 
     f = fonts()
     assert break_lines(f, "对", 22, [10]) == ["对"]
@@ -317,14 +318,14 @@ def test_demo_produces_every_document_for_every_round(tmp_path):
         r = sheet.round
         cards = (tmp_path / paper.score_cards_name(r.number)).read_bytes()
         assert pages(cards) == len(r.pairings) + 1
-        for name in (paper.draw_sheet_name(r.number), paper.score_cards_name(r.number), paper.results_name(r.number)):
+        for name in (paper.draw_sheet_name(r.number), paper.score_cards_name(r.number), results_paper.results_name(r.number)):
             assert_printable((tmp_path / name).read_bytes(), smallest=smallest[name.removesuffix(".pdf")[3:]])
             assert name in result.output
-    slip = tmp_path / paper.playoff_slip_name(1, 2)
+    slip = tmp_path / results_paper.playoff_slip_name(1, 2)
     assert slip.exists() and "第1轮第2桌加赛单.pdf" in result.output
     assert_printable(slip.read_bytes(), smallest=12)
     assert "第一局加赛由" in text_of(slip.read_bytes())
-    assert "第05组胜（加赛1局）" in text_of((tmp_path / paper.results_name(1)).read_bytes())
+    assert "第05组胜（加赛1局）" in text_of((tmp_path / results_paper.results_name(1)).read_bytes())
     from materials.documents import FILE_NAMES
 
     for name in FILE_NAMES:

@@ -1,0 +1,117 @@
+"""What `score` prints: 第N轮成绩 (round results) and, for each table tied when time was up, its 加赛单.
+
+The round results are drawn by `materials.flow`, without platypus, so that `score` stays quick; the playoff
+slip shares the score card's hand rows (`materials.paper`, platypus) and is imported only when a table is tied.
+Also the event-folder conventions the day's paper shares: file names, `Papers`, regenerating a file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from materials.flow import flow_pdf
+from materials.fonts import FontSet, choose_fonts
+from materials.page import LARGE, REGULAR
+from materials.wording import render_lines
+from scoring import files
+from scoring.event import Event
+from scoring.results import RoundResults, TableStatus, round_results
+from scoring.teams import Team, team_label, team_name
+from scoring.tournament import ScoreReport
+
+
+def players_of(teams: Mapping[str, Team], team_id: str) -> str:
+    team = teams.get(team_id)
+    return "、".join(team.players) if team else ""
+
+
+def team_context(teams: Mapping[str, Team]) -> dict[str, object]:
+    """What a template of the day's paper may call to name a team: team_id, players, team_label."""
+    return {
+        "team_id": team_name,
+        "players": lambda t: players_of(teams, t),
+        "team_label": lambda t: team_label(teams, t),
+    }
+
+
+def round_results_pdf(
+    event: Event,
+    results: RoundResults,
+    *,
+    workbook: str,
+    commands: Mapping[str, str],
+    fonts: FontSet | None = None,
+    template_dir: Path | None = None,
+    invariant: bool = False,
+) -> bytes:
+    """第N轮成绩: per table the levels, winner and status; every error by its cell; byes, who advances, next."""
+    fonts = fonts or choose_fonts(event.print.font)
+    extra = {
+        **team_context(results.teams),
+        "results": results,
+        "errors": [e for t in results.tables for e in t.errors],
+        "workbook": workbook,
+        "score_command": commands["score"],
+        "draw_command": commands["draw"],
+        "awards_command": commands["awards"],
+    }
+    lines = render_lines("round_results.j2", event, template_dir, extra)
+    return flow_pdf(lines, fonts, LARGE if event.print.large_print else REGULAR,
+                    title=f"{event.title} 第{results.number}轮成绩", invariant=invariant)
+
+
+# --- files in the event folder ---------------------------------------------------------------------------------
+
+
+def results_name(number: int) -> str:
+    return f"第{number}轮成绩.pdf"
+
+
+def playoff_slip_name(number: int, table: int) -> str:
+    return f"第{number}轮第{table}桌加赛单.pdf"
+
+
+@dataclass(frozen=True)
+class Papers:
+    """What was written, and every warning (Chinese) the CLI should show on stderr."""
+
+    paths: tuple[Path, ...]
+    warnings: tuple[str, ...]
+
+
+def write_generated(path: Path, data: bytes, *, force: bool) -> Path:
+    """Regenerated on every run while untouched; one a person changed is kept unless `force`."""
+    files.check_regenerable(path, force=force)
+    files.write_bytes(path, data, force=True)
+    files.record_generated(path)
+    return path
+
+
+def quoted(folder: Path) -> str:
+    text = str(folder)
+    return f'"{text}"' if any(ch.isspace() for ch in text) else text
+
+
+def write_score_papers(report: ScoreReport, *, font: str | None = None, force: bool = False,
+                       invariant: bool = False) -> Papers:
+    """The round results and a playoff slip for each table that still needs 加赛, next to the round workbook."""
+    folder, event = report.checked.parent, report.event
+    results = round_results(report.score, report.teams, report.verification)
+    fonts = choose_fonts(font, event.print.font)
+    common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
+    workbook = report.score.sheet.path.name
+    where = quoted(folder)
+    commands = {name: f"shuangsheng {name} {where}" for name in ("score", "draw", "awards")}
+    paths = [write_generated(folder / results_name(results.number),
+                             round_results_pdf(event, results, workbook=workbook, commands=commands, **common),
+                             force=force)]
+    tied = results.tables_with(TableStatus.NEEDS_PLAYOFF)
+    if tied:
+        from materials.paper import playoff_slip_pdf  # platypus: only when there is a slip to print
+
+        for table in tied:
+            data = playoff_slip_pdf(event, results, table, workbook=workbook, **common)
+            paths.append(write_generated(folder / playoff_slip_name(results.number, table.table), data, force=force))
+    return Papers(tuple(paths), fonts.warnings)

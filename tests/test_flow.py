@@ -1,0 +1,140 @@
+"""The wording markup drawn without platypus (materials.flow): every kind of line, pages, tables, the house style."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pdfplumber
+import pytest
+
+from materials.flow import BOTTOM_Y, LEFT, TOP_Y, WIDTH, Piece, _paginate, _table, flow_pdf
+from materials.fonts import choose_fonts
+from materials.page import LARGE, REGULAR
+from materials.wording import MaterialsError, blocks
+from tests.pdfcheck import assert_printable, page_texts, pages, text_of
+
+ALL_KINDS = [
+    "# 第1轮　成绩",
+    "< 离退休教职工双升级（双扣）比赛",
+    "本轮各桌按时结束，" + "每桌的级数与胜负见下表，" * 8 + "请核对。",
+    "+ 补充说明：加赛局由乙方先坐庄。",
+    "~",
+    "|= 20 40 40",
+    "|# 桌号 | 甲方 | 乙方",
+    "| 1 | 第01组\u2028张三、李四 | 第02组\u2028王五、赵六",
+    "| 2 | 第03组 | 第04组",
+    "> 离退休服务中心",
+    "> 2026年11月30日",
+]
+
+
+@pytest.fixture(scope="module")
+def fonts():
+    chosen = choose_fonts()
+    if not chosen.embedded:
+        pytest.skip("no Chinese TrueType font installed (apt install fonts-wqy-microhei)")
+    return chosen
+
+
+def _chars(data: bytes) -> list[list[dict]]:
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        return [page.chars for page in pdf.pages]
+
+
+def test_the_markup_groups_into_blocks():
+    kinds = [b.kind for b in blocks(ALL_KINDS)]
+    assert kinds == ["title", "plain", "body", "aside", "gap", "table", "signature"]
+    assert blocks(["| a | b", "| c | d"])[0].lines == (" a | b", " c | d")
+    assert [b.kind for b in blocks(["@得分表"])] == ["insert"]
+
+
+def test_every_kind_of_line_prints_in_large_print_inside_the_margins(fonts):
+    data = flow_pdf(ALL_KINDS, fonts, LARGE, title="测试", invariant=True)
+    assert_printable(data, smallest=14)
+    text = text_of(data)
+    for piece in ("第1轮　成绩".replace("　", ""), "离退休教职工双升级（双扣）比赛", "请核对。", "补充说明：加赛局由乙方先坐庄。",
+                  "桌号甲方乙方", "第01组张三、李四", "离退休服务中心2026年11月30日"):
+        assert piece in text
+
+
+def test_regular_print_is_never_below_10pt(fonts):
+    assert_printable(flow_pdf(ALL_KINDS, fonts, REGULAR, title="测试", invariant=True), smallest=10)
+
+
+def test_a_body_paragraph_is_indented_and_justified_to_the_right_edge(fonts):
+    data = flow_pdf(["本轮各桌按时结束，" + "每桌的级数与胜负见下表，" * 8 + "请核对。"], fonts, LARGE, title="t",
+                    invariant=True)
+    lines: dict[float, list[dict]] = {}
+    for ch in _chars(data)[0]:
+        lines.setdefault(round(ch["top"]), []).append(ch)
+    rows = [sorted(chars, key=lambda c: c["x0"]) for _, chars in sorted(lines.items())]
+    assert len(rows) >= 3
+    assert rows[0][0]["x0"] == pytest.approx(LEFT + 2 * LARGE.body, abs=1)  # the first line two characters in
+    assert rows[1][0]["x0"] == pytest.approx(LEFT, abs=1)
+    for row in rows[:-1]:  # every line but the last reaches the right edge
+        assert row[-1]["x1"] == pytest.approx(LEFT + WIDTH, abs=1.5)
+    assert rows[-1][-1]["x1"] < LEFT + WIDTH - 2 * LARGE.body  # the last line is not stretched
+
+
+def test_a_signature_sits_at_the_right_margin_its_lines_centred_on_each_other(fonts):
+    data = flow_pdf(["> 离退休服务中心", "> 2026年11月30日"], fonts, LARGE, title="t", invariant=True)
+    lines: dict[float, list[dict]] = {}
+    for ch in _chars(data)[0]:
+        lines.setdefault(round(ch["top"]), []).append(ch)
+    centres = [(min(c["x0"] for c in row) + max(c["x1"] for c in row)) / 2 for row in lines.values()]
+    assert len(centres) == 2 and centres[0] == pytest.approx(centres[1], abs=1)
+    assert max(c["x1"] for row in lines.values() for c in row) < LEFT + WIDTH
+    assert centres[0] > LEFT + WIDTH / 2
+
+
+def test_a_long_table_repeats_its_header_on_every_page_with_page_numbers(fonts):
+    rows = [f"| {n} | 第{n:02d}组 | 第{n + 100}组" for n in range(1, 61)]
+    data = flow_pdf(["# 第1轮成绩", "|= 20 40 40", "|# 桌号 | 甲方 | 乙方", *rows, "< 下一步：抽下一轮。"], fonts, LARGE,
+                    title="t", invariant=True)
+    assert_printable(data, smallest=14)
+    texts = page_texts(data)
+    assert len(texts) == pages(data) >= 3
+    for number, text in enumerate(texts, start=1):
+        assert "桌号甲方乙方" in text
+        assert f"第{number}页共{len(texts)}页" in text
+    assert "".join(texts).count("第01组") == 1 and "下一步：抽下一轮。" in texts[-1]
+
+
+def test_a_one_page_document_has_no_page_number(fonts):
+    assert "第1页" not in text_of(flow_pdf(["# 标题", "< 一行。"], fonts, LARGE, title="t", invariant=True))
+
+
+def test_the_header_goes_with_the_first_row_and_pen_rows_keep_their_height(fonts):
+    pieces = _table(fonts, ["= 50 50 h12", "# 甲 | 乙", " a | b", " | ", " | "], LARGE)
+    assert len(pieces) == 3  # header + first row as one piece, then the two blank rows
+    assert not pieces[0].header and pieces[1].header and pieces[2].header
+    assert pieces[1].height == pytest.approx(12 * 72 / 25.4)
+    assert pieces[0].height > 2 * LARGE.table * 1.3
+
+
+def test_pages_break_between_pieces_and_a_gap_never_opens_a_page():
+    nothing = lambda canvas, top: None  # noqa: E731
+    room = TOP_Y - BOTTOM_Y
+    last = Piece(room * 0.5, nothing)
+    placed = _paginate([Piece(room * 0.6, nothing), Piece(room * 0.35, nothing), Piece(room * 0.1, nothing, gap=True),
+                        last])
+    assert [len(page) for page in placed] == [2, 1]
+    assert placed[1] == [(last, TOP_Y)]  # the second page starts at the top with the piece, not with the gap
+
+
+def test_an_insert_is_refused_naming_it(fonts):
+    with pytest.raises(MaterialsError, match="@得分表"):
+        flow_pdf(["# 标题", "@得分表"], fonts, LARGE, title="t", invariant=True)
+
+
+def test_user_text_prints_literally(fonts):
+    text = text_of(flow_pdf(["< 王<b>五 & 赵&amp;六"], fonts, LARGE, title="t", invariant=True))
+    assert "王<b>五&赵&amp;六" in text
+
+
+def test_score_imports_no_platypus():
+    """`score` prints its round results without platypus (the slip for a tied table alone needs it)."""
+    code = "import sys, materials.results; print(any(m.startswith('reportlab.platypus') for m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
