@@ -18,6 +18,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
+from materials.flow import flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
 from materials.page import CELL_PADDING, INK, MARGIN, PAGE, RULE, SHADE, break_lines, new_canvas, no_orphan
 from materials.style import Cell, HouseStyle, Para, build_pdf
@@ -183,9 +184,9 @@ def notice_pdf(
     event: Event, *, fonts: FontSet | None = None, template_dir: Path | None = None, invariant: bool = False
 ) -> bytes:
     """通知: every fact of the notice, from event.toml."""
-    style = _style(event, fonts)
-    story = _story(render_lines("notice.j2", event, template_dir), style, {})
-    return build_pdf(story, style, title=f"关于举办{event.title}的通知", invariant=invariant)
+    lines = render_lines("notice.j2", event, template_dir)
+    fonts = fonts or choose_fonts(event.print.font)
+    return flow_pdf(lines, fonts, sizes(event), title=f"关于举办{event.title}的通知", invariant=invariant)
 
 
 def rules_pdf(
@@ -219,9 +220,9 @@ def signoff_pdf(
 ) -> bytes:
     """规则口径确认单: every `[rules]` and `[format]` option in force in plain words beside the readings it
     excludes, how 十二 and 十三/十四 are applied, and lines for the 比赛负责人's signature and the date."""
-    style = _style(event, fonts)
-    story = _story(render_lines("signoff.j2", event, template_dir), style, {})
-    return build_pdf(story, style, title=f"{event.title}规则口径确认单", invariant=invariant)
+    lines = render_lines("signoff.j2", event, template_dir)
+    fonts = fonts or choose_fonts(event.print.font)
+    return flow_pdf(lines, fonts, sizes(event), title=f"{event.title}规则口径确认单", invariant=invariant)
 
 
 def registration_pdf(

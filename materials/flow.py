@@ -27,7 +27,9 @@ from materials.page import (
     FOOTER_Y,
     FRAME_PADDING,
     INK,
+    LARGE,
     PAGE,
+    REGULAR,
     RIGHT,
     RULE,
     SHADE,
@@ -38,6 +40,7 @@ from materials.page import (
     new_canvas,
     no_orphan,
 )
+from scoring.event import Event
 from materials.wording import LINE_BREAK, Block, blocks, table_spec, unknown_insert
 
 ASIDE = colors.Color(0.93, 0.93, 0.93)  # the tint behind a 补充说明
@@ -64,6 +67,11 @@ class Piece:
     gap: bool = False
     table: int | None = None
     header: list[Piece] = field(default_factory=list)
+
+
+def sizes(event: Event) -> Sizes:
+    """The type sizes `[print] large` asks for."""
+    return LARGE if event.print.large_print else REGULAR
 
 
 def flow_pdf(lines: Sequence[str], fonts: FontSet, sizes: Sizes, *, title: str, invariant: bool) -> bytes:

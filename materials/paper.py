@@ -17,7 +17,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
 
-from materials.documents import _story
+from materials.flow import flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
 from materials.results import Papers, quoted, team_context, write_generated
 from materials.page import RULE, SHADE, break_lines
@@ -349,7 +349,6 @@ def draw_sheet_pdf(
 ) -> bytes:
     """对阵表 for the wall: every table with both teams and players in large print, the byes, and how to check
     the draw (the seed and `command`, or which 签号 met which)."""
-    style = _style(event, fonts)
     extra = {
         **team_context(teams),
         "round_title": round_title(round_.number, len(round_.pool)),
@@ -362,8 +361,9 @@ def draw_sheet_pdf(
         "lot": dict(round_.lots),
         "command": command,
     }
-    story = _story(render_lines("draw_sheet.j2", event, template_dir, extra), style, {})
-    return build_pdf(story, style, title=f"{event.title} 第{round_.number}轮对阵表", invariant=invariant)
+    fonts = fonts or choose_fonts(event.print.font)
+    return flow_pdf(render_lines("draw_sheet.j2", event, template_dir, extra), fonts, sizes(event),
+                    title=f"{event.title} 第{round_.number}轮对阵表", invariant=invariant)
 
 
 def playoff_slip_pdf(

@@ -11,9 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from materials.flow import flow_pdf
+from materials.flow import flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
-from materials.page import LARGE, REGULAR
 from materials.wording import render_lines
 from scoring import files
 from scoring.event import Event
@@ -58,7 +57,7 @@ def round_results_pdf(
         "awards_command": commands["awards"],
     }
     lines = render_lines("round_results.j2", event, template_dir, extra)
-    return flow_pdf(lines, fonts, LARGE if event.print.large_print else REGULAR,
+    return flow_pdf(lines, fonts, sizes(event),
                     title=f"{event.title} 第{results.number}轮成绩", invariant=invariant)
 
 
