@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -20,7 +19,7 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from materials.flow import flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
-from materials.page import CELL_PADDING, INK, MARGIN, PAGE, RULE, SHADE, break_lines, new_canvas, no_orphan
+from materials.page import ASIDE, CELL_PADDING, INK, MARGIN, PAGE, RULE, SHADE, break_lines, new_canvas, no_orphan
 from materials.style import Cell, HouseStyle, Para, build_pdf
 from materials.wording import (
     LINE_BREAK,
@@ -34,7 +33,7 @@ from materials.wording import (
     unknown_insert,
 )
 from scoring.event import Event
-from scoring.files import check_writable, write_bytes
+from scoring.files import check_regenerable, write_generated
 from scoring.knockout import lot_plan
 from scoring.rules import STEP, NegativePoints
 from scoring.teams import Team
@@ -88,9 +87,6 @@ def _story(lines: Sequence[str], style: HouseStyle, inserts: dict[str, list[Flow
         else:
             story.append(style.para(text, "body"))
     return story
-
-
-ASIDE = colors.Color(0.93, 0.93, 0.93)
 
 
 def aside(text: str, style: HouseStyle) -> Table:
@@ -431,13 +427,14 @@ def build_all(
     force: bool = False,
     invariant: bool = False,
 ) -> Built:
-    """Write the six documents into the event folder; refuse to overwrite any of them unless `force`.
+    """Write the six documents into the event folder, replacing those we wrote last time; if a person changed
+    one (or it was never ours), write none of them unless `force`.
 
     `font` (--font) wins over `[print] font`; `lots` defaults to the number of teams.
     """
     paths = [folder / name for name in FILE_NAMES]
     for path in paths:
-        check_writable(path, force=force)
+        check_regenerable(path, force=force)  # all refused before any is written
     fonts = choose_fonts(font, event.print.font)
     template_dir = folder / "templates"
     teams = tuple(teams or ())
@@ -454,5 +451,5 @@ def build_all(
         SOUVENIR: souvenir_pdf(event, teams, **common),
         SIGNOFF: signoff_pdf(event, **common),
     }
-    written = tuple(write_bytes(folder / name, data, force=force) for name, data in documents.items())
+    written = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
     return Built(written, fonts.warnings, fonts.description)

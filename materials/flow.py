@@ -13,15 +13,16 @@ many pages there are.
 from __future__ import annotations
 
 import io
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from materials.fonts import FontSet
 from materials.page import (
+    ASIDE,
     BOTTOM,
     CELL_PADDING,
     FOOTER_Y,
@@ -40,10 +41,9 @@ from materials.page import (
     new_canvas,
     no_orphan,
 )
-from scoring.event import Event
 from materials.wording import LINE_BREAK, Block, blocks, table_spec, unknown_insert
+from scoring.event import Event
 
-ASIDE = colors.Color(0.93, 0.93, 0.93)  # the tint behind a 补充说明
 LEFT = SIDE + FRAME_PADDING
 WIDTH = PAGE[0] - SIDE - RIGHT - 2 * FRAME_PADDING
 TOP_Y = PAGE[1] - TOP - FRAME_PADDING
@@ -214,7 +214,7 @@ def _aside(fonts: FontSet, text: str, sizes: Sizes) -> Piece:
     return Piece(height, draw, after=sizes.body * 0.4)
 
 
-_tables = iter(range(1, 1 << 62))  # an id for each table drawn in this process (pieces of one table share it)
+_tables = itertools.count(1)  # an id for each table laid out in this process (the rows of one table share it)
 
 
 def _table(fonts: FontSet, rows: Sequence[str], sizes: Sizes) -> list[Piece]:

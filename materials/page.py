@@ -35,6 +35,7 @@ CELL_PADDING = 5
 INK = colors.black
 RULE = colors.black
 SHADE = colors.Color(0.88, 0.88, 0.88)  # table header background; header also differs by its text
+ASIDE = colors.Color(0.93, 0.93, 0.93)  # the tint behind a 补充说明
 
 
 # Chinese line-breaking rules (禁则): reportlab's CJK wrap knows only some of them (not ，：；！？” at a line
