@@ -276,7 +276,7 @@ def materials(
         str | None, typer.Option("--font", metavar="字体文件", help="中文字体文件，可加 #序号，如 C:/Windows/Fonts/msyh.ttc#0")
     ] = None,
     lots: Annotated[int | None, typer.Option("--lots", metavar="张数", min=1, max=512, help="抽签签条张数，1–512（默认等于参赛组数）")] = None,
-    force: Annotated[bool, typer.Option("--force", help="覆盖已有的 PDF")] = False,
+    force: Annotated[bool, typer.Option("--force", help="覆盖被改动过的 PDF")] = False,
 ) -> None:
     """打印材料：通知、比赛规则、规则口径确认单、报名表、抽签签条、纪念品领取签收表（PDF）。"""
     from materials.documents import build_all
@@ -370,7 +370,7 @@ def demo(
 def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
     """新建活动文件夹：event.toml（按通知预填）和空白报名表 teams.xlsx。"""
     from scoring.event import EVENT_FILE, default_text
-    from scoring.files import write_text
+    from scoring.files import keep_copy, write_text
     from scoring.report import next_after_init
     from scoring.tournament import TEAMS_FILE
     from scoring.workbook import write_teams_template
@@ -381,8 +381,12 @@ def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
     if len(kept) == 2:  # an event folder already: --force would blank a filled team list
         fail([f"{folder} 已经是活动文件夹（{EVENT_FILE} 和 {TEAMS_FILE} 都在），不需要再 init；"
               f"接着运行 shuangsheng materials {folder} 或 shuangsheng draw {folder}。"
-              f"只有要从头重来时才加 --force：两个文件都会换成空白的，已填的报名表会丢失"])
+              f"只有要从头重来时才加 --force：两个文件都会换成空白的（原文件另存为备份）"])
+    backups = []
     try:
+        for name in (EVENT_FILE, TEAMS_FILE):
+            if force and (folder / name).exists():
+                backups.append((folder / name, keep_copy(folder / name)))
         if EVENT_FILE not in kept:
             write_text(folder / EVENT_FILE, default_text(), force=force)
         if TEAMS_FILE not in kept:
@@ -391,6 +395,8 @@ def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
         fail(exc.messages)
     for name in kept:
         typer.echo(f"{folder / name} 已存在，保留原文件不变（如要换成空白的新文件，请加 --force）")
+    for original, backup in backups:
+        typer.echo(f"原来的 {original} 已另存为 {backup}")
     if EVENT_FILE not in kept:
         typer.echo(f"已生成 {folder / EVENT_FILE}（活动设置，请核对）")
     if TEAMS_FILE not in kept:
@@ -566,9 +572,10 @@ def show(
 ) -> None:
     """场地大屏：在电视上显示本轮对阵、成绩、晋级图和名次，随计分自动更新（只读网页）。"""
     from display import server
+    from scoring.event import missing_folder
 
-    if not folder.is_dir():
-        fail(f"{folder}：找不到这个活动文件夹")
+    if (missing := missing_folder(folder)) is not None:
+        fail(missing)
     if export is not None:
         try:
             written = server.export(folder, export, force=force)

@@ -34,7 +34,7 @@ from materials.style import Cell, build_pdf
 from materials.wording import MaterialsError, cn_date, render_lines
 from scoring.bracket import Bracket, Entry, Slot, SlotKind, entry_note
 from scoring.event import Event
-from scoring.files import check_regenerable, record_generated, write_bytes
+from scoring.files import write_generated
 from scoring.knockout import Placings
 from scoring.teams import Team, team_name
 
@@ -553,21 +553,13 @@ def layout_note(layout: ChartLayout) -> str:
     return f"A3 {side} {layout.sheets} 张，字号 {layout.size:g} 磅" + ("，沿虚线拼接" if layout.sheets > 1 else "")
 
 
-def _write(folder: Path, name: str, data: bytes, force: bool) -> Path:
-    path = folder / name
-    check_regenerable(path, force=force)
-    write_bytes(path, data, force=True)
-    record_generated(path)
-    return path
-
-
 def write_bracket(folder: Path, chart: Bracket, event: Event, *, font: str | None = None, force: bool = False,
                   invariant: bool = False) -> EndingFiles:
     """晋级图.pdf in the event folder, replaced on every run unless someone edited it (then only with force)."""
     fonts = choose_fonts(font, event.print.font)
     data = bracket_pdf(chart, event, fonts=fonts, template_dir=folder / "templates", invariant=invariant)
     note = layout_note(chart_layout(chart, fonts))
-    return EndingFiles((_write(folder, BRACKET, data, force),), fonts.warnings, note)
+    return EndingFiles((write_generated(folder / BRACKET, data, force=force),), fonts.warnings, note)
 
 
 def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | None = None, per_player: bool = False,
@@ -581,5 +573,5 @@ def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | N
         ANNOUNCEMENT: announcement_pdf(chart, event, day=day, **common),
         CERTIFICATES: certificates_pdf(chart.placings, chart.teams, event, day=day, per_player=per_player, **common),
     }
-    paths = tuple(_write(folder, name, data, force) for name, data in documents.items())
+    paths = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
     return EndingFiles(paths, fonts.warnings)

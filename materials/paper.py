@@ -19,11 +19,12 @@ from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, Ta
 
 from materials.flow import flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
-from materials.results import Papers, quoted, team_context, write_generated
+from materials.results import Papers, quoted, team_context
 from materials.page import RULE, SHADE, break_lines
 from materials.style import HouseStyle, Para, build_pdf
 from materials.wording import MaterialsError, render_lines
 from scoring.event import Event
+from scoring.files import write_generated
 from scoring.knockout import Pairing, Round, round_title
 from scoring.levels import LABELS, Level
 from scoring.results import RoundResults, TableResult

@@ -14,7 +14,7 @@ from pathlib import Path
 from materials.flow import flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
 from materials.wording import render_lines
-from scoring import files
+from scoring.files import write_generated
 from scoring.event import Event
 from scoring.results import RoundResults, TableStatus, round_results
 from scoring.teams import Team, team_label, team_name
@@ -78,14 +78,6 @@ class Papers:
 
     paths: tuple[Path, ...]
     warnings: tuple[str, ...]
-
-
-def write_generated(path: Path, data: bytes, *, force: bool) -> Path:
-    """Regenerated on every run while untouched; one a person changed is kept unless `force`."""
-    files.check_regenerable(path, force=force)
-    files.write_bytes(path, data, force=True)
-    files.record_generated(path)
-    return path
 
 
 def quoted(folder: Path) -> str:

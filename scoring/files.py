@@ -10,9 +10,17 @@ from scoring.errors import UserError
 
 
 class OutputExists(UserError, FileExistsError):
-    def __init__(self, path: Path):
-        super().__init__(f"{path}：文件已存在；如要覆盖，请加 --force")
+    """A file we would write is there already (`edited`: one we generate on every run, changed since we wrote it,
+    or never ours); kept unless --force."""
+
+    def __init__(self, path: Path, *, edited: bool = False):
+        if edited:
+            message = f"{path}：这个文件和本程序上次生成的不一样（可能有人改动过），为免丢失改动没有覆盖；如要重新生成，请加 --force"
+        else:
+            message = f"{path}：文件已存在；如要覆盖，请加 --force"
+        super().__init__(message)
         self.path = path
+        self.edited = edited
 
 
 class CannotWrite(UserError, OSError):
@@ -107,7 +115,7 @@ def check_regenerable(path: Path, *, force: bool) -> None:
     if force or not path.exists():
         return
     if _ledger(path.parent).get(path.name) != _digest(path):
-        raise OutputExists(path)
+        raise OutputExists(path, edited=True)
 
 
 def record_generated(path: Path) -> None:
@@ -116,3 +124,29 @@ def record_generated(path: Path) -> None:
     ledger = _ledger(path.parent)
     ledger[path.name] = _digest(path)
     write_text(path.parent / LEDGER, json.dumps(ledger, ensure_ascii=False, indent=1, sort_keys=True), force=True)
+
+
+def write_generated(path: Path, data: bytes, *, force: bool) -> Path:
+    """An output made again on every run (PDFs): replaced while it is exactly what we last wrote, kept
+    (OutputExists) once a person edited it, unless `force`."""
+    check_regenerable(path, force=force)
+    write_bytes(path, data, force=True)
+    record_generated(path)
+    return path
+
+
+def keep_copy(path: Path) -> Path:
+    """Copy a file the user may have filled to `name.备份-YYYYMMDD-HHMMSS.ext` beside it before it is replaced
+    (a number is added if that name is taken); returns the copy's path."""
+    import datetime as dt
+
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    for n in range(1, 1000):
+        copy = path.with_name(f"{path.stem}.备份-{stamp}{'' if n == 1 else f'-{n}'}{path.suffix}")
+        if not copy.exists():
+            break
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CannotWrite(path, exc) from None
+    return write_bytes(copy, data)

@@ -86,8 +86,22 @@ def test_init_still_refuses_when_both_files_exist(tmp_path):
     before = sha(folder / "teams.xlsx")
     result = cli("init", folder, code=1)
     assert "已经是活动文件夹" in result.output and "不需要再 init" in result.output
-    assert "--force" in result.output and "已填的报名表会丢失" in result.output  # --force is not offered lightly
+    assert "--force" in result.output and "原文件另存为备份" in result.output  # what --force would do
     assert sha(folder / "teams.xlsx") == before
+
+
+def test_init_force_starts_afresh_but_keeps_a_copy_of_each_file_it_replaces(tmp_path):
+    from scoring.workbook import read_teams
+
+    folder = new_event(tmp_path / "event", 4)
+    teams, event = sha(folder / "teams.xlsx"), sha(folder / "event.toml")
+    result = cli("init", folder, "--force")
+    assert sha(folder / "teams.xlsx") != teams  # the blank template again
+    copies = {p.suffix: p for p in folder.glob("*.备份-*")}
+    assert set(copies) == {".xlsx", ".toml"}
+    assert sha(copies[".xlsx"]) == teams and sha(copies[".toml"]) == event  # nothing typed is lost
+    assert f"原来的 {folder / 'teams.xlsx'} 已另存为 {copies['.xlsx']}" in result.output
+    assert len(read_teams(copies[".xlsx"])) == 4
 
 
 # --- event.toml typed in Notepad ---

@@ -386,19 +386,24 @@ def test_name_with_a_character_missing_from_the_font_is_warned():
 # --- build_all and the command ----------------------------------------------------------------------------------
 
 
-def test_build_all_writes_the_five_files_and_refuses_to_overwrite(tmp_path):
+def test_build_all_writes_the_six_files_again_but_keeps_an_edited_one(tmp_path):
     built = docs.build_all(tmp_path, default_event(), None, invariant=True)
     assert [p.name for p in built.paths] == [
         "通知.pdf", "比赛规则.pdf", "报名表.pdf", "抽签签条.pdf", "纪念品领取签收表.pdf", "规则口径确认单.pdf"
     ]
     assert all(p.read_bytes().startswith(b"%PDF") for p in built.paths)
     assert any("抽签签条先按12张打印" in w for w in built.warnings)
-    before = built.paths[0].read_bytes()
-    with pytest.raises(OutputExists):
-        docs.build_all(tmp_path, default_event(), TEAMS, invariant=True)
-    assert built.paths[0].read_bytes() == before
-    again = docs.build_all(tmp_path, default_event(), TEAMS, lots=3, force=True, invariant=True)
+    again = docs.build_all(tmp_path, default_event(), TEAMS, lots=3, invariant=True)  # ours, untouched: replaced
     assert re.findall(r"签号(\d+)", text_of(again.paths[3].read_bytes())) == ["1", "2", "3"]
+
+    before = built.paths[0].read_bytes()
+    (tmp_path / "纪念品领取签收表.pdf").write_bytes(b"%PDF annotated by the office")
+    with pytest.raises(OutputExists, match="纪念品领取签收表.pdf.*不一样.*--force"):
+        docs.build_all(tmp_path, default_event(), TEAMS, invariant=True)
+    assert built.paths[0].read_bytes() == before  # none is written while one is refused
+    assert (tmp_path / "纪念品领取签收表.pdf").read_bytes() == b"%PDF annotated by the office"
+    forced = docs.build_all(tmp_path, default_event(), TEAMS, lots=4, force=True, invariant=True)
+    assert re.findall(r"签号(\d+)", text_of(forced.paths[3].read_bytes())) == ["1", "2", "3", "4"]
 
 
 def test_event_folder_templates_override_wording(tmp_path):
@@ -492,8 +497,12 @@ def test_materials_command(tmp_path):
     assert re.findall(r"签号(\d+)(?![与–\d])", text_of((tmp_path / "抽签签条.pdf").read_bytes())) == ["1", "2"]
     assert "01王喆" in text_of((tmp_path / "纪念品领取签收表.pdf").read_bytes())
 
-    again = runner.invoke(app, ["materials", str(tmp_path)])
-    assert again.exit_code == 1 and "文件已存在" in again.output and "--force" in again.output
+    again = runner.invoke(app, ["materials", str(tmp_path)])  # after editing event.toml, say: printed afresh
+    assert again.exit_code == 0, again.output
+    (tmp_path / "通知.pdf").write_bytes(b"edited")
+    kept = runner.invoke(app, ["materials", str(tmp_path)])
+    assert kept.exit_code == 1 and "通知.pdf" in kept.output and "--force" in kept.output
+    assert (tmp_path / "通知.pdf").read_bytes() == b"edited"
     forced = runner.invoke(app, ["materials", str(tmp_path), "--force", "--lots", "4"])
     assert forced.exit_code == 0, forced.output
     assert re.findall(r"签号(\d+)(?![与–\d])", text_of((tmp_path / "抽签签条.pdf").read_bytes())) == ["1", "2", "3", "4"]
