@@ -95,8 +95,19 @@ def default_event() -> Event:
 MAX_EVENT_BYTES = 1024 * 1024  # event.toml is a few kB
 
 
+def missing_folder(folder: Path) -> str | None:
+    """The message for an event folder that is not there (a mistyped path), or None."""
+    if folder.is_dir():
+        return None
+    if folder.exists():
+        return f"{folder} 是一个文件，不是活动文件夹；请给出活动文件夹（里面有 {EVENT_FILE}）"
+    return f"文件夹 {folder} 不存在；请检查路径是否打错（新的活动先运行 shuangsheng init {folder}）"
+
+
 def load(folder: Path) -> Event:
     path = folder / EVENT_FILE
+    if (missing := missing_folder(folder)) is not None:
+        raise EventError([missing])
     try:
         if path.stat().st_size > MAX_EVENT_BYTES:
             raise EventError([f"{path}：文件太大（{path.stat().st_size // 1024} KB），活动设置只有几 KB；请检查是不是选错了文件"])

@@ -194,6 +194,8 @@ def open_folder(folder: Path, *, up_to: int | None = None) -> EventFolder:
     only up to round `up_to`: scoring a round needs neither the rounds after it nor their reading time)."""
     problems: list[str] = []
     event = None
+    if (missing := event_file.missing_folder(folder)) is not None:
+        raise TournamentError([missing])
     try:
         event = event_file.load(folder)
     except event_file.EventError as exc:

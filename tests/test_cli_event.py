@@ -288,6 +288,14 @@ def test_score_and_draw_in_a_folder_without_event(tmp_path):
     assert "event.toml" in result.output
 
 
+@pytest.mark.parametrize("command", ["materials", "draw", "score", "bracket", "awards", "show"])
+def test_a_mistyped_folder_is_named_as_missing_not_as_a_new_event(tmp_path, command):
+    result = cli(command, tmp_path / "活动2026", code=1)
+    assert f"文件夹 {tmp_path / '活动2026'} 不存在" in result.output and "路径是否打错" in result.output
+    assert "找不到报名表" not in result.output
+    assert not (tmp_path / "活动2026").exists()
+
+
 def test_score_before_any_draw(tmp_path):
     folder = new_event(tmp_path / "event", 3)
     result = cli("score", folder, code=1)

@@ -187,7 +187,7 @@ def test_export_of_a_folder_with_problems_names_them(tmp_path):
 
 def test_show_refuses_a_missing_folder(tmp_path):
     result = CliRunner().invoke(app, ["show", str(tmp_path / "nope")])
-    assert result.exit_code == 1 and "找不到这个活动文件夹" in result.output
+    assert result.exit_code == 1 and "不存在" in result.output
 
 
 @pytest.mark.skipif(os.name == "nt", reason="SIGINT to a child process is POSIX; on Windows Ctrl+C is the same path")
