@@ -153,7 +153,9 @@ def test_a_sheet_that_does_not_match_the_draw_is_reported(tmp_path):
     wb.save(path)
     problems = [str(p) for p in read_round(path).problems]
     assert problems == [
-        "round-1.xlsx 第1桌：找不到工作表“第1桌”（对阵表第1桌的记分表）",
+        "round-1.xlsx 第1桌：找不到工作表“第1桌”（对阵表第1桌的记分表）；如是误删：在 Excel/WPS 里右键另一桌的工作表"
+        "标签，选“移动或复制”并勾选“建立副本”，把副本改名为“第1桌”，B2、B3 改为本桌甲方“01”、乙方“02”，清空已录的各局，"
+        "再照第1桌的记分卡录入",
         "round-1.xlsx 第2桌!B2：记分表甲方组号为“05”，与对阵表第2桌甲方“03”不一致",
     ]
 
