@@ -139,15 +139,21 @@ class _Chart:
 
     def sheet_starts(self, room: float) -> tuple[float, ...]:
         """Where each sheet starts so that the cut line, in the middle of the overlap, runs through a gap between
-        two slots of the first column (never through a name there) whenever the overlap holds such a gap."""
+        two slots of the first column (never through a name there) and past the final and the placings panel,
+        whenever the overlap holds such a gap; else as low as it can, above the final if it would cut through it."""
         overlap = OVERLAP_LINES * self.line
         slots = self.chart.columns[0].slots
+        final = self.chart.columns[-1].slots[0]  # the final, the 3rd-place match below it, then the panel
+        panel = ((final.y - final.height / 2 - 0.5) * self.line, (self.panel_top + self.panel_lines + 0.5) * self.line)
         gaps = [(a.y + a.height / 2 + b.y - b.height / 2) / 2 * self.line for a, b in zip(slots, slots[1:])]
+        gaps = [g for g in gaps if not panel[0] < g < panel[1]]
         starts = [0.0]
         while starts[-1] + room < self.content:
             latest = starts[-1] + room - overlap / 2  # the lowest cut line this sheet can show
-            earliest = starts[-1] + overlap  # the next sheet must move on
-            cut = max((g for g in gaps if earliest + overlap / 2 <= g <= latest), default=latest)
+            earliest = starts[-1] + overlap + overlap / 2  # the next sheet must move on
+            cut = max((g for g in gaps if earliest <= g <= latest), default=None)
+            if cut is None:
+                cut = max(panel[0], earliest) if panel[0] < latest < panel[1] else latest
             starts.append(cut - overlap / 2)
         return tuple(starts)
 

@@ -23,6 +23,7 @@ from scoring.event import default_event
 from scoring.knockout import MatchOutcome, MatchState, Round, next_round
 from scoring.levels import Level, Levels
 from scoring.teams import Team
+from tests.pdfcheck import text_of
 
 INSTALLED = [s for s in system_candidates() if s.path.is_file()]
 pytestmark = pytest.mark.skipif(not INSTALLED, reason="no Chinese TrueType font (apt install fonts-wqy-microhei)")
@@ -135,6 +136,21 @@ def test_cut_lines_fall_between_first_column_slots(fonts):
         cut = (start + overlap / 2) / m.line
         assert any(top - 1e-6 <= cut <= bottom + 1e-6 for top, bottom in gaps)
     assert all(b - a >= overlap for a, b in zip(layout.starts, layout.starts[1:]))
+
+
+@pytest.mark.parametrize("n", [34, 40, 48, 50, 100])
+def test_no_cut_line_runs_through_the_final_or_the_placings_panel(n, fonts):
+    chart = play(team_list(n))
+    layout = ending.chart_layout(chart, fonts)
+    assert layout.sheets > 1
+    m = ending._Chart(chart, fonts, layout.size)
+    overlap = ending.OVERLAP_LINES * m.line
+    for start in layout.starts[1:]:
+        cut = (start + overlap / 2) / m.line
+        final = chart.columns[-1].slots[0]
+        assert not final.y - final.height / 2 - 0.5 < cut < m.panel_top + m.panel_lines + 0.5, (n, cut)
+    text = text_of(ending.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True))
+    assert "获奖名单" in text and "一等奖" in text
 
 
 def test_chart_while_the_event_runs_leaves_what_is_to_come_blank(fonts):
