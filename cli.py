@@ -343,7 +343,8 @@ def demo(
             after_score=lambda scored: printed(write_score_papers(scored, force=True)),
         )
         built = build_all(out, report.event, report.teams, force=True)
-        ending = write_awards(out, bracket_in(report.state)[0], report.event, force=True)
+        ending = write_awards(out, bracket_in(report.state)[0], report.event, day=report.event.print.award_date,
+                              force=True)
     except UserError as exc:
         fail(exc.messages)
     team_map = {t.id: t for t in report.teams}
@@ -519,8 +520,10 @@ def awards(
 
     try:
         chart, state = bracket(folder)
-        written = write_awards(folder, chart, state.event, per_player=per_player, force=force) if (
-            chart.placings.complete) else None
+        written = None
+        if chart.placings.complete:
+            written = write_awards(folder, chart, state.event, day=state.event.print.award_date,
+                                   per_player=per_player, force=force)
     except UserError as exc:
         fail(exc.messages, as_json={"errors": exc.messages} if json_out else None)
     if json_out:

@@ -59,6 +59,7 @@ class Prizes:
 class PrintOptions:
     font: str | None = None
     large_print: bool = True
+    award_date: dt.date | None = None  # the date on the announcement and certificates (None: the day they print)
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,7 @@ def parse(text: str, *, source: str) -> Event:
         print=PrintOptions(
             font=reader.text(prn, "print", "font", "") or None,
             large_print=reader.flag(prn, "print", "large_print", True),
+            award_date=reader.optional_date(prn, "print", "award_date"),
         ),
     )
     reader.unknown_keys()
@@ -292,6 +294,14 @@ class _Reader:
         if value is not _MISSING:
             self.problems.append(f"{self.source}：[{section}] {key}：应为日期，如 2026-03-09，实际为 {shown(value)}")
         return dt.date(2000, 1, 1)
+
+    def optional_date(self, table: dict, section: str, key: str) -> dt.date | None:
+        """A date, or None when the key is missing or left as ""."""
+        value = table.get(key, "")
+        if isinstance(value, str) and not value.strip():
+            self.seen.setdefault(section, set()).add(key)
+            return None
+        return self.date(table, section, key)
 
     def count(self, table: dict, section: str, key: str, default: int) -> int:
         value = self._get(table, section, key, default)

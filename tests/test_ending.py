@@ -282,6 +282,19 @@ def test_demo_ends_with_two_thirds_and_prints_chart_announcement_and_certificate
     assert f"下一步：用 A3 纸打印晋级图；运行 shuangsheng awards {out} 打印成绩公告和荣誉证书" in result.output
 
 
+def test_award_date_from_event_toml_dates_the_announcement_and_certificates(tmp_path):
+    out = tmp_path / "demo"
+    cli("demo", "--out", out, "--teams", 4)
+    toml = out / "event.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('award_date = ""', "award_date = 2026-03-15"),
+                    encoding="utf-8")
+    cli("awards", out)
+    for name in ("成绩公告.pdf", "荣誉证书.pdf"):
+        text = text_of((out / name).read_bytes())
+        assert "2026年3月15日" in text and f"{dt.date.today():%Y}年{dt.date.today().month}月{dt.date.today().day}日" \
+            not in text.replace("2026年3月15日", ""), name
+
+
 def test_awards_prints_no_documents_before_the_end_and_bracket_works_from_the_first_draw(tmp_path):
     from scoring import event as event_file
     from scoring import tournament, workbook

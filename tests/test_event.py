@@ -30,6 +30,17 @@ def test_missing_file_says_how_to_create_it(tmp_path):
     assert "shuangsheng init" in info.value.problems[0]
 
 
+def test_award_date_is_a_date_or_left_blank():
+    import datetime as dt
+
+    assert default_event().print.award_date is None  # the day awards runs
+    text = default_text().replace('award_date = ""', "award_date = 2026-03-15")
+    assert parse(text, source="event.toml").print.award_date == dt.date(2026, 3, 15)
+    text = default_text().replace('award_date = ""', 'award_date = "3月15日"')
+    with pytest.raises(EventError, match=r"\[print\] award_date：应为日期，如 2026-03-09"):
+        parse(text, source="event.toml")
+
+
 def test_rules_section_is_read():
     text = default_text().replace('dealer_table = "ceil"', 'dealer_table = "floor"')
     assert parse(text, source="event.toml").rules.dealer_table is DealerTable.FLOOR
