@@ -292,6 +292,32 @@ def test_the_export_shows_the_same_views_offline(browser, events, tmp_path):
     page.close()
 
 
+BRACKET_LINKS = """() => [...document.querySelectorAll("#stage .page.bracket")].flatMap((page, p) =>
+  [...page.querySelectorAll(".node")].flatMap(node => {
+    const from = (node.dataset.from || "").split(" ").filter(Boolean);
+    const links = page.querySelectorAll(`svg.links path[data-to="${node.dataset.key}"]`);
+    return links.length === from.length ? [] : [`page ${p + 1}: ${node.dataset.key} has ${links.length} of ${from.length}`];
+  }))"""
+
+
+def test_a_bracket_over_several_pages_links_every_match_to_where_it_came_from(browser, tmp_path):
+    """A match whose earlier match is on another page gets a dashed line running to that page's edge. Where the
+    pages break depends on the screen's height: every height from 600 to 1080 lines is tried."""
+    played_rounds(tmp_path / "wide", teams=40, rounds=1)  # round 2 drawn: 16 matches from 8 played and 24 byes
+    target = tmp_path / "大屏.html"
+    assert CliRunner().invoke(app, ["show", str(tmp_path / "wide"), "--export", str(target)]).exit_code == 0
+    continued = 0
+    for height in range(600, 1081, 30):
+        page = browser.new_page(viewport={"width": 1280, "height": height})
+        page.goto(target.as_uri())
+        wait_until(page, "window.showDisplay && window.showDisplay.pages() > 0")
+        assert page.evaluate("document.querySelectorAll('#stage .page.bracket').length") > 1, height
+        assert page.evaluate(BRACKET_LINKS) == [], height
+        continued += page.evaluate("document.querySelectorAll('#stage .page.bracket path.continued').length")
+        page.close()
+    assert continued > 0  # some height splits a match from the one it came from
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_screenshots_of_every_page(browser, events, screenshots, size):
     """The pictures a person looks at (SHUANGSHENG_SCREENSHOTS=folder keeps them); here: each is a real picture."""
