@@ -12,25 +12,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.lib.enums import TA_CENTER
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
-from materials.flow import flow_pdf, sizes
+from materials.flow import Flow, Piece, sizes, together
 from materials.fonts import FontSet, choose_fonts
-from materials.page import ASIDE, CELL_PADDING, INK, MARGIN, PAGE, RULE, SHADE, break_lines, new_canvas, no_orphan
-from materials.style import Cell, HouseStyle, Para, build_pdf
+from materials.page import INK, MARGIN, PAGE, Cell, break_lines, new_canvas
 from materials.wording import (
-    LINE_BREAK,
     NEGATIVE_LOW,
     MaterialsError,
-    blocks,
     points_rows,
     render_lines,
     signed_points,
-    table_spec,
-    unknown_insert,
 )
 from scoring.event import Event
 from scoring.files import check_regenerable, write_generated
@@ -62,115 +54,8 @@ class Built:
     font: str
 
 
-def _story(lines: Sequence[str], style: HouseStyle, inserts: dict[str, list[Flowable]]) -> list[Flowable]:
-    """The template's lines as platypus flowables (`materials.flow` draws the same markup without platypus)."""
-    story: list[Flowable] = []
-    gap = style.sizes.body
-    for block in blocks(lines):
-        text = block.lines[0] if block.lines else ""
-        if block.kind == "title":
-            story.append(style.para("\n".join(block.lines), "title"))
-        elif block.kind == "table":
-            story.extend([grid(block.lines, style), Spacer(1, gap * 0.5)])
-        elif block.kind == "signature":
-            story.extend([_signature(block.lines, style), Spacer(1, gap * 0.5)])
-        elif block.kind == "plain":
-            story.append(style.para(text, "plain"))
-        elif block.kind == "gap":
-            story.append(Spacer(1, gap * 0.8))
-        elif block.kind == "aside":
-            story.extend([aside(text, style), Spacer(1, gap * 0.4)])
-        elif block.kind == "insert":
-            if text not in inserts:
-                raise unknown_insert(text, list(inserts))
-            story.extend(inserts[text])
-        else:
-            story.append(style.para(text, "body"))
-    return story
-
-
-def aside(text: str, style: HouseStyle) -> Table:
-    """A 补充说明: the organiser's words beside the original clauses, indented, on a light tint with a rule at
-    its left, so the original text still reads as it was written."""
-    indent = 2 * style.sizes.body
-    width = style.frame_width - indent
-    inner = width - 2 * CELL_PADDING - 3
-    table = Table([[style.para(text, "note", width=inner)]], colWidths=[width], hAlign="RIGHT")
-    table.setStyle(
-        TableStyle(
-            [
-                ("FONTNAME", (0, 0), (-1, -1), style.fonts.name),
-                ("BACKGROUND", (0, 0), (-1, -1), ASIDE),
-                ("LINEBEFORE", (0, 0), (0, -1), 3, RULE),
-                ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING + 3),
-                ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
-                ("TOPPADDING", (0, 0), (-1, -1), 3),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 5),
-            ]
-        )
-    )
-    return table
-
-
-def grid(rows: Sequence[str], style: HouseStyle) -> Table:
-    """A ruled table from a template's table rows (see `materials.wording.table_spec`)."""
-    spec = table_spec(rows)
-    size = max(spec.size or style.sizes.table, style.sizes.table)
-    pen_height = spec.pen_height * mm if spec.pen_height else None
-    widths = [w * style.frame_width for w in spec.widths]
-    body = spec.rows
-    leading = size * 1.3
-    cell_style = ParagraphStyle("grid", parent=style.styles["cell"], fontSize=size, leading=leading)
-    centre = ParagraphStyle("grid_centre", parent=cell_style, alignment=TA_CENTER)
-    cells: list[list[Flowable]] = []
-    heights: list[float | None] = []
-    for header, texts in body:
-        row_cells = []
-        for text, width in zip(texts, widths):
-            inner = width - 2 * CELL_PADDING
-            lines = [ln for hard in text.split(LINE_BREAK) for ln in no_orphan(break_lines(style.fonts, hard, size, [inner]))]
-            lines = lines or [""]
-            st = centre if len(lines) == 1 else cell_style
-            row_cells.append(Para("<br/>".join(style.fonts.markup(line) for line in lines), st))
-        cells.append(row_cells)
-        heights.append(pen_height if pen_height and not header and not any(texts) else None)
-    table = Table(cells, colWidths=widths, rowHeights=heights, repeatRows=spec.header_rows)
-    commands = [
-        ("FONTNAME", (0, 0), (-1, -1), style.fonts.name),
-        ("GRID", (0, 0), (-1, -1), 0.8, RULE),
-        ("BOX", (0, 0), (-1, -1), 1.6, RULE),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("TOPPADDING", (0, 0), (-1, -1), 4),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 5),
-        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
-        ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
-    ]
-    for i, (header, _) in enumerate(body):
-        if header:
-            commands.append(("BACKGROUND", (0, i), (-1, i), SHADE))
-    table.setStyle(TableStyle(commands))
-    return table
-
-
-def _signature(lines: Sequence[str], style: HouseStyle) -> Flowable:
-    """落款: a block at the right margin, its lines centred on each other (organiser over date)."""
-    size = style.sizes.body
-    width = max(style.fonts.width(text, size) for text in lines) + 2 * size
-    table = Table([[style.para(text, "centre", width=width)] for text in lines], colWidths=[width], hAlign="RIGHT")
-    table.setStyle(
-        TableStyle(
-            [
-                ("FONTNAME", (0, 0), (-1, -1), style.fonts.name),  # else the table falls back to Helvetica
-                ("TOPPADDING", (0, 0), (-1, -1), 0),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
-            ]
-        )
-    )
-    return table
-
-
-def _style(event: Event, fonts: FontSet | None) -> HouseStyle:
-    return HouseStyle(fonts or choose_fonts(event.print.font), large=event.print.large_print)
+def _flow(event: Event, fonts: FontSet | None) -> Flow:
+    return Flow(fonts or choose_fonts(event.print.font), sizes(event))
 
 
 # --- the documents ---------------------------------------------------------------------------------------------
@@ -180,35 +65,32 @@ def notice_pdf(
     event: Event, *, fonts: FontSet | None = None, template_dir: Path | None = None, invariant: bool = False
 ) -> bytes:
     """通知: every fact of the notice, from event.toml."""
-    lines = render_lines("notice.j2", event, template_dir)
-    fonts = fonts or choose_fonts(event.print.font)
-    return flow_pdf(lines, fonts, sizes(event), title=f"关于举办{event.title}的通知", invariant=invariant)
+    flow = _flow(event, fonts)
+    pieces = flow.markup(render_lines("notice.j2", event, template_dir))
+    return flow.pdf(pieces, title=f"关于举办{event.title}的通知", invariant=invariant)
 
 
 def rules_pdf(
     event: Event, *, fonts: FontSet | None = None, template_dir: Path | None = None, invariant: bool = False
 ) -> bytes:
     """比赛规则: the rule text with the points → levels table computed from `event.rules`."""
-    style = _style(event, fonts)
-    w = style.frame_width
-    rows = [("台下方得分", "结果", "升级"), *points_rows(event.rules, negative=True)]
-    table = style.table(rows, [w * 0.3, w * 0.36, w * 0.34])
+    flow = _flow(event, fonts)
     rules = event.rules
     lower = (
         "低于0分的按0分计"
         if rules.negative_points is NegativePoints.CLAMP
         else f"低于{signed_points(NEGATIVE_LOW)}分时，每再少{STEP}分庄家多升一级"
     )
-    notes = [
-        style.para(
-            f"说明：超过{rules.points_table()[-1].high}分后每增加{STEP}分，台下方多升一级；{lower}。"
-            "升级遇必打级时停在必打级（见第十一条）。",
-            "note",
-        )
-    ]
-    inserts = {TABLE_MARK: [Spacer(1, 4), KeepTogether([table, Spacer(1, 6), *notes]), Spacer(1, 10)]}
-    story = _story(render_lines("rules.j2", event, template_dir), style, inserts)
-    return build_pdf(story, style, title="双升级（双扣）比赛规则", invariant=invariant)
+    note = (f"说明：超过{rules.points_table()[-1].high}分后每增加{STEP}分，台下方多升一级；{lower}。"
+            "升级遇必打级时停在必打级（见第十一条）。")
+
+    def points_table() -> list[Piece]:
+        rows = [("台下方得分", "结果", "升级"), *points_rows(rules, negative=True)]
+        table = flow.table(rows, [0.3, 0.36, 0.34], after=6)
+        return [flow.space(4), *together([*table, *flow.paragraph(note, "note")]), flow.space(10)]
+
+    pieces = flow.markup(render_lines("rules.j2", event, template_dir), {TABLE_MARK: points_table})
+    return flow.pdf(pieces, title="双升级（双扣）比赛规则", invariant=invariant)
 
 
 def signoff_pdf(
@@ -216,9 +98,9 @@ def signoff_pdf(
 ) -> bytes:
     """规则口径确认单: every `[rules]` and `[format]` option in force in plain words beside the readings it
     excludes, how 十二 and 十三/十四 are applied, and lines for the 比赛负责人's signature and the date."""
-    lines = render_lines("signoff.j2", event, template_dir)
-    fonts = fonts or choose_fonts(event.print.font)
-    return flow_pdf(lines, fonts, sizes(event), title=f"{event.title}规则口径确认单", invariant=invariant)
+    flow = _flow(event, fonts)
+    pieces = flow.markup(render_lines("signoff.j2", event, template_dir))
+    return flow.pdf(pieces, title=f"{event.title}规则口径确认单", invariant=invariant)
 
 
 def registration_pdf(
@@ -231,10 +113,9 @@ def registration_pdf(
     invariant: bool = False,
 ) -> bytes:
     """报名表: one row per pair (组号, two names, phone, 备注), prefilled with `teams`, then blank rows (no 组号)."""
-    style = _style(event, fonts)
-    story = _story(render_lines("registration.j2", event, template_dir), style, {})
-    w = style.frame_width
-    body: list[list[object]] = [["组号", "队员1", "队员2", "联系电话", "备注"]]
+    flow = _flow(event, fonts)
+    pieces = [*flow.markup(render_lines("registration.j2", event, template_dir)), flow.space(6)]
+    body: list[list[Cell | str]] = [["组号", "队员1", "队员2", "联系电话", "备注"]]
     for team in teams:
         body.append(
             [
@@ -244,17 +125,16 @@ def registration_pdf(
                 Cell(team.note, f"第{team.id}组的备注", align="left"),
             ]
         )
-    story.append(Spacer(1, 6))
     if rows is not None:
         blanks = rows
     else:
-        fit = style.rows_that_fit(story, ROW_HEIGHT)
+        fit = _rows_that_fit(flow, pieces)
         blanks = fit - len(teams) if len(teams) + 2 <= fit else 2
     # Blank rows carry no 组号: the form may be printed twice, and the office numbers the pairs when it types them
     # into teams.xlsx, so no two copies can hand out the same number.
     body += [["", "", "", "", ""] for _ in range(blanks)]
-    story.append(style.table(body, [w * 0.12, w * 0.2, w * 0.2, w * 0.22, w * 0.26], row_height=ROW_HEIGHT))
-    return build_pdf(story, style, title=f"{event.title}报名表", invariant=invariant)
+    pieces += flow.table(body, [0.12, 0.2, 0.2, 0.22, 0.26], row_height=ROW_HEIGHT)
+    return flow.pdf(pieces, title=f"{event.title}报名表", invariant=invariant)
 
 
 def souvenir_pdf(
@@ -267,10 +147,9 @@ def souvenir_pdf(
     invariant: bool = False,
 ) -> bytes:
     """纪念品领取签收表: every player with their team and a signature column (blank rows if no teams yet)."""
-    style = _style(event, fonts)
-    story = _story(render_lines("souvenir.j2", event, template_dir), style, {})
-    w = style.frame_width
-    body: list[list[object]] = [["序号", "组号", "姓名", "签名"]]
+    flow = _flow(event, fonts)
+    pieces = [*flow.markup(render_lines("souvenir.j2", event, template_dir)), flow.space(6)]
+    body: list[list[Cell | str]] = [["序号", "组号", "姓名", "签名"]]
     number = 0
     for team in teams:
         for player in team.players:
@@ -283,11 +162,16 @@ def souvenir_pdf(
                     "",
                 ]
             )
-    story.append(Spacer(1, 6))
-    extra = blank_rows if blank_rows is not None else (2 if teams else style.rows_that_fit(story, ROW_HEIGHT))
+    extra = blank_rows if blank_rows is not None else (2 if teams else _rows_that_fit(flow, pieces))
     body += [[str(number + i + 1), "", "", ""] for i in range(extra)]
-    story.append(style.table(body, [w * 0.12, w * 0.16, w * 0.27, w * 0.45], row_height=ROW_HEIGHT))
-    return build_pdf(story, style, title=f"{event.title}纪念品领取签收表", invariant=invariant)
+    pieces += flow.table(body, [0.12, 0.16, 0.27, 0.45], row_height=ROW_HEIGHT)
+    return flow.pdf(pieces, title=f"{event.title}纪念品领取签收表", invariant=invariant)
+
+
+def _rows_that_fit(flow: Flow, pieces: Sequence[Piece]) -> int:
+    """How many rows of ROW_HEIGHT (below a header row) fit on the page after `pieces`."""
+    header = flow.table([["表头"]], [1.0])[0].height
+    return max(int((flow.room_left(pieces) - header) // ROW_HEIGHT), 0)
 
 
 def lots_pdf(
@@ -304,12 +188,11 @@ def lots_pdf(
     the byes (`[format] byes`)."""
     if count < 1:
         raise MaterialsError(f"抽签签条的张数应至少为1，实际为 {count}")
-    style = _style(event, fonts)
-    fonts = style.fonts
+    fonts = fonts or choose_fonts(event.print.font)
     plan = {"field": field, "lot_plan": lot_plan(field, event.byes).text if field and field >= 2 else ""}
     lines = render_lines("lots.j2", event, template_dir, plan) + ["", "", ""]
     top_label, bottom_label = lines[0], lines[1]
-    size = style.sizes.note
+    size = sizes(event).note
     width, height = PAGE
     explain = break_lines(fonts, lines[2], size, [width - 2 * MARGIN]) if plan["lot_plan"] else []
     head = size * (2.2 + 1.35 * len(explain))

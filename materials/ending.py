@@ -25,12 +25,10 @@ from pathlib import Path
 from reportlab.lib.pagesizes import A3, A4, landscape
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import KeepTogether, Spacer
 
-from materials.documents import _story, _style
+from materials.flow import Flow, Piece, sizes, together
 from materials.fonts import FontSet, choose_fonts
-from materials.page import INK, MARGIN, SHADE, break_lines
-from materials.style import Cell, build_pdf
+from materials.page import INK, MARGIN, SHADE, Cell, break_lines
 from materials.wording import MaterialsError, cn_date, render_lines
 from scoring.bracket import Bracket, Entry, Slot, SlotKind, entry_note
 from scoring.event import Event
@@ -382,35 +380,40 @@ def announcement_pdf(
     """成绩公告: the prizes with team numbers and players, then every round's results; organiser and date."""
     if not chart.placings.complete:
         raise MaterialsError("比赛尚未结束，名次还不完整，不能打印成绩公告")
-    style = _style(event, fonts)
+    flow = Flow(fonts or choose_fonts(event.print.font), sizes(event))
     teams = {t.id: t for t in chart.teams}
-    w = style.frame_width
-    prizes = [["奖项", "组号", "队员"]]
-    for prize, team_id in prize_rows(chart.placings):
-        prizes.append([prize, team_id or "", Cell(_players(teams, team_id) or "（空缺）", _who(team_id))])
-    prize_table = style.table(prizes, [w * 0.2, w * 0.16, w * 0.64])
-    rounds = []
-    for column in chart.columns:
-        rows: list[list[object]] = [["桌号", "甲方", "乙方", "级数", "胜者"]]
-        matches = sorted((s for s in column.slots if s.kind is SlotKind.MATCH), key=lambda s: s.table or 0)
-        if chart.third_place is not None and chart.third_place.round == column.number:
-            matches.append(chart.third_place)
-        for slot in matches:
-            a, b = slot.entries
-            levels = "弃权" if a.forfeited or b.forfeited else f"{a.level or ''}：{b.level or ''}"
-            table = f"{slot.table}（三四名）" if slot is chart.third_place else str(slot.table)
-            rows.append([table, _team_cell(teams, a.team), _team_cell(teams, b.team), levels,
-                         team_name(slot.winner) if slot.winner else ""])
-        byes = [s.entries[0].team for s in column.slots if s.kind is SlotKind.BYE]
-        block = [style.para(column.title, "plain"), style.table(rows, [w * 0.1, w * 0.32, w * 0.32, w * 0.12, w * 0.14])]
-        if byes:
-            block.append(style.para("轮空（直接晋级）：" + "、".join(team_name(t) for t in byes if t), "note"))
-        rounds += [KeepTogether(block), Spacer(1, style.sizes.body * 0.6)]
-    notes = [style.para(n, "note") for n in chart.placings.notes]
-    inserts = {ANNOUNCE_PRIZES: [prize_table, *notes, Spacer(1, 8)], ANNOUNCE_ROUNDS: rounds}
+
+    def prizes() -> list[Piece]:
+        rows: list[list[Cell | str]] = [["奖项", "组号", "队员"]]
+        for prize, team_id in prize_rows(chart.placings):
+            rows.append([prize, team_id or "", Cell(_players(teams, team_id) or "（空缺）", _who(team_id))])
+        notes = [piece for n in chart.placings.notes for piece in flow.paragraph(n, "note")]
+        return [*flow.table(rows, [0.2, 0.16, 0.64]), *notes, flow.space(8)]
+
+    def rounds() -> list[Piece]:
+        pieces: list[Piece] = []
+        for column in chart.columns:
+            rows: list[list[Cell | str]] = [["桌号", "甲方", "乙方", "级数", "胜者"]]
+            matches = sorted((s for s in column.slots if s.kind is SlotKind.MATCH), key=lambda s: s.table or 0)
+            if chart.third_place is not None and chart.third_place.round == column.number:
+                matches.append(chart.third_place)
+            for slot in matches:
+                a, b = slot.entries
+                levels = "弃权" if a.forfeited or b.forfeited else f"{a.level or ''}：{b.level or ''}"
+                table = f"{slot.table}（三四名）" if slot is chart.third_place else str(slot.table)
+                rows.append([table, _team_cell(teams, a.team), _team_cell(teams, b.team), levels,
+                             team_name(slot.winner) if slot.winner else ""])
+            byes = [s.entries[0].team for s in column.slots if s.kind is SlotKind.BYE]
+            block = [*flow.paragraph(column.title), *flow.table(rows, [0.1, 0.32, 0.32, 0.12, 0.14])]
+            if byes:
+                block += flow.paragraph("轮空（直接晋级）：" + "、".join(team_name(t) for t in byes if t), "note")
+            pieces += [*together(block), flow.space(flow.sizes.body * 0.6)]
+        return pieces
+
     context = {"date": cn_date(day), "field": chart.field, "rounds": len(chart.columns)}
-    story = _story(render_lines("announcement.j2", event, template_dir, context), style, inserts)
-    return build_pdf(story, style, title=f"{event.title}成绩公告", invariant=invariant)
+    lines = render_lines("announcement.j2", event, template_dir, context)
+    pieces = flow.markup(lines, {ANNOUNCE_PRIZES: prizes, ANNOUNCE_ROUNDS: rounds})
+    return flow.pdf(pieces, title=f"{event.title}成绩公告", invariant=invariant)
 
 
 def _team_cell(teams: dict[str, Team], team_id: str | None) -> Cell:

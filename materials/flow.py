@@ -1,12 +1,14 @@
-"""The wording markup (`materials.wording`) laid out on A4 and drawn straight on a canvas, without platypus.
+"""The wording markup (`materials.wording`) and the tables documents add to it, laid out on A4 and drawn straight
+on a canvas, without platypus.
 
-`score` prints its round results after every round; importing platypus and laying the page out through it cost
-more than reading the round's workbook. This module draws the same markup in the same house style: titles,
-paragraphs (the unmarked kind indented and justified), signature blocks, asides, gaps and ruled tables whose
-header rows repeat on every page. A document built here has no inserts (`@…` is refused, naming the line).
+Every document whose text comes from a template is made here: titles, paragraphs (the unmarked kind indented
+and justified), signature blocks, asides, gaps, ruled tables (from the template or built by the document, e.g.
+the points table of the rule sheet or the rows of the registration form) whose header rows repeat on every page
+and never stand alone at a page foot, and blocks kept together on one page. `score` prints its round results
+after every round; laying them out through platypus cost more than reading the round's workbook.
 
-Layout is two passes: the blocks become pieces of known height, the pieces are placed on pages (a table breaks
-between rows, a long paragraph between lines), and only then is anything drawn, so the footer can say how
+Layout is two passes: the content becomes `Piece`s of known height, the pieces are placed on pages (a table
+breaks between rows, a long paragraph between lines), and only then is anything drawn, so the footer can say how
 many pages there are.
 """
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import io
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reportlab.lib.units import mm
@@ -36,6 +38,7 @@ from materials.page import (
     SHADE,
     SIDE,
     TOP,
+    Cell,
     Sizes,
     break_lines,
     new_canvas,
@@ -48,25 +51,32 @@ LEFT = SIDE + FRAME_PADDING
 WIDTH = PAGE[0] - SIDE - RIGHT - 2 * FRAME_PADDING
 TOP_Y = PAGE[1] - TOP - FRAME_PADDING
 BOTTOM_Y = BOTTOM + FRAME_PADDING
+ROOM = TOP_Y - BOTTOM_Y  # the height of the text frame
 GLYPH_MIDDLE = 0.38  # a Chinese glyph's middle, above its baseline, in em: lines are centred on it
-CELL_TOP, CELL_BOTTOM = 4.0, 5.0  # table cell padding above and below the text
-
 
 Draw = Callable[[Canvas, float], None]  # draws a piece with its top edge at the given y
+_ids = itertools.count(1)  # tables and keep-together groups: the pieces of one share an id
 
 
 @dataclass
 class Piece:
-    """Something of fixed height placed whole on one page. `gap`: dropped at the top of a page. `table`: the
-    table this row belongs to (its frame is drawn around its rows on each page) and `header`: that table's
-    header rows, repeated when a page starts with this row."""
+    """Something of fixed height placed whole on one page, followed by `after` points of space. `gap`: dropped at
+    the top of a page. `keep`: no page break between this piece and the next. `group`: the pieces of one group
+    start a fresh page together when they would not fit below (and fit on one page). `table`: the table this
+    row belongs to (its frame is drawn around its rows on each page); `header`: that table's header rows, drawn
+    again above this row when it starts a page."""
 
     height: float
     draw: Draw
     after: float = 0.0
     gap: bool = False
+    keep: bool = False
+    group: int | None = None
     table: int | None = None
     header: list[Piece] = field(default_factory=list)
+
+
+Insert = Callable[[], Sequence[Piece]]
 
 
 def sizes(event: Event) -> Sizes:
@@ -75,38 +85,268 @@ def sizes(event: Event) -> Sizes:
 
 
 def flow_pdf(lines: Sequence[str], fonts: FontSet, sizes: Sizes, *, title: str, invariant: bool) -> bytes:
-    """The rendered template `lines` as an A4 PDF with a '第N页  共M页' footer when it runs to several pages."""
-    pieces = [piece for block in blocks(lines) for piece in _pieces(block, fonts, sizes)]
-    pages = _paginate(pieces)
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, fonts, title=title, invariant=invariant)
-    for number, placed in enumerate(pages, start=1):
-        canvas.setFillColor(INK)
-        canvas.setStrokeColor(INK)
-        frames: dict[int, list[float]] = {}
-        for piece, top in placed:
-            piece.draw(canvas, top)
-            if piece.table is not None:
-                span = frames.setdefault(piece.table, [top, top - piece.height])
-                span[1] = top - piece.height
-        canvas.setLineWidth(1.6)  # each table's outer frame, around its rows on this page
-        for first, last in frames.values():
-            canvas.rect(LEFT, last, WIDTH, first - last, stroke=1, fill=0)
-        if len(pages) > 1:
+    """The rendered template `lines` (no inserts) as an A4 PDF."""
+    flow = Flow(fonts, sizes)
+    return flow.pdf(flow.markup(lines), title=title, invariant=invariant)
+
+
+def together(pieces: Sequence[Piece]) -> list[Piece]:
+    """The pieces as one group: on a fresh page together when they fit on one."""
+    group = next(_ids)
+    for piece in pieces:
+        piece.group = group
+    return list(pieces)
+
+
+class Flow:
+    """Pieces in the house style for one document's fonts and sizes, and the PDF they make."""
+
+    def __init__(self, fonts: FontSet, sizes: Sizes):
+        self.fonts = fonts
+        self.sizes = sizes
+
+    # --- the markup ---
+
+    def markup(self, lines: Sequence[str], inserts: Mapping[str, Insert] | None = None) -> list[Piece]:
+        """The pieces of a rendered template; `@name` lines are replaced by what `inserts[name]()` makes."""
+        inserts = inserts or {}
+        out: list[Piece] = []
+        for block in blocks(lines):
+            if block.kind == "insert":
+                mark = block.lines[0]
+                if mark not in inserts:
+                    raise unknown_insert(mark, list(inserts))
+                out += inserts[mark]()
+            else:
+                out += self._block(block)
+        return out
+
+    def _block(self, block: Block) -> list[Piece]:
+        s = self.sizes
+        text = block.lines[0] if block.lines else ""
+        if block.kind == "title":
+            lines = [ln for hard in block.lines for ln in break_lines(self.fonts, hard, s.title, [WIDTH])]
+            return [self._text(lines, s.title, 1.45, align="centre", after=s.title * 0.6, keep=True)]
+        if block.kind in ("plain", "body"):
+            return self.paragraph(text, block.kind)
+        if block.kind == "gap":
+            return [self.space(s.body * 0.8)]
+        if block.kind == "signature":
+            width = max(self.fonts.width(line, s.body) for line in block.lines) + 2 * s.body
+            return [self._text(block.lines, s.body, 1.45, align="centre", after=s.body * 0.5,
+                               x=LEFT + WIDTH - width, width=width)]
+        if block.kind == "aside":
+            return [self._aside(text)]
+        spec = table_spec(block.lines)
+        rows = [[Cell(cell, align="auto") for cell in cells] for _, cells in spec.rows]
+        return self.table(rows, spec.widths, header_rows=spec.header_rows, size=spec.size,
+                          pen_height=spec.pen_height * mm if spec.pen_height else None, padding=(4, 5),
+                          header_rule=False, after=s.body * 0.5)
+
+    # --- building blocks, for the documents' own inserts ---
+
+    def space(self, height: float) -> Piece:
+        return Piece(height, lambda canvas, top: None, gap=True)
+
+    def paragraph(self, text: str, kind: str = "plain", *, who: str | None = None) -> list[Piece]:
+        """`plain`: left-aligned body text; `body`: first line indented, justified; `note`: the smaller size."""
+        s = self.sizes
+        if kind == "note":
+            lines = no_orphan(break_lines(self.fonts, text, s.note, [WIDTH], who)) or [""]
+            return self._lines(lines, s.note, 1.5, after=s.note * 0.12)
+        indent = 2 * s.body if kind == "body" else 0.0
+        lines = no_orphan(break_lines(self.fonts, text, s.body, [WIDTH - indent, WIDTH], who)) or [""]
+        return self._lines(lines, s.body, 1.45, after=s.body * 0.12, indent=indent, justify=kind == "body")
+
+    def table(self, rows: Sequence[Sequence[Cell | str]], widths: Sequence[float], *, header_rows: int = 1,
+              size: float | None = None, row_height: float | None = None, pen_height: float | None = None,
+              padding: tuple[float, float] = (5, 6), header_rule: bool = True, after: float = 0.0) -> list[Piece]:
+        """A ruled table at the frame's width (`widths` are fractions of it): each row a piece; the header rows
+        shaded (a heavier rule below them with `header_rule`), glued to the first row and drawn again at the top
+        of every later page. Text is vertically centred; a Cell's `align` is centre, left, or auto (centred when
+        it takes one line). `row_height`: the least height of every body row; `pen_height`: of blank body rows."""
+        size = max(size or self.sizes.table, self.sizes.table)
+        leading = size * 1.3
+        total = sum(widths)
+        edges = [LEFT + WIDTH * sum(widths[:i]) / total for i in range(len(widths) + 1)]
+        table = next(_ids)
+        pieces: list[Piece] = []
+        for r, row in enumerate(rows):
+            header = r < header_rows
+            cells = [value if isinstance(value, Cell) else Cell(value) for value in row]
+            laid = []
+            for cell, left, right in zip(cells, edges, edges[1:]):
+                inner = right - left - 2 * CELL_PADDING
+                hard = cell.text.replace(LINE_BREAK, "\n").split("\n")
+                lines = [ln for part in hard for ln in no_orphan(break_lines(self.fonts, part, size, [inner], cell.who))]
+                centred = cell.align == "centre" or (cell.align == "auto" and len(lines) <= 1)
+                laid.append((lines or [""], centred))
+            height = max(len(lines) for lines, _ in laid) * leading + sum(padding)
+            if not header and row_height:
+                height = max(height, row_height)
+            if not header and pen_height and not any(c.text for c in cells):
+                height = max(height, pen_height)
+            rule = header_rule and r == header_rows - 1
+            pieces.append(Piece(height, self._row(laid, edges, size, leading, header, height, padding, rule),
+                                keep=header, table=table))
+        headers = pieces[:header_rows]
+        for piece in pieces[header_rows + 1:]:
+            piece.header = headers
+        pieces[-1].after = after
+        return pieces
+
+    # --- the page ---
+
+    def room_left(self, pieces: Sequence[Piece]) -> float:
+        """The height left on the last page below `pieces` (what a form can fill with blank rows)."""
+        pages = _paginate(pieces)
+        if not pages[-1]:
+            return ROOM
+        piece, top = pages[-1][-1]
+        return max(top - piece.height - piece.after - BOTTOM_Y, 0.0)
+
+    def pdf(self, pieces: Sequence[Piece], *, title: str, invariant: bool, numbered: bool = True) -> bytes:
+        """The pieces on A4 pages, with a '第N页  共M页' footer when there are several (and `numbered`)."""
+        pages = _paginate(pieces)
+        buffer = io.BytesIO()
+        canvas = new_canvas(buffer, self.fonts, title=title, invariant=invariant)
+        for number, placed in enumerate(pages, start=1):
             canvas.setFillColor(INK)
-            fonts.draw(canvas, PAGE[0] / 2, FOOTER_Y, f"第{number}页  共{len(pages)}页", sizes.note, align="centre")
-        canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
+            canvas.setStrokeColor(INK)
+            frames: dict[int, list[float]] = {}
+            for piece, top in placed:
+                piece.draw(canvas, top)
+                if piece.table is not None:
+                    span = frames.setdefault(piece.table, [top, top - piece.height])
+                    span[1] = top - piece.height
+            canvas.setStrokeColor(RULE)
+            canvas.setLineWidth(1.6)  # each table's outer frame, around its rows on this page
+            for first, last in frames.values():
+                canvas.rect(LEFT, last, WIDTH, first - last, stroke=1, fill=0)
+            if len(pages) > 1 and numbered:
+                canvas.setFillColor(INK)
+                self.fonts.draw(canvas, PAGE[0] / 2, FOOTER_Y, f"第{number}页  共{len(pages)}页", self.sizes.note,
+                                align="centre")
+            canvas.showPage()
+        canvas.save()
+        return buffer.getvalue()
+
+    # --- drawing ---
+
+    def _text(self, lines: Sequence[str], size: float, spacing: float, *, align: str = "left", after: float = 0.0,
+              indent: float = 0.0, justify: bool = False, ends: bool = True, x: float = LEFT,
+              width: float = WIDTH, keep: bool = False) -> Piece:
+        """Lines of one size drawn one under the other. `indent` moves the first line in; `justify` stretches
+        the lines to `width`, all but the paragraph's last (this piece's last line, when it `ends` one)."""
+        fonts, leading, lines = self.fonts, size * spacing, list(lines)
+
+        def draw(canvas: Canvas, top: float) -> None:
+            for i, line in enumerate(lines):
+                y = _baseline(top - i * leading, leading, size)
+                left = x + (indent if i == 0 else 0.0)
+                if align == "centre":
+                    fonts.draw(canvas, x + width / 2, y, line, size, align="centre")
+                elif justify and len(line) > 1 and not (ends and i == len(lines) - 1):
+                    spare = max(x + width - left - fonts.width(line, size), 0.0)
+                    fonts.draw(canvas, left, y, line, size, char_space=spare / (len(line) - 1))
+                else:
+                    fonts.draw(canvas, left, y, line, size)
+
+        return Piece(leading * len(lines), draw, after=after, keep=keep)
+
+    def _lines(self, lines: Sequence[str], size: float, spacing: float, *, after: float, indent: float = 0.0,
+               justify: bool = False) -> list[Piece]:
+        """A paragraph whole on one page; a long one (a third of a page or more) may break between its lines,
+        keeping at least two lines on each side of the break."""
+        if len(lines) * size * spacing < ROOM / 3 or len(lines) < 4:
+            return [self._text(lines, size, spacing, after=after, indent=indent, justify=justify)]
+        chunks = [lines[:2], *([line] for line in lines[2:-2]), lines[-2:]]
+        return [
+            self._text(chunk, size, spacing, indent=indent if k == 0 else 0.0, justify=justify,
+                       ends=k == len(chunks) - 1, after=after if k == len(chunks) - 1 else 0.0)
+            for k, chunk in enumerate(chunks)
+        ]
+
+    def _aside(self, text: str) -> Piece:
+        """A 补充说明: indented, on a light tint with a rule at its left."""
+        size, indent = self.sizes.note, 2 * self.sizes.body
+        x, width = LEFT + indent, WIDTH - indent
+        inner_left, inner_right = CELL_PADDING + 3, CELL_PADDING
+        lines = no_orphan(break_lines(self.fonts, text, size, [width - inner_left - inner_right - 3])) or [""]
+        body = self._text(lines, size, 1.5, x=x + inner_left, width=width - inner_left - inner_right)
+        height = body.height + 3 + 5
+
+        def draw(canvas: Canvas, top: float) -> None:
+            canvas.setFillColor(ASIDE)
+            canvas.rect(x, top - height, width, height, stroke=0, fill=1)
+            canvas.setStrokeColor(RULE)
+            canvas.setLineWidth(3)
+            canvas.line(x + 1.5, top - height, x + 1.5, top)
+            canvas.setFillColor(INK)
+            body.draw(canvas, top - 3)
+
+        return Piece(height, draw, after=self.sizes.body * 0.4)
+
+    def _row(self, cells: Sequence[tuple[Sequence[str], bool]], edges: Sequence[float], size: float, leading: float,
+             header: bool, height: float, padding: tuple[float, float], rule: bool) -> Draw:
+        fonts = self.fonts
+        top_pad, bottom_pad = padding
+
+        def draw(canvas: Canvas, top: float) -> None:
+            bottom = top - height
+            if header:
+                canvas.setFillColor(SHADE)
+                canvas.rect(edges[0], bottom, edges[-1] - edges[0], height, stroke=0, fill=1)
+                canvas.setFillColor(INK)
+            canvas.setStrokeColor(RULE)
+            canvas.setLineWidth(0.8)
+            canvas.rect(edges[0], bottom, edges[-1] - edges[0], height, stroke=1, fill=0)
+            for x in edges[1:-1]:
+                canvas.line(x, bottom, x, top)
+            if rule:
+                canvas.setLineWidth(1.6)
+                canvas.line(edges[0], bottom, edges[-1], bottom)
+            for (lines, centred), left, right in zip(cells, edges, edges[1:]):
+                first = top - (height - len(lines) * leading + top_pad - bottom_pad) / 2  # vertically centred
+                for i, line in enumerate(lines):
+                    y = _baseline(first - i * leading, leading, size)
+                    if centred:
+                        fonts.draw(canvas, (left + right) / 2, y, line, size, align="centre")
+                    else:
+                        fonts.draw(canvas, left + CELL_PADDING, y, line, size)
+
+        return draw
+
+
+def _baseline(top: float, leading: float, size: float) -> float:
+    return top - leading / 2 - GLYPH_MIDDLE * size
+
+
+def _span(pieces: Sequence[Piece], start: int, more: Callable[[int], bool]) -> tuple[int, float]:
+    """(end, height) of the run of pieces from `start` while `more(i)` says the run goes on past piece i."""
+    end, height = start, pieces[start].height
+    while more(end) and end + 1 < len(pieces):
+        height += pieces[end].after + pieces[end + 1].height
+        end += 1
+    return end, height
 
 
 def _paginate(pieces: Sequence[Piece]) -> list[list[tuple[Piece, float]]]:
     pages: list[list[tuple[Piece, float]]] = [[]]
     y = TOP_Y
-    for piece in pieces:
+    group = None
+    for i, piece in enumerate(pieces):
         if piece.gap and not pages[-1]:
             continue
-        if y - piece.height < BOTTOM_Y and pages[-1]:
+        _, need = _span(pieces, i, lambda k: pieces[k].keep)  # kept with the pieces after it
+        if piece.group is not None and piece.group != group:  # a group starts: all of it, where it fits whole
+            group = piece.group
+            _, whole = _span(pieces, i, lambda k: pieces[k + 1].group == group if k + 1 < len(pieces) else False)
+            if whole <= ROOM:
+                need = max(need, whole)
+        if need > ROOM:
+            need = piece.height
+        if y - need < BOTTOM_Y and pages[-1]:
             pages.append([])
             y = TOP_Y
             if piece.gap:
@@ -117,167 +357,3 @@ def _paginate(pieces: Sequence[Piece]) -> list[list[tuple[Piece, float]]]:
         pages[-1].append((piece, y))
         y -= piece.height + piece.after
     return [page for page in pages if page] or [[]]
-
-
-# --- blocks into pieces ----------------------------------------------------------------------------------------
-
-
-def _pieces(block: Block, fonts: FontSet, sizes: Sizes) -> list[Piece]:
-    text = block.lines[0] if block.lines else ""
-    if block.kind == "title":
-        lines = [ln for hard in block.lines for ln in break_lines(fonts, hard, sizes.title, [WIDTH])]
-        return [_text(fonts, lines, sizes.title, 1.45, align="centre", after=sizes.title * 0.6)]
-    if block.kind == "plain":
-        lines = no_orphan(break_lines(fonts, text, sizes.body, [WIDTH])) or [""]
-        return _paragraph(fonts, lines, sizes.body, after=sizes.body * 0.12)
-    if block.kind == "body":
-        indent = 2 * sizes.body
-        lines = no_orphan(break_lines(fonts, text, sizes.body, [WIDTH - indent, WIDTH])) or [""]
-        return _paragraph(fonts, lines, sizes.body, after=sizes.body * 0.12, indent=indent, justify=True)
-    if block.kind == "gap":
-        return [Piece(sizes.body * 0.8, lambda canvas, top: None, gap=True)]
-    if block.kind == "signature":
-        return [_signature(fonts, block.lines, sizes.body)]
-    if block.kind == "aside":
-        return [_aside(fonts, text, sizes)]
-    if block.kind == "table":
-        return _table(fonts, block.lines, sizes)
-    raise unknown_insert(text, ())
-
-
-def _baseline(top: float, leading: float, size: float) -> float:
-    return top - leading / 2 - GLYPH_MIDDLE * size
-
-
-def _text(fonts: FontSet, lines: Sequence[str], size: float, spacing: float, *, align: str = "left",
-          after: float = 0.0, indent: float = 0.0, justify: bool = False, ends: bool = True, x: float = LEFT,
-          width: float = WIDTH) -> Piece:
-    """Lines of one size drawn one under the other. `indent` moves the first line in; `justify` stretches the
-    lines to `width`, all but the paragraph's last (this piece's last line, when it `ends` the paragraph)."""
-    leading = size * spacing
-    lines = list(lines)
-
-    def draw(canvas: Canvas, top: float) -> None:
-        for i, line in enumerate(lines):
-            y = _baseline(top - i * leading, leading, size)
-            left = x + (indent if i == 0 else 0.0)
-            if align == "centre":
-                fonts.draw(canvas, x + width / 2, y, line, size, align="centre")
-            elif justify and len(line) > 1 and not (ends and i == len(lines) - 1):
-                spare = max(x + width - left - fonts.width(line, size), 0.0)
-                fonts.draw(canvas, left, y, line, size, char_space=spare / (len(line) - 1))
-            else:
-                fonts.draw(canvas, left, y, line, size)
-
-    return Piece(leading * len(lines), draw, after=after)
-
-
-def _paragraph(fonts: FontSet, lines: Sequence[str], size: float, *, after: float, indent: float = 0.0,
-               justify: bool = False) -> list[Piece]:
-    """A paragraph whole on one page; a long one (a third of a page or more) may break between its lines,
-    keeping at least two lines on each side of the break."""
-    leading = size * 1.45
-    if len(lines) * leading < (TOP_Y - BOTTOM_Y) / 3 or len(lines) < 4:
-        return [_text(fonts, lines, size, 1.45, after=after, indent=indent, justify=justify)]
-    chunks = [lines[:2], *([line] for line in lines[2:-2]), lines[-2:]]
-    return [
-        _text(fonts, chunk, size, 1.45, indent=indent if k == 0 else 0.0, justify=justify,
-              ends=k == len(chunks) - 1, after=after if k == len(chunks) - 1 else 0.0)
-        for k, chunk in enumerate(chunks)
-    ]
-
-
-def _signature(fonts: FontSet, lines: Sequence[str], size: float) -> Piece:
-    """落款: a block at the right margin, its lines centred on each other (organiser over date)."""
-    width = max(fonts.width(line, size) for line in lines) + 2 * size
-    return _text(fonts, lines, size, 1.45, align="centre", after=size * 0.5, x=LEFT + WIDTH - width, width=width)
-
-
-def _aside(fonts: FontSet, text: str, sizes: Sizes) -> Piece:
-    """A 补充说明: indented, on a light tint with a rule at its left."""
-    size, indent = sizes.note, 2 * sizes.body
-    x, width = LEFT + indent, WIDTH - indent
-    inner_left, inner_right = CELL_PADDING + 3, CELL_PADDING
-    lines = no_orphan(break_lines(fonts, text, size, [width - inner_left - inner_right - 3])) or [""]
-    body = _text(fonts, lines, size, 1.5, x=x + inner_left, width=width - inner_left - inner_right)
-    height = body.height + 3 + 5
-
-    def draw(canvas: Canvas, top: float) -> None:
-        canvas.setFillColor(ASIDE)
-        canvas.rect(x, top - height, width, height, stroke=0, fill=1)
-        canvas.setStrokeColor(RULE)
-        canvas.setLineWidth(3)
-        canvas.line(x + 1.5, top - height, x + 1.5, top)
-        canvas.setFillColor(INK)
-        body.draw(canvas, top - 3)
-
-    return Piece(height, draw, after=sizes.body * 0.4)
-
-
-_tables = itertools.count(1)  # an id for each table laid out in this process (the rows of one table share it)
-
-
-def _table(fonts: FontSet, rows: Sequence[str], sizes: Sizes) -> list[Piece]:
-    """A ruled table: each row a piece; single-line cells centred, wrapped ones left-aligned, all vertically
-    centred; the header rows shaded and repeated on every page, and never left alone at the foot of one."""
-    spec = table_spec(rows)
-    size = max(spec.size or sizes.table, sizes.table)
-    leading = size * 1.3
-    widths = [w * WIDTH for w in spec.widths]
-    edges = [LEFT + sum(widths[:i]) for i in range(len(widths) + 1)]
-    table = next(_tables)
-    pieces: list[Piece] = []
-    for header, texts in spec.rows:
-        cells = []
-        for text, width in zip(texts, widths):
-            inner = width - 2 * CELL_PADDING
-            lines = [ln for hard in text.split(LINE_BREAK)
-                     for ln in no_orphan(break_lines(fonts, hard, size, [inner]))] or [""]
-            cells.append(lines)
-        height = max(len(lines) for lines in cells) * leading + CELL_TOP + CELL_BOTTOM
-        if spec.pen_height and not header and not any(texts):
-            height = max(height, spec.pen_height * mm)
-        pieces.append(Piece(height, _row(fonts, cells, edges, size, leading, header, height), table=table))
-    headers, body = pieces[: spec.header_rows], pieces[spec.header_rows:]
-    if headers and body:  # the header goes with the first row (a page never ends on a lone header) …
-        first = body[0]
-        body[0] = Piece(sum(p.height for p in headers) + first.height, _stacked([*headers, first]), table=table)
-        for piece in body[1:]:  # … and comes again above the first row of every later page
-            piece.header = headers
-        pieces = body
-    pieces[-1].after = sizes.body * 0.5
-    return pieces
-
-
-def _stacked(pieces: Sequence[Piece]) -> Draw:
-    def draw(canvas: Canvas, top: float) -> None:
-        for piece in pieces:
-            piece.draw(canvas, top)
-            top -= piece.height
-
-    return draw
-
-
-def _row(fonts: FontSet, cells: Sequence[Sequence[str]], edges: Sequence[float], size: float, leading: float,
-         header: bool, height: float) -> Draw:
-    def draw(canvas: Canvas, top: float) -> None:
-        bottom = top - height
-        if header:
-            canvas.setFillColor(SHADE)
-            canvas.rect(edges[0], bottom, edges[-1] - edges[0], height, stroke=0, fill=1)
-            canvas.setFillColor(INK)
-        canvas.setStrokeColor(RULE)
-        canvas.setLineWidth(0.8)
-        canvas.rect(edges[0], bottom, edges[-1] - edges[0], height, stroke=1, fill=0)
-        for x in edges[1:-1]:
-            canvas.line(x, bottom, x, top)
-        for lines, left, right in zip(cells, edges, edges[1:]):
-            first = top - (height - len(lines) * leading + CELL_TOP - CELL_BOTTOM) / 2  # vertically centred
-            for i, line in enumerate(lines):
-                y = _baseline(first - i * leading, leading, size)
-                if len(lines) == 1:
-                    fonts.draw(canvas, (left + right) / 2, y, line, size, align="centre")
-                else:
-                    fonts.draw(canvas, left + CELL_PADDING, y, line, size)
-
-    return draw

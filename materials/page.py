@@ -1,5 +1,5 @@
 """The page, without platypus: A4 geometry, the large-print sizes, Chinese line breaking, and a canvas set up
-with our font. Everything here is cheap to import; `materials.style` adds platypus for the flowing documents.
+with our font. Everything here is cheap to import (`materials.style` adds platypus, for the score cards).
 """
 
 from __future__ import annotations
@@ -103,6 +103,16 @@ def _can_break(before: str, after: str) -> bool:
     if before == "-" and (after == "-" or _WORD.match(after)):  # a command-line option: --force
         return False
     return not (_WORD.match(before) and _WORD.match(after))
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Plain text for a table cell, laid out at the column's width; `who` names the person for glyph warnings;
+    `align`: centre, left, or auto (centred while it takes one line)."""
+
+    text: str
+    who: str | None = None
+    align: str = "centre"
 
 
 @dataclass(frozen=True)

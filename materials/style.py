@@ -1,22 +1,20 @@
-"""Large-print house style for elderly readers: A4 portrait, generous margins, body ≥ 14 pt, headings ≥ 22 pt,
-black on white, CJK line breaking; and the one place PDFs are assembled.
+"""The platypus side of the house style: paragraph styles in the large-print sizes and the PDF assembly for the
+two documents laid out by platypus, the score cards and the playoff slips (their hand tables, level tracks and
+boxes are platypus tables; `materials.paper`). Every other document is drawn by `materials.flow`.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
-from dataclasses import dataclass
 
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate
 
 from materials.fonts import FontSet
 from materials.page import (
     BOTTOM,
-    CELL_PADDING,
     FOOTER_Y,
     FRAME_PADDING,
     INK,
@@ -25,13 +23,9 @@ from materials.page import (
     PAGE,
     REGULAR,
     RIGHT,
-    RULE,
-    SHADE,
     SIDE,
     TOP,
     describe_pdf,
-    break_lines,
-    no_orphan,
 )
 
 
@@ -45,15 +39,6 @@ class Para(Paragraph):
         size = super().wrap(availWidth, availHeight)
         self._laid_out_at = availWidth
         return size
-
-
-@dataclass(frozen=True)
-class Cell:
-    """Plain text for a table cell, laid out at the column's width; `who` names the person for glyph warnings."""
-
-    text: str
-    who: str | None = None
-    align: str = "centre"  # or "left"
 
 
 class HouseStyle:
@@ -106,65 +91,9 @@ class HouseStyle:
         }
         self.styles["cell_centre"] = ParagraphStyle("cell_centre", parent=self.styles["cell"], alignment=TA_CENTER)
 
-    def para(self, text: str, style: str = "body", *, who: str | None = None, width: float | None = None) -> Paragraph:
-        """A paragraph of plain text (never markup): escaped, per-character font fallback, Chinese line breaks.
-
-        `width` is the width it will be laid out in (default: the text frame)."""
-        st = self.styles[style]
-        width = self.frame_width if width is None else width
-        lines: list[str] = []
-        for hard in text.split("\n"):  # a newline is a forced break (title lines)
-            first = width - (st.firstLineIndent if not lines else 0)
-            lines += no_orphan(break_lines(self.fonts, hard, st.fontSize, [first, width], who)) or [""]
-        return Para("<br/>".join(self.fonts.markup(line, who) for line in lines), st)
-
-    def table(
-        self,
-        rows: Sequence[Sequence[Cell | Flowable | str]],
-        widths: Sequence[float],
-        *,
-        row_height: float | None = None,
-        header_rows: int = 1,
-    ) -> Table:
-        """A ruled table; strings and Cells are laid out at their column's width; the header row repeats."""
-        def cell(value: Cell | str | Flowable, width: float) -> Flowable:
-            if isinstance(value, str):
-                value = Cell(value)
-            if isinstance(value, Cell):
-                style = "cell_centre" if value.align == "centre" else "cell"
-                return self.para(value.text, style, who=value.who, width=width - 2 * CELL_PADDING)
-            return value
-
-        cells = [[cell(value, width) for value, width in zip(row, widths)] for row in rows]
-        heights = None if row_height is None else [None] * header_rows + [row_height] * (len(rows) - header_rows)
-        table = Table(cells, colWidths=list(widths), rowHeights=heights, repeatRows=header_rows)
-        table.setStyle(
-            TableStyle(
-                [
-                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.name),
-                    ("GRID", (0, 0), (-1, -1), 0.8, RULE),
-                    ("BOX", (0, 0), (-1, -1), 1.6, RULE),
-                    ("LINEBELOW", (0, header_rows - 1), (-1, header_rows - 1), 1.6, RULE),
-                    ("BACKGROUND", (0, 0), (-1, header_rows - 1), SHADE),
-                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                    ("TOPPADDING", (0, 0), (-1, -1), 5),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
-                    ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
-                ]
-            )
-        )
-        return table
-
     @property
     def frame_width(self) -> float:
         return PAGE[0] - SIDE - RIGHT - 2 * FRAME_PADDING
-
-    def rows_that_fit(self, story: Sequence[Flowable], row_height: float) -> int:
-        """How many table rows of `row_height` (plus a header row) fit on the first page after `story`."""
-        width, avail = self.frame_width, PAGE[1] - TOP - BOTTOM - 2 * FRAME_PADDING
-        used = sum(f.wrap(width, avail)[1] + f.getSpaceBefore() + f.getSpaceAfter() for f in story)
-        return max(int((avail - used) // row_height) - 1, 0)
 
 
 def build_pdf(

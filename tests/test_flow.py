@@ -9,7 +9,7 @@ import sys
 import pdfplumber
 import pytest
 
-from materials.flow import BOTTOM_Y, LEFT, TOP_Y, WIDTH, Piece, _paginate, _table, flow_pdf
+from materials.flow import LEFT, ROOM, TOP_Y, WIDTH, Flow, Piece, _paginate, flow_pdf, together
 from materials.fonts import choose_fonts
 from materials.page import LARGE, REGULAR
 from materials.wording import MaterialsError, blocks
@@ -107,25 +107,57 @@ def test_a_one_page_document_has_no_page_number(fonts):
 
 
 def test_the_header_goes_with_the_first_row_and_pen_rows_keep_their_height(fonts):
-    pieces = _table(fonts, ["= 50 50 h12", "# 甲 | 乙", " a | b", " | ", " | "], LARGE)
-    assert len(pieces) == 3  # header + first row as one piece, then the two blank rows
-    assert not pieces[0].header and pieces[1].header and pieces[2].header
-    assert pieces[1].height == pytest.approx(12 * 72 / 25.4)
-    assert pieces[0].height > 2 * LARGE.table * 1.3
+    pieces = Flow(fonts, LARGE).markup(["|= 50 50 h12", "|# 甲 | 乙", "| a | b", "| | ", "| | "])
+    assert len(pieces) == 4
+    assert pieces[0].keep and not any(p.keep for p in pieces[1:])  # the header is kept with the first row
+    assert not pieces[1].header and all(p.header == [pieces[0]] for p in pieces[2:])  # and comes again later
+    assert pieces[2].height == pytest.approx(12 * 72 / 25.4)
+    assert len({p.table for p in pieces}) == 1
+
+
+def test_a_header_is_never_left_alone_at_the_foot_of_a_page(fonts):
+    flow = Flow(fonts, LARGE)
+    table = flow.table([["甲", "乙"], ["a", "b"], ["c", "d"]], [1, 1])
+    filler = Piece(ROOM - table[0].height - 5, lambda canvas, top: None)  # room for the header, not the row
+    pages = _paginate([filler, *table])
+    assert [len(page) for page in pages] == [1, 3] and pages[1][0][0] is table[0]
 
 
 def test_pages_break_between_pieces_and_a_gap_never_opens_a_page():
     nothing = lambda canvas, top: None  # noqa: E731
-    room = TOP_Y - BOTTOM_Y
-    last = Piece(room * 0.5, nothing)
-    placed = _paginate([Piece(room * 0.6, nothing), Piece(room * 0.35, nothing), Piece(room * 0.1, nothing, gap=True),
+    last = Piece(ROOM * 0.5, nothing)
+    placed = _paginate([Piece(ROOM * 0.6, nothing), Piece(ROOM * 0.35, nothing), Piece(ROOM * 0.1, nothing, gap=True),
                         last])
     assert [len(page) for page in placed] == [2, 1]
     assert placed[1] == [(last, TOP_Y)]  # the second page starts at the top with the piece, not with the gap
 
 
+def test_a_group_starts_a_fresh_page_together_unless_it_is_taller_than_one():
+    nothing = lambda canvas, top: None  # noqa: E731
+    block = together([Piece(ROOM * 0.2, nothing), Piece(ROOM * 0.2, nothing)])
+    pages = _paginate([Piece(ROOM * 0.7, nothing), *block])
+    assert [len(page) for page in pages] == [1, 2]
+    tall = together([Piece(ROOM * 0.6, nothing), Piece(ROOM * 0.6, nothing)])
+    pages = _paginate([Piece(ROOM * 0.3, nothing), *tall])
+    assert [len(page) for page in pages] == [2, 1]  # too tall for one page: it breaks where it must
+
+
+def test_room_left_is_what_the_last_page_has_below_the_pieces(fonts):
+    flow = Flow(fonts, LARGE)
+    assert flow.room_left([]) == pytest.approx(ROOM)
+    pieces = [Piece(ROOM * 0.7, lambda canvas, top: None), Piece(ROOM * 0.5, lambda canvas, top: None, after=10)]
+    assert flow.room_left(pieces) == pytest.approx(ROOM * 0.5 - 10)
+
+
+def test_inserts_are_pieces_the_document_makes(fonts):
+    flow = Flow(fonts, LARGE)
+    pieces = flow.markup(["# 标题", "@表格", "< 后记。"], {"@表格": lambda: flow.table([["甲"], ["1"]], [1])})
+    text = text_of(flow.pdf(pieces, title="t", invariant=True))
+    assert "标题" in text and text.index("甲1") < text.index("后记。")
+
+
 def test_an_insert_is_refused_naming_it(fonts):
-    with pytest.raises(MaterialsError, match="@得分表"):
+    with pytest.raises(MaterialsError, match="@得分表.*不认识"):
         flow_pdf(["# 标题", "@得分表"], fonts, LARGE, title="t", invariant=True)
 
 
@@ -134,7 +166,9 @@ def test_user_text_prints_literally(fonts):
     assert "王<b>五&赵&amp;六" in text
 
 
-def test_score_imports_no_platypus():
-    """`score` prints its round results without platypus (the slip for a tied table alone needs it)."""
-    code = "import sys, materials.results; print(any(m.startswith('reportlab.platypus') for m in sys.modules))"
+@pytest.mark.parametrize("module", ["materials.results", "materials.documents", "materials.ending"])
+def test_only_the_score_cards_need_platypus(module):
+    """`score` prints its round results, `materials` and `awards` their documents, without platypus (the score
+    cards and a tied table's playoff slip alone are laid out with it)."""
+    code = f"import sys, {module}; print(any(m.startswith('reportlab.platypus') for m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
