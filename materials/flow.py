@@ -1,11 +1,11 @@
 """The wording markup (`materials.wording`) and the tables documents add to it, laid out on A4 and drawn straight
-on a canvas, without platypus.
+on a canvas (reportlab's platypus is not used).
 
 Every document whose text comes from a template is made here: titles, paragraphs (the unmarked kind indented
 and justified), signature blocks, asides, gaps, ruled tables (from the template or built by the document, e.g.
 the points table of the rule sheet or the rows of the registration form) whose header rows repeat on every page
-and never stand alone at a page foot, and blocks kept together on one page. `score` prints its round results
-after every round; laying them out through platypus cost more than reading the round's workbook.
+and never stand alone at a page foot, and blocks kept together on one page. (`score` prints its round results
+after every round: importing platypus and laying them out through it cost more than reading the workbook.)
 
 Layout is two passes: the content becomes `Piece`s of known height, the pieces are placed on pages (a table
 breaks between rows, a long paragraph between lines), and only then is anything drawn, so the footer can say how
@@ -31,6 +31,7 @@ from materials.page import (
     FRAME_PADDING,
     INK,
     LARGE,
+    MARGIN,
     PAGE,
     REGULAR,
     RIGHT,
@@ -50,7 +51,8 @@ from scoring.event import Event
 LEFT = SIDE + FRAME_PADDING
 WIDTH = PAGE[0] - SIDE - RIGHT - 2 * FRAME_PADDING
 TOP_Y = PAGE[1] - TOP - FRAME_PADDING
-BOTTOM_Y = BOTTOM + FRAME_PADDING
+BOTTOM_Y = BOTTOM + FRAME_PADDING  # above the page footer
+LOWEST_Y = MARGIN + FRAME_PADDING  # a document without a footer (a score card) may reach down to here
 ROOM = TOP_Y - BOTTOM_Y  # the height of the text frame
 GLYPH_MIDDLE = 0.38  # a Chinese glyph's middle, above its baseline, in em: lines are centred on it
 
@@ -62,9 +64,9 @@ _ids = itertools.count(1)  # tables and keep-together groups: the pieces of one 
 class Piece:
     """Something of fixed height placed whole on one page, followed by `after` points of space. `gap`: dropped at
     the top of a page. `keep`: no page break between this piece and the next. `group`: the pieces of one group
-    start a fresh page together when they would not fit below (and fit on one page). `table`: the table this
-    row belongs to (its frame is drawn around its rows on each page); `header`: that table's header rows, drawn
-    again above this row when it starts a page."""
+    start a fresh page together when they would not fit below (and fit on one page). `new_page`: starts one
+    (and is not drawn). `table`: the table this row belongs to (its frame is drawn around its rows on each page);
+    `header`: that table's header rows, drawn again above this row when it starts a page."""
 
     height: float
     draw: Draw
@@ -72,6 +74,7 @@ class Piece:
     gap: bool = False
     keep: bool = False
     group: int | None = None
+    new_page: bool = False
     table: int | None = None
     header: list[Piece] = field(default_factory=list)
 
@@ -99,11 +102,15 @@ def together(pieces: Sequence[Piece]) -> list[Piece]:
 
 
 class Flow:
-    """Pieces in the house style for one document's fonts and sizes, and the PDF they make."""
+    """Pieces in the house style for one document's fonts and sizes, and the PDF they make. `footer`: the page
+    number at the foot of a document of several pages; without it (sheets that are each a document of their
+    own, as score cards) the text reaches down to the margin."""
 
-    def __init__(self, fonts: FontSet, sizes: Sizes):
+    def __init__(self, fonts: FontSet, sizes: Sizes, *, footer: bool = True):
         self.fonts = fonts
         self.sizes = sizes
+        self.footer = footer
+        self.bottom = BOTTOM_Y if footer else LOWEST_Y
 
     # --- the markup ---
 
@@ -126,14 +133,14 @@ class Flow:
         text = block.lines[0] if block.lines else ""
         if block.kind == "title":
             lines = [ln for hard in block.lines for ln in break_lines(self.fonts, hard, s.title, [WIDTH])]
-            return [self._text(lines, s.title, 1.45, align="centre", after=s.title * 0.6, keep=True)]
+            return [self.lines(lines, s.title, 1.45, align="centre", after=s.title * 0.6, keep=True)]
         if block.kind in ("plain", "body"):
             return self.paragraph(text, block.kind)
         if block.kind == "gap":
             return [self.space(s.body * 0.8)]
         if block.kind == "signature":
             width = max(self.fonts.width(line, s.body) for line in block.lines) + 2 * s.body
-            return [self._text(block.lines, s.body, 1.45, align="centre", after=s.body * 0.5,
+            return [self.lines(block.lines, s.body, 1.45, align="centre", after=s.body * 0.5,
                                x=LEFT + WIDTH - width, width=width)]
         if block.kind == "aside":
             return [self._aside(text)]
@@ -146,7 +153,10 @@ class Flow:
     # --- building blocks, for the documents' own inserts ---
 
     def space(self, height: float) -> Piece:
-        return Piece(height, lambda canvas, top: None, gap=True)
+        return Piece(height, _nothing, gap=True)
+
+    def page_break(self) -> Piece:
+        return Piece(0.0, _nothing, new_page=True)
 
     def paragraph(self, text: str, kind: str = "plain", *, who: str | None = None) -> list[Piece]:
         """`plain`: left-aligned body text; `body`: first line indented, justified; `note`: the smaller size."""
@@ -199,15 +209,15 @@ class Flow:
 
     def room_left(self, pieces: Sequence[Piece]) -> float:
         """The height left on the last page below `pieces` (what a form can fill with blank rows)."""
-        pages = _paginate(pieces)
+        pages = _paginate(pieces, self.bottom)
         if not pages[-1]:
-            return ROOM
+            return TOP_Y - self.bottom
         piece, top = pages[-1][-1]
-        return max(top - piece.height - piece.after - BOTTOM_Y, 0.0)
+        return max(top - piece.height - piece.after - self.bottom, 0.0)
 
-    def pdf(self, pieces: Sequence[Piece], *, title: str, invariant: bool, numbered: bool = True) -> bytes:
-        """The pieces on A4 pages, with a '第N页  共M页' footer when there are several (and `numbered`)."""
-        pages = _paginate(pieces)
+    def pdf(self, pieces: Sequence[Piece], *, title: str, invariant: bool) -> bytes:
+        """The pieces on A4 pages, with a '第N页  共M页' footer when there are several (and a `footer`)."""
+        pages = _paginate(pieces, self.bottom)
         buffer = io.BytesIO()
         canvas = new_canvas(buffer, self.fonts, title=title, invariant=invariant)
         for number, placed in enumerate(pages, start=1):
@@ -223,7 +233,7 @@ class Flow:
             canvas.setLineWidth(1.6)  # each table's outer frame, around its rows on this page
             for first, last in frames.values():
                 canvas.rect(LEFT, last, WIDTH, first - last, stroke=1, fill=0)
-            if len(pages) > 1 and numbered:
+            if len(pages) > 1 and self.footer:
                 canvas.setFillColor(INK)
                 self.fonts.draw(canvas, PAGE[0] / 2, FOOTER_Y, f"第{number}页  共{len(pages)}页", self.sizes.note,
                                 align="centre")
@@ -233,7 +243,7 @@ class Flow:
 
     # --- drawing ---
 
-    def _text(self, lines: Sequence[str], size: float, spacing: float, *, align: str = "left", after: float = 0.0,
+    def lines(self, lines: Sequence[str], size: float, spacing: float, *, align: str = "left", after: float = 0.0,
               indent: float = 0.0, justify: bool = False, ends: bool = True, x: float = LEFT,
               width: float = WIDTH, keep: bool = False) -> Piece:
         """Lines of one size drawn one under the other. `indent` moves the first line in; `justify` stretches
@@ -259,10 +269,10 @@ class Flow:
         """A paragraph whole on one page; a long one (a third of a page or more) may break between its lines,
         keeping at least two lines on each side of the break."""
         if len(lines) * size * spacing < ROOM / 3 or len(lines) < 4:
-            return [self._text(lines, size, spacing, after=after, indent=indent, justify=justify)]
+            return [self.lines(lines, size, spacing, after=after, indent=indent, justify=justify)]
         chunks = [lines[:2], *([line] for line in lines[2:-2]), lines[-2:]]
         return [
-            self._text(chunk, size, spacing, indent=indent if k == 0 else 0.0, justify=justify,
+            self.lines(chunk, size, spacing, indent=indent if k == 0 else 0.0, justify=justify,
                        ends=k == len(chunks) - 1, after=after if k == len(chunks) - 1 else 0.0)
             for k, chunk in enumerate(chunks)
         ]
@@ -273,7 +283,7 @@ class Flow:
         x, width = LEFT + indent, WIDTH - indent
         inner_left, inner_right = CELL_PADDING + 3, CELL_PADDING
         lines = no_orphan(break_lines(self.fonts, text, size, [width - inner_left - inner_right - 3])) or [""]
-        body = self._text(lines, size, 1.5, x=x + inner_left, width=width - inner_left - inner_right)
+        body = self.lines(lines, size, 1.5, x=x + inner_left, width=width - inner_left - inner_right)
         height = body.height + 3 + 5
 
         def draw(canvas: Canvas, top: float) -> None:
@@ -318,6 +328,10 @@ class Flow:
         return draw
 
 
+def _nothing(canvas: Canvas, top: float) -> None:
+    pass
+
+
 def _baseline(top: float, leading: float, size: float) -> float:
     return top - leading / 2 - GLYPH_MIDDLE * size
 
@@ -331,22 +345,28 @@ def _span(pieces: Sequence[Piece], start: int, more: Callable[[int], bool]) -> t
     return end, height
 
 
-def _paginate(pieces: Sequence[Piece]) -> list[list[tuple[Piece, float]]]:
+def _paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y) -> list[list[tuple[Piece, float]]]:
     pages: list[list[tuple[Piece, float]]] = [[]]
     y = TOP_Y
+    room = TOP_Y - bottom
     group = None
     for i, piece in enumerate(pieces):
+        if piece.new_page:
+            if pages[-1]:
+                pages.append([])
+                y = TOP_Y
+            continue
         if piece.gap and not pages[-1]:
             continue
         _, need = _span(pieces, i, lambda k: pieces[k].keep)  # kept with the pieces after it
         if piece.group is not None and piece.group != group:  # a group starts: all of it, where it fits whole
             group = piece.group
             _, whole = _span(pieces, i, lambda k: pieces[k + 1].group == group if k + 1 < len(pieces) else False)
-            if whole <= ROOM:
+            if whole <= room:
                 need = max(need, whole)
-        if need > ROOM:
+        if need > room:
             need = piece.height
-        if y - need < BOTTOM_Y and pages[-1]:
+        if y - need < bottom and pages[-1]:
             pages.append([])
             y = TOP_Y
             if piece.gap:

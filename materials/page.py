@@ -1,5 +1,4 @@
-"""The page, without platypus: A4 geometry, the large-print sizes, Chinese line breaking, and a canvas set up
-with our font. Everything here is cheap to import (`materials.style` adds platypus, for the score cards).
+"""The page: A4 geometry, the large-print sizes, Chinese line breaking, and a canvas set up with our font.
 """
 
 from __future__ import annotations

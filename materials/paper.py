@@ -1,27 +1,25 @@
-"""The day's own paper: 计分卡 (score cards), 对阵表 (draw sheet), 加赛单 (playoff slips), 第N轮成绩 (round results).
+"""The day's own paper: 计分卡 (score cards), 对阵表 (draw sheet), 加赛单 (playoff slips); the round results are in
+`materials.results`.
 
 Each `*_pdf` function takes domain objects (a drawn `Round`, `RoundResults`, teams, the `Event`) and returns PDF
 bytes; nothing is recomputed here. Wording comes from `templates/*.j2` (an event folder's own `templates/` wins).
 The score card's hand columns are the workbook's (`scoring.workbook.schema.HAND_COLUMNS`): one definition, two
-renderers. `write_draw_papers` and `write_score_papers` put the files into the event folder.
+renderers. The card's tables are `Grid`s drawn on the canvas; the hand table and the points table, the same on
+every card, once into a form that each page places. `write_draw_papers` puts the files into the event folder.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from reportlab.lib.enums import TA_CENTER, TA_LEFT
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
 
-from materials.flow import flow_pdf, sizes
+from materials.flow import LEFT, WIDTH, Flow, Piece, flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
+from materials.page import INK, RULE, SHADE, break_lines
 from materials.results import Papers, quoted, team_context
-from materials.page import RULE, SHADE, break_lines
-from materials.style import HouseStyle, Para, build_pdf
 from materials.wording import MaterialsError, render_lines
 from scoring.event import Event
 from scoring.files import write_generated
@@ -85,121 +83,178 @@ def team_lines(fonts: FontSet, team: str, players: Sequence[str], width: float, 
     return CARD_TEXT, break_lines(fonts, one, CARD_TEXT, [width], who)
 
 
-@functools.lru_cache(maxsize=1024)
-def _cell_text(style: HouseStyle, text: str, width: float, *, size: float = CARD_TEXT, align: str = "centre",
-               who: str | None = None) -> Paragraph:
-    # Remembered: every card repeats the same labels (2 … A twice, 甲方, 乙方), and a paragraph laid out at the
-    # same width can be drawn in any number of cells.
-    st = ParagraphStyle(
-        f"cell{size}{align}", parent=style.styles["cell"], fontSize=size, leading=size * 1.15,
-        alignment=TA_CENTER if align == "centre" else TA_LEFT,
-    )
-    lines = break_lines(style.fonts, text, size, [width - 2 * CARD_PADDING], who) or [""]
-    return Para("<br/>".join(style.fonts.markup(line, who) for line in lines), st)
+# --- ruled grids drawn on the canvas --------------------------------------------------------------------------
 
 
-def _grid_style(style: HouseStyle, header_rows: int = 0) -> list[tuple]:
-    commands: list[tuple] = [
-        ("FONTNAME", (0, 0), (-1, -1), style.fonts.name),  # else empty cells reference Helvetica
-        ("GRID", (0, 0), (-1, -1), 0.8, RULE),
-        ("BOX", (0, 0), (-1, -1), 1.6, RULE),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("TOPPADDING", (0, 0), (-1, -1), 0),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-        ("LEFTPADDING", (0, 0), (-1, -1), CARD_PADDING),
-        ("RIGHTPADDING", (0, 0), (-1, -1), CARD_PADDING),
-    ]
-    if header_rows:
-        commands += [
-            ("BACKGROUND", (0, 0), (-1, header_rows - 1), SHADE),
-            ("LINEBELOW", (0, header_rows - 1), (-1, header_rows - 1), 1.6, RULE),
-        ]
-    return commands
+@dataclass(frozen=True)
+class Text:
+    """What a grid cell says: lines at one size, centred or from the left, for glyph warnings naming `who`."""
+
+    lines: tuple[str, ...]
+    size: float = CARD_TEXT
+    align: str = "centre"
+    who: str | None = None
+
+
+def _text(fonts: FontSet, text: str, width: float, *, size: float = CARD_TEXT, align: str = "centre") -> Text:
+    return Text(tuple(break_lines(fonts, text, size, [width - 2 * CARD_PADDING]) or [""]), size, align)
+
+
+@dataclass
+class Grid:
+    """A ruled table of fixed column widths and row heights (pt): thin rules between the cells, a heavy frame,
+    and what the card needs besides: shaded ranges (row, col, last row, last col), cells spanning several
+    columns, heavy rules below some rows and before some columns, heavy boxes around some cells."""
+
+    widths: list[float]
+    heights: list[float]
+    cells: dict[tuple[int, int], Text] = field(default_factory=dict)
+    shaded: list[tuple[int, int, int, int]] = field(default_factory=list)
+    spans: dict[tuple[int, int], int] = field(default_factory=dict)
+    heavy_rows: set[int] = field(default_factory=set)  # a heavy rule below these rows
+    heavy_columns: set[int] = field(default_factory=set)  # a heavy rule before these columns
+    boxed: set[tuple[int, int]] = field(default_factory=set)
+    bottom_padding: float = 1.5
+
+    @property
+    def height(self) -> float:
+        return sum(self.heights)
+
+    def draw(self, canvas, fonts: FontSet, x: float, top: float) -> None:
+        xs = [x + sum(self.widths[:i]) for i in range(len(self.widths) + 1)]
+        ys = [top - sum(self.heights[:i]) for i in range(len(self.heights) + 1)]
+        canvas.setFillColor(SHADE)
+        for r0, c0, r1, c1 in self.shaded:
+            canvas.rect(xs[c0], ys[r1 + 1], xs[c1 + 1] - xs[c0], ys[r0] - ys[r1 + 1], stroke=0, fill=1)
+        canvas.setFillColor(INK)
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.8)
+        for y in ys[1:-1]:
+            canvas.line(xs[0], y, xs[-1], y)
+        covered = {(r, c + k) for (r, c), n in self.spans.items() for k in range(1, n)}
+        for r in range(len(self.heights)):
+            for c in range(1, len(self.widths)):
+                if (r, c) not in covered:
+                    canvas.line(xs[c], ys[r + 1], xs[c], ys[r])
+        for (r, c), text in self.cells.items():
+            left, right = xs[c], xs[c + self.spans.get((r, c), 1)]
+            leading = text.size * 1.15
+            first = ys[r] - (self.heights[r] - len(text.lines) * leading + self.bottom_padding) / 2
+            for i, line in enumerate(text.lines):
+                y = first - i * leading - leading / 2 - 0.38 * text.size
+                if text.align == "centre":
+                    fonts.draw(canvas, (left + right) / 2, y, line, text.size, align="centre", who=text.who)
+                else:
+                    fonts.draw(canvas, left + CARD_PADDING, y, line, text.size, who=text.who)
+        canvas.setLineWidth(1.6)
+        for r in self.heavy_rows:
+            canvas.line(xs[0], ys[r + 1], xs[-1], ys[r + 1])
+        for c in self.heavy_columns:
+            canvas.line(xs[c], ys[-1], xs[c], ys[0])
+        for r, c in self.boxed:
+            canvas.rect(xs[c], ys[r + 1], xs[c + 1] - xs[c], ys[r] - ys[r + 1], stroke=1, fill=0)
+        canvas.rect(xs[0], ys[-1], xs[-1] - xs[0], ys[0] - ys[-1], stroke=1, fill=0)
+
+
+def _row_height(texts: Sequence[Text], padding: float = 1.5) -> float:
+    return max(len(t.lines) * t.size * 1.15 for t in texts) + padding
+
+
+def _piece(grid: Grid, fonts: FontSet) -> Piece:
+    return Piece(grid.height, lambda canvas, top: grid.draw(canvas, fonts, LEFT, top))
+
+
+BLEED = 2.0  # a stamp's form reaches past its grid by this much: room for the outer rule's half-width
+
+
+def _stamp(name: str, grid: Grid, fonts: FontSet) -> Piece:
+    """A grid that is the same on every page of a document (the card's hand table and points table): drawn once
+    into a PDF form XObject and placed on each page by reference. Its text stays extractable."""
+    width, height = sum(grid.widths), grid.height
+
+    def draw(canvas, top: float) -> None:
+        if not canvas.hasForm(name):
+            canvas.beginForm(name, -BLEED, -BLEED, width + BLEED, height + BLEED)
+            grid.draw(canvas, fonts, 0, height)
+            canvas.endForm()
+        canvas.saveState()
+        canvas.translate(LEFT, top - height)
+        canvas.doForm(name)
+        canvas.restoreState()
+
+    return Piece(height, draw)
 
 
 # --- pieces of the card ----------------------------------------------------------------------------------------
 
 
-def sides_table(style: HouseStyle, rules: RuleSet, pairing: Pairing | None, teams: Mapping[str, Team],
-                headings: Sequence[str] = ()) -> Table:
+def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: Mapping[str, Team],
+               headings: Sequence[str] = ()) -> Grid:
     """甲方 / 乙方: 组号 and players (shrunk or wrapped to fit), and a level track 2 … A per side with the
     must-play levels shaded; `headings` (from the template) head the team column and the level track."""
-    total = style.frame_width
-    team_width = total - SIDE_LABEL - LEVEL_BOX * len(LABELS)
+    team_width = WIDTH - SIDE_LABEL - LEVEL_BOX * len(LABELS)
     track = LEVEL_BOX * len(LABELS)
-    rows: list[list[object]] = []
+    grid = Grid([SIDE_LABEL, team_width] + [LEVEL_BOX] * len(LABELS), [])
     if headings:
         first, second = (list(headings) + ["", ""])[:2]
-        rows.append(["", _cell_text(style, first, team_width, align="left"),
-                     _cell_text(style, second, track, align="left")] + [""] * (len(LABELS) - 1))
-    heights: list[float] = []
-    for side_label, team_id in (("甲方", pairing.a if pairing else None), ("乙方", pairing.b if pairing else None)):
+        grid.cells[(0, 1)] = _text(fonts, first, team_width, align="left")
+        grid.cells[(0, 2)] = _text(fonts, second, track, align="left")
+        grid.spans[(0, 2)] = len(LABELS)
+        grid.heights.append(_row_height([grid.cells[(0, 1)], grid.cells[(0, 2)]], 1.0))
+    top = len(grid.heights)
+    for r, (side_label, team_id) in enumerate((("甲方", pairing.a if pairing else None),
+                                               ("乙方", pairing.b if pairing else None)), start=top):
         inner = team_width - 2 * CARD_PADDING
+        who = None
         if team_id is None:
-            size, lines, who = 15.0, ["第＿＿组　　队员："], None
+            size, lines = 15.0, ["第＿＿组　　队员："]
         else:
             who = f"{team_name(team_id)}的队员"
             team = teams.get(team_id)
-            size, lines = team_lines(style.fonts, team_name(team_id), team.players if team else (), inner, who=who)
-        heights.append(max(TEAM_ROW, len(lines) * size * 1.15 + 2))
-        st = ParagraphStyle(f"team{size}", parent=style.styles["cell"], fontSize=size, leading=size * 1.15)
-        name = Para("<br/>".join(style.fonts.markup(line, who) for line in lines), st)
-        rows.append([_cell_text(style, side_label, SIDE_LABEL, size=14), name,
-                     *(_cell_text(style, label, LEVEL_BOX + 2 * CARD_PADDING) for label in LABELS)])
-    top = 1 if headings else 0
-    table = Table(rows, colWidths=[SIDE_LABEL, team_width] + [LEVEL_BOX] * len(LABELS),
-                  rowHeights=[None] * top + heights)
-    commands = _grid_style(style)
-    commands += [("LEFTPADDING", (2, top), (-1, -1), 0), ("RIGHTPADDING", (2, top), (-1, -1), 0)]
-    if headings:
-        commands += [("SPAN", (2, 0), (-1, 0)), ("TOPPADDING", (0, 0), (-1, 0), 0),
-                     ("BOTTOMPADDING", (0, 0), (-1, 0), 1)]
+            size, lines = team_lines(fonts, team_name(team_id), team.players if team else (), inner, who=who)
+        grid.heights.append(max(TEAM_ROW, len(lines) * size * 1.15 + 2))
+        grid.cells[(r, 0)] = _text(fonts, side_label, SIDE_LABEL, size=14)
+        grid.cells[(r, 1)] = Text(tuple(lines), size, "left", who)
+        for c, label in enumerate(LABELS, start=2):
+            grid.cells[(r, c)] = Text((label,))
     for i, level in enumerate(Level):
         if level in rules.must_play:
-            col = 2 + i
-            commands += [("BACKGROUND", (col, top), (col, -1), SHADE), ("BOX", (col, top), (col, top), 1.6, RULE),
-                         ("BOX", (col, top + 1), (col, top + 1), 1.6, RULE)]
-    table.setStyle(TableStyle(commands))
-    return table
+            grid.shaded.append((top, 2 + i, top + 1, 2 + i))
+            grid.boxed |= {(top, 2 + i), (top + 1, 2 + i)}
+    return grid
 
 
-def hand_rows_table(style: HouseStyle, *, regular: int, playoff: int, first_playoff: int = 1) -> Table:
+def hand_rows_grid(fonts: FontSet, *, regular: int, playoff: int, first_playoff: int = 1) -> Grid:
     """The hand table: the workbook's columns, then both sides' level; `regular` numbered rows and `playoff`
     rows 加1… with 加赛 prefilled “是”, each at least 8 mm high for a pen."""
-    labels = card_labels()
-    widths = card_widths(style.frame_width)
-    header = [_cell_text(style, label, w) for label, w in zip(labels, widths)]
+    widths = card_widths(WIDTH)
+    header = [_text(fonts, label, w) for label, w in zip(card_labels(), widths)]
+    grid = Grid(widths, [_row_height(header)] + [PEN_ROW] * (regular + playoff))
+    grid.cells.update({(0, c): text for c, text in enumerate(header)})
     playoff_col = next(i for i, c in enumerate(HAND_COLUMNS) if c.field == "playoff")
     number_col = next(i for i, c in enumerate(HAND_COLUMNS) if c.label == NUMBER_LABEL)
-    rows = [header]
     for i in range(regular + playoff):
-        row: list[object] = [""] * len(labels)
         if i < regular:
-            row[number_col] = _cell_text(style, str(i + 1), widths[number_col])
+            grid.cells[(1 + i, number_col)] = Text((str(i + 1),))
         else:
-            k = i - regular + first_playoff
-            row[number_col] = _cell_text(style, f"{PLAYOFF_PREFIX}{k}", widths[number_col])
-            row[playoff_col] = _cell_text(style, "是", widths[playoff_col])
-        rows.append(row)
-    table = Table(rows, colWidths=widths, rowHeights=[None] + [PEN_ROW] * (regular + playoff))
-    commands = _grid_style(style, header_rows=1)
-    commands.append(("BACKGROUND", (number_col, 1), (number_col, -1), SHADE))
-    first_level = len(HAND_COLUMNS)
-    commands.append(("LINEBEFORE", (first_level, 0), (first_level, -1), 1.6, RULE))
+            grid.cells[(1 + i, number_col)] = Text((f"{PLAYOFF_PREFIX}{i - regular + first_playoff}",))
+            grid.cells[(1 + i, playoff_col)] = Text(("是",))
+    grid.shaded += [(0, 0, 0, len(widths) - 1), (1, number_col, regular + playoff, number_col)]
+    grid.heavy_rows.add(0)
+    grid.heavy_columns.add(len(HAND_COLUMNS))
     if regular and playoff:
-        commands.append(("LINEABOVE", (0, 1 + regular), (-1, 1 + regular), 1.6, RULE))
-    table.setStyle(TableStyle(commands))
-    return table
+        grid.heavy_rows.add(regular)
+    return grid
 
 
-def points_table(style: HouseStyle, rules: RuleSet) -> Table:
+def points_grid(fonts: FontSet, rules: RuleSet) -> Grid:
     """The points → levels table in force, compact: a row of dealer-keeps ranges, a row of take-over ranges."""
     rows = rules.points_table()
     keeps = [r for r in rows if r.dealer_keeps]
     takes = [r for r in rows if not r.dealer_keeps]
     columns = max(len(keeps), len(takes))
     label_width = 70.0
-    width = (style.frame_width - label_width) / columns
+    width = (WIDTH - label_width) / columns
 
     def span(r) -> str:
         return f"{r.low}" if r.low == r.high else f"{r.low}–{r.high}"
@@ -207,94 +262,45 @@ def points_table(style: HouseStyle, rules: RuleSet) -> Table:
     def gain(r) -> str:
         return f"升{r.levels}级" if r.levels else "不升级"
 
-    body = []
+    grid = Grid([label_width] + [width] * columns, [])
     for label, group in (("庄家保庄", keeps), ("台下方上台", takes)):
-        pad = [""] * (columns - len(group))
-        body.append([_cell_text(style, "台下得分", label_width), *(_cell_text(style, span(r), width) for r in group), *pad])
-        body.append([_cell_text(style, label, label_width), *(_cell_text(style, gain(r), width) for r in group), *pad])
-    table = Table(body, colWidths=[label_width] + [width] * columns)
-    commands = _grid_style(style)
-    commands += [("BACKGROUND", (0, 0), (-1, 0), SHADE), ("BACKGROUND", (0, 2), (-1, 2), SHADE),
-                 ("LINEABOVE", (0, 2), (-1, 2), 1.6, RULE)]
-    table.setStyle(TableStyle(commands))
-    return table
-
-
-class Stamp(Flowable):
-    """A flowable that is the same on every page of a document (the score card's hand table and points table):
-    laid out once, drawn once into a PDF form XObject, and placed on each page by reference. Text inside stays
-    extractable; a page that cannot hold it whole gets it split like the flowable itself."""
-
-    BLEED = 2.0  # the form's box reaches past the flowable by this much: room for the outer rule's half-width
-
-    def __init__(self, name: str, flowable: Flowable):
-        super().__init__()
-        self.name = name
-        self.flowable = flowable
-        self.hAlign = getattr(flowable, "hAlign", "LEFT")
-        self._wrapped: tuple[float, float, float] | None = None  # (available width, width, height)
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
-        if self._wrapped is None or self._wrapped[0] != availWidth:
-            self._wrapped = (availWidth, *self.flowable.wrap(availWidth, availHeight))
-        self.width, self.height = self._wrapped[1:]
-        return self.width, self.height
-
-    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
-        self._wrapped = None
-        return self.flowable.split(availWidth, availHeight)
-
-    def getSpaceBefore(self) -> float:
-        return self.flowable.getSpaceBefore()
-
-    def getSpaceAfter(self) -> float:
-        return self.flowable.getSpaceAfter()
-
-    def draw(self) -> None:
-        canvas = self.canv
-        if not canvas.hasForm(self.name):
-            b = self.BLEED
-            canvas.beginForm(self.name, -b, -b, self.width + b, self.height + b)
-            self.flowable.drawOn(canvas, 0, 0)
-            canvas.endForm()
-        canvas.doForm(self.name)
+        for texts in (["台下得分", *map(span, group)], [label, *map(gain, group)]):
+            row = len(grid.heights)
+            cells = [_text(fonts, t, label_width if c == 0 else width) for c, t in enumerate(texts)]
+            grid.cells.update({(row, c): cell for c, cell in enumerate(cells)})
+            grid.heights.append(_row_height(cells))
+    grid.shaded += [(0, 0, 0, columns), (2, 0, 2, columns)]
+    grid.heavy_rows.add(1)
+    return grid
 
 
 # --- rendering from templates ----------------------------------------------------------------------------------
 
 
-def _style(event: Event, fonts: FontSet | None) -> HouseStyle:
-    return HouseStyle(fonts or choose_fonts(event.print.font), large=event.print.large_print)
+Insert = Callable[[list[str]], list[Piece]]
 
 
-Insert = list[Flowable] | Callable[[list[str]], list[Flowable]]
-
-
-def _compact(lines: Sequence[str], style: HouseStyle, inserts: Mapping[str, Insert]) -> list[Flowable]:
+def _compact(flow: Flow, lines: Sequence[str], inserts: Mapping[str, Insert]) -> list[Piece]:
     """A card or slip: '#' a title line, '<' a line of text, '@key' an insert; '@key a | b' hands the insert
     the texts a and b (headings from the template). Set tighter than a letter."""
-    title = ParagraphStyle("card_title", parent=style.styles["title"], fontSize=19, leading=22, spaceAfter=2)
-    line_style = ParagraphStyle("card_line", parent=style.styles["plain"], fontSize=14, leading=17, spaceAfter=2)
-    story: list[Flowable] = []
+    pieces: list[Piece] = []
     for line in lines:
-        if line.startswith("#"):
-            lines_ = break_lines(style.fonts, line[1:].strip(), title.fontSize, [style.frame_width])
-            story.append(Para("<br/>".join(style.fonts.markup(x) for x in lines_), title))
-        elif line.startswith("@"):
+        if line.startswith("@"):
             key, _, args = line.partition(" ")
             if key not in inserts:
                 raise MaterialsError(f"模板中的“{key}”不认识（可用：{'、'.join(inserts)}）")
-            insert = inserts[key]
-            story.extend(insert([a.strip() for a in args.split("|")] if args else []) if callable(insert) else insert)
+            pieces += inserts[key]([a.strip() for a in args.split("|")] if args else [])
+        elif line.startswith("#"):
+            title = break_lines(flow.fonts, line[1:].strip(), 19, [WIDTH])
+            pieces.append(flow.lines(title, 19, 22 / 19, align="centre", after=2))
         else:
             text = line[1:].strip() if line.startswith("<") else line
-            lines_ = break_lines(style.fonts, text, 14, [style.frame_width])
-            story.append(Para("<br/>".join(style.fonts.markup(x) for x in lines_), line_style))
-    return story
+            pieces.append(flow.lines(break_lines(flow.fonts, text, 14, [WIDTH]), 14, 17 / 14, after=2))
+    return pieces
 
 
-def _card(event: Event, style: HouseStyle, round_: Round | None, pairing: Pairing | None,
-          teams: Mapping[str, Team], template_dir: Path | None, hand_rows: Flowable, points: Flowable) -> list[Flowable]:
+def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | None, teams: Mapping[str, Team],
+          template_dir: Path | None, hand_rows: Piece, points: Piece) -> list[Piece]:
     extra = {
         "blank": pairing is None,
         "round_title": round_title(round_.number, len(round_.pool)) if round_ else "",
@@ -302,13 +308,14 @@ def _card(event: Event, style: HouseStyle, round_: Round | None, pairing: Pairin
         "third_place": bool(pairing and pairing.third_place),
     }
     lines = render_lines("score_card.j2", event, template_dir, extra)
-    gap = Spacer(1, 1.5 * mm)
-    inserts = {
-        "@对阵": lambda headings: [gap, sides_table(style, event.rules, pairing, teams, headings), gap],
-        "@记分": [hand_rows, gap],
-        "@得分表": [points, gap],
+    gap = 1.5 * mm
+    inserts: dict[str, Insert] = {
+        "@对阵": lambda headings: [flow.space(gap), _piece(sides_grid(flow.fonts, event.rules, pairing, teams,
+                                                                       headings), flow.fonts), flow.space(gap)],
+        "@记分": lambda _: [hand_rows, flow.space(gap)],
+        "@得分表": lambda _: [points, flow.space(gap)],
     }
-    return _compact(lines, style, inserts)
+    return _compact(flow, lines, inserts)
 
 
 def score_cards_pdf(
@@ -322,20 +329,16 @@ def score_cards_pdf(
     invariant: bool = False,
 ) -> bytes:
     """计分卡: one A4 page per table of `round_` (none for `round_` None), then a blank card if `blank`."""
-    style = _style(event, fonts)
-    story: list[Flowable] = []
-    cards = [p for p in round_.pairings] if round_ is not None else []
+    flow = Flow(fonts or choose_fonts(event.print.font), sizes(event), footer=False)
     # The hand table and the points table are the same on every card: laid out and drawn once.
-    same = (Stamp("hand_rows", hand_rows_table(style, regular=REGULAR_ROWS, playoff=PLAYOFF_ROWS)),
-            Stamp("points", points_table(style, event.rules)))
-    for pairing in cards:
-        story += _card(event, style, round_, pairing, teams, template_dir, *same) + [PageBreak()]
-    if blank:
-        story += _card(event, style, None, None, teams, template_dir, *same)
-    elif story:
-        story.pop()
+    same = (_stamp("hand_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS, playoff=PLAYOFF_ROWS), flow.fonts),
+            _stamp("points", points_grid(flow.fonts, event.rules), flow.fonts))
+    pairings: list[Pairing | None] = list(round_.pairings) if round_ is not None else []
+    pieces: list[Piece] = []
+    for pairing in pairings + ([None] if blank else []):
+        pieces += [flow.page_break(), *_card(event, flow, round_, pairing, teams, template_dir, *same)]
     title = f"{event.title} 第{round_.number}轮计分卡" if round_ is not None else f"{event.title} 空白计分卡"
-    return build_pdf(story, style, title=title, invariant=invariant, numbered=False)
+    return flow.pdf(pieces, title=title, invariant=invariant)
 
 
 def draw_sheet_pdf(
@@ -380,15 +383,13 @@ def playoff_slip_pdf(
     """加赛单 for a table tied when time was up: the teams, the tied level, who deals first, rows for 加赛 hands."""
     if table.playoff is None:
         raise ValueError(f"table {table.table} does not need a playoff")
-    style = _style(event, fonts)
+    flow = Flow(fonts or choose_fonts(event.print.font), sizes(event), footer=False)
     extra = {**team_context(results.teams), "round_title": results.title, "t": table, "workbook": workbook}
-    first = table.playoff.played + 1
-    inserts = {"@加赛记录": [Spacer(1, 2 * mm),
-                             hand_rows_table(style, regular=0, playoff=SLIP_ROWS, first_playoff=first),
-                             Spacer(1, 2 * mm)]}
-    story = _compact(render_lines("playoff_slip.j2", event, template_dir, extra), style, inserts)
-    return build_pdf(story, style, title=f"{event.title} 第{results.number}轮第{table.table}桌加赛单",
-                     invariant=invariant, numbered=False)
+    rows = hand_rows_grid(flow.fonts, regular=0, playoff=SLIP_ROWS, first_playoff=table.playoff.played + 1)
+    inserts: dict[str, Insert] = {
+        "@加赛记录": lambda _: [flow.space(2 * mm), _piece(rows, flow.fonts), flow.space(2 * mm)]}
+    pieces = _compact(flow, render_lines("playoff_slip.j2", event, template_dir, extra), inserts)
+    return flow.pdf(pieces, title=f"{event.title} 第{results.number}轮第{table.table}桌加赛单", invariant=invariant)
 
 
 # --- files in the event folder ---------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """What `score` prints: 第N轮成绩 (round results) and, for each table tied when time was up, its 加赛单.
 
-The round results are drawn by `materials.flow`, without platypus, so that `score` stays quick; the playoff
-slip shares the score card's hand rows (`materials.paper`, platypus) and is imported only when a table is tied.
+The round results are drawn by `materials.flow`; the playoff slip shares the score card's hand rows
+(`materials.paper`, imported only when a table is tied).
 Also the event-folder conventions the day's paper shares: file names, `Papers`, regenerating a file.
 """
 
@@ -100,7 +100,7 @@ def write_score_papers(report: ScoreReport, *, font: str | None = None, force: b
                              force=force)]
     tied = results.tables_with(TableStatus.NEEDS_PLAYOFF)
     if tied:
-        from materials.paper import playoff_slip_pdf  # platypus: only when there is a slip to print
+        from materials.paper import playoff_slip_pdf  # only when there is a slip to print
 
         for table in tied:
             data = playoff_slip_pdf(event, results, table, workbook=workbook, **common)
