@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import unicodedata
+
+
+@functools.lru_cache(maxsize=None)
+def _columns(ch: str) -> int:
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
 
 
 def width(text: str) -> int:
     """Columns a string takes in a terminal: CJK and full-width characters count two."""
     if text.isascii():
         return len(text)
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return sum(map(_columns, text))  # the checked copy measures every explanation: each character asked once
 
 
 def pad(text: str, columns: int) -> str:

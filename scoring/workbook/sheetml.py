@@ -103,9 +103,15 @@ class Sheet:
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
+_SPECIAL = re.compile('[&<>"\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]')
+
+
 def _text(value: object) -> str:
     """Escaped for XML; characters XML cannot hold (control characters) are dropped."""
-    return escape(_NOT_XML.sub("", str(value)), {'"': "&quot;"})
+    text = str(value)
+    if _SPECIAL.search(text) is None:  # most text: nothing to do
+        return text
+    return escape(_NOT_XML.sub("", text), {'"': "&quot;"})
 
 
 def _cell_xml(ref: str, value: object, look: int) -> str:
