@@ -202,7 +202,8 @@ class Flow:
         headers = pieces[:header_rows]
         for piece in pieces[header_rows + 1:]:
             piece.header = headers
-        pieces[-1].after = after
+        if pieces:
+            pieces[-1].after = after
         return pieces
 
     # --- the page ---

@@ -8,8 +8,10 @@ import sys
 
 import pdfplumber
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from materials.flow import LEFT, ROOM, TOP_Y, WIDTH, Flow, Piece, _paginate, flow_pdf, together
+from materials.flow import BOTTOM_Y, LEFT, ROOM, TOP_Y, WIDTH, Flow, Piece, _paginate, flow_pdf, together
 from materials.fonts import choose_fonts
 from materials.page import LARGE, REGULAR
 from materials.wording import MaterialsError, blocks
@@ -172,3 +174,32 @@ def test_no_document_imports_platypus(module):
     third of its time)."""
     code = f"import sys, {module}; print(any(m.startswith('reportlab.platypus') for m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
+
+
+@st.composite
+def piece_runs(draw):
+    nothing = lambda canvas, top: None  # noqa: E731
+    pieces = []
+    for _ in range(draw(st.integers(0, 40))):
+        height = draw(st.floats(0, ROOM * 1.2))
+        kind = draw(st.sampled_from(["plain", "gap", "keep", "break"]))
+        pieces.append(Piece(height, nothing, after=draw(st.floats(0, 20)), gap=kind == "gap", keep=kind == "keep",
+                            new_page=kind == "break"))
+    if draw(st.booleans()) and pieces:
+        together(pieces[: draw(st.integers(1, len(pieces)))])
+    return pieces
+
+
+@given(piece_runs())
+@settings(max_examples=300, deadline=None)
+def test_pagination_places_every_piece_once_in_order_inside_the_frame(pieces):
+    pages = _paginate(pieces)
+    placed = [piece for page in pages for piece, _ in page]
+    real = [p for p in pieces if not p.gap and not p.new_page]
+    assert [id(p) for p in placed if not p.gap] == [id(p) for p in real]  # each once, in order
+    for page in pages:
+        for piece, top in page:
+            assert top <= TOP_Y + 1e-6
+            if piece.height <= ROOM:  # a piece taller than a page is the only thing that may pass its foot
+                assert top - piece.height >= BOTTOM_Y - 1e-6
+    assert all(page for page in pages) or pages == [[]]
