@@ -306,7 +306,7 @@ def materials(
     typer.echo(f"字体：{built.font}")
     for line in [*notes, *built.warnings]:
         typer.echo(line, err=True)
-    typer.echo(next_after_materials(folder))
+    typer.echo(next_after_materials(folder, len(teams or ())))
 
 
 FolderArg = Annotated[Path, typer.Argument(metavar="文件夹", help="活动文件夹（含 event.toml）", file_okay=False)]

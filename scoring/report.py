@@ -146,8 +146,13 @@ def next_after_init(folder: Path) -> str:
     return f"下一步：核对 event.toml，在 teams.xlsx 填写各组，然后运行 {command_line('materials', folder)} 打印通知、规则、报名表和签条"
 
 
-def next_after_materials(folder: Path) -> str:
-    return f"下一步：报名表 teams.xlsx 填好后，运行 {command_line('draw', folder)} 抽签"
+def next_after_materials(folder: Path, teams: int = 0) -> str:
+    """`teams`: how many teams the list holds so far (0: none yet, or it cannot be read)."""
+    draw = command_line("draw", folder)
+    if teams:
+        return (f"下一步：比赛负责人核对规则口径确认单并签字；报名截止后运行 {draw} 抽签"
+                f"（报名表现有{teams}组；报名有变动时改好 teams.xlsx 再运行一次 materials）")
+    return f"下一步：报名表 teams.xlsx 填好后，运行 {draw} 抽签"
 
 
 def next_after_draw(report: DrawReport, folder: Path) -> str:

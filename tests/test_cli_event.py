@@ -597,8 +597,11 @@ def test_seed_a_workbook_could_not_keep_is_a_usage_error(tmp_path, seed):
 def test_each_step_says_what_comes_next(tmp_path):
     folder = tmp_path / "event"
     assert "下一步：核对 event.toml，在 teams.xlsx 填写各组，然后运行 shuangsheng materials" in cli("init", folder).output
-    workbook.write_teams(folder / "teams.xlsx", team_list(3), force=True)
     assert f"下一步：报名表 teams.xlsx 填好后，运行 shuangsheng draw {folder} 抽签" in cli("materials", folder).output
+    workbook.write_teams(folder / "teams.xlsx", team_list(3), force=True)
+    printed = cli("materials", folder).output
+    assert f"下一步：比赛负责人核对规则口径确认单并签字；报名截止后运行 shuangsheng draw {folder} 抽签" in printed
+    assert "报名表现有3组" in printed
     drawn = cli("draw", folder, "--seed", 1).output
     assert f"下一步：打印对阵表和计分卡（每桌一张）；比赛结束后，把各桌的每一局填入 round-1.xlsx，然后运行 shuangsheng score {folder}" in drawn
     entered = cli("score", folder).output
