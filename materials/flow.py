@@ -138,9 +138,10 @@ class Flow:
             return self.paragraph(text, block.kind)
         if block.kind == "gap":
             return [self.space(s.body * 0.8)]
-        if block.kind == "signature":
-            width = max(self.fonts.width(line, s.body) for line in block.lines) + 2 * s.body
-            return [self.lines(block.lines, s.body, 1.45, align="centre", after=s.body * 0.5,
+        if block.kind == "signature":  # a long organiser name wraps inside the text width
+            lines = [ln for text in block.lines for ln in break_lines(self.fonts, text, s.body, [WIDTH - 2 * s.body])]
+            width = max(self.fonts.width(line, s.body) for line in lines) + 2 * s.body
+            return [self.lines(lines, s.body, 1.45, align="centre", after=s.body * 0.5,
                                x=LEFT + WIDTH - width, width=width)]
         if block.kind == "aside":
             return [self._aside(text)]
@@ -210,11 +211,9 @@ class Flow:
 
     def room_left(self, pieces: Sequence[Piece]) -> float:
         """The height left on the last page below `pieces` (what a form can fill with blank rows)."""
-        pages = _paginate(pieces, self.bottom)
-        if not pages[-1]:
-            return TOP_Y - self.bottom
-        piece, top = pages[-1][-1]
-        return max(top - piece.height - piece.after - self.bottom, 0.0)
+        probe = Piece(0.0, _nothing)  # where the next piece would go: a trailing gap may have opened a page
+        probe_top = next(top for piece, top in _paginate([*pieces, probe], self.bottom)[-1] if piece is probe)
+        return max(probe_top - self.bottom, 0.0)
 
     def pdf(self, pieces: Sequence[Piece], *, title: str, invariant: bool) -> bytes:
         """The pieces on A4 pages, with a '第N页  共M页' footer when there are several (and a `footer`)."""
@@ -372,9 +371,10 @@ def _paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y) -> list[list[tu
             y = TOP_Y
             if piece.gap:
                 continue
-            for row in piece.header:  # a table carried over: its header again
-                pages[-1].append((row, y))
-                y -= row.height
+            if sum(row.height for row in piece.header) + piece.height <= room:  # a table carried over:
+                for row in piece.header:  # its header again, unless the row would then not fit the page
+                    pages[-1].append((row, y))
+                    y -= row.height
         pages[-1].append((piece, y))
         y -= piece.height + piece.after
     return [page for page in pages if page] or [[]]

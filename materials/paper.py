@@ -19,7 +19,7 @@ from reportlab.lib.units import mm
 from materials.flow import LEFT, WIDTH, Flow, Piece, flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
 from materials.page import INK, RULE, SHADE, break_lines
-from materials.results import Papers, quoted, team_context
+from materials.results import Papers, team_context
 from materials.wording import MaterialsError, render_lines
 from scoring.event import Event
 from scoring.files import write_generated
@@ -28,6 +28,7 @@ from scoring.levels import LABELS, Level
 from scoring.results import RoundResults, TableResult
 from scoring.rules import RuleSet
 from scoring.teams import Team, team_name
+from scoring.text import typed_path
 from scoring.tournament import DrawReport
 from scoring.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX
 
@@ -409,11 +410,11 @@ def write_draw_papers(report: DrawReport, *, font: str | None = None, force: boo
     its workbook."""
     folder, event, round_, teams = report.path.parent, report.event, report.round, report.teams
     fonts = choose_fonts(font, event.print.font)
-    where = quoted(folder)
+    where = typed_path(folder)
     if round_.seed is not None:
         command = f"shuangsheng draw {where} --seed {round_.seed}"
     else:
-        command = f"shuangsheng draw {where} --lots {quoted(report.lots) if report.lots else '签号表.xlsx'}"
+        command = f"shuangsheng draw {where} --lots {typed_path(report.lots) if report.lots else '签号表.xlsx'}"
     common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
     paths = (
         write_generated(folder / draw_sheet_name(round_.number),

@@ -18,6 +18,7 @@ from scoring.files import write_generated
 from scoring.event import Event
 from scoring.results import RoundResults, TableStatus, round_results
 from scoring.teams import Team, team_label, team_name
+from scoring.text import typed_path
 from scoring.tournament import ScoreReport
 
 
@@ -80,11 +81,6 @@ class Papers:
     warnings: tuple[str, ...]
 
 
-def quoted(folder: Path) -> str:
-    text = str(folder)
-    return f'"{text}"' if any(ch.isspace() for ch in text) else text
-
-
 def write_score_papers(report: ScoreReport, *, font: str | None = None, force: bool = False,
                        invariant: bool = False) -> Papers:
     """The round results and a playoff slip for each table that still needs 加赛, next to the round workbook."""
@@ -93,7 +89,7 @@ def write_score_papers(report: ScoreReport, *, font: str | None = None, force: b
     fonts = choose_fonts(font, event.print.font)
     common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
     workbook = report.score.sheet.path.name
-    where = quoted(folder)
+    where = typed_path(folder)
     commands = {name: f"shuangsheng {name} {where}" for name in ("score", "draw", "awards")}
     paths = [write_generated(folder / results_name(results.number),
                              round_results_pdf(event, results, workbook=workbook, commands=commands, **common),

@@ -53,8 +53,11 @@ class FastFace(TTFontFace):
         if self._loca_format not in (0, 1):
             return False
         self._h_metrics = h_metrics = _ushort(data, table["hhea"]["offset"] + 34)
-        if h_metrics == 0:
-            return False
+        entry = 2 if self._loca_format == 0 else 4
+        if (h_metrics == 0
+                or table["hmtx"]["offset"] + 4 * h_metrics + 2 * max(self.numGlyphs - h_metrics, 0) > len(data)
+                or table["loca"]["offset"] + entry * (self.numGlyphs + 1) > len(data)):
+            return False  # a table cut short: reportlab's reading says so now, not when a PDF is saved
         pairs = _cmap(data, table["cmap"]["offset"])
         if pairs is None:
             return False

@@ -12,6 +12,7 @@ from pathlib import Path
 from scoring.errors import UserError, shown
 from scoring.files import decode_text
 from scoring.rules import RulesError, RuleSet
+from scoring.text import typed_path
 
 EVENT_FILE = "event.toml"
 
@@ -102,7 +103,7 @@ def missing_folder(folder: Path) -> str | None:
         return None
     if folder.exists():
         return f"{folder} 是一个文件，不是活动文件夹；请给出活动文件夹（里面有 {EVENT_FILE}）"
-    return f"文件夹 {folder} 不存在；请检查路径是否打错（新的活动先运行 shuangsheng init {folder}）"
+    return f"文件夹 {folder} 不存在；请检查路径是否打错（新的活动先运行 shuangsheng init {typed_path(folder)}）"
 
 
 def load(folder: Path) -> Event:

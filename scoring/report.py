@@ -10,7 +10,7 @@ from scoring.knockout import MatchState, Pairing, Placings
 from scoring.match import MatchResult, result_summary
 from scoring.results import NextStep
 from scoring.teams import Team, team_label
-from scoring.text import pad, width
+from scoring.text import pad, typed_path, width
 
 if TYPE_CHECKING:  # the folder layer reads workbooks (openpyxl); only its types are needed here
     from scoring.tournament import DrawReport, RoundScore
@@ -138,8 +138,7 @@ def placings_text(placings: Placings, teams: Mapping[str, Team]) -> str:
 
 def command_line(command: str, folder: Path) -> str:
     """`shuangsheng draw 活动` as the user would type it (a folder with spaces in quotes)."""
-    where = str(folder)
-    return f"shuangsheng {command} " + (f'"{where}"' if " " in where else where)
+    return f"shuangsheng {command} {typed_path(folder)}"
 
 
 def next_after_init(folder: Path) -> str:

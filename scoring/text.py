@@ -1,4 +1,5 @@
-"""Text measured as it shows on screen and in spreadsheets: CJK and full-width characters are two columns (pure)."""
+"""Text as it shows on screen and in spreadsheets (CJK and full-width characters are two columns), and paths as
+typed in a command (pure)."""
 
 from __future__ import annotations
 
@@ -20,3 +21,9 @@ def width(text: str) -> int:
 
 def pad(text: str, columns: int) -> str:
     return text + " " * max(0, columns - width(text))
+
+
+def typed_path(path: object) -> str:
+    """A file or folder as the user would type it in a command: in quotes when it holds a space."""
+    text = str(path)
+    return f'"{text}"' if any(ch.isspace() for ch in text) else text

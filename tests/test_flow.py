@@ -91,6 +91,13 @@ def test_a_signature_sits_at_the_right_margin_its_lines_centred_on_each_other(fo
     assert centres[0] > LEFT + WIDTH / 2
 
 
+def test_a_long_signature_wraps_inside_the_margins(fonts):
+    organiser = "某某市某某区某某街道离退休教职工服务中心暨老年人体育协会双升级分会组织委员会办公室"
+    data = flow_pdf([f"> {organiser}", "> 2026年3月3日"], fonts, LARGE, title="t", invariant=True)
+    assert_printable(data, smallest=14)
+    assert organiser + "2026年3月3日" in text_of(data)
+
+
 def test_a_long_table_repeats_its_header_on_every_page_with_page_numbers(fonts):
     rows = [f"| {n} | 第{n:02d}组 | 第{n + 100}组" for n in range(1, 61)]
     data = flow_pdf(["# 第1轮成绩", "|= 20 40 40", "|# 桌号 | 甲方 | 乙方", *rows, "< 下一步：抽下一轮。"], fonts, LARGE,
@@ -149,6 +156,17 @@ def test_room_left_is_what_the_last_page_has_below_the_pieces(fonts):
     assert flow.room_left([]) == pytest.approx(ROOM)
     pieces = [Piece(ROOM * 0.7, lambda canvas, top: None), Piece(ROOM * 0.5, lambda canvas, top: None, after=10)]
     assert flow.room_left(pieces) == pytest.approx(ROOM * 0.5 - 10)
+    # a gap that does not fit opens the next page: the room is that whole page
+    assert flow.room_left([Piece(ROOM - 3, lambda canvas, top: None), flow.space(6)]) == pytest.approx(ROOM)
+
+
+def test_a_row_that_fits_a_page_only_without_the_repeated_header_is_printed_without_it(fonts):
+    nothing = lambda canvas, top: None  # noqa: E731
+    header = Piece(30, nothing, keep=True, table=1)
+    first, tall = Piece(20, nothing, table=1), Piece(ROOM - 14, nothing, table=1, header=[header])
+    pages = _paginate([header, first, tall])
+    assert [[p for p, _ in page] for page in pages] == [[header, first], [tall]]
+    assert all(top - p.height >= BOTTOM_Y - 1e-6 for page in pages for p, top in page)
 
 
 def test_inserts_are_pieces_the_document_makes(fonts):

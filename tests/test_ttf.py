@@ -94,6 +94,24 @@ def test_a_damaged_cmap_is_read_by_reportlab_which_says_what_is_wrong(tmp_path):
         open_font("f99", str(broken))
 
 
+def test_a_table_past_the_end_of_the_file_is_refused_when_the_font_loads(tmp_path):
+    """The lazily read tables must not move reportlab's error to the moment a PDF is saved (nothing catches it
+    there): a damaged font is refused when it loads, so the next font is tried."""
+    path = _chinese_font()
+    data = bytearray(path.read_bytes())
+    base = struct.unpack_from(">L", data, 12)[0] if data[:4] == b"ttcf" else 0
+    for n in range(struct.unpack_from(">H", data, base + 4)[0]):
+        entry = base + 12 + 16 * n
+        if data[entry: entry + 4] == b"loca":
+            data[entry + 8: entry + 12] = struct.pack(">L", len(data) - 64)  # the glyph locations run off the end
+    broken = tmp_path / "loca.ttf"
+    broken.write_bytes(bytes(data))
+    with pytest.raises(Exception) as theirs:
+        TTFont("loca", str(broken))
+    with pytest.raises(type(theirs.value)):
+        open_font("loca", str(broken))
+
+
 def test_a_file_that_is_no_font_is_refused_as_reportlab_refuses_it(tmp_path):
     junk = tmp_path / "junk.ttf"
     junk.write_bytes(b"\x00\x01\x00\x00" + b"\x00" * 64)

@@ -275,9 +275,10 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
             advice = f"；文件中另有工作表“{'”“'.join(strays)}”，如是改了名，请改回“{sheet}”"
         else:  # the hand table is found by its header's text: another table's sheet, corrected, serves
             a, b = (f"{column_letter(2)}{row}" for row in (A_ROW, B_ROW))
-            advice = (f"；如是误删：在 Excel/WPS 里右键另一桌的工作表标签，选“移动或复制”并勾选“建立副本”，"
-                      f"把副本改名为“{sheet}”，{a}、{b} 改为本桌甲方“{pairing.a}”、乙方“{pairing.b}”，"
-                      f"清空已录的各局，再照第{pairing.table}桌的记分卡录入")
+            advice = (f"；如是误删：在 Excel/WPS 里右键另一桌的工作表标签（本轮只有一桌时，可从上一轮的工作簿里取），"
+                      f"选“移动或复制”并勾选“建立副本”，把副本改名为“{sheet}”；点“审阅→撤销工作表保护”（没有密码），"
+                      f"把 {a}、{b} 改为本桌甲方“{pairing.a}”、乙方“{pairing.b}”，清空已录的各局，"
+                      f"再照第{pairing.table}桌的记分卡录入")
         return broken(f"找不到工作表“{sheet}”（对阵表第{pairing.table}桌的记分表）{advice}")
     required = tuple(c.label for c in HAND_COLUMNS if c.field) + (NUMBER_LABEL,)
     found = grid.find_header(required)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from scoring.knockout import MAX_TEAMS
-from scoring.teams import Team, TeamRow, clean_name, validate_teams
+from scoring.teams import Team, TeamRow, validate_teams
 from scoring.workbook.loading import Uncached, read_file, read_grids
 from scoring.workbook.parsers import blank, parse_team_id, plain_text, show
 from scoring.workbook.problems import Cell, Problem, WorkbookError
