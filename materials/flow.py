@@ -52,7 +52,7 @@ LEFT = SIDE + FRAME_PADDING
 WIDTH = PAGE[0] - SIDE - RIGHT - 2 * FRAME_PADDING
 TOP_Y = PAGE[1] - TOP - FRAME_PADDING
 BOTTOM_Y = BOTTOM + FRAME_PADDING  # above the page footer
-LOWEST_Y = MARGIN + FRAME_PADDING  # a document without a footer (a score card) may reach down to here
+SHEET_INSET = 2.0  # a sheet without a footer (a score card) uses the page up to this close to the margins
 ROOM = TOP_Y - BOTTOM_Y  # the height of the text frame
 GLYPH_MIDDLE = 0.38  # a Chinese glyph's middle, above its baseline, in em: lines are centred on it
 
@@ -110,7 +110,8 @@ class Flow:
         self.fonts = fonts
         self.sizes = sizes
         self.footer = footer
-        self.bottom = BOTTOM_Y if footer else LOWEST_Y
+        self.top = TOP_Y if footer else PAGE[1] - MARGIN - SHEET_INSET
+        self.bottom = BOTTOM_Y if footer else MARGIN + SHEET_INSET
 
     # --- the markup ---
 
@@ -212,12 +213,13 @@ class Flow:
     def room_left(self, pieces: Sequence[Piece]) -> float:
         """The height left on the last page below `pieces` (what a form can fill with blank rows)."""
         probe = Piece(0.0, _nothing)  # where the next piece would go: a trailing gap may have opened a page
-        probe_top = next(top for piece, top in _paginate([*pieces, probe], self.bottom)[-1] if piece is probe)
+        pages = _paginate([*pieces, probe], self.bottom, self.top)
+        probe_top = next(top for piece, top in pages[-1] if piece is probe)
         return max(probe_top - self.bottom, 0.0)
 
     def pdf(self, pieces: Sequence[Piece], *, title: str, invariant: bool) -> bytes:
         """The pieces on A4 pages, with a '第N页  共M页' footer when there are several (and a `footer`)."""
-        pages = _paginate(pieces, self.bottom)
+        pages = _paginate(pieces, self.bottom, self.top)
         buffer = io.BytesIO()
         canvas = new_canvas(buffer, self.fonts, title=title, invariant=invariant)
         for number, placed in enumerate(pages, start=1):
@@ -345,16 +347,17 @@ def _span(pieces: Sequence[Piece], start: int, more: Callable[[int], bool]) -> t
     return end, height
 
 
-def _paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y) -> list[list[tuple[Piece, float]]]:
+def _paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y,
+              top: float = TOP_Y) -> list[list[tuple[Piece, float]]]:
     pages: list[list[tuple[Piece, float]]] = [[]]
-    y = TOP_Y
-    room = TOP_Y - bottom
+    y = top
+    room = top - bottom
     group = None
     for i, piece in enumerate(pieces):
         if piece.new_page:
             if pages[-1]:
                 pages.append([])
-                y = TOP_Y
+                y = top
             continue
         if piece.gap and not pages[-1]:
             continue
@@ -368,7 +371,7 @@ def _paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y) -> list[list[tu
             need = piece.height
         if y - need < bottom and pages[-1]:
             pages.append([])
-            y = TOP_Y
+            y = top
             if piece.gap:
                 continue
             if sum(row.height for row in piece.header) + piece.height <= room:  # a table carried over:

@@ -301,7 +301,7 @@ def _compact(flow: Flow, lines: Sequence[str], inserts: Mapping[str, Insert]) ->
 
 
 def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | None, teams: Mapping[str, Team],
-          template_dir: Path | None, hand_rows: Piece, points: Piece) -> list[Piece]:
+          template_dir: Path | None, hand_rows: Piece, points: Piece, *, gap: float = 1.5 * mm) -> list[Piece]:
     extra = {
         "blank": pairing is None,
         "round_title": round_title(round_.number, len(round_.pool)) if round_ else "",
@@ -309,7 +309,6 @@ def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | Non
         "third_place": bool(pairing and pairing.third_place),
     }
     lines = render_lines("score_card.j2", event, template_dir, extra)
-    gap = 1.5 * mm
     inserts: dict[str, Insert] = {
         "@对阵": lambda headings: [flow.space(gap), _piece(sides_grid(flow.fonts, event.rules, pairing, teams,
                                                                        headings), flow.fonts), flow.space(gap)],
@@ -337,7 +336,10 @@ def score_cards_pdf(
     pairings: list[Pairing | None] = list(round_.pairings) if round_ is not None else []
     pieces: list[Piece] = []
     for pairing in pairings + ([None] if blank else []):
-        pieces += [flow.page_break(), *_card(event, flow, round_, pairing, teams, template_dir, *same)]
+        card = _card(event, flow, round_, pairing, teams, template_dir, *same)
+        if sum(p.height + p.after for p in card) > flow.top - flow.bottom:  # long names: closer, still one sheet
+            card = _card(event, flow, round_, pairing, teams, template_dir, *same, gap=0.5 * mm)
+        pieces += [flow.page_break(), *card]
     title = f"{event.title} 第{round_.number}轮计分卡" if round_ is not None else f"{event.title} 空白计分卡"
     return flow.pdf(pieces, title=title, invariant=invariant)
 

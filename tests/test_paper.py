@@ -145,6 +145,16 @@ def test_long_and_rare_names_fit_their_box(cards):
                     assert ch["size"] >= 12
 
 
+def test_two_teams_of_long_names_still_get_one_sheet_each():
+    long = ("阿卜杜热合曼·买买提依明·艾尼瓦尔", "慕容·古丽娜尔·艾尼瓦尔")  # three lines each in the team box
+    teams = {"01": Team("01", long), "02": Team("02", long)}
+    r = Round(1, ("01", "02"), (Pairing(1, "01", "02"),), (), 1)
+    data = paper.score_cards_pdf(default_event(), r, teams, fonts=fonts(), invariant=True)
+    assert pages(data) == 2  # the card and the blank card
+    assert_printable(data, smallest=12)
+    assert "甲方签名" in page_texts(data)[0]
+
+
 @pytest.mark.parametrize(
     ("players", "lines"),
     [
