@@ -205,6 +205,12 @@ def piece_runs(draw):
                             new_page=kind == "break"))
     if draw(st.booleans()) and pieces:
         together(pieces[: draw(st.integers(1, len(pieces)))])
+    if draw(st.booleans()):  # a table: a header kept with its first row, repeated above later pages' rows
+        header = Piece(draw(st.floats(10, 60)), nothing, keep=True, table=1)
+        rows = [Piece(draw(st.floats(10, ROOM)), nothing, table=1) for _ in range(draw(st.integers(1, 30)))]
+        for row in rows[1:]:
+            row.header = [header]
+        pieces[draw(st.integers(0, len(pieces))):0] = [header, *rows]
     return pieces
 
 
@@ -212,9 +218,18 @@ def piece_runs(draw):
 @settings(max_examples=300, deadline=None)
 def test_pagination_places_every_piece_once_in_order_inside_the_frame(pieces):
     pages = _paginate(pieces)
-    placed = [piece for page in pages for piece, _ in page]
+    placed = [piece for page in pages for piece, _ in page if not piece.gap]
     real = [p for p in pieces if not p.gap and not p.new_page]
-    assert [id(p) for p in placed if not p.gap] == [id(p) for p in real]  # each once, in order
+    first_times = [p for k, p in enumerate(placed) if not any(p is q for q in placed[:k])]
+    assert [id(p) for p in first_times] == [id(p) for p in real]  # each once, in order
+    repeats = [p for k, p in enumerate(placed) if any(p is q for q in placed[:k])]
+    assert all(p.keep and p.table is not None for p in repeats)  # only a table's header comes again,
+    seen: list[Piece] = []
+    for page in pages:  # and only at the top of a page
+        pieces_here = [p for p, _ in page]
+        again = [k for k, p in enumerate(pieces_here) if any(p is q for q in seen)]
+        assert again == list(range(len(again)))
+        seen += pieces_here
     for page in pages:
         for piece, top in page:
             assert top <= TOP_Y + 1e-6
