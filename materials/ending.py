@@ -29,6 +29,7 @@ from reportlab.pdfgen.canvas import Canvas
 from materials.flow import Flow, Piece, sizes, together
 from materials.fonts import FontSet, choose_fonts
 from materials.page import INK, MARGIN, SHADE, Cell, break_lines
+from materials.results import players_of
 from materials.wording import MaterialsError, cn_date, render_lines
 from scoring.bracket import Bracket, Entry, Slot, SlotKind, entry_note
 from scoring.event import Event
@@ -59,11 +60,6 @@ def prize_rows(placings: Placings) -> list[tuple[str, str | None]]:
     rows: list[tuple[str, str | None]] = [("一等奖", placings.first), ("二等奖", placings.second)]
     rows += [("三等奖", t) for t in placings.third] or [("三等奖", None)]
     return rows
-
-
-def _players(teams: dict[str, Team], team_id: str | None) -> str:
-    team = teams.get(team_id) if team_id is not None else None
-    return "、".join(team.players) if team else ""
 
 
 def _who(team_id: str | None) -> str | None:
@@ -111,7 +107,7 @@ class _Chart:
         self.content = self.content_height()
 
     def label(self, team_id: str) -> str:
-        players = _players(self.teams, team_id)
+        players = players_of(self.teams, team_id)
         return f"{team_id} {players}" if players else team_name(team_id)
 
     @property
@@ -386,7 +382,7 @@ def announcement_pdf(
     def prizes() -> list[Piece]:
         rows: list[list[Cell | str]] = [["奖项", "组号", "队员"]]
         for prize, team_id in prize_rows(chart.placings):
-            rows.append([prize, team_id or "", Cell(_players(teams, team_id) or "（空缺）", _who(team_id))])
+            rows.append([prize, team_id or "", Cell(players_of(teams, team_id) or "（空缺）", _who(team_id))])
         notes = [piece for n in chart.placings.notes for piece in flow.paragraph(n, "note")]
         return [*flow.table(rows, [0.2, 0.16, 0.64]), *notes, flow.space(8)]
 
@@ -419,7 +415,7 @@ def announcement_pdf(
 def _team_cell(teams: dict[str, Team], team_id: str | None) -> Cell:
     if team_id is None:
         return Cell("")
-    players = _players(teams, team_id)
+    players = players_of(teams, team_id)
     return Cell(f"{team_name(team_id)}\n{players}" if players else team_name(team_id), _who(team_id))
 
 

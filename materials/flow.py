@@ -254,7 +254,7 @@ class Flow:
 
         def draw(canvas: Canvas, top: float) -> None:
             for i, line in enumerate(lines):
-                y = _baseline(top - i * leading, leading, size)
+                y = baseline(top - i * leading, leading, size)
                 left = x + (indent if i == 0 else 0.0)
                 if align == "centre":
                     fonts.draw(canvas, x + width / 2, y, line, size, align="centre")
@@ -321,7 +321,7 @@ class Flow:
             for (lines, centred), left, right in zip(cells, edges, edges[1:]):
                 first = top - (height - len(lines) * leading + top_pad - bottom_pad) / 2  # vertically centred
                 for i, line in enumerate(lines):
-                    y = _baseline(first - i * leading, leading, size)
+                    y = baseline(first - i * leading, leading, size)
                     if centred:
                         fonts.draw(canvas, (left + right) / 2, y, line, size, align="centre")
                     else:
@@ -334,7 +334,8 @@ def _nothing(canvas: Canvas, top: float) -> None:
     pass
 
 
-def _baseline(top: float, leading: float, size: float) -> float:
+def baseline(top: float, leading: float, size: float) -> float:
+    """Where a line of `size` goes in a line box of `leading` whose top is at `top`: its glyphs centred."""
     return top - leading / 2 - GLYPH_MIDDLE * size
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
-from materials.flow import LEFT, WIDTH, Flow, Piece, flow_pdf, sizes
+from materials.flow import LEFT, WIDTH, Flow, Piece, baseline, flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
 from materials.page import INK, RULE, SHADE, break_lines
 from materials.results import Papers, team_context
@@ -142,7 +142,7 @@ class Grid:
             leading = text.size * 1.15
             first = ys[r] - (self.heights[r] - len(text.lines) * leading + self.bottom_padding) / 2
             for i, line in enumerate(text.lines):
-                y = first - i * leading - leading / 2 - 0.38 * text.size
+                y = baseline(first - i * leading, leading, text.size)
                 if text.align == "centre":
                     fonts.draw(canvas, (left + right) / 2, y, line, text.size, align="centre", who=text.who)
                 else:

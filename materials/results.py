@@ -22,8 +22,9 @@ from scoring.text import typed_path
 from scoring.tournament import ScoreReport
 
 
-def players_of(teams: Mapping[str, Team], team_id: str) -> str:
-    team = teams.get(team_id)
+def players_of(teams: Mapping[str, Team], team_id: str | None) -> str:
+    """'王建国、李秀英'; '' for no team or one missing from the list."""
+    team = teams.get(team_id) if team_id is not None else None
     return "、".join(team.players) if team else ""
 
 
