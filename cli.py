@@ -196,7 +196,7 @@ class GuardedCommand(HelpCommand):
             raise
         # Anything else is a bug: reported, not shown. BaseException, because a library written in Rust reports a
         # panic as pyo3's PanicException, which is not an Exception.
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             params = {k: v for k, v in ctx.params.items() if v not in (None, False)}
             folder = next((Path(params[k]) for k in _FOLDER_PARAMS if k in params), None)
             command = [ctx.command_path, *(f"{k}={v}" for k, v in params.items())]
@@ -665,7 +665,7 @@ def main() -> None:
         sys.exit(1)
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
-    except BaseException as exc:  # noqa: BLE001 - outside any command (parsing itself): same defence
+    except BaseException as exc:
         try:
             crash(exc, ["shuangsheng", *sys.argv[1:]])
         except typer.Exit as done:

@@ -14,8 +14,8 @@ from pathlib import Path
 from materials.flow import flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
 from materials.wording import render_lines
-from scoring.files import write_generated
 from scoring.event import Event
+from scoring.files import write_generated
 from scoring.results import RoundResults, TableStatus, round_results
 from scoring.teams import Team, team_label, team_name
 from scoring.text import typed_path

@@ -28,6 +28,7 @@ from scoring.levels import Level, to_halfwidth
 from scoring.rules import CARD_PENALTY, HOLD_LINE, POLICY_LINE, STEP, NegativePoints, PenaltyExcess, RuleSet, TieBreak
 from templates import TEMPLATE_DIR
 
+
 class MaterialsError(UserError, ValueError):
     """A wording template cannot be used; the message is Chinese and names the file and line."""
 

@@ -57,7 +57,7 @@ def save_report(exc: BaseException, command: Sequence[str], folder: Path | None 
     name = f"{REPORT_PREFIX}{stamp}-{os.getpid()}.txt"
     try:
         text = report_text(exc, command)
-    except Exception:  # noqa: BLE001 - even a failing report must not produce a traceback
+    except Exception:
         text = f"shuangsheng error report\ncommand: {' '.join(command)}\n{type(exc).__name__}"
     places = [Path(tempfile.gettempdir())]
     if folder is not None and Path(folder).is_dir():

@@ -7,7 +7,7 @@ import functools
 import unicodedata
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _columns(ch: str) -> int:
     return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
 

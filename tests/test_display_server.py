@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from cli import app
 from display import server as display_server
 from display.server import BoardSource, make_server
-from tests.events import finished, start_event, played_rounds
+from tests.events import finished, played_rounds, start_event
 from tests.show_process import start_show, stop
 
 

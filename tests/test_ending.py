@@ -94,8 +94,8 @@ def check_printable(data: bytes, *, smallest: float) -> list[dict]:
         assert page["chars"]
         for text, size, x0, x1, top, bottom in page["chars"]:
             assert size >= smallest, (text, size)
-            assert MARGIN - 0.5 <= x0 and x1 <= page["width"] - MARGIN + 0.5, (text, x0, x1)
-            assert MARGIN - 0.5 <= top and bottom <= page["height"] - MARGIN + 0.5, (text, top, bottom)
+            assert x0 >= MARGIN - 0.5 and x1 <= page["width"] - MARGIN + 0.5, (text, x0, x1)
+            assert top >= MARGIN - 0.5 and bottom <= page["height"] - MARGIN + 0.5, (text, top, bottom)
     return pages
 
 

@@ -11,7 +11,7 @@ from scoring.levels import Side
 from scoring.results import TableStatus, round_results
 from scoring.simulate import simulate_match
 from scoring.venue import BRACKET_MAX_COLUMNS, BRACKET_MAX_LEAVES, Board, build_board, table_status
-from tests.events import TIED, WRONG, draw, finished, start_event, play, played_rounds
+from tests.events import TIED, WRONG, draw, finished, play, played_rounds, start_event
 
 
 def board_of(folder: Path) -> Board:

@@ -85,7 +85,7 @@ def test_a_single_swapped_digit_in_a_round_of_64_tables_is_caught(big, tmp_path)
     result = cli("score", event, "--round", 1, "--verify", other, code=1)
     table, cell, ours, theirs = target
     line = f"第{table}桌!{cell}：{ours} / {theirs}"
-    assert f"round-1.xlsx 与 第二人录入.xlsx 有 1 处不一致" in result.output
+    assert "round-1.xlsx 与 第二人录入.xlsx 有 1 处不一致" in result.output
     assert f"  {line}\n" in result.output
     assert f"请对照纸质记分卡，改正录错的那一份，再运行 shuangsheng score {event} --round 1 --verify {other}\n" \
         in result.output  # the second file as typed (it is outside the event folder) and the round

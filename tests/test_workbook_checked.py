@@ -14,8 +14,12 @@ from scoring.files import OutputExists
 from scoring.match import replay
 from scoring.workbook import HEADER, WorkbookError, read_round, write_checked, write_round
 from tests.conftest import sha
-from tests.workbook_cases import ROUND, TEAMS, fill
-from tests.workbook_cases import filled  # noqa: F401  (a fixture)
+from tests.workbook_cases import (
+    ROUND,
+    TEAMS,
+    fill,
+    filled,  # noqa: F401  (a fixture)
+)
 
 
 def test_checked_copy_has_levels_marks_and_never_touches_the_input(filled, tmp_path):

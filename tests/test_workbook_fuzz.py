@@ -14,10 +14,10 @@ import zipfile
 from pathlib import Path
 
 import openpyxl
-from openpyxl.utils.exceptions import IllegalCharacterError
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from openpyxl.utils.exceptions import IllegalCharacterError
 from typer.testing import CliRunner
 
 from cli import app

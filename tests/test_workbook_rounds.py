@@ -22,8 +22,15 @@ from scoring.teams import Team
 from scoring.workbook import HEADER, WorkbookError, read_round, read_teams, write_checked, write_round
 from scoring.workbook.problems import Cell
 from tests.conftest import sha
-from tests.workbook_cases import RECORD_1, RECORD_2, ROUND, ROWS_1, TEAMS, fill
-from tests.workbook_cases import filled  # noqa: F401  (a fixture)
+from tests.workbook_cases import (
+    RECORD_1,
+    RECORD_2,
+    ROUND,
+    ROWS_1,
+    TEAMS,
+    fill,
+    filled,  # noqa: F401  (a fixture)
+)
 
 A, B = Side.A, Side.B
 

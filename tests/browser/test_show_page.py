@@ -15,7 +15,7 @@ from scoring import tournament, workbook
 from scoring.simulate import simulate_match
 from scoring.venue import Board, build_board
 from tests.browser.conftest import SIZES
-from tests.events import TIED, WRONG, draw, finished, start_event, played_rounds
+from tests.events import TIED, WRONG, draw, finished, played_rounds, start_event
 from tests.helpers import event_folder
 from tests.show_process import start_show, stop
 
