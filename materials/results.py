@@ -16,7 +16,8 @@ from materials.fonts import FontSet, choose_fonts
 from materials.wording import render_lines
 from scoring.event import Event
 from scoring.files import write_generated
-from scoring.results import RoundResults, TableStatus, round_results
+from scoring.results import RoundResults, round_results
+from scoring.status import TableStatus
 from scoring.teams import Team, team_label, team_name
 from scoring.text import typed_path
 from scoring.tournament import ScoreReport

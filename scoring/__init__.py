@@ -1,9 +1,9 @@
 """The domain of a 双升级 knockout event: levels, hands, matches, the knockout, and the files they live in.
 
-Pure domain (no files, no spreadsheet or PDF library): `levels`, `rules`, `match`, `knockout`, `teams`, `results`,
-`bracket` and `venue` (what a round, the whole draw and the hall display show), `simulate` (seeded random
-matches), `report` and `text` (terminal text), `errors`, and inside `workbook` its `parsers`, `schema`, `problems`
-and `sheetml` (builds xlsx bytes in memory).
+Pure domain (no files, no spreadsheet or PDF library): `levels`, `rules`, `match`, `status` (how a table stands),
+`knockout`, `teams`, `results`, `bracket` and `venue` (what a round, the whole draw and the hall display show),
+`simulate` (seeded random matches), `report` and `text` (terminal text), `errors`, and inside `workbook` its
+`parsers`, `schema`, `problems` and `sheetml` (builds xlsx bytes in memory).
 
 Touch files: `hands` (pure, except `read_record`, which reads a match-record file), `files` (atomic writes, the
 ledger of generated files), `event` (reads event.toml), `workbook` (the only package importing a spreadsheet

@@ -24,7 +24,6 @@ from dataclasses import dataclass, replace
 from scoring.event import Byes, ThirdPlace
 from scoring.knockout import (
     MatchOutcome,
-    MatchState,
     Pairing,
     Placings,
     Round,
@@ -33,6 +32,7 @@ from scoring.knockout import (
     round_title,
 )
 from scoring.levels import Levels, Side
+from scoring.status import TableStatus
 from scoring.teams import Team, team_name
 
 GAP = 0.5  # lines between two neighbouring slots of the first column
@@ -59,7 +59,7 @@ class Entry:
 class Slot:
     """A match, a bye or a blank of one column. `entries` has two lines for a match (甲方 first), one for a bye,
     and two (or one) empty lines while PENDING. `sources` index the previous column's slots the entries came from
-    (same order). `state` is the match's state (None for a bye or a blank); `y` its centre in lines."""
+    (same order). `status` is the match's status (None for a bye or a blank); `y` its centre in lines."""
 
     kind: SlotKind
     round: int
@@ -67,7 +67,7 @@ class Slot:
     entries: tuple[Entry, ...]
     sources: tuple[int, ...]
     y: float
-    state: MatchState | None = None
+    status: TableStatus | None = None
 
     @property
     def winner(self) -> str | None:
@@ -123,7 +123,7 @@ def entry_note(slot: Slot, entry: Entry) -> str:
         return "弃权"
     if entry.level is not None:
         return f"{entry.level}级"
-    if slot.state is MatchState.NEEDS_PLAYOFF:
+    if slot.status is TableStatus.NEEDS_PLAYOFF:
         return "需加赛"
     return ""
 
@@ -137,16 +137,16 @@ def entry_name(entry: Entry) -> str:
 
 
 def _slot_of(round_: Round, pairing: Pairing, outcome: MatchOutcome | None, levels: Levels | None) -> Slot:
-    state = outcome.state if outcome is not None else MatchState.OPEN
-    winner = outcome.winner if outcome is not None and state in (MatchState.DECIDED, MatchState.WALKOVER) else None
+    status = outcome.status if outcome is not None else TableStatus.OPEN
+    winner = outcome.winner if outcome is not None and status.has_winner else None
     forfeit = None
-    if state is MatchState.WALKOVER and winner is not None:
+    if status is TableStatus.WALKOVER and winner is not None:
         forfeit = pairing.b if winner == pairing.a else pairing.a
     entries = []
     for side, team in ((Side.A, pairing.a), (Side.B, pairing.b)):
-        level = levels[side].label if levels is not None and state is not MatchState.WALKOVER else None
+        level = levels[side].label if levels is not None and status is not TableStatus.WALKOVER else None
         entries.append(Entry(team, level, won=winner == team, forfeited=forfeit == team))
-    return Slot(SlotKind.MATCH, round_.number, pairing.table, tuple(entries), (), 0.0, state)
+    return Slot(SlotKind.MATCH, round_.number, pairing.table, tuple(entries), (), 0.0, status)
 
 
 def _drawn_slots(

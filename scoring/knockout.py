@@ -19,7 +19,6 @@ loser at the lower semi-final table is 甲方).
 
 from __future__ import annotations
 
-import enum
 import random
 import secrets
 from collections import Counter
@@ -29,6 +28,7 @@ from dataclasses import dataclass
 from scoring.errors import UserError
 from scoring.event import Byes, ThirdPlace
 from scoring.levels import Side
+from scoring.status import TableStatus
 from scoring.teams import team_name
 
 
@@ -64,22 +64,15 @@ class Round:
         return LotPlan(len(self.pool), (len(self.pool) - len(self.byes)) // 2)
 
 
-class MatchState(str, enum.Enum):
-    DECIDED = "decided"
-    WALKOVER = "walkover"
-    OPEN = "open"  # nothing recorded yet
-    NEEDS_PLAYOFF = "needs_playoff"
-    INVALID = "invalid"
-
-
 @dataclass(frozen=True)
 class MatchOutcome:
-    """What a round's match came to, as the knockout needs it (from the engine's result or a walkover)."""
+    """What a round's match came to, as the knockout needs it: the table's status and, when it has a winner, the
+    winner's team id."""
 
     table: int
-    state: MatchState
-    winner: str | None = None  # team id when decided or walkover
-    reason: str = ""  # Chinese: why it is not decided (errors, 需加赛, 未录入)
+    status: TableStatus
+    winner: str | None = None  # team id when `status.has_winner`
+    reason: str = ""  # Chinese: why there is no winner yet (errors, 需加赛), or who forfeited
 
 
 # --- errors ---
@@ -184,7 +177,8 @@ def lot_plan(size: int, byes: Byes | str = Byes.FIRST_ROUND) -> LotPlan:
     return LotPlan(size, (size - bye_count(size, byes)) // 2)
 
 
-def _stage(size: int) -> str:
+def stage_name(size: int) -> str:
+    """'决赛' for a round drawn from two teams, '半决赛' from three or four, else ''."""
     if size == 2:
         return "决赛"
     if size in (3, 4):
@@ -194,7 +188,7 @@ def _stage(size: int) -> str:
 
 def round_title(number: int, size: int) -> str:
     """'第3轮（决赛）', '第2轮（半决赛）', '第1轮' — from the round number and its pool size."""
-    stage = _stage(size)
+    stage = stage_name(size)
     return f"第{number}轮（{stage}）" if stage else f"第{number}轮"
 
 
@@ -375,14 +369,15 @@ class Blocker:
 
     round: int
     table: int
-    state: MatchState
+    status: TableStatus
     message: str
 
 
 @dataclass(frozen=True)
 class Advancement:
-    """A round's outcome for the knockout. `advancing` (winners by table, then the byes) and `losers` (by table;
-    the 3rd-place match is not counted) are filled only once every match is decided; else see `blockers`."""
+    """A round's outcome for the knockout: `advancing` (winners by table, then the byes) and `losers` (by table;
+    the 3rd-place match is not counted), complete once every match is decided — until then the ones known so far,
+    and `blockers` says why each other match is not decided."""
 
     number: int
     advancing: tuple[str, ...]
@@ -394,16 +389,16 @@ class Advancement:
         return not self.blockers
 
 
-STATE_CN = {
-    MatchState.OPEN: "尚未录入",
-    MatchState.NEEDS_PLAYOFF: "需加赛",
-    MatchState.INVALID: "记录有误",
+_BLOCKING_CN = {
+    TableStatus.OPEN: "尚未录入",
+    TableStatus.NEEDS_PLAYOFF: "需加赛",
+    TableStatus.INVALID: "记录有误",
 }
 
 
-def _blocker(number: int, table: int, state: MatchState, reason: str) -> Blocker:
+def _blocker(number: int, table: int, status: TableStatus, reason: str) -> Blocker:
     detail = f"（{reason}）" if reason else ""
-    return Blocker(number, table, state, f"第{table}桌：{STATE_CN[state]}{detail}")
+    return Blocker(number, table, status, f"第{table}桌：{_BLOCKING_CN[status]}{detail}")
 
 
 def _results(round_: Round, outcomes: Sequence[MatchOutcome]) -> dict[int, tuple[str, str] | Blocker]:
@@ -423,33 +418,29 @@ def _results(round_: Round, outcomes: Sequence[MatchOutcome]) -> dict[int, tuple
         raise BracketError(problems)
     results: dict[int, tuple[str, str] | Blocker] = {}
     for table, p in sorted(tables.items()):
-        o = by_table.get(table, MatchOutcome(table, MatchState.OPEN))
-        if o.state in (MatchState.DECIDED, MatchState.WALKOVER):
+        o = by_table.get(table, MatchOutcome(table, TableStatus.OPEN))
+        if o.status.has_winner:
             if o.winner in (p.a, p.b):
                 results[table] = (o.winner, p.b if o.winner == p.a else p.a)
                 continue
             why = "没有胜方" if o.winner is None else f"胜方“{o.winner}”不是本桌的组"
             reason = f"{o.reason}；{why}" if o.reason else why
-            results[table] = _blocker(round_.number, table, MatchState.INVALID, reason)
+            results[table] = _blocker(round_.number, table, TableStatus.INVALID, reason)
         else:
-            results[table] = _blocker(round_.number, table, o.state, o.reason)
+            results[table] = _blocker(round_.number, table, o.status, o.reason)
     return results
 
 
 def advance(round_: Round, outcomes: Sequence[MatchOutcome]) -> Advancement:
-    """Who goes on from `round_`: the winners (a walkover counts for the side that did not forfeit) and the
-    byes — or, while any match is open, needs a playoff or has an invalid record, a Blocker for each."""
+    """Who goes on from `round_`: the winners by table (a walkover counts for the side that did not forfeit), then
+    the byes. While any match is open, needs a playoff or has an invalid record, a Blocker says so for each, and
+    `advancing` holds the winners known so far and the byes."""
     results = _results(round_, outcomes)
     blockers = tuple(r for r in results.values() if isinstance(r, Blocker))
-    if blockers:
-        return Advancement(round_.number, (), (), blockers)
-    played = [_played(results[p.table]) for p in round_.pairings if not p.third_place]
-    return Advancement(round_.number, tuple(w for w, _ in played) + round_.byes, tuple(loser for _, loser in played), ())
-
-
-def _played(result: tuple[str, str] | Blocker) -> tuple[str, str]:
-    assert not isinstance(result, Blocker)
-    return result
+    matches = [results[p.table] for p in round_.pairings if not p.third_place]
+    played = [r for r in matches if not isinstance(r, Blocker)]
+    winners = tuple(winner for winner, _ in played)
+    return Advancement(round_.number, winners + round_.byes, tuple(loser for _, loser in played), blockers)
 
 
 # --- the sequence of rounds ---

@@ -6,14 +6,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scoring.knockout import MatchState, Pairing, Placings
+from scoring.knockout import Pairing, Placings
 from scoring.match import MatchResult, result_summary
 from scoring.results import NextStep
+from scoring.status import TableStatus
 from scoring.teams import Team, team_label
 from scoring.text import pad, typed_path, width
 
 if TYPE_CHECKING:  # the folder layer reads workbooks (openpyxl); only its types are needed here
-    from scoring.tournament import DrawReport, RoundScore
+    from scoring.tournament import DrawReport, MatchScore, RoundScore
     from scoring.workbook.verify import Verification
 
 
@@ -89,20 +90,7 @@ def score_text(score: RoundScore, teams: Mapping[str, Team]) -> str:
     lines = [f"第{r.number}轮 计分结果"]
     for m in score.matches:
         lines.append(pairing_line(m.match.pairing, teams))
-        if m.outcome.state is MatchState.WALKOVER:
-            lines.append(f"    {m.outcome.reason}，{team_label(teams, m.outcome.winner)}晋级")
-        elif m.outcome.state is MatchState.OPEN:
-            lines.append("    尚未录入")
-        elif m.problems:
-            lines.append(f"    记录有误（{len(m.problems)}处），请改正：")
-            lines.extend(f"      {p}" for p in m.problems)
-        else:
-            res = m.result
-            lines.append(f"    共{len(res.outcomes)}局，" + result_summary(res))
-            if m.outcome.winner:
-                lines.append(f"    胜者：{team_label(teams, m.outcome.winner)}")
-            else:
-                lines.append("    需加赛：" + m.outcome.reason)
+        lines.extend(f"    {line}" for line in _match_lines(m, teams))
     if r.byes:
         lines.append("轮空（直接晋级）：" + "、".join(team_label(teams, t) for t in r.byes))
     adv = score.advancement
@@ -112,6 +100,22 @@ def score_text(score: RoundScore, teams: Mapping[str, Team]) -> str:
         lines.append("还不能抽下一轮：")
         lines.extend(f"  {b.message}" for b in adv.blockers)
     return "\n".join(lines)
+
+
+def _match_lines(m: MatchScore, teams: Mapping[str, Team]) -> list[str]:
+    """How one table stands, under its pairing line in `score_text`."""
+    status, outcome = m.outcome.status, m.outcome
+    if status is TableStatus.WALKOVER:
+        return [f"{outcome.reason}，{team_label(teams, outcome.winner)}晋级"]
+    if status is TableStatus.OPEN:
+        return ["尚未录入"]
+    if status is TableStatus.INVALID:
+        return [f"记录有误（{len(m.problems)}处），请改正：", *(f"  {p}" for p in m.problems)]
+    assert m.result is not None
+    lines = [f"共{len(m.result.outcomes)}局，" + result_summary(m.result)]
+    if status is TableStatus.NEEDS_PLAYOFF:
+        return [*lines, "需加赛：" + outcome.reason]
+    return [*lines, f"胜者：{team_label(teams, outcome.winner)}"]
 
 
 def placings_text(placings: Placings, teams: Mapping[str, Team]) -> str:

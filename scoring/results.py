@@ -13,26 +13,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from scoring.knockout import MatchState, is_final, round_title
+from scoring.knockout import is_final, round_title
 from scoring.levels import Level, Levels, Side
-from scoring.match import Status
+from scoring.status import TableStatus
 from scoring.teams import Team
 from scoring.workbook.problems import Cell
 
 if TYPE_CHECKING:  # the folder layer reads workbooks; only its types are needed here
     from scoring.tournament import MatchScore, RoundScore
     from scoring.workbook.verify import Verification
-
-
-class TableStatus(str, enum.Enum):
-    """How one table stands, in the order a referee cares about."""
-
-    DECIDED = "decided"  # higher level when time was up, or after a 加赛 hand
-    PASSED_A = "passed_a"  # won outright by passing A
-    WALKOVER = "walkover"  # one side forfeited (弃权)
-    NEEDS_PLAYOFF = "needs_playoff"  # tied when time was up: 加赛 still to play
-    INVALID = "invalid"  # errors to fix, each at its cell
-    OPEN = "open"  # nothing recorded yet
 
 
 class NextStep(str, enum.Enum):
@@ -84,12 +73,6 @@ class TableResult:
     def team(self, side: Side) -> str:
         return self.a if side is Side.A else self.b
 
-    @property
-    def winner_side(self) -> Side | None:
-        if self.winner is None:
-            return None
-        return Side.A if self.winner == self.a else Side.B
-
 
 @dataclass(frozen=True)
 class RoundResults:
@@ -109,25 +92,11 @@ class RoundResults:
         return tuple(t for t in self.tables if t.status is status)
 
 
-def _status(m: MatchScore) -> TableStatus:
-    state = m.outcome.state
-    if state is MatchState.WALKOVER:
-        return TableStatus.WALKOVER
-    if state is MatchState.OPEN:
-        return TableStatus.OPEN
-    if state is MatchState.INVALID:
-        return TableStatus.INVALID
-    if state is MatchState.NEEDS_PLAYOFF:
-        return TableStatus.NEEDS_PLAYOFF
-    assert m.result is not None
-    return TableStatus.PASSED_A if m.result.status is Status.PASSED_A else TableStatus.DECIDED
-
-
 def table_result(m: MatchScore) -> TableResult:
     p = m.match.pairing
     result = m.result
     outcomes = result.outcomes if result is not None else ()
-    status = _status(m)
+    status = m.outcome.status
     playoff = None
     if status is TableStatus.NEEDS_PLAYOFF:
         assert result is not None and result.next_dealer is not None
@@ -154,13 +123,7 @@ def round_results(score: RoundScore, teams: Mapping[str, Team],
     """The round as scored (and, with `verification`, as compared with a second entry), ready to render."""
     r = score.round
     tables = tuple(table_result(m) for m in score.matches)
-    byes = r.byes
     adv = score.advancement
-    if adv.decided:
-        advancing = adv.advancing
-    else:
-        known = tuple(t.winner for t in tables if t.winner and not t.third_place)
-        advancing = known + byes
     statuses = {t.status for t in tables}
     if TableStatus.INVALID in statuses or (verification is not None and not verification.agree):
         step = NextStep.FIX
@@ -177,8 +140,8 @@ def round_results(score: RoundScore, teams: Mapping[str, Team],
         title=round_title(r.number, len(r.pool)),
         final=is_final(r),
         tables=tables,
-        byes=byes,
-        advancing=advancing,
+        byes=r.byes,
+        advancing=adv.advancing,
         decided=adv.decided,
         blockers=tuple(b.message for b in adv.blockers),
         next_step=step,

@@ -17,9 +17,10 @@ from scoring.bracket import Bracket
 from scoring.bracket import build as build_bracket
 from scoring.errors import UserError
 from scoring.event import Event
-from scoring.knockout import Advancement, MatchOutcome, MatchState, Placings, Round
-from scoring.match import MatchResult, Status, replay
+from scoring.knockout import Advancement, MatchOutcome, Placings, Round
+from scoring.match import MatchResult, replay
 from scoring.rules import RuleSet, TieBreak
+from scoring.status import TableStatus, table_status
 from scoring.teams import Team
 from scoring.workbook import MatchSheet, Problem, RoundSheet
 from scoring.workbook import verify as double_entry
@@ -57,13 +58,6 @@ class MatchScore:
     outcome: MatchOutcome
     problems: tuple[Problem, ...]  # the reader's and the engine's, each at its cell
 
-    @property
-    def status(self) -> str:
-        if self.outcome.state in (MatchState.WALKOVER, MatchState.OPEN, MatchState.INVALID):
-            return self.outcome.state.value
-        assert self.result is not None and self.result.status is not None
-        return self.result.status.value
-
 
 @dataclass(frozen=True)
 class RoundScore:
@@ -85,27 +79,35 @@ class RoundScore:
 
 
 def score_match(match: MatchSheet, rules: RuleSet) -> MatchScore:
-    p = match.pairing
-    if match.walkover is not None:
-        winner = p.team(match.walkover.other)
-        outcome = MatchOutcome(p.table, MatchState.WALKOVER, winner, f"{match.walkover.team}弃权")
-        return MatchScore(match, None, outcome, match.problems)
-    if match.problems:
+    """One table scored: the engine's replay of its hands, every problem at its cell, and its status."""
+    result: MatchResult | None = None
+    if match.walkover is not None or match.open:
+        problems = match.problems
+    elif match.problems:
         result, problems = _readable_part(match, rules)
-        outcome = MatchOutcome(p.table, MatchState.INVALID, reason=_errors_reason(problems))
-        return MatchScore(match, result, outcome, problems)
-    if match.open:
-        return MatchScore(match, None, MatchOutcome(p.table, MatchState.OPEN), ())
-    result = replay(match.record, rules)
-    problems = workbook.match_problems(match, result)
-    if problems:
-        outcome = MatchOutcome(p.table, MatchState.INVALID, reason=_errors_reason(problems))
-    elif result.status is Status.NEEDS_PLAYOFF:
-        outcome = MatchOutcome(p.table, MatchState.NEEDS_PLAYOFF, reason=f"双方同为{result.levels.a}级，请在加赛行记录加赛局")
     else:
-        assert result.winner is not None
-        outcome = MatchOutcome(p.table, MatchState.DECIDED, p.team(result.winner))
-    return MatchScore(match, result, outcome, problems)
+        result = replay(match.record, rules)
+        problems = workbook.match_problems(match, result)
+    status = table_status(result, walkover=match.walkover is not None, errors=bool(problems))
+    return MatchScore(match, result, _outcome(match, status, result, problems), problems)
+
+
+def _outcome(match: MatchSheet, status: TableStatus, result: MatchResult | None,
+             problems: Sequence[Problem]) -> MatchOutcome:
+    """The knockout's view of a table: its winner's team id, or why there is none yet."""
+    p = match.pairing
+    if status is TableStatus.WALKOVER:
+        assert match.walkover is not None
+        return MatchOutcome(p.table, status, p.team(match.walkover.other), f"{match.walkover.team}弃权")
+    if status is TableStatus.INVALID:
+        return MatchOutcome(p.table, status, reason=_errors_reason(problems))
+    if status is TableStatus.NEEDS_PLAYOFF:
+        assert result is not None
+        return MatchOutcome(p.table, status, reason=f"双方同为{result.levels.a}级，请在加赛行记录加赛局")
+    if status is TableStatus.OPEN:
+        return MatchOutcome(p.table, status)
+    assert result is not None and result.winner is not None
+    return MatchOutcome(p.table, status, p.team(result.winner))
 
 
 def _readable_part(match: MatchSheet, rules: RuleSet) -> tuple[MatchResult | None, tuple[Problem, ...]]:
@@ -147,18 +149,14 @@ def score_as_json(score: RoundScore) -> dict[str, object]:
                 "A": m.match.pairing.a,
                 "B": m.match.pairing.b,
                 "levels": levels,
-                "status": m.status,
+                "status": m.outcome.status.value,
                 "winner": m.outcome.winner,
                 "errors": [str(p) for p in m.problems],
             }
         )
-    byes = list(score.round.byes)
-    doc: dict[str, object] = {"round": score.round.number, "matches": matches, "byes": byes}
-    if score.advancement.decided:
-        doc["advancing"] = list(score.advancement.advancing)
-    else:
-        known = [m.outcome.winner for m in score.matches if m.outcome.winner and not m.match.pairing.third_place]
-        doc["advancing"] = known + byes
+    doc: dict[str, object] = {"round": score.round.number, "matches": matches, "byes": list(score.round.byes)}
+    doc["advancing"] = list(score.advancement.advancing)
+    if not score.advancement.decided:
         doc["blockers"] = [b.message for b in score.advancement.blockers]
     return doc
 
@@ -306,7 +304,7 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
             last = round_path(folder, exc.number)
             hint = (
                 f"如要作废并重新抽第{exc.number}轮，请加 --force（原文件 {last.name} 会另存为备份）"
-                if all(b.state is MatchState.OPEN for b in exc.blockers)
+                if all(b.status is TableStatus.OPEN for b in exc.blockers)
                 else f"请先在 {last.name} 中补全或改正这些比赛，再运行 shuangsheng score {folder}"
             )
             blocked = next(s for s in scores if s.round.number == exc.number)
@@ -445,7 +443,7 @@ def bracket_in(state: EventFolder) -> tuple[Bracket, EventFolder]:
         (s.round.number, m.match.table): m.result.levels
         for s in scores
         for m in s.matches
-        if m.result is not None and m.outcome.state is MatchState.DECIDED
+        if m.result is not None and m.outcome.status in (TableStatus.DECIDED, TableStatus.PASSED_A)
     }
     try:
         chart = build_bracket(

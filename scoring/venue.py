@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from scoring.bracket import Bracket, Column, Slot, SlotKind
-from scoring.knockout import Placings, is_final
-from scoring.results import RoundResults, TableResult, TableStatus, round_results
+from scoring.knockout import Placings, is_final, stage_name
+from scoring.results import RoundResults, TableResult, round_results
+from scoring.status import TableStatus
 from scoring.teams import Team, team_name
 
 if TYPE_CHECKING:  # the folder layer reads workbooks; only its types are needed here
@@ -42,10 +43,10 @@ class TableView:
     a: TeamView
     b: TeamView
     third_place: bool
-    state: TableStatus
+    status: TableStatus
     levels: tuple[str, str] | None  # (甲方, 乙方) after the last recorded hand; None before any hand
     winner: str | None  # team id, once decided or by walkover
-    status: str  # short Chinese wording for the TV: 尚未录入, 需加赛, 乙方弃权, 记录核对中…
+    status_text: str  # the status in a few Chinese words for the TV: 尚未录入, 需加赛, 乙方弃权, 记录核对中…
 
     @property
     def winner_team(self) -> TeamView | None:
@@ -66,7 +67,7 @@ class RoundView:
     @property
     def scored(self) -> bool:
         """Anything at all recorded in this round (a hand, a walkover or a mistake to fix)."""
-        return any(t.state is not TableStatus.OPEN for t in self.tables)
+        return any(t.status is not TableStatus.OPEN for t in self.tables)
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,7 @@ STATUS_CN = {
 }
 
 
-def table_status(t: TableResult) -> str:
+def status_text(t: TableResult) -> str:
     """The TV's few words on a table: 尚未录入, 需加赛, 乙方弃权, 记录核对中 (which cells are wrong is for the PC)."""
     if t.status is TableStatus.WALKOVER:
         return f"{t.forfeit.team}弃权" if t.forfeit else "弃权"
@@ -144,10 +145,10 @@ def round_view(results: RoundResults, teams: Mapping[str, Team]) -> RoundView:
             a=team_view(teams, t.a),
             b=team_view(teams, t.b),
             third_place=t.third_place,
-            state=t.status,
+            status=t.status,
             levels=_levels(t),
             winner=t.winner,
-            status=table_status(t),
+            status_text=status_text(t),
         )
         for t in results.tables
     )
@@ -170,7 +171,7 @@ def column_title(column: Column) -> str:
     """A bracket column's short heading, to fit a TV column: 决赛, 半决赛, else 第N轮 (the stage from the round's
     size, as the knockout names it)."""
     size = sum(len(slot.entries) for slot in column.slots)
-    return {2: "决赛", 3: "半决赛", 4: "半决赛"}.get(size, f"第{column.number}轮")
+    return stage_name(size) or f"第{column.number}轮"
 
 
 def _note(slot: Slot, index: int) -> str:

@@ -8,8 +8,9 @@ import pytest
 
 from scoring.bracket import GAP, Bracket, SlotKind, build, entry_note
 from scoring.event import Byes
-from scoring.knockout import MatchOutcome, MatchState, Round, next_round, rounds_needed
+from scoring.knockout import MatchOutcome, Round, next_round, rounds_needed
 from scoring.levels import Level, Levels
+from scoring.status import TableStatus
 from scoring.teams import Team
 
 
@@ -30,7 +31,7 @@ def play(n: int, *, seed: int = 1, stop_after: int | None = None, third_place="s
         r = nxt.draw(rng.randrange(10**9))
         rounds.append(r)
         outcomes[r.number] = [
-            MatchOutcome(p.table, MatchState.DECIDED, p.a if p.table % 2 else p.b) for p in r.pairings
+            MatchOutcome(p.table, TableStatus.DECIDED, p.a if p.table % 2 else p.b) for p in r.pairings
         ]
         for p in r.pairings:
             levels[r.number, p.table] = Levels(Level.KING, Level.NINE) if p.table % 2 else Levels(Level.FIVE, Level.ACE)
@@ -89,7 +90,7 @@ def test_rounds_not_yet_played_or_drawn_are_blank():
     assert [c.title for c in chart.columns] == ["第1轮", "第2轮", "第3轮（半决赛）", "第4轮（决赛）"]
     matches = [s for s in chart.columns[0].slots if s.kind is SlotKind.MATCH]
     assert matches[0].winner is not None
-    assert [(s.winner, s.state) for s in matches[1:]] == [(None, MatchState.OPEN)] * 2
+    assert [(s.winner, s.status) for s in matches[1:]] == [(None, TableStatus.OPEN)] * 2
     assert all(entry_note(s, e) == "" for s in matches[1:] for e in s.entries)
     for column in chart.columns[1:]:
         assert all(s.kind is SlotKind.PENDING and all(e.team is None for e in s.entries) for s in column.slots)
@@ -126,7 +127,7 @@ def test_third_place_match_is_kept_apart():
 def test_walkover_is_marked_and_the_other_team_goes_on():
     rounds, outcomes, _ = play(4, stop_after=1)
     p = rounds[0].pairings[0]
-    outcomes = {1: [MatchOutcome(p.table, MatchState.WALKOVER, p.b, "甲方弃权"), *outcomes[1][1:]]}
+    outcomes = {1: [MatchOutcome(p.table, TableStatus.WALKOVER, p.b, "甲方弃权"), *outcomes[1][1:]]}
     chart = build(rounds, outcomes, teams(4))
     slot = next(s for s in chart.columns[0].slots if s.table == 1)
     assert slot.winner == p.b

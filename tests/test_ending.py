@@ -20,8 +20,9 @@ from materials.page import MARGIN
 from materials.wording import MaterialsError
 from scoring.bracket import build
 from scoring.event import default_event
-from scoring.knockout import MatchOutcome, MatchState, Round, next_round
+from scoring.knockout import MatchOutcome, Round, next_round
 from scoring.levels import Level, Levels
+from scoring.status import TableStatus
 from scoring.teams import Team
 from tests.pdfcheck import text_of
 
@@ -57,7 +58,7 @@ def play(teams: list[Team], *, seed: int = 3, third_place: str = "shared", round
             break
         r = nxt.draw(rng.randrange(10**9))
         rounds.append(r)
-        outcomes[r.number] = [MatchOutcome(p.table, MatchState.DECIDED, p.a) for p in r.pairings]
+        outcomes[r.number] = [MatchOutcome(p.table, TableStatus.DECIDED, p.a) for p in r.pairings]
         levels.update({(r.number, p.table): Levels(Level.ACE, Level.TEN) for p in r.pairings})
     return build(rounds, outcomes, teams, levels=levels, title="测试比赛", third_place=third_place)
 

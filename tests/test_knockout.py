@@ -15,7 +15,6 @@ from scoring.knockout import (
     DrawError,
     LotsError,
     MatchOutcome,
-    MatchState,
     Pairing,
     Round,
     RoundNotDecided,
@@ -33,6 +32,7 @@ from scoring.knockout import (
     round_title,
     rounds_needed,
 )
+from scoring.status import TableStatus
 
 
 def ids(n: int) -> list[str]:
@@ -40,7 +40,7 @@ def ids(n: int) -> list[str]:
 
 
 def won(p: Pairing, winner: str) -> MatchOutcome:
-    return MatchOutcome(p.table, MatchState.DECIDED, winner)
+    return MatchOutcome(p.table, TableStatus.DECIDED, winner)
 
 
 def run_event(
@@ -189,7 +189,7 @@ def test_lots_for_a_final_with_third_place_match():
 
 def test_advance_winners_by_table_then_the_bye():
     r = draw_from_lots(1, {"01": 1, "02": 2, "03": 3, "04": 4, "05": 5}, ids(5), byes=1)
-    adv = advance(r, [won(r.pairings[1], "04"), MatchOutcome(1, MatchState.WALKOVER, "02", "第01组弃权")])
+    adv = advance(r, [won(r.pairings[1], "04"), MatchOutcome(1, TableStatus.WALKOVER, "02", "第01组弃权")])
     assert adv.decided
     assert adv.advancing == ("02", "04", "05")
     assert adv.losers == ("01", "03")
@@ -198,19 +198,19 @@ def test_advance_winners_by_table_then_the_bye():
 def test_advance_refusal_names_each_table_and_why():
     r = draw_from_lots(1, {t: i for i, t in enumerate(ids(10), 1)}, ids(10), byes=0)
     outcomes = [
-        MatchOutcome(1, MatchState.INVALID, reason="第3局台下得分应为 0–200 之间 5 的倍数"),
-        MatchOutcome(2, MatchState.NEEDS_PLAYOFF, reason="双方同为9级"),
-        MatchOutcome(4, MatchState.DECIDED, "01"),
-        MatchOutcome(5, MatchState.WALKOVER),
+        MatchOutcome(1, TableStatus.INVALID, reason="第3局台下得分应为 0–200 之间 5 的倍数"),
+        MatchOutcome(2, TableStatus.NEEDS_PLAYOFF, reason="双方同为9级"),
+        MatchOutcome(4, TableStatus.DECIDED, "01"),
+        MatchOutcome(5, TableStatus.WALKOVER),
         won(r.pairings[2], "05"),
     ]
     adv = advance(r, outcomes)
-    assert not adv.decided and adv.advancing == () and adv.losers == ()
-    assert [(b.table, b.state) for b in adv.blockers] == [
-        (1, MatchState.INVALID),
-        (2, MatchState.NEEDS_PLAYOFF),
-        (4, MatchState.INVALID),
-        (5, MatchState.INVALID),
+    assert not adv.decided and adv.advancing == ("05",) and adv.losers == ("06",)  # only table 3 is decided
+    assert [(b.table, b.status) for b in adv.blockers] == [
+        (1, TableStatus.INVALID),
+        (2, TableStatus.NEEDS_PLAYOFF),
+        (4, TableStatus.INVALID),
+        (5, TableStatus.INVALID),
     ]
     assert [b.message for b in adv.blockers] == [
         "第1桌：记录有误（第3局台下得分应为 0–200 之间 5 的倍数）",
@@ -223,7 +223,7 @@ def test_advance_refusal_names_each_table_and_why():
 
 def test_next_round_refused_while_a_match_is_undecided():
     r = draw_from_lots(1, {"01": 1, "02": 2, "03": 3, "04": 4}, ids(4))
-    outcomes = {1: [MatchOutcome(1, MatchState.NEEDS_PLAYOFF, reason="双方同为9级")]}
+    outcomes = {1: [MatchOutcome(1, TableStatus.NEEDS_PLAYOFF, reason="双方同为9级")]}
     with pytest.raises(RoundNotDecided) as e:
         next_round(ids(4), [r], outcomes)
     assert str(e.value).splitlines() == [
@@ -237,7 +237,7 @@ def test_next_round_refused_while_a_match_is_undecided():
 def test_outcome_for_a_table_the_round_does_not_have():
     r = draw_from_lots(1, {"01": 1, "02": 2}, ids(2))
     with pytest.raises(BracketError) as e:
-        advance(r, [MatchOutcome(3, MatchState.DECIDED, "01")])
+        advance(r, [MatchOutcome(3, TableStatus.DECIDED, "01")])
     assert e.value.problems == ("第1轮没有第3桌，却有它的比赛结果",)
 
 

@@ -16,7 +16,8 @@ from materials.fonts import choose_fonts, system_candidates
 from scoring import tournament
 from scoring.event import default_event
 from scoring.knockout import Pairing, Round
-from scoring.results import TableStatus, round_results
+from scoring.results import round_results
+from scoring.status import TableStatus
 from scoring.teams import Team
 from scoring.workbook.schema import HAND_COLUMNS, HEADER
 from tests.helpers import event_folder, every_status_round

@@ -6,8 +6,9 @@ import random
 
 from scoring import tournament, workbook
 from scoring.levels import Level, Side
-from scoring.results import NextStep, TableStatus, round_results
+from scoring.results import NextStep, round_results
 from scoring.simulate import simulate_match
+from scoring.status import TableStatus
 from scoring.workbook.problems import Cell
 from tests.helpers import event_folder, every_status_round
 

@@ -12,6 +12,7 @@ import pytest
 from scoring import event as event_file
 from scoring import tournament, workbook
 from scoring.simulate import simulate_match
+from scoring.status import TableStatus
 from scoring.teams import Team
 
 
@@ -88,5 +89,5 @@ def test_a_sheet_with_value_and_sequence_errors_lists_all_of_them_in_row_order(f
     cells = [str(p.cell) for p in match.problems]
     assert cells == [f"B{first + 1}", f"D{first + 3}", f"D{first + 4}"]
     assert "应为甲方坐庄" in match.problems[0].message
-    assert match.outcome.state is tournament.MatchState.INVALID
+    assert match.outcome.status is TableStatus.INVALID
     assert [o.hand for o in match.result.outcomes] == [1]  # replayed up to the first bad row

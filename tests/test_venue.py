@@ -8,9 +8,10 @@ import pytest
 
 from scoring import tournament, workbook
 from scoring.levels import Side
-from scoring.results import TableStatus, round_results
+from scoring.results import round_results
 from scoring.simulate import simulate_match
-from scoring.venue import BRACKET_MAX_COLUMNS, BRACKET_MAX_LEAVES, Board, build_board, table_status
+from scoring.status import TableStatus
+from scoring.venue import BRACKET_MAX_COLUMNS, BRACKET_MAX_LEAVES, Board, build_board, status_text
 from tests.events import TIED, WRONG, draw, finished, play, played_rounds, start_event
 
 
@@ -36,7 +37,7 @@ def test_a_round_just_drawn_shows_its_tables_and_bye_and_no_results(tmp_path):
     assert r.number == 1 and r.title == "第1轮"
     assert [(t.table, t.a.id, t.b.id) for t in r.tables] == [(p.table, p.a, p.b) for p in drawn.pairings]
     assert [b.id for b in r.byes] == list(drawn.byes) and len(r.byes) == 5  # 11 teams: 3 matches, 5 byes
-    assert {t.status for t in r.tables} == {"尚未录入"} and not r.decided and not r.scored
+    assert {t.status_text for t in r.tables} == {"尚未录入"} and not r.decided and not r.scored
     assert r.waiting == tuple(p.table for p in drawn.pairings)
     assert board.results is None and board.bracket is None and board.placings is None
 
@@ -49,12 +50,12 @@ def test_results_as_scored_show_levels_winner_playoff_and_mistakes(tmp_path):
     r = board.results
     assert r is board.current and r.scored and not r.decided
     by_table = {t.table: t for t in r.tables}
-    assert by_table[1].state is TableStatus.NEEDS_PLAYOFF and by_table[1].status == "需加赛"
+    assert by_table[1].status is TableStatus.NEEDS_PLAYOFF and by_table[1].status_text == "需加赛"
     assert by_table[1].levels == ("2", "2") and by_table[1].winner is None
-    assert by_table[2].state is TableStatus.INVALID and by_table[2].status == "记录核对中"
+    assert by_table[2].status is TableStatus.INVALID and by_table[2].status_text == "记录核对中"
     assert by_table[3].winner in (by_table[3].a.id, by_table[3].b.id) and by_table[3].levels is not None
     assert by_table[3].winner_team.id == by_table[3].winner
-    assert by_table[4].state is TableStatus.OPEN
+    assert by_table[4].status is TableStatus.OPEN
     assert r.waiting == (1, 2, 4) and r.advancing == ()
 
 
@@ -64,7 +65,7 @@ def test_walkover_is_worded_by_the_side_that_forfeited(tmp_path):
     workbook.fill_round(tournament.round_path(tmp_path, 1), {}, walkovers={2: Side.B})
     score = tournament.score(tmp_path, 1).score
     table = next(t for t in round_results(score, {}).tables if t.table == 2)
-    assert table_status(table) == "乙方弃权"
+    assert status_text(table) == "乙方弃权"
     board = board_of(tmp_path)
     assert next(t for t in board.results.tables if t.table == 2).winner == score.matches[1].match.pairing.a
 
