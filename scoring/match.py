@@ -21,6 +21,9 @@ from scoring.rules import (
 
 
 class Status(str, enum.Enum):
+    """How a sequence of hands came out (replay --json's "status"); a table's status, `scoring.status.TableStatus`,
+    is derived from it by `table_status` alone."""
+
     DECIDED = "decided"  # higher level when time was up (or after a 加赛 hand)
     PASSED_A = "passed_a"  # won outright by passing A
     NEEDS_PLAYOFF = "needs_playoff"  # tied when time was up; 加赛 hands still to play
