@@ -311,46 +311,10 @@ def draw_from_lots(
     if not problems:
         problems += _check_byes(pool, count)
     entries = list(lots.items()) if isinstance(lots, Mapping) else [tuple(e) for e in lots]
-    members = set(pool)
-    given: dict[str, list[object]] = {}
-    for team, lot in entries:
-        given.setdefault(team, []).append(lot)
-    for team in given:
-        if team not in members:
-            problems.append(f"组号“{team}”不是本轮参赛的组")
-    n = len(pool)
-    holders: dict[int, list[str]] = {}
-    for team in pool:
-        team_lots = given.get(team, [])
-        if not team_lots:
-            problems.append(f"{team_name(team)}没有签号")
-        elif len(team_lots) > 1:
-            shown = "、".join(str(x) for x in team_lots)
-            problems.append(f"{team_name(team)}填了{len(team_lots)}个签号（{shown}），每组只能有一个签号")
-        else:
-            lot = team_lots[0]
-            if isinstance(lot, bool) or not isinstance(lot, int) or lot < 1:
-                problems.append(f"{team_name(team)}的签号应为正整数，实际为“{lot}”")
-            elif lot > n:
-                problems.append(f"{team_name(team)}的签号 {lot} 超出范围：本轮共{n}组，签号应为 1–{n}")
-            else:
-                holders.setdefault(lot, []).append(team)
-    for lot in sorted(holders):
-        if len(holders[lot]) > 1:
-            problems.append(f"签号 {lot} 重复：{_names(holders[lot])}")
-    gaps = [lot for lot in range(1, n + 1) if lot not in holders]
-    if gaps and n >= MIN_TEAMS:
-        shown = "、".join(str(x) for x in gaps)
-        problems.append(f"缺少签号 {shown}：本轮共{n}组，签号 1–{n} 应各用一次")
-    plan = LotPlan(n, (n - count) // 2)
-    had = Counter(previous_byes)
-    playing = [t for lot in range(1, 2 * plan.matches + 1) if len(holders.get(lot, ())) == 1 for t in holders[lot]]
-    fewest = min((had[t] for t in playing), default=0)
-    for lot in plan.bye_lots:
-        if len(holders.get(lot, ())) == 1 and had[team := holders[lot][0]] > fewest:
-            problems.append(
-                f"签号 {lot}（轮空）抽到的{team_name(team)}已经轮空过，本轮还有没轮空过的组，不能让它再次轮空，请重新抽签"
-            )
+    holders, lot_problems = _lot_holders(entries, pool)
+    problems += lot_problems
+    plan = LotPlan(len(pool), (len(pool) - count) // 2)
+    problems += _repeated_byes(plan, holders, previous_byes)
     if problems:
         raise LotsError(problems, heading=f"第{number}轮的签号有误：")
     by_lot = {lot: teams[0] for lot, teams in holders.items()}
@@ -358,6 +322,57 @@ def draw_from_lots(
     recorded = tuple(sorted(((by_lot[lot], lot) for lot in by_lot), key=lambda e: e[1]))
     byes_drawn = tuple(by_lot[lot] for lot in plan.bye_lots)
     return Round(number, pool, _with_third_place(pairings, third_place_match), byes_drawn, None, recorded)
+
+
+def _lot_holders(entries: Sequence[tuple[str, object]], pool: tuple[str, ...]) -> tuple[dict[int, list[str]], list[str]]:
+    """Which teams hold each lot number, and every problem with the lots as typed (unknown teams, missing,
+    several or bad lots, a lot held twice, lots left out)."""
+    members = set(pool)
+    given: dict[str, list[object]] = {}
+    for team, lot in entries:
+        given.setdefault(team, []).append(lot)
+    problems = [f"组号“{team}”不是本轮参赛的组" for team in given if team not in members]
+    n = len(pool)
+    holders: dict[int, list[str]] = {}
+    for team in pool:
+        problem = _lot_problem(team, given.get(team, []), n)
+        if problem:
+            problems.append(problem)
+        else:
+            holders.setdefault(given[team][0], []).append(team)  # type: ignore[arg-type]
+    problems += [f"签号 {lot} 重复：{_names(holders[lot])}" for lot in sorted(holders) if len(holders[lot]) > 1]
+    gaps = [lot for lot in range(1, n + 1) if lot not in holders]
+    if gaps and n >= MIN_TEAMS:
+        shown = "、".join(str(x) for x in gaps)
+        problems.append(f"缺少签号 {shown}：本轮共{n}组，签号 1–{n} 应各用一次")
+    return holders, problems
+
+
+def _lot_problem(team: str, team_lots: list[object], n: int) -> str | None:
+    """What is wrong with the lot numbers given for one team, if anything."""
+    if not team_lots:
+        return f"{team_name(team)}没有签号"
+    if len(team_lots) > 1:
+        shown = "、".join(str(x) for x in team_lots)
+        return f"{team_name(team)}填了{len(team_lots)}个签号（{shown}），每组只能有一个签号"
+    lot = team_lots[0]
+    if isinstance(lot, bool) or not isinstance(lot, int) or lot < 1:
+        return f"{team_name(team)}的签号应为正整数，实际为“{lot}”"
+    if lot > n:
+        return f"{team_name(team)}的签号 {lot} 超出范围：本轮共{n}组，签号应为 1–{n}"
+    return None
+
+
+def _repeated_byes(plan: LotPlan, holders: Mapping[int, list[str]], previous_byes: Collection[str]) -> list[str]:
+    """A bye lot drawn by a team that had more byes than some team that plays."""
+    had = Counter(previous_byes)
+    playing = [t for lot in range(1, 2 * plan.matches + 1) if len(holders.get(lot, ())) == 1 for t in holders[lot]]
+    fewest = min((had[t] for t in playing), default=0)
+    return [
+        f"签号 {lot}（轮空）抽到的{team_name(team)}已经轮空过，本轮还有没轮空过的组，不能让它再次轮空，请重新抽签"
+        for lot in plan.bye_lots
+        if len(holders.get(lot, ())) == 1 and had[team := holders[lot][0]] > fewest
+    ]
 
 
 # --- results of a round ---
@@ -462,7 +477,7 @@ def _check_rounds(
     if problems:
         raise BracketError(problems)
     advancements = [advance(r, outcomes_by_round.get(r.number, ())) for r in rounds]
-    for prev, adv, cur in zip(rounds, advancements, rounds[1:]):
+    for prev, adv, cur in zip(rounds, advancements, rounds[1:], strict=False):
         if is_final(prev):
             problems.append(f"第{prev.number}轮是决赛，之后不应再有第{cur.number}轮")
             continue
@@ -620,53 +635,62 @@ def placings(
         return Placings(False, missing=("第1轮尚未抽签",))
     _check_rounds(rounds, outcomes_by_round)
     results = [_results(r, outcomes_by_round.get(r.number, ())) for r in rounds]
-    missing: list[str] = []
-    for r, res in zip(rounds, results):
-        missing.extend(f"第{r.number}轮{b.message}" for b in res.values() if isinstance(b, Blocker))
+    missing = _missing(rounds, results, byes)
     last = rounds[-1]
-    final_drawn = is_final(last)
-    if not final_drawn:
-        size, number = len(last.pairings) + len(last.byes), last.number + 1
-        while size >= 2:
-            missing.append(f"{round_title(number, size)}尚未抽签")
-            size, number = next_size(size, byes), number + 1
-
     first = second = None
-    if final_drawn:
+    if is_final(last):
         final_pairing = next(p for p in last.pairings if not p.third_place)
         final = results[-1][final_pairing.table]
         if not isinstance(final, Blocker):
             first, second = final
-    notes = list(_semi_notes(rounds, results, mode))
-    third: tuple[str, ...] = ()
-    semi_index = next((i for i, r in enumerate(rounds) if len(r.pool) in (3, 4)), None)
-    if semi_index is not None:
-        semi_matches = [p for p in rounds[semi_index].pairings if not p.third_place]
-        outcomes = [results[semi_index][p.table] for p in semi_matches]
-        semi_losers = tuple(o[1] for o in outcomes if not isinstance(o, Blocker))
-        match = next((p for p in last.pairings if p.third_place), None) if final_drawn else None
-        if len(semi_matches) == 2 and mode is ThirdPlace.PLAYOFF:
-            if final_drawn and match is None:
-                missing.append(
-                    f"第{last.number}轮（决赛）没有三、四名决赛，无法确定三等奖（third_place = \"playoff\"）"
-                )
-            elif match is not None and not isinstance(res := results[-1][match.table], Blocker):
-                third = (res[0],)
-        else:
-            third = semi_losers
-            if match is not None:
-                notes.append(
-                    f"第{last.number}轮有三、四名决赛，但 third_place = \"shared\"：两组半决赛负者并列三等奖。"
-                )
-    elif (note := prize_note(rounds[0], mode)) is not None:
-        notes.append(note)
+    third, third_missing, third_notes = _third(rounds, results, mode)
+    missing += third_missing
+    notes = [*_semi_notes(rounds, results, mode), *third_notes]
     return Placings(not missing, first, second, third, tuple(missing), tuple(notes))
+
+
+def _missing(rounds: Sequence[Round], results: Sequence[dict[int, tuple[str, str] | Blocker]],
+             byes: Byes | str) -> list[str]:
+    """Every match not decided yet, then every round still to draw."""
+    missing = [f"第{r.number}轮{b.message}" for r, res in zip(rounds, results, strict=True)
+               for b in res.values() if isinstance(b, Blocker)]
+    last = rounds[-1]
+    if not is_final(last):
+        size, number = len(last.pairings) + len(last.byes), last.number + 1
+        while size >= 2:
+            missing.append(f"{round_title(number, size)}尚未抽签")
+            size, number = next_size(size, byes), number + 1
+    return missing
+
+
+def _third(rounds: Sequence[Round], results: Sequence[dict[int, tuple[str, str] | Blocker]],
+           mode: ThirdPlace) -> tuple[tuple[str, ...], list[str], list[str]]:
+    """The 三等奖 so far, what keeps it open, and notes: (third, missing, notes)."""
+    last = rounds[-1]
+    final_drawn = is_final(last)
+    semi_index = next((i for i, r in enumerate(rounds) if len(r.pool) in (3, 4)), None)
+    if semi_index is None:
+        note = prize_note(rounds[0], mode)
+        return (), [], [note] if note is not None else []
+    semi_matches = [p for p in rounds[semi_index].pairings if not p.third_place]
+    outcomes = [results[semi_index][p.table] for p in semi_matches]
+    semi_losers = tuple(o[1] for o in outcomes if not isinstance(o, Blocker))
+    match = next((p for p in last.pairings if p.third_place), None) if final_drawn else None
+    if len(semi_matches) == 2 and mode is ThirdPlace.PLAYOFF:
+        if final_drawn and match is None:
+            return (), [f"第{last.number}轮（决赛）没有三、四名决赛，无法确定三等奖（third_place = \"playoff\"）"], []
+        if match is not None and not isinstance(res := results[-1][match.table], Blocker):
+            return (res[0],), [], []
+        return (), [], []
+    notes = [] if match is None else [
+        f"第{last.number}轮有三、四名决赛，但 third_place = \"shared\"：两组半决赛负者并列三等奖。"]
+    return semi_losers, [], notes
 
 
 def _semi_notes(
     rounds: Sequence[Round], results: Sequence[dict[int, tuple[str, str] | Blocker]], mode: ThirdPlace
 ) -> tuple[str, ...]:
-    for r, res in zip(rounds, results):
+    for r, res in zip(rounds, results, strict=True):
         if len(r.pool) == 3:
             match = next(p for p in r.pairings if not p.third_place)
             outcome = res[match.table]

@@ -118,7 +118,7 @@ def _readable_part(match: MatchSheet, rules: RuleSet) -> tuple[MatchResult | Non
         return None, match.problems
     bad_rows = [p.row for p in match.problems if p.sheet == match.sheet and p.row is not None and p.row > header]
     first_bad = min(bad_rows, default=None)
-    hands = tuple(h for h, row in zip(match.record.hands, match.rows) if first_bad is None or row < first_bad)
+    hands = tuple(h for h, row in zip(match.record.hands, match.rows, strict=True) if first_bad is None or row < first_bad)
     if not hands:
         return None, match.problems
     result = replay(replace(match.record, hands=hands), rules)
