@@ -197,6 +197,10 @@ class GuardedCommand(HelpCommand):
         # Anything else is a bug: reported, not shown. BaseException, because a library written in Rust reports a
         # panic as pyo3's PanicException, which is not an Exception.
         except BaseException as exc:
+            from scoring.files import plain_os_error
+
+            if (plain := plain_os_error(exc)) is not None:  # a path the system refuses (a name too long): not a bug
+                fail([plain])
             params = {k: v for k, v in ctx.params.items() if v not in (None, False)}
             folder = next((Path(params[k]) for k in _FOLDER_PARAMS if k in params), None)
             command = [ctx.command_path, *(f"{k}={v}" for k, v in params.items())]

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scoring import files
 from scoring.errors import UserError, shown
 from scoring.files import decode_text
 from scoring.rules import RulesError, RuleSet
@@ -94,16 +97,17 @@ def default_event() -> Event:
     return parse(default_text(), source=EVENT_FILE)
 
 
-MAX_EVENT_BYTES = 1024 * 1024  # event.toml is a few kB
-
-
 def missing_folder(folder: Path) -> str | None:
     """The message for an event folder that is not there (a mistyped path), or None."""
-    if folder.is_dir():
+    try:
+        info = os.stat(folder)
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError):
+            return f"文件夹 {folder} 不存在；请检查路径是否打错（新的活动先运行 shuangsheng init {typed_path(folder)}）"
+        return f"{folder}：{files.os_reason(exc)}"
+    if stat.S_ISDIR(info.st_mode):
         return None
-    if folder.exists():
-        return f"{folder} 是一个文件，不是活动文件夹；请给出活动文件夹（里面有 {EVENT_FILE}）"
-    return f"文件夹 {folder} 不存在；请检查路径是否打错（新的活动先运行 shuangsheng init {typed_path(folder)}）"
+    return f"{folder} 不是文件夹；请给出活动文件夹（里面有 {EVENT_FILE}）"
 
 
 def load(folder: Path) -> Event:
@@ -111,13 +115,11 @@ def load(folder: Path) -> Event:
     if (missing := missing_folder(folder)) is not None:
         raise EventError([missing])
     try:
-        if path.stat().st_size > MAX_EVENT_BYTES:
-            raise EventError([f"{path}：文件太大（{path.stat().st_size // 1024} KB），活动设置只有几 KB；请检查是不是选错了文件"])
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise EventError([f"{path}：找不到活动设置文件，请先运行 shuangsheng init {folder}"]) from None
-    except OSError as exc:
-        raise EventError([f"{path}：无法读取（{exc.strerror}）"]) from None
+        data = files.read_user_file(path, files.EVENT_SETTINGS)
+    except files.Unreadable as exc:
+        if exc.missing:
+            raise EventError([f"{path}：找不到活动设置文件，请先运行 shuangsheng init {folder}"]) from None
+        raise EventError([str(exc)]) from None
     text = decode_text(data)
     if text is None:
         raise EventError([f"{path}：文件编码无法识别，请用记事本“另存为”，编码选 UTF-8"])

@@ -1,9 +1,13 @@
-"""Writing output files safely: atomically, and never over an existing file unless asked."""
+"""Reading the user's files safely (regular files only, of a bounded size) and writing output files safely:
+atomically, and never over an existing file unless asked."""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from scoring.errors import UserError
@@ -35,6 +39,120 @@ class CannotWrite(UserError, OSError):
             advice = "请确认这个文件夹可以写入、磁盘还有空间"
         super().__init__(f"{path}：无法写入（{detail}）。{advice}")
         self.path = path
+
+
+# --- reading: one door for every file a user names or that lives in the event folder ---
+
+KB = 1024
+MB = 1024 * KB
+NAME_MAX = 255  # bytes in one file or folder name (most file systems; a Chinese character takes 3)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a file should be: `noun` names it in messages, `limit` caps the bytes read, `usual` says how large
+    such a file really is (for the "too large" message)."""
+
+    noun: str
+    limit: int
+    usual: str
+
+
+EVENT_SETTINGS = Kind("活动设置文件（event.toml）", 1 * MB, "活动设置只有几 KB")
+MATCH_RECORD = Kind("对局记录（JSON 文件）", 1 * MB, "一场比赛的记录只有几 KB")
+WORKBOOK = Kind("Excel 工作簿（.xlsx）", 20 * MB, "本赛事的工作簿不到 1 MB")
+LOTS_CSV = Kind("纸签文件（CSV）", 1 * MB, "128 组的纸签只有几 KB")
+LEDGER_FILE = Kind("本程序的记录文件", 1 * MB, "它只有几 KB")
+OUTPUT = Kind("本程序生成的文件", 200 * MB, "本程序生成的文件都在几 MB 以内")
+
+
+class Unreadable(UserError, OSError):
+    """A file that cannot be read as the `kind` expected: missing (`missing`), not a regular file, too large, or
+    refused by the system. `reason` is the Chinese message without the path."""
+
+    def __init__(self, path: Path, reason: str, *, missing: bool = False):
+        super().__init__(f"{path}：{reason}")
+        self.path = Path(path)
+        self.reason = reason
+        self.missing = missing
+
+
+def size_text(size: int) -> str:
+    return f"{size / MB:.0f} MB" if size >= MB else f"{size // KB} KB"
+
+
+def too_large(size: int, kind: Kind) -> str:
+    return f"文件太大（{size_text(size)}），{kind.usual}；请检查是不是选错了文件"
+
+
+_SPECIAL = (
+    (stat.S_ISDIR, "这是一个文件夹"),
+    (stat.S_ISFIFO, "这是一个命名管道（FIFO）"),
+    (stat.S_ISCHR, "这是一个设备（如 /dev/zero）"),
+    (stat.S_ISBLK, "这是一个磁盘设备"),
+    (stat.S_ISSOCK, "这是一个套接字（socket）"),
+)
+
+
+def not_a_file(mode: int, kind: Kind) -> str:
+    what = next((text for test, text in _SPECIAL if test(mode)), "这不是普通文件")
+    space = " " if kind.noun[:1].isascii() else ""  # a space between Chinese and a Latin word
+    return f"{what}，不是{space}{kind.noun}；请给出文件本身"
+
+
+def os_reason(exc: OSError) -> str:
+    """An operating-system refusal in plain Chinese."""
+    if exc.errno == errno.ENAMETOOLONG:
+        return f"路径太长：一个文件或文件夹的名字最长 {NAME_MAX} 字节（一个汉字占 3 字节）；请改用短一些的名字"
+    if isinstance(exc, FileNotFoundError):
+        return "找不到文件"
+    if isinstance(exc, PermissionError):
+        return "无法读取：没有权限，或文件正被其他程序（如 Excel/WPS）锁定"
+    if isinstance(exc, NotADirectoryError):
+        return "路径中间有一段不是文件夹；请检查路径"
+    if exc.errno == errno.ELOOP:
+        return "路径里的快捷方式（符号链接）绕成了圈；请检查路径"
+    return f"无法读取（{exc.strerror or type(exc).__name__}）"
+
+
+def read_user_file(path: Path, kind: Kind) -> bytes:
+    """The bytes of `path`, a regular file of at most `kind.limit` bytes; anything else is `Unreadable` at once.
+
+    The file's type is checked before it is opened (opening a FIFO waits for a writer; /dev/zero never ends), the
+    file is opened without waiting in case it was swapped meanwhile and checked again, and no more than the limit
+    is read, whatever the file grows to."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise Unreadable(path, os_reason(exc), missing=isinstance(exc, FileNotFoundError)) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise Unreadable(path, not_a_file(info.st_mode, kind))
+    if info.st_size > kind.limit:
+        raise Unreadable(path, too_large(info.st_size, kind))
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise Unreadable(path, os_reason(exc), missing=isinstance(exc, FileNotFoundError)) from None
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode):  # swapped for something else since the first look
+            raise Unreadable(path, not_a_file(info.st_mode, kind))
+        try:
+            data = fh.read(kind.limit + 1)
+        except OSError as exc:
+            raise Unreadable(path, os_reason(exc)) from None
+    if len(data) > kind.limit:  # grew while being read
+        raise Unreadable(path, too_large(len(data), kind))
+    return data
+
+
+def plain_os_error(exc: BaseException) -> str | None:
+    """The message for an operating-system error that is the user's path, not a bug (a name longer than the file
+    system allows), wherever it surfaced; None for anything else."""
+    if isinstance(exc, OSError) and exc.errno == errno.ENAMETOOLONG:
+        where = f"{exc.filename}：" if exc.filename else ""
+        return where + os_reason(exc)
+    return None
 
 
 def decode_text(data: bytes) -> str | None:
@@ -93,18 +211,22 @@ def write_text(path: Path, text: str, *, force: bool = False) -> Path:
 LEDGER = ".shuangsheng-generated.json"
 
 
-def _digest(path: Path) -> str:
+def _digest(path: Path) -> str | None:
+    """The file's SHA-256; None when it is no regular file or cannot be read (then it is not what we wrote)."""
     import hashlib
 
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    try:
+        return hashlib.sha256(read_user_file(path, OUTPUT)).hexdigest()
+    except Unreadable:
+        return None
 
 
 def _ledger(folder: Path) -> dict[str, str]:
     import json
 
     try:
-        data = json.loads((folder / LEDGER).read_text(encoding="utf-8"))
-    except (FileNotFoundError, ValueError):
+        data = json.loads(read_user_file(folder / LEDGER, LEDGER_FILE).decode("utf-8"))
+    except (Unreadable, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -114,7 +236,8 @@ def check_regenerable(path: Path, *, force: bool) -> None:
     person has edited it (or it was never ours) it is kept unless `force`."""
     if force or not path.exists():
         return
-    if _ledger(path.parent).get(path.name) != _digest(path):
+    digest = _digest(path)
+    if digest is None or _ledger(path.parent).get(path.name) != digest:
         raise OutputExists(path, edited=True)
 
 
@@ -122,7 +245,8 @@ def record_generated(path: Path) -> None:
     import json
 
     ledger = _ledger(path.parent)
-    ledger[path.name] = _digest(path)
+    if (digest := _digest(path)) is not None:
+        ledger[path.name] = digest
     write_text(path.parent / LEDGER, json.dumps(ledger, ensure_ascii=False, indent=1, sort_keys=True), force=True)
 
 
@@ -145,8 +269,4 @@ def keep_copy(path: Path) -> Path:
         copy = path.with_name(f"{path.stem}.备份-{stamp}{'' if n == 1 else f'-{n}'}{path.suffix}")
         if not copy.exists():
             break
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise CannotWrite(path, exc) from None
-    return write_bytes(copy, data)
+    return write_bytes(copy, read_user_file(path, WORKBOOK))

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from scoring import files
 from scoring.errors import shown
 from scoring.files import decode_text
 from scoring.levels import START, Level, Levels, Side
@@ -281,7 +282,7 @@ def _parse_hand(number: int, raw: object) -> tuple[Hand | None, list[HandError]]
 
 # --- the record file ---
 
-MAX_RECORD_BYTES = 1024 * 1024  # a long match with every field filled is a few kB
+MAX_RECORD_BYTES = files.MATCH_RECORD.limit  # a long match with every field filled is a few kB
 MAX_RECORD_DEPTH = 16  # a record nests 4 deep ({"rules": {"must_play": [...]}})
 MAX_NUMBER_DIGITS = 15
 
@@ -324,18 +325,9 @@ def read_record(path: Path) -> object:
         return RecordError([HandError(None, None, message)])
 
     try:
-        size = path.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise refuse(f"文件太大（{size // 1024} KB），一场比赛的记录只有几 KB；请检查选的是不是对局记录文件")
-        raw = path.read_bytes()[: MAX_RECORD_BYTES + 1]
-    except FileNotFoundError:
-        raise refuse("找不到文件") from None
-    except IsADirectoryError:
-        raise refuse("这是文件夹，应为对局记录（JSON 文件）") from None
-    except OSError as exc:
-        raise refuse(f"无法读取（{exc.strerror or type(exc).__name__}）") from None
-    if len(raw) > MAX_RECORD_BYTES:  # grew while being read
-        raise refuse("文件太大，一场比赛的记录只有几 KB；请检查选的是不是对局记录文件")
+        raw = files.read_user_file(path, files.MATCH_RECORD)
+    except files.Unreadable as exc:
+        raise refuse(exc.reason) from None
     if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
         raise refuse("这是 Excel 工作簿，不是对局记录（JSON 文件）；检查填好的记分表请用 shuangsheng score 活动文件夹")
     text = decode_text(raw)

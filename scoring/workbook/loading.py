@@ -22,8 +22,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scoring import files
 from scoring.files import decode_text
-from scoring.workbook.guard import MAX_FILE_BYTES, Inspection, Span, inspect
+from scoring.workbook.guard import Inspection, Span, inspect
 from scoring.workbook.parsers import squeeze
 from scoring.workbook.problems import Problem, WorkbookError
 
@@ -73,21 +74,16 @@ class Grid:
 
 
 def read_file(path: Path) -> bytes:
+    """The bytes of a workbook (or a lots CSV) the user gave: a regular file within its kind's size limit."""
     name = Path(path).name
+    kind = files.LOTS_CSV if Path(path).suffix.lower() == ".csv" else files.WORKBOOK
     try:
-        size = Path(path).stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise WorkbookError([Problem(name, None, None, f"文件太大（{size // 1024 // 1024} MB），不像是本赛事的工作簿")])
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        where = "" if str(path) == name else f"：{path}"  # the full path only when it says more than the name
-        raise WorkbookError([Problem(name, None, None, f"找不到文件{where}")]) from None
-    except IsADirectoryError:
-        raise WorkbookError([Problem(name, None, None, "这是一个文件夹，不是 xlsx 文件")]) from None
-    except PermissionError:
-        raise WorkbookError([Problem(name, None, None, "无法读取：没有权限，或文件正被其他程序（如 Excel/WPS）锁定")]) from None
-    except OSError as exc:
-        raise WorkbookError([Problem(name, None, None, f"无法读取：{exc.strerror or exc}")]) from None
+        return files.read_user_file(Path(path), kind)
+    except files.Unreadable as exc:
+        reason = exc.reason
+        if exc.missing and str(path) != name:
+            reason = f"找不到文件：{path}"  # the full path only when it says more than the name
+        raise WorkbookError([Problem(name, None, None, reason)]) from None
 
 
 def _unreadable(name: str, exc: BaseException) -> WorkbookError:
