@@ -14,6 +14,10 @@ Budgets (issue 10):
   (both measured as a whole `python` process, start-up and imports included, taking turns);
 - `demo --teams 128` ≤ 8 × that same bare load;
 - peak memory (maximum resident set) of that `score` ≤ 100 MB;
+- peak memory of `score` of the largest round workbook the guard accepts (the 128-team round with hand rows
+  pasted into every table sheet up to the guard's whole-workbook limits of rows, cells and bytes unpacked; as
+  written, as Excel saves it with shared strings, and holding a formula, which is read through openpyxl)
+  ≤ 300 MB each (issue 16);
 - every PDF a 64-table round produces (`materials` for 128 teams, then `draw` and `score` of round 1; the score
   cards among them) ≤ 1.5 MB each. New PDFs are picked up by looking at what appears in the folder.
 
@@ -35,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the largest workbooks are built by tests/big_workbooks.py (standard library only)
 PYTHON = sys.executable
 CLI = [PYTHON, "-m", "cli"]
 MB = 1024 * 1024
@@ -109,15 +114,15 @@ class Sample:
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def run_once(command: list[str], *, cwd: Path = ROOT) -> tuple[float, float, int]:
-    """(CPU seconds, wall seconds, peak resident bytes) of one run; the command must succeed."""
+def run_once(command: list[str], *, cwd: Path = ROOT, codes: tuple[int, ...] = (0,)) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, peak resident bytes) of one run; the command must exit with one of `codes`."""
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)
     error = process.stderr.read().decode("utf-8", "replace") if process.stderr else ""
-    if process.returncode != 0:
+    if process.returncode not in codes:
         raise SystemExit(f"failed ({process.returncode}): {' '.join(command)}\n{error}")
     return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss * 1024  # ru_maxrss is in KiB on Linux
 
@@ -145,6 +150,30 @@ def measure_pair(first: list[str], second: list[str], runs: int) -> tuple[Sample
         a.append(run_once(first))
         b.append(run_once(second))
     return _sample(a), _sample(b)
+
+
+def largest_accepted(event: Path, work: Path) -> list[tuple[str, int]]:
+    """Peak resident bytes of `score --round 1` (a subprocess; exit 1: the pasted hands have errors) of the round
+    workbook of `event` filled up to the guard's limits, in three forms."""
+    from scoring.workbook import guard
+    from tests.big_workbooks import counts, fill_to, to_shared_strings, with_formula
+
+    full = fill_to((event / "round-1.xlsx").read_bytes(), rows=guard.MAX_TOTAL_ROWS, cells=guard.MAX_TOTAL_CELLS,
+                   unpacked=guard.MAX_UNZIPPED_BYTES - MB)
+    _, rows, cells, unpacked = counts(full)
+    print(f"      the largest accepted round: {rows} rows, {cells} cells, {unpacked / MB:.1f} MB unpacked, "
+          f"{len(full) / MB:.1f} MB on disk", flush=True)
+    peaks = []
+    for label, data in (("as written", full), ("shared strings", to_shared_strings(full)),
+                        ("with a formula", with_formula(full))):
+        folder = work / f"largest-{label.replace(' ', '-')}"
+        folder.mkdir()
+        for name in ("event.toml", "teams.xlsx"):
+            shutil.copy2(event / name, folder / name)
+        (folder / "round-1.xlsx").write_bytes(data)
+        guard.inspect(data, "round-1.xlsx")  # accepted, or this is no measure of the largest accepted
+        peaks.append((label, run_once([*CLI, "score", str(folder), "--round", "1"], codes=(0, 1))[2]))
+    return peaks
 
 
 def verdict(ok: bool) -> str:
@@ -201,6 +230,11 @@ def main() -> int:
         print(f"      breakdown: the demo's work without its PDFs {demo_parts.cpu:.3f} s ({demo_parts.wall:.3f} s) "
               f"[ratio {demo_parts.cpu / bare.cpu:.2f}]; the PDFs add {demo.cpu - demo_parts.cpu:.3f} s", flush=True)
         report(score.peak <= 100 * MB, f"score --round 1 peak memory {score.peak / MB:.1f} MB ≤ 100 MB")
+
+        # The largest round workbook the guard accepts: memory of score.
+        for label, peak in largest_accepted(event, work):
+            report(peak <= 300 * MB, f"score of the largest accepted round ({label}) peak memory {peak / MB:.1f} MB "
+                                     f"≤ 300 MB")
 
         # The PDFs of a 64-table round: whatever appears in a fresh folder of the same 128 teams.
         folder = work / "round64"

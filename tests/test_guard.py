@@ -95,7 +95,7 @@ def test_the_parser_behind_the_guard_is_the_safe_one_too(event):
     assert openpyxl.xml.DEFUSEDXML
     data = rezip((event / "round-1.xlsx").read_bytes(), {SHEET: BILLION_LAUGHS})
     with pytest.raises(ValueError) as info:
-        wb = openpyxl.load_workbook(io.BytesIO(data), read_only=False)
+        openpyxl.load_workbook(io.BytesIO(data), read_only=False)
     assert isinstance(info.value.__cause__, defusedxml.EntitiesForbidden)  # refused, not expanded
 
 
@@ -208,12 +208,19 @@ def test_xlsm_xls_and_et_say_how_to_save_as_xlsx(event, tmp_path, suffix, expect
 def test_a_team_list_of_thousands_of_rows_is_refused(tmp_path):
     folder = tmp_path / "event"
     cli("init", folder, code=0)
-    teams = [Team(f"{i:04d}", (f"张{i}", f"李{i}")) for i in range(1, 5001)]
+    teams = [Team(f"{i:04d}", (f"张{i}", f"李{i}")) for i in range(1, 1001)]
     workbook.write_teams(folder / "teams.xlsx", teams, force=True)
     before = snapshot(folder)
     result = cli("draw", folder, code=1)
-    assert "报名表第2–5001行填了 5000 行，本程序最多支持 128 组（每行一组）" in result.output
+    assert "报名表第2–1001行填了 1000 行，本程序最多支持 128 组（每行一组）" in result.output
     assert len(result.output.splitlines()) < 5
+    assert snapshot(folder) == before
+    teams = [Team(f"{i:04d}", (f"张{i}", f"李{i}")) for i in range(1, 5001)]  # more rows than any sheet of ours
+    workbook.write_teams(folder / "teams.xlsx", teams, force=True)
+    before = snapshot(folder)
+    result = cli("draw", folder, code=1)
+    assert f"teams.xlsx 报名表：工作表的范围写到了第 5001 行、第 5 列，本赛事的表格不会超过 {MAX_ROWS} 行" in result.output
+    assert "可能粘贴了别的表格" in result.output
     assert snapshot(folder) == before
 
 

@@ -3,9 +3,13 @@
 Refused here, each with a Chinese message saying what to do: a file that is not an .xlsx (an old .xls, a WPS .et,
 a password-protected workbook, a Word or PDF file renamed, an .ods, a macro workbook), a truncated or damaged
 package, a zip bomb (more than `MAX_ENTRIES` entries, or more than `MAX_UNZIPPED_BYTES` unpacked, declared or
-actual), XML with a DOCTYPE (entity declarations: "billion laughs"), and a sheet claiming or holding cells beyond
-`MAX_ROWS` rows or `MAX_COLUMNS` columns. What the check learns on the way — each sheet's merged ranges — is
-returned, so the readers can name merged cells whichever parser reads the values.
+actual), XML with a DOCTYPE (entity declarations: "billion laughs"), and a workbook larger than any event needs —
+counted, while the parts are unpacked chunk by chunk, per sheet (its extent: `MAX_ROWS` rows, `MAX_COLUMNS`
+columns, `MAX_SHEET_AREA` cells from corner to corner; its `<row>` and `<c>` elements) and over the whole workbook
+(`MAX_TOTAL_ROWS` rows, `MAX_TOTAL_CELLS` cells), and text that a parser would copy into every cell that refers to
+it (`MAX_SHARED_TEXT`). Within these limits reading a workbook stays far below 300 MB (bench/run.py measures it;
+docs/limits.md gives the reasons). What the check learns on the way — each sheet's merged ranges — is returned, so
+the readers can name merged cells whichever parser reads the values.
 """
 
 from __future__ import annotations
@@ -19,13 +23,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from scoring import files
 from scoring.workbook.problems import Cell, Problem, WorkbookError
 
-MAX_FILE_BYTES = 20 * 1024 * 1024  # a 64-table round is about 0.25 MB
-MAX_UNZIPPED_BYTES = 200 * 1024 * 1024  # ... and unpacks to about 1.5 MB
+# The largest real workbook, a 128-team round, has 65 sheets, 3,145 rows, 33,047 cells, 1.5 MB unpacked; its
+# largest sheet (对阵) 203 rows × 7 columns and 983 cells; a table's sheet 46 rows × 12 columns and about 500 cells.
+MAX_FILE_BYTES = files.WORKBOOK.limit  # a 64-table round is about 0.25 MB
+MAX_UNZIPPED_BYTES = 50 * 1024 * 1024  # ... and unpacks to about 1.5 MB
 MAX_ENTRIES = 2000  # ... of 73 parts
-MAX_ROWS = 10_000  # a score sheet has about 50 rows, the team list a few hundred
-MAX_COLUMNS = 1_000  # column ALL; a score sheet with its check columns uses about 20
+MAX_ROWS = 2_000  # per sheet: a score sheet has about 50 rows, the team list a few hundred
+MAX_COLUMNS = 1_000  # per sheet: column ALL; a score sheet with its check columns uses about 20
+MAX_SHEET_AREA = 1_000_000  # per sheet: rows × columns of its extent (a parser may hold every cell in between)
+MAX_SHEET_CELLS = 20_000  # per sheet: <c> elements
+MAX_TOTAL_ROWS = 20_000  # the whole workbook: <row> elements of every sheet
+MAX_TOTAL_CELLS = 200_000  # the whole workbook: <c> elements of every sheet
+MAX_SHARED_TEXT = 32 * 1024 * 1024  # a sheet's cells × the longest shared string (a parser copies it per cell)
 CHUNK = 64 * 1024
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -48,6 +60,9 @@ _DIMENSION = re.compile(rb"<(?:\w+:)?dimension\s+ref\s*=\s*" + _Q + rb"([A-Z]{1,
 _REF = re.compile(rb"r[ \t\r\n]*=[ \t\r\n]*" + _Q + rb"([A-Z]{0,6})(\d{1,12})" + _Q)
 _MERGE = re.compile(rb"<(?:\w+:)?mergeCell\b[^>]*?\sref\s*=\s*" + _Q + rb"([A-Z]{1,4})(\d{1,9}):([A-Z]{1,4})(\d{1,9})" + _Q)
 _FORMULA = re.compile(rb"<(?:\w+:)?f[\s/>]")  # a <f> element: a cell with a formula
+_ROW_TAG = re.compile(rb"<(?:\w{1,32}:)?row[\s/>]")  # a <row> element (or <x:row>)
+_CELL_TAG = re.compile(rb"<(?:\w{1,32}:)?c[\s/>]")  # a <c> element: one cell
+_STRING_TAG = re.compile(rb"<(?:\w{1,32}:)?si[\s/>]")  # a shared string
 _CARRY = 512  # a tag cut by a chunk boundary is found in the next chunk
 
 
@@ -122,7 +137,8 @@ def _inspect_archive(archive: zipfile.ZipFile, refuse) -> Inspection:  # type: i
         raise refuse(f"压缩包里有 {len(infos)} 个部件，远多于任何工作簿（可能是恶意构造的文件），不予读取")
     declared = sum(info.file_size for info in infos)
     if declared > MAX_UNZIPPED_BYTES:
-        raise refuse(f"解压后有 {declared // 1024 // 1024} MB，远大于本赛事的工作簿（可能是恶意构造的文件），不予读取")
+        raise refuse(f"解压后有 {declared // 1024 // 1024} MB，远大于本赛事的工作簿（最大的约 2 MB；可能粘贴了大量内容，"
+                     f"或是恶意构造的文件），不予读取；请删去多余的内容后重新保存")
     names = {info.filename for info in infos}
     if "xl/workbook.xml" not in names:
         if "word/document.xml" in names:
@@ -137,39 +153,133 @@ def _inspect_archive(archive: zipfile.ZipFile, refuse) -> Inspection:  # type: i
     if any(info.flag_bits & 0x1 for info in infos):
         raise refuse("压缩包设置了密码，无法读取；请在 Excel/WPS 中取消密码后另存为 .xlsx")
     sheets = _sheet_paths(archive)
-    unpacked = 0
+    tally = _Tally(refuse)
     merged: dict[str, tuple[Span, ...]] = {}
-    formulas = False
     for info in infos:  # every part, whatever its name: a parser follows relationships, not file extensions
         sheet = sheets.get(info.filename)
-        is_sheet = sheet is not None or info.filename.startswith("xl/worksheets/")
-        spans: set[Span] = set()
-        last_row = last_column = 0
-        carry = b""
-        with archive.open(info) as part:
-            while chunk := part.read(CHUNK):
-                unpacked += len(chunk)
-                if unpacked > MAX_UNZIPPED_BYTES:
-                    raise refuse("解压后远大于本赛事的工作簿（可能是恶意构造的文件），不予读取")
-                text = carry + chunk
-                if any(doctype in text for doctype in _DOCTYPES):
-                    raise refuse("文件里含有 XML 实体声明（DOCTYPE），正常的工作簿没有这种内容（可能是恶意构造的文件），不予读取")
-                if is_sheet:
-                    last_row, last_column = _extent(text, last_row, last_column)
-                    spans.update(_merges(text))
-                    formulas = formulas or ((b"<f" in text or b":f" in text) and bool(_FORMULA.search(text)))
-                carry = text[-_CARRY:]
-        if not is_sheet:
-            continue
-        if last_row > MAX_ROWS or last_column > MAX_COLUMNS:
-            raise refuse(
-                f"工作表的范围写到了第 {last_row} 行、第 {last_column} 列，本赛事的表格不会超过 {MAX_ROWS} 行、"
-                f"{MAX_COLUMNS} 列（文件可能是别的程序生成的，或已损坏）；请删去多余的行和列后重新保存",
-                sheet,
-            )
+        part = _Part(sheet, sheet is not None or info.filename.startswith("xl/worksheets/"))
+        with archive.open(info) as stream:
+            while chunk := stream.read(CHUNK):
+                tally.unpack(part, chunk)
+        tally.finish(part)
         if sheet is not None:
-            merged[sheet] = tuple(sorted(spans))
-    return Inspection(merged, formulas)
+            merged[sheet] = tuple(sorted(part.spans))
+    tally.check_shared_text()
+    return Inspection(merged, tally.formulas)
+
+
+def _fresh(pattern: re.Pattern[bytes], text: bytes, fresh: int) -> int:
+    """How many matches of `pattern` in `text` end after its first `fresh` bytes (the carry from the chunk before,
+    whose matches were counted then)."""
+    return sum(1 for m in pattern.finditer(text, max(0, fresh - 64)) if m.end() > fresh)
+
+
+class _Part:
+    """One part of the package as it is unpacked, chunk by chunk: what a sheet claims and holds, and where each
+    shared string starts (for the longest)."""
+
+    def __init__(self, sheet: str | None, is_sheet: bool):
+        self.sheet, self.is_sheet = sheet, is_sheet
+        self.rows = self.cells = self.last_row = self.last_column = 0
+        self.spans: set[Span] = set()
+        self.formulas = False
+        self.carry = b""
+        self.size = 0  # bytes unpacked so far
+        self.string_at: int | None = None  # where the last shared string began
+        self.longest_string = 0
+
+    def feed(self, chunk: bytes) -> bytes:
+        text, fresh = self.carry + chunk, len(self.carry)
+        if self.is_sheet:
+            self.last_row, self.last_column = _extent(text, self.last_row, self.last_column)
+            self.spans.update(_merges(text))
+            self.formulas = self.formulas or ((b"<f" in text or b":f" in text) and bool(_FORMULA.search(text)))
+            self.rows += _fresh(_ROW_TAG, text, fresh)
+            self.cells += _fresh(_CELL_TAG, text, fresh)
+        elif b"si" in text:
+            base = self.size - fresh  # where `text` begins in the part
+            for m in _STRING_TAG.finditer(text, max(0, fresh - 64)):
+                if m.end() > fresh:
+                    self.string_ended(base + m.start())
+        self.size += len(chunk)
+        self.carry = text[-_CARRY:]
+        return text
+
+    def string_ended(self, at: int) -> None:
+        if self.string_at is not None:
+            self.longest_string = max(self.longest_string, at - self.string_at)
+        self.string_at = at
+
+
+class _Tally:
+    """The whole workbook's counts, checked after every chunk, so a file over a limit is refused as soon as the
+    scan crosses it (no more than the limit is ever unpacked)."""
+
+    def __init__(self, refuse):  # type: ignore[no-untyped-def]
+        self.refuse = refuse
+        self.unpacked = self.rows = self.cells = self.longest_string = 0
+        self.formulas = False
+        self.busiest: tuple[int, str] = (0, "")  # the sheet of most rows so far: (rows, name)
+        self.fullest: tuple[int, str] = (0, "")  # the sheet of most cells so far: (cells, name)
+
+    def unpack(self, part: _Part, chunk: bytes) -> None:
+        self.unpacked += len(chunk)
+        if self.unpacked > MAX_UNZIPPED_BYTES:
+            raise self.refuse("解压后远大于本赛事的工作簿（可能是恶意构造的文件），不予读取")
+        rows, cells = part.rows, part.cells
+        text = part.feed(chunk)
+        if any(doctype in text for doctype in _DOCTYPES):
+            raise self.refuse("文件里含有 XML 实体声明（DOCTYPE），正常的工作簿没有这种内容（可能是恶意构造的文件），不予读取")
+        if part.is_sheet:
+            self.rows += part.rows - rows
+            self.cells += part.cells - cells
+            self._check_sheet(part)
+            self._check_workbook(part)
+
+    def finish(self, part: _Part) -> None:
+        if part.string_at is not None:
+            part.string_ended(part.size)
+        self.longest_string = max(self.longest_string, part.longest_string)
+        self.formulas = self.formulas or part.formulas
+
+    def _check_sheet(self, part: _Part) -> None:
+        area = part.last_row * part.last_column
+        if part.last_row > MAX_ROWS or part.last_column > MAX_COLUMNS or area > MAX_SHEET_AREA:
+            more = f"（共 {area} 格，本赛事的表格不会超过 {MAX_SHEET_AREA} 格）" if area > MAX_SHEET_AREA else ""
+            raise self.refuse(
+                f"工作表的范围写到了第 {part.last_row} 行、第 {part.last_column} 列{more}，本赛事的表格不会超过 "
+                f"{MAX_ROWS} 行、{MAX_COLUMNS} 列（可能粘贴了别的表格，或文件是别的程序生成的、已损坏）；请删去多余的行和列后重新保存",
+                part.sheet,
+            )
+        if part.rows > MAX_ROWS:
+            raise self.refuse(f"工作表有超过 {MAX_ROWS} 行，本赛事的表格不会超过 {MAX_ROWS} 行（可能粘贴了别的表格）；"
+                              "请删去多余的行后重新保存", part.sheet)
+        if part.cells > MAX_SHEET_CELLS:
+            raise self.refuse(f"工作表有超过 {MAX_SHEET_CELLS} 个单元格，本赛事的表格最多约 1000 个（可能粘贴了别的表格）；"
+                              "请删去多余的内容后重新保存", part.sheet)
+
+    def _check_workbook(self, part: _Part) -> None:
+        name = part.sheet or "?"
+        self.busiest = max(self.busiest, (part.rows, name))
+        self.fullest = max(self.fullest, (part.cells, name))
+        if self.rows > MAX_TOTAL_ROWS:
+            raise self.refuse(
+                f"整个工作簿（各工作表合计）有超过 {MAX_TOTAL_ROWS} 行，本赛事最大的工作簿约 3200 行；行数最多的是"
+                f"“{self.busiest[1]}”（{self.busiest[0]} 行）。可能粘贴了别的表格；请删去多余的行后重新保存")
+        if self.cells > MAX_TOTAL_CELLS:
+            raise self.refuse(
+                f"整个工作簿（各工作表合计）有超过 {MAX_TOTAL_CELLS} 个单元格，本赛事最大的工作簿约 33000 个；单元格最多的是"
+                f"“{self.fullest[1]}”（{self.fullest[0]} 个）。可能粘贴了别的表格；请删去多余的内容后重新保存")
+
+    def check_shared_text(self) -> None:
+        """A parser copies a shared string into every cell that refers to it: the longest one times the cells of
+        the fullest sheet bounds what that sheet can unpack to."""
+        cells, sheet = self.fullest
+        if cells * self.longest_string > MAX_SHARED_TEXT:
+            raise self.refuse(
+                f"工作簿里最长的一段文字约 {self.longest_string // 1024} KB，工作表有 {cells} 个单元格，"
+                f"合起来远大于本赛事的工作簿（可能是恶意构造的文件），不予读取；如果是正常的文件，请删去很长的文字或多余的内容后重新保存",
+                sheet or None)
 
 
 def _extent(text: bytes, last_row: int, last_column: int) -> tuple[int, int]:
@@ -180,7 +290,7 @@ def _extent(text: bytes, last_row: int, last_column: int) -> tuple[int, int]:
             last_row = max(last_row, int(m.group(4) or m.group(2)))
     refs = _REF.findall(text)
     if refs:  # a few distinct values, each converted once
-        columns, rows = (set(values) for values in zip(*refs))
+        columns, rows = (set(values) for values in zip(*refs, strict=True))
         columns.discard(b"")
         last_row = max(last_row, max(map(int, rows)))
         if columns:

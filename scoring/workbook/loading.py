@@ -170,14 +170,17 @@ def _calamine_grids(data: bytes, package: Inspection) -> dict[str, Grid]:
 
     book = CalamineWorkbook.from_filelike(io.BytesIO(data))
     grids: dict[str, Grid] = {}
+    texts: dict[str, str] = {}  # one object per distinct text: calamine gives every cell its own copy of a shared one
     for meta in book.sheets_metadata:
         if meta.typ != SheetTypeEnum.WorkSheet:
             continue
         cells: dict[tuple[int, int], object] = {}
         for r, row in enumerate(book.get_sheet_by_name(meta.name).to_python(skip_empty_area=False), start=1):
             for c, value in enumerate(row, start=1):
-                if value == "" or (isinstance(value, str) and not value.strip()):
-                    continue
+                if isinstance(value, str):
+                    if not value.strip():
+                        continue
+                    value = texts.setdefault(value, value)
                 cells[(r, c)] = value
         grids[meta.name] = Grid(meta.name, cells, package.merged.get(meta.name, ()))
     return grids
