@@ -21,6 +21,7 @@ from pathlib import Path
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
+from scoring import files
 from scoring.errors import UserError, shown
 from scoring.event import Event
 from scoring.files import decode_text
@@ -148,6 +149,7 @@ def _one_line(value: object) -> object:
 
 
 MAX_TEMPLATE_BYTES = 256 * 1024  # a wording template is a page of text
+TEMPLATE_FILE = files.Kind("措辞模板文件", MAX_TEMPLATE_BYTES, "一页文字只有几 KB")
 
 
 class _TemplateLoader(jinja2.BaseLoader):
@@ -163,9 +165,10 @@ class _TemplateLoader(jinja2.BaseLoader):
         for i, path in enumerate(paths):
             if not path.is_file():
                 continue
-            data = path.read_bytes()
-            if len(data) > MAX_TEMPLATE_BYTES:
-                raise MaterialsError(f"{path}：模板文件太大（{len(data) // 1024} KB），一页文字只有几 KB")
+            try:  # regular files only (is_file), read up to the limit
+                data = files.read_user_file(path, TEMPLATE_FILE)
+            except files.Unreadable as exc:
+                raise MaterialsError(str(exc)) from None
             text = decode_text(data)
             if text is None:
                 raise MaterialsError(f"{path}：文件编码无法识别，请用记事本“另存为”，编码选 UTF-8")
@@ -177,8 +180,8 @@ class _TemplateLoader(jinja2.BaseLoader):
 def _unchanged(path: Path, data: bytes) -> bool:
     """Compared by content: a file rewritten within the file system's timestamp resolution is still noticed."""
     try:
-        return path.read_bytes() == data
-    except OSError:
+        return files.read_user_file(path, TEMPLATE_FILE) == data
+    except OSError:  # files.Unreadable included
         return False
 
 

@@ -341,7 +341,7 @@ def _backup(path: Path) -> Path:
     while target.exists():  # a second re-draw within the same second keeps the earlier backup too
         n += 1
         target = path.with_name(f"{path.stem}.备份-{stamp}-{n}{path.suffix}")
-    return files.write_bytes(target, path.read_bytes())  # atomic, like every output
+    return files.write_bytes(target, files.read_user_file(path, files.WORKBOOK))  # atomic, like every output
 
 
 # --- score ---
