@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-import difflib
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
-import typer.core
 
+from cli_help import (
+    CONTEXT_SETTINGS,
+    DOCS_HINT,
+    ChineseCommand,
+    ChineseGroup,
+    WholeNumber,
+    a_file,
+    a_folder,
+    usage_message,
+)
 from scoring.errors import UserError  # tiny modules; the heavy ones are imported inside each command
-from scoring.text import pad, width
 
-# Typer vendors click privately; its UsageError (wrong command, option or value) is BadParameter's base class,
-# and ClickException the base of every error click itself reports.
-_UsageError = typer.BadParameter.__mro__[1]
-_ClickException = _UsageError.__mro__[1]
 _FOLDER_PARAMS = ("folder", "out")  # where a command works: the crash report goes there
 
 
@@ -31,168 +33,13 @@ def crash(exc: BaseException, command: list[str], folder: Path | None = None) ->
     raise typer.Exit(code=1)
 
 
-# --- help in Chinese: the frame, the commands in the order of the day, wrapped by display width ---------------------
-# Typer's supported extension points only: our own TyperGroup/TyperCommand subclasses write the help text.
-
-# The order an organiser meets the commands on the day; a command not listed here is shown after these.
-ORDER_OF_THE_DAY = ("init", "materials", "draw", "score", "bracket", "show", "awards", "replay", "demo")
-DOCS_HINT = "文件格式（对局记录 JSON、event.toml、记分表各列）和退出码的说明：见项目文件夹里的 docs/"
-
-
-_NO_LINE_START = set("）】」』》〉，。、；：？！…”’")  # Chinese line breaking: these never begin a line,
-_NO_LINE_END = set("（【「『《〈“‘")  # and these never end one
-
-
-def _wrap(text: str, columns: int) -> list[str]:
-    """Lines of at most `columns` display columns (CJK counts two): breaks between Chinese characters or at
-    spaces, never inside an ASCII word such as event.toml, and never before closing punctuation."""
-    lines: list[str] = []
-    for paragraph in text.splitlines() or [""]:
-        line: list[str] = []
-        for token in re.findall(r"[!-~]+|\s+|.", paragraph):
-            if line and not token.isspace() and width("".join(line) + token) > columns:
-                carry: list[str] = []
-                if token in _NO_LINE_START:  # take back the character before a run of closing marks too
-                    while len(line) > 1:
-                        carry.insert(0, line.pop())
-                        if carry[0] not in _NO_LINE_START:
-                            break
-                while len(line) > 1 and line[-1] in _NO_LINE_END:
-                    carry.insert(0, line.pop())
-                lines.append("".join(line).rstrip())
-                line = carry
-            if line or not token.isspace():
-                line.append(token)
-        lines.append("".join(line).rstrip())
-    return lines
-
-
-def _definitions(rows: list[tuple[str, str]], columns: int) -> list[str]:
-    """`  name   description` rows, descriptions aligned and wrapped, never cut off."""
-    if not rows:
-        return []
-    indent = min(max(width(name) for name, _ in rows), 24) + 4
-    lines = []
-    for name, text in rows:
-        body = _wrap(text, max(columns - indent, 20))
-        if width(name) + 4 > indent:
-            lines += [f"  {name}", *(" " * indent + b for b in body)]
-        else:
-            lines += [pad(f"  {name}", indent) + body[0], *(" " * indent + b for b in body[1:])]
-    return lines
-
-
-def _metavar(param) -> str:  # type: ignore[no-untyped-def]
-    """What to type for a value, in Chinese: every value parameter below declares its `metavar` (a test checks)."""
-    return param.metavar or "值"
-
-
-def _extras(param, ctx) -> str:  # type: ignore[no-untyped-def]
-    """[必填] / [默认：…] / [范围：2–128] after a parameter's help."""
-    parts = []
-    if param.required:
-        parts.append("必填")
-    default = param.get_default(ctx, call=False)
-    if param.show_default is not False and default not in (None, False, ()) and not getattr(param, "is_flag", False):
-        parts.append("默认：" + ("当前文件夹" if str(default) == "." else str(default)))
-    limits = param if hasattr(param, "min") else getattr(param, "type", None)  # Typer keeps min/max on either
-    low, high = getattr(limits, "min", None), getattr(limits, "max", None)
-    if low is not None and high is not None:
-        parts.append(f"范围：{low}–{high}")
-    elif low is not None or high is not None:
-        parts.append(f"至少 {low}" if low is not None else f"至多 {high}")
-    return f"  [{'；'.join(parts)}]" if parts else ""
-
-
-def _param_rows(command, ctx, kind: str) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
-    rows = []
-    for param in command.get_params(ctx):
-        if param.param_type_name != kind or getattr(param, "hidden", False):
-            continue
-        if kind == "argument":
-            name = _metavar(param)
-        elif set(param.opts) <= set(ctx.help_option_names):
-            rows.append(("/".join(param.opts), "显示帮助并退出"))
-            continue
-        else:
-            name = "/".join([*param.opts, *param.secondary_opts])
-            if not getattr(param, "is_flag", False):
-                name += f" {_metavar(param)}"
-        rows.append((name, (param.help or "") + _extras(param, ctx)))
-    return rows
-
-
-def help_text(command, ctx, columns: int) -> str:  # type: ignore[no-untyped-def]
-    """The whole help page of the app or of one command, in Chinese, lines at most `columns` wide."""
-    if isinstance(command, typer.core.TyperGroup):
-        usage = f"{ctx.command_path} 命令 [选项] [参数]..."
-    else:
-        args = []
-        for param in command.get_params(ctx):
-            if param.param_type_name == "argument":
-                meta = _metavar(param) + ("..." if param.nargs == -1 else "")
-                args.append(meta if param.required else f"[{meta}]")
-        usage = " ".join([ctx.command_path, "[选项]", *args])
-    lines = [f"用法：{usage}", ""]
-    lines += ["  " + line for line in _wrap((command.help or "").strip(), columns - 2)]
-    sections = [("参数", _param_rows(command, ctx, "argument"))]
-    if isinstance(command, typer.core.TyperGroup):
-        rows = []
-        for name in command.list_commands(ctx):
-            sub = command.get_command(ctx, name)
-            if sub is not None and not sub.hidden:
-                rows.append((name, sub.get_short_help_str(limit=1000)))
-        sections.append(("命令（按比赛当天的顺序）", rows))
-    sections.append(("选项", _param_rows(command, ctx, "option")))
-    for title, rows in sections:
-        if rows:
-            lines += ["", f"{title}：", *_definitions(rows, columns)]
-    if command.epilog:
-        lines += ["", *_wrap(command.epilog, columns)]
-    return "\n".join(lines) + "\n"
-
-
-class HelpCommand(typer.core.TyperCommand):
-    """A command whose --help is in Chinese and wrapped by display width."""
-
-    def format_help(self, ctx, formatter) -> None:  # type: ignore[no-untyped-def]
-        formatter.write(help_text(self, ctx, formatter.width))
-
-
-class NoSuchCommand(_UsageError):  # type: ignore[misc, valid-type]
-    """An unknown command, with the close matches and every command in the order of the day."""
-
-    def __init__(self, name: str, commands: list[str], ctx) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(f"No such command {name!r}.", ctx=ctx)
-        self.name = name
-        self.commands = commands
-        self.suggestions = difflib.get_close_matches(name, commands, n=2)
-
-
-class HelpGroup(typer.core.TyperGroup):
-    """The app: Chinese help, commands in the order of the day, a clean hint for a mistyped command."""
-
-    def list_commands(self, ctx) -> list[str]:  # type: ignore[no-untyped-def]
-        names = list(self.commands)
-        rank = {name: i for i, name in enumerate(ORDER_OF_THE_DAY)}
-        return sorted(names, key=lambda n: (rank.get(n, len(rank)), names.index(n)))
-
-    def resolve_command(self, ctx, args):  # type: ignore[no-untyped-def]
-        if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None:
-            raise NoSuchCommand(args[0], self.list_commands(ctx), ctx)
-        return super().resolve_command(ctx, args)
-
-    def format_help(self, ctx, formatter) -> None:  # type: ignore[no-untyped-def]
-        formatter.write(help_text(self, ctx, formatter.width))
-
-
-class GuardedCommand(HelpCommand):
+class GuardedCommand(ChineseCommand):
     """Every command runs inside the last line of defence: never a traceback on the terminal."""
 
     def invoke(self, ctx):  # type: ignore[no-untyped-def]
         try:
             return super().invoke(ctx)
-        except (typer.Exit, typer.Abort, _ClickException, KeyboardInterrupt, SystemExit, GeneratorExit):
+        except (typer.Exit, typer.Abort, typer.TyperException, KeyboardInterrupt, SystemExit, GeneratorExit):
             raise
         # Anything else is a bug: reported, not shown. BaseException, because a library written in Rust reports a
         # panic as pyo3's PanicException, which is not an Exception.
@@ -210,12 +57,13 @@ class GuardedCommand(HelpCommand):
 class _App(typer.Typer):
     def command(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         kwargs.setdefault("cls", GuardedCommand)
+        kwargs.setdefault("context_settings", CONTEXT_SETTINGS)
         return super().command(*args, **kwargs)
 
 
 app = _App(
     name="shuangsheng",
-    cls=HelpGroup,
+    cls=ChineseGroup,
     help="双升级（双扣）淘汰赛：通知、规则、抽签、记分表、计分、名次与奖状。",
     epilog=DOCS_HINT,
     add_completion=False,
@@ -223,7 +71,7 @@ app = _App(
     rich_markup_mode=None,
 )
 
-FileArg = Annotated[Path, typer.Argument(metavar="文件", help="对局记录 JSON 文件（格式见 docs/match-record.md）", dir_okay=False)]
+FileArg = Annotated[Path, typer.Argument(metavar="文件", help="对局记录 JSON 文件（格式见 docs/match-record.md）", parser=a_file)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="输出 JSON（仅一个 JSON 文档）")]
 
 
@@ -275,11 +123,11 @@ def replay(file: FileArg, json_out: JsonOpt = False) -> None:
 
 @app.command()
 def materials(
-    folder: Annotated[Path, typer.Argument(metavar="文件夹", help="活动文件夹（含 event.toml）", file_okay=False)] = Path("."),
+    folder: Annotated[Path, typer.Argument(metavar="文件夹", help="活动文件夹（含 event.toml）", parser=a_folder)] = Path("."),
     font: Annotated[
         str | None, typer.Option("--font", metavar="字体文件", help="中文字体文件，可加 #序号，如 C:/Windows/Fonts/msyh.ttc#0")
     ] = None,
-    lots: Annotated[int | None, typer.Option("--lots", metavar="张数", min=1, max=512, help="抽签签条张数，1–512（默认等于参赛组数）")] = None,
+    lots: Annotated[int | None, typer.Option("--lots", metavar="张数", parser=WholeNumber(1, 512), help="抽签签条张数，1–512（默认等于参赛组数）")] = None,
     force: Annotated[bool, typer.Option("--force", help="覆盖被改动过的 PDF")] = False,
 ) -> None:
     """打印材料：通知、比赛规则、规则口径确认单、报名表、抽签签条、纪念品领取签收表（PDF）。"""
@@ -313,15 +161,15 @@ def materials(
     typer.echo(next_after_materials(folder, len(teams or ())))
 
 
-FolderArg = Annotated[Path, typer.Argument(metavar="文件夹", help="活动文件夹（含 event.toml）", file_okay=False)]
+FolderArg = Annotated[Path, typer.Argument(metavar="文件夹", help="活动文件夹（含 event.toml）", parser=a_folder)]
 ForceOpt = Annotated[bool, typer.Option("--force", help="覆盖已有文件")]
 
 
 @app.command()
 def demo(
-    out: Annotated[Path, typer.Option("--out", metavar="文件夹", help="示例活动的文件夹", file_okay=False)] = Path("output/demo"),
-    teams: Annotated[int, typer.Option("--teams", metavar="组数", min=2, max=128, help="参赛组数")] = 11,
-    seed: Annotated[int, typer.Option("--seed", metavar="整数", help="随机种子（同一种子得到同一场示例比赛）")] = 2026,
+    out: Annotated[Path, typer.Option("--out", metavar="文件夹", help="示例活动的文件夹", parser=a_folder)] = Path("output/demo"),
+    teams: Annotated[int, typer.Option("--teams", metavar="组数", parser=WholeNumber(2, 128), help="参赛组数")] = 11,
+    seed: Annotated[int, typer.Option("--seed", metavar="整数", parser=WholeNumber(), help="随机种子（同一种子得到同一场示例比赛）")] = 2026,
     force: Annotated[bool, typer.Option("--force", help="清空一个不是示例活动的非空文件夹")] = False,
 ) -> None:
     """生成一场完整的示例比赛：设置、报名表、每轮抽签与模拟记分、检查副本、每轮的对阵表、计分卡、成绩和加赛单、打印材料和最终名次。"""
@@ -415,10 +263,10 @@ def draw(
     seed: Annotated[
         int | None,
         # Stored as a number in round-N.xlsx: a spreadsheet keeps 15 digits, and the reader takes whole numbers ≥ 0.
-        typer.Option("--seed", metavar="整数", min=0, max=10**15 - 1, help="随机种子（不填则自动生成并打印）"),
+        typer.Option("--seed", metavar="整数", parser=WholeNumber(0, 10**15 - 1), help="随机种子（不填则自动生成并打印）"),
     ] = None,
     lots: Annotated[
-        Path | None, typer.Option("--lots", metavar="文件", help="按纸签抽签：组号→签号的表格（xlsx 或 csv）", dir_okay=False)
+        Path | None, typer.Option("--lots", metavar="文件", help="按纸签抽签：组号→签号的表格（xlsx 或 csv）", parser=a_file)
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="作废并重新抽最近一轮（原文件另存为备份）")] = False,
 ) -> None:
@@ -446,12 +294,12 @@ def draw(
 @app.command()
 def score(
     folder: FolderArg = Path("."),
-    round_number: Annotated[int | None, typer.Option("--round", metavar="轮次", min=1, help="第几轮（默认最近一轮）")] = None,
+    round_number: Annotated[int | None, typer.Option("--round", metavar="轮次", parser=WholeNumber(1), help="第几轮（默认最近一轮）")] = None,
     json_out: JsonOpt = False,
     force: Annotated[bool, typer.Option("--force", help="覆盖已被改动过的检查副本")] = False,
     verify: Annotated[
         Path | None,
-        typer.Option("--verify", metavar="另一份.xlsx", dir_okay=False,
+        typer.Option("--verify", metavar="另一份.xlsx", parser=a_file,
                      help="双人录入核对：与另一个人独立录入的同一轮记分表逐格比较，列出每处不一致"),
     ] = None,
 ) -> None:
@@ -568,12 +416,12 @@ def bracket(
 def show(
     folder: FolderArg = Path("."),
     port: Annotated[
-        int, typer.Option("--port", metavar="端口", min=0, max=65535, help="网页端口（0 表示自动选一个空闲端口）")
+        int, typer.Option("--port", metavar="端口", parser=WholeNumber(0, 65535), help="网页端口（0 表示自动选一个空闲端口）")
     ] = 8000,
     lan: Annotated[bool, typer.Option("--lan", help="让同一局域网中的电视也能打开（默认只有本机能打开）")] = False,
     export: Annotated[
         Path | None,
-        typer.Option("--export", metavar="文件", help="不启动网页，把同样的内容导出为一个 HTML 文件", dir_okay=False),
+        typer.Option("--export", metavar="文件", help="不启动网页，把同样的内容导出为一个 HTML 文件", parser=a_file),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="覆盖已有的导出文件")] = False,
 ) -> None:
@@ -616,55 +464,15 @@ def show(
         httpd.server_close()
 
 
-_DETAILS = (  # the parts of click's and pydantic's English wording a user meets, in Chinese
-    (re.compile(r"Input should be greater than or equal to (\S+)"), r"应不小于 \1"),
-    (re.compile(r"Input should be less than or equal to (\S+)"), r"应不大于 \1"),
-    (re.compile(r"Input should be a valid integer.*"), "应为整数"),
-    (re.compile(r".* is not a valid int(?:eger)?(?: range)?\.?"), "应为整数"),
-    (re.compile(r"\S+ is not in the range x>=(\S+?)\.?"), r"应不小于 \1"),
-    (re.compile(r"\S+ is not in the range x<=(\S+?)\.?"), r"应不大于 \1"),
-    (re.compile(r"\S+ is not in the range (\S+?)<=x<=(\S+?)\.?"), r"应在 \1 到 \2 之间"),
-    (re.compile(r"(?:File|file|Directory|directory|Path|path) '(.*)' does not exist\."), r"“\1”不存在"),
-    (re.compile(r"(?:File|file) '(.*)' is a directory\."), r"“\1”是文件夹，这里应为文件"),
-    (re.compile(r"(?:Directory|directory) '(.*)' is a file\."), r"“\1”是文件，这里应为文件夹"),
-)
-
-
-def usage_message(exc: Exception) -> str:
-    """A command-line mistake (unknown command or option, bad or missing value) in Chinese, with where to look."""
-    name = type(exc).__name__
-    text = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-    param = getattr(exc, "param", None)
-    where = (param.metavar if getattr(param, "param_type_name", "") == "argument" and param.metavar else
-             "/".join(getattr(param, "opts", None) or []) or getattr(param, "name", "") or "")
-    if name == "NoSuchOption":
-        line = f"没有这个选项：{getattr(exc, 'option_name', '')}"
-    elif name == "MissingParameter":
-        line = f"缺少参数：{where}"
-    elif name == "BadParameter":
-        detail = text.split(": ", 1)[-1]
-        for pattern, chinese in _DETAILS:
-            detail = pattern.sub(chinese, detail)
-        line = f"参数 {where} 的值不对：{detail}"
-    elif isinstance(exc, NoSuchCommand):
-        maybe = f"。您要的是不是 {' 或 '.join(exc.suggestions)}？" if exc.suggestions else "。"
-        line = f"没有这个命令：{exc.name}{maybe}\n可用的命令：{'、'.join(exc.commands)}"
-    elif m := re.match(r"Got unexpected extra argument(?:s|\(s\))? \((.*)\)", text):
-        line = f"多余的参数：{m.group(1)}（文件夹或文件路径中有空格时，请用英文引号括起来）"
-    else:
-        line = f"命令用法有误：{text}"
-    return f"{line}\n用法说明：shuangsheng --help，或 shuangsheng 命令 --help"
-
-
 def main() -> None:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")
         sys.stderr.reconfigure(encoding="utf-8")
     try:
         code = app(standalone_mode=False)
-    except _UsageError as exc:
+    except typer.TyperException as exc:  # the command line itself is wrong (click's UsageError and ours: exit 2)
         typer.echo(usage_message(exc), err=True)
-        sys.exit(2)
+        sys.exit(exc.exit_code)
     except typer.Abort:
         sys.exit(1)
     except (KeyboardInterrupt, SystemExit, GeneratorExit):

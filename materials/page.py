@@ -4,18 +4,18 @@
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
-from reportlab.lib.textsplit import ALL_CANNOT_START
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from materials.fonts import FontSet
+from scoring import linebreak
+from scoring.linebreak import can_break
 
 # Streams are Flate-compressed only, not also ASCII85-encoded: 25 % smaller files, and the encoding was a
 # large share of the time spent writing a PDF. (reportlab reads the setting when it writes each stream.)
@@ -37,44 +37,11 @@ SHADE = colors.Color(0.88, 0.88, 0.88)  # table header background; header also d
 ASIDE = colors.Color(0.93, 0.93, 0.93)  # the tint behind a 补充说明
 
 
-# Chinese line-breaking rules (禁则): reportlab's CJK wrap knows only some of them (not ，：；！？” at a line
-# start, nothing about （“《 at a line end), so paragraphs are broken here and handed over with <br/>.
-NO_LINE_START = frozenset("，。、；：！？）》」』】〕〉”’…—·%‰℃,.;:!?)]}" + ALL_CANNOT_START)
-NO_LINE_END = frozenset("（《「『【〔〈“‘([{")
-_WORD = re.compile(r"[0-9A-Za-z]")
-
-
 def break_lines(fonts: FontSet, text: str, size: float, widths: Sequence[float], who: str | None = None) -> list[str]:
-    """Greedy line breaking for Chinese: as much as fits, then push characters down to the next line until the
-    break does not put closing punctuation first, opening punctuation last, or split a number or Latin word.
-    `widths` are the line widths (first line, then the rest)."""
-    chars = [ch for ch in text if ch != "\r"]
-    advance = [fonts.width(ch, size, who) for ch in chars]
-    lines: list[str] = []
-    start = 0
-    while start < len(chars):
-        limit = widths[min(len(lines), len(widths) - 1)] - 0.01
-        used, end = 0.0, start
-        while end < len(chars) and used + advance[end] <= limit:
-            used += advance[end]
-            end += 1
-        if end == len(chars):
-            lines.append("".join(chars[start:]))
-            break
-        end = max(end, start + 1)  # a character wider than the line still gets a line of its own
-        if end == len(chars):
-            lines.append("".join(chars[start:]))
-            break
-        cut = end
-        while cut > start + 1 and not _can_break(chars[cut - 1], chars[cut]):
-            cut -= 1
-        if cut == start + 1 and not _can_break(chars[cut - 1], chars[cut]):
-            cut = end  # nowhere better: break where the line is full
-        lines.append("".join(chars[start:cut]))
-        start = cut
-        while start < len(chars) and chars[start] == " ":
-            start += 1
-    return lines
+    """Chinese line breaking (scoring.linebreak) by the font's character widths; `widths` are the line widths
+    (first line, then the rest). reportlab's own CJK wrap knows only some of the rules, so paragraphs are broken
+    here. A line keeps 0.01 pt clear of its width."""
+    return linebreak.break_lines(text, lambda ch: fonts.width(ch, size, who), [w - 0.01 for w in widths])
 
 
 ORPHAN = 2  # a paragraph's last line with this many characters or fewer stands alone
@@ -91,17 +58,9 @@ def no_orphan(lines: list[str]) -> list[str]:
         if len(prev) - k < 4:
             break
         head, moved = prev[:-k], prev[-k:]
-        if len((moved + last).strip()) > ORPHAN and _can_break(head[-1], moved[0]):
+        if len((moved + last).strip()) > ORPHAN and can_break(head[-1], moved[0]):
             return [*lines[:-2], head, moved + last]
     return lines
-
-
-def _can_break(before: str, after: str) -> bool:
-    if after in NO_LINE_START or before in NO_LINE_END:
-        return False
-    if before == "-" and (after == "-" or _WORD.match(after)):  # a command-line option: --force
-        return False
-    return not (_WORD.match(before) and _WORD.match(after))
 
 
 @dataclass(frozen=True)

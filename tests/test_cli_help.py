@@ -12,6 +12,8 @@ import typer
 from typer.testing import CliRunner
 
 import cli
+import cli_help
+from scoring.linebreak import NO_LINE_END, NO_LINE_START
 from scoring.text import width
 from tests.helpers import ROOT
 
@@ -66,13 +68,13 @@ def test_every_parameter_has_help_and_value_parameters_say_what_to_type():
 def test_commands_are_listed_in_the_order_of_the_day():
     out = shuangsheng("--help").stdout
     listed = re.findall(r"^  ([a-z]+) ", out.split("命令（按比赛当天的顺序）：")[1].split("选项：")[0], re.M)
-    expected = [c for c in cli.ORDER_OF_THE_DAY if c in commands()]
-    assert listed == expected + [c for c in commands() if c not in cli.ORDER_OF_THE_DAY]
+    expected = [c for c in cli_help.ORDER_OF_THE_DAY if c in commands()]
+    assert listed == expected + [c for c in commands() if c not in cli_help.ORDER_OF_THE_DAY]
     assert listed[:4] == ["init", "materials", "draw", "score"] and listed[-2:] == ["replay", "demo"]
 
 
 def test_a_command_added_later_is_listed_after_the_known_ones():
-    app = typer.Typer(cls=cli.HelpGroup)
+    app = typer.Typer(cls=cli_help.ChineseGroup)
     for name in ("zeta", "demo", "awards", "init"):
         app.command(name)(lambda: None)
     group = typer.main.get_command(app)
@@ -94,7 +96,7 @@ def test_descriptions_are_wrapped_not_cut_off(columns):
 
 
 def test_wrap_keeps_ascii_words_and_punctuation_rules():
-    lines = cli._wrap("打印材料：通知、比赛规则、报名表（PDF）和 event.toml。", 22)
+    lines = cli_help.wrap("打印材料：通知、比赛规则、报名表（PDF）和 event.toml。", 22)
     assert all(width(line) <= 22 for line in lines)
     assert "".join(lines).replace(" ", "") == "打印材料：通知、比赛规则、报名表（PDF）和event.toml。"
     assert not any(line.startswith(("）", "。")) or line.endswith("（") for line in lines)
@@ -104,11 +106,11 @@ def test_wrap_keeps_ascii_words_and_punctuation_rules():
 @pytest.mark.parametrize("columns", range(10, 40))  # narrower cannot hold 是”）。
 def test_wrap_never_starts_a_line_with_two_closing_marks(columns):
     text = "例如比赛（第一轮）。然后下一步（写好“是”）。再来一次，好。"
-    lines = cli._wrap(text, columns)
+    lines = cli_help.wrap(text, columns)
     assert "".join(lines) == text
     assert all(width(line) <= columns for line in lines)
-    assert not any(line[:1] in cli._NO_LINE_START for line in lines)
-    assert not any(line[-1:] in cli._NO_LINE_END for line in lines)
+    assert not any(line[:1] in NO_LINE_START for line in lines)
+    assert not any(line[-1:] in NO_LINE_END for line in lines)
 
 
 def test_option_help_says_defaults_and_ranges_in_chinese():
@@ -146,3 +148,18 @@ def test_help_imports_no_pdf_or_spreadsheet_library():
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("demo", "[默认：11；范围：2–128]"),
+        ("draw", "[范围：0–999999999999999]"),
+        ("materials", "[范围：1–512]"),
+        ("score", "[至少 1]"),
+        ("show", "[默认：8000；范围：0–65535]"),
+    ],
+)
+def test_every_number_option_shows_the_range_its_check_holds(command, expected):
+    flat = re.sub(r"\s+", "", shuangsheng(command, "--help", columns=200).stdout)
+    assert re.sub(r"\s+", "", expected) in flat
