@@ -179,42 +179,31 @@ def demo(
     from materials.results import write_score_papers
     from scoring.demo import run_demo
     from scoring.report import next_after_demo, placings_text
-    from scoring.tournament import TEAMS_FILE, bracket_in
-
-    papers: dict[str, None] = {}  # every round's paper, in the order it was printed
-    paper_warnings: list[str] = []
-
-    def printed(written) -> None:
-        papers.update(dict.fromkeys(path.name for path in written.paths))
-        paper_warnings.extend(written.warnings)
+    from scoring.tournament import bracket_in
 
     try:
         report = run_demo(
             out, teams=teams, seed=seed, force=force,
-            after_draw=lambda drawn: printed(write_draw_papers(drawn, force=True)),
-            after_score=lambda scored: printed(write_score_papers(scored, force=True)),
+            after_draw=lambda drawn: write_draw_papers(drawn, force=True),
+            after_score=lambda scored: write_score_papers(scored, force=True),
         )
         built = build_all(out, report.event, report.teams, force=True)
         ending = write_awards(out, bracket_in(report.state)[0], report.event, day=report.event.print.award_date,
                               force=True)
     except UserError as exc:
         fail(exc.messages)
-    team_map = {t.id: t for t in report.teams}
     typer.echo(f"示例比赛已生成在 {out}/ ：{len(report.teams)}组，{len(report.rounds)}轮")
-    typer.echo(f"  活动设置      {out / 'event.toml'}")
-    typer.echo(f"  报名表        {out / TEAMS_FILE}")
-    for score in report.rounds:
-        r = score.round
-        typer.echo(f"  第{r.number}轮记分表  {out / f'round-{r.number}.xlsx'}（随机种子 {r.seed}），"
-                   f"检查副本 round-{r.number}-checked.xlsx")
-        mine = [name for name in papers if name.startswith(f"第{r.number}轮")]
-        typer.echo(f"  第{r.number}轮打印件  {'、'.join(mine)}")
+    typer.echo(f"  活动设置      {report.settings_path}")
+    typer.echo(f"  报名表        {report.teams_path}")
+    for r in report.files:
+        typer.echo(f"  第{r.number}轮记分表  {r.workbook}（随机种子 {r.seed}），检查副本 {r.checked.name}")
+        typer.echo(f"  第{r.number}轮打印件  {'、'.join(path.name for path in r.papers)}")
     for path in built.paths:
         typer.echo(f"  打印材料      {path}")
     for path in ending.paths:
         typer.echo(f"  比赛结束      {path}")
-    typer.echo(placings_text(report.placings, team_map))
-    for line in dict.fromkeys([*paper_warnings, *built.warnings, *ending.warnings]):
+    typer.echo(placings_text(report.placings, {t.id: t for t in report.teams}))
+    for line in dict.fromkeys([*report.warnings, *built.warnings, *ending.warnings]):
         typer.echo(line, err=True)
     typer.echo(next_after_demo(out))
 
@@ -305,55 +294,34 @@ def score(
 ) -> None:
     """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本、本轮成绩和加赛单（PDF），不改动原文件。"""
     from materials.results import write_score_papers
-    from scoring.files import OutputExists
     from scoring.report import edited_checked_copy, next_after_score, score_text, verification_text
-    from scoring.results import round_results
-    from scoring.tournament import score as run
-    from scoring.tournament import score_as_json, write_checked_copy
+    from scoring.score_step import score_and_write, score_step_json
 
     try:
-        report = run(folder, round_number, verify=verify)
+        step = score_and_write(folder, round_number, verify=verify, force=force,
+                               write_papers=lambda report: write_score_papers(report, force=force))
     except UserError as exc:
         fail(exc.messages, as_json={"errors": exc.messages} if json_out else None)
-    book = report.score.sheet.path.name
-    checked = report.verification
-    edited = not_written = None
-    try:
-        write_checked_copy(report, force=force)
-    except OutputExists:  # somebody edited the checked copy: kept, and that alone is not an input error
-        edited = edited_checked_copy(report.checked, book, folder)
-    except UserError as exc:  # e.g. the checked copy is open in Excel/WPS
-        not_written = f"检查副本没有更新：{exc}"
-    papers = None
-    try:
-        papers = write_score_papers(report, force=force)
-    except UserError as exc:  # a PDF open in a viewer, or one a person changed (kept unless --force)
-        not_written = "\n".join(filter(None, [not_written, f"本轮成绩/加赛单没有更新：{exc}"]))
+    report = step.report
     if json_out:
-        doc = score_as_json(report.score)
-        if not_written:
-            doc.setdefault("errors", []).extend(not_written.splitlines())
-        if edited:
-            doc["warnings"] = [edited]
-        if checked is not None:
-            doc["verify"] = {"file": checked.other, "agree": checked.agree, "differences": [
-                {"where": d.where, "ours": d.ours, "theirs": d.theirs} for d in checked.differences]}
-        print_json(doc)
+        print_json(score_step_json(step, folder))
     else:
         typer.echo(score_text(report.score, report.teams))
-        if checked is not None:
-            typer.echo(verification_text(checked, book, folder, other_path=verify,
+        if report.verification is not None:
+            typer.echo(verification_text(report.verification, step.book, folder, other_path=verify,
                                          round_number=report.score.round.number))
-        for line in filter(None, [not_written, edited]):
-            typer.echo(line, err=True)
-        if not edited and not (not_written and "检查副本" in not_written):
-            typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{report.checked}")
-        for path in papers.paths if papers else ():
+        for item in step.not_written:
+            typer.echo("\n".join(item.lines()), err=True)
+        if step.checked_edited:
+            typer.echo(edited_checked_copy(report.checked, step.book, folder), err=True)
+        if step.checked is not None:
+            typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{step.checked}")
+        for path in step.papers:
             typer.echo(f"已生成 {path}")
-        typer.echo(next_after_score(round_results(report.score, report.teams, checked).next_step, book, folder))
-    for line in papers.warnings if papers else ():
+        typer.echo(next_after_score(step.next_step, step.book, folder))
+    for line in step.warnings:
         typer.echo(line, err=True)
-    if report.score.problems or not_written or (checked is not None and not checked.agree):
+    if step.failed:
         raise typer.Exit(code=1)
 
 

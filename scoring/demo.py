@@ -15,6 +15,7 @@ from scoring import event as event_file
 from scoring import files, knockout, tournament, workbook
 from scoring.errors import UserError
 from scoring.knockout import Placings
+from scoring.score_step import Written
 from scoring.simulate import simulate_match
 from scoring.teams import Team
 
@@ -31,12 +32,26 @@ class DemoError(UserError, ValueError):
 
 
 @dataclass(frozen=True)
+class RoundFiles:
+    """What the demo wrote for one round: its workbook, the checked copy and the round's papers in print order."""
+
+    number: int
+    seed: int | None
+    workbook: Path
+    checked: Path
+    papers: tuple[Path, ...]
+
+
+@dataclass(frozen=True)
 class DemoReport:
     folder: Path
+    settings_path: Path  # event.toml
+    teams_path: Path  # teams.xlsx
     event: event_file.Event
     teams: tuple[Team, ...]
     rounds: tuple[tournament.RoundScore, ...]
-    checked: tuple[Path, ...]
+    files: tuple[RoundFiles, ...]  # round by round
+    warnings: tuple[str, ...]  # the papers' (each once)
     placings: Placings
     state: tournament.EventFolder  # the folder as read round by round, for what the caller builds next
 
@@ -73,33 +88,42 @@ def prepare_folder(folder: Path, *, force: bool) -> None:
     files.write_text(folder / MARKER, "shuangsheng demo\n", force=True)
 
 
+def _note(written: Written | None, papers: dict[Path, None], warnings: dict[str, None]) -> None:
+    papers.update(dict.fromkeys(written.paths if written else ()))
+    warnings.update(dict.fromkeys(written.warnings if written else ()))
+
+
 def run_demo(
     folder: Path,
     *,
     teams: int = 11,
     seed: int = 2026,
     force: bool = False,
-    after_draw: Callable[[tournament.DrawReport], None] | None = None,
-    after_score: Callable[[tournament.ScoreReport], None] | None = None,
+    after_draw: Callable[[tournament.DrawReport], Written] | None = None,
+    after_score: Callable[[tournament.ScoreReport], Written] | None = None,
 ) -> DemoReport:
     """The whole event, round by round as on the day: draw, play, score. `after_draw` and `after_score` are
-    called where the CLI's `draw` and `score` would print (the paper of each round). A match tied when time is
-    up is scored once with its regular hands (when its playoff slip is printed) and again after its 加赛 hands."""
+    called where the CLI's `draw` and `score` would print (the papers of each round; what they write is recorded
+    in `files`). A match tied when time is up is scored once with its regular hands (when its playoff slip is
+    printed) and again after its 加赛 hands."""
     if not knockout.MIN_TEAMS <= teams <= knockout.MAX_TEAMS:
         raise DemoError(f"参赛组数应为 {knockout.MIN_TEAMS}–{knockout.MAX_TEAMS}，实际为 {teams}")
     rng = random.Random(seed)
     prepare_folder(folder, force=force)
-    files.write_text(folder / event_file.EVENT_FILE, event_file.default_text())
+    settings_path = files.write_text(folder / event_file.EVENT_FILE, event_file.default_text())
     event = event_file.load(folder)
     team_list = make_teams(rng, teams)
-    workbook.write_teams(folder / tournament.TEAMS_FILE, team_list)
+    teams_path = folder / tournament.TEAMS_FILE
+    workbook.write_teams(teams_path, team_list)
     scores: list[tournament.RoundScore] = []
-    checked: list[Path] = []
+    written: list[RoundFiles] = []
+    warnings: dict[str, None] = {}
     state = tournament.open_folder(folder)  # once; each round is read once, right after it is filled
     while not (scores and knockout.is_final(scores[-1].round)):
         drawn = tournament.draw_in(state, seed=rng.randrange(10**6, 10**9))
+        papers: dict[Path, None] = {}  # in the order they were printed, each once
         if after_draw is not None:
-            after_draw(drawn)
+            _note(after_draw(drawn), papers, warnings)
         records = {
             p.table: simulate_match(rng, rules=event.rules)[0] for p in drawn.round.pairings
         }
@@ -107,13 +131,15 @@ def run_demo(
         if after_score is not None and at_time != records:  # some table was tied when time was up
             workbook.fill_round(drawn.path, at_time)
             tied = state.with_round(workbook.read_round(drawn.path))
-            after_score(tournament.score_in(tied, drawn.round.number))
+            _note(after_score(tournament.score_in(tied, drawn.round.number)), papers, warnings)
         workbook.fill_round(drawn.path, records)
         state = state.with_round(workbook.read_round(drawn.path))
         report = tournament.score_in(state, drawn.round.number)
         scores.append(report.score)
-        checked.append(tournament.write_checked_copy(report))
+        checked = tournament.write_checked_copy(report)
         if after_score is not None:
-            after_score(report)
+            _note(after_score(report), papers, warnings)
+        written.append(RoundFiles(drawn.round.number, drawn.round.seed, drawn.path, checked, tuple(papers)))
     placings, _ = tournament.awards_in(state)
-    return DemoReport(folder, event, team_list, tuple(scores), tuple(checked), placings, state)
+    return DemoReport(folder, settings_path, teams_path, event, team_list, tuple(scores), tuple(written),
+                      tuple(warnings), placings, state)
