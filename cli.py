@@ -20,6 +20,7 @@ from cli_help import (
     usage_message,
 )
 from scoring.errors import UserError  # tiny modules; the heavy ones are imported inside each command
+from scoring.text import command_line
 
 _FOLDER_PARAMS = ("folder", "out")  # where a command works: the crash report goes there
 
@@ -222,7 +223,7 @@ def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
     kept = [] if force else [name for name in (EVENT_FILE, TEAMS_FILE) if (folder / name).exists()]
     if len(kept) == 2:  # an event folder already: --force would blank a filled team list
         fail([f"{folder} 已经是活动文件夹（{EVENT_FILE} 和 {TEAMS_FILE} 都在），不需要再 init；"
-              f"接着运行 shuangsheng materials {folder} 或 shuangsheng draw {folder}。"
+              f"接着运行 {command_line('materials', folder)} 或 {command_line('draw', folder)}。"
               f"只有要从头重来时才加 --force：两个文件都会换成空白的（原文件另存为备份）"])
     backups = []
     try:

@@ -9,7 +9,6 @@ and a file still changing (a referee's workbook being saved) is left alone until
 from __future__ import annotations
 
 import json
-import re
 import socket
 import sys
 import threading
@@ -32,7 +31,6 @@ from scoring.venue import Board
 DEFAULT_PORT = 8000
 SETTLE_SECONDS = 1.0  # a file modified more recently than this may still be being written: read it next time
 DEFAULT_TITLE = "场地大屏"
-ROUND_FILE = re.compile(r"round-[0-9]+\.xlsx")
 
 FOLDER_TROUBLE = "活动文件夹中有{count}处问题待处理，请看电脑上的提示；这里显示的是此前的内容。"
 FOLDER_UNREADABLE = "暂时无法读取活动文件夹（{count}处问题），请在电脑上查看提示；改好后这里会自动更新。"
@@ -73,7 +71,7 @@ class BoardSource:
         for name in (EVENT_FILE, tournament.TEAMS_FILE):
             entries.append(self._stat(self.folder / name))
         try:  # round-N.xlsx only: checked copies and backups are written by the program, not read by it
-            rounds = sorted(p for p in self.folder.glob("round-*.xlsx") if ROUND_FILE.fullmatch(p.name))
+            rounds = tournament.round_files(self.folder)
         except OSError:
             rounds = []
         entries.extend(self._stat(p) for p in rounds)

@@ -28,7 +28,7 @@ from scoring.levels import LABELS, Level
 from scoring.results import RoundResults, TableResult
 from scoring.rules import RuleSet
 from scoring.teams import Team, team_name
-from scoring.text import typed_path
+from scoring.text import command_line
 from scoring.tournament import DrawReport
 from scoring.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX
 
@@ -412,11 +412,10 @@ def write_draw_papers(report: DrawReport, *, font: str | None = None, force: boo
     its workbook."""
     folder, event, round_, teams = report.path.parent, report.event, report.round, report.teams
     fonts = choose_fonts(font, event.print.font)
-    where = typed_path(folder)
     if round_.seed is not None:
-        command = f"shuangsheng draw {where} --seed {round_.seed}"
+        command = command_line("draw", folder, "--seed", round_.seed)
     else:
-        command = f"shuangsheng draw {where} --lots {typed_path(report.lots) if report.lots else '签号表.xlsx'}"
+        command = command_line("draw", folder, "--lots", report.lots or "签号表.xlsx")
     common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
     paths = (
         write_generated(folder / draw_sheet_name(round_.number),

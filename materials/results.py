@@ -19,7 +19,7 @@ from scoring.files import write_generated
 from scoring.results import RoundResults, round_results
 from scoring.status import TableStatus
 from scoring.teams import Team, team_label, team_name
-from scoring.text import typed_path
+from scoring.text import command_line
 from scoring.tournament import ScoreReport
 
 
@@ -91,8 +91,7 @@ def write_score_papers(report: ScoreReport, *, font: str | None = None, force: b
     fonts = choose_fonts(font, event.print.font)
     common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
     workbook = report.score.sheet.path.name
-    where = typed_path(folder)
-    commands = {name: f"shuangsheng {name} {where}" for name in ("score", "draw", "awards")}
+    commands = {name: command_line(name, folder) for name in ("score", "draw", "awards")}
     paths = [write_generated(folder / results_name(results.number),
                              round_results_pdf(event, results, workbook=workbook, commands=commands, **common),
                              force=force)]

@@ -15,7 +15,7 @@ from scoring import files
 from scoring.errors import UserError, shown
 from scoring.files import decode_text
 from scoring.rules import RulesError, RuleSet
-from scoring.text import typed_path
+from scoring.text import command_line
 
 EVENT_FILE = "event.toml"
 
@@ -103,7 +103,7 @@ def missing_folder(folder: Path) -> str | None:
         info = os.stat(folder)
     except OSError as exc:
         if isinstance(exc, FileNotFoundError):
-            return f"文件夹 {folder} 不存在；请检查路径是否打错（新的活动先运行 shuangsheng init {typed_path(folder)}）"
+            return f"文件夹 {folder} 不存在；请检查路径是否打错（新的活动先运行 {command_line('init', folder)}）"
         return f"{folder}：{files.os_reason(exc)}"
     if stat.S_ISDIR(info.st_mode):
         return None
@@ -118,7 +118,7 @@ def load(folder: Path) -> Event:
         data = files.read_user_file(path, files.EVENT_SETTINGS)
     except files.Unreadable as exc:
         if exc.missing:
-            raise EventError([f"{path}：找不到活动设置文件，请先运行 shuangsheng init {folder}"]) from None
+            raise EventError([f"{path}：找不到活动设置文件，请先运行 {command_line('init', folder)}"]) from None
         raise EventError([str(exc)]) from None
     text = decode_text(data)
     if text is None:

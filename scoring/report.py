@@ -11,7 +11,7 @@ from scoring.match import MatchResult, result_summary
 from scoring.results import NextStep
 from scoring.status import TableStatus
 from scoring.teams import Team, team_label
-from scoring.text import pad, typed_path, width
+from scoring.text import command_line, pad, width
 
 if TYPE_CHECKING:  # the folder layer reads workbooks (openpyxl); only its types are needed here
     from scoring.tournament import DrawReport, MatchScore, RoundScore
@@ -140,11 +140,6 @@ def placings_text(placings: Placings, teams: Mapping[str, Team]) -> str:
 # --- what comes next: the line each step of the day ends with ---
 
 
-def command_line(command: str, folder: Path) -> str:
-    """`shuangsheng draw 活动` as the user would type it (a folder with spaces in quotes)."""
-    return f"shuangsheng {command} {typed_path(folder)}"
-
-
 def next_after_init(folder: Path) -> str:
     return f"下一步：核对 event.toml，在 teams.xlsx 填写各组，然后运行 {command_line('materials', folder)} 打印通知、规则、报名表和签条"
 
@@ -210,8 +205,7 @@ def verification_text(verification: Verification, book: str, folder: Path, *, ot
     lines = [f"双人录入核对：{book} 与 {other} 有 {len(verification.differences)} 处不一致"
              f"（斜线前为 {book}，后为 {other}）："]
     lines.extend(f"  {d}" for d in verification.differences)
-    again = command_line("score", folder) + (f" --round {round_number}" if round_number else "")
     where = str(other_path) if other_path is not None else other
-    again += " --verify " + (f'"{where}"' if " " in where else where)
+    again = command_line("score", folder, *(("--round", round_number) if round_number else ()), "--verify", where)
     lines.append(f"请对照纸质记分卡，改正录错的那一份，再运行 {again}")
     return "\n".join(lines)

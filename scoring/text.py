@@ -27,3 +27,8 @@ def typed_path(path: object) -> str:
     """A file or folder as the user would type it in a command: in quotes when it holds a space."""
     text = str(path)
     return f'"{text}"' if any(ch.isspace() for ch in text) else text
+
+
+def command_line(command: str, *args: object) -> str:
+    """`shuangsheng draw 活动 --seed 5` as the user would type it: each argument holding a space in quotes."""
+    return " ".join(["shuangsheng", command, *(typed_path(arg) for arg in args)])

@@ -22,6 +22,7 @@ from scoring.match import MatchResult, replay
 from scoring.rules import RuleSet, TieBreak
 from scoring.status import TableStatus, table_status
 from scoring.teams import Team
+from scoring.text import command_line
 from scoring.workbook import MatchSheet, Problem, RoundSheet
 from scoring.workbook import verify as double_entry
 from scoring.workbook.verify import Verification
@@ -36,8 +37,30 @@ class TournamentError(UserError, ValueError):
         super().__init__("\n".join(messages))
 
 
+ROUND_PREFIX, ROUND_SUFFIX = "round-", ".xlsx"
+
+
+def round_file(number: int) -> str:
+    """The name of round `number`'s workbook: round-1.xlsx (its checked copy and backups add to the stem)."""
+    return f"{ROUND_PREFIX}{number}{ROUND_SUFFIX}"
+
+
+def round_number(name: str) -> int | None:
+    """12 for round-12.xlsx; None for any other name (round-1-checked.xlsx, a backup, round-x.xlsx)."""
+    if not (name.startswith(ROUND_PREFIX) and name.endswith(ROUND_SUFFIX)):
+        return None
+    digits = name[len(ROUND_PREFIX):-len(ROUND_SUFFIX)]
+    return int(digits) if digits.isascii() and digits.isdigit() else None
+
+
+def round_files(folder: Path) -> list[Path]:
+    """Every round workbook in the folder by its name (round-N.xlsx), in round order, gaps included."""
+    found = [p for p in folder.glob(f"{ROUND_PREFIX}*{ROUND_SUFFIX}") if round_number(p.name) is not None]
+    return sorted(found, key=lambda p: round_number(p.name) or 0)
+
+
 def round_path(folder: Path, number: int) -> Path:
-    return folder / f"round-{number}.xlsx"
+    return folder / round_file(number)
 
 
 def rounds_drawn(folder: Path) -> int:
@@ -201,7 +224,7 @@ def open_folder(folder: Path, *, up_to: int | None = None) -> EventFolder:
     teams: tuple[Team, ...] = ()
     teams_path = folder / TEAMS_FILE
     if not teams_path.exists():
-        problems.append(f"{teams_path}：找不到报名表，请先运行 shuangsheng init {folder} 并填写报名表")
+        problems.append(f"{teams_path}：找不到报名表，请先运行 {command_line('init', folder)} 并填写报名表")
     else:
         try:
             teams = workbook.read_teams(teams_path)
@@ -216,10 +239,9 @@ def open_folder(folder: Path, *, up_to: int | None = None) -> EventFolder:
             except workbook.WorkbookError as exc:
                 problems.extend(exc.messages)
         number += 1
-    later = sorted(folder.glob("round-*.xlsx"))
-    strays = [p.name for p in later if p.stem.removeprefix("round-").isdigit() and int(p.stem[6:]) > number]
+    strays = [p.name for p in round_files(folder) if (round_number(p.name) or 0) > number]
     if strays:
-        problems.append(f"{folder}：缺少 round-{number}.xlsx，却有 {'、'.join(strays)}；轮次文件应从 round-1 起连续")
+        problems.append(f"{folder}：缺少 {round_file(number)}，却有 {'、'.join(strays)}；轮次文件应从 round-1 起连续")
     if problems:
         raise TournamentError(problems)
     assert event is not None
@@ -305,7 +327,7 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
             hint = (
                 f"如要作废并重新抽第{exc.number}轮，请加 --force（原文件 {last.name} 会另存为备份）"
                 if all(b.status is TableStatus.OPEN for b in exc.blockers)
-                else f"请先在 {last.name} 中补全或改正这些比赛，再运行 shuangsheng score {folder}"
+                else f"请先在 {last.name} 中补全或改正这些比赛，再运行 {command_line('score', folder)}"
             )
             blocked = next(s for s in scores if s.round.number == exc.number)
             raise TournamentError([str(exc), *(f"  {p}" for p in blocked.problems), hint]) from None
@@ -316,7 +338,7 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
     except knockout.KnockoutError as exc:
         raise TournamentError([str(exc)]) from None
     if nxt is None:
-        raise TournamentError([f"决赛（第{len(rounds)}轮）已经抽签，没有下一轮了；比赛结束后请运行 shuangsheng awards {folder}"])
+        raise TournamentError([f"决赛（第{len(rounds)}轮）已经抽签，没有下一轮了；比赛结束后请运行 {command_line('awards', folder)}"])
     generated = seed is None and lots is None
     try:
         if lots is not None:
@@ -368,7 +390,7 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
     """`score` on a folder already open."""
     folder = state.path
     if not state.rounds:
-        raise TournamentError([f"{folder}：还没有抽签（没有 round-1.xlsx），请先运行 shuangsheng draw {folder}"])
+        raise TournamentError([f"{folder}：还没有抽签（没有 round-1.xlsx），请先运行 {command_line('draw', folder)}"])
     number = number or len(state.rounds)
     if not 1 <= number <= len(state.rounds):
         have = "只有第1轮" if len(state.rounds) == 1 else f"已有第1–{len(state.rounds)}轮"

@@ -91,3 +91,13 @@ def test_a_sheet_with_value_and_sequence_errors_lists_all_of_them_in_row_order(f
     assert "应为甲方坐庄" in match.problems[0].message
     assert match.outcome.status is TableStatus.INVALID
     assert [o.hand for o in match.result.outcomes] == [1]  # replayed up to the first bad row
+
+
+def test_round_file_names_have_one_spelling(tmp_path):
+    assert tournament.round_file(12) == "round-12.xlsx"
+    assert [tournament.round_number(n) for n in ("round-12.xlsx", "round-1-checked.xlsx", "round-x.xlsx",
+                                                   "round-.xlsx", "round-１.xlsx", "teams.xlsx")] == [12, None, None,
+                                                                                                  None, None, None]
+    for name in ("round-10.xlsx", "round-2.xlsx", "round-2-checked.xlsx", "round-1.xlsx.bak"):
+        (tmp_path / name).touch()
+    assert [p.name for p in tournament.round_files(tmp_path)] == ["round-2.xlsx", "round-10.xlsx"]
