@@ -87,7 +87,7 @@ def score_and_write(folder: Path, number: int | None = None, *, verify: Path | N
 
 
 def score_step_json(step: ScoreStep, folder: Path) -> dict[str, object]:
-    """`score --json` (SPEC §7): the round, plus "errors" for outputs not written, "warnings" for a kept checked
+    """`score --json` (docs/README.md): the round, plus "errors" for outputs not written, "warnings" for a kept checked
     copy, and "verify" for a second entry."""
     report = step.report
     doc = tournament.score_as_json(report.score)
