@@ -10,7 +10,6 @@ from typing import Annotated, NoReturn
 import typer
 
 from cli_help import (
-    CONTEXT_SETTINGS,
     DOCS_HINT,
     ChineseCommand,
     ChineseGroup,
@@ -58,7 +57,6 @@ class GuardedCommand(ChineseCommand):
 class _App(typer.Typer):
     def command(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         kwargs.setdefault("cls", GuardedCommand)
-        kwargs.setdefault("context_settings", CONTEXT_SETTINGS)
         return super().command(*args, **kwargs)
 
 

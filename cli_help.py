@@ -232,10 +232,6 @@ def help_text(command, ctx, columns: int) -> str:  # type: ignore[no-untyped-def
 
 # --- the command classes -------------------------------------------------------------------------------------------
 
-# Extra arguments are left to the command (ChineseCommand.parse_args), which names them itself.
-CONTEXT_SETTINGS = {"allow_extra_args": True}
-
-
 def _option_mistake(command, ctx, args: list[str]) -> Mistake | None:  # type: ignore[no-untyped-def]
     """An unknown option, or an option whose value is missing at the end, before the parser meets it."""
     takes_value, names = set(), set()
@@ -261,6 +257,8 @@ def _option_mistake(command, ctx, args: list[str]) -> Mistake | None:  # type: i
 class ChineseCommand(typer.core.TyperCommand):
     """A command whose --help is in Chinese and wrapped by display width, and whose command-line mistakes are
     named in Chinese: an unknown option, an option without its value, an extra argument."""
+
+    allow_extra_args = True  # extra arguments are named by parse_args below, not refused by the parser
 
     def format_help(self, ctx, formatter) -> None:  # type: ignore[no-untyped-def]
         formatter.write(help_text(self, ctx, formatter.width))
