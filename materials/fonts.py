@@ -22,8 +22,6 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from materials.ttf import open_font
-
 CID_FALLBACK = "STSong-Light"
 
 
@@ -49,7 +47,7 @@ class FontSpec:
 def system_candidates() -> tuple[FontSpec, ...]:
     """Known Chinese TrueType fonts of Windows, macOS and Linux, in order of preference."""
     specs: list[FontSpec] = []
-    windir = os.environ.get("WINDIR") or os.environ.get("SystemRoot")
+    windir = os.environ.get("WINDIR") or os.environ.get("SYSTEMROOT")
     if windir or sys.platform == "win32":
         fonts = Path(windir or "C:/Windows") / "Fonts"
         specs += [FontSpec(fonts / "msyh.ttc"), FontSpec(fonts / "simhei.ttf"), FontSpec(fonts / "simsun.ttc")]
@@ -87,7 +85,7 @@ def load_ttf(spec: FontSpec) -> TTFont:
     if not spec.path.is_file():
         raise FontLoadError(f"字体文件 {spec} 不存在")
     try:
-        font = open_font(name, str(spec.path), spec.index)
+        font = TTFont(name, str(spec.path), subfontIndex=spec.index)
     except TTFError as exc:
         if "postscript outlines" in str(exc):
             raise FontLoadError(

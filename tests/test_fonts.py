@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import struct
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,7 @@ import reportlab
 from reportlab.pdfbase.ttfonts import TTFont
 
 from materials.fonts import CID_FALLBACK, FontLoadError, FontSet, FontSpec, choose_fonts, load_ttf, system_candidates
+from tests.pdfcheck import assert_fonts_embedded, text_of
 
 INSTALLED = [s for s in system_candidates() if s.path.is_file()]
 DEJAVU = FontSpec(Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
@@ -149,3 +152,55 @@ def test_a_damaged_font_file_is_skipped_with_its_name(tmp_path):
     junk.write_bytes(b"\x00\x01\x00\x00" + b"\x00" * 64)  # a TrueType header and no tables
     with pytest.raises(FontLoadError, match="坏字体.ttf.*无法读取"):
         load_ttf(FontSpec(junk))
+
+
+def _damaged_copy(tmp_path: Path, name: str, damage) -> Path:
+    """A copy of the first installed Chinese font with `damage(data, table offsets)` applied to its bytes."""
+    if not INSTALLED:
+        pytest.skip("no Chinese TrueType font installed")
+    data = bytearray(INSTALLED[0].path.read_bytes())
+    base = struct.unpack_from(">L", data, 12)[0] if data[:4] == b"ttcf" else 0  # the first face of a collection
+    entries = {}
+    for n in range(struct.unpack_from(">H", data, base + 4)[0]):
+        entry = base + 12 + 16 * n
+        entries[data[entry: entry + 4].decode("latin-1")] = entry
+    damage(data, entries)
+    path = tmp_path / name
+    path.write_bytes(bytes(data))
+    return path
+
+
+def _cmap_format_99(data: bytearray, entries: dict[str, int]) -> None:
+    cmap = struct.unpack_from(">L", data, entries["cmap"] + 8)[0]
+    for n in range(struct.unpack_from(">H", data, cmap + 2)[0]):
+        platform, _, offset = struct.unpack_from(">HHL", data, cmap + 4 + 8 * n)
+        if platform == 3:
+            data[cmap + offset: cmap + offset + 2] = struct.pack(">H", 99)  # no such format
+
+
+def _loca_past_the_end(data: bytearray, entries: dict[str, int]) -> None:
+    data[entries["loca"] + 8: entries["loca"] + 12] = struct.pack(">L", len(data) - 64)
+
+
+@pytest.mark.parametrize("damage", [_cmap_format_99, _loca_past_the_end], ids=["cmap", "loca"])
+def test_a_damaged_font_is_refused_when_it_loads_and_the_next_font_is_used(tmp_path, damage):
+    """Refused at once, naming the file — not when a PDF is saved, where nothing would catch it."""
+    broken = _damaged_copy(tmp_path, f"坏{damage.__name__}.ttf", damage)
+    with pytest.raises(FontLoadError, match=f"坏{damage.__name__}.ttf.*无法读取"):
+        load_ttf(FontSpec(broken))
+    fonts = choose_fonts(str(broken), candidates=INSTALLED)
+    assert fonts.embedded and broken.name not in fonts.description
+    assert any(broken.name in w and "自动查找" in w for w in fonts.warnings)
+
+
+@needs_font
+def test_a_pdf_drawn_with_the_chosen_font_embeds_its_glyphs():
+    from reportlab.pdfgen.canvas import Canvas
+
+    fonts = choose_fonts(candidates=INSTALLED)
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, initialFontName=fonts.name)
+    fonts.draw(canvas, 72, 720, "第3桌甲方胜级数：A", 20)
+    canvas.save()
+    assert "第3桌甲方胜级数：A" in text_of(buffer.getvalue())
+    assert_fonts_embedded(buffer.getvalue())
