@@ -26,10 +26,10 @@ from reportlab.lib.pagesizes import A3, A4, landscape
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from materials.conventions import players_of
 from materials.flow import Flow, Piece, sizes, together
 from materials.fonts import FontSet, choose_fonts
 from materials.page import INK, MARGIN, SHADE, Cell, break_lines
-from materials.results import players_of
 from materials.wording import MaterialsError, cn_date, render_lines
 from scoring.bracket import Bracket, Entry, Slot, SlotKind, entry_note
 from scoring.event import Event

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
+from materials.conventions import Papers, team_context
 from materials.flow import LEFT, WIDTH, Flow, Piece, baseline, flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
 from materials.page import INK, RULE, SHADE, break_lines
-from materials.results import Papers, team_context
 from materials.wording import MaterialsError, render_lines
 from scoring.event import Event
 from scoring.files import write_generated

@@ -1,41 +1,25 @@
 """What `score` prints: 第N轮成绩 (round results) and, for each table tied when time was up, its 加赛单.
 
 The round results are drawn by `materials.flow`; the playoff slip shares the score card's hand rows
-(`materials.paper`, imported only when a table is tied).
-Also the event-folder conventions the day's paper shares: file names, `Papers`, regenerating a file.
+(`materials.paper`). What both modules share is in `materials.conventions`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
+from materials.conventions import Papers, team_context
 from materials.flow import flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
+from materials.paper import playoff_slip_pdf
 from materials.wording import render_lines
 from scoring.event import Event
 from scoring.files import write_generated
 from scoring.results import RoundResults, round_results
 from scoring.status import TableStatus
-from scoring.teams import Team, team_label, team_name
 from scoring.text import command_line
 from scoring.tournament import ScoreReport
-
-
-def players_of(teams: Mapping[str, Team], team_id: str | None) -> str:
-    """'王建国、李秀英'; '' for no team or one missing from the list."""
-    team = teams.get(team_id) if team_id is not None else None
-    return "、".join(team.players) if team else ""
-
-
-def team_context(teams: Mapping[str, Team]) -> dict[str, object]:
-    """What a template of the day's paper may call to name a team: team_id, players, team_label."""
-    return {
-        "team_id": team_name,
-        "players": lambda t: players_of(teams, t),
-        "team_label": lambda t: team_label(teams, t),
-    }
 
 
 def round_results_pdf(
@@ -75,14 +59,6 @@ def playoff_slip_name(number: int, table: int) -> str:
     return f"第{number}轮第{table}桌加赛单.pdf"
 
 
-@dataclass(frozen=True)
-class Papers:
-    """What was written, and every warning (Chinese) the CLI should show on stderr."""
-
-    paths: tuple[Path, ...]
-    warnings: tuple[str, ...]
-
-
 def write_score_papers(report: ScoreReport, *, font: str | None = None, force: bool = False,
                        invariant: bool = False) -> Papers:
     """The round results and a playoff slip for each table that still needs 加赛, next to the round workbook."""
@@ -97,8 +73,6 @@ def write_score_papers(report: ScoreReport, *, font: str | None = None, force: b
                              force=force)]
     tied = results.tables_with(TableStatus.NEEDS_PLAYOFF)
     if tied:
-        from materials.paper import playoff_slip_pdf  # only when there is a slip to print
-
         for table in tied:
             data = playoff_slip_pdf(event, results, table, workbook=workbook, **common)
             paths.append(write_generated(folder / playoff_slip_name(results.number, table.table), data, force=force))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import enum
 import os
 import re
 import stat
@@ -14,23 +13,11 @@ from pathlib import Path
 from scoring import files
 from scoring.errors import UserError, shown
 from scoring.files import decode_text
+from scoring.formats import Byes, ThirdPlace  # re-exported: event.Byes, event.ThirdPlace
 from scoring.rules import RulesError, RuleSet
 from scoring.text import command_line
 
 EVENT_FILE = "event.toml"
-
-
-class ThirdPlace(str, enum.Enum):
-    SHARED = "shared"
-    PLAYOFF = "playoff"
-
-
-class Byes(str, enum.Enum):
-    """Where byes fall: all in round 1, so round 2 starts at a power of two (default), or one in every round
-    with an odd number of teams."""
-
-    FIRST_ROUND = "first_round"
-    EACH_ROUND = "each_round"
 
 
 class EventError(UserError, ValueError):

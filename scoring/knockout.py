@@ -26,7 +26,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.errors import UserError
-from scoring.event import Byes, ThirdPlace
+from scoring.formats import Byes, ThirdPlace
 from scoring.levels import Side
 from scoring.status import TableStatus
 from scoring.teams import team_name

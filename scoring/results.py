@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 from scoring.knockout import is_final, round_title
 from scoring.levels import Level, Levels, Side
+from scoring.places import Cell
 from scoring.status import TableStatus
 from scoring.teams import Team
-from scoring.workbook.problems import Cell
 
 if TYPE_CHECKING:  # the folder layer reads workbooks; only its types are needed here
     from scoring.tournament import MatchScore, RoundScore

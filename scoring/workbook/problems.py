@@ -1,47 +1,18 @@
 """Problems found in a file: where (file, sheet, row, column) and what was expected, in Chinese (pure).
 
-A place stays structured until it is shown: `Cell(9, 4)` becomes ``D9`` (or ``第9行第4列`` in a CSV file, which has
-no sheets) only in `Problem.where`.
+A place stays structured until it is shown: `Cell(9, 4)` (`scoring.places`) becomes ``D9`` (or ``第9行第4列`` in a
+CSV file, which has no sheets) only in `Problem.where`.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.errors import UserError
+from scoring.places import Cell, column_letter
 
-
-@functools.cache
-def column_letter(col: int) -> str:
-    """1 → 'A', 27 → 'AA' (as openpyxl's get_column_letter, without importing it)."""
-    letters = ""
-    while col > 0:
-        col, rest = divmod(col - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
-
-
-@dataclass(frozen=True, order=True)
-class Cell:
-    """A cell (1-based row and column), or the cells from it to `last_column` and `last_row` (when given)."""
-
-    row: int
-    column: int
-    last_column: int | None = None
-    last_row: int | None = None
-
-    @property
-    def single(self) -> bool:
-        return self.last_column is None and self.last_row is None
-
-    def __str__(self) -> str:
-        """'D9'; 'A5:C5' or 'D9:F12' for a range."""
-        first = f"{column_letter(self.column)}{self.row}"
-        if self.single:
-            return first
-        return f"{first}:{column_letter(self.last_column or self.column)}{self.last_row or self.row}"
+__all__ = ["Cell", "Problem", "WorkbookError", "column_letter"]  # Cell and column_letter re-exported
 
 
 @dataclass(frozen=True)

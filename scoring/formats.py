@@ -1,0 +1,24 @@
+"""The knockout's format options (`[format]` in event.toml): how 三等奖 is decided and where byes fall. Pure.
+
+Their own module so that the knockout, which plays by them, and the event file, which reads them, both stand on
+it and neither on the other.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class ThirdPlace(str, enum.Enum):
+    """Both semi-final losers share 三等奖, or they play for it."""
+
+    SHARED = "shared"
+    PLAYOFF = "playoff"
+
+
+class Byes(str, enum.Enum):
+    """Where byes fall: all in round 1, so round 2 starts at a power of two (default), or one in every round
+    with an odd number of teams."""
+
+    FIRST_ROUND = "first_round"
+    EACH_ROUND = "each_round"
