@@ -15,13 +15,16 @@ from pathlib import Path
 from reportlab.lib.units import mm
 
 from materials.flow import Flow, Piece, sizes, together
-from materials.fonts import FontSet, choose_fonts
+from materials.fonts import Align, FontSet, choose_fonts
 from materials.page import INK, MARGIN, PAGE, Cell, break_lines, new_canvas
 from materials.wording import (
     NEGATIVE_LOW,
+    Block,
+    BlockKind,
     MaterialsError,
+    check_kinds,
     points_rows,
-    render_lines,
+    render,
     signed_points,
 )
 from scoring.event import Event
@@ -42,7 +45,8 @@ LOTS_PER_PAGE_COLUMNS = 2
 LOTS_PER_PAGE_ROWS = 6
 DEFAULT_LOTS = LOTS_PER_PAGE_COLUMNS * LOTS_PER_PAGE_ROWS  # one sheet when the number of teams is not known
 ROW_HEIGHT = 34  # room to write by hand
-TABLE_MARK = "@得分表"
+POINTS_TABLE = "得分表"  # the insert `@得分表`
+LOT_SLIP = "签条"  # the insert `@签条 左边的小字 | 下方的小字`
 
 
 @dataclass(frozen=True)
@@ -66,7 +70,7 @@ def notice_pdf(
 ) -> bytes:
     """通知: every fact of the notice, from event.toml."""
     flow = _flow(event, fonts)
-    pieces = flow.markup(render_lines("notice.j2", event, template_dir))
+    pieces = flow.markup(render("notice.j2", event, template_dir))
     return flow.pdf(pieces, title=f"关于举办{event.title}的通知", invariant=invariant)
 
 
@@ -87,9 +91,9 @@ def rules_pdf(
     def points_table() -> list[Piece]:
         rows = [("台下方得分", "结果", "升级"), *points_rows(rules, negative=True)]
         table = flow.table(rows, [0.3, 0.36, 0.34], after=6)
-        return [flow.space(4), *together([*table, *flow.paragraph(note, "note")]), flow.space(10)]
+        return [flow.space(4), *together([*table, *flow.note(note)]), flow.space(10)]
 
-    pieces = flow.markup(render_lines("rules.j2", event, template_dir), {TABLE_MARK: points_table})
+    pieces = flow.markup(render("rules.j2", event, template_dir), {POINTS_TABLE: lambda _: points_table()})
     return flow.pdf(pieces, title="双升级（双扣）比赛规则", invariant=invariant)
 
 
@@ -99,7 +103,7 @@ def signoff_pdf(
     """规则口径确认单: every `[rules]` and `[format]` option in force in plain words beside the readings it
     excludes, how 十二 and 十三/十四 are applied, and lines for the 比赛负责人's signature and the date."""
     flow = _flow(event, fonts)
-    pieces = flow.markup(render_lines("signoff.j2", event, template_dir))
+    pieces = flow.markup(render("signoff.j2", event, template_dir))
     return flow.pdf(pieces, title=f"{event.title}规则口径确认单", invariant=invariant)
 
 
@@ -114,7 +118,7 @@ def registration_pdf(
 ) -> bytes:
     """报名表: one row per pair (组号, two names, phone, 备注), prefilled with `teams`, then blank rows (no 组号)."""
     flow = _flow(event, fonts)
-    pieces = [*flow.markup(render_lines("registration.j2", event, template_dir)), flow.space(6)]
+    pieces = [*flow.markup(render("registration.j2", event, template_dir)), flow.space(6)]
     body: list[list[Cell | str]] = [["组号", "队员1", "队员2", "联系电话", "备注"]]
     for team in teams:
         body.append(
@@ -122,7 +126,7 @@ def registration_pdf(
                 Cell(team.id, f"第{team.id}组的组号"),
                 *(Cell(p, f"第{team.id}组队员“{p}”") for p in team.players),
                 Cell(team.phone, f"第{team.id}组的联系电话"),
-                Cell(team.note, f"第{team.id}组的备注", align="left"),
+                Cell(team.note, f"第{team.id}组的备注", align=Align.LEFT),
             ]
         )
     if rows is not None:
@@ -148,7 +152,7 @@ def souvenir_pdf(
 ) -> bytes:
     """纪念品领取签收表: every player with their team and a signature column (blank rows if no teams yet)."""
     flow = _flow(event, fonts)
-    pieces = [*flow.markup(render_lines("souvenir.j2", event, template_dir)), flow.space(6)]
+    pieces = [*flow.markup(render("souvenir.j2", event, template_dir)), flow.space(6)]
     body: list[list[Cell | str]] = [["序号", "组号", "姓名", "签名"]]
     number = 0
     for team in teams:
@@ -190,11 +194,10 @@ def lots_pdf(
         raise MaterialsError(f"抽签签条的张数应至少为1，实际为 {count}")
     fonts = fonts or choose_fonts(event.print.font)
     plan = {"field": field, "lot_plan": lot_plan(field, event.byes).text if field and field >= 2 else ""}
-    lines = render_lines("lots.j2", event, template_dir, plan) + ["", "", ""]
-    top_label, bottom_label = lines[0], lines[1]
+    top_label, bottom_label, said = _lot_wording(render("lots.j2", event, template_dir, plan))
     size = sizes(event).note
     width, height = PAGE
-    explain = break_lines(fonts, lines[2], size, [width - 2 * MARGIN]) if plan["lot_plan"] else []
+    explain = [line for text in said for line in break_lines(fonts, text, size, [width - 2 * MARGIN])]
     head = size * (2.2 + 1.35 * len(explain))
     cols, rows_ = LOTS_PER_PAGE_COLUMNS, LOTS_PER_PAGE_ROWS
     left, right = MARGIN + 4 * mm, width - MARGIN - 4 * mm
@@ -210,7 +213,7 @@ def lots_pdf(
         heading = f"抽签签条（1–{count}号，共{count}张）　沿虚线剪开"
         if pages > 1:
             heading += f"　第{page + 1}页 共{pages}页"
-        fonts.draw(canvas, width / 2, height - MARGIN - size, heading, size, align="centre")
+        fonts.draw(canvas, width / 2, height - MARGIN - size, heading, size, align=Align.CENTRE)
         for i, text in enumerate(explain):
             fonts.draw(canvas, MARGIN, height - MARGIN - size * (2.4 + 1.35 * i), text, size)
         first = page * cols * rows_
@@ -229,18 +232,27 @@ def lots_pdf(
             baseline = low_room + big * 0.24  # room below for the underline
             half = fonts.width(str(number), big) / 2
             # the small label (签号) on the number's baseline, to its left
-            fonts.draw(canvas, cx - half - size * 0.5, baseline, top_label, size, align="right")
-            fonts.draw(canvas, cx, baseline, str(number), big, align="centre")
+            fonts.draw(canvas, cx - half - size * 0.5, baseline, top_label, size, align=Align.RIGHT)
+            fonts.draw(canvas, cx, baseline, str(number), big, align=Align.CENTRE)
             if rotation_ambiguous(number):  # 6 and 9 (16 and 91, …) read the other way up: underline them
                 canvas.setLineWidth(max(big / 14, 2))
                 canvas.line(cx - half, baseline - big * 0.14, cx + half, baseline - big * 0.14)
                 canvas.setLineWidth(0.8)
             for i, text in enumerate(shown):
                 y = y0 + LOT_INSET + size * 0.25 + (len(shown) - 1 - i) * size * 1.25
-                fonts.draw(canvas, cx, y, text, size, align="centre")
+                fonts.draw(canvas, cx, y, text, size, align=Align.CENTRE)
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+def _lot_wording(blocks: Sequence[Block]) -> tuple[str, str, list[str]]:
+    """From lots.j2: the small label left of each number and the one below it (`@签条 签号 | 比赛名称`), and the
+    paragraphs for the page head."""
+    check_kinds(blocks, (BlockKind.INSERT, BlockKind.PLAIN, BlockKind.BODY), (LOT_SLIP,))
+    labels = next((b.args for b in blocks if b.kind is BlockKind.INSERT), ())
+    top_label, bottom_label = (*labels, "", "")[:2]
+    return top_label, bottom_label, [b.text for b in blocks if b.kind is not BlockKind.INSERT]
 
 
 LOT_INSET = 4 * mm  # text on a slip keeps this far from its cut lines

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,9 +29,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from materials.conventions import players_of
 from materials.flow import Flow, Piece, sizes, together
-from materials.fonts import FontSet, choose_fonts
+from materials.fonts import Align, FontSet, choose_fonts
 from materials.page import INK, MARGIN, SHADE, Cell, break_lines
-from materials.wording import MaterialsError, cn_date, render_lines
+from materials.wording import Block, BlockKind, MaterialsError, check_kinds, cn_date, render
 from scoring.bracket import Bracket, Entry, Slot, SlotKind, entry_note
 from scoring.event import Event
 from scoring.files import write_generated
@@ -139,7 +140,7 @@ class _Chart:
         slots = self.chart.columns[0].slots
         final = self.chart.columns[-1].slots[0]  # the final, the 3rd-place match below it, then the panel
         panel = ((final.y - final.height / 2 - 0.5) * self.line, (self.panel_top + self.panel_lines + 0.5) * self.line)
-        gaps = [(a.y + a.height / 2 + b.y - b.height / 2) / 2 * self.line for a, b in zip(slots, slots[1:])]
+        gaps = [(a.y + a.height / 2 + b.y - b.height / 2) / 2 * self.line for a, b in itertools.pairwise(slots)]
         gaps = [g for g in gaps if not panel[0] < g < panel[1]]
         starts = [0.0]
         while starts[-1] + room < self.content:
@@ -190,8 +191,7 @@ def bracket_pdf(
     """晋级图: every round a column, each match between the earlier matches (or byes) its teams came from, with
     levels and the winner shaded; blank slots for what is still to play; the placings once known."""
     fonts = fonts or choose_fonts(event.print.font)
-    lines = render_lines("bracket.j2", event, template_dir, _chart_context(chart)) + ["", ""]
-    heading, footnote = lines[0], lines[1]
+    heading, footnote = _chart_wording(render("bracket.j2", event, template_dir, _chart_context(chart)))
     layout = chart_layout(chart, fonts)
     m = _Chart(chart, fonts, layout.size)
     page_w, page_h = layout.page
@@ -215,13 +215,13 @@ def bracket_pdf(
         top = page_h - MARGIN  # the header starts here
         canvas.setFillColor(INK)
         canvas.setStrokeColor(INK)
-        fonts.draw(canvas, page_w / 2, top - m.title_size, heading, m.title_size, align="centre")
+        fonts.draw(canvas, page_w / 2, top - m.title_size, heading, m.title_size, align=Align.CENTRE)
         part = _part_line(chart, layout, sheet)
         y = top - m.title_size * 1.5 - m.size * 1.2
-        fonts.draw(canvas, page_w / 2, y, part, m.size, align="centre")
+        fonts.draw(canvas, page_w / 2, y, part, m.size, align=Align.CENTRE)
         y -= m.size * LINE
         for i, column in enumerate(chart.columns):
-            fonts.draw(canvas, left + i * m.pitch + m.box_w / 2, y, column.title, m.size, align="centre")
+            fonts.draw(canvas, left + i * m.pitch + m.box_w / 2, y, column.title, m.size, align=Align.CENTRE)
         frame_top = top - m.header
         frame_bottom = frame_top - room
         canvas.saveState()
@@ -238,6 +238,13 @@ def bracket_pdf(
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+def _chart_wording(blocks: Sequence[Block]) -> tuple[str, str]:
+    """From bracket.j2: the heading of every sheet (`#`) and the footnote (its paragraphs, run together)."""
+    check_kinds(blocks, (BlockKind.TITLE, BlockKind.PLAIN, BlockKind.BODY), ())
+    heading = "　".join(line for b in blocks if b.kind is BlockKind.TITLE for line in b.lines)
+    return heading, "".join(b.text for b in blocks if b.kind is not BlockKind.TITLE)
 
 
 def _chart_context(chart: Bracket) -> dict[str, object]:
@@ -265,42 +272,52 @@ def _draw_chart(canvas: Canvas, m: _Chart, left: float, origin: float, view: tup
     drawn on lines wholly inside it); content y (points down from the chart's top) maps to origin − y."""
     chart = m.chart
     low, high = view
-
-    def seen(top: float, bottom: float) -> bool:
-        return bottom < high and top > low
-
     canvas.setLineWidth(0.8)
     for i, column in enumerate(chart.columns):
         x = left + i * m.pitch
         for slot in column.slots:
             centre = origin - slot.y * m.line
-            if seen(centre + slot.height * m.line / 2, centre - slot.height * m.line / 2):
+            if _seen(view, centre + slot.height * m.line / 2, centre - slot.height * m.line / 2):
                 _draw_slot(canvas, m, slot, x, centre, view)
             if i:
-                previous = chart.columns[i - 1].slots
-                for k, source in enumerate(slot.sources):
-                    src_y = origin - previous[source].y * m.line
-                    dst_y = origin - (slot.y - slot.height / 2 + k + 0.5) * m.line
-                    if not seen(max(src_y, dst_y), min(src_y, dst_y) - 1):
-                        continue
-                    x0, x1 = x - m.link, x
-                    mid = x0 + m.link / 2
-                    canvas.line(x0, src_y, mid, src_y)
-                    canvas.line(mid, src_y, mid, dst_y)
-                    canvas.line(mid, dst_y, x1, dst_y)
+                _draw_links(canvas, m, chart.columns[i - 1].slots, slot, x, origin, view)
     x = left + (len(chart.columns) - 1) * m.pitch
     if chart.third_place is not None:  # below the final: label line, then the match
         middle = origin - (m.final + 2.0) * m.line
         if low < middle - m.line / 2 and middle + m.line / 2 < high:
             m.fonts.draw(canvas, x, middle - m.size * 0.36, "三、四名决赛", m.size)
         _draw_slot(canvas, m, chart.third_place, x, origin - (m.final + 3.5) * m.line, view)
-    top = origin - m.panel_top * m.line
+    _draw_placings(canvas, m, x, origin - m.panel_top * m.line, view)
+
+
+def _seen(view: tuple[float, float], top: float, bottom: float) -> bool:
+    return bottom < view[1] and top > view[0]
+
+
+def _draw_links(canvas: Canvas, m: _Chart, previous: Sequence[Slot], slot: Slot, x: float, origin: float,
+                view: tuple[float, float]) -> None:
+    """The lines from the matches (or byes) of the column before to `slot`."""
+    for k, source in enumerate(slot.sources):
+        src_y = origin - previous[source].y * m.line
+        dst_y = origin - (slot.y - slot.height / 2 + k + 0.5) * m.line
+        if not _seen(view, max(src_y, dst_y), min(src_y, dst_y) - 1):
+            continue
+        x0, x1 = x - m.link, x
+        mid = x0 + m.link / 2
+        canvas.line(x0, src_y, mid, src_y)
+        canvas.line(mid, src_y, mid, dst_y)
+        canvas.line(mid, dst_y, x1, dst_y)
+
+
+def _draw_placings(canvas: Canvas, m: _Chart, x: float, top: float, view: tuple[float, float]) -> None:
+    """The placings panel, its top at `top`."""
+    low, high = view
     height = m.panel_lines * m.line
-    if not seen(top, top - height):
+    if not _seen(view, top, top - height):
         return
     canvas.setLineWidth(1.2)
     canvas.rect(x, top - height, m.panel_w, height, stroke=1, fill=0)
-    heading = "获奖名单" if chart.placings.complete else "获奖名单（比赛进行中）"
+    heading = "获奖名单" if m.chart.placings.complete else "获奖名单（比赛进行中）"
     for k, text in enumerate([heading, *m.places]):
         middle = top - (k + 0.8) * m.line
         if low < middle - m.line / 2 and middle + m.line / 2 < high:
@@ -345,7 +362,7 @@ def _draw_entry(canvas: Canvas, m: _Chart, slot: Slot, entry: Entry, x: float, m
     canvas.restoreState()
     note = entry_note(slot, entry)
     if note:
-        m.fonts.draw(canvas, x + m.box_w - m.pad, middle - m.size * 0.36, note, m.size, align="right")
+        m.fonts.draw(canvas, x + m.box_w - m.pad, middle - m.size * 0.36, note, m.size, align=Align.RIGHT)
 
 
 def _cut_marks(canvas: Canvas, page_w: float, ys: Sequence[float]) -> None:
@@ -365,8 +382,8 @@ def _cut_marks(canvas: Canvas, page_w: float, ys: Sequence[float]) -> None:
 # --- 成绩公告 ---
 
 
-ANNOUNCE_PRIZES = "@获奖名单"
-ANNOUNCE_ROUNDS = "@各轮成绩"
+ANNOUNCE_PRIZES = "获奖名单"  # the inserts `@获奖名单` and `@各轮成绩`
+ANNOUNCE_ROUNDS = "各轮成绩"
 
 
 def announcement_pdf(
@@ -383,7 +400,7 @@ def announcement_pdf(
         rows: list[list[Cell | str]] = [["奖项", "组号", "队员"]]
         for prize, team_id in prize_rows(chart.placings):
             rows.append([prize, team_id or "", Cell(players_of(teams, team_id) or "（空缺）", _who(team_id))])
-        notes = [piece for n in chart.placings.notes for piece in flow.paragraph(n, "note")]
+        notes = [piece for n in chart.placings.notes for piece in flow.note(n)]
         return [*flow.table(rows, [0.2, 0.16, 0.64]), *notes, flow.space(8)]
 
     def rounds() -> list[Piece]:
@@ -402,13 +419,13 @@ def announcement_pdf(
             byes = [s.entries[0].team for s in column.slots if s.kind is SlotKind.BYE]
             block = [*flow.paragraph(column.title), *flow.table(rows, [0.1, 0.32, 0.32, 0.12, 0.14])]
             if byes:
-                block += flow.paragraph("轮空（直接晋级）：" + "、".join(team_name(t) for t in byes if t), "note")
+                block += flow.note("轮空（直接晋级）：" + "、".join(team_name(t) for t in byes if t))
             pieces += [*together(block), flow.space(flow.sizes.body * 0.6)]
         return pieces
 
     context = {"date": cn_date(day), "field": chart.field, "rounds": len(chart.columns)}
-    lines = render_lines("announcement.j2", event, template_dir, context)
-    pieces = flow.markup(lines, {ANNOUNCE_PRIZES: prizes, ANNOUNCE_ROUNDS: rounds})
+    wording = render("announcement.j2", event, template_dir, context)
+    pieces = flow.markup(wording, {ANNOUNCE_PRIZES: lambda _: prizes(), ANNOUNCE_ROUNDS: lambda _: rounds()})
     return flow.pdf(pieces, title=f"{event.title}成绩公告", invariant=invariant)
 
 
@@ -452,6 +469,10 @@ NAME_MIN = 26.0  # a long name shrinks to this, then wraps
 PRIZE_SIZE = 40.0
 BODY_SIZE = 22.0
 SCALE_FLOOR = 0.8  # long names may scale the certificate's text down to this, no further
+CERT_NAMES = "获奖者"  # the insert `@获奖者`: the recipients' names, largest
+CERT_PRIZE = "奖项"  # the insert `@奖项`: the prize, large
+CERTIFICATE_KINDS = (BlockKind.TITLE, BlockKind.PLAIN, BlockKind.BODY, BlockKind.GAP, BlockKind.SIGNATURE,
+                     BlockKind.INSERT)
 
 
 def certificates_pdf(
@@ -474,42 +495,30 @@ def certificates_pdf(
     for cert in certificates(placings, teams, per_player=per_player):
         context = {"prize": cert.prize, "team": team_name(cert.team), "names": "、".join(cert.names),
                    "date": cn_date(day)}
-        lines = render_lines("certificate.j2", event, template_dir, context)
-        _certificate_page(canvas, fonts, cert, lines, page_w, page_h, inner)
+        wording = render("certificate.j2", event, template_dir, context)
+        check_kinds(wording, CERTIFICATE_KINDS, (CERT_NAMES, CERT_PRIZE))
+        _certificate_page(canvas, fonts, cert, wording, page_w, page_h, inner)
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
 
 
 def _certificate_page(
-    canvas: Canvas, fonts: FontSet, cert: Certificate, lines: Sequence[str], page_w: float, page_h: float,
+    canvas: Canvas, fonts: FontSet, cert: Certificate, wording: Sequence[Block], page_w: float, page_h: float,
     inner: float,
 ) -> None:
-    """Lines of certificate.j2: '#' the title, '@' the names line, '!' the prize, '>' the signature block
-    (bottom right, room for the seal above), anything else a body paragraph. Everything above the signature is
-    centred; when long names take several lines, all of it is scaled down together (never below SCALE_FLOOR)."""
+    """certificate.j2 on a page: `#` the title, `@获奖者` the names, `@奖项` the prize, `>` the signature block
+    (bottom right, room for the seal above), paragraphs and `~` gaps in the body size. Everything above the
+    signature is centred; when long names take several lines, all of it is scaled down together (never below
+    SCALE_FLOOR)."""
     canvas.setStrokeColor(INK)
     canvas.setFillColor(INK)
     canvas.setLineWidth(3)
     canvas.rect(MARGIN, MARGIN, page_w - 2 * MARGIN, page_h - 2 * MARGIN)
     canvas.setLineWidth(0.8)
     canvas.rect(MARGIN + 3 * mm, MARGIN + 3 * mm, page_w - 2 * MARGIN - 6 * mm, page_h - 2 * MARGIN - 6 * mm)
-    signature = [line[1:].strip() for line in lines if line.startswith(">")]
-    who = f"{team_name(cert.team)}的队员"
-    rows: list[tuple[str, float, float, str | None]] = []  # text, size, advance (in sizes), who
-    for line in lines:
-        text = line[1:].strip()
-        if line.startswith(">"):
-            continue
-        if line.startswith("#"):
-            rows.append((text, TITLE_SIZE, 1.7, None))
-        elif line.startswith("@"):
-            size, names = _name_rows(fonts, text, inner, who)
-            rows += [(name, size, 1.55, who) for name in names]
-        elif line.startswith("!"):
-            rows.append((text, PRIZE_SIZE, 1.7, None))
-        else:
-            rows += [(part, BODY_SIZE, 1.6, None) for part in break_lines(fonts, line, BODY_SIZE, [inner])]
+    signature = [line for b in wording if b.kind is BlockKind.SIGNATURE for line in b.lines]
+    rows = [row for block in wording for row in _certificate_rows(fonts, cert, block, inner)]
     top = page_h - MARGIN - 12 * mm
     size = BODY_SIZE
     seal_room = 16 * mm  # above the organiser's line, where the seal goes over it
@@ -518,13 +527,31 @@ def _certificate_page(
     scale = max(SCALE_FLOOR, min(1.0, (top - floor) / need)) if need else 1.0
     y = top
     for text, s, advance, person in rows:
-        fonts.draw(canvas, page_w / 2, y - s * scale, text, s * scale, align="centre", who=person)
+        fonts.draw(canvas, page_w / 2, y - s * scale, text, s * scale, align=Align.CENTRE, who=person)
         y -= s * scale * advance
     width = max((fonts.width(text, size) for text in signature), default=0.0)
     centre = page_w - MARGIN - 30 * mm - width / 2
     base = MARGIN + 18 * mm + size * 1.6 * (len(signature) - 1)
     for k, text in enumerate(signature):
-        fonts.draw(canvas, centre, base - k * size * 1.6, text, size, align="centre")
+        fonts.draw(canvas, centre, base - k * size * 1.6, text, size, align=Align.CENTRE)
+
+
+def _certificate_rows(fonts: FontSet, cert: Certificate, block: Block,
+                      inner: float) -> list[tuple[str, float, float, str | None]]:
+    """A block's rows above the signature: (text, size, advance in sizes, whose text it is)."""
+    if block.kind is BlockKind.TITLE:
+        return [(line, TITLE_SIZE, 1.7, None) for line in block.lines]
+    if block.kind is BlockKind.INSERT and block.name == CERT_NAMES:
+        who = f"{team_name(cert.team)}的队员"
+        size, names = _name_rows(fonts, "、".join(cert.names), inner, who)
+        return [(name, size, 1.55, who) for name in names]
+    if block.kind is BlockKind.INSERT:
+        return [(cert.prize, PRIZE_SIZE, 1.7, None)]
+    if block.kind is BlockKind.GAP:
+        return [("", BODY_SIZE, 1.6, None)]
+    if block.kind is BlockKind.SIGNATURE:
+        return []
+    return [(part, BODY_SIZE, 1.6, None) for part in break_lines(fonts, block.text, BODY_SIZE, [inner])]
 
 
 def _name_rows(fonts: FontSet, text: str, inner: float, who: str) -> tuple[float, list[str]]:

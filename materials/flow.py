@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from materials.fonts import FontSet
+from materials.fonts import Align, FontSet
 from materials.page import (
     ASIDE,
     BOTTOM,
@@ -45,7 +45,7 @@ from materials.page import (
     new_canvas,
     no_orphan,
 )
-from materials.wording import LINE_BREAK, Block, blocks, table_spec, unknown_insert
+from materials.wording import LINE_BREAK, Block, BlockKind, unknown_insert
 from scoring.event import Event
 
 LEFT = SIDE + FRAME_PADDING
@@ -79,7 +79,7 @@ class Piece:
     header: list[Piece] = field(default_factory=list)
 
 
-Insert = Callable[[], Sequence[Piece]]
+Insert = Callable[[tuple[str, ...]], Sequence[Piece]]  # what a document draws at `@name a | b`, given (a, b)
 
 
 def sizes(event: Event) -> Sizes:
@@ -87,10 +87,10 @@ def sizes(event: Event) -> Sizes:
     return LARGE if event.print.large_print else REGULAR
 
 
-def flow_pdf(lines: Sequence[str], fonts: FontSet, sizes: Sizes, *, title: str, invariant: bool) -> bytes:
-    """The rendered template `lines` (no inserts) as an A4 PDF."""
+def flow_pdf(blocks: Sequence[Block], fonts: FontSet, sizes: Sizes, *, title: str, invariant: bool) -> bytes:
+    """A rendered template's `blocks` (no inserts) as an A4 PDF."""
     flow = Flow(fonts, sizes)
-    return flow.pdf(flow.markup(lines), title=title, invariant=invariant)
+    return flow.pdf(flow.markup(blocks), title=title, invariant=invariant)
 
 
 def together(pieces: Sequence[Piece]) -> list[Piece]:
@@ -115,42 +115,52 @@ class Flow:
 
     # --- the markup ---
 
-    def markup(self, lines: Sequence[str], inserts: Mapping[str, Insert] | None = None) -> list[Piece]:
-        """The pieces of a rendered template; `@name` lines are replaced by what `inserts[name]()` makes."""
+    def markup(self, blocks: Sequence[Block], inserts: Mapping[str, Insert] | None = None, *,
+               compact: bool = False) -> list[Piece]:
+        """The pieces of a rendered template; each `@name` insert is replaced by what `inserts[name](args)`
+        makes. `compact`: titles and paragraphs set tighter than in a letter (a score card, a playoff slip)."""
         inserts = inserts or {}
         out: list[Piece] = []
-        for block in blocks(lines):
-            if block.kind == "insert":
-                mark = block.lines[0]
-                if mark not in inserts:
-                    raise unknown_insert(mark, list(inserts))
-                out += inserts[mark]()
+        for block in blocks:
+            if block.kind is BlockKind.INSERT:
+                if block.name not in inserts:
+                    raise unknown_insert(block, list(inserts))
+                out += inserts[block.name](block.args)
+            elif compact and block.kind in (BlockKind.TITLE, BlockKind.PLAIN, BlockKind.BODY):
+                out += self._compact(block)
             else:
                 out += self._block(block)
         return out
 
     def _block(self, block: Block) -> list[Piece]:
         s = self.sizes
-        text = block.lines[0] if block.lines else ""
-        if block.kind == "title":
+        if block.kind is BlockKind.TITLE:
             lines = [ln for hard in block.lines for ln in break_lines(self.fonts, hard, s.title, [WIDTH])]
-            return [self.lines(lines, s.title, 1.45, align="centre", after=s.title * 0.6, keep=True)]
-        if block.kind in ("plain", "body"):
-            return self.paragraph(text, block.kind)
-        if block.kind == "gap":
+            return [self.lines(lines, s.title, 1.45, align=Align.CENTRE, after=s.title * 0.6, keep=True)]
+        if block.kind in (BlockKind.PLAIN, BlockKind.BODY):
+            return self.paragraph(block.text, block.kind)
+        if block.kind is BlockKind.GAP:
             return [self.space(s.body * 0.8)]
-        if block.kind == "signature":  # a long organiser name wraps inside the text width
+        if block.kind is BlockKind.SIGNATURE:  # a long organiser name wraps inside the text width
             lines = [ln for text in block.lines for ln in break_lines(self.fonts, text, s.body, [WIDTH - 2 * s.body])]
             width = max(self.fonts.width(line, s.body) for line in lines) + 2 * s.body
-            return [self.lines(lines, s.body, 1.45, align="centre", after=s.body * 0.5,
+            return [self.lines(lines, s.body, 1.45, align=Align.CENTRE, after=s.body * 0.5,
                                x=LEFT + WIDTH - width, width=width)]
-        if block.kind == "aside":
-            return [self._aside(text)]
-        spec = table_spec(block.lines)
-        rows = [[Cell(cell, align="auto") for cell in cells] for _, cells in spec.rows]
+        if block.kind is BlockKind.ASIDE:
+            return [self._aside(block.text)]
+        spec = block.table
+        assert spec is not None  # a TABLE block always carries its table
+        rows = [[Cell(cell, align=Align.AUTO) for cell in cells] for _, cells in spec.rows]
         return self.table(rows, spec.widths, header_rows=spec.header_rows, size=spec.size,
                           pen_height=spec.pen_height * mm if spec.pen_height else None, padding=(4, 5),
                           header_rule=False, after=s.body * 0.5)
+
+    def _compact(self, block: Block) -> list[Piece]:
+        """A card's or slip's title (19 pt) and lines of text (14 pt, from the left), each followed by 2 pt."""
+        if block.kind is BlockKind.TITLE:
+            return [self.lines(break_lines(self.fonts, line, 19, [WIDTH]), 19, 22 / 19, align=Align.CENTRE, after=2)
+                    for line in block.lines]
+        return [self.lines(break_lines(self.fonts, block.text, 14, [WIDTH]), 14, 17 / 14, after=2)]
 
     # --- building blocks, for the documents' own inserts ---
 
@@ -160,15 +170,19 @@ class Flow:
     def page_break(self) -> Piece:
         return Piece(0.0, _nothing, new_page=True)
 
-    def paragraph(self, text: str, kind: str = "plain", *, who: str | None = None) -> list[Piece]:
-        """`plain`: left-aligned body text; `body`: first line indented, justified; `note`: the smaller size."""
+    def paragraph(self, text: str, kind: BlockKind = BlockKind.PLAIN, *, who: str | None = None) -> list[Piece]:
+        """PLAIN: left-aligned body text; BODY: first line indented, justified."""
         s = self.sizes
-        if kind == "note":
-            lines = no_orphan(break_lines(self.fonts, text, s.note, [WIDTH], who)) or [""]
-            return self._lines(lines, s.note, 1.5, after=s.note * 0.12)
-        indent = 2 * s.body if kind == "body" else 0.0
+        body = kind is BlockKind.BODY
+        indent = 2 * s.body if body else 0.0
         lines = no_orphan(break_lines(self.fonts, text, s.body, [WIDTH - indent, WIDTH], who)) or [""]
-        return self._lines(lines, s.body, 1.45, after=s.body * 0.12, indent=indent, justify=kind == "body")
+        return self._lines(lines, s.body, 1.45, after=s.body * 0.12, indent=indent, justify=body)
+
+    def note(self, text: str, *, who: str | None = None) -> list[Piece]:
+        """A paragraph in the smaller size, from the left."""
+        s = self.sizes
+        lines = no_orphan(break_lines(self.fonts, text, s.note, [WIDTH], who)) or [""]
+        return self._lines(lines, s.note, 1.5, after=s.note * 0.12)
 
     def table(self, rows: Sequence[Sequence[Cell | str]], widths: Sequence[float], *, header_rows: int = 1,
               size: float | None = None, row_height: float | None = None, pen_height: float | None = None,
@@ -187,11 +201,11 @@ class Flow:
             header = r < header_rows
             cells = [value if isinstance(value, Cell) else Cell(value) for value in row]
             laid = []
-            for cell, left, right in zip(cells, edges, edges[1:]):
+            for cell, (left, right) in zip(cells, itertools.pairwise(edges), strict=False):  # a short row: blank after
                 inner = right - left - 2 * CELL_PADDING
                 hard = cell.text.replace(LINE_BREAK, "\n").split("\n")
                 lines = [ln for part in hard for ln in no_orphan(break_lines(self.fonts, part, size, [inner], cell.who))]
-                centred = cell.align == "centre" or (cell.align == "auto" and len(lines) <= 1)
+                centred = cell.align is Align.CENTRE or (cell.align is Align.AUTO and len(lines) <= 1)
                 laid.append((lines or [""], centred))
             height = max(len(lines) for lines, _ in laid) * leading + sum(padding)
             if not header and row_height:
@@ -238,14 +252,14 @@ class Flow:
             if len(pages) > 1 and self.footer:
                 canvas.setFillColor(INK)
                 self.fonts.draw(canvas, PAGE[0] / 2, FOOTER_Y, f"第{number}页  共{len(pages)}页", self.sizes.note,
-                                align="centre")
+                                align=Align.CENTRE)
             canvas.showPage()
         canvas.save()
         return buffer.getvalue()
 
     # --- drawing ---
 
-    def lines(self, lines: Sequence[str], size: float, spacing: float, *, align: str = "left", after: float = 0.0,
+    def lines(self, lines: Sequence[str], size: float, spacing: float, *, align: Align = Align.LEFT, after: float = 0.0,
               indent: float = 0.0, justify: bool = False, ends: bool = True, x: float = LEFT,
               width: float = WIDTH, keep: bool = False) -> Piece:
         """Lines of one size drawn one under the other. `indent` moves the first line in; `justify` stretches
@@ -256,8 +270,8 @@ class Flow:
             for i, line in enumerate(lines):
                 y = baseline(top - i * leading, leading, size)
                 left = x + (indent if i == 0 else 0.0)
-                if align == "centre":
-                    fonts.draw(canvas, x + width / 2, y, line, size, align="centre")
+                if align is Align.CENTRE:
+                    fonts.draw(canvas, x + width / 2, y, line, size, align=Align.CENTRE)
                 elif justify and len(line) > 1 and not (ends and i == len(lines) - 1):
                     spare = max(x + width - left - fonts.width(line, size), 0.0)
                     fonts.draw(canvas, left, y, line, size, char_space=spare / (len(line) - 1))
@@ -318,12 +332,12 @@ class Flow:
             if rule:
                 canvas.setLineWidth(1.6)
                 canvas.line(edges[0], bottom, edges[-1], bottom)
-            for (lines, centred), left, right in zip(cells, edges, edges[1:]):
+            for (lines, centred), (left, right) in zip(cells, itertools.pairwise(edges), strict=False):
                 first = top - (height - len(lines) * leading + top_pad - bottom_pad) / 2  # vertically centred
                 for i, line in enumerate(lines):
                     y = baseline(first - i * leading, leading, size)
                     if centred:
-                        fonts.draw(canvas, (left + right) / 2, y, line, size, align="centre")
+                        fonts.draw(canvas, (left + right) / 2, y, line, size, align=Align.CENTRE)
                     else:
                         fonts.draw(canvas, left + CELL_PADDING, y, line, size)
 
@@ -365,7 +379,7 @@ def _paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y,
         _, need = _span(pieces, i, lambda k: pieces[k].keep)  # kept with the pieces after it
         if piece.group is not None and piece.group != group:  # a group starts: all of it, where it fits whole
             group = piece.group
-            _, whole = _span(pieces, i, lambda k: pieces[k + 1].group == group if k + 1 < len(pieces) else False)
+            _, whole = _span(pieces, i, lambda k, g=group: k + 1 < len(pieces) and pieces[k + 1].group == g)
             if whole <= room:
                 need = max(need, whole)
         if need > room:

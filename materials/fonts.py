@@ -8,6 +8,7 @@ Warnings are collected as Chinese sentences in `FontSet.warnings`; nothing is pr
 
 from __future__ import annotations
 
+import enum
 import os
 import re
 import struct
@@ -23,6 +24,16 @@ from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 CID_FALLBACK = "STSong-Light"
+
+
+class Align(enum.Enum):
+    """Where a line of text sits: starting at its x, centred on it, or ending at it. AUTO (a table cell): centred
+    while the text takes one line, else from the left."""
+
+    LEFT = "left"
+    CENTRE = "centre"
+    RIGHT = "right"
+    AUTO = "auto"
 
 
 @dataclass(frozen=True)
@@ -206,15 +217,15 @@ class FontSet:
             self._widths[(text, size)] = width
         return width
 
-    def draw(self, canvas, x: float, y: float, text: str, size: float, *, align: str = "left", who: str | None = None,
-             char_space: float = 0.0):
-        """Draw one line of plain text on a canvas with per-character fallback; align 'left'|'centre'|'right';
-        `char_space` adds that much after every character (justified lines)."""
+    def draw(self, canvas, x: float, y: float, text: str, size: float, *, align: Align = Align.LEFT,
+             who: str | None = None, char_space: float = 0.0):
+        """Draw one line of plain text on a canvas with per-character fallback, from, centred on or ending at `x`
+        (`align`); `char_space` adds that much after every character (justified lines)."""
         runs = self.runs(text, who)
         total = sum(pdfmetrics.stringWidth(seg, name, size) for name, seg in runs)
-        if align == "centre":
+        if align is Align.CENTRE:
             x -= total / 2
-        elif align == "right":
+        elif align is Align.RIGHT:
             x -= total
         for name, seg in runs:
             canvas.setFont(name, size)

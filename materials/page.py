@@ -13,7 +13,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from materials.fonts import FontSet
+from materials.fonts import Align, FontSet
 from scoring import linebreak
 from scoring.linebreak import can_break
 
@@ -66,11 +66,11 @@ def no_orphan(lines: list[str]) -> list[str]:
 @dataclass(frozen=True)
 class Cell:
     """Plain text for a table cell, laid out at the column's width; `who` names the person for glyph warnings;
-    `align`: centre, left, or auto (centred while it takes one line)."""
+    `align`: CENTRE, LEFT, or AUTO (centred while it takes one line)."""
 
     text: str
     who: str | None = None
-    align: str = "centre"
+    align: Align = Align.CENTRE
 
 
 @dataclass(frozen=True)

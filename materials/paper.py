@@ -10,17 +10,17 @@ every card, once into a form that each page places. `write_draw_papers` puts the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.lib.units import mm
 
 from materials.conventions import Papers, team_context
-from materials.flow import LEFT, WIDTH, Flow, Piece, baseline, flow_pdf, sizes
-from materials.fonts import FontSet, choose_fonts
+from materials.flow import LEFT, WIDTH, Flow, Insert, Piece, baseline, flow_pdf, sizes
+from materials.fonts import Align, FontSet, choose_fonts
 from materials.page import INK, RULE, SHADE, break_lines
-from materials.wording import MaterialsError, render_lines
+from materials.wording import render
 from scoring.event import Event
 from scoring.files import write_generated
 from scoring.knockout import Pairing, Round, round_title
@@ -93,11 +93,11 @@ class Text:
 
     lines: tuple[str, ...]
     size: float = CARD_TEXT
-    align: str = "centre"
+    align: Align = Align.CENTRE
     who: str | None = None
 
 
-def _text(fonts: FontSet, text: str, width: float, *, size: float = CARD_TEXT, align: str = "centre") -> Text:
+def _text(fonts: FontSet, text: str, width: float, *, size: float = CARD_TEXT, align: Align = Align.CENTRE) -> Text:
     return Text(tuple(break_lines(fonts, text, size, [width - 2 * CARD_PADDING]) or [""]), size, align)
 
 
@@ -143,8 +143,8 @@ class Grid:
             first = ys[r] - (self.heights[r] - len(text.lines) * leading + self.bottom_padding) / 2
             for i, line in enumerate(text.lines):
                 y = baseline(first - i * leading, leading, text.size)
-                if text.align == "centre":
-                    fonts.draw(canvas, (left + right) / 2, y, line, text.size, align="centre", who=text.who)
+                if text.align is Align.CENTRE:
+                    fonts.draw(canvas, (left + right) / 2, y, line, text.size, align=Align.CENTRE, who=text.who)
                 else:
                     fonts.draw(canvas, left + CARD_PADDING, y, line, text.size, who=text.who)
         canvas.setLineWidth(1.6)
@@ -198,8 +198,8 @@ def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: M
     grid = Grid([SIDE_LABEL, team_width] + [LEVEL_BOX] * len(LABELS), [])
     if headings:
         first, second = (list(headings) + ["", ""])[:2]
-        grid.cells[(0, 1)] = _text(fonts, first, team_width, align="left")
-        grid.cells[(0, 2)] = _text(fonts, second, track, align="left")
+        grid.cells[(0, 1)] = _text(fonts, first, team_width, align=Align.LEFT)
+        grid.cells[(0, 2)] = _text(fonts, second, track, align=Align.LEFT)
         grid.spans[(0, 2)] = len(LABELS)
         grid.heights.append(_row_height([grid.cells[(0, 1)], grid.cells[(0, 2)]], 1.0))
     top = len(grid.heights)
@@ -215,7 +215,7 @@ def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: M
             size, lines = team_lines(fonts, team_name(team_id), team.players if team else (), inner, who=who)
         grid.heights.append(max(TEAM_ROW, len(lines) * size * 1.15 + 2))
         grid.cells[(r, 0)] = _text(fonts, side_label, SIDE_LABEL, size=14)
-        grid.cells[(r, 1)] = Text(tuple(lines), size, "left", who)
+        grid.cells[(r, 1)] = Text(tuple(lines), size, Align.LEFT, who)
         for c, label in enumerate(LABELS, start=2):
             grid.cells[(r, c)] = Text((label,))
     for i, level in enumerate(Level):
@@ -278,28 +278,6 @@ def points_grid(fonts: FontSet, rules: RuleSet) -> Grid:
 # --- rendering from templates ----------------------------------------------------------------------------------
 
 
-Insert = Callable[[list[str]], list[Piece]]
-
-
-def _compact(flow: Flow, lines: Sequence[str], inserts: Mapping[str, Insert]) -> list[Piece]:
-    """A card or slip: '#' a title line, '<' a line of text, '@key' an insert; '@key a | b' hands the insert
-    the texts a and b (headings from the template). Set tighter than a letter."""
-    pieces: list[Piece] = []
-    for line in lines:
-        if line.startswith("@"):
-            key, _, args = line.partition(" ")
-            if key not in inserts:
-                raise MaterialsError(f"模板中的“{key}”不认识（可用：{'、'.join(inserts)}）")
-            pieces += inserts[key]([a.strip() for a in args.split("|")] if args else [])
-        elif line.startswith("#"):
-            title = break_lines(flow.fonts, line[1:].strip(), 19, [WIDTH])
-            pieces.append(flow.lines(title, 19, 22 / 19, align="centre", after=2))
-        else:
-            text = line[1:].strip() if line.startswith("<") else line
-            pieces.append(flow.lines(break_lines(flow.fonts, text, 14, [WIDTH]), 14, 17 / 14, after=2))
-    return pieces
-
-
 def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | None, teams: Mapping[str, Team],
           template_dir: Path | None, hand_rows: Piece, points: Piece, *, gap: float = 1.5 * mm) -> list[Piece]:
     extra = {
@@ -308,14 +286,13 @@ def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | Non
         "table": pairing.table if pairing else "",
         "third_place": bool(pairing and pairing.third_place),
     }
-    lines = render_lines("score_card.j2", event, template_dir, extra)
     inserts: dict[str, Insert] = {
-        "@对阵": lambda headings: [flow.space(gap), _piece(sides_grid(flow.fonts, event.rules, pairing, teams,
-                                                                       headings), flow.fonts), flow.space(gap)],
-        "@记分": lambda _: [hand_rows, flow.space(gap)],
-        "@得分表": lambda _: [points, flow.space(gap)],
+        "对阵": lambda headings: [flow.space(gap), _piece(sides_grid(flow.fonts, event.rules, pairing, teams,
+                                                                      headings), flow.fonts), flow.space(gap)],
+        "记分": lambda _: [hand_rows, flow.space(gap)],
+        "得分表": lambda _: [points, flow.space(gap)],
     }
-    return _compact(flow, lines, inserts)
+    return flow.markup(render("score_card.j2", event, template_dir, extra), inserts, compact=True)
 
 
 def score_cards_pdf(
@@ -369,7 +346,7 @@ def draw_sheet_pdf(
         "command": command,
     }
     fonts = fonts or choose_fonts(event.print.font)
-    return flow_pdf(render_lines("draw_sheet.j2", event, template_dir, extra), fonts, sizes(event),
+    return flow_pdf(render("draw_sheet.j2", event, template_dir, extra), fonts, sizes(event),
                     title=f"{event.title} 第{round_.number}轮对阵表", invariant=invariant)
 
 
@@ -390,8 +367,8 @@ def playoff_slip_pdf(
     extra = {**team_context(results.teams), "round_title": results.title, "t": table, "workbook": workbook}
     rows = hand_rows_grid(flow.fonts, regular=0, playoff=SLIP_ROWS, first_playoff=table.playoff.played + 1)
     inserts: dict[str, Insert] = {
-        "@加赛记录": lambda _: [flow.space(2 * mm), _piece(rows, flow.fonts), flow.space(2 * mm)]}
-    pieces = _compact(flow, render_lines("playoff_slip.j2", event, template_dir, extra), inserts)
+        "加赛记录": lambda _: [flow.space(2 * mm), _piece(rows, flow.fonts), flow.space(2 * mm)]}
+    pieces = flow.markup(render("playoff_slip.j2", event, template_dir, extra), inserts, compact=True)
     return flow.pdf(pieces, title=f"{event.title} 第{results.number}轮第{table.table}桌加赛单", invariant=invariant)
 
 

@@ -13,7 +13,7 @@ from materials.conventions import Papers, team_context
 from materials.flow import flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
 from materials.paper import playoff_slip_pdf
-from materials.wording import render_lines
+from materials.wording import render
 from scoring.event import Event
 from scoring.files import write_generated
 from scoring.results import RoundResults, round_results
@@ -43,8 +43,7 @@ def round_results_pdf(
         "draw_command": commands["draw"],
         "awards_command": commands["awards"],
     }
-    lines = render_lines("round_results.j2", event, template_dir, extra)
-    return flow_pdf(lines, fonts, sizes(event),
+    return flow_pdf(render("round_results.j2", event, template_dir, extra), fonts, sizes(event),
                     title=f"{event.title} 第{results.number}轮成绩", invariant=invariant)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import itertools
 import random
 import re
 from collections import Counter
@@ -131,12 +132,12 @@ def test_cut_lines_fall_between_first_column_slots(fonts):
     layout = ending.chart_layout(chart, fonts)
     m = ending._Chart(chart, fonts, layout.size)
     slots = chart.columns[0].slots
-    gaps = [(a.y + a.height / 2, b.y - b.height / 2) for a, b in zip(slots, slots[1:])]
+    gaps = [(a.y + a.height / 2, b.y - b.height / 2) for a, b in itertools.pairwise(slots)]
     overlap = ending.OVERLAP_LINES * m.line
     for start in layout.starts[1:]:
         cut = (start + overlap / 2) / m.line
         assert any(top - 1e-6 <= cut <= bottom + 1e-6 for top, bottom in gaps)
-    assert all(b - a >= overlap for a, b in zip(layout.starts, layout.starts[1:]))
+    assert all(b - a >= overlap for a, b in itertools.pairwise(layout.starts))
 
 
 @pytest.mark.parametrize("n", [34, 40, 48, 50, 100])
@@ -214,7 +215,7 @@ def test_certificates_one_per_team_or_one_per_player(third_place, teams_awarded,
         assert all(p["width"] > p["height"] and round(p["width"]) == 842 for p in pages)  # A4 landscape
         expected = ending.certificates(chart.placings, teams, per_player=per_player)
         assert len(expected) == count
-        for page, cert in zip(pages, expected):
+        for page, cert in zip(pages, expected, strict=True):
             assert "荣誉证书" in page["text"] and cert.prize in page["text"] and event.title in page["text"]
             assert event.organiser in page["text"] and "2026年3月20日" in page["text"]
             for name in cert.names:
@@ -244,7 +245,7 @@ def test_long_and_rare_names_shrink_then_wrap_inside_the_border(fonts):
 def test_certificate_wording_comes_from_the_folders_template(tmp_path, fonts):
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "certificate.j2").write_text(
-        "# 奖状\n@ {{ names }}\n荣获{{ event.title }}{{ prize }}，{{ team }}。\n> {{ event.organiser }}\n> {{ date }}\n",
+        "# 奖状\n@获奖者\n荣获{{ event.title }}{{ prize }}，{{ team }}。\n> {{ event.organiser }}\n> {{ date }}\n",
         encoding="utf-8",
     )
     teams = team_list(4)
@@ -253,6 +254,22 @@ def test_certificate_wording_comes_from_the_folders_template(tmp_path, fonts):
                                    template_dir=tmp_path / "templates", invariant=True)
     text = pages_of(data)[0]["text"]
     assert text.startswith("奖状") and f"一等奖，第{chart.placings.first}组" in text
+    first = next(t for t in teams if t.id == chart.placings.first)
+    assert text.startswith(f"奖状{'、'.join(first.players)}荣获")
+
+
+@pytest.mark.parametrize(("template", "expected"), [
+    ("# 奖状\n@ {{ names }}\n! {{ prize }}\n", "certificate.j2：模板中“@”后面应紧跟要插入的内容的名字（这份文件可用：@获奖者、@奖项）"),
+    ("# 奖状\n@获奖人\n", "certificate.j2：模板中的“@获奖人”不认识（这份文件可用：@获奖者、@奖项）"),
+    ("# 奖状\n|= 50 50\n| a | b\n", "certificate.j2：这份文件的模板不能用“|”开头的行"),
+])
+def test_a_certificate_template_with_a_mark_it_cannot_draw_is_named(tmp_path, fonts, template, expected):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "certificate.j2").write_text(template, encoding="utf-8")
+    teams = team_list(4)
+    with pytest.raises(MaterialsError, match=re.escape(expected)):
+        ending.certificates_pdf(play(teams).placings, teams, default_event(), day=DAY, fonts=fonts,
+                                template_dir=tmp_path / "templates", invariant=True)
 
 
 # --- the command line ---
@@ -312,6 +329,38 @@ def test_awards_prints_no_documents_before_the_end_and_bracket_works_from_the_fi
     assert "比赛尚未结束" in result.output
     assert f"下一步：比赛结束后再运行 shuangsheng awards {tmp_path}" in result.output
     assert not (tmp_path / "成绩公告.pdf").exists() and not (tmp_path / "荣誉证书.pdf").exists()
+
+
+MARKUP_TITLE = "@获奖名单 {{ event.venue }} {% if true %}是{% endif %} | 第1桌 # < > ~ +"  # every mark of the grammar
+MARKUP_PURPOSE = "@得分表 开头的宗旨。"
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def test_event_text_that_looks_like_template_syntax_prints_as_typed(tmp_path):
+    """Values from event.toml are data: a title beginning with `@` (an insert of the announcement, even) or holding
+    `{{`, `{%`, `|`, is printed literally in the notice, the announcement and the certificates, and `awards` does
+    not blame a template nobody edited."""
+    out = tmp_path / "demo"
+    cli("demo", "--out", out, "--teams", 4)
+    toml = out / "event.toml"
+    text = toml.read_text(encoding="utf-8")
+    text = text.replace('title = "离退休教职工双升级（双扣）比赛"', f'title = "{MARKUP_TITLE}"')
+    text = re.sub(r'(?m)^purpose = ".*"$', f'purpose = "{MARKUP_PURPOSE}"', text)
+    toml.write_text(text, encoding="utf-8")
+    result = cli("awards", out)
+    assert "模板" not in result.output and "j2" not in result.output
+    announcement = _flat(text_of((out / "成绩公告.pdf").read_bytes()))
+    assert _flat(f"{MARKUP_TITLE}已圆满结束") in announcement
+    assert announcement.count("一等奖") == 1  # the prize table once: the title inserted nothing
+    certificates = [_flat(p["text"]) for p in pages_of((out / "荣誉证书.pdf").read_bytes())]
+    assert all(_flat(f"在{MARKUP_TITLE}中荣获") in page for page in certificates)
+    result = cli("materials", out, "--force")
+    assert "模板" not in result.output
+    notice = _flat(text_of((out / "通知.pdf").read_bytes()))
+    assert notice.startswith(_flat(MARKUP_TITLE)) and _flat(f"{MARKUP_PURPOSE}具体事宜安排如下") in notice
 
 
 def test_an_edited_chart_is_kept_unless_forced(tmp_path):

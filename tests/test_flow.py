@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from materials.flow import BOTTOM_Y, LEFT, ROOM, TOP_Y, WIDTH, Flow, Piece, _paginate, flow_pdf, together
 from materials.fonts import choose_fonts
 from materials.page import LARGE, REGULAR
-from materials.wording import MaterialsError, blocks
+from materials.wording import DATA_END, DATA_START, BlockKind, MaterialsError, blocks
 from tests.pdfcheck import assert_printable, page_texts, pages, text_of
 
 ALL_KINDS = [
@@ -45,15 +45,43 @@ def _chars(data: bytes) -> list[list[dict]]:
         return [page.chars for page in pdf.pages]
 
 
+def pdf_of(lines, fonts, sizes, **options) -> bytes:
+    return flow_pdf(blocks(lines), fonts, sizes, **options)
+
+
 def test_the_markup_groups_into_blocks():
     kinds = [b.kind for b in blocks(ALL_KINDS)]
-    assert kinds == ["title", "plain", "body", "aside", "gap", "table", "signature"]
-    assert blocks(["| a | b", "| c | d"])[0].lines == (" a | b", " c | d")
-    assert [b.kind for b in blocks(["@得分表"])] == ["insert"]
+    K = BlockKind
+    assert kinds == [K.TITLE, K.PLAIN, K.BODY, K.ASIDE, K.GAP, K.TABLE, K.SIGNATURE]
+    (table,) = blocks(["|= 25 75 @14", "|# 甲 | 乙", "| a | b |", "| c"])
+    assert table.table.rows == ((True, ("甲", "乙")), (False, ("a", "b")), (False, ("c", "")))
+    assert table.table.widths == (0.25, 0.75) and table.table.size == 14
+    (insert,) = blocks(["@对阵 开始 | 级数"])
+    assert (insert.kind, insert.name, insert.args) == (K.INSERT, "对阵", ("开始", "级数"))
+    assert blocks(["~x"])[0].kind is K.BODY and blocks(["# 一", "# 二"])[0].lines == ("一", "二")
+
+
+def data(text: str) -> str:
+    """Text as `{{ }}` inserts it (see wording._as_data)."""
+    return f"{DATA_START}{text}{DATA_END}"
+
+
+def test_what_data_inserted_is_never_markup():
+    """A value from event.toml or teams.xlsx that looks like markup is text: no mark, no insert, no cell."""
+    found = blocks([data("@获奖名单"), data("# 标题"), "< " + data("~"), data("|= 1 2"), data("> 落款"),
+                    "| 1 | " + data("王|五") + " | x", "@对阵 " + data("a | b") + " | c", "# " + data("{{ br }}{% x %}")])
+    K = BlockKind
+    assert [b.kind for b in found] == [K.BODY, K.BODY, K.PLAIN, K.BODY, K.BODY, K.TABLE, K.INSERT, K.TITLE]
+    assert [b.text for b in found[:5]] == ["@获奖名单", "# 标题", "~", "|= 1 2", "> 落款"]
+    assert found[5].table.rows == ((False, ("1", "王|五", "x")),)
+    assert found[6].args == ("a | b", "c")
+    assert found[7].lines == ("{{ br }}{% x %}",)
+    with pytest.raises(MaterialsError, match="“@”后面应紧跟"):
+        Flow(choose_fonts(candidates=[]), LARGE).markup(blocks(["@" + data("得分表")]), {"得分表": lambda _: []})
 
 
 def test_every_kind_of_line_prints_in_large_print_inside_the_margins(fonts):
-    data = flow_pdf(ALL_KINDS, fonts, LARGE, title="测试", invariant=True)
+    data = pdf_of(ALL_KINDS, fonts, LARGE, title="测试", invariant=True)
     assert_printable(data, smallest=14)
     text = text_of(data)
     for piece in ("第1轮　成绩".replace("　", ""), "离退休教职工双升级（双扣）比赛", "请核对。", "补充说明：加赛局由乙方先坐庄。",
@@ -62,11 +90,11 @@ def test_every_kind_of_line_prints_in_large_print_inside_the_margins(fonts):
 
 
 def test_regular_print_is_never_below_10pt(fonts):
-    assert_printable(flow_pdf(ALL_KINDS, fonts, REGULAR, title="测试", invariant=True), smallest=10)
+    assert_printable(pdf_of(ALL_KINDS, fonts, REGULAR, title="测试", invariant=True), smallest=10)
 
 
 def test_a_body_paragraph_is_indented_and_justified_to_the_right_edge(fonts):
-    data = flow_pdf(["本轮各桌按时结束，" + "每桌的级数与胜负见下表，" * 8 + "请核对。"], fonts, LARGE, title="t",
+    data = pdf_of(["本轮各桌按时结束，" + "每桌的级数与胜负见下表，" * 8 + "请核对。"], fonts, LARGE, title="t",
                     invariant=True)
     lines: dict[float, list[dict]] = {}
     for ch in _chars(data)[0]:
@@ -81,7 +109,7 @@ def test_a_body_paragraph_is_indented_and_justified_to_the_right_edge(fonts):
 
 
 def test_a_signature_sits_at_the_right_margin_its_lines_centred_on_each_other(fonts):
-    data = flow_pdf(["> 离退休服务中心", "> 2026年11月30日"], fonts, LARGE, title="t", invariant=True)
+    data = pdf_of(["> 离退休服务中心", "> 2026年11月30日"], fonts, LARGE, title="t", invariant=True)
     lines: dict[float, list[dict]] = {}
     for ch in _chars(data)[0]:
         lines.setdefault(round(ch["top"]), []).append(ch)
@@ -93,14 +121,14 @@ def test_a_signature_sits_at_the_right_margin_its_lines_centred_on_each_other(fo
 
 def test_a_long_signature_wraps_inside_the_margins(fonts):
     organiser = "某某市某某区某某街道离退休教职工服务中心暨老年人体育协会双升级分会组织委员会办公室"
-    data = flow_pdf([f"> {organiser}", "> 2026年3月3日"], fonts, LARGE, title="t", invariant=True)
+    data = pdf_of([f"> {organiser}", "> 2026年3月3日"], fonts, LARGE, title="t", invariant=True)
     assert_printable(data, smallest=14)
     assert organiser + "2026年3月3日" in text_of(data)
 
 
 def test_a_long_table_repeats_its_header_on_every_page_with_page_numbers(fonts):
     rows = [f"| {n} | 第{n:02d}组 | 第{n + 100}组" for n in range(1, 61)]
-    data = flow_pdf(["# 第1轮成绩", "|= 20 40 40", "|# 桌号 | 甲方 | 乙方", *rows, "< 下一步：抽下一轮。"], fonts, LARGE,
+    data = pdf_of(["# 第1轮成绩", "|= 20 40 40", "|# 桌号 | 甲方 | 乙方", *rows, "< 下一步：抽下一轮。"], fonts, LARGE,
                     title="t", invariant=True)
     assert_printable(data, smallest=14)
     texts = page_texts(data)
@@ -112,11 +140,11 @@ def test_a_long_table_repeats_its_header_on_every_page_with_page_numbers(fonts):
 
 
 def test_a_one_page_document_has_no_page_number(fonts):
-    assert "第1页" not in text_of(flow_pdf(["# 标题", "< 一行。"], fonts, LARGE, title="t", invariant=True))
+    assert "第1页" not in text_of(pdf_of(["# 标题", "< 一行。"], fonts, LARGE, title="t", invariant=True))
 
 
 def test_the_header_goes_with_the_first_row_and_pen_rows_keep_their_height(fonts):
-    pieces = Flow(fonts, LARGE).markup(["|= 50 50 h12", "|# 甲 | 乙", "| a | b", "| | ", "| | "])
+    pieces = Flow(fonts, LARGE).markup(blocks(["|= 50 50 h12", "|# 甲 | 乙", "| a | b", "| | ", "| | "]))
     assert len(pieces) == 4
     assert pieces[0].keep and not any(p.keep for p in pieces[1:])  # the header is kept with the first row
     assert not pieces[1].header and all(p.header == [pieces[0]] for p in pieces[2:])  # and comes again later
@@ -171,18 +199,18 @@ def test_a_row_that_fits_a_page_only_without_the_repeated_header_is_printed_with
 
 def test_inserts_are_pieces_the_document_makes(fonts):
     flow = Flow(fonts, LARGE)
-    pieces = flow.markup(["# 标题", "@表格", "< 后记。"], {"@表格": lambda: flow.table([["甲"], ["1"]], [1])})
+    pieces = flow.markup(blocks(["# 标题", "@表格", "< 后记。"]), {"表格": lambda _: flow.table([["甲"], ["1"]], [1])})
     text = text_of(flow.pdf(pieces, title="t", invariant=True))
     assert "标题" in text and text.index("甲1") < text.index("后记。")
 
 
 def test_an_insert_is_refused_naming_it(fonts):
     with pytest.raises(MaterialsError, match="@得分表.*不认识"):
-        flow_pdf(["# 标题", "@得分表"], fonts, LARGE, title="t", invariant=True)
+        pdf_of(["# 标题", "@得分表"], fonts, LARGE, title="t", invariant=True)
 
 
 def test_user_text_prints_literally(fonts):
-    text = text_of(flow_pdf(["< 王<b>五 & 赵&amp;六"], fonts, LARGE, title="t", invariant=True))
+    text = text_of(pdf_of(["< 王<b>五 & 赵&amp;六"], fonts, LARGE, title="t", invariant=True))
     assert "王<b>五&赵&amp;六" in text
 
 

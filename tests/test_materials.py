@@ -408,7 +408,7 @@ def test_build_all_writes_the_six_files_again_but_keeps_an_edited_one(tmp_path):
 
 def test_event_folder_templates_override_wording(tmp_path):
     (tmp_path / "templates").mkdir()
-    (tmp_path / "templates" / "lots.j2").write_text("抽签号\n{{ event.venue }}\n", encoding="utf-8")
+    (tmp_path / "templates" / "lots.j2").write_text("@签条 抽签号 | {{ event.venue }}\n", encoding="utf-8")
     built = docs.build_all(tmp_path, default_event(), TEAMS, invariant=True)
     assert "抽签号1" in text_of(built.paths[3].read_bytes())
     (tmp_path / "templates" / "notice.j2").write_text("# {% if %}\n", encoding="utf-8")
@@ -452,6 +452,17 @@ def test_an_edited_template_mistake_through_the_command_line(tmp_path):
     result = runner.invoke(app, ["materials", str(folder)])
     assert result.exit_code == 1 and "Traceback" not in result.output and "错误报告" not in result.output
     assert "rules.j2 第4行：模板里的 “nosuch” 不认识" in result.output
+
+
+def test_the_template_readme_documents_every_mark_and_every_insert_the_templates_use():
+    from materials.wording import BlockKind
+    from templates import TEMPLATE_DIR
+
+    readme = (TEMPLATE_DIR / "README.md").read_text(encoding="utf-8").replace("\\|", "|")
+    assert all(f"`{kind.value}" in readme for kind in BlockKind if kind.value)
+    used = {name for path in TEMPLATE_DIR.glob("*.j2")
+            for name in re.findall(r"(?m)^@(\S+)", path.read_text(encoding="utf-8"))}
+    assert used and used <= set(re.findall(r"`@([^`\s]+)", readme))
 
 
 def test_an_edited_template_saved_by_notepad_as_gbk_is_read(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import re
 
 import pdfplumber
@@ -100,7 +101,7 @@ def test_card_has_sixteen_hand_rows_and_four_playoff_rows_of_at_least_8mm(cards)
         labels = [w for w in p.extract_words() if re.fullmatch(r"\d+|加\d", w["text"]) and w["x0"] < 20 * mm + 30]
         tops = [w["top"] for w in labels]
     assert len(tops) == 20
-    steps = [b - a for a, b in zip(tops, tops[1:])]
+    steps = [b - a for a, b in itertools.pairwise(tops)]
     assert min(steps) >= 8 * mm - 0.1
 
 
@@ -300,11 +301,12 @@ def test_score_command_writes_the_results_and_a_slip_per_tied_table(tmp_path):
 
 
 def test_user_text_cannot_break_a_template_table():
-    """A `|` in a name prints as ｜ inside its cell; it never splits the row into more cells."""
-    teams = {"01": Team("01", ("王|五", "赵六")), "02": Team("02", ("钱七", "孙八"))}
+    """Names are data: a `|` in one prints as typed inside its cell and never splits the row into more cells; a
+    name beginning with a mark, or holding template syntax, is no markup either."""
+    teams = {"01": Team("01", ("王|五", "赵六")), "02": Team("02", ("@记分", "#{{ br }}{% x %}"))}
     r = Round(1, ("01", "02"), (Pairing(1, "01", "02"),), (), 5)
     data = paper.draw_sheet_pdf(default_event(), r, teams, command="x", fonts=fonts(), invariant=True)
-    assert "1第01组王｜五、赵六对第02组钱七、孙八" in text_of(data)
+    assert "1第01组王|五、赵六对第02组@记分、#{{br}}{%x%}" in text_of(data)
 
 
 def test_a_character_wider_than_its_line_gets_a_line_of_its_own():
