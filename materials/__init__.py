@@ -2,10 +2,11 @@
 
 - `page`: A4 geometry, large-print sizes, Chinese line breaking, a canvas with our font;
 - `fonts`: finding, reading and embedding a Chinese TrueType font, per-character fallback;
-- `wording`: the jinja2 templates organisers may edit, rendered to marked-up lines;
-- `flow`: those lines, and the tables a document adds, laid out on A4 and drawn on a canvas;
+- `wording`: the jinja2 templates organisers may edit, rendered and parsed by the one markup grammar into blocks
+  (templates/README.md); what `{{ }}` inserts stays data;
+- `flow`: those blocks, the inserts and the tables a document adds, laid out on A4 and drawn on a canvas;
 - `documents`, `results`, `paper`, `ending`: the materials, what `score` prints, the score cards and draw sheet,
-  the awards and the bracket chart.
+  the awards and the bracket chart; `conventions`: what `paper` and `results` share.
 
 Everything is drawn on reportlab's canvas; its platypus layout engine is not used (importing it and laying pages
 out through it cost more than `score`'s reading of a round).
