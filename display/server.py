@@ -247,6 +247,9 @@ def lan_address() -> str | None:
 
 def export(folder: Path, target: Path, *, force: bool = False) -> Path:
     """The same views in one self-contained HTML file (no server). Raises UserError for a folder with problems."""
+    from display.export import check_target
+
+    check_target(target, force=force)  # never over an input, nor over anything but an earlier export
     board = load_board(folder)
     snap = snapshot(board.title, board)
-    return write_text(target, page_html(snap.title, snap.views, live=False), force=force)
+    return write_text(target, page_html(snap.title, snap.views, live=False), force=True)
