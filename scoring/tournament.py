@@ -408,8 +408,8 @@ def verify_entry(sheet: RoundSheet, other: Path) -> Verification:
     beside = sheet.path.parent / other
     if not Path(other).is_absolute() and not Path(other).exists() and beside.is_file():
         other = beside  # a bare name typed for a copy kept in the event folder, run from elsewhere
-    if Path(other).resolve() == sheet.path.resolve():
-        raise TournamentError([f"{other}：这就是 {name} 本身；--verify 要给第二个人独立录入的另一份文件"])
+    if double_entry.same_file(other, sheet.path):  # the path itself, a link, or a hard link to it
+        raise TournamentError([f"{other}：这就是 {name} 本身（同一个文件）；--verify 要给第二个人独立录入的另一份文件"])
     try:
         theirs = workbook.read_round(other)
     except workbook.WorkbookError as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import shutil
 from pathlib import Path
@@ -147,3 +148,17 @@ def test_verify_refuses_another_round_and_the_same_file(small, big, tmp_path):
     assert f"nope.xlsx：找不到文件：{tmp_path / 'nope.xlsx'}" in result.output
     result = runner.invoke(app, ["score", str(event), "--verify", "nope.xlsx"])  # typed as a bare name: said once
     assert result.exit_code == 1 and "nope.xlsx：找不到文件\n" in result.output
+
+
+@pytest.mark.skipif(not hasattr(os, "link"), reason="hard links")
+def test_verify_refuses_a_hard_link_to_the_round_workbook(small, tmp_path):
+    """Another name for the same file (same device and inode) is no second entry: it always 'agrees'."""
+    event, _ = copy_of(small, tmp_path)
+    alias = tmp_path / "第二人录入-链接.xlsx"
+    os.link(event / "round-1.xlsx", alias)
+    result = cli("score", event, "--verify", alias, code=1)
+    assert "这就是 round-1.xlsx 本身（同一个文件）" in result.output and "逐格一致" not in result.output
+    inside = event / "round-1 - 副本.xlsx"  # a hard link kept in the event folder, typed by its name alone
+    os.link(event / "round-1.xlsx", inside)
+    result = cli("score", event, "--verify", inside.name, code=1)
+    assert "这就是 round-1.xlsx 本身" in result.output and "逐格一致" not in result.output

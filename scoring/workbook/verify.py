@@ -1,5 +1,5 @@
 """Double entry: two independent transcriptions of the same round compared cell by cell (pure; works on what
-`read_round` read).
+`read_round` read; `same_file` alone asks the file system whether two names are one file).
 
 Bridge scorers' oldest safeguard: two people type the same score cards into two copies of `round-N.xlsx`, and
 every cell where they disagree is shown as ``第3桌!D9：85 / 58`` (this file's value / the other's). Cells are
@@ -10,7 +10,9 @@ their place under the header row, so a row inserted in one copy shows as disagre
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from scoring.workbook.loading import Grid
 from scoring.workbook.parsers import blank, parse_whole, show, squeeze
@@ -49,6 +51,17 @@ class Verification:
     @property
     def agree(self) -> bool:
         return not self.differences
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """`a` and `b` are one file: the same path, a link, or another name for it (a hard link: same device and
+    inode; on Windows, another spelling of the name)."""
+    if Path(a).resolve() == Path(b).resolve():
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them is missing: the reader names it
+        return False
 
 
 class NotTheSameRound(ValueError):
