@@ -278,3 +278,35 @@ def test_names_with_stray_spaces_print_the_same_in_every_file(tmp_path):
         assert "张  三" not in text and "李四\u3000" not in text and "\u3000王" not in text, where
     for where in ("draw", "score"):  # 9 typed is 第09组, like 第10组
         assert "第09组" in texts[where] and "第9组" not in texts[where], where
+
+
+# --- user text is never read as the wording templates' markup ---
+
+
+@pytest.fixture(scope="module")
+def finished_pair(tmp_path_factory) -> Path:
+    from tests.events import finished
+
+    folder = tmp_path_factory.mktemp("title") / "event"
+    finished(folder, teams=2)
+    return folder
+
+
+@pytest.mark.parametrize("mark", ["@", "#", "<", ">", "+", "~", "|", "  @"])
+def test_a_title_beginning_with_a_line_mark_is_printed_as_typed(finished_pair, tmp_path, mark):
+    """`{{ event.title }}` begins a line of the announcement: '@…' was taken for an insert the template lacks and
+    awards blamed a template nobody edited; '#…' would have become a heading."""
+    import shutil
+
+    from tests.pdfcheck import text_of
+
+    folder = Path(shutil.copytree(finished_pair, tmp_path / "event"))
+    toml = folder / "event.toml"
+    text = toml.read_text(encoding="utf-8")
+    title = "离退休教职工双升级（双扣）比赛"
+    assert f'title = "{title}"' in text
+    toml.write_text(text.replace(f'title = "{title}"', f'title = "{mark}老年大学"'), encoding="utf-8")
+    result = cli("awards", folder)
+    assert "模板" not in result.output and "成绩公告.pdf" in result.output
+    printed = text_of((folder / "成绩公告.pdf").read_bytes())
+    assert f"{mark.strip()}老年大学已圆满结束" in printed  # the whole title, as typed, as body text
