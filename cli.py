@@ -132,32 +132,38 @@ def materials(
     """打印材料：通知、比赛规则、规则口径确认单、报名表、抽签签条、纪念品领取签收表（PDF）。"""
     from materials.documents import build_all
     from scoring.event import load
+    from scoring.progress import progress
     from scoring.report import next_after_materials
     from scoring.tournament import TEAMS_FILE
-    from scoring.workbook import WorkbookError, read_teams
+    from scoring.workbook import WorkbookError, holds_no_teams, read_teams
 
     try:
         event = load(folder)
     except UserError as exc:
         fail(exc.messages)
     teams = None
-    notes: list[str] = []
+    blank: list[str] = []
+    errors: list[str] = []
     teams_file = folder / TEAMS_FILE
     if teams_file.exists():
         try:
             teams = read_teams(teams_file)
-        except WorkbookError as exc:
-            notes = [f"{teams_file} 暂不能使用，报名表、抽签签条和签收表按空白打印：", *exc.messages]
+        except WorkbookError as exc:  # nobody listed yet is no error; a list with mistakes is (exit 1)
+            if holds_no_teams(teams_file):
+                blank = [f"{teams_file} 还没有填写参赛组（只有模板的示例行），报名表、抽签签条和签收表按空白打印"]
+            else:
+                errors = [f"{teams_file} 有错误，报名表、抽签签条和签收表这次按空白打印；请改正：", *exc.messages]
     try:
         built = build_all(folder, event, teams, font=font, lots=lots, force=force)
     except UserError as exc:
         fail(exc.messages)
-    for path in built.paths:
-        typer.echo(f"已生成 {path}")
-    typer.echo(f"字体：{built.font}")
-    for line in [*notes, *built.warnings]:
+    for line in [*(f"已生成 {path}" for path in built.paths), f"字体：{built.font}", *blank]:
+        typer.echo(line)
+    for line in [*errors, *built.warnings]:
         typer.echo(line, err=True)
-    typer.echo(next_after_materials(folder, len(teams or ())))
+    typer.echo(next_after_materials(folder, len(teams or ()), progress=progress(folder), team_errors=bool(errors)))
+    if errors:
+        raise typer.Exit(code=1)
 
 
 FolderArg = Annotated[Path, typer.Argument(metavar="文件夹", help="活动文件夹（含 event.toml）", parser=a_folder)]
@@ -169,7 +175,6 @@ def demo(
     out: Annotated[Path, typer.Option("--out", metavar="文件夹", help="示例活动的文件夹", parser=a_folder)] = Path("output/demo"),
     teams: Annotated[int, typer.Option("--teams", metavar="组数", parser=WholeNumber(2, 128), help="参赛组数")] = 11,
     seed: Annotated[int, typer.Option("--seed", metavar="整数", parser=WholeNumber(), help="随机种子（同一种子得到同一场示例比赛）")] = 2026,
-    force: Annotated[bool, typer.Option("--force", help="清空一个不是示例活动的非空文件夹")] = False,
 ) -> None:
     """生成一场完整的示例比赛：设置、报名表、每轮抽签与模拟记分、检查副本、每轮的对阵表、计分卡、成绩和加赛单、打印材料和最终名次。"""
     from materials.documents import build_all
@@ -180,17 +185,22 @@ def demo(
     from scoring.report import next_after_demo, placings_text
     from scoring.tournament import bracket_in
 
-    try:
+    done = {}  # the printed materials and the ending, written once the event is over
+
+    def finish(report) -> None:
+        done["built"] = build_all(out, report.event, report.teams, force=True)
+        done["ending"] = write_awards(out, bracket_in(report.state)[0], report.event,
+                                      day=report.event.print.award_date, force=True)
+
+    try:  # the demo writes only into a folder that is empty or holds nothing but an earlier demo's files
         report = run_demo(
-            out, teams=teams, seed=seed, force=force,
+            out, teams=teams, seed=seed, finish=finish,
             after_draw=lambda drawn: write_draw_papers(drawn, force=True),
             after_score=lambda scored: write_score_papers(scored, force=True),
         )
-        built = build_all(out, report.event, report.teams, force=True)
-        ending = write_awards(out, bracket_in(report.state)[0], report.event, day=report.event.print.award_date,
-                              force=True)
     except UserError as exc:
         fail(exc.messages)
+    built, ending = done["built"], done["ending"]
     typer.echo(f"示例比赛已生成在 {out}/ ：{len(report.teams)}组，{len(report.rounds)}轮")
     typer.echo(f"  活动设置      {report.settings_path}")
     typer.echo(f"  报名表        {report.teams_path}")
@@ -293,7 +303,7 @@ def score(
 ) -> None:
     """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本、本轮成绩和加赛单（PDF），不改动原文件。"""
     from materials.results import write_score_papers
-    from scoring.report import edited_checked_copy, next_after_score, score_text, verification_text
+    from scoring.report import edited_checked_copy, score_text, verification_text
     from scoring.score_step import score_and_write, score_step_json
 
     try:
@@ -317,11 +327,22 @@ def score(
             typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{step.checked}")
         for path in step.papers:
             typer.echo(f"已生成 {path}")
-        typer.echo(next_after_score(step.next_step, step.book, folder))
+        typer.echo(_score_next(step, folder))
     for line in step.warnings:
         typer.echo(line, err=True)
     if step.failed:
         raise typer.Exit(code=1)
+
+
+def _score_next(step, folder: Path) -> str:  # type: ignore[no-untyped-def]
+    """The 下一步 line of `score`: for an earlier round than the latest, from where the event stands now."""
+    from scoring.progress import progress
+    from scoring.report import next_after_score
+    from scoring.tournament import rounds_drawn
+
+    number = step.report.score.round.number
+    later = progress(folder) if rounds_drawn(folder) > number else None
+    return next_after_score(step.next_step, step.book, folder, number=number, later=later)
 
 
 @app.command()

@@ -6,7 +6,6 @@ The printed materials are added by the CLI (`materials/`), so this module stays 
 from __future__ import annotations
 
 import random
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -18,8 +17,11 @@ from scoring.knockout import Placings
 from scoring.score_step import Written
 from scoring.simulate import simulate_match
 from scoring.teams import Team
+from scoring.text import typed_path
 
-MARKER = ".shuangsheng-demo"
+# What the demo wrote (name → sha256 and size), so that a later demo replaces only those files, unchanged.
+RECORD = ".shuangsheng-demo"
+SHOWN_NAMES = 8  # a refusal names this many files, then says how many more
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗高郑梁谢宋唐许韩冯邓曹彭曾萧田董潘袁蔡蒋余于杜叶程魏苏吕丁任沈姚卢"
 GIVEN = (
     "建国", "秀英", "桂兰", "志明", "玉珍", "德华", "淑芬", "国庆", "文静", "振华", "丽华", "永福", "素梅", "家豪",
@@ -69,23 +71,82 @@ def make_teams(rng: random.Random, count: int) -> tuple[Team, ...]:
     )
 
 
-def prepare_folder(folder: Path, *, force: bool) -> None:
-    """An empty folder, or one a previous demo made (it is cleared); anything else only with force."""
-    if folder.exists() and any(folder.iterdir()):
-        if (folder / MARKER).exists() or force:
-            for child in folder.iterdir():
-                if child.is_dir():
-                    shutil.rmtree(child)
-                else:
-                    child.unlink()
-        elif (folder / event_file.EVENT_FILE).exists():  # somebody's real event: --force is not offered at all
-            raise DemoError(f"{folder} 是一个真实的活动文件夹（有 event.toml），示例不能放在这里；"
-                            "请用 --out 另选一个空文件夹，例如 shuangsheng demo --out 示例")
-        else:
-            raise DemoError(f"{folder}：文件夹不是空的，也不是示例活动；请用 --out 另选一个空文件夹"
-                            "（加 --force 会删除这个文件夹里的所有文件，只在确定不要它们时才用）")
-    folder.mkdir(parents=True, exist_ok=True)
-    files.write_text(folder / MARKER, "shuangsheng demo\n", force=True)
+def _recorded(folder: Path) -> dict[str, object] | None:
+    """The files an earlier demo wrote here, by name, with their fingerprints; None without a readable record."""
+    import json
+
+    try:
+        data = json.loads((folder / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    written = data.get("files") if isinstance(data, dict) else None
+    return written if isinstance(written, dict) else None
+
+
+def _names(names: list[str]) -> str:
+    shown = "、".join(names[:SHOWN_NAMES])
+    return shown + (f" 等 {len(names)} 个" if len(names) > SHOWN_NAMES else "")
+
+
+def _refusal(folder: Path, foreign: list[str], changed: list[str], *, old_record: bool) -> list[str]:
+    elsewhere = f"请用 --out 另选一个空文件夹，例如 shuangsheng demo --out {typed_path(folder.parent / '示例')}"
+    if event_file.EVENT_FILE in foreign:  # somebody's real event
+        return [f"{folder} 是一个真实的活动文件夹（有 {event_file.EVENT_FILE}），示例不能放在这里，"
+                f"也不会改动其中的任何文件；{elsewhere}"]
+    lines = []
+    if foreign:
+        why = ("（这个示例文件夹是旧版本生成的，没有记下它写了哪些文件）" if old_record else "")
+        lines.append(f"{folder}：里面有不是示例生成的文件{why}：{_names(foreign)}")
+    if changed:
+        lines.append(f"{folder}：这些文件是示例生成的，但之后被改动过：{_names(changed)}")
+    lines.append("示例只替换它自己生成、之后没有改动过的文件，不会删除或覆盖上面这些文件。"
+                 f"{elsewhere}；确定不要这些文件时，先把它们删除或移走，再运行 demo")
+    return lines
+
+
+def _replaceable(path: Path, recorded: dict[str, object]) -> bool:
+    """Written by the demo and unchanged; or an output the program regenerates (a PDF or checked copy that
+    `awards`, `bracket` or `score` wrote again in the demo folder) exactly as it last wrote it, or that ledger."""
+    if path.name in recorded and files.unchanged(path, recorded[path.name]):
+        return True
+    return path.name == files.LEDGER or files.is_generated(path)
+
+
+def prepare_folder(folder: Path) -> None:
+    """An empty folder, or a demo folder holding only files the program wrote and nobody changed since (they are
+    removed, to be written again); anything else is refused (DemoError naming the files) and left untouched."""
+    if not folder.exists():
+        folder.mkdir(parents=True)
+        return
+    if not folder.is_dir():
+        raise DemoError(f"{folder} 是一个文件，不是文件夹；请用 --out 另选一个空文件夹")
+    recorded = _recorded(folder)
+    entries = sorted((p for p in folder.iterdir() if p.name != RECORD), key=lambda p: p.name)
+    left = [p for p in entries if recorded is None or not _replaceable(p, recorded)]
+    foreign = [p.name for p in left if p.name not in (recorded or {})]
+    changed = [p.name for p in left if p.name in (recorded or {})]
+    if foreign or changed:
+        raise DemoError("\n".join(_refusal(folder, foreign, changed,
+                                            old_record=recorded is None and (folder / RECORD).exists())))
+    for path in [*entries, folder / RECORD]:
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as exc:  # on Windows: a PDF or workbook of the old demo open in a viewer
+            raise files.CannotWrite(path, exc) from None
+
+
+def record_folder(folder: Path) -> Path:
+    """Write down every file now in `folder` (all of them the demo's) with its fingerprint, so that the next demo
+    knows what it may replace: a file changed since, or any other file, it leaves alone."""
+    import json
+    import stat
+
+    written = {}
+    for path in sorted(folder.iterdir()):
+        if path.name != RECORD and stat.S_ISREG(path.lstat().st_mode):
+            written[path.name] = files.fingerprint(path)
+    text = json.dumps({"files": written}, ensure_ascii=False, indent=1, sort_keys=True)
+    return files.write_text(folder / RECORD, text, force=True)
 
 
 def _note(written: Written | None, papers: dict[Path, None], warnings: dict[str, None]) -> None:
@@ -98,18 +159,37 @@ def run_demo(
     *,
     teams: int = 11,
     seed: int = 2026,
-    force: bool = False,
     after_draw: Callable[[tournament.DrawReport], Written] | None = None,
     after_score: Callable[[tournament.ScoreReport], Written] | None = None,
+    finish: Callable[[DemoReport], None] | None = None,
 ) -> DemoReport:
     """The whole event, round by round as on the day: draw, play, score. `after_draw` and `after_score` are
     called where the CLI's `draw` and `score` would print (the papers of each round; what they write is recorded
-    in `files`). A match tied when time is up is scored once with its regular hands (when its playoff slip is
-    printed) and again after its 加赛 hands."""
+    in `files`), `finish` once the event is over (the printed materials). A match tied when time is up is scored
+    once with its regular hands (when its playoff slip is printed) and again after its 加赛 hands.
+
+    The folder must be empty or hold only what an earlier demo wrote, unchanged (see `prepare_folder`); whatever
+    is written, even when a step fails, is recorded as the demo's own (`record_folder`)."""
     if not knockout.MIN_TEAMS <= teams <= knockout.MAX_TEAMS:
         raise DemoError(f"参赛组数应为 {knockout.MIN_TEAMS}–{knockout.MAX_TEAMS}，实际为 {teams}")
-    rng = random.Random(seed)
-    prepare_folder(folder, force=force)
+    prepare_folder(folder)
+    try:
+        report = _play(folder, random.Random(seed), teams, after_draw=after_draw, after_score=after_score)
+        if finish is not None:
+            finish(report)
+    finally:
+        record_folder(folder)
+    return report
+
+
+def _play(
+    folder: Path,
+    rng: random.Random,
+    teams: int,
+    *,
+    after_draw: Callable[[tournament.DrawReport], Written] | None,
+    after_score: Callable[[tournament.ScoreReport], Written] | None,
+) -> DemoReport:
     settings_path = files.write_text(folder / event_file.EVENT_FILE, event_file.default_text())
     event = event_file.load(folder)
     team_list = make_teams(rng, teams)

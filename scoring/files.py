@@ -221,6 +221,29 @@ def _digest(path: Path) -> str | None:
         return None
 
 
+def fingerprint(path: Path) -> dict[str, object]:
+    """What a file we wrote looked like: {"sha256": …, "size": …} (a later run compares the size first)."""
+    return {"sha256": _digest(path), "size": path.stat().st_size}
+
+
+def unchanged(path: Path, recorded: object) -> bool:
+    """`path` is a regular file (not a link) still exactly as `recorded` by `fingerprint`."""
+    import stat
+
+    if not isinstance(recorded, dict):
+        return False
+    try:
+        st = path.lstat()
+    except OSError:
+        return False
+    if not stat.S_ISREG(st.st_mode) or st.st_size != recorded.get("size"):
+        return False
+    try:
+        return _digest(path) == recorded.get("sha256")
+    except OSError:
+        return False
+
+
 def _ledger(folder: Path) -> dict[str, str]:
     import json
 
@@ -239,6 +262,19 @@ def check_regenerable(path: Path, *, force: bool) -> None:
     digest = _digest(path)
     if digest is None or _ledger(path.parent).get(path.name) != digest:
         raise OutputExists(path, edited=True)
+
+
+def is_generated(path: Path) -> bool:
+    """`path` is an output we regenerate (a PDF, a checked copy), exactly as we last wrote it."""
+    recorded = _ledger(path.parent).get(path.name)
+    return recorded is not None and unchanged(path, {"sha256": recorded, "size": _size(path)})
+
+
+def _size(path: Path) -> int | None:
+    try:
+        return path.lstat().st_size
+    except OSError:
+        return None
 
 
 def record_generated(path: Path) -> None:

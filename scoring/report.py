@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scoring.knockout import Pairing, Placings
+from scoring.knockout import Pairing, Placings, is_final
 from scoring.match import MatchResult, result_summary
 from scoring.results import NextStep
 from scoring.status import TableStatus
@@ -14,6 +14,7 @@ from scoring.teams import Team, team_label
 from scoring.text import command_line, pad, width
 
 if TYPE_CHECKING:  # the folder layer reads workbooks (openpyxl); only its types are needed here
+    from scoring.progress import Progress
     from scoring.tournament import DrawReport, MatchScore, RoundScore
     from scoring.workbook.verify import Verification
 
@@ -94,7 +95,9 @@ def score_text(score: RoundScore, teams: Mapping[str, Team]) -> str:
     if r.byes:
         lines.append("轮空（直接晋级）：" + "、".join(team_label(teams, t) for t in r.byes))
     adv = score.advancement
-    if adv.decided:
+    if adv.decided and is_final(r):  # the final has a winner and a runner-up, nobody goes on
+        lines.extend(_final_lines(score, teams))
+    elif adv.decided:
         lines.append("晋级：" + "、".join(team_label(teams, t) for t in adv.advancing))
     else:
         lines.append("还不能抽下一轮：")
@@ -118,6 +121,18 @@ def _match_lines(m: MatchScore, teams: Mapping[str, Team]) -> list[str]:
     return [*lines, f"胜者：{team_label(teams, outcome.winner)}"]
 
 
+def _final_lines(score: RoundScore, teams: Mapping[str, Team]) -> list[str]:
+    lines = []
+    for m in score.matches:
+        p, won = m.match.pairing, m.outcome.winner
+        lost = p.b if won == p.a else p.a
+        if p.third_place:
+            lines.append(f"三、四名决赛：{team_label(teams, won)}获三等奖")
+        else:
+            lines.append(f"决赛结果：冠军（一等奖）{team_label(teams, won)}，亚军（二等奖）{team_label(teams, lost)}")
+    return lines
+
+
 def placings_text(placings: Placings, teams: Mapping[str, Team]) -> str:
     lines = []
     if placings.complete:
@@ -126,7 +141,9 @@ def placings_text(placings: Placings, teams: Mapping[str, Team]) -> str:
         lines.append("比赛尚未结束，目前已确定的名次：")
     lines.append(f"  一等奖：{team_label(teams, placings.first)}")
     lines.append(f"  二等奖：{team_label(teams, placings.second)}")
-    thirds = "、".join(team_label(teams, t) for t in placings.third) or "（待定）"
+    thirds = "、".join(team_label(teams, t) for t in placings.third)
+    if not thirds:  # over with no 三等奖: a 2-team field has no semi-final (the notes say so)
+        thirds = "不设（只有决赛，没有半决赛负者）" if placings.complete else "（待定）"
     lines.append(f"  三等奖：{thirds}")
     if placings.missing:
         lines.append("尚未完成：")
@@ -144,8 +161,15 @@ def next_after_init(folder: Path) -> str:
     return f"下一步：核对 event.toml，在 teams.xlsx 填写各组，然后运行 {command_line('materials', folder)} 打印通知、规则、报名表和签条"
 
 
-def next_after_materials(folder: Path, teams: int = 0) -> str:
-    """`teams`: how many teams the list holds so far (0: none yet, or it cannot be read)."""
+def next_after_materials(folder: Path, teams: int = 0, *, progress: Progress | None = None,
+                         team_errors: bool = False) -> str:
+    """`teams`: how many teams the list holds so far (0: none yet, or it cannot be read); `team_errors`: the list
+    has errors to fix; `progress`: where the event stands (materials may be printed again on the day)."""
+    if progress is not None and progress.drawn:
+        return "下一步：" + event_next(progress, folder)
+    if team_errors:
+        return (f"下一步：按上面指出的单元格改正 teams.xlsx，再运行 {command_line('materials', folder)}"
+                "（报名表、抽签签条和签收表这次按空白打印）")
     draw = command_line("draw", folder)
     if teams:
         return (f"下一步：比赛负责人核对规则口径确认单并签字；报名截止后运行 {draw} 抽签"
@@ -153,21 +177,44 @@ def next_after_materials(folder: Path, teams: int = 0) -> str:
     return f"下一步：报名表 teams.xlsx 填好后，运行 {draw} 抽签"
 
 
+def event_next(progress: Progress, folder: Path) -> str:
+    """What the event needs now, from its latest round (without the 下一步 prefix)."""
+    book = f"round-{progress.drawn}.xlsx"
+    if progress.latest is None:
+        return f"第{progress.drawn}轮已经抽签：运行 {command_line('score', folder)} 查看该轮（{book}）"
+    if progress.over:
+        return f"比赛已经结束：运行 {command_line('awards', folder)} 查看最终名次，打印成绩公告和荣誉证书"
+    if progress.latest is NextStep.DRAW:
+        return f"第{progress.drawn}轮已经计分完毕：{_step_text(NextStep.DRAW, book, folder)}"
+    return f"第{progress.drawn}轮已经抽签：{_step_text(progress.latest, book, folder)}"
+
+
 def next_after_draw(report: DrawReport, folder: Path) -> str:
     book = report.path.name
     return f"下一步：打印对阵表和计分卡（每桌一张）；比赛结束后，把各桌的每一局填入 {book}，然后运行 {command_line('score', folder)}"
 
 
-def next_after_score(step: NextStep, book: str, folder: Path) -> str:
-    again = command_line("score", folder)
-    text = {
+def next_after_score(step: NextStep, book: str, folder: Path, *, number: int | None = None,
+                     later: Progress | None = None) -> str:
+    """The round `number` (in `book`) needs `step`; `later`: where the event stands, when rounds after it are drawn
+    already (then the step is said for that round: `score --round N`, or what the latest round needs)."""
+    behind = later is not None and number is not None and later.drawn > number
+    if behind and step is NextStep.DRAW:
+        assert later is not None
+        return f"下一步：第{number}轮的结果已定；{event_next(later, folder)}"
+    return f"下一步：{_step_text(step, book, folder, number=number if behind else None)}"
+
+
+def _step_text(step: NextStep, book: str, folder: Path, *, number: int | None = None) -> str:
+    """`number`: an earlier round than the latest, so the command names it."""
+    again = command_line("score", folder) + (f" --round {number}" if number else "")
+    return {
         NextStep.ENTER: f"把还没有录入的桌填入 {book}，再运行 {again}",
         NextStep.FIX: f"按上面指出的单元格改正 {book}，再运行 {again}",
         NextStep.PLAYOFF: f"需加赛的桌按加赛单打加赛局，记在 {book} 该桌的加赛行，再运行 {again}",
         NextStep.DRAW: f"运行 {command_line('draw', folder)} 抽下一轮",
         NextStep.AWARDS: f"决赛已经结束：运行 {command_line('awards', folder)} 查看最终名次",
     }[step]
-    return f"下一步：{text}"
 
 
 def edited_checked_copy(checked: Path, book: str, folder: Path) -> str:

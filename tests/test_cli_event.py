@@ -187,7 +187,7 @@ def test_score_json_shape_and_walkover(tmp_path):
     assert set(doc) == SCORE_KEYS
     assert doc["round"] == 1 and len(doc["byes"]) == 2
     assert [m["table"] for m in doc["matches"]] == [1, 2]
-    for m, p in zip(doc["matches"], pairings):
+    for m, p in zip(doc["matches"], pairings, strict=True):
         assert set(m) == MATCH_KEYS
         assert (m["A"], m["B"]) == (p.a, p.b)
         assert isinstance(m["errors"], list)
@@ -512,10 +512,10 @@ def test_demo_refuses_a_folder_that_is_not_a_demo(tmp_path):
     precious = out / "notes.txt"
     precious.write_text("不要删除", encoding="utf-8")
     result = cli("demo", "--out", out, "--teams", 2, "--seed", 1, code=1)
-    assert "--force" in result.output and str(out) in result.output
+    assert "notes.txt" in result.output and str(out) in result.output and "--out" in result.output
     assert precious.read_text(encoding="utf-8") == "不要删除"
     assert sorted(out.iterdir()) == [precious]
-    assert "会删除这个文件夹里的所有文件" in result.output  # --force is named with its cost
+    assert "--force" not in result.output  # nothing clears a folder the demo did not fill itself
 
 
 def test_demo_into_a_real_event_folder_does_not_offer_force(tmp_path):
@@ -524,7 +524,6 @@ def test_demo_into_a_real_event_folder_does_not_offer_force(tmp_path):
     result = cli("demo", "--out", folder, "--teams", 2, "--seed", 1, code=1)
     assert "真实的活动文件夹" in result.output and "--force" not in result.output
     assert {p.name: sha(p) for p in folder.iterdir()} == before
-
 
 
 # Random field sizes up to 40, fixed per checkout so a failure reproduces; every third table is a walkover.
@@ -612,3 +611,66 @@ def test_each_step_says_what_comes_next(tmp_path):
     fill(folder, 2)
     final = cli("score", folder).output  # after the final's score: run awards
     assert final.rstrip().endswith(f"下一步：决赛已经结束：运行 shuangsheng awards {folder} 查看最终名次")
+
+
+# --- what the messages say is true (issue 16, item 8) ---
+
+
+def test_materials_exits_1_when_the_team_list_has_errors_but_not_for_the_untouched_template(tmp_path):
+    folder = tmp_path / "event"
+    cli("init", folder)
+    result = cli("materials", folder)  # the template as init wrote it: nobody listed yet, blank forms
+    assert "还没有填写参赛组（只有模板的示例行）" in result.output and "有错误" not in result.output
+    assert (folder / "报名表.pdf").exists()
+    workbook.write_teams(folder / "teams.xlsx", [], force=True)  # example rows deleted, nobody typed yet
+    cli("materials", folder)
+    workbook.write_teams(folder / "teams.xlsx", [Team("01", ("张三", "张三")), Team("02", ("王五", ""))], force=True)
+    result = cli("materials", folder, "--force", code=1)
+    assert "teams.xlsx 有错误" in result.output and "报名表!" in result.output
+    assert f"下一步：按上面指出的单元格改正 teams.xlsx，再运行 shuangsheng materials {folder}" in result.output
+    assert (folder / "通知.pdf").exists()  # the notice and rules do not wait for the list
+
+
+def test_next_step_after_a_later_round_is_drawn_and_after_the_event(tmp_path):
+    folder = new_event(tmp_path / "event", 4)
+    cli("draw", folder, "--seed", 1)
+    fill(folder, 1)
+    cli("score", folder)
+    cli("draw", folder, "--seed", 2)  # the final is drawn: round 1 is looked at again
+    again = cli("score", folder, "--round", 1).output
+    assert "抽下一轮" not in again and "下一步：第1轮的结果已定；第2轮已经抽签：" in again
+    assert f"填入 round-2.xlsx，再运行 shuangsheng score {folder}" in again
+    during = cli("materials", folder, "--force").output
+    assert "draw" not in during.splitlines()[-1] and "下一步：第2轮已经抽签：" in during
+    set_cell(round_file(folder, 1), "第1桌", f"{POINTS_COLUMN}{FIRST_HAND_ROW}", 83)  # a correction goes wrong
+    fixed = cli("score", folder, "--round", 1, code=1).output
+    assert f"改正 round-1.xlsx，再运行 shuangsheng score {folder} --round 1" in fixed  # not the latest round
+    fill(folder, 1)
+    fill(folder, 2)
+    cli("score", folder)
+    after = cli("score", folder, "--round", 1).output
+    assert "抽下一轮" not in after and f"比赛已经结束：运行 shuangsheng awards {folder}" in after
+    last = cli("materials", folder, "--force").output.splitlines()[-1]
+    assert "draw" not in last and "抽签" not in last and f"比赛已经结束：运行 shuangsheng awards {folder}" in last
+
+
+def test_the_final_names_the_winner_not_someone_advancing(tmp_path):
+    folder = new_event(tmp_path / "event", 4, playoff=True)
+    cli("draw", folder, "--seed", 1)
+    fill(folder, 1)
+    cli("draw", folder, "--seed", 2)
+    fill(folder, 2)
+    final = cli("score", folder).output
+    assert "晋级" not in final
+    assert "决赛结果：冠军（一等奖）第" in final and "，亚军（二等奖）第" in final
+    assert re.search(r"三、四名决赛：第\d+组（[^）]*）获三等奖", final)
+
+
+def test_two_teams_say_plainly_that_no_third_prize_is_awarded(tmp_path):
+    folder = new_event(tmp_path / "event", 2)
+    cli("draw", folder, "--seed", 1)
+    fill(folder, 1)
+    assert "晋级" not in cli("score", folder).output
+    result = cli("awards", folder)
+    assert "比赛结束" in result.output and "（待定）" not in result.output
+    assert "三等奖：不设" in result.output

@@ -29,6 +29,7 @@ _EXPORTS = {
     "write_teams": "teams",
     "write_teams_template": "teams",
     "read_teams": "teams",
+    "holds_no_teams": "teams",
     "write_round": "round_writer",
     "read_round": "round_reader",
     "MatchSheet": "round_reader",

@@ -154,3 +154,23 @@ def read_teams(path: Path) -> tuple[Team, ...]:
     if problems:
         raise WorkbookError(sorted(problems, key=Problem.order))
     return teams
+
+
+def holds_no_teams(path: Path) -> bool:
+    """`teams.xlsx` lists nobody yet: its 报名表 sheet has the header and, below it, nothing but the template's
+    example rows exactly as `init` wrote them (or no rows at all). Not an error before registration: `materials`
+    prints blank forms for it. A list that cannot be read, or holds anything else, is not this."""
+    try:
+        grid = read_grids(read_file(Path(path)), Path(path).name).get(TEAMS_SHEET)
+    except WorkbookError:
+        return False
+    found = grid.find_header(TEAMS_REQUIRED) if grid is not None else None
+    if grid is None or found is None:
+        return False
+    header_row, columns = found
+    untouched = {(t.id, *t.players, t.phone, t.note) for t in EXAMPLE_TEAMS}
+    for r in range(header_row + 1, grid.max_row + 1):
+        row = tuple(plain_text(grid.get(r, columns[label])) if label in columns else "" for label in TEAMS_HEADER)
+        if any(row) and row not in untouched:
+            return False
+    return True

@@ -1,0 +1,105 @@
+"""`demo` writes only into an empty folder or over its own earlier files, unchanged (scoring/demo.py): what it
+wrote is recorded with fingerprints (sha256 and size) in `.shuangsheng-demo`; anything else there is refused by name
+and left exactly as it was."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scoring.demo import RECORD
+from scoring.files import CannotWrite
+from tests.conftest import cli, new_event, sha
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    return {p.name: sha(p) for p in folder.iterdir()}
+
+
+@pytest.fixture
+def demo(tmp_path) -> Path:
+    out = tmp_path / "demo"
+    cli("demo", "--out", out, "--teams", 2, "--seed", 1)
+    return out
+
+
+def test_the_record_fingerprints_every_file_the_demo_wrote(demo):
+    written = json.loads((demo / RECORD).read_text(encoding="utf-8"))["files"]
+    assert set(written) == {p.name for p in demo.iterdir()} - {RECORD}
+    assert {"event.toml", "teams.xlsx", "round-1.xlsx", "round-1-checked.xlsx", "荣誉证书.pdf"} <= set(written)
+    for name, fingerprint in written.items():
+        assert fingerprint == {"sha256": sha(demo / name), "size": (demo / name).stat().st_size}, name
+
+
+def test_a_demo_folder_is_rebuilt_while_nobody_changed_it(demo):
+    (demo / "通知.pdf").unlink()  # a file the demo wrote may also be gone
+    cli("demo", "--out", demo, "--teams", 2, "--seed", 1)
+    assert (demo / "通知.pdf").exists() and (demo / "round-1.xlsx").exists()
+
+
+def test_a_demo_folder_reused_for_a_real_event_is_not_wiped(demo):
+    toml = demo / "event.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("title = ", "title = \"敬老院双扣赛\"\n# ", 1),
+                    encoding="utf-8")
+    (demo / "teams.xlsx").write_bytes(b"filled in by the organiser")
+    before = snapshot(demo)
+    result = cli("demo", "--out", demo, "--teams", 2, "--seed", 1, code=1)
+    assert "这些文件是示例生成的，但之后被改动过：event.toml、teams.xlsx" in result.output
+    assert "不会删除或覆盖上面这些文件" in result.output and "--out" in result.output
+    assert snapshot(demo) == before
+
+
+def test_a_file_the_demo_did_not_write_stops_it_and_nothing_is_deleted(demo):
+    (demo / "私人.docx").write_bytes(b"PK private")
+    before = snapshot(demo)
+    result = cli("demo", "--out", demo, "--teams", 3, "--seed", 2, code=1)
+    assert "里面有不是示例生成的文件：私人.docx" in result.output
+    assert snapshot(demo) == before
+
+
+def test_demo_into_a_real_event_folder_touches_nothing_and_force_is_gone(tmp_path):
+    folder = new_event(tmp_path / "event", 3)
+    (folder / "私人.docx").write_bytes(b"PK private")
+    before = snapshot(folder)
+    result = cli("demo", "--out", folder, "--teams", 2, "--seed", 1, code=1)
+    assert "真实的活动文件夹" in result.output and "--force" not in result.output
+    cli("demo", "--out", folder, "--force", code=2)  # no option clears a folder any more
+    assert snapshot(folder) == before
+
+
+def test_a_folder_from_an_older_demo_without_fingerprints_is_refused(tmp_path):
+    out = tmp_path / "old"
+    out.mkdir()
+    (out / RECORD).write_text("shuangsheng demo\n", encoding="utf-8")  # the marker older versions wrote
+    (out / "round-1.xlsx").write_bytes(b"maybe filled since")
+    before = snapshot(out)
+    result = cli("demo", "--out", out, "--teams", 2, code=1)
+    assert "旧版本生成" in result.output and "round-1.xlsx" in result.output
+    assert snapshot(out) == before
+
+
+def test_a_demo_stopped_part_way_still_records_what_it_wrote(tmp_path, monkeypatch):
+    import materials.ending
+
+    def refuse(*args, **kwargs):
+        raise CannotWrite(tmp_path / "demo" / "晋级图.pdf", PermissionError(13, "Permission denied"))
+
+    monkeypatch.setattr(materials.ending, "write_awards", refuse)
+    out = tmp_path / "demo"
+    cli("demo", "--out", out, "--teams", 2, "--seed", 1, code=1)
+    assert (out / "round-1.xlsx").exists() and not (out / "晋级图.pdf").exists()
+    monkeypatch.undo()
+    cli("demo", "--out", out, "--teams", 2, "--seed", 1)  # everything there was the demo's: replaced
+    assert (out / "晋级图.pdf").exists()
+
+
+def test_outputs_other_commands_regenerated_in_a_demo_folder_do_not_block_it_but_an_edited_one_does(demo):
+    cli("awards", demo, "--per-player")  # the certificates written again, one per player: still the program's
+    cli("demo", "--out", demo, "--teams", 2, "--seed", 1)
+    (demo / "晋级图.pdf").write_bytes(b"%PDF-1.4 annotated by hand")
+    before = snapshot(demo)
+    result = cli("demo", "--out", demo, "--teams", 2, "--seed", 1, code=1)
+    assert "改动过：晋级图.pdf" in result.output
+    assert snapshot(demo) == before
