@@ -398,8 +398,9 @@ def announcement_pdf(
 
     def prizes() -> list[Piece]:
         rows: list[list[Cell | str]] = [["奖项", "组号", "队员"]]
+        none = "（不设）" if not chart.placings.third else "（空缺）"  # a 2-team field has no 三等奖 at all
         for prize, team_id in prize_rows(chart.placings):
-            rows.append([prize, team_id or "", Cell(players_of(teams, team_id) or "（空缺）", _who(team_id))])
+            rows.append([prize, team_id or "", Cell(players_of(teams, team_id) or none, _who(team_id))])
         notes = [piece for n in chart.placings.notes for piece in flow.note(n)]
         return [*flow.table(rows, [0.2, 0.16, 0.64]), *notes, flow.space(8)]
 

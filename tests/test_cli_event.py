@@ -23,6 +23,7 @@ from scoring.match import Status, replay
 from scoring.simulate import simulate_match
 from scoring.teams import Team
 from tests.conftest import cli, new_event, sha
+from tests.pdfcheck import text_of
 
 SCORE_KEYS = {"round", "matches", "byes", "advancing"}
 MATCH_KEYS = {"table", "A", "B", "levels", "status", "winner", "errors"}
@@ -674,3 +675,5 @@ def test_two_teams_say_plainly_that_no_third_prize_is_awarded(tmp_path):
     result = cli("awards", folder)
     assert "比赛结束" in result.output and "（待定）" not in result.output
     assert "三等奖：不设" in result.output
+    announced = text_of((folder / "成绩公告.pdf").read_bytes())
+    assert "三等奖（不设）" in announced.replace(" ", "") and "空缺" not in announced
