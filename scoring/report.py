@@ -91,7 +91,7 @@ def score_text(score: RoundScore, teams: Mapping[str, Team]) -> str:
     lines = [f"第{r.number}轮 计分结果"]
     for m in score.matches:
         lines.append(pairing_line(m.match.pairing, teams))
-        lines.extend(f"    {line}" for line in _match_lines(m, teams))
+        lines.extend(f"    {line}" for line in _match_lines(m, teams, final=is_final(r)))
     if r.byes:
         lines.append("轮空（直接晋级）：" + "、".join(team_label(teams, t) for t in r.byes))
     adv = score.advancement
@@ -105,11 +105,11 @@ def score_text(score: RoundScore, teams: Mapping[str, Team]) -> str:
     return "\n".join(lines)
 
 
-def _match_lines(m: MatchScore, teams: Mapping[str, Team]) -> list[str]:
-    """How one table stands, under its pairing line in `score_text`."""
+def _match_lines(m: MatchScore, teams: Mapping[str, Team], *, final: bool = False) -> list[str]:
+    """How one table stands, under its pairing line in `score_text` (in the final nobody goes on: 获胜)."""
     status, outcome = m.outcome.status, m.outcome
     if status is TableStatus.WALKOVER:
-        return [f"{outcome.reason}，{team_label(teams, outcome.winner)}晋级"]
+        return [f"{outcome.reason}，{team_label(teams, outcome.winner)}{'获胜' if final else '晋级'}"]
     if status is TableStatus.OPEN:
         return ["尚未录入"]
     if status is TableStatus.INVALID:

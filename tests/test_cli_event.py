@@ -667,6 +667,14 @@ def test_the_final_names_the_winner_not_someone_advancing(tmp_path):
     assert re.search(r"三、四名决赛：第\d+组（[^）]*）获三等奖", final)
 
 
+def test_a_final_won_by_walkover_does_not_say_advancing(tmp_path):
+    folder = new_event(tmp_path / "event", 2)
+    cli("draw", folder, "--seed", 1)
+    fill(folder, 1, walkovers={1: Side.A})
+    final = cli("score", folder).output
+    assert "晋级" not in final and "获胜" in final and "决赛结果：冠军（一等奖）" in final
+
+
 def test_two_teams_say_plainly_that_no_third_prize_is_awarded(tmp_path):
     folder = new_event(tmp_path / "event", 2)
     cli("draw", folder, "--seed", 1)
