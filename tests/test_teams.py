@@ -1,15 +1,102 @@
-"""Teams (issue 3): ids unique, two different players per team, no player in two teams, names trimmed;
-every problem with its row."""
+"""Teams (issues 3 and 16): one normalisation for ids and names, the 组号 rule, ids unique, two different players
+per team, no player in two teams; every problem with its row."""
 
 from __future__ import annotations
 
-from scoring.teams import Team, TeamProblem, TeamRow, clean_name, validate_teams
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scoring.teams import (
+    ID_RULE,
+    Team,
+    TeamProblem,
+    TeamRow,
+    canonical_id,
+    id_problem,
+    normalize,
+    validate_teams,
+)
 
 
 def test_names_are_trimmed_and_inner_spaces_folded():
-    assert clean_name("  张 三 ") == "张 三"
-    assert clean_name("\u3000李\u3000\u3000四\u3000") == "李 四"
-    assert clean_name("   ") == ""
+    assert normalize("  张 三 ") == "张 三"
+    assert normalize("\u3000李\u3000\u3000四\u3000") == "李 四"
+    assert normalize("   ") == ""
+
+
+INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u180e", "\u202e"]
+
+
+@pytest.mark.parametrize("mark", INVISIBLE, ids=lambda ch: f"U+{ord(ch):04X}")
+def test_invisible_format_characters_are_removed_from_names(mark):
+    assert normalize(f"{mark}张{mark}三{mark}") == "张三"
+
+
+def test_nfkc_folds_full_width_and_compatibility_forms():
+    assert normalize("Ａｂ３　李\uf9b4") == "Ab3 李" + unicodedata.normalize("NFKC", "\uf9b4")
+    assert normalize("ｶﾀｶﾅ") == "カタカナ"
+
+
+@given(st.text(st.characters(codec="utf-8"), max_size=20))
+def test_normalize_is_idempotent_and_leaves_nothing_invisible(text):
+    once = normalize(text)
+    assert normalize(once) == once
+    assert once == once.strip() and "  " not in once
+    assert not any(unicodedata.category(ch) in ("Cf", "Cc") for ch in once)
+
+
+# --- the 组号 rule (issue 16 item 2): digits, optionally with ASCII letters ---
+
+@pytest.mark.parametrize(("typed", "kept"), [
+    ("01", "01"), ("9", "09"), ("０９", "09"), ("123456", "123456"), ("0000003", "03"), ("a3", "A3"),
+    ("Ａ３", "A3"), ("3b", "3B"), (" 1\u200b2 ", "12"), ("①", "01"), ("第A3组", "A3"),
+])
+def test_team_ids_the_rule_accepts(typed, kept):
+    assert canonical_id(typed) == kept and id_problem(kept) is None
+    teams, problems = validate_teams([TeamRow(2, typed, "张三", "李四")])
+    assert problems == () and teams[0].id == kept
+
+
+@pytest.mark.parametrize("typed", ["无", "轮空", "A、B", "A,1", "1，2", "1 2", "AB", "1234567", "3.5", "第三组",
+                                   "=1+1", "-1", "1/2"])
+def test_team_ids_the_rule_refuses(typed):
+    tid = canonical_id(typed)
+    assert id_problem(tid) is not None
+    assert id_problem(tid).startswith("组号只能由数字和英文字母组成")
+    teams, problems = validate_teams([TeamRow(5, typed, "张三", "李四")])
+    assert teams == () and [(p.row, p.column) for p in problems] == [(5, "组号")]
+
+
+def test_team_id_refusal_says_why():
+    assert "程序在对阵表里自己用的字" in id_problem("无")
+    assert "实际为“A、B”" in id_problem("A、B") and "每行只填一组" in id_problem("A、B")
+
+
+@given(st.text("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz０９Ａｚ 、,=", max_size=8))
+def test_canonical_id_is_idempotent_and_the_rule_holds_of_its_result(typed):
+    tid = canonical_id(typed)
+    assert canonical_id(tid) == tid
+    if id_problem(tid) is None:
+        assert ID_RULE.fullmatch(tid) and any(ch.isdigit() for ch in tid) and len(tid) <= 6
+
+
+def test_invisible_duplicate_player_is_the_same_person():
+    rows = [TeamRow(2, "01", "张三", "李四"), TeamRow(3, "02", "张\u200b三", "王五"), TeamRow(4, "03", "赵\u2060六",
+                                                                                          "\ufeff赵六")]
+    teams, problems = validate_teams(rows)
+    assert [t.id for t in teams] == ["01"]
+    assert problems == (
+        TeamProblem(3, "队员1", "队员“张三”已在第2行（第01组）报名，每人只能参加一组"),
+        TeamProblem(4, "队员2", "两名队员是同一人“赵六”"),
+    )
+
+
+def test_names_print_clean():
+    teams, _ = validate_teams([TeamRow(2, "01", "张\u200b三\u00ad", "李\ufeff四")])
+    assert teams[0].players == ("张三", "李四") and teams[0].label == "第01组（张三、李四）"
 
 
 def test_valid_rows_become_teams_in_row_order():

@@ -44,7 +44,7 @@ def test_teams_read_ids_as_text_and_name_every_bad_cell(tmp_path):
         "teams.xlsx 报名表!C4：每组应有两名队员，此处为空",
         "teams.xlsx 报名表!A5：组号“07”与第3行重复",
         "teams.xlsx 报名表!C5：队员“张三”已在第2行（第03组）报名，每人只能参加一组",
-        "teams.xlsx 报名表!A7：组号应为文字或整数（如 01、12），实际为“3.5”",
+        "teams.xlsx 报名表!A7：组号只能由数字和英文字母组成（至少一个数字，最多 6 位，如 01、12、A3），实际为“3.5”",
         "teams.xlsx 报名表!A8：组号“03”与第2行重复",
     ]
     for r in (4, 5, 6, 7, 8):

@@ -13,7 +13,7 @@ from datetime import date, datetime, time
 from scoring.errors import SHOWN_CHARACTERS
 from scoring.hands import MAX_CAPTURE, MAX_CARDS, Offense
 from scoring.levels import Level, Side, to_halfwidth
-from scoring.teams import canonical_id, clean_name
+from scoring.teams import canonical_id
 
 YES = frozenset({"是", "是的", "对", "有", "√", "✓", "✔", "☑", "y", "yes", "true", "1"})
 NO = frozenset({"否", "不是", "无", "没有", "n", "no", "false", "0"})
@@ -57,11 +57,17 @@ def parse_whole(raw: object, *, suffixes: tuple[str, ...] = ()) -> int:
 
 
 def parse_points(raw: object) -> int:
-    """台下得分 / 底牌分: 0–200, a multiple of 5; blank is 0; a trailing 分 is allowed."""
+    """底牌分 (and 台下得分 through `parse_trick_points`): 0–200, a multiple of 5; blank is 0; a trailing 分 is allowed."""
     value = parse_whole(raw, suffixes=("分",))
     if value > 200 or value % 5:
         raise ValueError(raw)
     return value
+
+
+def parse_trick_points(raw: object) -> int | None:
+    """台下得分: as `parse_points`, but blank is None, not 0 — a forgotten cell is an error in a played hand
+    (docs/workbooks.md: 台下方一分未得请填 0), and a blank and a written 0 are not the same entry."""
+    return None if blank(raw) else parse_points(raw)
 
 
 def parse_cards(raw: object) -> int:
@@ -145,8 +151,8 @@ def parse_offense(raw: object) -> Offense | None:
 
 
 def parse_team_id(raw: object) -> str:
-    """A 组号 as text, written one way (`canonical_id`): 3 (a number cell), 3.0, '3', '03', '０３', '第3组' → '03';
-    blank → ''."""
+    """A 组号 as text, written one way (`canonical_id`): 3 (a number cell), 3.0, '3', '03', '０３', '第3组' → '03',
+    'a3' → 'A3'; blank → ''. Whether it is a 组号 the event may use is `scoring.teams.id_problem`'s question."""
     if blank(raw):
         return ""
     if isinstance(raw, bool):
@@ -158,9 +164,7 @@ def parse_team_id(raw: object) -> str:
             raise ValueError(raw)
         return canonical_id(str(int(raw)))
     if isinstance(raw, str):
-        text = clean_name(to_halfwidth(raw))
-        m = re.fullmatch(r"第?\s*(\d+)\s*组", text)
-        return canonical_id(m.group(1) if m else text)
+        return canonical_id(raw)
     raise ValueError(raw)
 
 

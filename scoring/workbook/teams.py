@@ -1,17 +1,18 @@
 """`teams.xlsx`: the team list, written for `init`/`demo` and read by every command (reads and writes files).
 
 组号 is text (the column is text-formatted); digits are written one way (`scoring.teams.canonical_id`): a number
-cell 3, "3", "03" and full-width "０３" are all "03", so "3" next to "03" is the same 组号 twice. Template example rows carry 备注
+cell 3, "3", "03" and full-width "０３" are all "03", so "3" next to "03" is the same 组号 twice. A 组号 is digits,
+optionally with ASCII letters (`scoring.teams.id_problem`); ids and names are normalised (`scoring.teams.normalize`). Template example rows carry 备注
 “示例，请删除” and are errors until removed, so no example team is ever drawn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from scoring.knockout import MAX_TEAMS
-from scoring.teams import Team, TeamRow, validate_teams
+from scoring.teams import Team, TeamRow, id_refused, validate_teams
 from scoring.workbook.loading import Uncached, read_file, read_grids
 from scoring.workbook.parsers import blank, parse_team_id, plain_text, show
 from scoring.workbook.problems import Cell, Problem, WorkbookError
@@ -129,23 +130,10 @@ def read_teams(path: Path) -> tuple[Team, ...]:
         raw = {label: grid.get(r, columns[label]) if label in columns else None for label in TEAMS_HEADER}
         if all(blank(v) for v in raw.values()):
             continue
-        uncached = [label for label, v in raw.items() if isinstance(v, Uncached)]
-        if uncached:
-            for label in uncached:
-                problems.append(Problem(name, sheet, Cell(r, columns[label]), f"{label}是{raw[label]}"))
-            continue
-        try:
-            team_id = parse_team_id(raw["组号"])
-        except ValueError:
-            problems.append(Problem(name, sheet, Cell(r, columns["组号"]), f"组号应为文字或整数（如 01、12），实际为“{show(raw['组号'])}”"))
-            continue
-        note = plain_text(raw["备注"]).strip()
-        if EXAMPLE_MARK in note or note.startswith("示例"):
-            problems.append(
-                Problem(name, sheet, Cell(r, columns["备注"]), f"这是模板里的示例行（备注为“{note}”）；请删除这一行，或填入真实报名并清空备注")
-            )
-            continue
-        rows.append(TeamRow(r, team_id, plain_text(raw["队员1"]), plain_text(raw["队员2"]), plain_text(raw["联系电话"]), note))
+        row, row_problems = _team_row(r, raw)
+        problems.extend(Problem(name, sheet, Cell(r, columns[label]), message) for label, message in row_problems)
+        if row is not None:
+            rows.append(row)
     teams, team_problems = validate_teams(rows)
     for p in team_problems:
         problems.append(Problem(name, sheet, Cell(p.row, columns[p.column]), p.message))
@@ -174,3 +162,18 @@ def holds_no_teams(path: Path) -> bool:
         if any(row) and row not in untouched:
             return False
     return True
+
+
+def _team_row(r: int, raw: Mapping[str, object]) -> tuple[TeamRow | None, list[tuple[str, str]]]:
+    """One filled row of the 报名表 as typed, or (None, its problems as (column label, message))."""
+    uncached = [(label, f"{label}是{v}") for label, v in raw.items() if isinstance(v, Uncached)]
+    if uncached:
+        return None, uncached
+    try:
+        team_id = parse_team_id(raw["组号"])
+    except ValueError:
+        return None, [("组号", id_refused(show(raw["组号"])))]
+    note = plain_text(raw["备注"]).strip()
+    if EXAMPLE_MARK in note or note.startswith("示例"):
+        return None, [("备注", f"这是模板里的示例行（备注为“{note}”）；请删除这一行，或填入真实报名并清空备注")]
+    return TeamRow(r, team_id, plain_text(raw["队员1"]), plain_text(raw["队员2"]), plain_text(raw["联系电话"]), note), []

@@ -1,0 +1,103 @@
+"""Every 组号 and name the intake accepts survives the program's own round trip (issue 16 item 2): teams.xlsx as
+people type it → read (normalised) → draw → round-N.xlsx → read back gives the same ids and the same names."""
+
+from __future__ import annotations
+
+import itertools
+import unicodedata
+
+import openpyxl
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring import event as event_file
+from scoring import tournament
+from scoring.teams import ID_RULE, MAX_ID_LENGTH, canonical_id, normalize, same_person
+from scoring.workbook import read_round, read_teams
+from scoring.workbook.schema import MATCHES_HEADER, MATCHES_SHEET, POOL_HEADER, TEAMS_HEADER, TEAMS_SHEET
+
+# Characters people paste into names: CJK, full-width and half-width forms, compatibility ideographs, ligatures,
+# circled numbers, middle dots, every kind of space, and invisible format characters (zero-width space, ZWNJ, ZWJ,
+# word joiner, BOM, soft hyphen). A leading = + - @ is issue 16 item 1 (formulas), not tested here.
+ODD = ("张李王赵钱孙周吴郑冯陈褚卫蒋沈韩杨朱秦尤许何吕施" "ＡｂＣ１２３" "ｶﾞｷﾞ" "\uf900\uf9b4\uf9d1" "①㈱ﬁ㍿"
+       "·・ '’" "\u3000\u00a0\u2003" "\u200b\u200c\u200d\u2060\ufeff\u00ad")
+NAME_CHARACTERS = "".join(ch for ch in ODD if not (set(normalize(ch)) & set("=+-@")))
+INVISIBLE = " \u3000\u200b\u2060\ufeff\u00ad"
+SUFFIXES = "甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉戌亥"  # one per player: names stay distinct once normalised
+assert not set(SUFFIXES) & set(NAME_CHARACTERS)
+
+
+ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+accepted_ids = st.builds(lambda digit, rest, at: (rest[:at] + digit + rest[at:])[:MAX_ID_LENGTH],
+                         st.sampled_from("0123456789"), st.text(ALNUM, max_size=MAX_ID_LENGTH - 1), st.integers(0, 5))
+
+
+@st.composite
+def typed_id(draw: st.DrawFn) -> str | int:
+    """A 组号 the rule accepts, as someone might type it: lower case, full-width, padded with zeros or spaces,
+    or a number cell."""
+    tid = draw(accepted_ids)
+    assert ID_RULE.fullmatch(tid)
+    if tid.isdigit() and draw(st.booleans()):
+        return int(tid)
+    if draw(st.booleans()):
+        tid = tid.lower()
+    if draw(st.booleans()):
+        tid = "".join(chr(ord(ch) + 0xFEE0) for ch in tid)  # full-width, as an IME types it
+    pad = draw(st.sampled_from(["", " ", "\u3000", "\u200b"]))
+    return f"{pad}{tid}{pad}"
+
+
+@st.composite
+def team_lists(draw: st.DrawFn) -> list[tuple[str | int, str, str]]:
+    count = draw(st.integers(2, 9))
+    ids = draw(st.lists(typed_id(), min_size=count, max_size=count, unique_by=lambda t: canonical_id(str(t))))
+    prefix = st.text(NAME_CHARACTERS, max_size=6)
+    trailing = st.text(INVISIBLE, max_size=2)
+    names = [draw(prefix) + SUFFIXES[i] + draw(trailing) for i in range(2 * count)]
+    return [(tid, names[2 * i], names[2 * i + 1]) for i, tid in enumerate(ids)]
+
+
+def write_typed(path, rows) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = TEAMS_SHEET
+    ws.append(TEAMS_HEADER)
+    for row in rows:
+        ws.append(row)
+    wb.save(path)
+
+
+_folders = itertools.count()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=team_lists(), seed=st.integers(0, 10**6))
+def test_ids_and_names_survive_teams_xlsx_draw_and_round_workbook(tmp_path, rows, seed):
+    folder = tmp_path / f"event-{next(_folders)}"
+    folder.mkdir()
+    (folder / event_file.EVENT_FILE).write_text(event_file.default_text(), encoding="utf-8")
+    write_typed(folder / tournament.TEAMS_FILE, rows)
+
+    teams = read_teams(folder / tournament.TEAMS_FILE)
+    expected = {canonical_id(str(tid)): (normalize(p1), normalize(p2)) for tid, p1, p2 in rows}
+    assert {t.id: t.players for t in teams} == expected
+    for t in teams:  # printed clean: nothing invisible, nothing full-width left
+        assert all(unicodedata.category(ch) != "Cf" for name in t.players for ch in name)
+        assert same_person(t.players[0]) != same_person(t.players[1])
+
+    report = tournament.draw_next(folder, seed=seed)
+    sheet = read_round(report.path)
+    drawn = sheet.round
+    assert sorted(drawn.pool) == sorted(expected)
+    assert sorted([*(p.a for p in drawn.pairings), *(p.b for p in drawn.pairings), *drawn.byes]) == sorted(expected)
+    assert all(m.ok for m in sheet.matches), [str(p) for m in sheet.matches for p in m.problems]
+
+    grid = sheet.grids[MATCHES_SHEET]
+    header, cols = grid.find_header(MATCHES_HEADER[:4])
+    for r, p in enumerate(drawn.pairings, start=header + 1):
+        assert grid.get(r, cols["甲方队员"]) == "、".join(expected[p.a])
+        assert grid.get(r, cols["乙方队员"]) == "、".join(expected[p.b])
+    pool_row, pcols = grid.find_header(POOL_HEADER[:2], start=header + len(drawn.pairings) + 1)
+    for r, tid in enumerate(drawn.pool, start=pool_row + 1):
+        assert grid.get(r, pcols["队员"]) == "、".join(expected[tid])
