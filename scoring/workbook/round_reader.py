@@ -2,7 +2,8 @@
 
 The 加赛 column, not the row, decides what is a tie-break hand, so 加赛 hands may also be typed right after the
 regular ones. Rows with 庄家 and 台下得分 both blank are skipped, unless another data cell holds a non-default value
-(then an error: typed data is never dropped silently). 弃权 (对阵 sheet) wins over any hands typed for that table.
+(then an error: typed data is never dropped silently); a blank 台下得分 beside a filled 庄家 is an error, not 0 (docs/workbooks.md),
+unless the row's 违规 or 级牌抠底 makes the points irrelevant. 弃权 (对阵 sheet) wins over any hands typed for that table.
 """
 
 from __future__ import annotations
@@ -287,19 +288,32 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
     header_row, labels = found
     columns = {c.field or c.label: labels[c.label] for c in HAND_COLUMNS if c.label in labels}
     extra_column = max(labels.values()) + 1
-    problems: list[Problem] = []
+    problems = [Problem(name, sheet, cell, message) for cell, message in (
+        *_merged_problems(grid, header_row, columns),
+        *_team_block_problems(grid, header_row, pairing),
+    )]
+    hands: list[Hand] = []
+    rows: list[int] = []
+    for r in range(header_row + 1, grid.max_row + 1):
+        hand, row_problems = _read_hand_row({f: grid.get(r, columns[f]) for f in FIELDS}, len(hands) + 1)
+        problems.extend(Problem(name, sheet, Cell(r, columns[f]), message) for f, message in row_problems)
+        if hand is not None:
+            hands.append(hand)
+            rows.append(r)
+    return MatchSheet(name, sheet, pairing, MatchRecord(tuple(hands)), tuple(rows), columns, header_row, walkover,
+                      tuple(problems), extra_column)
 
-    def bad(row: int, field: str, message: str) -> None:
-        problems.append(Problem(name, sheet, Cell(row, columns[field]), message))
 
-    # Merged cells in the hand table (header and every row below): a merged cell keeps only its first value.
+def _merged_problems(grid: Grid, header_row: int, columns: Mapping[str, int]) -> list[tuple[Cell, str]]:
+    """Merged cells in the hand table (header and every row below): a merged cell keeps only its first value."""
     table_columns = range(min(columns.values()), max(columns.values()) + 1)
-    for span in grid.merged:
-        if span.touches(range(header_row, MAX_ROWS + 1), table_columns):
-            problems.append(Problem(name, sheet, span.cell, "这几个单元格被合并了；记分表的每一格要单独填写，"
-                                    "请选中它们，点“合并后居中”取消合并，再把每一格填好"))
+    return [(span.cell, "这几个单元格被合并了；记分表的每一格要单独填写，请选中它们，点“合并后居中”取消合并，再把每一格填好")
+            for span in grid.merged if span.touches(range(header_row, MAX_ROWS + 1), table_columns)]
 
-    # The team block above the header: 甲方 | id, 乙方 | id must match the 对阵 sheet.
+
+def _team_block_problems(grid: Grid, header_row: int, pairing: Pairing) -> list[tuple[Cell, str]]:
+    """The team block above the header: 甲方 | id, 乙方 | id must match the 对阵 sheet."""
+    found = []
     for side, expected in ((Side.A, pairing.a), (Side.B, pairing.b)):
         at = grid.find_label(side.team, before_row=header_row)
         if at is None:
@@ -310,41 +324,45 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
         except ValueError:
             written = show(raw)
         if written != expected:
-            problems.append(Problem(name, sheet, Cell(at[0], at[1] + 1),
-                                    f"记分表{side.team}组号为“{show(raw)}”，与对阵表第{pairing.table}桌{side.team}“{expected}”不一致"))
+            found.append((Cell(at[0], at[1] + 1),
+                          f"记分表{side.team}组号为“{show(raw)}”，与对阵表第{pairing.table}桌{side.team}“{expected}”不一致"))
+    return found
 
-    hands: list[Hand] = []
-    rows: list[int] = []
-    for r in range(header_row + 1, grid.max_row + 1):
-        raw = {f: grid.get(r, columns[f]) for f in FIELDS}
-        if blank(raw["dealer"]) and blank(raw["points"]):
-            typed = [FIELD_CN[f] for f in OTHER_DATA_FIELDS if not _is_default(f, raw[f])]
-            if typed:
-                bad(r, "dealer", f"这一行填了{'、'.join(typed)}，但庄家和台下得分都是空的；"
-                                 "请补上庄家和台下得分，如这一局没有打请清空这一行")
+
+BLANK_POINTS = "台下得分不能空着：台下方一分未得请填 0"
+
+
+def _read_hand_row(raw: Mapping[str, object], position: int) -> tuple[Hand | None, list[tuple[str, str]]]:
+    """One row of the hand table: its hand (None for a skipped or unreadable row) and its problems as (field,
+    message), left to right. A row with 庄家 and 台下得分 both blank is skipped, unless other data was typed in it;
+    a blank 台下得分 beside a 庄家 is an error (docs/workbooks.md) unless a 违规 or a 级牌抠底 makes the points irrelevant."""
+    if blank(raw["dealer"]) and blank(raw["points"]):
+        typed = [FIELD_CN[f] for f in OTHER_DATA_FIELDS if not _is_default(f, raw[f])]
+        if not typed:
+            return None, []
+        return None, [("dealer", f"这一行填了{'、'.join(typed)}，但庄家和台下得分都是空的；"
+                                 "请补上庄家和台下得分，如这一局没有打请清空这一行")]
+    values: dict[str, object] = {}
+    problems: list[tuple[str, str]] = []
+    for column in HAND_COLUMNS:  # in column order, so a row's problems read left to right
+        f = column.field
+        if f is None:
             continue
-        values: dict[str, object] = {}
-        row_ok = True
-        for column in HAND_COLUMNS:  # in column order, so a row's problems read left to right
-            f = column.field
-            if f is None:
-                continue
-            try:
-                values[f] = column.parse(raw[f])  # type: ignore[misc]
-            except ValueError:
-                row_ok = False
-                actual = quoted(raw[f])
-                bad(r, f, f"{column.label}{column.expect}，实际为{actual}")
-        if not row_ok:
-            continue
-        hand = Hand(**values)  # type: ignore[arg-type]
-        position = len(hands) + 1
-        for error in check_hand(position, hand):
-            bad(r, error.field or "dealer", error.in_hand)
-        hands.append(hand)
-        rows.append(r)
-    return MatchSheet(name, sheet, pairing, MatchRecord(tuple(hands)), tuple(rows), columns, header_row, walkover,
-                      tuple(problems), extra_column)
+        try:
+            values[f] = column.parse(raw[f])  # type: ignore[misc]
+        except ValueError:
+            problems.append((f, f"{column.label}{column.expect}，实际为{quoted(raw[f])}"))
+    if values.get("points", 0) is None:  # blank: parse_trick_points keeps it apart from a written 0
+        if values.get("offense") is None and not values.get("level_card_capture"):
+            problems.append(("points", BLANK_POINTS))
+        values["points"] = 0
+    if problems:
+        return None, sorted(problems, key=lambda p: _ORDER[p[0]])
+    hand = Hand(**values)  # type: ignore[arg-type]
+    return hand, [(error.field or "dealer", error.in_hand) for error in check_hand(position, hand)]
+
+
+_ORDER = {c.field: i for i, c in enumerate(HAND_COLUMNS) if c.field}
 
 
 def _is_default(field: str, raw: object) -> bool:

@@ -24,6 +24,7 @@ from scoring.workbook.parsers import (
     parse_offense,
     parse_points,
     parse_side,
+    parse_trick_points,
 )
 
 # --- the hand table of a 第N桌 sheet: one column definition for writer, reader, checked copy and score card -----
@@ -48,7 +49,7 @@ HAND_COLUMNS: tuple[Column, ...] = (
     Column("局", None, width=7),
     Column("庄家", "dealer", "应为“甲”或“乙”", parse_side, choices=("甲", "乙")),
     Column("庄家级", "level", "应为 2…10、J、Q、K、A 或空", parse_level, choices=LABELS),
-    Column("台下得分", "points", POINTS_EXPECT, parse_points, whole=(0, 200)),
+    Column("台下得分", "points", POINTS_EXPECT, parse_trick_points, whole=(0, 200)),
     Column("底牌分", "bottom", POINTS_EXPECT, parse_points, whole=(0, 200)),
     Column("抠底倍数", "capture", CAPTURE_EXPECT, parse_capture, choices=CAPTURE_CHOICES),
     Column("级牌抠底", "level_card_capture", "应为“是”或空", parse_flag, choices=("是",)),
@@ -105,7 +106,7 @@ GUIDE_ROW = 4
 RULES_ROW = 5
 HAND_HEADER_ROW = 6
 GUIDE = (
-    "填写说明：每局一行，按顺序填写。庄家填“甲”或“乙”；台下得分不含底牌；底牌被抠时填底牌分和抠底倍数（×2、×4…），"
+    "填写说明：每局一行，按顺序填写。庄家填“甲”或“乙”；台下得分不含底牌，一分未得请填 0（不能空着）；底牌被抠时填底牌分和抠底倍数（×2、×4…），"
     "庄家保底则倍数留空；罚张填张数（每张10分）；时间到后打完当前一局，级数相同时在后面的行继续填加赛局，加赛栏填“是”。"
 )
 

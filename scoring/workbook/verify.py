@@ -4,7 +4,7 @@
 Bridge scorers' oldest safeguard: two people type the same score cards into two copies of `round-N.xlsx`, and
 every cell where they disagree is shown as ``第3桌!D9：85 / 58`` (this file's value / the other's). Cells are
 compared after the same lenient reading as scoring (``85``, ``８５`` and ``85分`` agree; a blank 台下得分 and ``0``
-agree; ``×4`` and ``4倍`` agree); a value neither reading accepts is compared as text. Hand rows are paired by
+do not: a blank one is an error; ``×4`` and ``4倍`` agree); a value neither reading accepts is compared as text. Hand rows are paired by
 their place under the header row, so a row inserted in one copy shows as disagreements, not as silence.
 """
 
