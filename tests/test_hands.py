@@ -235,3 +235,39 @@ def test_a_hand_error_is_worded_only_when_shown():
     assert HandError(None, "rules", "rules 应为对象").message == "rules 应为对象"
 
 
+
+
+# --- full-width level labels (issue 16 item 10): accepted as the workbook's 庄家级 cells are ---
+
+
+@pytest.mark.parametrize(("typed", "label"), [("Ｊ", "J"), ("ｊ", "J"), ("５", "5"), ("１０", "10"), ("Ａ", "A"),
+                                              (" Ｑ ", "Q"), ("10级", "10")])
+def test_full_width_level_labels_in_a_record_read_like_the_workbook(typed, label):
+    from scoring.hands import parse_record
+    from scoring.levels import Level
+    from scoring.workbook.parsers import parse_level
+
+    record, _ = parse_record({"start": {"A": typed, "B": typed}, "hands": [{"dealer": "A", "level": typed}]})
+    assert record.start.a is record.start.b is record.hands[0].level is Level.parse(label)
+    assert parse_level(typed) is Level.parse(label)  # the same reading as a 庄家级 cell
+
+
+def test_replay_command_accepts_full_width_levels(tmp_path):
+    plain = {"start": {"A": "J", "B": "5"}, "hands": [{"dealer": "A", "points": 35, "level": "J"},
+                                                     {"dealer": "A", "points": 60, "level": "A"}]}
+    wide = {"start": {"A": "Ｊ", "B": "５"}, "hands": [{"dealer": "A", "points": 35, "level": "Ｊ"},
+                                                     {"dealer": "A", "points": 60, "level": "Ａ"}]}
+    outputs = []
+    for name, record in (("plain.json", plain), ("wide.json", wide)):
+        result = runner.invoke(app, ["replay", str(write(tmp_path, json.dumps(record, ensure_ascii=False), name)),
+                                     "--json"])
+        assert result.exit_code == 0, result.output
+        outputs.append(json.loads(result.stdout))
+    assert outputs[0] == outputs[1]
+    assert outputs[1]["status"] == "passed_a" and outputs[1]["winner"] == "A"
+
+
+def test_a_level_label_that_is_no_level_is_refused_by_hand_and_field():
+    result = replay_record({"hands": [{"dealer": "A", "points": 35, "level": "Ｚ"}]})
+    assert [(e.hand, e.field) for e in result.errors] == [(1, "level")]
+    assert result.errors[0].message == "第1局庄家级：应为 2…10、J、Q、K、A，实际为 'Ｚ'"

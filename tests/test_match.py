@@ -113,6 +113,26 @@ def test_rule_2_custom_must_play_levels():
     assert levels(run(("3", "3"), Hand(A, 20))) == ("6", "3")
 
 
+@pytest.mark.parametrize(("hand", "shown"), [
+    ({"points": 0}, 0),
+    ({"points": 0, "defender_wrong_cards": 3}, -30),
+    ({"points": 5, "defender_wrong_cards": 1}, -5),
+    ({"points": 0, "defender_wrong_cards": 20}, -200),
+])
+@pytest.mark.parametrize("dealer", [A, B], ids=["甲", "乙"])
+def test_rule_2_dealer_at_ace_keeping_the_deal_with_no_points_passes_a(hand, shown, dealer):
+    # Issue 16: a mutant where P ≤ 0 did not pass A was caught only by a random property, in 4 of 5 runs.
+    start = ("A", "K") if dealer is A else ("K", "A")
+    result = run(start, Hand(dealer, **hand))
+    assert result.ok and result.status is Status.PASSED_A and result.winner is dealer
+    outcome = result.outcomes[0]
+    assert (outcome.kind, outcome.points, outcome.passed_a, outcome.next_dealer) == (Kind.HOLD, shown, True, dealer)
+    assert result.levels[dealer] is Level.ACE and result.levels[dealer.other] is Level.KING
+    assert outcome.explanation.endswith(f"{dealer.team}保庄，打过 A，{dealer.team}获胜")
+    clamped = run(start, Hand(dealer, **hand), rules=RuleSet(negative_points="clamp"))
+    assert clamped.status is Status.PASSED_A and clamped.winner is dealer and clamped.outcomes[0].points == 0
+
+
 def test_rule_2_passing_a_wins_and_ends_the_match():
     result = run(("A", "K"), Hand(A, 75))
     assert result.status is Status.PASSED_A and result.winner is A
@@ -190,9 +210,22 @@ def test_rule_12_policy_only_in_the_very_next_hand():
     assert levels(result) == ("6", "5")  # 2 → 3, then 3 → 6 normally
 
 
-def test_rule_12_level_card_capture_needs_jack_or_ace():
-    result = run(("9", "5"), Hand(A, 10, 5, 2, level_card_capture=True))
-    assert result.errors[0].hand == 1 and result.errors[0].field == "level_card_capture"
+@pytest.mark.parametrize("played", [lv.label for lv in Level if lv not in (Level.JACK, Level.ACE)])
+@pytest.mark.parametrize("dealer", [A, B], ids=["甲", "乙"])
+def test_rule_12_level_card_capture_needs_jack_or_ace(played, dealer):
+    # Issue 16: a mutant accepting 级牌抠底 at Q (the level between J and A) survived the whole suite.
+    start = (played, "5") if dealer is A else ("5", played)
+    result = run(start, Hand(dealer, 10, 5, 2, level_card_capture=True))
+    assert not result.ok and result.outcomes == () and result.status is None
+    assert [(e.hand, e.field) for e in result.errors] == [(1, "level_card_capture")]
+    assert result.errors[0].message == (
+        f"第1局级牌抠底：级牌抠底只在庄家打 J 或 A 时适用，{dealer.team}此局打{played}")
+
+
+@pytest.mark.parametrize("played", ["J", "A"])
+def test_rule_12_level_card_capture_is_accepted_at_jack_and_ace(played):
+    result = run((played, "5"), Hand(A, 10, 5, 2, level_card_capture=True))
+    assert result.ok and result.outcomes[0].kind is Kind.LEVEL_CARD_CAPTURE
 
 
 def test_rule_12_level_card_capture_needs_a_capture():

@@ -26,6 +26,15 @@ def test_any_point_value_in_any_accepted_form_parses_back(n, form):
     assert parse_points(_render_number(n, form, "分")) == n
 
 
+@given(st.integers(0, 40).map(lambda k: 5 * k), st.integers(0, 7))
+def test_trick_points_read_as_points_but_blank_is_no_value(n, form):
+    from scoring.workbook.parsers import parse_trick_points
+
+    assert parse_trick_points(_render_number(n, form, "分")) == n
+    assert [parse_trick_points(raw) for raw in (None, "", " ", "\u3000")] == [None] * 4
+    assert parse_points(None) == 0  # 底牌分: blank is 0
+
+
 @given(st.integers(0, 200).filter(lambda n: n % 5), st.integers(0, 7))
 def test_points_not_a_multiple_of_5_are_refused(n, form):
     with pytest.raises(ValueError):
