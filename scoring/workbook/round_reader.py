@@ -146,103 +146,126 @@ def _read_matches_sheet(
     grid = grids.get(MATCHES_SHEET)
     if grid is None:
         raise WorkbookError([Problem(name, None, None, f"找不到工作表“{MATCHES_SHEET}”，这不像是 draw 生成的轮次工作簿")])
-    sheet = grid.name
-    fatal: list[Problem] = []
-    bad_forfeits: dict[int, Problem] = {}
-
-    def labelled(label: str) -> tuple[object, Cell | None]:
-        at = grid.find_label(label)
-        if at is None:
-            fatal.append(Problem(name, sheet, None, f"找不到“{label}”一栏"))
-            return None, None
-        return grid.get(at[0], at[1] + 1), Cell(at[0], at[1] + 1)
-
-    raw_number, number_cell = labelled(ROUND_LABEL)
-    number = 0
-    if number_cell:
-        try:
-            number = parse_whole(raw_number)
-            if number < 1:
-                raise ValueError(raw_number)
-        except ValueError:
-            fatal.append(Problem(name, sheet, number_cell, f"轮次应为正整数，实际为“{show(raw_number)}”"))
-    raw_seed, seed_cell = labelled(SEED_LABEL)
-    seed: int | None = None
-    if seed_cell and not (isinstance(raw_seed, str) and squeeze(raw_seed) == squeeze(NO_SEED)):
-        try:
-            seed = parse_whole(raw_seed) if not blank(raw_seed) else None
-        except ValueError:
-            fatal.append(Problem(name, sheet, seed_cell, f"随机种子应为整数或“{NO_SEED}”，实际为“{show(raw_seed)}”"))
-    raw_bye, bye_cell = labelled(BYE_LABEL)
-    byes: tuple[str, ...] = ()
-    if bye_cell:
-        parts = re.split(r"[、，,]", raw_bye) if isinstance(raw_bye, str) else [raw_bye]
-        try:
-            byes = tuple(t for t in map(parse_team_id, parts) if t and t != NO_BYE)
-        except ValueError:
-            fatal.append(
-                Problem(name, sheet, bye_cell, f"轮空应为组号（几组用“、”隔开）或“{NO_BYE}”，实际为“{show(raw_bye)}”")
-            )
+    sheet = _Sheet(grid, name)
+    number, seed, byes = sheet.info()
     found = grid.find_header(MATCHES_HEADER[:4])
     if found is None:
-        fatal.append(Problem(name, sheet, None, f"找不到对阵表头（{' | '.join(MATCHES_HEADER[:4])}）"))
-        raise WorkbookError(fatal)
-    header_row, cols = found
-    pairings: list[Pairing] = []
-    walkovers: dict[int, Side] = {}
-    r = header_row + 1
-    while not blank(grid.get(r, cols["桌号"])):
-        raw_table = grid.get(r, cols["桌号"])
-        try:
-            table = parse_whole(raw_table)
-            ids = [parse_team_id(grid.get(r, cols[label])) for label in ("甲方", "乙方")]
-            if table < 1 or not all(ids):
-                raise ValueError(raw_table)
-        except ValueError:
-            fatal.append(Problem(name, sheet, Cell(r, cols["桌号"], last_column=cols["乙方"]),
-                                 "对阵行应有桌号和甲乙双方组号（此处由 draw 生成，请不要改动）"))
-            r += 1
-            continue
-        note = grid.get(r, cols["说明"]) if "说明" in cols else None
-        pairing = Pairing(table, ids[0], ids[1], third_place=isinstance(note, str) and THIRD_PLACE in squeeze(note))
-        pairings.append(pairing)
-        raw_forfeit = grid.get(r, cols["弃权"])
-        if not blank(raw_forfeit):
+        sheet.fail(None, f"找不到对阵表头（{' | '.join(MATCHES_HEADER[:4])}）")
+        raise WorkbookError(sheet.fatal)
+    pairings, walkovers, bad_forfeits, end = sheet.pairings(*found)
+    pool, lots = sheet.pool(end)
+    if sheet.fatal:
+        raise WorkbookError(sheet.fatal + list(bad_forfeits.values()))
+    return Round(number, tuple(pool), tuple(pairings), byes, seed, tuple(lots)), walkovers, bad_forfeits
+
+
+class _Sheet:
+    """The 对阵 sheet being read, and the problems that make the round unusable; `_read_matches_sheet` is the
+    only user."""
+
+    def __init__(self, grid: Grid, name: str):
+        self.grid = grid
+        self.name = name
+        self.fatal: list[Problem] = []
+
+    def fail(self, cell: Cell | None, message: str) -> None:
+        self.fatal.append(Problem(self.name, self.grid.name, cell, message))
+
+    def labelled(self, label: str) -> tuple[object, Cell | None]:
+        at = self.grid.find_label(label)
+        if at is None:
+            self.fail(None, f"找不到“{label}”一栏")
+            return None, None
+        return self.grid.get(at[0], at[1] + 1), Cell(at[0], at[1] + 1)
+
+    def info(self) -> tuple[int, int | None, tuple[str, ...]]:
+        """轮次, 随机种子 (None for paper lots) and 轮空 from the labelled cells above the matches."""
+        raw_number, number_cell = self.labelled(ROUND_LABEL)
+        number = 0
+        if number_cell:
             try:
-                walkovers[table] = parse_forfeit(raw_forfeit, pairing)
+                number = parse_whole(raw_number)
+                if number < 1:
+                    raise ValueError(raw_number)
             except ValueError:
-                bad_forfeits[table] = Problem(
-                    name, sheet, Cell(r, cols["弃权"]),
-                    f"弃权应为空，或弃权的一方“甲”或“乙”（也可写组号 {pairing.a} 或 {pairing.b}），实际为“{show(raw_forfeit)}”",
-                )
-        r += 1
-    pool: list[str] = []
-    lots: list[tuple[str, int]] = []
-    pool_found = grid.find_header(POOL_HEADER[:2], start=r)
-    if pool_found is None:
-        fatal.append(Problem(name, sheet, None, f"找不到抽签名单（{' | '.join(POOL_HEADER)}）"))
-    else:
+                self.fail(number_cell, f"轮次应为正整数，实际为“{show(raw_number)}”")
+        raw_seed, seed_cell = self.labelled(SEED_LABEL)
+        seed: int | None = None
+        if seed_cell and not (isinstance(raw_seed, str) and squeeze(raw_seed) == squeeze(NO_SEED)):
+            try:
+                seed = parse_whole(raw_seed) if not blank(raw_seed) else None
+            except ValueError:
+                self.fail(seed_cell, f"随机种子应为整数或“{NO_SEED}”，实际为“{show(raw_seed)}”")
+        raw_bye, bye_cell = self.labelled(BYE_LABEL)
+        byes: tuple[str, ...] = ()
+        if bye_cell:
+            parts = re.split(r"[、，,]", raw_bye) if isinstance(raw_bye, str) else [raw_bye]
+            try:
+                byes = tuple(t for t in map(parse_team_id, parts) if t and t != NO_BYE)
+            except ValueError:
+                self.fail(bye_cell, f"轮空应为组号（几组用“、”隔开）或“{NO_BYE}”，实际为“{show(raw_bye)}”")
+        return number, seed, byes
+
+    def pairings(self, header_row: int, cols: Mapping[str, int]
+                 ) -> tuple[list[Pairing], dict[int, Side], dict[int, Problem], int]:
+        """The match rows below the header down to the first blank 桌号, the walkovers, each bad 弃权 cell by table,
+        and the row after the last match."""
+        grid = self.grid
+        pairings: list[Pairing] = []
+        walkovers: dict[int, Side] = {}
+        bad_forfeits: dict[int, Problem] = {}
+        r = header_row + 1
+        while not blank(raw_table := grid.get(r, cols["桌号"])):
+            try:
+                table = parse_whole(raw_table)
+                ids = [parse_team_id(grid.get(r, cols[label])) for label in ("甲方", "乙方")]
+                if table < 1 or not all(ids):
+                    raise ValueError(raw_table)
+            except ValueError:
+                self.fail(Cell(r, cols["桌号"], last_column=cols["乙方"]), "对阵行应有桌号和甲乙双方组号（此处由 draw 生成，请不要改动）")
+                r += 1
+                continue
+            note = grid.get(r, cols["说明"]) if "说明" in cols else None
+            pairing = Pairing(table, ids[0], ids[1], third_place=isinstance(note, str) and THIRD_PLACE in squeeze(note))
+            pairings.append(pairing)
+            raw_forfeit = grid.get(r, cols["弃权"])
+            if not blank(raw_forfeit):
+                try:
+                    walkovers[table] = parse_forfeit(raw_forfeit, pairing)
+                except ValueError:
+                    bad_forfeits[table] = Problem(
+                        self.name, grid.name, Cell(r, cols["弃权"]),
+                        f"弃权应为空，或弃权的一方“甲”或“乙”（也可写组号 {pairing.a} 或 {pairing.b}），实际为“{show(raw_forfeit)}”",
+                    )
+            r += 1
+        return pairings, walkovers, bad_forfeits, r
+
+    def pool(self, start: int) -> tuple[list[str], list[tuple[str, int]]]:
+        """The 抽签名单 below the matches: the pool in its drawn order, and the paper lots where recorded."""
+        pool: list[str] = []
+        lots: list[tuple[str, int]] = []
+        pool_found = self.grid.find_header(POOL_HEADER[:2], start=start)
+        if pool_found is None:
+            self.fail(None, f"找不到抽签名单（{' | '.join(POOL_HEADER)}）")
+            return pool, lots
         pool_row, pcols = pool_found
         r = pool_row + 1
-        while not blank(grid.get(r, pcols["组号"])):
-            raw_id = grid.get(r, pcols["组号"])
+        while not blank(raw_id := self.grid.get(r, pcols["组号"])):
             try:
                 team_id = parse_team_id(raw_id)
             except ValueError:
-                fatal.append(Problem(name, sheet, Cell(r, pcols["组号"]), f"组号应为文字或整数，实际为“{show(raw_id)}”"))
+                self.fail(Cell(r, pcols["组号"]), f"组号应为文字或整数，实际为“{show(raw_id)}”")
                 r += 1
                 continue
             pool.append(team_id)
-            raw_lot = grid.get(r, pcols["签号"]) if "签号" in pcols else None
+            raw_lot = self.grid.get(r, pcols["签号"]) if "签号" in pcols else None
             if not blank(raw_lot):
                 try:
                     lots.append((team_id, parse_whole(raw_lot, suffixes=("号",))))
                 except ValueError:
-                    fatal.append(Problem(name, sheet, Cell(r, pcols["签号"]), f"签号应为正整数，实际为“{show(raw_lot)}”"))
+                    self.fail(Cell(r, pcols["签号"]), f"签号应为正整数，实际为“{show(raw_lot)}”")
             r += 1
-    if fatal:
-        raise WorkbookError(fatal + list(bad_forfeits.values()))
-    return Round(number, tuple(pool), tuple(pairings), byes, seed, tuple(lots)), walkovers, bad_forfeits
+        return pool, lots
 
 
 def parse_forfeit(raw: object, pairing: Pairing) -> Side:
