@@ -179,105 +179,131 @@ def check_hand(number: int, hand: Hand) -> list[HandError]:
 
 def parse_record(data: object) -> tuple[MatchRecord, RuleSet | None]:
     """A JSON match record → (record, the record's own rule overrides or None). RecordError lists every problem."""
-    errors: list[HandError] = []
     if not isinstance(data, Mapping):
         raise RecordError([HandError(None, None, "记录应为 JSON 对象，如 {\"hands\": [...]}")])
-    for key in data:
-        if key not in ("rules", "start", "hands"):
-            errors.append(HandError(None, None, f"未知的字段 {shown(key)}（可用：rules、start、hands）"))
-    rules = None
-    if "rules" in data:
-        if not isinstance(data["rules"], Mapping):
-            errors.append(HandError(None, "rules", "rules 应为对象，如 {\"dealer_table\": \"ceil\"}"))
-        else:
-            try:
-                rules = RuleSet.from_mapping(data["rules"])
-            except RulesError as exc:
-                errors.extend(HandError(None, f"rules.{k}", f"规则 {k}：{m}") for k, m in exc.problems)
-    start = START
-    if "start" in data:
-        raw = data["start"]
-        if not isinstance(raw, Mapping) or set(raw) - {"A", "B"}:
-            errors.append(HandError(None, "start", "start 应为 {\"A\": 级数, \"B\": 级数}"))
-        else:
-            levels = {}
-            for side in Side:
-                try:
-                    levels[side] = Level.parse(raw.get(side.value, "2"))
-                except ValueError:
-                    errors.append(
-                        HandError(None, f"start.{side.value}", f"{side.team}起始级数应为 2…10、J、Q、K、A，实际为 {shown(raw[side.value])}")
-                    )
-            if len(levels) == 2:
-                start = Levels(levels[Side.A], levels[Side.B])
+    errors = [HandError(None, None, f"未知的字段 {shown(key)}（可用：rules、start、hands）")
+              for key in data if key not in ("rules", "start", "hands")]
+    rules, rule_errors = _parse_rules(data)
+    start, start_errors = _parse_start(data)
+    errors += rule_errors + start_errors
     whole_record_ok = not errors  # start and rules parsed: the hands before a bad one can still be replayed
-    hands_raw = data.get("hands")
-    hands: list[Hand] = []
-    readable: list[Hand] | None = None  # the hands before the first one with a problem
-    if not isinstance(hands_raw, list):
-        errors.append(HandError(None, "hands", "缺少 hands（每局一项的列表）"))
-    elif not hands_raw:
-        errors.append(HandError(None, "hands", "hands 是空的：至少要有一局的记录"))
-    else:
-        for number, raw in enumerate(hands_raw, start=1):
-            hand, hand_errors = _parse_hand(number, raw)
-            if hand_errors and readable is None:
-                readable = list(hands)
-            errors.extend(hand_errors)
-            if hand is not None:
-                hands.append(hand)
+    hands, readable, hand_errors = _parse_hands(data.get("hands"))
+    errors += hand_errors
     if errors:
-        prefix = MatchRecord(tuple(readable), start) if whole_record_ok and readable else None
+        prefix = MatchRecord(readable, start) if whole_record_ok and readable else None
         raise RecordError(errors, prefix, rules)
-    return MatchRecord(tuple(hands), start), rules
+    return MatchRecord(hands, start), rules
+
+
+def _parse_rules(data: Mapping) -> tuple[RuleSet | None, list[HandError]]:
+    if "rules" not in data:
+        return None, []
+    if not isinstance(data["rules"], Mapping):
+        return None, [HandError(None, "rules", "rules 应为对象，如 {\"dealer_table\": \"ceil\"}")]
+    try:
+        return RuleSet.from_mapping(data["rules"]), []
+    except RulesError as exc:
+        return None, [HandError(None, f"rules.{k}", f"规则 {k}：{m}") for k, m in exc.problems]
+
+
+def _parse_start(data: Mapping) -> tuple[Levels, list[HandError]]:
+    if "start" not in data:
+        return START, []
+    raw = data["start"]
+    if not isinstance(raw, Mapping) or set(raw) - {"A", "B"}:
+        return START, [HandError(None, "start", "start 应为 {\"A\": 级数, \"B\": 级数}")]
+    levels, errors = {}, []
+    for side in Side:
+        try:
+            levels[side] = Level.parse(raw.get(side.value, "2"))
+        except ValueError:
+            errors.append(HandError(None, f"start.{side.value}",
+                                    f"{side.team}起始级数应为 2…10、J、Q、K、A，实际为 {shown(raw[side.value])}"))
+    return (Levels(levels[Side.A], levels[Side.B]) if len(levels) == 2 else START), errors
+
+
+def _parse_hands(hands_raw: object) -> tuple[tuple[Hand, ...], tuple[Hand, ...] | None, list[HandError]]:
+    """(the hands that parsed, the hands before the first one with a problem or None, every problem)."""
+    if not isinstance(hands_raw, list):
+        return (), None, [HandError(None, "hands", "缺少 hands（每局一项的列表）")]
+    if not hands_raw:
+        return (), None, [HandError(None, "hands", "hands 是空的：至少要有一局的记录")]
+    hands: list[Hand] = []
+    readable: tuple[Hand, ...] | None = None
+    errors: list[HandError] = []
+    for number, raw in enumerate(hands_raw, start=1):
+        hand, hand_errors = _parse_hand(number, raw)
+        if hand_errors and readable is None:
+            readable = tuple(hands)
+        errors.extend(hand_errors)
+        if hand is not None:
+            hands.append(hand)
+    return tuple(hands), readable, errors
+
+
+NUMBER_FIELDS = ("points", "bottom", "capture", "dealer_wrong_cards", "defender_wrong_cards")
+FLAG_FIELDS = ("level_card_capture", "playoff")
 
 
 def _parse_hand(number: int, raw: object) -> tuple[Hand | None, list[HandError]]:
-    errors: list[HandError] = []
     if not isinstance(raw, Mapping):
         return None, [HandError.at(number, None, "应为对象，如 {\"dealer\": \"A\", \"points\": 35}")]
-
-    def bad(field: str, message: str) -> None:
-        errors.append(HandError.at(number, field, message))
-
-    for key in raw:
-        if key not in FIELDS:
-            errors.append(HandError(number, key, f"未知的字段 {shown(key)}（可用：{'、'.join(FIELDS)}）"))
+    errors = [HandError(number, key, f"未知的字段 {shown(key)}（可用：{'、'.join(FIELDS)}）")
+              for key in raw if key not in FIELDS]
     values: dict[str, object] = {}
-    try:
-        values["dealer"] = Side.parse(raw.get("dealer"))
-    except ValueError:
-        bad("dealer", f"应为 \"A\"（甲）或 \"B\"（乙），实际为 {shown(raw.get('dealer'))}")
-    for field in ("points", "bottom", "capture", "dealer_wrong_cards", "defender_wrong_cards"):
-        value = raw.get(field, 0)
-        if field == "capture" and value is None:
-            value = 0
-        if isinstance(value, LongNumber):
-            bad(field, f"数字太长（{value.digits} 位），应为不超过 {MAX_NUMBER_DIGITS} 位的整数")
-        elif isinstance(value, bool) or not isinstance(value, int):
-            bad(field, f"应为整数，实际为 {shown(value)}")
-        else:
+    for field in ("dealer", *NUMBER_FIELDS, *FLAG_FIELDS, "offense", "level"):
+        if field in ("offense", "level") and raw.get(field) is None:
+            continue
+        value, problem = _FIELD_READERS.get(field, _number)(raw, field)
+        if problem is None:
             values[field] = value
-    for field in ("level_card_capture", "playoff"):
-        value = raw.get(field, False)
-        if not isinstance(value, bool):
-            bad(field, f"应为 true 或 false，实际为 {shown(value)}")
         else:
-            values[field] = value
-    if raw.get("offense") is not None:
-        try:
-            values["offense"] = Offense(raw["offense"])
-        except (ValueError, TypeError):  # TypeError: a list or object is not hashable as an enum value
-            bad("offense", f"应为 {'、'.join(o.value for o in Offense)} 之一，实际为 {shown(raw['offense'])}")
-    if raw.get("level") is not None:
-        try:
-            values["level"] = Level.parse(raw["level"])
-        except ValueError:
-            bad("level", f"应为 2…10、J、Q、K、A，实际为 {shown(raw['level'])}")
+            errors.append(HandError.at(number, field, problem))
     if errors:
         return None, errors
     hand = Hand(**values)  # type: ignore[arg-type]
     return hand, check_hand(number, hand)
+
+
+def _number(raw: Mapping, field: str) -> tuple[object, str | None]:
+    value = raw.get(field, 0)
+    if field == "capture" and value is None:
+        value = 0
+    if isinstance(value, LongNumber):
+        return None, f"数字太长（{value.digits} 位），应为不超过 {MAX_NUMBER_DIGITS} 位的整数"
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None, f"应为整数，实际为 {shown(value)}"
+    return value, None
+
+
+def _flag(raw: Mapping, field: str) -> tuple[object, str | None]:
+    value = raw.get(field, False)
+    return (value, None) if isinstance(value, bool) else (None, f"应为 true 或 false，实际为 {shown(value)}")
+
+
+def _dealer(raw: Mapping, field: str) -> tuple[object, str | None]:
+    try:
+        return Side.parse(raw.get(field)), None
+    except ValueError:
+        return None, f"应为 \"A\"（甲）或 \"B\"（乙），实际为 {shown(raw.get(field))}"
+
+
+def _offense(raw: Mapping, field: str) -> tuple[object, str | None]:
+    try:
+        return Offense(raw[field]), None
+    except (ValueError, TypeError):  # TypeError: a list or object is not hashable as an enum value
+        return None, f"应为 {'、'.join(o.value for o in Offense)} 之一，实际为 {shown(raw[field])}"
+
+
+def _level(raw: Mapping, field: str) -> tuple[object, str | None]:
+    try:
+        return Level.parse(raw[field]), None
+    except ValueError:
+        return None, f"应为 2…10、J、Q、K、A，实际为 {shown(raw[field])}"
+
+
+_FIELD_READERS = {"dealer": _dealer, "level_card_capture": _flag, "playoff": _flag, "offense": _offense,
+                  "level": _level}
 
 
 # --- the record file ---
