@@ -222,6 +222,20 @@ def error_order(error: HandError) -> tuple[int, int]:
     return (0, 0) if error.hand is None else (1, error.hand)
 
 
+@dataclass
+class _Progress:
+    """How far a replay has come (private to `replay`): decided by passing A or by a 加赛 hand, and the levels
+    when time was up."""
+
+    status: Status | None = None
+    winner: Side | None = None
+    decided_at: int | None = None
+    time_up: Levels | None = None
+
+
+Complaint = tuple[str | None, str]  # (field, message) about one hand
+
+
 def replay(record: MatchRecord, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
     """Replay every hand; errors (impossible values, a wrong dealer or level, hands after the end) name the hand.
 
@@ -230,66 +244,75 @@ def replay(record: MatchRecord, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
     bad hand: what follows depends on it, and checking on would only repeat the same mistake.
     """
     value_errors = {number: check_hand(number, hand) for number, hand in enumerate(record.hands, start=1)}
-    value_errors = {number: found for number, found in value_errors.items() if found}
     errors: list[HandError] = [e for found in value_errors.values() for e in found]
-
     walk = _Replay(record, rules)
     outcomes: list[HandOutcome] = []
-    time_up: Levels | None = None
-    status: Status | None = None
-    winner: Side | None = None
-    decided_at: int | None = None
-    decided_by_dealer = False
-
-    def stopped() -> MatchResult:
-        errors.sort(key=error_order)
-        return MatchResult(tuple(outcomes), record.start, walk.levels, None, None, None, tuple(errors), time_up)
-
-    def fail(number: int, field: str | None, message: str) -> MatchResult:
-        errors.append(HandError.at(number, field, message))
-        return stopped()
-
+    progress = _Progress()
     for number, hand in enumerate(record.hands, start=1):
-        if number in value_errors:
-            return stopped()
+        if value_errors[number]:
+            break
         prev = outcomes[-1] if outcomes else None
-        if status is Status.PASSED_A:
-            return fail(number, None, f"比赛已在第{decided_at}局结束（{winner.team}打过A），此后不应再有记录")
-        if status is Status.DECIDED:
-            return fail(number, "playoff", f"加赛已在第{decided_at}局决出胜负（{winner.team}胜），此后不应再有记录")
-        if prev is not None and hand.dealer is not prev.next_dealer:
-            why = "保庄" if prev.next_dealer is prev.dealer else "上台"
-            return fail(
-                number,
-                "dealer",
-                f"应为{prev.next_dealer.team}坐庄（第{prev.hand}局后{prev.next_dealer.team}{why}），记录为{hand.dealer.team}",
-            )
-        played = walk.levels[hand.dealer]
-        if hand.level is not None and hand.level is not played:
-            since = f"第{prev.hand}局后{hand.dealer.team}为{played}级" if prev else f"{hand.dealer.team}起始级数为{played}"
-            return fail(number, "level", f"{hand.dealer.team}此局应打{played}（{since}），记录为{hand.level}")
-        if hand.playoff:
-            if prev is None or not prev.playoff:
-                time_up = walk.levels
-                if not time_up.tied:
-                    return fail(number, "playoff", f"时间到时双方级数不同（{_pair(time_up)}），不需要加赛")
-            if rules.tie_break is TieBreak.DEALER:
-                return fail(number, "playoff", "本次比赛规则为级数相同判最后一局庄家胜（tie_break = \"dealer\"），不进行加赛")
-        elif prev is not None and prev.playoff:
-            return fail(number, "playoff", f"第{prev.hand}局是加赛局，其后的局也应标为加赛")
-        if hand.level_card_capture and played not in (Level.JACK, Level.ACE):
-            return fail(number, "level_card_capture", f"级牌抠底只在庄家打 J 或 A 时适用，{hand.dealer.team}此局打{played}")
+        complaint = _sequence_complaint(hand, prev, walk.levels, progress, rules)
+        if complaint is not None:
+            errors.append(HandError.at(number, *complaint))
+            break
         outcome = walk.play(number, hand)
         outcomes.append(outcome)
         if outcome.passed_a:
-            status, winner, decided_at = Status.PASSED_A, outcome.dealer, number
+            progress.status, progress.winner, progress.decided_at = Status.PASSED_A, outcome.dealer, number
         elif hand.playoff and not outcome.after.tied:
-            status, winner, decided_at = Status.DECIDED, outcome.after.leader, number
+            progress.status, progress.winner, progress.decided_at = Status.DECIDED, outcome.after.leader, number
+    if errors:
+        errors.sort(key=error_order)
+        return MatchResult(tuple(outcomes), record.start, walk.levels, None, None, None, tuple(errors),
+                           progress.time_up)
+    return _finished(record, tuple(outcomes), walk.levels, progress, rules)
 
-    levels = walk.levels
+
+def _sequence_complaint(hand: Hand, prev: HandOutcome | None, levels: Levels, progress: _Progress,
+                        rules: RuleSet) -> Complaint | None:
+    """What is wrong with a hand coming after `prev`: after the end, the wrong dealer or level, a misplaced 加赛
+    hand, 级牌抠底 at a level other than J or A. Notes the levels at time up when the first 加赛 hand comes."""
+    if progress.status is Status.PASSED_A:
+        return None, f"比赛已在第{progress.decided_at}局结束（{progress.winner.team}打过A），此后不应再有记录"
+    if progress.status is Status.DECIDED:
+        return "playoff", f"加赛已在第{progress.decided_at}局决出胜负（{progress.winner.team}胜），此后不应再有记录"
+    if prev is not None and hand.dealer is not prev.next_dealer:
+        why = "保庄" if prev.next_dealer is prev.dealer else "上台"
+        return "dealer", (f"应为{prev.next_dealer.team}坐庄（第{prev.hand}局后{prev.next_dealer.team}{why}），"
+                          f"记录为{hand.dealer.team}")
+    played = levels[hand.dealer]
+    if hand.level is not None and hand.level is not played:
+        since = f"第{prev.hand}局后{hand.dealer.team}为{played}级" if prev else f"{hand.dealer.team}起始级数为{played}"
+        return "level", f"{hand.dealer.team}此局应打{played}（{since}），记录为{hand.level}"
+    complaint = _playoff_complaint(hand, prev, levels, progress, rules)
+    if complaint is None and hand.level_card_capture and played not in (Level.JACK, Level.ACE):
+        return "level_card_capture", f"级牌抠底只在庄家打 J 或 A 时适用，{hand.dealer.team}此局打{played}"
+    return complaint
+
+
+def _playoff_complaint(hand: Hand, prev: HandOutcome | None, levels: Levels, progress: _Progress,
+                       rules: RuleSet) -> Complaint | None:
+    if not hand.playoff:
+        if prev is not None and prev.playoff:
+            return "playoff", f"第{prev.hand}局是加赛局，其后的局也应标为加赛"
+        return None
+    if prev is None or not prev.playoff:
+        progress.time_up = levels
+        if not levels.tied:
+            return "playoff", f"时间到时双方级数不同（{_pair(levels)}），不需要加赛"
+    if rules.tie_break is TieBreak.DEALER:
+        return "playoff", "本次比赛规则为级数相同判最后一局庄家胜（tie_break = \"dealer\"），不进行加赛"
+    return None
+
+
+def _finished(record: MatchRecord, outcomes: tuple[HandOutcome, ...], levels: Levels, progress: _Progress,
+              rules: RuleSet) -> MatchResult:
+    """The result of a replay without errors: decided at time (or by the last dealer under tie_break "dealer"),
+    by passing A or a 加赛 hand, or tied and waiting for 加赛."""
+    status, winner, decided_by_dealer = progress.status, progress.winner, False
+    time_up = progress.time_up if progress.time_up is not None or not outcomes else levels
     if status is None and outcomes:
-        if time_up is None:
-            time_up = levels
         if not levels.tied:
             status, winner = Status.DECIDED, levels.leader
         elif rules.tie_break is TieBreak.DEALER:
@@ -297,10 +320,8 @@ def replay(record: MatchRecord, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
             status, winner, decided_by_dealer = Status.DECIDED, last_regular.dealer, True
         else:
             status = Status.NEEDS_PLAYOFF
-    elif time_up is None and outcomes:
-        time_up = levels
     return MatchResult(
-        outcomes=tuple(outcomes),
+        outcomes=outcomes,
         start=record.start,
         levels=levels,
         next_dealer=outcomes[-1].next_dealer if outcomes else None,
