@@ -1,0 +1,550 @@
+"""Table-side entry (扫码录分, SPEC §9): a table's state as a function of its entries, and every decision on a phone's
+request. Pure: no clock, no network, no files — the caller passes the entries, the request body and a `Stamp`, and
+stores the returned entry (if any) before it answers.
+
+A table's entries are an append-only log: a hand added, the end (时间到, rule 十六), an undo, a team's confirmation,
+the desk's reopening. Nothing is ever changed or deleted; an undo is itself an entry. The state is the fold of the
+log (`table_state`), and its levels, dealers and explanations come from replaying the standing hands with the same
+engine as everywhere (`scoring.hands.parse_record`, `scoring.match.replay`).
+
+Each request gets a `Decision`: its `result` (what the server answers, `Result.http_status`), the entry to append
+(None when nothing changes) and the state after it. The rules of the log, precisely:
+
+- hand n (a hand of the match record, docs/match-record.md, plus `"hand": n` and the client's `"id"`): n must be the
+  next number. The same `id` again, or hand n's content again from another phone, is SAME (200, nothing appended);
+  a request whose `id` was applied before is never applied again, even when its hand has been undone since (a late
+  retry): SAME, with the table as it stands. An `id` already used for other content, hand n already holding
+  different content, a number past the next one, or a hand after the match is over (decided after the end, or
+  passed A) is a CONFLICT (409): the phone's view of the table is out of date. A hand without `points` (unless it
+  has an `offense` or `level_card_capture`), with bad values, or one the engine refuses after the hands before it,
+  is INVALID (422) with the engine's records. Hands after the end are 加赛 hands (`playoff` is set by the table;
+  `"playoff": true` before the end is INVALID).
+- end: closes the regular hands; the match is then decided, or needs 加赛 until a 加赛 hand leaves the levels
+  different. Ending a table already ended (or won by passing A) is SAME; ending a table without hands is a CONFLICT.
+- undo `{"hand": n}`: removes hand n when it is the last hand (CHANGED); when hand n is gone already (n past the
+  last hand, as a repeated undo finds it), SAME; when a later hand stands, CONFLICT. Undoing the last regular hand
+  of an ended table (no 加赛 hand left after it) undoes the end too, as the end closed the regular hands after
+  that very hand: the regular hands are open again. undo `{"end": true}` undoes only the end (a 结束 pressed too
+  early): CHANGED when the table is ended and no 加赛 hand follows, SAME when it is not ended, CONFLICT when 加赛
+  hands follow.
+- confirm `{"side": "A" | "B"}`: only once the match is over (CONFLICT before); again → SAME; both → locked.
+- reopen `{"reason": "…"}` (the desk's): unlocks and clears both confirmations (SAME when there is nothing to
+  reopen; NO_REASON, 400, without a reason).
+- Any change (a hand, an end, an undo, a reopening) clears both confirmations. A locked table refuses hands and
+  undos (LOCKED, 423) — after a repeat has been recognised as SAME, so a phone retrying what was accepted still
+  gets 200.
+
+The server calls, per request, `add_hand` / `end` / `undo` / `confirm` / `reopen` with the table's setup, its
+entries (as `read_entry` reads them back from the ledger) and the parsed JSON body; stores `decision.entry` when it
+is not None (`Entry.as_json`), then answers `decision.http_status` with `decision.as_json()`. GET answers
+`table_state(setup, entries).as_json()`. Reading the entries, deciding and storing the entry must be one write
+transaction, so that of two phones posting hand n at once the second is decided on the log holding the first's.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from scoring.errors import shown
+from scoring.hands import FIELDS, Hand, HandError, MatchRecord, RecordError, parse_record
+from scoring.levels import START, Level, Levels, Side
+from scoring.match import MatchResult, Status, replay, result_as_json, result_summary
+from scoring.rules import DEFAULT_RULES, RuleSet
+
+MAX_ID_LENGTH = 100  # a client's id: a UUID is 36
+MAX_REASON_LENGTH = 500
+LOCKED_MESSAGE = "双方已确认，本桌已锁定；如需更改请到裁判台"
+
+
+# --- who plays at the table ---
+
+
+@dataclass(frozen=True)
+class Seat:
+    team: str  # the 组号, e.g. "03"
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """What the draw fixed for one table: round, table number, both sides, and the rules in force."""
+
+    round: int
+    table: int
+    a: Seat
+    b: Seat
+    rules: RuleSet = DEFAULT_RULES
+
+    def seat(self, side: Side) -> Seat:
+        return self.a if side is Side.A else self.b
+
+
+# --- the log ---
+
+
+class Action(str, enum.Enum):
+    HAND = "hand"
+    END = "end"
+    UNDO = "undo"  # `hand` names the hand removed; None: the end undone
+    CONFIRM = "confirm"
+    REOPEN = "reopen"
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """Where a request came from and when: `id` is the server's id for the entry (a hand keeps the client's `id`
+    from its body instead), `time` ISO 8601 with the PC's UTC offset, `address` the device's IP address."""
+
+    id: str
+    time: str
+    address: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One accepted change, as the ledger keeps it: never updated, never deleted."""
+
+    id: str
+    action: Action
+    time: str
+    address: str
+    hand: int | None = None  # HAND: its number; UNDO: the hand removed (None: the end)
+    record: Hand | None = None  # HAND: the hand as the engine reads it (`playoff` set by the table)
+    side: Side | None = None  # CONFIRM
+    reason: str = ""  # REOPEN; a desk's CONFIRM (rule 十七)
+
+    def as_json(self) -> dict[str, object]:
+        """The entry as the ledger stores it (`read_entry` reads it back)."""
+        data: dict[str, object] = {"id": self.id, "action": self.action.value, "time": self.time,
+                                   "address": self.address}
+        if self.hand is not None:
+            data["hand"] = self.hand
+        if self.record is not None:
+            data["record"] = hand_as_json(self.record)
+        if self.side is not None:
+            data["side"] = self.side.value
+        if self.reason:
+            data["reason"] = self.reason
+        return data
+
+
+def hand_as_json(hand: Hand) -> dict[str, object]:
+    """A hand as an input hand of the match record (docs/match-record.md): the fields that differ from the default."""
+    data: dict[str, object] = {"dealer": hand.dealer.value, "points": hand.points}
+    default = Hand(hand.dealer)
+    for field in FIELDS[2:]:
+        value = getattr(hand, field)
+        if value != getattr(default, field):
+            data[field] = value.value if field == "offense" else value.label if field == "level" else value
+    return data
+
+
+def read_entry(data: Mapping[str, object]) -> Entry:
+    """An entry as `Entry.as_json` wrote it; ValueError for anything else (a damaged ledger row)."""
+    try:
+        record = None
+        if "record" in data:
+            parsed, _ = parse_record({"hands": [data["record"]]})
+            record = parsed.hands[0]
+        side = Side(data["side"]) if "side" in data else None
+        hand = data.get("hand")
+        if hand is not None and (isinstance(hand, bool) or not isinstance(hand, int)):
+            raise ValueError(hand)
+        return Entry(str(data["id"]), Action(data["action"]), str(data["time"]), str(data["address"]),
+                     hand=hand, record=record, side=side, reason=str(data.get("reason", "")))
+    except (KeyError, TypeError, RecordError) as exc:
+        raise ValueError(f"不是录分记录：{shown(dict(data))}") from exc
+
+
+@dataclass(frozen=True)
+class Log:
+    """The fold of a table's entries: the hands that stand, and the table's flags."""
+
+    hands: tuple[Entry, ...] = ()
+    ended: bool = False
+    confirmed: frozenset[Side] = frozenset()
+    locked: bool = False
+
+
+def fold(entries: Sequence[Entry]) -> Log:
+    """The log after every entry in order. Any change but a confirmation clears both confirmations."""
+    log = Log()
+    for entry in entries:
+        log = _step(log, entry)
+    return log
+
+
+def _step(log: Log, entry: Entry) -> Log:
+    action = entry.action
+    if action is Action.CONFIRM:
+        confirmed = log.confirmed | {entry.side}
+        return replace(log, confirmed=confirmed, locked=len(confirmed) == 2)
+    if action is Action.REOPEN:
+        return replace(log, confirmed=frozenset(), locked=False)
+    log = replace(log, confirmed=frozenset())
+    if action is Action.HAND:
+        return replace(log, hands=(*log.hands, entry))
+    if action is Action.END:
+        return replace(log, ended=True)
+    if entry.hand is None:  # UNDO of the end
+        return replace(log, ended=False)
+    if not log.hands or log.hands[-1].hand != entry.hand:  # nothing to remove (a decision never appends this)
+        return log
+    removed = log.hands[-1]
+    ended = log.ended and removed.record is not None and removed.record.playoff
+    return replace(log, hands=log.hands[:-1], ended=ended)
+
+
+# --- the state a phone sees ---
+
+
+class EntryStatus(str, enum.Enum):
+    """`status` of GET /api/t/<code>: playing until the end or passing A, then as the engine's `Status`."""
+
+    PLAYING = "playing"
+    DECIDED = "decided"
+    PASSED_A = "passed_a"
+    NEEDS_PLAYOFF = "needs_playoff"
+    INVALID = "invalid"  # the standing hands no longer replay (the rules were changed after they were entered)
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A table as it stands: the setup, the fold of its log, and the engine's replay of the standing hands."""
+
+    setup: TableSetup
+    log: Log
+    result: MatchResult
+
+    @property
+    def status(self) -> EntryStatus:
+        if self.result.errors:
+            return EntryStatus.INVALID
+        if self.result.status is Status.PASSED_A:
+            return EntryStatus.PASSED_A
+        if not self.log.ended:
+            return EntryStatus.PLAYING
+        return EntryStatus(self.result.status.value)
+
+    @property
+    def over(self) -> bool:
+        """Decided after the end (or by its 加赛), or won by passing A: no hand may follow."""
+        return self.status in (EntryStatus.DECIDED, EntryStatus.PASSED_A)
+
+    @property
+    def winner(self) -> Side | None:
+        return self.result.winner if self.over else None
+
+    @property
+    def next_hand(self) -> int:
+        return len(self.log.hands) + 1
+
+    @property
+    def levels(self) -> Levels:
+        return self.result.levels
+
+    def as_json(self) -> dict[str, object]:
+        """GET /api/t/<code> (SPEC §9); "errors" only when the standing hands no longer replay."""
+        setup = self.setup
+        shown_result = result_as_json(replace(self.result, errors=()))
+        data: dict[str, object] = {"round": setup.round, "table": setup.table}
+        for side in Side:
+            seat = setup.seat(side)
+            data[side.value] = {"team": seat.team, "players": list(seat.players)}
+        data |= {
+            "hands": shown_result["hands"],
+            "levels": self.levels.as_json(),
+            "next_dealer": shown_result["next_dealer"],
+            "status": self.status.value,
+            "winner": self.winner.value if self.winner else None,
+            "ended": self.log.ended,
+            "confirmed": {side.value: side in self.log.confirmed for side in Side},
+            "locked": self.log.locked,
+        }
+        if self.result.errors:
+            data["errors"] = [e.as_json() for e in self.result.errors]
+        return data
+
+
+def table_state(setup: TableSetup, entries: Sequence[Entry]) -> TableState:
+    """The table after its entries, as GET /api/t/<code> shows it."""
+    return _table(setup, fold(entries))
+
+
+def _table(setup: TableSetup, log: Log) -> TableState:
+    record = MatchRecord(tuple(e.record for e in log.hands), START)
+    return TableState(setup, log, replay(record, setup.rules))
+
+
+# --- decisions ---
+
+
+class Result(str, enum.Enum):
+    CREATED = "created"  # a hand appended
+    CHANGED = "changed"  # an end, undo, confirmation or reopening appended
+    SAME = "same"  # already so: nothing appended, the same state
+    CONFLICT = "conflict"  # the request does not fit the table as it stands (the phone's view is out of date)
+    INVALID = "invalid"  # the request itself is wrong: Chinese records name hand and field
+    LOCKED = "locked"  # both teams confirmed: only the desk can reopen
+    NO_REASON = "no_reason"  # a desk request without its reason
+
+    @property
+    def http_status(self) -> int:
+        return _HTTP[self]
+
+    @property
+    def appended(self) -> bool:
+        return self in (Result.CREATED, Result.CHANGED)
+
+
+_HTTP = {Result.CREATED: 201, Result.CHANGED: 200, Result.SAME: 200, Result.CONFLICT: 409, Result.INVALID: 422,
+         Result.LOCKED: 423, Result.NO_REASON: 400}
+
+
+@dataclass(frozen=True)
+class Decision:
+    result: Result
+    state: TableState  # the table after the entry (as it stands when nothing is appended)
+    entry: Entry | None = None  # to append, before answering; None when nothing changes
+    errors: tuple[HandError, ...] = ()
+
+    @property
+    def http_status(self) -> int:
+        return self.result.http_status
+
+    def as_json(self) -> dict[str, object]:
+        """The answer's body: the state, or {"errors": [...], "state": …} when refused."""
+        if self.result in (Result.CREATED, Result.CHANGED, Result.SAME):
+            return self.state.as_json()
+        return {"errors": [e.as_json() for e in self.errors], "state": self.state.as_json()}
+
+
+def _refuse(result: Result, table: TableState, hand: int | None, field: str | None, detail: str) -> Decision:
+    return Decision(result, table, errors=(HandError(hand, field, detail),))
+
+
+def _append(result: Result, table: TableState, entry: Entry) -> Decision:
+    log = _step(table.log, entry)
+    return Decision(result, _table(table.setup, log), entry)
+
+
+def _entry(stamp: Stamp, action: Action, **fields: object) -> Entry:
+    return Entry(stamp.id, action, stamp.time, stamp.address, **fields)  # type: ignore[arg-type]
+
+
+# --- POST /api/t/<code>/hands ---
+
+
+@dataclass(frozen=True)
+class HandRequest:
+    id: str
+    number: int
+    record: Hand
+
+
+def parse_hand_request(body: object) -> HandRequest | tuple[HandError, ...]:
+    """One input hand plus "hand" (its number) and "id" (the client's) → the request, or every problem with it."""
+    if not isinstance(body, Mapping):
+        return (HandError(None, None, "应为 JSON 对象，如 {\"hand\": 1, \"id\": \"…\", \"dealer\": \"A\", \"points\": 35}"),)
+    number = body.get("hand")
+    valid_number = isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= 999
+    where = number if valid_number else None
+    errors: list[HandError] = []
+    if not valid_number:
+        errors.append(HandError(None, "hand", f"局号应为 1 起的整数，实际为 {shown(number)}"))
+    client_id = body.get("id")
+    if not isinstance(client_id, str) or not 1 <= len(client_id) <= MAX_ID_LENGTH:
+        errors.append(HandError(where, "id", f"缺少记录编号 id（{MAX_ID_LENGTH} 个字符以内的文字），实际为 {shown(client_id)}"))
+    raw = {key: value for key, value in body.items() if key not in ("hand", "id")}
+    if body.get("points") is None and not raw.get("offense") and raw.get("level_card_capture") is not True:
+        errors.append(HandError(where, "points", "没有填；台下方一分未得请填 0"))
+        raw["points"] = 0  # reported above; the other fields are still checked
+    record = None
+    try:
+        parsed, _ = parse_record({"hands": [raw]})
+        record = parsed.hands[0]
+    except RecordError as exc:
+        errors.extend(replace(e, hand=where) for e in exc.errors)
+    if errors:
+        return tuple(errors)
+    return HandRequest(client_id, number, record)
+
+
+def add_hand(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
+    """POST /api/t/<code>/hands: CREATED (201) with the hand appended, or SAME, CONFLICT, INVALID, LOCKED."""
+    table = table_state(setup, entries)
+    request = parse_hand_request(body)
+    if isinstance(request, tuple):
+        return Decision(Result.INVALID, table, errors=request)
+    repeat = _repeat(table, entries, request)
+    if repeat is not None:
+        return repeat
+    if table.log.locked:
+        return _refuse(Result.LOCKED, table, request.number, None, LOCKED_MESSAGE)
+    refusal = _out_of_turn(table, request)
+    if refusal is not None:
+        return refusal
+    return _play(table, request, stamp)
+
+
+def _repeat(table: TableState, entries: Sequence[Entry], request: HandRequest) -> Decision | None:
+    """SAME for a request already applied (by id, or hand n's content from another phone); CONFLICT for an id
+    used before for other content, or hand n holding other content; None for a new hand."""
+    n = request.number
+    for entry in entries:
+        if entry.action is Action.HAND and entry.id == request.id:
+            if entry.hand == n and _same_content(entry.record, request.record):
+                return Decision(Result.SAME, table)
+            return _refuse(Result.CONFLICT, table, n, "id", f"记录编号 {shown(request.id)} 已用于第{entry.hand}局的另一条记录")
+    if n >= table.next_hand:
+        return None
+    standing = table.log.hands[n - 1]
+    same = _same_content(standing.record, request.record)
+    if same and (request.record.level is None or _dealer_level(table, n) is request.record.level):
+        return Decision(Result.SAME, table)
+    if table.log.locked:
+        return _refuse(Result.LOCKED, table, n, None, LOCKED_MESSAGE)
+    return _refuse(Result.CONFLICT, table, n, None, f"第{n}局已录入另一条记录，请刷新后核对：{_explanation(table, n)}")
+
+
+def _same_content(stored: Hand | None, new: Hand) -> bool:
+    """The same hand: every field but `playoff` (set by the table) and `level` (a cross-check)."""
+    return stored is not None and replace(stored, playoff=False, level=None) == replace(new, playoff=False, level=None)
+
+
+def _dealer_level(table: TableState, n: int) -> Level | None:
+    outcomes = table.result.outcomes
+    return outcomes[n - 1].dealer_level if n <= len(outcomes) else None
+
+
+def _explanation(table: TableState, n: int) -> str:
+    outcomes = table.result.outcomes
+    return outcomes[n - 1].explanation if n <= len(outcomes) else f"第{n}局"
+
+
+def _out_of_turn(table: TableState, request: HandRequest) -> Decision | None:
+    """CONFLICT for a hand that cannot come next: a number past the next one, a match over, a log that no longer
+    replays; INVALID for 加赛 marked before the end."""
+    n, expected = request.number, table.next_hand
+    if n > expected:
+        return _refuse(Result.CONFLICT, table, n, "hand", f"应录第{expected}局（已录 {expected - 1} 局），请刷新后再录")
+    if table.status is EntryStatus.INVALID:
+        return Decision(Result.CONFLICT, table, errors=table.result.errors)
+    if table.over:
+        return _refuse(Result.CONFLICT, table, n, None, f"比赛已结束：{result_summary(table.result)}，不能再录")
+    if request.record.playoff and not table.log.ended:
+        return _refuse(Result.INVALID, table, n, "playoff", "还没有按“结束”（时间未到），这一局不是加赛局")
+    return None
+
+
+def _play(table: TableState, request: HandRequest, stamp: Stamp) -> Decision:
+    """The engine's verdict on the new hand after the standing ones: CREATED, or INVALID with its records."""
+    record = replace(request.record, playoff=table.log.ended)
+    hands = (*(e.record for e in table.log.hands), record)
+    result = replay(MatchRecord(hands, START), table.setup.rules)
+    if result.errors:
+        return Decision(Result.INVALID, table, errors=result.errors)
+    entry = Entry(request.id, Action.HAND, stamp.time, stamp.address, hand=request.number, record=record)
+    return _append(Result.CREATED, table, entry)
+
+
+# --- POST /api/t/<code>/end ---
+
+
+def end(setup: TableSetup, entries: Sequence[Entry], *, stamp: Stamp) -> Decision:
+    """POST /api/t/<code>/end (时间到, rule 十六): CHANGED, or SAME when already ended or over."""
+    table = table_state(setup, entries)
+    if table.log.ended or table.over:
+        return Decision(Result.SAME, table)
+    if not table.log.hands:
+        return _refuse(Result.CONFLICT, table, None, None, "还没有录入任何一局，不能结束；时间到时请先录完正在打的这一局")
+    if table.status is EntryStatus.INVALID:
+        return Decision(Result.CONFLICT, table, errors=table.result.errors)
+    return _append(Result.CHANGED, table, _entry(stamp, Action.END))
+
+
+# --- POST /api/t/<code>/undo ---
+
+
+def parse_undo_request(body: object) -> int | None | HandError:
+    """{"hand": n} → n; {"end": true} → None (the end); anything else → the problem."""
+    if isinstance(body, Mapping) and set(body) == {"end"} and body["end"] is True:
+        return None
+    number = body.get("hand") if isinstance(body, Mapping) and set(body) == {"hand"} else None
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        return HandError(None, "hand", f"撤销应写明局号，如 {{\"hand\": 3}}（或撤销结束：{{\"end\": true}}），实际为 {shown(body)}")
+    return number
+
+
+def undo(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
+    """POST /api/t/<code>/undo with {"hand": n} or {"end": true}: CHANGED, SAME, CONFLICT, INVALID or LOCKED."""
+    table = table_state(setup, entries)
+    number = parse_undo_request(body)
+    if isinstance(number, HandError):
+        return Decision(Result.INVALID, table, errors=(number,))
+    if number is None:
+        return _undo_end(table, stamp)
+    last = len(table.log.hands)
+    if number > last:
+        return Decision(Result.SAME, table)  # hand n is gone already
+    if table.log.locked:
+        return _refuse(Result.LOCKED, table, number, None, LOCKED_MESSAGE)
+    if number < last:
+        return _refuse(Result.CONFLICT, table, number, "hand", f"只能撤销最后一局（第{last}局）")
+    return _append(Result.CHANGED, table, _entry(stamp, Action.UNDO, hand=number))
+
+
+def _undo_end(table: TableState, stamp: Stamp) -> Decision:
+    if not table.log.ended:
+        return Decision(Result.SAME, table)
+    if table.log.locked:
+        return _refuse(Result.LOCKED, table, None, None, LOCKED_MESSAGE)
+    last = table.log.hands[-1]
+    if last.record is not None and last.record.playoff:
+        return _refuse(Result.CONFLICT, table, last.hand, "playoff", "已录入加赛局，请先撤销加赛局，再撤销结束")
+    return _append(Result.CHANGED, table, _entry(stamp, Action.UNDO, hand=None))
+
+
+# --- POST /api/t/<code>/confirm (and the desk's confirm, rule 十七) ---
+
+
+def confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
+    """POST /api/t/<code>/confirm with {"side": "A" | "B"} (and "reason" from the desk): CHANGED, SAME, CONFLICT,
+    INVALID."""
+    table = table_state(setup, entries)
+    raw = body.get("side") if isinstance(body, Mapping) else None
+    try:
+        side = Side.parse(raw)
+    except ValueError:
+        return _refuse(Result.INVALID, table, None, "side", f"应为 {{\"side\": \"A\"}}（甲方）或 \"B\"（乙方），实际为 {shown(raw)}")
+    reason = body.get("reason", "")
+    if not isinstance(reason, str) or len(reason) > MAX_REASON_LENGTH:
+        return _refuse(Result.INVALID, table, None, "reason", f"原因应为 {MAX_REASON_LENGTH} 字以内的文字")
+    if side in table.log.confirmed:
+        return Decision(Result.SAME, table)
+    if not table.over:
+        return _refuse(Result.CONFLICT, table, None, "side", f"比赛尚未结束（{_standing(table)}），结束后双方再确认")
+    return _append(Result.CHANGED, table, _entry(stamp, Action.CONFIRM, side=side, reason=reason.strip()))
+
+
+def _standing(table: TableState) -> str:
+    if table.status is EntryStatus.NEEDS_PLAYOFF:
+        return result_summary(table.result)
+    return f"已录 {len(table.log.hands)} 局，甲方 {table.levels.a}，乙方 {table.levels.b}"
+
+
+# --- POST /api/desk/t/<table>/reopen ---
+
+
+def reopen(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
+    """The desk's reopening with {"reason": "…"}: unlocks and clears both confirmations (CHANGED), SAME when
+    nothing is confirmed, NO_REASON without a reason."""
+    table = table_state(setup, entries)
+    reason = body.get("reason") if isinstance(body, Mapping) else None
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON_LENGTH:
+        return _refuse(Result.NO_REASON, table, None, "reason", f"重新开放须写明原因（{MAX_REASON_LENGTH} 字以内）")
+    if not table.log.confirmed:
+        return Decision(Result.SAME, table)
+    return _append(Result.CHANGED, table, _entry(stamp, Action.REOPEN, reason=reason.strip()))

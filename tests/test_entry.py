@@ -1,0 +1,556 @@
+"""Table-side entry (SPEC §9's table API, scoring/entry.py): every decision on a phone's request, each with the HTTP
+status the server answers, and the state as the fold of the table's append-only log."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from scoring.entry import (
+    Action,
+    Entry,
+    EntryStatus,
+    Result,
+    Seat,
+    Stamp,
+    TableSetup,
+    add_hand,
+    confirm,
+    end,
+    hand_as_json,
+    parse_hand_request,
+    read_entry,
+    reopen,
+    table_state,
+    undo,
+)
+from scoring.hands import MatchRecord, parse_record
+from scoring.levels import Side
+from scoring.match import replay, replay_record, result_as_json
+from scoring.rules import RuleSet, TieBreak
+
+SETUP = TableSetup(round=2, table=7, a=Seat("03", ("张三", "李四")), b=Seat("08", ("王五", "赵六")))
+
+# SPEC §5's example: levels after each hand 5/2, 2/2, 2/4, 7/4, 7/5, 7/7 — tied at time — then 加赛 7/10, B wins.
+SPEC_HANDS = [
+    {"dealer": "A", "points": 35},
+    {"dealer": "A", "points": 50, "bottom": 25, "capture": 4},
+    {"dealer": "B", "points": 85, "dealer_wrong_cards": 0, "defender_wrong_cards": 3},
+    {"dealer": "B", "offense": "dealer_wrong_bury"},
+    {"dealer": "A", "points": 60, "bottom": 20, "capture": 2},
+    {"dealer": "B", "points": 40, "level": "5"},
+]
+SPEC_PLAYOFF = {"dealer": "B", "points": 20}
+# A passes A: 35 → 5, 0 → 9, 0 → J (must-play), 0 → A (must-play), 0 → passes A.
+TO_ACE = [{"dealer": "A", "points": p} for p in (35, 0, 0, 0, 0)]
+
+
+class Phone:
+    """A table's log and the requests made on it, as the server will make them: decide, then append."""
+
+    def __init__(self, setup: TableSetup = SETUP):
+        self.setup = setup
+        self.entries: list[Entry] = []
+        self.counter = itertools.count(1)
+
+    def stamp(self) -> Stamp:
+        return Stamp(f"server-{next(self.counter)}", "2026-12-01T14:05:00+08:00", "192.168.1.23")
+
+    def apply(self, decision):
+        assert (decision.entry is not None) == decision.result.appended
+        if decision.entry is not None:
+            self.entries.append(decision.entry)
+        assert decision.state == table_state(self.setup, self.entries)  # the fold agrees with the decision
+        return decision
+
+    def hand(self, n: int, content: dict, id: str | None = None):
+        body = {**content, "hand": n, "id": id or f"phone-{n}"}
+        return self.apply(add_hand(self.setup, self.entries, body, stamp=self.stamp()))
+
+    def hands(self, contents: list[dict]):
+        for n, content in enumerate(contents, start=1):
+            assert self.hand(n, content).result is Result.CREATED
+        return self
+
+    def end(self):
+        return self.apply(end(self.setup, self.entries, stamp=self.stamp()))
+
+    def undo(self, body: object):
+        return self.apply(undo(self.setup, self.entries, body, stamp=self.stamp()))
+
+    def confirm(self, body: object):
+        return self.apply(confirm(self.setup, self.entries, body, stamp=self.stamp()))
+
+    def reopen(self, body: object):
+        return self.apply(reopen(self.setup, self.entries, body, stamp=self.stamp()))
+
+    @property
+    def state(self):
+        return table_state(self.setup, self.entries)
+
+
+def ended_tied() -> Phone:
+    phone = Phone().hands(SPEC_HANDS)
+    assert phone.end().state.status is EntryStatus.NEEDS_PLAYOFF
+    return phone
+
+
+def decided() -> Phone:
+    phone = ended_tied()
+    assert phone.hand(7, SPEC_PLAYOFF).state.status is EntryStatus.DECIDED
+    return phone
+
+
+# --- the whole match of SPEC §5, hand by hand, against replay ---
+
+
+def test_spec_5_example_entered_hand_by_hand_matches_replay():
+    phone = Phone()
+    for n, content in enumerate(SPEC_HANDS, start=1):
+        decision = phone.hand(n, content)
+        assert decision.result is Result.CREATED and decision.http_status == 201
+        expected = result_as_json(replay_record({"hands": SPEC_HANDS[:n]}))
+        shown = decision.as_json()
+        assert shown["hands"] == expected["hands"]  # levels, dealers and the engine's explanations
+        assert shown["levels"] == expected["levels"]
+        assert shown["status"] == "playing" and shown["winner"] is None
+    assert phone.end().result is Result.CHANGED
+    final = phone.hand(7, SPEC_PLAYOFF).as_json()
+    expected = result_as_json(replay_record({"hands": [*SPEC_HANDS, {**SPEC_PLAYOFF, "playoff": True}]}))
+    assert final["hands"] == expected["hands"]
+    assert [h["levels"] for h in final["hands"]] == [
+        {"A": a, "B": b} for a, b in [("5", "2"), ("2", "2"), ("2", "4"), ("7", "4"), ("7", "5"), ("7", "7"), ("7", "10")]
+    ]
+    assert final["hands"][6]["explanation"].startswith("第7局（加赛）")
+    assert (final["status"], final["winner"], final["ended"]) == ("decided", "B", True)
+
+
+def test_get_state_has_exactly_the_fields_of_spec_9():
+    shown = Phone().hands(SPEC_HANDS[:1]).state.as_json()
+    assert json.loads(json.dumps(shown, ensure_ascii=False)) == shown
+    assert shown == {
+        "round": 2,
+        "table": 7,
+        "A": {"team": "03", "players": ["张三", "李四"]},
+        "B": {"team": "08", "players": ["王五", "赵六"]},
+        "hands": result_as_json(replay_record({"hands": SPEC_HANDS[:1]}))["hands"],
+        "levels": {"A": "5", "B": "2"},
+        "next_dealer": "A",
+        "status": "playing",
+        "winner": None,
+        "ended": False,
+        "confirmed": {"A": False, "B": False},
+        "locked": False,
+    }
+
+
+def test_a_new_table_starts_at_2_and_the_grab_winner_may_deal_first():
+    empty = Phone().state.as_json()
+    assert (empty["hands"], empty["levels"], empty["next_dealer"], empty["status"]) == (
+        [], {"A": "2", "B": "2"}, None, "playing")
+    assert Phone().hand(1, {"dealer": "B", "points": 0}).state.levels.b.label == "6"
+
+
+# --- POST hands ---
+
+
+def test_hand_must_be_the_next_number():
+    phone = Phone().hands(SPEC_HANDS[:1])
+    decision = phone.hand(3, SPEC_HANDS[1])
+    assert decision.result is Result.CONFLICT and decision.http_status == 409
+    assert decision.errors[0].message == "第3局：应录第2局（已录 1 局），请刷新后再录"
+    assert len(phone.entries) == 1
+
+
+def test_same_id_again_is_the_same_state_nothing_duplicated():
+    phone = Phone().hands(SPEC_HANDS[:2])
+    before = phone.state
+    decision = phone.hand(2, SPEC_HANDS[1], id="phone-2")
+    assert decision.result is Result.SAME and decision.http_status == 200
+    assert decision.entry is None and decision.state == before and len(phone.entries) == 2
+
+
+def test_same_content_from_a_second_phone_is_the_same_state():
+    phone = Phone().hands(SPEC_HANDS[:2])
+    second = {**SPEC_HANDS[1], "defender_wrong_cards": 0, "playoff": False}  # defaults written out
+    assert phone.hand(2, second, id="other-phone").result is Result.SAME
+    assert phone.hand(2, {**second, "level": "5"}, id="third-phone").result is Result.SAME  # a right cross-check
+    assert len(phone.entries) == 2
+
+
+def test_hand_n_holding_a_different_entry_is_a_conflict():
+    phone = Phone().hands(SPEC_HANDS[:2])
+    decision = phone.hand(2, {"dealer": "A", "points": 55}, id="other-phone")
+    assert decision.result is Result.CONFLICT
+    assert decision.errors[0].hand == 2 and "第2局已录入另一条记录" in decision.errors[0].message
+    wrong_level = phone.hand(2, {**SPEC_HANDS[1], "level": "6"}, id="third-phone")
+    assert wrong_level.result is Result.CONFLICT and len(phone.entries) == 2
+
+
+def test_an_id_used_for_other_content_is_a_conflict():
+    phone = Phone().hands(SPEC_HANDS[:2])
+    decision = phone.hand(3, SPEC_HANDS[2], id="phone-2")
+    assert decision.result is Result.CONFLICT and decision.errors[0].field == "id"
+
+
+def test_a_retry_of_an_undone_hand_does_not_bring_it_back():
+    phone = Phone().hands(SPEC_HANDS[:2])
+    assert phone.undo({"hand": 2}).result is Result.CHANGED
+    retry = phone.hand(2, SPEC_HANDS[1], id="phone-2")
+    assert retry.result is Result.SAME and len(retry.state.log.hands) == 1
+
+
+def test_a_hand_without_points_asks_for_0():
+    phone = Phone()
+    decision = phone.hand(1, {"dealer": "A"})
+    assert decision.result is Result.INVALID and decision.http_status == 422
+    assert decision.as_json()["errors"] == [{"hand": 1, "field": "points", "message": "第1局台下得分：没有填；台下方一分未得请填 0"}]
+    assert phone.entries == []
+    assert phone.hand(1, {"dealer": "A", "points": None}).result is Result.INVALID
+
+
+def test_a_hand_with_an_offense_or_level_card_capture_needs_no_points():
+    phone = Phone()
+    assert phone.hand(1, {"dealer": "A", "offense": "defender_wrong_bury"}).result is Result.CREATED
+    request = parse_hand_request({"hand": 9, "id": "x", "dealer": "A", "bottom": 20, "capture": 2, "level_card_capture": True})
+    assert not isinstance(request, tuple) and request.record.points == 0
+
+
+@pytest.mark.parametrize("content", [{"dealer": "A", "points": 33, "bottom": 7}, {"dealer": "C", "points": 5, "colour": "red"},
+                                     {"dealer": "B", "points": 5, "bottom": 10, "capture": 2, "level_card_capture": True}])
+def test_bad_values_are_refused_with_the_engines_messages_and_every_problem(content):
+    phone = Phone().hands(SPEC_HANDS[:2])
+    decision = phone.hand(3, content)
+    assert decision.result is Result.INVALID and len(phone.entries) == 2
+    expected = replay_record({"hands": [*SPEC_HANDS[:2], content]}).errors
+    assert decision.errors == expected and expected
+    assert all(e.hand == 3 for e in decision.errors)
+
+
+@pytest.mark.parametrize("body", [None, [], "hand", {"dealer": "A", "points": 0}, {"hand": 0, "id": "x", "dealer": "A", "points": 0},
+                                  {"hand": True, "id": "x", "dealer": "A", "points": 0}, {"hand": 1, "id": "", "dealer": "A", "points": 0},
+                                  {"hand": 1, "id": 5, "dealer": "A", "points": 0}])
+def test_a_request_without_hand_number_or_id_is_invalid(body):
+    phone = Phone()
+    decision = add_hand(SETUP, [], body, stamp=phone.stamp())
+    assert decision.result is Result.INVALID and decision.entry is None and decision.errors
+
+
+def test_a_hand_the_engine_refuses_after_the_hands_before_it_is_invalid_with_the_engines_records():
+    phone = Phone().hands(SPEC_HANDS[:1])
+    wrong_dealer = {"dealer": "B", "points": 50}
+    decision = phone.hand(2, wrong_dealer)
+    expected = replay_record({"hands": [SPEC_HANDS[0], wrong_dealer]}).errors
+    assert decision.result is Result.INVALID and decision.errors == expected
+    assert decision.errors[0].message == "第2局庄家：应为甲方坐庄（第1局后甲方保庄），记录为乙方"
+    assert len(phone.entries) == 1
+    wrong_level = phone.hand(2, {"dealer": "A", "points": 50, "level": "2"})
+    assert wrong_level.result is Result.INVALID and wrong_level.errors[0].field == "level"
+
+
+def test_playoff_marked_before_the_end_is_invalid():
+    decision = Phone().hands(SPEC_HANDS[:1]).hand(2, {"dealer": "A", "points": 50, "playoff": True})
+    assert decision.result is Result.INVALID and decision.errors[0].field == "playoff"
+
+
+def test_a_hand_after_passing_a_is_a_conflict():
+    phone = Phone().hands(TO_ACE)
+    assert phone.state.status is EntryStatus.PASSED_A and phone.state.winner is Side.A
+    decision = phone.hand(6, {"dealer": "A", "points": 0})
+    assert decision.result is Result.CONFLICT and "比赛已结束" in decision.errors[0].message
+    assert len(phone.entries) == 5
+
+
+def test_a_hand_after_the_playoff_decided_is_a_conflict():
+    phone = decided()
+    decision = phone.hand(8, {"dealer": "B", "points": 0})
+    assert decision.result is Result.CONFLICT and len(phone.entries) == 8
+
+
+def test_rule_16_a_hand_after_the_end_is_a_playoff_hand():
+    phone = ended_tied()
+    created = phone.hand(7, SPEC_PLAYOFF)
+    assert created.entry.record.playoff
+    assert phone.hand(7, {**SPEC_PLAYOFF, "playoff": True}, id="other-phone").result is Result.SAME
+
+
+def test_a_tied_playoff_hand_leaves_the_match_needing_another():
+    phone = ended_tied()
+    assert phone.hand(7, {"dealer": "B", "points": 80}).state.levels.a.label == "7"  # A takes the deal, +0
+    assert phone.state.status is EntryStatus.NEEDS_PLAYOFF and phone.state.winner is None
+    assert phone.hand(8, {"dealer": "A", "points": 75}).state.status is EntryStatus.DECIDED
+
+
+def test_a_locked_table_refuses_hands_and_undos_but_repeats_stay_200():
+    phone = decided()
+    phone.confirm({"side": "A"})
+    phone.confirm({"side": "B"})
+    assert phone.state.log.locked
+    other = phone.hand(7, {"dealer": "B", "points": 60}, id="late-phone")
+    assert other.result is Result.LOCKED and other.http_status == 423
+    assert phone.undo({"hand": 7}).result is Result.LOCKED
+    assert phone.undo({"end": True}).result is Result.LOCKED
+    assert phone.hand(7, SPEC_PLAYOFF).result is Result.SAME  # the retry of what was accepted
+    assert phone.undo({"hand": 8}).result is Result.SAME
+    assert phone.end().result is Result.SAME
+
+
+# --- end (rule 十六) ---
+
+
+def test_rule_16_playing_until_the_end_even_with_levels_apart():
+    phone = Phone().hands(SPEC_HANDS[:1])
+    assert phone.state.status is EntryStatus.PLAYING and phone.state.winner is None
+    decision = phone.end()
+    assert decision.result is Result.CHANGED and decision.http_status == 200
+    assert (decision.state.status, decision.state.winner, decision.state.log.ended) == (EntryStatus.DECIDED, Side.A, True)
+
+
+def test_end_on_a_match_already_over_is_the_same_state():
+    phone = decided()
+    assert phone.end().result is Result.SAME
+    tied = ended_tied()
+    assert tied.end().result is Result.SAME
+    passed = Phone().hands(TO_ACE)
+    same = passed.end()
+    assert same.result is Result.SAME and not same.state.log.ended and same.state.status is EntryStatus.PASSED_A
+
+
+def test_end_without_any_hand_is_a_conflict():
+    decision = Phone().end()
+    assert decision.result is Result.CONFLICT and decision.entry is None
+
+
+def test_rule_16_tie_break_dealer_decides_at_the_end_without_playoff():
+    phone = Phone(TableSetup(1, 1, SETUP.a, SETUP.b, RuleSet(tie_break=TieBreak.DEALER))).hands(SPEC_HANDS)
+    state = phone.end().state
+    assert (state.status, state.winner) == (EntryStatus.DECIDED, Side.B)
+    assert phone.hand(7, SPEC_PLAYOFF).result is Result.CONFLICT
+
+
+# --- undo ---
+
+
+def test_undo_removes_the_last_hand_and_again_is_the_same_state():
+    phone = Phone().hands(SPEC_HANDS[:3])
+    decision = phone.undo({"hand": 3})
+    assert decision.result is Result.CHANGED and len(decision.state.log.hands) == 2
+    again = phone.undo({"hand": 3})
+    assert again.result is Result.SAME and len(again.state.log.hands) == 2  # nothing else removed
+    assert phone.undo({"hand": 1}).result is Result.CONFLICT
+    assert phone.hand(3, SPEC_HANDS[2], id="phone-3-again").result is Result.CREATED
+
+
+def test_undo_a_hand_not_the_last_is_a_conflict():
+    phone = Phone().hands(SPEC_HANDS[:3])
+    decision = phone.undo({"hand": 2})
+    assert decision.result is Result.CONFLICT and "只能撤销最后一局（第3局）" in decision.errors[0].message
+
+
+@pytest.mark.parametrize("body", [None, {}, {"hand": "3"}, {"hand": 0}, {"hand": True}, {"end": False}, {"end": True, "hand": 3}])
+def test_undo_without_a_hand_number_is_invalid(body):
+    phone = Phone().hands(SPEC_HANDS[:3])
+    decision = phone.undo(body)
+    assert decision.result is Result.INVALID and len(phone.state.log.hands) == 3
+
+
+def test_undoing_the_last_regular_hand_after_the_end_reopens_the_regular_hands():
+    phone = ended_tied()
+    decision = phone.undo({"hand": 6})
+    assert decision.result is Result.CHANGED
+    assert (decision.state.log.ended, decision.state.status, len(decision.state.log.hands)) == (False, EntryStatus.PLAYING, 5)
+    assert not phone.hand(6, SPEC_HANDS[5], id="again").entry.record.playoff
+
+
+def test_undoing_a_playoff_hand_keeps_the_end():
+    phone = decided()
+    state = phone.undo({"hand": 7}).state
+    assert (state.log.ended, state.status) == (True, EntryStatus.NEEDS_PLAYOFF)
+    assert phone.undo({"hand": 6}).state.status is EntryStatus.PLAYING
+
+
+def test_undo_the_end_alone():
+    phone = ended_tied()
+    decision = phone.undo({"end": True})
+    assert decision.result is Result.CHANGED and decision.entry.action is Action.UNDO and decision.entry.hand is None
+    assert (decision.state.log.ended, len(decision.state.log.hands)) == (False, 6)
+    assert phone.undo({"end": True}).result is Result.SAME
+    assert phone.hand(7, {"dealer": "B", "points": 20}).entry.record.playoff is False
+
+
+def test_undo_the_end_with_playoff_hands_after_it_is_a_conflict():
+    decision = decided().undo({"end": True})
+    assert decision.result is Result.CONFLICT and decision.errors[0].hand == 7
+
+
+# --- confirm, lock, reopen ---
+
+
+def test_confirm_only_once_the_match_is_over():
+    phone = ended_tied()
+    decision = phone.confirm({"side": "A"})
+    assert decision.result is Result.CONFLICT and "需加赛" in decision.errors[0].message
+    assert Phone().hands(SPEC_HANDS[:1]).confirm({"side": "A"}).result is Result.CONFLICT
+
+
+def test_both_confirmations_lock_the_table_and_confirming_again_is_the_same():
+    phone = decided()
+    first = phone.confirm({"side": "A"})
+    assert first.result is Result.CHANGED and first.as_json()["confirmed"] == {"A": True, "B": False}
+    assert not first.state.log.locked
+    assert phone.confirm({"side": "A"}).result is Result.SAME
+    both = phone.confirm({"side": "乙"})
+    assert both.as_json()["locked"] is True and both.as_json()["confirmed"] == {"A": True, "B": True}
+
+
+def test_a_table_passing_a_can_be_confirmed_without_an_end():
+    phone = Phone().hands(TO_ACE)
+    assert phone.confirm({"side": "B"}).result is Result.CHANGED
+
+
+@pytest.mark.parametrize("body", [None, {}, {"side": "C"}, {"side": 1}, {"side": "A", "reason": 5}])
+def test_confirm_needs_a_side(body):
+    assert decided().confirm(body).result is Result.INVALID
+
+
+def test_any_change_clears_both_confirmations():
+    phone = decided()
+    phone.confirm({"side": "A"})
+    state = phone.undo({"hand": 7}).state
+    assert state.log.confirmed == frozenset() and state.as_json()["confirmed"] == {"A": False, "B": False}
+
+
+def test_reopen_unlocks_and_clears_confirmations_with_a_reason():
+    phone = decided()
+    phone.confirm({"side": "A"})
+    phone.confirm({"side": "B"})
+    refused = phone.reopen({"reason": "  "})
+    assert refused.result is Result.NO_REASON and refused.http_status == 400
+    decision = phone.reopen({"reason": "甲方第3局得分记错"})
+    assert decision.result is Result.CHANGED and decision.entry.reason == "甲方第3局得分记错"
+    assert (decision.state.log.locked, decision.state.log.confirmed) == (False, frozenset())
+    assert phone.reopen({"reason": "再次"}).result is Result.SAME
+    assert phone.undo({"hand": 7}).result is Result.CHANGED
+
+
+# --- the log as the ledger keeps it ---
+
+
+def test_entries_carry_id_time_and_address_and_read_back():
+    phone = decided()
+    phone.confirm({"side": "A"})
+    phone.reopen({"reason": "核对"})
+    phone.undo({"hand": 7})
+    hand = phone.entries[0]
+    assert (hand.id, hand.time, hand.address, hand.action) == ("phone-1", "2026-12-01T14:05:00+08:00", "192.168.1.23", Action.HAND)
+    assert phone.entries[6].id.startswith("server-")  # the end: the server's id
+    for entry in phone.entries:
+        data = json.loads(json.dumps(entry.as_json(), ensure_ascii=False))
+        assert read_entry(data) == entry
+    assert table_state(SETUP, [read_entry(e.as_json()) for e in phone.entries]) == phone.state
+
+
+@pytest.mark.parametrize("data", [{}, {"id": "x", "action": "fly", "time": "t", "address": "a"},
+                                  {"id": "x", "action": "hand", "time": "t", "address": "a", "record": {"dealer": "Q"}},
+                                  {"id": "x", "action": "undo", "time": "t", "address": "a", "hand": "3"}])
+def test_read_entry_refuses_what_is_not_an_entry(data):
+    with pytest.raises(ValueError):
+        read_entry(data)
+
+
+def test_hand_as_json_is_an_input_hand_of_the_record():
+    record = parse_record({"hands": [{"dealer": "B", "points": 60, "bottom": 20, "capture": 2, "level": "J",
+                                      "offense": "defender_revoke", "playoff": True}]})[0].hands[0]
+    assert hand_as_json(record) == {"dealer": "B", "points": 60, "bottom": 20, "capture": 2,
+                                    "offense": "defender_revoke", "playoff": True, "level": "J"}
+
+
+def test_http_status_of_each_result():
+    assert {r: r.http_status for r in Result} == {
+        Result.CREATED: 201, Result.CHANGED: 200, Result.SAME: 200, Result.CONFLICT: 409,
+        Result.INVALID: 422, Result.LOCKED: 423, Result.NO_REASON: 400,
+    }
+
+
+# --- properties: any sequence of requests ---
+
+POINTS = st.sampled_from([0, 0, 0, 20, 35, 55, 60, 75, 80, 100, 125, 150, 200])
+
+
+@st.composite
+def requests(draw, state):
+    """One request a phone (or the desk) might make on the table as it stands, right or wrong."""
+    kind = draw(st.sampled_from(["hand", "hand", "hand", "hand", "end", "undo", "undo_end", "confirm", "reopen"]))
+    if kind == "hand":
+        dealer = state.result.next_dealer or Side.A
+        if draw(st.integers(0, 9)) == 0:
+            dealer = dealer.other
+        content: dict = {"dealer": dealer.value, "points": draw(POINTS)}
+        if draw(st.integers(0, 9)) == 0:
+            content = {"dealer": dealer.value, "offense": draw(st.sampled_from(
+                ["dealer_wrong_bury", "defender_wrong_bury", "dealer_revoke", "defender_revoke"]))}
+        number = draw(st.sampled_from([state.next_hand, state.next_hand, state.next_hand, max(1, state.next_hand - 1), state.next_hand + 1]))
+        return ("hand", {**content, "hand": number, "id": draw(st.sampled_from(["a", "b", "c", "d", "e"])) + str(number)})
+    if kind == "undo":
+        return ("undo", {"hand": draw(st.integers(1, state.next_hand))})
+    if kind == "undo_end":
+        return ("undo", {"end": True})
+    if kind == "confirm":
+        return ("confirm", {"side": draw(st.sampled_from("AB"))})
+    if kind == "reopen":
+        return ("reopen", {"reason": "核对"})
+    return ("end", None)
+
+
+def decide(phone: Phone, request):
+    kind, body = request
+    if kind == "hand":
+        return add_hand(phone.setup, phone.entries, body, stamp=phone.stamp())
+    if kind == "end":
+        return end(phone.setup, phone.entries, stamp=phone.stamp())
+    return {"undo": undo, "confirm": confirm, "reopen": reopen}[kind](phone.setup, phone.entries, body, stamp=phone.stamp())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_any_sequence_of_requests_leaves_the_state_of_replaying_the_surviving_hands(data):
+    phone = Phone()
+    surviving: list = []  # the model: hands added and not undone, in order
+    for _ in range(data.draw(st.integers(1, 30))):
+        request = data.draw(requests(phone.state))
+        decision = phone.apply(decide(phone, request))
+        event(f"{request[0]} {decision.result.value} {decision.state.status.value} locked={decision.state.log.locked}")
+        entry = decision.entry
+        if entry is not None and entry.action is Action.HAND:
+            surviving.append(entry.record)
+        elif entry is not None and entry.action is Action.UNDO and entry.hand is not None:
+            assert entry.hand == len(surviving)
+            surviving.pop()
+        state = phone.state
+        assert state.result == replay(MatchRecord(tuple(surviving)), SETUP.rules)
+        assert not state.result.errors
+        assert [h["hand"] for h in state.as_json()["hands"]] == list(range(1, len(surviving) + 1))
+        assert all(h.playoff for h in surviving[len(surviving) - sum(h.playoff for h in surviving):])  # 加赛 last
+        assert state.log.ended or state.status in (EntryStatus.PLAYING, EntryStatus.PASSED_A)
+        assert state.log.locked == (state.log.confirmed == {Side.A, Side.B})
+        assert not state.log.confirmed or state.over
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_request_repeated_changes_nothing(data):
+    phone = Phone()
+    for _ in range(data.draw(st.integers(1, 25))):
+        request = data.draw(requests(phone.state))
+        first = phone.apply(decide(phone, request))
+        again = phone.apply(decide(phone, request))
+        assert again.entry is None
+        assert again.state == first.state
+        if first.result.appended or first.result is Result.SAME:
+            assert again.result is Result.SAME and again.http_status == 200
+        else:
+            assert again.result is first.result and again.errors == first.errors
