@@ -1,4 +1,4 @@
-"""Entry codes (录分码, SPEC §9): the 8 characters that let a phone enter one table's hands. Pure.
+"""Entry codes (录分码, printed on each table's 计分卡): the 8 characters that let a phone enter one table's hands. Pure.
 
 A code is 40 bits from `secrets`, written with 32 characters that cannot be misread for one another (no 0/O, 1/I),
 shown as `XXXX-XXXX`. Typed back it may carry the hyphen or not, any case, spaces around it, and full-width forms

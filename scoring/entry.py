@@ -1,6 +1,6 @@
-"""Table-side entry (扫码录分, SPEC §9): a table's state as a function of its entries, and every decision on a phone's
-request. Pure: no clock, no network, no files — the caller passes the entries, the request body and a `Stamp`, and
-stores the returned entry (if any) before it answers.
+"""Table-side entry (扫码录分, the table API of `serve`): a table's state as a function of its entries, and every
+decision on a phone's request. Pure: no clock, no network, no files — the caller passes the entries, the request
+body and a `Stamp`, and stores the returned entry (if any) before it answers.
 
 A table's entries are an append-only log: a hand added, the end (时间到, rule 十六), an undo, a team's confirmation,
 the desk's reopening. Nothing is ever changed or deleted; an undo is itself an entry. The state is the fold of the
@@ -246,7 +246,7 @@ class TableState:
         return self.result.levels
 
     def as_json(self) -> dict[str, object]:
-        """GET /api/t/<code> (SPEC §9); "errors" only when the standing hands no longer replay."""
+        """GET /api/t/<code>; "errors" only when the standing hands no longer replay."""
         setup = self.setup
         shown_result = result_as_json(replace(self.result, errors=()))
         data: dict[str, object] = {"round": setup.round, "table": setup.table}

@@ -1,4 +1,4 @@
-"""Entry codes (SPEC §9): the alphabet, the printed form, what typing back accepts and refuses, fresh codes."""
+"""Entry codes (录分码): the alphabet, the printed form, what typing back accepts and refuses, fresh codes."""
 
 from __future__ import annotations
 

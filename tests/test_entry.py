@@ -1,4 +1,4 @@
-"""Table-side entry (SPEC §9's table API, scoring/entry.py): every decision on a phone's request, each with the HTTP
+"""Table-side entry (the table API of `serve`, scoring/entry.py): every decision on a phone's request, each with the HTTP
 status the server answers, and the state as the fold of the table's append-only log."""
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from scoring.rules import RuleSet, TieBreak
 
 SETUP = TableSetup(round=2, table=7, a=Seat("03", ("张三", "李四")), b=Seat("08", ("王五", "赵六")))
 
-# SPEC §5's example: levels after each hand 5/2, 2/2, 2/4, 7/4, 7/5, 7/7 — tied at time — then 加赛 7/10, B wins.
-SPEC_HANDS = [
+# The worked example of docs/match-record.md: levels after each hand 5/2, 2/2, 2/4, 7/4, 7/5, 7/7 — tied at time — then 加赛 7/10, B wins.
+EXAMPLE_HANDS = [
     {"dealer": "A", "points": 35},
     {"dealer": "A", "points": 50, "bottom": 25, "capture": 4},
     {"dealer": "B", "points": 85, "dealer_wrong_cards": 0, "defender_wrong_cards": 3},
@@ -44,7 +44,7 @@ SPEC_HANDS = [
     {"dealer": "A", "points": 60, "bottom": 20, "capture": 2},
     {"dealer": "B", "points": 40, "level": "5"},
 ]
-SPEC_PLAYOFF = {"dealer": "B", "points": 20}
+EXAMPLE_PLAYOFF = {"dealer": "B", "points": 20}
 # A passes A: 35 → 5, 0 → 9, 0 → J (must-play), 0 → A (must-play), 0 → passes A.
 TO_ACE = [{"dealer": "A", "points": p} for p in (35, 0, 0, 0, 0)]
 
@@ -94,33 +94,33 @@ class Phone:
 
 
 def ended_tied() -> Phone:
-    phone = Phone().hands(SPEC_HANDS)
+    phone = Phone().hands(EXAMPLE_HANDS)
     assert phone.end().state.status is EntryStatus.NEEDS_PLAYOFF
     return phone
 
 
 def decided() -> Phone:
     phone = ended_tied()
-    assert phone.hand(7, SPEC_PLAYOFF).state.status is EntryStatus.DECIDED
+    assert phone.hand(7, EXAMPLE_PLAYOFF).state.status is EntryStatus.DECIDED
     return phone
 
 
-# --- the whole match of SPEC §5, hand by hand, against replay ---
+# --- the whole example match of docs/match-record.md, hand by hand, against replay ---
 
 
-def test_spec_5_example_entered_hand_by_hand_matches_replay():
+def test_the_documented_example_entered_hand_by_hand_matches_replay():
     phone = Phone()
-    for n, content in enumerate(SPEC_HANDS, start=1):
+    for n, content in enumerate(EXAMPLE_HANDS, start=1):
         decision = phone.hand(n, content)
         assert decision.result is Result.CREATED and decision.http_status == 201
-        expected = result_as_json(replay_record({"hands": SPEC_HANDS[:n]}))
+        expected = result_as_json(replay_record({"hands": EXAMPLE_HANDS[:n]}))
         shown = decision.as_json()
         assert shown["hands"] == expected["hands"]  # levels, dealers and the engine's explanations
         assert shown["levels"] == expected["levels"]
         assert shown["status"] == "playing" and shown["winner"] is None
     assert phone.end().result is Result.CHANGED
-    final = phone.hand(7, SPEC_PLAYOFF).as_json()
-    expected = result_as_json(replay_record({"hands": [*SPEC_HANDS, {**SPEC_PLAYOFF, "playoff": True}]}))
+    final = phone.hand(7, EXAMPLE_PLAYOFF).as_json()
+    expected = result_as_json(replay_record({"hands": [*EXAMPLE_HANDS, {**EXAMPLE_PLAYOFF, "playoff": True}]}))
     assert final["hands"] == expected["hands"]
     assert [h["levels"] for h in final["hands"]] == [
         {"A": a, "B": b} for a, b in [("5", "2"), ("2", "2"), ("2", "4"), ("7", "4"), ("7", "5"), ("7", "7"), ("7", "10")]
@@ -129,15 +129,15 @@ def test_spec_5_example_entered_hand_by_hand_matches_replay():
     assert (final["status"], final["winner"], final["ended"]) == ("decided", "B", True)
 
 
-def test_get_state_has_exactly_the_fields_of_spec_9():
-    shown = Phone().hands(SPEC_HANDS[:1]).state.as_json()
+def test_get_state_has_exactly_the_fields_of_the_table_api():
+    shown = Phone().hands(EXAMPLE_HANDS[:1]).state.as_json()
     assert json.loads(json.dumps(shown, ensure_ascii=False)) == shown
     assert shown == {
         "round": 2,
         "table": 7,
         "A": {"team": "03", "players": ["张三", "李四"]},
         "B": {"team": "08", "players": ["王五", "赵六"]},
-        "hands": result_as_json(replay_record({"hands": SPEC_HANDS[:1]}))["hands"],
+        "hands": result_as_json(replay_record({"hands": EXAMPLE_HANDS[:1]}))["hands"],
         "levels": {"A": "5", "B": "2"},
         "next_dealer": "A",
         "status": "playing",
@@ -159,48 +159,48 @@ def test_a_new_table_starts_at_2_and_the_grab_winner_may_deal_first():
 
 
 def test_hand_must_be_the_next_number():
-    phone = Phone().hands(SPEC_HANDS[:1])
-    decision = phone.hand(3, SPEC_HANDS[1])
+    phone = Phone().hands(EXAMPLE_HANDS[:1])
+    decision = phone.hand(3, EXAMPLE_HANDS[1])
     assert decision.result is Result.CONFLICT and decision.http_status == 409
     assert decision.errors[0].message == "第3局：应录第2局（已录 1 局），请刷新后再录"
     assert len(phone.entries) == 1
 
 
 def test_same_id_again_is_the_same_state_nothing_duplicated():
-    phone = Phone().hands(SPEC_HANDS[:2])
+    phone = Phone().hands(EXAMPLE_HANDS[:2])
     before = phone.state
-    decision = phone.hand(2, SPEC_HANDS[1], id="phone-2")
+    decision = phone.hand(2, EXAMPLE_HANDS[1], id="phone-2")
     assert decision.result is Result.SAME and decision.http_status == 200
     assert decision.entry is None and decision.state == before and len(phone.entries) == 2
 
 
 def test_same_content_from_a_second_phone_is_the_same_state():
-    phone = Phone().hands(SPEC_HANDS[:2])
-    second = {**SPEC_HANDS[1], "defender_wrong_cards": 0, "playoff": False}  # defaults written out
+    phone = Phone().hands(EXAMPLE_HANDS[:2])
+    second = {**EXAMPLE_HANDS[1], "defender_wrong_cards": 0, "playoff": False}  # defaults written out
     assert phone.hand(2, second, id="other-phone").result is Result.SAME
     assert phone.hand(2, {**second, "level": "5"}, id="third-phone").result is Result.SAME  # a right cross-check
     assert len(phone.entries) == 2
 
 
 def test_hand_n_holding_a_different_entry_is_a_conflict():
-    phone = Phone().hands(SPEC_HANDS[:2])
+    phone = Phone().hands(EXAMPLE_HANDS[:2])
     decision = phone.hand(2, {"dealer": "A", "points": 55}, id="other-phone")
     assert decision.result is Result.CONFLICT
     assert decision.errors[0].hand == 2 and "第2局已录入另一条记录" in decision.errors[0].message
-    wrong_level = phone.hand(2, {**SPEC_HANDS[1], "level": "6"}, id="third-phone")
+    wrong_level = phone.hand(2, {**EXAMPLE_HANDS[1], "level": "6"}, id="third-phone")
     assert wrong_level.result is Result.CONFLICT and len(phone.entries) == 2
 
 
 def test_an_id_used_for_other_content_is_a_conflict():
-    phone = Phone().hands(SPEC_HANDS[:2])
-    decision = phone.hand(3, SPEC_HANDS[2], id="phone-2")
+    phone = Phone().hands(EXAMPLE_HANDS[:2])
+    decision = phone.hand(3, EXAMPLE_HANDS[2], id="phone-2")
     assert decision.result is Result.CONFLICT and decision.errors[0].field == "id"
 
 
 def test_a_retry_of_an_undone_hand_does_not_bring_it_back():
-    phone = Phone().hands(SPEC_HANDS[:2])
+    phone = Phone().hands(EXAMPLE_HANDS[:2])
     assert phone.undo({"hand": 2}).result is Result.CHANGED
-    retry = phone.hand(2, SPEC_HANDS[1], id="phone-2")
+    retry = phone.hand(2, EXAMPLE_HANDS[1], id="phone-2")
     assert retry.result is Result.SAME and len(retry.state.log.hands) == 1
 
 
@@ -223,10 +223,10 @@ def test_a_hand_with_an_offense_or_level_card_capture_needs_no_points():
 @pytest.mark.parametrize("content", [{"dealer": "A", "points": 33, "bottom": 7}, {"dealer": "C", "points": 5, "colour": "red"},
                                      {"dealer": "B", "points": 5, "bottom": 10, "capture": 2, "level_card_capture": True}])
 def test_bad_values_are_refused_with_the_engines_messages_and_every_problem(content):
-    phone = Phone().hands(SPEC_HANDS[:2])
+    phone = Phone().hands(EXAMPLE_HANDS[:2])
     decision = phone.hand(3, content)
     assert decision.result is Result.INVALID and len(phone.entries) == 2
-    expected = replay_record({"hands": [*SPEC_HANDS[:2], content]}).errors
+    expected = replay_record({"hands": [*EXAMPLE_HANDS[:2], content]}).errors
     assert decision.errors == expected and expected
     assert all(e.hand == 3 for e in decision.errors)
 
@@ -241,10 +241,10 @@ def test_a_request_without_hand_number_or_id_is_invalid(body):
 
 
 def test_a_hand_the_engine_refuses_after_the_hands_before_it_is_invalid_with_the_engines_records():
-    phone = Phone().hands(SPEC_HANDS[:1])
+    phone = Phone().hands(EXAMPLE_HANDS[:1])
     wrong_dealer = {"dealer": "B", "points": 50}
     decision = phone.hand(2, wrong_dealer)
-    expected = replay_record({"hands": [SPEC_HANDS[0], wrong_dealer]}).errors
+    expected = replay_record({"hands": [EXAMPLE_HANDS[0], wrong_dealer]}).errors
     assert decision.result is Result.INVALID and decision.errors == expected
     assert decision.errors[0].message == "第2局庄家：应为甲方坐庄（第1局后甲方保庄），记录为乙方"
     assert len(phone.entries) == 1
@@ -253,7 +253,7 @@ def test_a_hand_the_engine_refuses_after_the_hands_before_it_is_invalid_with_the
 
 
 def test_playoff_marked_before_the_end_is_invalid():
-    decision = Phone().hands(SPEC_HANDS[:1]).hand(2, {"dealer": "A", "points": 50, "playoff": True})
+    decision = Phone().hands(EXAMPLE_HANDS[:1]).hand(2, {"dealer": "A", "points": 50, "playoff": True})
     assert decision.result is Result.INVALID and decision.errors[0].field == "playoff"
 
 
@@ -273,9 +273,9 @@ def test_a_hand_after_the_playoff_decided_is_a_conflict():
 
 def test_rule_16_a_hand_after_the_end_is_a_playoff_hand():
     phone = ended_tied()
-    created = phone.hand(7, SPEC_PLAYOFF)
+    created = phone.hand(7, EXAMPLE_PLAYOFF)
     assert created.entry.record.playoff
-    assert phone.hand(7, {**SPEC_PLAYOFF, "playoff": True}, id="other-phone").result is Result.SAME
+    assert phone.hand(7, {**EXAMPLE_PLAYOFF, "playoff": True}, id="other-phone").result is Result.SAME
 
 
 def test_a_tied_playoff_hand_leaves_the_match_needing_another():
@@ -294,7 +294,7 @@ def test_a_locked_table_refuses_hands_and_undos_but_repeats_stay_200():
     assert other.result is Result.LOCKED and other.http_status == 423
     assert phone.undo({"hand": 7}).result is Result.LOCKED
     assert phone.undo({"end": True}).result is Result.LOCKED
-    assert phone.hand(7, SPEC_PLAYOFF).result is Result.SAME  # the retry of what was accepted
+    assert phone.hand(7, EXAMPLE_PLAYOFF).result is Result.SAME  # the retry of what was accepted
     assert phone.undo({"hand": 8}).result is Result.SAME
     assert phone.end().result is Result.SAME
 
@@ -303,7 +303,7 @@ def test_a_locked_table_refuses_hands_and_undos_but_repeats_stay_200():
 
 
 def test_rule_16_playing_until_the_end_even_with_levels_apart():
-    phone = Phone().hands(SPEC_HANDS[:1])
+    phone = Phone().hands(EXAMPLE_HANDS[:1])
     assert phone.state.status is EntryStatus.PLAYING and phone.state.winner is None
     decision = phone.end()
     assert decision.result is Result.CHANGED and decision.http_status == 200
@@ -326,34 +326,34 @@ def test_end_without_any_hand_is_a_conflict():
 
 
 def test_rule_16_tie_break_dealer_decides_at_the_end_without_playoff():
-    phone = Phone(TableSetup(1, 1, SETUP.a, SETUP.b, RuleSet(tie_break=TieBreak.DEALER))).hands(SPEC_HANDS)
+    phone = Phone(TableSetup(1, 1, SETUP.a, SETUP.b, RuleSet(tie_break=TieBreak.DEALER))).hands(EXAMPLE_HANDS)
     state = phone.end().state
     assert (state.status, state.winner) == (EntryStatus.DECIDED, Side.B)
-    assert phone.hand(7, SPEC_PLAYOFF).result is Result.CONFLICT
+    assert phone.hand(7, EXAMPLE_PLAYOFF).result is Result.CONFLICT
 
 
 # --- undo ---
 
 
 def test_undo_removes_the_last_hand_and_again_is_the_same_state():
-    phone = Phone().hands(SPEC_HANDS[:3])
+    phone = Phone().hands(EXAMPLE_HANDS[:3])
     decision = phone.undo({"hand": 3})
     assert decision.result is Result.CHANGED and len(decision.state.log.hands) == 2
     again = phone.undo({"hand": 3})
     assert again.result is Result.SAME and len(again.state.log.hands) == 2  # nothing else removed
     assert phone.undo({"hand": 1}).result is Result.CONFLICT
-    assert phone.hand(3, SPEC_HANDS[2], id="phone-3-again").result is Result.CREATED
+    assert phone.hand(3, EXAMPLE_HANDS[2], id="phone-3-again").result is Result.CREATED
 
 
 def test_undo_a_hand_not_the_last_is_a_conflict():
-    phone = Phone().hands(SPEC_HANDS[:3])
+    phone = Phone().hands(EXAMPLE_HANDS[:3])
     decision = phone.undo({"hand": 2})
     assert decision.result is Result.CONFLICT and "只能撤销最后一局（第3局）" in decision.errors[0].message
 
 
 @pytest.mark.parametrize("body", [None, {}, {"hand": "3"}, {"hand": 0}, {"hand": True}, {"end": False}, {"end": True, "hand": 3}])
 def test_undo_without_a_hand_number_is_invalid(body):
-    phone = Phone().hands(SPEC_HANDS[:3])
+    phone = Phone().hands(EXAMPLE_HANDS[:3])
     decision = phone.undo(body)
     assert decision.result is Result.INVALID and len(phone.state.log.hands) == 3
 
@@ -363,7 +363,7 @@ def test_undoing_the_last_regular_hand_after_the_end_reopens_the_regular_hands()
     decision = phone.undo({"hand": 6})
     assert decision.result is Result.CHANGED
     assert (decision.state.log.ended, decision.state.status, len(decision.state.log.hands)) == (False, EntryStatus.PLAYING, 5)
-    assert not phone.hand(6, SPEC_HANDS[5], id="again").entry.record.playoff
+    assert not phone.hand(6, EXAMPLE_HANDS[5], id="again").entry.record.playoff
 
 
 def test_undoing_a_playoff_hand_keeps_the_end():
@@ -394,7 +394,7 @@ def test_confirm_only_once_the_match_is_over():
     phone = ended_tied()
     decision = phone.confirm({"side": "A"})
     assert decision.result is Result.CONFLICT and "需加赛" in decision.errors[0].message
-    assert Phone().hands(SPEC_HANDS[:1]).confirm({"side": "A"}).result is Result.CONFLICT
+    assert Phone().hands(EXAMPLE_HANDS[:1]).confirm({"side": "A"}).result is Result.CONFLICT
 
 
 def test_both_confirmations_lock_the_table_and_confirming_again_is_the_same():
