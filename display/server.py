@@ -1,20 +1,26 @@
 """The read-only web server behind `shuangsheng show`, and the `--export` file.
 
 It serves two generated resources and nothing else: `/` (the page) and `/board.json` (the views and their version,
-which the page polls). No file of the event folder is ever sent, so no path can reach outside it. The folder is
-read through `scoring.tournament`, the same calls `score` and `awards` make; the CLI writes its files atomically,
-and a file still changing (a referee's workbook being saved) is left alone until it has been quiet for a moment.
+which the page polls), and only to requests naming this server (`Host`: localhost, 127.0.0.1 or the address it
+printed; anything else is 421). No file of the event folder is ever sent, so no path can reach outside it. The
+folder is read through `scoring.tournament`, the same calls `score` and `awards` make; the CLI writes its files
+atomically, and a file still changing (a referee's workbook being saved) is left alone until it has been quiet for a
+moment. Limits (SPEC §9): at most MAX_CONNECTIONS connections, each with READ_SECONDS to send its request; the
+server waits on its socket and its clients, never in a loop that polls.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
 import json
 import socket
 import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -27,13 +33,30 @@ from scoring.errors import UserError
 from scoring.event import EVENT_FILE
 from scoring.files import write_text
 from scoring.venue import Board
+from scoring.workbook import WorkbookError
 
 DEFAULT_PORT = 8000
-SETTLE_SECONDS = 1.0  # a file modified more recently than this may still be being written: read it next time
 DEFAULT_TITLE = "场地大屏"
+
+# The server's limits (SPEC §9: at most 512 connections; slow clients time out).
+MAX_CONNECTIONS = 512  # open connections, each with its thread; beyond it a new one is refused at once (503)
+LISTEN_BACKLOG = 256  # connections the system holds for us before they are accepted: a hall of phones at once
+READ_SECONDS = 5.0  # a client has this long to send its whole request (an idle or slow one is dropped after it)
+RESERVED_FILES = 32  # open files kept free beside the connections: the workbooks being read, the console, the socket
+ACCEPT_PAUSE = 0.1  # seconds to wait before accepting again when the system has no file left for a connection
+OUT_OF_FILES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
+LOCAL_NAMES = ("localhost", "127.0.0.1")
+
+# The folder is read again once its files have stopped changing for this long, by this server's own clock (a file's
+# mtime may come from a stick or a share with another clock: it tells only that something changed).
+SETTLE_SECONDS = 1.0
 
 FOLDER_TROUBLE = "活动文件夹中有{count}处问题待处理，请看电脑上的提示；这里显示的是此前的内容。"
 FOLDER_UNREADABLE = "暂时无法读取活动文件夹（{count}处问题），请在电脑上查看提示；改好后这里会自动更新。"
+ROUND_MISSING = (
+    "找不到{files}：文件被删除或移走了。这里显示的是最后一次读到的内容；请把文件放回活动文件夹，放回后这里会自动更新。"
+)
+ROUND_MISSING_LOG = "如果是有意删除的，请按 Ctrl+C 停止大屏，再重新运行 shuangsheng show"
 
 
 def load_board(folder: Path) -> Board:
@@ -54,65 +77,139 @@ def snapshot(title: str, board: Board | None, notices: tuple[str, ...] = ()) -> 
     return Snapshot(title, views, version_of(views))
 
 
-class BoardSource:
-    """The folder's current views, read again only when its files change (and have settled)."""
+# --- the folder: what changed, and when to read it again ---
 
-    def __init__(self, folder: Path, *, log: Callable[[str], None], settle: float = SETTLE_SECONDS):
+
+@dataclass(frozen=True)
+class FileState:
+    """What tells a file's versions apart: any change of size, mtime or inode is a new version (a file replaced by
+    an older copy, or saved with a clock ahead of ours, is new all the same). `size` is None for a missing file."""
+
+    name: str
+    size: int | None
+    mtime_ns: int | None
+    inode: int | None
+
+
+def file_state(path: Path) -> FileState:
+    try:
+        st = path.stat()
+    except OSError:
+        return FileState(path.name, None, None, None)
+    return FileState(path.name, st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def folder_fingerprint(folder: Path) -> tuple[FileState, ...]:
+    """event.toml, teams.xlsx and every round-N.xlsx (checked copies and backups are the program's own output)."""
+    try:
+        rounds = tournament.round_files(folder)
+    except OSError:
+        rounds = []
+    return tuple(file_state(p) for p in (folder / EVENT_FILE, folder / tournament.TEAMS_FILE, *rounds))
+
+
+def rounds_in(fingerprint: Sequence[FileState]) -> frozenset[str]:
+    return frozenset(f.name for f in fingerprint if f.size is not None and tournament.round_number(f.name) is not None)
+
+
+@dataclass(frozen=True)
+class Watch:
+    """When to read the folder again (pure): once a new fingerprint has stayed the same for `settle` seconds."""
+
+    read: tuple[FileState, ...] | None = None  # the fingerprint of the last reading
+    changed: tuple[FileState, ...] | None = None  # a different one seen since, not yet read
+    since: float = 0.0  # when `changed` was first seen
+
+    def observe(self, fingerprint: tuple[FileState, ...], now: float, settle: float) -> tuple[Watch, bool]:
+        """The next state and whether to read the folder now."""
+        if fingerprint == self.read:
+            return Watch(self.read), False
+        pending = self if fingerprint == self.changed else Watch(self.read, fingerprint, now)
+        if now - pending.since >= settle:
+            return Watch(fingerprint), True
+        return pending, False
+
+
+def problems_of(exc: UserError) -> tuple[str, ...]:
+    """The problems an error reports, one entry each (the one place the server takes an error apart): a workbook's
+    records where the error has them, else its messages, one per problem."""
+    if isinstance(exc, WorkbookError):
+        return tuple(str(p) for p in exc.problems)
+    return tuple(exc.messages)
+
+
+def missing_notice(names: Iterable[str]) -> str:
+    numbered = sorted((tournament.round_number(name) or 0, name) for name in names)
+    files = "、".join(f"第{number}轮记分表 {name}" for number, name in numbered)
+    return ROUND_MISSING.format(files=files)
+
+
+class BoardSource:
+    """The folder's current views, read again only when its files change (and have settled). A round file that was
+    read and is gone is said on the page over the views last read: never a quiet step back to the round before."""
+
+    def __init__(self, folder: Path, *, log: Callable[[str], None], settle: float = SETTLE_SECONDS,
+                 clock: Callable[[], float] = time.monotonic):
         self.folder = folder
         self.log = log
         self.settle = settle
+        self.clock = clock
         self._lock = threading.Lock()
-        self._seen: tuple | None = None
+        self._watch = Watch()
         self._good: Board | None = None
+        self._good_rounds: frozenset[str] = frozenset()
         self._current: Snapshot | None = None
-
-    def _fingerprint(self) -> tuple:
-        entries = []
-        for name in (EVENT_FILE, tournament.TEAMS_FILE):
-            entries.append(self._stat(self.folder / name))
-        try:  # round-N.xlsx only: checked copies and backups are written by the program, not read by it
-            rounds = tournament.round_files(self.folder)
-        except OSError:
-            rounds = []
-        entries.extend(self._stat(p) for p in rounds)
-        return tuple(entries)
-
-    @staticmethod
-    def _stat(path: Path) -> tuple:
-        try:
-            st = path.stat()
-        except OSError:
-            return (path.name, None, None)
-        return (path.name, st.st_size, st.st_mtime_ns)
 
     def current(self) -> Snapshot:
         with self._lock:
-            fingerprint = self._fingerprint()
-            if self._current is not None and fingerprint == self._seen:
-                return self._current
-            newest = max((e[2] for e in fingerprint if e[2] is not None), default=0)
-            if self._current is not None and time.time_ns() - newest < self.settle * 1e9:
-                return self._current  # still being written, perhaps: look again at the next request
-            self._seen = fingerprint
-            self._current = self._read()
+            fingerprint = folder_fingerprint(self.folder)
+            self._watch, due = self._watch.observe(fingerprint, self.clock(), self.settle)
+            if due or self._current is None:
+                self._watch = Watch(fingerprint)
+                self._current = self._read(fingerprint)
             return self._current
 
-    def _read(self) -> Snapshot:
+    def _read(self, fingerprint: tuple[FileState, ...]) -> Snapshot:
+        missing = self._good_rounds - rounds_in(fingerprint)
+        if missing and self._good is not None:
+            notice = missing_notice(missing)
+            self.log(f"{self.folder}：{notice}")
+            self.log(f"  {ROUND_MISSING_LOG}")
+            return snapshot(self._good.title, self._good, (notice,))
         try:
             board = load_board(self.folder)
         except UserError as exc:
-            problems = exc.messages
-            self.log(f"{self.folder}：活动文件夹暂时不能完整读取，大屏继续显示最近一次能读取的内容：")
-            for line in problems:
-                self.log(f"  {line}")
-            count = sum(1 for line in problems if line.strip())
-            if self._good is None:
-                return snapshot(DEFAULT_TITLE, None, (FOLDER_UNREADABLE.format(count=count),))
-            return snapshot(self._good.title, self._good, (FOLDER_TROUBLE.format(count=count),))
+            return self._trouble(problems_of(exc))
         if self._good is not None:
             self.log(f"{time.strftime('%H:%M:%S')} 活动文件夹有变动，大屏已更新")
         self._good = board
+        self._good_rounds = rounds_in(fingerprint)
         return snapshot(board.title, board)
+
+    def _trouble(self, problems: Sequence[str]) -> Snapshot:
+        self.log(f"{self.folder}：活动文件夹暂时不能完整读取，大屏继续显示最近一次能读取的内容：")
+        for problem in problems:
+            self.log(f"  {problem}")
+        if self._good is None:
+            return snapshot(DEFAULT_TITLE, None, (FOLDER_UNREADABLE.format(count=len(problems)),))
+        return snapshot(self._good.title, self._good, (FOLDER_TROUBLE.format(count=len(problems)),))
+
+
+# --- HTTP: who may ask, what is answered ---
+
+
+def host_allowed(host: str | None, names: Collection[str], port: int) -> bool:
+    """Whether a request's `Host` names this server: one of `names`, with this server's port or none. Anything else
+    is a page loaded from elsewhere whose name now points here (DNS rebinding) or a misdirected request."""
+    if not host:
+        return False
+    host = host.strip().lower()
+    name, colon, given = host.rpartition(":")
+    if not colon:
+        name = host
+    elif given != str(port):
+        return False
+    return name in names
 
 
 CALM_ERROR = """<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><title>场地大屏</title></head>
@@ -124,8 +221,17 @@ MESSAGES = {
     HTTPStatus.NOT_FOUND: ("这里没有这个页面", "场地大屏只有首页：请打开 / "),
     HTTPStatus.METHOD_NOT_ALLOWED: ("场地大屏只能查看，不能修改", "只接受 GET 和 HEAD 请求"),
     HTTPStatus.NOT_IMPLEMENTED: ("场地大屏只能查看，不能修改", "只接受 GET 和 HEAD 请求"),
+    HTTPStatus.MISDIRECTED_REQUEST: (
+        "这个网址不是场地大屏的地址", "请输入运行 shuangsheng show 的电脑上显示的地址（以 http:// 开头的那一行）"
+    ),
     HTTPStatus.INTERNAL_SERVER_ERROR: ("大屏暂时出了点问题", "请看运行 shuangsheng show 的电脑上的提示"),
 }
+
+BUSY_TEXT = "场地大屏此刻的连接太多，请稍后再打开。".encode()
+BUSY_RESPONSE = (
+    b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+    b"Content-Length: %d\r\nRetry-After: 5\r\nConnection: close\r\n\r\n%s" % (len(BUSY_TEXT), BUSY_TEXT)
+)
 
 # The page's own script and styles are inline; it may talk only to this server. Nothing from the internet.
 SECURITY_HEADERS = {
@@ -137,14 +243,58 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 
+# path → the handler's method that answers a GET or HEAD of it; anything else is 404
+ROUTES = {"/": "_page", "/board.json": "_board", "/favicon.ico": "_favicon"}
+
+
+class DeadlineReader(io.RawIOBase):
+    """A connection's bytes, each read waiting only until `deadline` (time.monotonic): a client sending its request
+    a byte at a time cannot hold its connection longer than one that sends nothing."""
+
+    def __init__(self, connection: socket.socket):
+        super().__init__()
+        self.connection = connection
+        self.deadline = 0.0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request did not arrive in time")
+        self.connection.settimeout(left)
+        return self.connection.recv_into(buffer)
+
 
 class DisplayHandler(BaseHTTPRequestHandler):
-    """GET and HEAD of `/` and `/board.json`; everything else is refused."""
+    """GET and HEAD of `/` and `/board.json` for a request naming this server; everything else is refused."""
 
-    source: BoardSource  # set on the subclass `make_handler` builds
+    source: BoardSource  # set on the subclass `make_server` builds
+    timeout = READ_SECONDS  # for the whole request, and again for the answer to be taken
+    server: DisplayServer
     server_version = "shuangsheng-show"
     sys_version = ""
     error_content_type = "text/html; charset=utf-8"
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # the socket's own reader, replaced by one that keeps to the request's deadline
+        self.reader = DeadlineReader(self.connection)
+        self.rfile = io.BufferedReader(self.reader)
+
+    def handle_one_request(self) -> None:
+        self.reader.deadline = time.monotonic() + self.timeout
+        super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        self.connection.settimeout(self.timeout)  # the request is read: the answer gets its own time to be taken
+        if not host_allowed(self.headers.get("Host"), self.server.names, self.server.server_address[1]):
+            self.send_error(HTTPStatus.MISDIRECTED_REQUEST)
+            return False
+        return True
 
     def do_GET(self) -> None:
         self._respond(body=True)
@@ -178,31 +328,36 @@ class DisplayHandler(BaseHTTPRequestHandler):
         super().end_headers()
 
     def _respond(self, *, body: bool) -> None:
-        path = urlsplit(self.path).path
+        answer = ROUTES.get(urlsplit(self.path).path)
         try:
-            if path == "/":
-                snap = self.source.current()
-                self._send(page_html(snap.title, snap.views, live=True), "text/html", body=body)
-            elif path == "/board.json":
-                snap = self.source.current()
-                etag = f'"{snap.version}"'
-                if self.headers.get("If-None-Match") == etag:
-                    self.send_response(HTTPStatus.NOT_MODIFIED)
-                    self.send_header("ETag", etag)
-                    self.end_headers()
-                    return
-                doc = json.dumps({"version": snap.version, "title": snap.title, "views": snap.views}, ensure_ascii=False)
-                self._send(doc, "application/json", body=body, etag=etag)
-            elif path == "/favicon.ico":
-                self.send_response(HTTPStatus.NO_CONTENT)
-                self.end_headers()
-            else:
+            if answer is None:
                 self.send_error(HTTPStatus.NOT_FOUND)
+            else:
+                getattr(self, answer)(body=body)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the TV went away mid-answer
         except Exception:
             traceback.print_exc(file=sys.stderr)
             self.send_error(HTTPStatus.INTERNAL_SERVER_ERROR)
+
+    def _page(self, *, body: bool) -> None:
+        snap = self.source.current()
+        self._send(page_html(snap.title, snap.views, live=True), "text/html", body=body)
+
+    def _board(self, *, body: bool) -> None:
+        snap = self.source.current()
+        etag = f'"{snap.version}"'
+        if self.headers.get("If-None-Match") == etag:
+            self.send_response(HTTPStatus.NOT_MODIFIED)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
+        doc = json.dumps({"version": snap.version, "title": snap.title, "views": snap.views}, ensure_ascii=False)
+        self._send(doc, "application/json", body=body, etag=etag)
+
+    def _favicon(self, *, body: bool) -> None:
+        self.send_response(HTTPStatus.NO_CONTENT)
+        self.end_headers()
 
     def _send(self, text: str, content_type: str, *, body: bool, etag: str | None = None) -> None:
         data = text.encode("utf-8")
@@ -220,12 +375,113 @@ class DisplayHandler(BaseHTTPRequestHandler):
         pass  # a TV polling every two seconds would flood the organiser's window
 
 
-def make_server(folder: Path, host: str, port: int, *, log: Callable[[str], None]) -> ThreadingHTTPServer:
-    """Bind (raises OSError: port taken, address not ours) and return the server, not yet serving."""
-    handler = type("Handler", (DisplayHandler,), {"source": BoardSource(folder, log=log)})
-    server = ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
-    return server
+# --- the server: a thread per connection, at most `max_connections` of them ---
+
+
+def refuse_at_once(connection: socket.socket) -> None:
+    """A short 503 to a connection over the limit, without waiting for it and without a thread."""
+    try:
+        connection.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            connection.recv(65536)  # what it has sent already: read, so that closing does not reset the answer
+        connection.send(BUSY_RESPONSE)
+    except OSError:
+        pass
+
+
+class DisplayServer(ThreadingHTTPServer):
+    """The standard threading server with limits: `max_connections` at once (more are refused at once), a backlog
+    for a hall of clients, and no busy loop when the system runs out of files for new connections."""
+
+    daemon_threads = True
+    block_on_close = False  # Ctrl+C stops at once; a connection's thread ends with its timeout at the latest
+    request_queue_size = LISTEN_BACKLOG
+
+    def __init__(self, address: tuple[str, int], handler: type[DisplayHandler], *, max_connections: int,
+                 names: Collection[str]):
+        self.max_connections = max_connections
+        self.names = frozenset(names)
+        self._active = 0
+        self._count_lock = threading.Lock()
+        super().__init__(address, handler)
+
+    @property
+    def active(self) -> int:
+        """Connections open now, each in its own thread."""
+        with self._count_lock:
+            return self._active
+
+    def get_request(self) -> tuple[socket.socket, object]:
+        try:
+            return super().get_request()
+        except OSError as exc:
+            if exc.errno in OUT_OF_FILES:  # the listening socket stays ready: accepting at once again would spin
+                time.sleep(ACCEPT_PAUSE)
+            raise
+
+    def process_request(self, request, client_address) -> None:
+        with self._count_lock:
+            admitted = self._active < self.max_connections
+            self._active += int(admitted)
+        if not admitted:
+            refuse_at_once(request)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        with self._count_lock:
+            self._active -= 1
+
+    def handle_error(self, request, client_address) -> None:
+        if isinstance(sys.exc_info()[1], OSError):
+            return  # a client that went away or timed out: nothing for the organiser's window
+        super().handle_error(request, client_address)
+
+
+def connection_cap(wanted: int, file_limit: int | None) -> int:
+    """How many connections to hold at once: `wanted`, or fewer when the open-file limit leaves less room beside
+    RESERVED_FILES (a connection over it would find no file, and the ones after it neither)."""
+    if file_limit is None:
+        return wanted
+    return max(1, min(wanted, file_limit - RESERVED_FILES))
+
+
+def open_file_limit(wanted: int) -> int | None:
+    """This process's open-file limit, raised to `wanted` where the system allows it (macOS starts at 256);
+    None where there is no such limit (Windows) or it is unlimited."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def make_server(folder: Path, host: str, port: int, *, log: Callable[[str], None],
+                max_connections: int = MAX_CONNECTIONS, timeout: float = READ_SECONDS,
+                settle: float = SETTLE_SECONDS) -> DisplayServer:
+    """Bind (raises OSError: port taken, address not ours) and return the server, not yet serving. It answers only
+    requests naming it: localhost, 127.0.0.1 or `host` (the address it was bound to and printed)."""
+    handler = type("Handler", (DisplayHandler,), {"source": BoardSource(folder, log=log, settle=settle),
+                                                  "timeout": timeout})
+    cap = connection_cap(max_connections, open_file_limit(max_connections + RESERVED_FILES))
+    return DisplayServer((host, port), handler, max_connections=cap, names={*LOCAL_NAMES, host.lower()})
 
 
 def lan_address() -> str | None:

@@ -8,6 +8,8 @@ import http.client
 import json
 import os
 import re
+import select
+import socket
 import threading
 import time
 from pathlib import Path
@@ -17,9 +19,11 @@ from typer.testing import CliRunner
 
 from cli import app
 from display import server as display_server
-from display.server import BoardSource, make_server
-from tests.events import finished, played_rounds, start_event
-from tests.show_process import start_show, stop
+from display.server import BoardSource, FileState, Watch, host_allowed, make_server, problems_of
+from scoring import tournament
+from scoring.workbook.problems import Cell, Problem, WorkbookError
+from tests.events import finished, play, played_rounds, start_event
+from tests.show_process import cpu_seconds, start_show, stop
 
 
 def folder_digest(folder: Path) -> dict[str, str]:
@@ -29,15 +33,16 @@ def folder_digest(folder: Path) -> dict[str, str]:
 
 @pytest.fixture
 def serve():
-    """serve(folder) → (host, port) of a display server running in a thread; stopped after the test."""
+    """serve(folder, **limits) → (host, port) of a display server running in a thread; stopped after the test.
+    `serve.last` is the server last started."""
     running = []
 
-    def start(folder: Path, *, settle: float = 0.0):
-        httpd = make_server(folder, "127.0.0.1", 0, log=lambda line: None)
-        httpd.RequestHandlerClass.source.settle = settle
+    def start(folder: Path, *, settle: float = 0.0, **limits):
+        httpd = make_server(folder, "127.0.0.1", 0, log=lambda line: None, settle=settle, **limits)
         thread = threading.Thread(target=httpd.serve_forever, daemon=True)
         thread.start()
         running.append((httpd, thread))
+        start.last = httpd
         return httpd.server_address[:2]
 
     yield start
@@ -228,3 +233,216 @@ def test_lan_binds_the_lan_address_and_says_what_to_type_into_the_tv(tmp_path):
     finally:
         code, _, err = stop(proc)
     assert code == 0 and "Traceback" not in err
+
+
+# --- who is answered, and how many at once (SPEC §9: Host → 421, at most 512 connections, slow clients time out) ---
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "LOCALHOST:{port}", "127.0.0.1", "localhost"])
+def test_a_request_naming_this_server_is_answered(tmp_path, serve, host):
+    start_event(tmp_path, teams=4)
+    address = serve(tmp_path)
+    status, _, body = request(address, "GET", "/", {"Host": host.format(port=address[1])})
+    assert status == 200 and "参赛名单" in body.decode("utf-8")
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.1:{other}", "localhost.evil.example",
+                                  "127.0.0.1.nip.io:{port}", "", "[::1]:{port}"])
+@pytest.mark.parametrize("method", ["GET", "HEAD", "POST"])
+def test_any_other_host_is_421_in_chinese(tmp_path, serve, host, method):
+    """A page from elsewhere whose name was pointed at 127.0.0.1 (DNS rebinding) gets nothing of the event."""
+    start_event(tmp_path, teams=4)
+    address = serve(tmp_path)
+    status, _, body = request(address, method, "/board.json", {"Host": host.format(port=address[1],
+                                                                                   other=address[1] + 1)})
+    text = body.decode("utf-8")
+    assert status == 421 and "参赛名单" not in text and "views" not in text
+    assert method == "HEAD" or "这个网址不是场地大屏的地址" in text
+
+
+def test_a_request_without_host_is_421(tmp_path, serve):
+    start_event(tmp_path, teams=4)
+    with socket.create_connection(serve(tmp_path), timeout=10) as sock:
+        sock.sendall(b"GET / HTTP/1.0\r\n\r\n")
+        assert read_all(sock).startswith(b"HTTP/1.0 421 ")
+
+
+def test_the_host_rule():
+    names = {"localhost", "127.0.0.1", "192.168.1.20"}
+    assert host_allowed("192.168.1.20:8000", names, 8000) and host_allowed("Localhost", names, 8000)
+    assert not host_allowed("192.168.1.20:8001", names, 8000) and not host_allowed("192.168.1.21:8000", names, 8000)
+    assert not host_allowed(None, names, 8000) and not host_allowed("localhost:", names, 8000)
+    assert not host_allowed("localhost:8000:8000", names, 8000) and not host_allowed("user@localhost", names, 8000)
+
+
+def read_all(sock: socket.socket) -> bytes:
+    """Everything until the server closes (or resets) the connection; the socket's timeout bounds each wait."""
+    data = b""
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except ConnectionResetError:
+        pass
+    return data
+
+
+def wait_for(condition, what: str, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.02)):
+        if condition():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"not so after {seconds} s: {what}")
+
+
+def test_connections_over_the_cap_are_refused_at_once_without_a_thread(tmp_path, serve):
+    start_event(tmp_path, teams=4)
+    address = serve(tmp_path, max_connections=8, timeout=60)
+    server = serve.last
+    threads = threading.active_count()
+    idle = [socket.create_connection(address, timeout=10) for _ in range(8)]
+    try:
+        wait_for(lambda: server.active == 8, "eight connections held")
+        extra = [socket.create_connection(address, timeout=10) for _ in range(20)]
+        for sock in extra:  # each is answered 503 and closed at once: no thread waits 60 s for its request
+            with sock:
+                answer = read_all(sock)
+                assert answer.startswith(b"HTTP/1.0 503 ") and "连接太多" in answer.decode("utf-8")
+        assert server.active == 8 and threading.active_count() <= threads + 8
+        status, _, body = request(address, "GET", "/")  # a TV now: refused too, plainly, while the idle ones hold
+        assert status == 503 and "请稍后再打开" in body.decode("utf-8")
+    finally:
+        for sock in idle:
+            sock.close()
+    wait_for(lambda: server.active == 0, "the idle connections' threads ended")
+    assert request(address, "GET", "/")[0] == 200
+
+
+def test_an_idle_connection_is_dropped_after_the_timeout(tmp_path, serve):
+    start_event(tmp_path, teams=4)
+    address = serve(tmp_path, timeout=0.5)
+    with socket.create_connection(address, timeout=10) as sock:  # says nothing
+        assert read_all(sock) == b""  # closed by the server, long before our own 10 s
+    wait_for(lambda: serve.last.active == 0, "its thread ended")
+
+
+def test_a_client_sending_its_request_slowly_is_dropped_at_the_deadline(tmp_path, serve):
+    """One byte every 0.2 s never leaves a read waiting the whole timeout, yet the request has 1 s in all."""
+    start_event(tmp_path, teams=4)
+    address = serve(tmp_path, timeout=1.0)
+    with socket.create_connection(address, timeout=10) as sock:
+        sock.sendall(b"GET / HTTP/1.0\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        closed = False
+        for _ in range(50):  # 10 s of dripping at most
+            if select.select([sock], [], [], 0.2)[0]:
+                closed = True
+                break
+            try:
+                sock.sendall(b"a")
+            except OSError:
+                closed = True
+                break
+        assert closed and not read_all(sock).startswith(b"HTTP/1.0 200")
+
+
+def test_an_idle_server_flooded_past_its_file_limit_stays_idle_and_answers(tmp_path):
+    """The server given 64 open files and 100 idle connections: those over what it can hold are refused at once, it
+    does not spin on a listening socket it cannot accept from (what 1,026 connections did), and the page is still
+    served once the idle ones go."""
+    if not Path("/proc/self/stat").exists() or os.name != "posix":
+        pytest.skip("reads the server's CPU time from /proc (Linux)")
+    played_rounds(tmp_path, teams=6, rounds=1)
+    proc, url, _ = start_show(tmp_path, file_limit=64)
+    host, port = url.removeprefix("http://").rstrip("/").split(":")
+    address = (host, int(port))
+    socks = []
+    try:
+        socks = [socket.create_connection(address, timeout=10) for _ in range(100)]
+        answered = lambda: sum(1 for s in socks if select.select([s], [], [], 0)[0])  # noqa: E731
+        wait_for(lambda: answered() >= 100 - 64, "the connections it cannot hold refused")
+        before = cpu_seconds(proc.pid)
+        time.sleep(1.0)
+        assert cpu_seconds(proc.pid) - before < 0.25  # a busy loop takes the whole second
+        for sock in socks:
+            sock.close()
+        socks = []
+        wait_for(lambda: request(address, "GET", "/")[0] == 200, "the page answered again")
+    finally:
+        for sock in socks:
+            sock.close()
+        code, _, err = stop(proc)
+    assert code == 0 and "Traceback" not in err
+
+
+# --- what the page says when the folder changes ---
+
+
+def board_views(address) -> str:
+    return json.loads(request(address, "GET", "/board.json")[2])["views"]
+
+
+def test_changes_are_seen_whatever_the_files_clock_says(tmp_path, serve):
+    """A round file saved with a clock a day ahead (a USB stick, a share) does not freeze the page; a second save
+    with the very same future mtime is seen by its size and inode; an older copy put back is seen too."""
+    rng = played_rounds(tmp_path, teams=6, rounds=1)
+    path = tournament.round_path(tmp_path, 2)
+    unplayed = path.read_bytes()
+    address = serve(tmp_path)
+    future = time.time_ns() + 86_400 * 10**9
+    os.utime(path, ns=(future, future))
+    assert re.search(r'data-title="第2轮[^"]* 对阵"', board_views(address))
+    play(tmp_path, 2, rng)
+    os.utime(path, ns=(future, future))
+    assert re.search(r'data-title="第2轮[^"]* 成绩"', board_views(address))
+    path.write_bytes(unplayed)  # the unplayed copy back in place, with an old date
+    os.utime(path, ns=(10**18, 10**18))
+    views = board_views(address)
+    assert re.search(r'data-title="第2轮[^"]* 对阵"', views) and not re.search(r'data-title="第2轮[^"]* 成绩"', views)
+
+
+def test_the_folder_is_read_once_it_has_been_quiet_by_the_servers_clock():
+    """Pure: a new fingerprint is read once it has stayed the same for `settle` seconds, mtimes aside."""
+    a = (FileState("round-1.xlsx", 10, 5, 1),)
+    b = (FileState("round-1.xlsx", 12, 5, 2),)
+    c = (FileState("round-1.xlsx", 12, 99 * 10**18, 2),)  # mtime far in the future
+    watch = Watch(a)
+    assert watch.observe(a, 100.0, 1.0) == (Watch(a), False)
+    watch, due = watch.observe(b, 100.0, 1.0)
+    assert not due
+    watch, due = watch.observe(c, 100.5, 1.0)  # changed again: the quiet time starts again
+    assert not due
+    watch, due = watch.observe(c, 101.2, 1.0)
+    assert not due
+    assert watch.observe(c, 101.5, 1.0) == (Watch(c), True)
+    assert Watch(a).observe(b, 7.0, 0.0) == (Watch(b), True)
+
+
+def test_a_round_file_that_disappears_is_said_on_the_page(tmp_path, serve):
+    """round-2.xlsx moved away: the page keeps round 2's draw and says which file is missing, instead of quietly
+    showing round 1 as the current round; put back, the notice goes."""
+    folder = tmp_path / "event"
+    played_rounds(folder, teams=6, rounds=1)
+    address = serve(folder)
+    before = board_views(address)
+    assert re.search(r'data-title="第2轮[^"]* 对阵"', before)
+    (folder / "round-2.xlsx").rename(tmp_path / "round-2.xlsx")
+    views = board_views(address)
+    assert "找不到第2轮记分表 round-2.xlsx" in views and "被删除或移走" in views and "放回活动文件夹" in views
+    assert before in views  # the draw last read, under the notice
+    (tmp_path / "round-2.xlsx").rename(folder / "round-2.xlsx")
+    assert board_views(address) == before
+
+
+def test_a_deleted_round_file_is_said_in_the_organisers_window_too(tmp_path):
+    played_rounds(tmp_path, teams=6, rounds=2)
+    lines: list[str] = []
+    source = BoardSource(tmp_path, log=lines.append, settle=0.0)
+    source.current()
+    (tmp_path / "round-2.xlsx").unlink()
+    (tmp_path / "round-3.xlsx").unlink()
+    assert "找不到第2轮记分表 round-2.xlsx、第3轮记分表 round-3.xlsx" in source.current().views
+    assert any("重新运行 shuangsheng show" in line for line in lines)
+
+
+def test_problems_are_counted_by_record_not_by_line():
+    record = Problem("round-1.xlsx", "第1桌", Cell(9, 4), "得分应为5的倍数\n实际为83")
+    assert problems_of(WorkbookError([record, record])) == (str(record), str(record))
