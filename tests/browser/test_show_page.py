@@ -272,6 +272,25 @@ def test_a_lost_server_leaves_the_last_content_with_a_calm_notice(browser, tmp_p
     page.close()
 
 
+def test_a_round_file_that_disappears_is_said_on_the_screen(browser, tmp_path, screenshots):
+    folder = tmp_path / "event"
+    played_rounds(folder, teams=11, rounds=1)  # round 2 drawn
+    proc, url, _ = start_show(folder)
+    try:
+        page = open_page(browser, url, (1920, 1080))
+        (folder / "round-2.xlsx").rename(tmp_path / "round-2.xlsx")  # moved away, e.g. onto a USB stick
+        wait_until(page, "document.querySelector('#notices').innerText.includes('找不到')", timeout=10)
+        notice = page.inner_text("#notices")
+        assert "找不到第2轮记分表 round-2.xlsx" in notice and "最后一次读到的内容" in notice
+        assert page.evaluate("document.querySelector('#source .view.draw').dataset.title").startswith("第2轮")
+        page.evaluate("showDisplay.show(0)")
+        page.screenshot(path=str(screenshots / "show-missing-round-1920x1080.png"))
+        assert layout_problems(page) == [] and page.errors == []
+        page.close()
+    finally:
+        stop(proc)
+
+
 def test_the_export_shows_the_same_views_offline(browser, events, tmp_path):
     folder, url = events["end"]
     target = tmp_path / "大屏.html"
