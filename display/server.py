@@ -47,8 +47,8 @@ ACCEPT_PAUSE = 0.1  # seconds to wait before accepting again when the system has
 OUT_OF_FILES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 LOCAL_NAMES = ("localhost", "127.0.0.1")
 
-# The folder is read again once its files have stopped changing for this long, by this server's own clock (a file's
-# mtime may come from a stick or a share with another clock: it tells only that something changed).
+# The folder is read again once its files have stopped changing for this long: by their mtimes when these are all
+# in the past, else by this server's own clock (a file from a stick or a share may carry a clock ahead of ours).
 SETTLE_SECONDS = 1.0
 
 FOLDER_TROUBLE = "活动文件夹中有{count}处问题待处理，请看电脑上的提示；这里显示的是此前的内容。"
@@ -108,24 +108,32 @@ def folder_fingerprint(folder: Path) -> tuple[FileState, ...]:
     return tuple(file_state(p) for p in (folder / EVENT_FILE, folder / tournament.TEAMS_FILE, *rounds))
 
 
+def written_before(fingerprint: Sequence[FileState], now_ns: int, settle: float) -> bool:
+    """Whether every file was last written at least `settle` seconds ago by its mtime, none of them in the future."""
+    ages = [now_ns - f.mtime_ns for f in fingerprint if f.mtime_ns is not None]
+    return all(age >= settle * 1e9 for age in ages)
+
+
 def rounds_in(fingerprint: Sequence[FileState]) -> frozenset[str]:
     return frozenset(f.name for f in fingerprint if f.size is not None and tournament.round_number(f.name) is not None)
 
 
 @dataclass(frozen=True)
 class Watch:
-    """When to read the folder again (pure): once a new fingerprint has stayed the same for `settle` seconds."""
+    """When to read the folder again (pure): once a new fingerprint has stayed the same for `settle` seconds by the
+    server's clock, or at once when its files' mtimes say they were written long enough ago (`settled`)."""
 
     read: tuple[FileState, ...] | None = None  # the fingerprint of the last reading
     changed: tuple[FileState, ...] | None = None  # a different one seen since, not yet read
     since: float = 0.0  # when `changed` was first seen
 
-    def observe(self, fingerprint: tuple[FileState, ...], now: float, settle: float) -> tuple[Watch, bool]:
+    def observe(self, fingerprint: tuple[FileState, ...], now: float, settle: float, *,
+                settled: bool = False) -> tuple[Watch, bool]:
         """The next state and whether to read the folder now."""
         if fingerprint == self.read:
             return Watch(self.read), False
         pending = self if fingerprint == self.changed else Watch(self.read, fingerprint, now)
-        if now - pending.since >= settle:
+        if settled or now - pending.since >= settle:
             return Watch(fingerprint), True
         return pending, False
 
@@ -163,7 +171,8 @@ class BoardSource:
     def current(self) -> Snapshot:
         with self._lock:
             fingerprint = folder_fingerprint(self.folder)
-            self._watch, due = self._watch.observe(fingerprint, self.clock(), self.settle)
+            settled = written_before(fingerprint, time.time_ns(), self.settle)
+            self._watch, due = self._watch.observe(fingerprint, self.clock(), self.settle, settled=settled)
             if due or self._current is None:
                 self._watch = Watch(fingerprint)
                 self._current = self._read(fingerprint)

@@ -414,6 +414,28 @@ def test_the_folder_is_read_once_it_has_been_quiet_by_the_servers_clock():
     assert not due
     assert watch.observe(c, 101.5, 1.0) == (Watch(c), True)
     assert Watch(a).observe(b, 7.0, 0.0) == (Watch(b), True)
+    assert Watch(a).observe(b, 7.0, 1.0, settled=True) == (Watch(b), True)  # its mtimes say: written a while ago
+
+
+def test_a_file_written_long_ago_is_read_at_once_and_one_from_the_future_after_the_quiet_time(tmp_path):
+    rng = played_rounds(tmp_path, teams=6, rounds=1)
+    path = tournament.round_path(tmp_path, 2)
+    now = [0.0]
+    source = BoardSource(tmp_path, log=lambda line: None, settle=5.0, clock=lambda: now[0])
+    first = source.current()
+    play(tmp_path, 2, rng)
+    future = time.time_ns() + 86_400 * 10**9
+    os.utime(path, ns=(future, future))
+    assert source.current() is first  # a clock a day ahead: not "written long ago", so wait the quiet time
+    now[0] = 4.9
+    assert source.current() is first
+    now[0] = 5.0
+    played = source.current()
+    assert re.search(r'data-title="第2轮[^"]* 成绩"', played.views)
+    past = time.time_ns() - 60 * 10**9
+    for written in tmp_path.iterdir():  # every file a minute old by its own date (the round an older copy put back)
+        os.utime(written, ns=(past, past))
+    assert source.current() is not played  # read at once: the quiet time is over by the files' dates
 
 
 def test_a_round_file_that_disappears_is_said_on_the_page(tmp_path, serve):
