@@ -44,7 +44,8 @@ LISTEN_BACKLOG = 256  # connections the system holds for us before they are acce
 READ_SECONDS = 5.0  # a client has this long to send its whole request (an idle or slow one is dropped after it)
 RESERVED_FILES = 32  # open files kept free beside the connections: the workbooks being read, the console, the socket
 ACCEPT_PAUSE = 0.1  # seconds to wait before accepting again when the system has no file left for a connection
-OUT_OF_FILES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
+OUT_OF_FILES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM,
+                *(getattr(errno, name) for name in ("WSAEMFILE", "WSAENOBUFS") if hasattr(errno, name))}  # Windows
 LOCAL_NAMES = ("localhost", "127.0.0.1")
 
 # The folder is read again once its files have stopped changing for this long: by their mtimes when these are all
