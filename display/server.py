@@ -172,7 +172,9 @@ class BoardSource:
     def current(self) -> Snapshot:
         with self._lock:
             fingerprint = folder_fingerprint(self.folder)
-            settled = written_before(fingerprint, time.time_ns(), self.settle)
+            # A file gone has no date to go by, and a save that replaces a file (Excel's) leaves it gone a moment.
+            settled = self._good_rounds <= rounds_in(fingerprint) and written_before(
+                fingerprint, time.time_ns(), self.settle)
             self._watch, due = self._watch.observe(fingerprint, self.clock(), self.settle, settled=settled)
             if due or self._current is None:
                 self._watch = Watch(fingerprint)

@@ -465,6 +465,29 @@ def test_a_deleted_round_file_is_said_in_the_organisers_window_too(tmp_path):
     assert any("重新运行 shuangsheng show" in line for line in lines)
 
 
+def test_a_file_gone_for_a_moment_is_not_said(tmp_path):
+    """Excel saves by moving the old file aside and the new one in: a request in between sees no round-2.xlsx. Its
+    absence is said only once it has lasted the quiet time by the server's clock (the file has no date to go by)."""
+    played_rounds(tmp_path, teams=6, rounds=1)
+    past = time.time_ns() - 60 * 10**9
+    for written in tmp_path.iterdir():
+        os.utime(written, ns=(past, past))
+    now = [0.0]
+    source = BoardSource(tmp_path, log=lambda line: None, settle=1.0, clock=lambda: now[0])
+    first = source.current()
+    aside = tmp_path / "~$round-2.tmp"
+    (tmp_path / "round-2.xlsx").rename(aside)
+    assert source.current() is first
+    aside.rename(tmp_path / "round-2.xlsx")
+    now[0] = 0.5
+    assert source.current() is first  # back as it was: nothing to read, nothing to say
+    (tmp_path / "round-2.xlsx").rename(aside)
+    now[0] = 1.0
+    assert source.current() is first
+    now[0] = 2.0
+    assert "找不到第2轮记分表 round-2.xlsx" in source.current().views
+
+
 def test_problems_are_counted_by_record_not_by_line():
     record = Problem("round-1.xlsx", "第1桌", Cell(9, 4), "得分应为5的倍数\n实际为83")
     assert problems_of(WorkbookError([record, record])) == (str(record), str(record))
