@@ -5,7 +5,7 @@ which the page polls), and only to requests naming this server (`Host`: localhos
 printed; anything else is 421). No file of the event folder is ever sent, so no path can reach outside it. The
 folder is read through `scoring.tournament`, the same calls `score` and `awards` make; the CLI writes its files
 atomically, and a file still changing (a referee's workbook being saved) is left alone until it has been quiet for a
-moment. Limits (SPEC §9): at most MAX_CONNECTIONS connections, each with READ_SECONDS to send its request; the
+moment. Limits: at most MAX_CONNECTIONS connections, each with READ_SECONDS to send its request; the
 server waits on its socket and its clients, never in a loop that polls.
 """
 
@@ -38,7 +38,7 @@ from scoring.workbook import WorkbookError
 DEFAULT_PORT = 8000
 DEFAULT_TITLE = "场地大屏"
 
-# The server's limits (SPEC §9: at most 512 connections; slow clients time out).
+# The server's limits: at most 512 connections; slow clients time out.
 MAX_CONNECTIONS = 512  # open connections, each with its thread; beyond it a new one is refused at once (503)
 LISTEN_BACKLOG = 256  # connections the system holds for us before they are accepted: a hall of phones at once
 READ_SECONDS = 5.0  # a client has this long to send its whole request (an idle or slow one is dropped after it)

@@ -235,7 +235,7 @@ def test_lan_binds_the_lan_address_and_says_what_to_type_into_the_tv(tmp_path):
     assert code == 0 and "Traceback" not in err
 
 
-# --- who is answered, and how many at once (SPEC §9: Host → 421, at most 512 connections, slow clients time out) ---
+# --- who is answered, and how many at once (a Host not ours → 421, at most 512 connections, slow clients time out) ---
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "LOCALHOST:{port}", "127.0.0.1", "localhost"])
