@@ -12,6 +12,7 @@ import select
 import socket
 import threading
 import time
+from http import HTTPStatus
 from pathlib import Path
 
 import pytest
@@ -265,6 +266,14 @@ def test_a_request_without_host_is_421(tmp_path, serve):
     with socket.create_connection(serve(tmp_path), timeout=10) as sock:
         sock.sendall(b"GET / HTTP/1.0\r\n\r\n")
         assert read_all(sock).startswith(b"HTTP/1.0 421 ")
+
+
+def test_the_documented_limits_are_the_ones_in_force():
+    limits = (Path(__file__).resolve().parents[1] / "docs" / "limits.md").read_text(encoding="utf-8")
+    assert f"| 同时打开的连接 | {display_server.MAX_CONNECTIONS} 个" in limits
+    assert f"| 发来一个请求的时间 | {display_server.READ_SECONDS:g} 秒 |" in limits
+    assert "场地大屏此刻的连接太多，请稍后再打开" in display_server.BUSY_TEXT.decode("utf-8")
+    assert display_server.MESSAGES[HTTPStatus.MISDIRECTED_REQUEST][0] in limits
 
 
 def test_the_host_rule():
