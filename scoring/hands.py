@@ -9,12 +9,13 @@ from __future__ import annotations
 import enum
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from scoring import files
-from scoring.errors import shown
+from scoring.errors import Issue, UserError, shown
+from scoring.fields import FIELDS
 from scoring.files import decode_text
 from scoring.levels import START, Level, Levels, Side
 from scoring.rules import CARD_PENALTY, RulesError, RuleSet
@@ -51,33 +52,6 @@ OFFENSE_CN = {
     Offense.DEFENDER_REVOKE: "台下出错牌",
 }
 
-# Field names as in the JSON record; the workbook maps each to its column.
-FIELDS = (
-    "dealer",
-    "points",
-    "bottom",
-    "capture",
-    "level_card_capture",
-    "dealer_wrong_cards",
-    "defender_wrong_cards",
-    "offense",
-    "playoff",
-    "level",
-)
-FIELD_CN = {
-    "dealer": "庄家",
-    "points": "台下得分",
-    "bottom": "底牌分",
-    "capture": "抠底倍数",
-    "level_card_capture": "级牌抠底",
-    "dealer_wrong_cards": "台上罚张",
-    "defender_wrong_cards": "台下罚张",
-    "offense": "违规",
-    "playoff": "加赛",
-    "level": "庄家级",
-}
-
-
 @dataclass(frozen=True)
 class Hand:
     dealer: Side
@@ -98,38 +72,7 @@ class Hand:
         return self.points + captured + CARD_PENALTY * (self.dealer_wrong_cards - self.defender_wrong_cards)
 
 
-@dataclass(frozen=True)
-class HandError:
-    """A problem with a record: `hand` is 1-based (None: the record as a whole), `field` a FIELDS name (or another
-    key of the record, or None) and `detail` what is wrong. The place becomes text only when shown."""
-
-    hand: int | None
-    field: str | None
-    detail: str
-
-    @classmethod
-    def at(cls, number: int, field: str | None, detail: str) -> HandError:
-        return cls(number, field, detail)
-
-    @property
-    def label(self) -> str:
-        """The field's Chinese name ('台下得分'), or '' for a field without a column."""
-        return FIELD_CN.get(self.field, "") if self.field else ""
-
-    @property
-    def message(self) -> str:
-        """'第3局台下得分：<detail>', '第3局：<detail>', or the detail alone for the record as a whole."""
-        if self.hand is None:
-            return self.detail
-        return f"第{self.hand}局{self.label}：{self.detail}"
-
-    @property
-    def in_hand(self) -> str:
-        """Where the hand is already named (its row in a score sheet): '台下得分：<detail>' or the detail alone."""
-        return f"{self.label}：{self.detail}" if self.label else self.detail
-
-    def as_json(self) -> dict[str, object]:
-        return {"hand": self.hand, "field": self.field, "message": self.message}
+HandError = Issue  # a problem with a record: `Issue.of_hand(hand, field, detail)`; hand 1-based, None: the whole record
 
 
 @dataclass(frozen=True)
@@ -138,15 +81,19 @@ class MatchRecord:
     start: Levels = START
 
 
-class RecordError(ValueError):
-    """A record that does not parse: every problem, and the hands before the first bad one (with the record's start
-    and rules, when those parsed) so their sequence can still be checked (`scoring.match.replay_record`)."""
+class RecordError(UserError, ValueError):
+    """A record that does not parse: every problem (`errors`, the same records as `issues`), and the hands before
+    the first bad one (with the record's start and rules, when those parsed) so their sequence can still be checked
+    (`scoring.match.replay_record`)."""
 
-    def __init__(self, errors: list[HandError], readable: MatchRecord | None = None, rules: RuleSet | None = None):
-        super().__init__("\n".join(e.message for e in errors))
-        self.errors = errors
+    def __init__(self, errors: Sequence[Issue], readable: MatchRecord | None = None, rules: RuleSet | None = None):
+        super().__init__(errors)
         self.readable = readable
         self.rules = rules
+
+    @property
+    def errors(self) -> tuple[Issue, ...]:
+        return self.issues
 
 
 def check_hand(number: int, hand: Hand) -> list[HandError]:
@@ -154,7 +101,7 @@ def check_hand(number: int, hand: Hand) -> list[HandError]:
     errors: list[HandError] = []
 
     def bad(field: str, message: str) -> None:
-        errors.append(HandError.at(number, field, message))
+        errors.append(Issue.of_hand(number, field, message))
 
     for field in ("points", "bottom"):
         value = getattr(hand, field)
@@ -180,8 +127,8 @@ def check_hand(number: int, hand: Hand) -> list[HandError]:
 def parse_record(data: object) -> tuple[MatchRecord, RuleSet | None]:
     """A JSON match record → (record, the record's own rule overrides or None). RecordError lists every problem."""
     if not isinstance(data, Mapping):
-        raise RecordError([HandError(None, None, "记录应为 JSON 对象，如 {\"hands\": [...]}")])
-    errors = [HandError(None, None, f"未知的字段 {shown(key)}（可用：rules、start、hands）")
+        raise RecordError([Issue.of_hand(None, None, "记录应为 JSON 对象，如 {\"hands\": [...]}")])
+    errors = [Issue.of_hand(None, None, f"未知的字段 {shown(key)}（可用：rules、start、hands）")
               for key in data if key not in ("rules", "start", "hands")]
     rules, rule_errors = _parse_rules(data)
     start, start_errors = _parse_start(data)
@@ -199,11 +146,11 @@ def _parse_rules(data: Mapping) -> tuple[RuleSet | None, list[HandError]]:
     if "rules" not in data:
         return None, []
     if not isinstance(data["rules"], Mapping):
-        return None, [HandError(None, "rules", "rules 应为对象，如 {\"dealer_table\": \"ceil\"}")]
+        return None, [Issue.of_hand(None, "rules", "rules 应为对象，如 {\"dealer_table\": \"ceil\"}")]
     try:
         return RuleSet.from_mapping(data["rules"]), []
     except RulesError as exc:
-        return None, [HandError(None, f"rules.{k}", f"规则 {k}：{m}") for k, m in exc.problems]
+        return None, [Issue.of_hand(None, f"rules.{k}", f"规则 {k}：{m}") for k, m in exc.problems]
 
 
 def _parse_start(data: Mapping) -> tuple[Levels, list[HandError]]:
@@ -211,13 +158,13 @@ def _parse_start(data: Mapping) -> tuple[Levels, list[HandError]]:
         return START, []
     raw = data["start"]
     if not isinstance(raw, Mapping) or set(raw) - {"A", "B"}:
-        return START, [HandError(None, "start", "start 应为 {\"A\": 级数, \"B\": 级数}")]
+        return START, [Issue.of_hand(None, "start", "start 应为 {\"A\": 级数, \"B\": 级数}")]
     levels, errors = {}, []
     for side in Side:
         try:
             levels[side] = Level.parse(raw.get(side.value, "2"))
         except ValueError:
-            errors.append(HandError(None, f"start.{side.value}",
+            errors.append(Issue.of_hand(None, f"start.{side.value}",
                                     f"{side.team}起始级数应为 2…10、J、Q、K、A，实际为 {shown(raw[side.value])}"))
     return (Levels(levels[Side.A], levels[Side.B]) if len(levels) == 2 else START), errors
 
@@ -225,9 +172,9 @@ def _parse_start(data: Mapping) -> tuple[Levels, list[HandError]]:
 def _parse_hands(hands_raw: object) -> tuple[tuple[Hand, ...], tuple[Hand, ...] | None, list[HandError]]:
     """(the hands that parsed, the hands before the first one with a problem or None, every problem)."""
     if not isinstance(hands_raw, list):
-        return (), None, [HandError(None, "hands", "缺少 hands（每局一项的列表）")]
+        return (), None, [Issue.of_hand(None, "hands", "缺少 hands（每局一项的列表）")]
     if not hands_raw:
-        return (), None, [HandError(None, "hands", "hands 是空的：至少要有一局的记录")]
+        return (), None, [Issue.of_hand(None, "hands", "hands 是空的：至少要有一局的记录")]
     hands: list[Hand] = []
     readable: tuple[Hand, ...] | None = None
     errors: list[HandError] = []
@@ -247,8 +194,8 @@ FLAG_FIELDS = ("level_card_capture", "playoff")
 
 def _parse_hand(number: int, raw: object) -> tuple[Hand | None, list[HandError]]:
     if not isinstance(raw, Mapping):
-        return None, [HandError.at(number, None, "应为对象，如 {\"dealer\": \"A\", \"points\": 35}")]
-    errors = [HandError(number, key, f"未知的字段 {shown(key)}（可用：{'、'.join(FIELDS)}）")
+        return None, [Issue.of_hand(number, None, "应为对象，如 {\"dealer\": \"A\", \"points\": 35}")]
+    errors = [Issue.of_hand(number, key, f"未知的字段 {shown(key)}（可用：{'、'.join(FIELDS)}）")
               for key in raw if key not in FIELDS]
     values: dict[str, object] = {}
     for field in ("dealer", *NUMBER_FIELDS, *FLAG_FIELDS, "offense", "level"):
@@ -258,7 +205,7 @@ def _parse_hand(number: int, raw: object) -> tuple[Hand | None, list[HandError]]
         if problem is None:
             values[field] = value
         else:
-            errors.append(HandError.at(number, field, problem))
+            errors.append(Issue.of_hand(number, field, problem))
     if errors:
         return None, errors
     hand = Hand(**values)  # type: ignore[arg-type]
@@ -348,7 +295,7 @@ def read_record(path: Path) -> object:
     be a record: missing, unreadable, too large, an Excel workbook, not UTF-8/GBK, nested too deep, not JSON."""
 
     def refuse(message: str) -> RecordError:
-        return RecordError([HandError(None, None, message)])
+        return RecordError([Issue.of_hand(None, None, message)])
 
     try:
         raw = files.read_user_file(path, files.MATCH_RECORD)

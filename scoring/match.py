@@ -6,6 +6,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from scoring.errors import Issue
 from scoring.hands import Hand, HandError, MatchRecord, Offense, RecordError, check_hand, parse_record
 from scoring.levels import START, Level, Levels, Side
 from scoring.rules import (
@@ -254,7 +255,7 @@ def replay(record: MatchRecord, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
         prev = outcomes[-1] if outcomes else None
         complaint = _sequence_complaint(hand, prev, walk.levels, progress, rules)
         if complaint is not None:
-            errors.append(HandError.at(number, *complaint))
+            errors.append(Issue.of_hand(number, *complaint))
             break
         outcome = walk.play(number, hand)
         outcomes.append(outcome)

@@ -228,11 +228,11 @@ def test_fuzzed_records_never_escape(tmp_path, record, cut, junk):
 
 
 def test_a_hand_error_is_worded_only_when_shown():
-    error = HandError(3, "points", "应为 0–200 之间 5 的倍数，实际为 7")
+    error = HandError.of_hand(3, "points", "应为 0–200 之间 5 的倍数，实际为 7")
     assert error.message == "第3局台下得分：应为 0–200 之间 5 的倍数，实际为 7"
     assert error.in_hand == "台下得分：应为 0–200 之间 5 的倍数，实际为 7"
-    assert HandError(3, "extra", "未知的字段").message == "第3局：未知的字段"
-    assert HandError(None, "rules", "rules 应为对象").message == "rules 应为对象"
+    assert HandError.of_hand(3, "extra", "未知的字段").message == "第3局：未知的字段"
+    assert HandError.of_hand(None, "rules", "rules 应为对象").message == "rules 应为对象"
 
 
 

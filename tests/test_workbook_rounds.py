@@ -149,7 +149,7 @@ def test_engine_errors_map_to_the_cell_of_the_hand_and_field(filled):
     ]
     assert match.cell(3, "level") == Cell(10, 3)
     assert match.cell(3, None) == Cell(10, 1)
-    assert str(match.locate(HandError(None, None, "整场记录有误"))) == "round-1.xlsx 第1桌：整场记录有误"
+    assert str(match.locate(HandError.of_hand(None, None, "整场记录有误"))) == "round-1.xlsx 第1桌：整场记录有误"
 
 
 def test_a_sheet_that_does_not_match_the_draw_is_reported(tmp_path):

@@ -76,7 +76,7 @@ def write_checked(
         raise ValueError("the checked copy must not overwrite the workbook that was read")
     name = Path(source.path).name
     if hashlib.sha256(read_file(source.path)).hexdigest() != source.sha256:
-        raise WorkbookError([Problem(name, None, None, "文件在读取之后又被修改过，请重新运行 score")])
+        raise WorkbookError([Problem.of_cell(name, None, None, "文件在读取之后又被修改过，请重新运行 score")])
     everything: list[Problem] = []
     summary_rows: list[tuple[object, ...]] = []
     by_sheet: dict[str, tuple[MatchSheet, MatchResult | None, str]] = {}

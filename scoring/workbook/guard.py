@@ -105,7 +105,7 @@ def inspect(data: bytes, name: str) -> Inspection:
     """Refuse `data` (the file `name`) unless it is a sane .xlsx package; its merged ranges by sheet."""
 
     def refuse(message: str, sheet: str | None = None) -> WorkbookError:
-        return WorkbookError([Problem(name, sheet, None, message)])
+        return WorkbookError([Problem.of_cell(name, sheet, None, message)])
 
     suffix = PurePath(name).suffix.lower()
     if suffix in _BY_SUFFIX:

@@ -83,11 +83,11 @@ def read_file(path: Path) -> bytes:
         reason = exc.reason
         if exc.missing and str(path) != name:
             reason = f"找不到文件：{path}"  # the full path only when it says more than the name
-        raise WorkbookError([Problem(name, None, None, reason)]) from None
+        raise WorkbookError([Problem.of_cell(name, None, None, reason)]) from None
 
 
 def _unreadable(name: str, exc: BaseException) -> WorkbookError:
-    return WorkbookError([Problem(
+    return WorkbookError([Problem.of_cell(
         name, None, None, f"无法作为 xlsx 工作簿打开（文件可能已损坏：{type(exc).__name__}）；请在 Excel 或 WPS 中重新保存"
     )])
 
@@ -242,7 +242,7 @@ def _openpyxl_grids(data: bytes, name: str, package: Inspection) -> dict[str, Gr
 def csv_grid(data: bytes, name: str) -> Grid:
     text = decode_text(data)
     if text is None:
-        raise WorkbookError([Problem(name, None, None, "无法识别文件编码（应为 UTF-8 或 GBK）")])
+        raise WorkbookError([Problem.of_cell(name, None, None, "无法识别文件编码（应为 UTF-8 或 GBK）")])
     cells: dict[tuple[int, int], object] = {}
     for r, row in enumerate(csv.reader(io.StringIO(text)), start=1):
         for c, value in enumerate(row, start=1):

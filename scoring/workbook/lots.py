@@ -20,7 +20,7 @@ def read_lots(path: Path) -> tuple[tuple[str, int], ...]:
     candidates = [csv_grid(data, name)] if csv_file else list(read_grids(data, name).values())
     hit = next(((g, found) for g in candidates if (found := g.find_header(LOTS_HEADER))), None)
     if hit is None:
-        raise WorkbookError([Problem(name, None, None, "找不到含“组号”“签号”两列的表头")])
+        raise WorkbookError([Problem.of_cell(name, None, None, "找不到含“组号”“签号”两列的表头")])
     grid, (header_row, cols) = hit
     sheet = grid.name or None
     lots: list[tuple[str, int]] = []
@@ -34,14 +34,14 @@ def read_lots(path: Path) -> tuple[tuple[str, int], ...]:
             if not team_id:
                 raise ValueError(raw_id)
         except ValueError:
-            problems.append(Problem(name, sheet, Cell(r, cols["组号"]), f"组号应为文字或整数，实际为{quoted(raw_id)}"))
+            problems.append(Problem.of_cell(name, sheet, Cell(r, cols["组号"]), f"组号应为文字或整数，实际为{quoted(raw_id)}"))
             continue
         try:
             lot = parse_whole(raw_lot, suffixes=("号",))
             if lot < 1:
                 raise ValueError(raw_lot)
         except ValueError:
-            problems.append(Problem(name, sheet, Cell(r, cols["签号"]), f"签号应为正整数，实际为{quoted(raw_lot)}"))
+            problems.append(Problem.of_cell(name, sheet, Cell(r, cols["签号"]), f"签号应为正整数，实际为{quoted(raw_lot)}"))
             continue
         lots.append((team_id, lot))
     if problems:

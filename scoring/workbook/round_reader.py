@@ -14,7 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from scoring.hands import FIELD_CN, FIELDS, Hand, HandError, MatchRecord, check_hand
+from scoring.errors import Place
+from scoring.fields import FIELD_CN, FIELDS
+from scoring.hands import Hand, HandError, MatchRecord, check_hand
 from scoring.knockout import Pairing, Round
 from scoring.levels import Side
 from scoring.workbook.guard import MAX_ROWS
@@ -88,7 +90,8 @@ class MatchSheet:
 
     def locate(self, error: HandError) -> Problem:
         """An engine error (hand position, field) as a problem at its cell: `round-1.xlsx 第3桌!D9：…`."""
-        return Problem(self.file, self.sheet, self.cell(error.hand, error.field), error.message)
+        return Problem(Place(self.file, self.sheet, self.cell(error.hand, error.field), error.hand, error.field),
+                       error.detail)
 
 
 @dataclass(frozen=True)
@@ -145,7 +148,7 @@ def _read_matches_sheet(
     """The drawn round, the walkovers, and each bad 弃权 cell by table; WorkbookError if the round is unusable."""
     grid = grids.get(MATCHES_SHEET)
     if grid is None:
-        raise WorkbookError([Problem(name, None, None, f"找不到工作表“{MATCHES_SHEET}”，这不像是 draw 生成的轮次工作簿")])
+        raise WorkbookError([Problem.of_cell(name, None, None, f"找不到工作表“{MATCHES_SHEET}”，这不像是 draw 生成的轮次工作簿")])
     sheet = _Sheet(grid, name)
     number, seed, byes = sheet.info()
     found = grid.find_header(MATCHES_HEADER[:4])
@@ -169,7 +172,7 @@ class _Sheet:
         self.fatal: list[Problem] = []
 
     def fail(self, cell: Cell | None, message: str) -> None:
-        self.fatal.append(Problem(self.name, self.grid.name, cell, message))
+        self.fatal.append(Problem.of_cell(self.name, self.grid.name, cell, message))
 
     def labelled(self, label: str) -> tuple[object, Cell | None]:
         at = self.grid.find_label(label)
@@ -233,7 +236,7 @@ class _Sheet:
                 try:
                     walkovers[table] = parse_forfeit(raw_forfeit, pairing)
                 except ValueError:
-                    bad_forfeits[table] = Problem(
+                    bad_forfeits[table] = Problem.of_cell(
                         self.name, grid.name, Cell(r, cols["弃权"]),
                         f"弃权应为空，或弃权的一方“甲”或“乙”（也可写组号 {pairing.a} 或 {pairing.b}），实际为“{show(raw_forfeit)}”",
                     )
@@ -292,7 +295,7 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
 
     def broken(message: str) -> MatchSheet:
         return MatchSheet(name, sheet, pairing, empty, (), {}, None, walkover,
-                          (Problem(name, sheet, None, message),), len(HAND_COLUMNS) + 1)
+                          (Problem.of_cell(name, sheet, None, message),), len(HAND_COLUMNS) + 1)
 
     if grid is None:
         if strays:
@@ -311,7 +314,7 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
     header_row, labels = found
     columns = {c.field or c.label: labels[c.label] for c in HAND_COLUMNS if c.label in labels}
     extra_column = max(labels.values()) + 1
-    problems = [Problem(name, sheet, cell, message) for cell, message in (
+    problems = [Problem.of_cell(name, sheet, cell, message) for cell, message in (
         *_merged_problems(grid, header_row, columns),
         *_team_block_problems(grid, header_row, pairing),
     )]
@@ -319,7 +322,7 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
     rows: list[int] = []
     for r in range(header_row + 1, grid.max_row + 1):
         hand, row_problems = _read_hand_row({f: grid.get(r, columns[f]) for f in FIELDS}, len(hands) + 1)
-        problems.extend(Problem(name, sheet, Cell(r, columns[f]), message) for f, message in row_problems)
+        problems.extend(Problem.of_cell(name, sheet, Cell(r, columns[f]), message) for f, message in row_problems)
         if hand is not None:
             hands.append(hand)
             rows.append(r)

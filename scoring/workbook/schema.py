@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scoring.hands import FIELD_CN, FIELDS, OFFENSE_CN
+from scoring.fields import FIELD_CN, FIELDS
+from scoring.hands import OFFENSE_CN
 from scoring.levels import LABELS
 from scoring.teams import Team
 from scoring.workbook.parsers import (

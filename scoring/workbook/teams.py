@@ -111,18 +111,18 @@ def read_teams(path: Path) -> tuple[Team, ...]:
         if len(with_header) == 1:
             grids = {with_header[0].name: with_header[0]}
         if len(grids) != 1:
-            raise WorkbookError([Problem(name, None, None, f"找不到工作表“{TEAMS_SHEET}”（现有：{'、'.join(grids)}）")])
+            raise WorkbookError([Problem.of_cell(name, None, None, f"找不到工作表“{TEAMS_SHEET}”（现有：{'、'.join(grids)}）")])
         grid = next(iter(grids.values()))
     sheet = grid.name
     found = grid.find_header(TEAMS_REQUIRED)
     if found is None:
         raise WorkbookError(
-            [Problem(name, sheet, None, f"找不到表头行（应有 {' | '.join(TEAMS_HEADER)}，其中组号、队员1、队员2 必须有）")]
+            [Problem.of_cell(name, sheet, None, f"找不到表头行（应有 {' | '.join(TEAMS_HEADER)}，其中组号、队员1、队员2 必须有）")]
         )
     header_row, columns = found
     filled = sorted({r for (r, c) in grid.cells if r > header_row and c in columns.values()})
     if len(filled) > MAX_TEAMS:  # thousands of rows: a pasted table, not a team list; no list of problems for each
-        raise WorkbookError([Problem(name, sheet, None, f"报名表第{filled[0]}–{filled[-1]}行填了 {len(filled)} 行，"
+        raise WorkbookError([Problem.of_cell(name, sheet, None, f"报名表第{filled[0]}–{filled[-1]}行填了 {len(filled)} 行，"
                                      f"本程序最多支持 {MAX_TEAMS} 组（每行一组）；请检查是否粘贴了别的表格")])
     problems: list[Problem] = []
     rows: list[TeamRow] = []
@@ -131,14 +131,14 @@ def read_teams(path: Path) -> tuple[Team, ...]:
         if all(blank(v) for v in raw.values()):
             continue
         row, row_problems = _team_row(r, raw)
-        problems.extend(Problem(name, sheet, Cell(r, columns[label]), message) for label, message in row_problems)
+        problems.extend(Problem.of_cell(name, sheet, Cell(r, columns[label]), message) for label, message in row_problems)
         if row is not None:
             rows.append(row)
     teams, team_problems = validate_teams(rows)
     for p in team_problems:
-        problems.append(Problem(name, sheet, Cell(p.row, columns[p.column]), p.message))
+        problems.append(Problem.of_cell(name, sheet, Cell(p.row, columns[p.column]), p.message))
     if not problems and not teams:
-        problems.append(Problem(name, sheet, None, "报名表中还没有任何参赛组"))
+        problems.append(Problem.of_cell(name, sheet, None, "报名表中还没有任何参赛组"))
     if problems:
         raise WorkbookError(sorted(problems, key=Problem.order))
     return teams
