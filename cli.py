@@ -99,6 +99,7 @@ def print_json(document: object) -> None:
 @app.command()
 def replay(file: FileArg, json_out: JsonOpt = False) -> None:
     """重演一场比赛的记录，逐局说明级数变化。"""
+    from scoring.errors import issues_json, located
     from scoring.hands import RecordError, read_record
     from scoring.match import replay_record, result_as_json
     from scoring.report import replay_text
@@ -106,12 +107,11 @@ def replay(file: FileArg, json_out: JsonOpt = False) -> None:
     try:
         result = replay_record(read_record(file))
     except RecordError as exc:  # not a record at all: missing, too large, not JSON
-        fail([f"{file}：{e.message}" for e in exc.errors], as_json={"errors": [e.as_json() for e in exc.errors]}
-             if json_out else None)
+        fail([str(e) for e in located(exc.errors, str(file))], as_json=issues_json(exc.errors) if json_out else None)
     if json_out:
         print_json(result_as_json(result))
     elif result.errors and not result.outcomes:
-        fail([f"{file}：{e.message}" for e in result.errors])
+        fail([str(e) for e in located(result.errors, str(file))])
     else:
         typer.echo(replay_text(result))
     if result.errors:

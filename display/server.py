@@ -33,7 +33,6 @@ from scoring.errors import UserError
 from scoring.event import EVENT_FILE
 from scoring.files import write_text
 from scoring.venue import Board
-from scoring.workbook import WorkbookError
 
 DEFAULT_PORT = 8000
 DEFAULT_TITLE = "场地大屏"
@@ -61,7 +60,7 @@ ROUND_MISSING_LOG = "如果是有意删除的，请按 Ctrl+C 停止大屏，再
 
 
 def load_board(folder: Path) -> Board:
-    """The page data, through the calls `bracket` and `score` make. Raises UserError (Chinese lines)."""
+    """The page data, through the calls `bracket` and `score` make. Raises UserError (its issues, all of them)."""
     chart, state = tournament.bracket(folder)
     return venue.build_board(chart, state.scores())
 
@@ -140,11 +139,8 @@ class Watch:
 
 
 def problems_of(exc: UserError) -> tuple[str, ...]:
-    """The problems an error reports, one entry each (the one place the server takes an error apart): a workbook's
-    records where the error has them, else its messages, one per problem."""
-    if isinstance(exc, WorkbookError):
-        return tuple(str(p) for p in exc.problems)
-    return tuple(exc.messages)
+    """The problems an error reports, one entry each: its issues (records), as shown."""
+    return tuple(str(issue) for issue in exc.issues)
 
 
 def missing_notice(names: Iterable[str]) -> str:

@@ -191,7 +191,7 @@ def lots_pdf(
     With `field` (the number of teams, when known) the page head says which lots meet in round 1 and which are
     the byes (`[format] byes`)."""
     if count < 1:
-        raise MaterialsError(f"抽签签条的张数应至少为1，实际为 {count}")
+        raise MaterialsError([f"抽签签条的张数应至少为1，实际为 {count}"])
     fonts = fonts or choose_fonts(event.print.font)
     plan = {"field": field, "lot_plan": lot_plan(field, event.byes).text if field and field >= 2 else ""}
     top_label, bottom_label, said = _lot_wording(render("lots.j2", event, template_dir, plan))

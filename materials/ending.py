@@ -392,7 +392,7 @@ def announcement_pdf(
 ) -> bytes:
     """成绩公告: the prizes with team numbers and players, then every round's results; organiser and date."""
     if not chart.placings.complete:
-        raise MaterialsError("比赛尚未结束，名次还不完整，不能打印成绩公告")
+        raise MaterialsError(["比赛尚未结束，名次还不完整，不能打印成绩公告"])
     flow = Flow(fonts or choose_fonts(event.print.font), sizes(event))
     teams = {t.id: t for t in chart.teams}
 
@@ -483,7 +483,7 @@ def certificates_pdf(
     """荣誉证书, A4 landscape, one page each: the title, the recipients' names large (long names shrink, then
     wrap), the prize, the wording of `certificate.j2`, the organiser and date with room for the seal."""
     if not placings.complete:
-        raise MaterialsError("比赛尚未结束，名次还不完整，不能打印荣誉证书")
+        raise MaterialsError(["比赛尚未结束，名次还不完整，不能打印荣誉证书"])
     fonts = fonts or choose_fonts(event.print.font)
     page_w, page_h = landscape(A4)
     buffer = io.BytesIO()

@@ -29,7 +29,7 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
 from scoring import files
-from scoring.errors import UserError, shown
+from scoring.errors import Issue, UserError, shown
 from scoring.event import Event
 from scoring.files import decode_text
 from scoring.levels import Level, to_halfwidth
@@ -38,7 +38,7 @@ from templates import TEMPLATE_DIR
 
 
 class MaterialsError(UserError, ValueError):
-    """A wording template cannot be used; the message is Chinese and names the file and line."""
+    """A wording template cannot be used (or the papers cannot be made yet); each issue names the file and line."""
 
 
 # --- wording helpers -------------------------------------------------------------------------------------------
@@ -180,10 +180,10 @@ class _TemplateLoader(jinja2.BaseLoader):
             try:  # regular files only (is_file), read up to the limit
                 data = files.read_user_file(path, TEMPLATE_FILE)
             except files.Unreadable as exc:
-                raise MaterialsError(str(exc)) from None
+                raise MaterialsError(exc.issues) from None
             text = decode_text(data)
             if text is None:
-                raise MaterialsError(f"{path}：文件编码无法识别，请用记事本“另存为”，编码选 UTF-8")
+                raise MaterialsError([Issue.of_file(path, "文件编码无法识别，请用记事本“另存为”，编码选 UTF-8")])
             earlier = paths[:i]  # a file put there later takes over
             return text, str(path), functools.partial(_up_to_date, path, data, tuple(earlier))
         raise jinja2.TemplateNotFound(template)
@@ -260,7 +260,7 @@ def _rendered(
     # A template is text an organiser wrote: whatever it does wrong at render time is said with its line.
     except (jinja2.TemplateError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError,
             RecursionError) as exc:
-        raise MaterialsError(_template_problem(exc, name, list(context))) from None
+        raise MaterialsError([_template_problem(exc, name, list(context))]) from None
 
 
 def render_lines(
@@ -444,8 +444,8 @@ def unknown_insert(block: Block, known: Sequence[str]) -> MaterialsError:
     where = f"{block.source}：" if block.source else ""
     listed = "、".join(f"@{name}" for name in known) or "无"
     if not block.name:
-        return MaterialsError(f"{where}模板中“@”后面应紧跟要插入的内容的名字（这份文件可用：{listed}）")
-    return MaterialsError(f"{where}模板中的“@{block.name}”不认识（这份文件可用：{listed}）")
+        return MaterialsError([f"{where}模板中“@”后面应紧跟要插入的内容的名字（这份文件可用：{listed}）"])
+    return MaterialsError([f"{where}模板中的“@{block.name}”不认识（这份文件可用：{listed}）"])
 
 
 def check_kinds(found: Sequence[Block], allowed: Sequence[BlockKind], inserts: Sequence[str]) -> None:
@@ -458,7 +458,7 @@ def check_kinds(found: Sequence[Block], allowed: Sequence[BlockKind], inserts: S
             where = f"{block.source}：" if block.source else ""
             usable = "、".join("无记号的段落" if k is BlockKind.BODY else f"“{k.value}”" for k in allowed)
             mark = block.kind.value
-            raise MaterialsError(f"{where}这份文件的模板不能用“{mark}”开头的行（可用：{usable}）")
+            raise MaterialsError([f"{where}这份文件的模板不能用“{mark}”开头的行（可用：{usable}）"])
 
 
 def _table(rows: Sequence[_Line], source: str) -> TableSpec:
@@ -479,7 +479,7 @@ def _table(rows: Sequence[_Line], source: str) -> TableSpec:
         body.append((header, tuple(cell.strip().text for cell in cells)))
     if not body:
         where = f"{source}：" if source else ""
-        raise MaterialsError(f"{where}模板中的表格（以“|”开头的行）没有内容")
+        raise MaterialsError([f"{where}模板中的表格（以“|”开头的行）没有内容"])
     columns = max(len(cells) for _, cells in body)
     widths = (widths + [0.0] * columns)[:columns]
     widths = [w if w > 0 else 100 / columns for w in widths]
@@ -502,5 +502,5 @@ def _table_settings(text: str, source: str) -> tuple[list[float], float | None, 
                 widths.append(float(token))
         except ValueError:
             where = f"{source}：" if source else ""
-            raise MaterialsError(f"{where}模板中的表格设置“|={text}”有误（应如“|= 20 40 40 @22 h9”）") from None
+            raise MaterialsError([f"{where}模板中的表格设置“|={text}”有误（应如“|= 20 40 40 @22 h9”）"]) from None
     return widths, size, pen_height

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from scoring import event as event_file
 from scoring import files, knockout, tournament, workbook
-from scoring.errors import UserError
+from scoring.errors import Issue, UserError
 from scoring.knockout import Placings
 from scoring.score_step import Written
 from scoring.simulate import simulate_match
@@ -30,7 +30,7 @@ GIVEN = (
 
 
 class DemoError(UserError, ValueError):
-    pass
+    """The demo cannot run here: the folder is somebody's, or the team count is out of range."""
 
 
 @dataclass(frozen=True)
@@ -88,19 +88,19 @@ def _names(names: list[str]) -> str:
     return shown + (f" 等 {len(names)} 个" if len(names) > SHOWN_NAMES else "")
 
 
-def _refusal(folder: Path, foreign: list[str], changed: list[str], *, old_record: bool) -> list[str]:
+def _refusal(folder: Path, foreign: list[str], changed: list[str], *, old_record: bool) -> list[Issue]:
     elsewhere = f"请用 --out 另选一个空文件夹，例如 shuangsheng demo --out {typed_path(folder.parent / '示例')}"
     if event_file.EVENT_FILE in foreign:  # somebody's real event
-        return [f"{folder} 是一个真实的活动文件夹（有 {event_file.EVENT_FILE}），示例不能放在这里，"
-                f"也不会改动其中的任何文件；{elsewhere}"]
+        return [Issue.plain(f"{folder} 是一个真实的活动文件夹（有 {event_file.EVENT_FILE}），示例不能放在这里，"
+                            f"也不会改动其中的任何文件；{elsewhere}")]
     lines = []
     if foreign:
         why = ("（这个示例文件夹是旧版本生成的，没有记下它写了哪些文件）" if old_record else "")
-        lines.append(f"{folder}：里面有不是示例生成的文件{why}：{_names(foreign)}")
+        lines.append(Issue.of_file(folder, f"里面有不是示例生成的文件{why}：{_names(foreign)}"))
     if changed:
-        lines.append(f"{folder}：这些文件是示例生成的，但之后被改动过：{_names(changed)}")
-    lines.append("示例只替换它自己生成、之后没有改动过的文件，不会删除或覆盖上面这些文件。"
-                 f"{elsewhere}；确定不要这些文件时，先把它们删除或移走，再运行 demo")
+        lines.append(Issue.of_file(folder, f"这些文件是示例生成的，但之后被改动过：{_names(changed)}"))
+    lines.append(Issue.plain("示例只替换它自己生成、之后没有改动过的文件，不会删除或覆盖上面这些文件。"
+                             f"{elsewhere}；确定不要这些文件时，先把它们删除或移走，再运行 demo"))
     return lines
 
 
@@ -119,15 +119,14 @@ def prepare_folder(folder: Path) -> None:
         folder.mkdir(parents=True)
         return
     if not folder.is_dir():
-        raise DemoError(f"{folder} 是一个文件，不是文件夹；请用 --out 另选一个空文件夹")
+        raise DemoError([f"{folder} 是一个文件，不是文件夹；请用 --out 另选一个空文件夹"])
     recorded = _recorded(folder)
     entries = sorted((p for p in folder.iterdir() if p.name != RECORD), key=lambda p: p.name)
     left = [p for p in entries if recorded is None or not _replaceable(p, recorded)]
     foreign = [p.name for p in left if p.name not in (recorded or {})]
     changed = [p.name for p in left if p.name in (recorded or {})]
     if foreign or changed:
-        raise DemoError("\n".join(_refusal(folder, foreign, changed,
-                                            old_record=recorded is None and (folder / RECORD).exists())))
+        raise DemoError(_refusal(folder, foreign, changed, old_record=recorded is None and (folder / RECORD).exists()))
     for path in [*entries, folder / RECORD]:
         try:
             path.unlink(missing_ok=True)
@@ -171,7 +170,7 @@ def run_demo(
     The folder must be empty or hold only what an earlier demo wrote, unchanged (see `prepare_folder`); whatever
     is written, even when a step fails, is recorded as the demo's own (`record_folder`)."""
     if not knockout.MIN_TEAMS <= teams <= knockout.MAX_TEAMS:
-        raise DemoError(f"参赛组数应为 {knockout.MIN_TEAMS}–{knockout.MAX_TEAMS}，实际为 {teams}")
+        raise DemoError([f"参赛组数应为 {knockout.MIN_TEAMS}–{knockout.MAX_TEAMS}，实际为 {teams}"])
     prepare_folder(folder)
     try:
         report = _play(folder, random.Random(seed), teams, after_draw=after_draw, after_score=after_score)

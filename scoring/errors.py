@@ -150,18 +150,25 @@ def as_issues(items: Iterable[Issue | str]) -> tuple[Issue, ...]:
 
 
 class UserError(Exception):
-    """The one base class of everything a user can fix: every `Issue` found (all at once), and a `heading` when
-    the list has one ('第1轮的签号有误：'). The CLI renders `messages` and exits 1."""
+    """The one base class of everything a user can fix: every `Issue` found (all at once), each field of its own —
+    a `heading` over them ('第1轮的签号有误：'), `details` behind them (the problems that keep a match open, shown
+    indented) and a `hint` after them (what to do) — when the error has one. The CLI renders `messages`, exits 1."""
 
-    def __init__(self, issues: Iterable[Issue | str], *, heading: str | None = None):
+    def __init__(self, issues: Iterable[Issue | str], *, heading: str | None = None,
+                 details: Iterable[Issue] = (), hint: str | None = None):
+        if isinstance(issues, str):
+            raise TypeError("UserError takes a list of issues, not one text")
         self.issues: tuple[Issue, ...] = as_issues(issues)
         self.heading = heading
-        super().__init__(*self.issues)
+        self.details: tuple[Issue, ...] = tuple(details)
+        self.hint = hint
+        super().__init__()  # no args: OSError would read two of them as (errno, strerror); str() renders the issues
 
     @property
     def messages(self) -> list[str]:
-        """The terminal's lines: the heading (if any), then each issue."""
-        return [*((self.heading,) if self.heading else ()), *(str(issue) for issue in self.issues)]
+        """The terminal's lines: the heading, each issue, each detail (indented), the hint."""
+        return [*((self.heading,) if self.heading else ()), *(str(issue) for issue in self.issues),
+                *(f"  {detail}" for detail in self.details), *((self.hint,) if self.hint else ())]
 
     def __str__(self) -> str:
         return "\n".join(self.messages)

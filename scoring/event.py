@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scoring import files
-from scoring.errors import UserError, shown
+from scoring.errors import Issue, UserError, shown
 from scoring.files import decode_text
 from scoring.formats import Byes, ThirdPlace  # re-exported: event.Byes, event.ThirdPlace
 from scoring.rules import RulesError, RuleSet
@@ -21,11 +21,7 @@ EVENT_FILE = "event.toml"
 
 
 class EventError(UserError, ValueError):
-    """event.toml is unreadable or has bad values; `problems` are complete Chinese messages."""
-
-    def __init__(self, problems: list[str]):
-        super().__init__("\n".join(problems))
-        self.problems = problems
+    """event.toml is unreadable or has bad values: every problem, each an `Issue` naming the file."""
 
 
 @dataclass(frozen=True)
@@ -105,11 +101,11 @@ def load(folder: Path) -> Event:
         data = files.read_user_file(path, files.EVENT_SETTINGS)
     except files.Unreadable as exc:
         if exc.missing:
-            raise EventError([f"{path}：找不到活动设置文件，请先运行 {command_line('init', folder)}"]) from None
-        raise EventError([str(exc)]) from None
+            raise EventError([Issue.of_file(path, f"找不到活动设置文件，请先运行 {command_line('init', folder)}")]) from None
+        raise EventError(exc.issues) from None
     text = decode_text(data)
     if text is None:
-        raise EventError([f"{path}：文件编码无法识别，请用记事本“另存为”，编码选 UTF-8"])
+        raise EventError([Issue.of_file(path, "文件编码无法识别，请用记事本“另存为”，编码选 UTF-8")])
     return parse(text, source=str(path))
 
 
@@ -121,7 +117,7 @@ def parse(text: str, *, source: str) -> Event:
     except (ValueError, RecursionError):  # a number of thousands of digits; brackets nested a thousand deep
         long = next((n for n, line in enumerate(text.splitlines(), 1) if re.search(r"\d{16}", line)), None)
         where = f"第{long}行的数字太长" if long else "方括号嵌套太深"
-        raise EventError([f"{source}：{where}，不是活动设置的写法；请对照 shuangsheng init 生成的 event.toml 改正"]) from None
+        raise EventError([Issue.of_file(source, f"{where}，不是活动设置的写法；请对照 shuangsheng init 生成的 event.toml 改正")]) from None
     reader = _Reader(data, source)
     ev = reader.table("event")
     reg = reader.table("registration")
@@ -132,18 +128,18 @@ def parse(text: str, *, source: str) -> Event:
     try:
         rules = RuleSet.from_mapping(reader.table("rules"))
     except RulesError as exc:
-        reader.problems.extend(f"{source}：[rules] {key}：{msg}" for key, msg in exc.problems)
+        reader.problems.extend(Issue.of_file(source, f"[rules] {key}：{msg}") for key, msg in exc.problems)
     third = reader.text(fmt, "format", "third_place", "shared")
     try:
         third_place = ThirdPlace(third)
     except ValueError:
-        reader.problems.append(f'{source}：[format] third_place：应为 "shared" 或 "playoff"，实际为 {shown(third)}')
+        reader.problem(f'[format] third_place：应为 "shared" 或 "playoff"，实际为 {shown(third)}')
         third_place = ThirdPlace.SHARED
     bye_rule = reader.text(fmt, "format", "byes", Byes.FIRST_ROUND.value)
     try:
         byes = Byes(bye_rule)
     except ValueError:
-        reader.problems.append(f'{source}：[format] byes：应为 "first_round" 或 "each_round"，实际为 {bye_rule!r}')
+        reader.problem(f'[format] byes：应为 "first_round" 或 "each_round"，实际为 {bye_rule!r}')
         byes = Byes.FIRST_ROUND
     event = Event(
         title=reader.text(ev, "event", "title"),
@@ -181,13 +177,13 @@ def parse(text: str, *, source: str) -> Event:
     )
     reader.unknown_keys()
     if not reader.problems and event.registration.end < event.registration.start:
-        reader.problems.append(f"{source}：[registration] 报名截止日期 end 早于开始日期 start")
+        reader.problem("[registration] 报名截止日期 end 早于开始日期 start")
     if reader.problems:
         raise EventError(reader.problems)
     return event
 
 
-def _syntax_message(text: str, error: str, source: str) -> str:
+def _syntax_message(text: str, error: str, source: str) -> Issue:
     """tomllib's English message as a Chinese one: the line, what it holds, and the likely fix."""
     m = re.search(r"\(at line (\d+), column \d+\)", error)
     number = int(m.group(1)) if m else None
@@ -220,7 +216,7 @@ def _syntax_message(text: str, error: str, source: str) -> str:
         hint = "请检查引号、等号和方括号"
     where = f"第{number}行" if number else "文件末尾"
     shown = f"（这一行是：{line[:60]}）" if line else ""
-    return f"{source}：{where}格式有误{shown}；{hint}"
+    return Issue.of_file(source, f"{where}格式有误{shown}；{hint}")
 
 
 _MISSING = object()
@@ -233,8 +229,11 @@ class _Reader:
     def __init__(self, data: dict, source: str):
         self.data = data
         self.source = source
-        self.problems: list[str] = []
+        self.problems: list[Issue] = []
         self.seen: dict[str, set[str]] = {}
+
+    def problem(self, detail: str) -> None:
+        self.problems.append(Issue.of_file(self.source, detail))
 
     def unknown_keys(self) -> None:
         """A misspelt key or section would otherwise be ignored silently (and its default printed)."""
@@ -242,17 +241,17 @@ class _Reader:
             if name not in _SECTIONS:
                 what = "一节" if isinstance(value, dict) else "设置项"
                 known = "、".join(f"[{s}]" for s in _SECTIONS)
-                self.problems.append(f"{self.source}：未知的{what}“{name}”，请检查拼写（可用的节：{known}）")
+                self.problem(f"未知的{what}“{name}”，请检查拼写（可用的节：{known}）")
             elif name != "rules" and isinstance(value, dict):  # [rules] keys are checked by RuleSet
                 for key in value:
                     if key not in self.seen.get(name, ()):
                         known = "、".join(sorted(self.seen.get(name, ())))
-                        self.problems.append(f"{self.source}：[{name}] 未知的设置项“{key}”，请检查拼写（可用：{known}）")
+                        self.problem(f"[{name}] 未知的设置项“{key}”，请检查拼写（可用：{known}）")
 
     def table(self, name: str) -> dict:
         value = self.data.get(name, {})
         if not isinstance(value, dict):
-            self.problems.append(f"{self.source}：[{name}] 应为一节设置")
+            self.problem(f"[{name}] 应为一节设置")
             return {}
         return value
 
@@ -260,7 +259,7 @@ class _Reader:
         self.seen.setdefault(section, set()).add(key)
         value = table.get(key, default)
         if value is _MISSING:
-            self.problems.append(f"{self.source}：[{section}] 缺少 {key}")
+            self.problem(f"[{section}] 缺少 {key}")
         return value
 
     def text(self, table: dict, section: str, key: str, default: object = _MISSING) -> str:
@@ -268,7 +267,7 @@ class _Reader:
         if value is _MISSING:
             return ""
         if not isinstance(value, str):
-            self.problems.append(f"{self.source}：[{section}] {key}：应为加引号的文字，实际为 {shown(value)}")
+            self.problem(f"[{section}] {key}：应为加引号的文字，实际为 {shown(value)}")
             return ""
         return value.strip()
 
@@ -282,7 +281,7 @@ class _Reader:
             except ValueError:
                 pass
         if value is not _MISSING:
-            self.problems.append(f"{self.source}：[{section}] {key}：应为日期，如 2026-03-09，实际为 {shown(value)}")
+            self.problem(f"[{section}] {key}：应为日期，如 2026-03-09，实际为 {shown(value)}")
         return dt.date(2000, 1, 1)
 
     def optional_date(self, table: dict, section: str, key: str) -> dt.date | None:
@@ -296,13 +295,13 @@ class _Reader:
     def count(self, table: dict, section: str, key: str, default: int) -> int:
         value = self._get(table, section, key, default)
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
-            self.problems.append(f"{self.source}：[{section}] {key}：应为 0–100 的整数，实际为 {shown(value)}")
+            self.problem(f"[{section}] {key}：应为 0–100 的整数，实际为 {shown(value)}")
             return default
         return value
 
     def flag(self, table: dict, section: str, key: str, default: bool) -> bool:
         value = self._get(table, section, key, default)
         if not isinstance(value, bool):
-            self.problems.append(f"{self.source}：[{section}] {key}：应为 true 或 false，实际为 {shown(value)}")
+            self.problem(f"[{section}] {key}：应为 true 或 false，实际为 {shown(value)}")
             return default
         return value

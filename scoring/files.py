@@ -10,7 +10,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from scoring.errors import UserError
+from scoring.errors import Issue, UserError
 
 
 class OutputExists(UserError, FileExistsError):
@@ -19,10 +19,10 @@ class OutputExists(UserError, FileExistsError):
 
     def __init__(self, path: Path, *, edited: bool = False):
         if edited:
-            message = f"{path}：这个文件和本程序上次生成的不一样（可能有人改动过），为免丢失改动没有覆盖；如要重新生成，请加 --force"
+            detail = "这个文件和本程序上次生成的不一样（可能有人改动过），为免丢失改动没有覆盖；如要重新生成，请加 --force"
         else:
-            message = f"{path}：文件已存在；如要覆盖，请加 --force"
-        super().__init__(message)
+            detail = "文件已存在；如要覆盖，请加 --force"
+        super().__init__([Issue.of_file(path, detail)])
         self.path = path
         self.edited = edited
 
@@ -37,7 +37,7 @@ class CannotWrite(UserError, OSError):
             advice = f"请先在 {where} 中关闭该文件，再重新运行；如果没有打开它，请确认这个文件夹可以写入"
         else:
             advice = "请确认这个文件夹可以写入、磁盘还有空间"
-        super().__init__(f"{path}：无法写入（{detail}）。{advice}")
+        super().__init__([Issue.of_file(path, f"无法写入（{detail}）。{advice}")])
         self.path = path
 
 
@@ -71,7 +71,7 @@ class Unreadable(UserError, OSError):
     refused by the system. `reason` is the Chinese message without the path."""
 
     def __init__(self, path: Path, reason: str, *, missing: bool = False):
-        super().__init__(f"{path}：{reason}")
+        super().__init__([Issue.of_file(path, reason)])
         self.path = Path(path)
         self.reason = reason
         self.missing = missing

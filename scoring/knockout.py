@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from scoring.errors import UserError
+from scoring.errors import Issue, Place, UserError
 from scoring.formats import Byes, ThirdPlace
 from scoring.levels import Side
 from scoring.status import TableStatus
@@ -79,12 +79,16 @@ class MatchOutcome:
 
 
 class KnockoutError(UserError, ValueError):
-    """Something about the knockout cannot go on; `problems` are complete Chinese messages, all of them."""
+    """Something about the knockout cannot go on: every problem, each an `Issue` (a sentence that names no file:
+    the knockout knows teams, rounds and tables), under an optional heading."""
 
-    def __init__(self, problems: Sequence[str], *, heading: str = ""):
-        self.problems = tuple(problems)
-        self.heading = heading
-        super().__init__("\n".join(((heading,) if heading else ()) + self.problems))
+    def __init__(self, problems: Sequence[Issue | str], *, heading: str | None = None):
+        super().__init__(problems, heading=heading)
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """What each problem says."""
+        return tuple(issue.detail for issue in self.issues)
 
 
 class DrawError(KnockoutError):
@@ -106,7 +110,7 @@ class RoundNotDecided(KnockoutError):
         self.number = number
         self.blockers = tuple(blockers)
         super().__init__(
-            [b.message for b in self.blockers],
+            [b.issue for b in self.blockers],
             heading=f"第{number}轮还有{len(self.blockers)}场比赛没有决出胜负，不能抽下一轮：",
         )
 
@@ -385,7 +389,17 @@ class Blocker:
     round: int
     table: int
     status: TableStatus
-    message: str
+    reason: str = ""  # why, when known: '双方同为9级'
+
+    @property
+    def message(self) -> str:
+        return str(self.issue)
+
+    @property
+    def issue(self) -> Issue:
+        """'第2桌：需加赛（双方同为9级）': the table's sheet is where the referee looks."""
+        detail = f"（{self.reason}）" if self.reason else ""
+        return Issue(Place(sheet=f"第{self.table}桌"), f"{_BLOCKING_CN[self.status]}{detail}")
 
 
 @dataclass(frozen=True)
@@ -412,8 +426,7 @@ _BLOCKING_CN = {
 
 
 def _blocker(number: int, table: int, status: TableStatus, reason: str) -> Blocker:
-    detail = f"（{reason}）" if reason else ""
-    return Blocker(number, table, status, f"第{table}桌：{_BLOCKING_CN[status]}{detail}")
+    return Blocker(number, table, status, reason)
 
 
 def _results(round_: Round, outcomes: Sequence[MatchOutcome]) -> dict[int, tuple[str, str] | Blocker]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Protocol
 
 from scoring import tournament
-from scoring.errors import UserError
+from scoring.errors import Issue, UserError
 from scoring.files import OutputExists
 from scoring.report import edited_checked_copy
 from scoring.results import NextStep, round_results
@@ -29,13 +29,14 @@ class Written(Protocol):
 
 @dataclass(frozen=True)
 class NotWritten:
-    """An output left as it was, and why (the writer's Chinese messages)."""
+    """An output left as it was, and why (the writer's issues: which file, what refused it)."""
 
     what: str  # 检查副本, 本轮成绩/加赛单
-    reasons: tuple[str, ...]
+    reasons: tuple[Issue, ...]
 
     def lines(self) -> list[str]:
-        first, *rest = self.reasons or ("",)
+        """The terminal's lines (and `score --json`'s "errors"): the first reason after what was not written."""
+        first, *rest = [str(reason) for reason in self.reasons] or [""]
         return [f"{self.what}没有更新：{first}", *rest]
 
 
@@ -74,14 +75,14 @@ def score_and_write(folder: Path, number: int | None = None, *, verify: Path | N
     except OutputExists:  # somebody edited the checked copy: kept, and that alone is not an input error
         edited = True
     except UserError as exc:  # e.g. the checked copy is open in Excel/WPS
-        not_written.append(NotWritten("检查副本", tuple(exc.messages)))
+        not_written.append(NotWritten("检查副本", exc.issues))
     paths: Sequence[Path] = ()
     warnings: Sequence[str] = ()
     try:
         papers = write_papers(report)
         paths, warnings = papers.paths, papers.warnings
     except UserError as exc:  # a PDF open in a viewer, or one a person changed (kept unless --force)
-        not_written.append(NotWritten("本轮成绩/加赛单", tuple(exc.messages)))
+        not_written.append(NotWritten("本轮成绩/加赛单", exc.issues))
     next_step = round_results(report.score, report.teams, report.verification).next_step
     return ScoreStep(report, checked, edited, tuple(paths), tuple(warnings), tuple(not_written), next_step)
 

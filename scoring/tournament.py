@@ -15,7 +15,7 @@ from scoring import event as event_file
 from scoring import files, knockout, workbook
 from scoring.bracket import Bracket
 from scoring.bracket import build as build_bracket
-from scoring.errors import UserError
+from scoring.errors import Issue, UserError, located
 from scoring.event import Event
 from scoring.knockout import Advancement, MatchOutcome, Placings, Round
 from scoring.match import MatchResult, replay
@@ -23,7 +23,7 @@ from scoring.rules import RuleSet, TieBreak
 from scoring.status import TableStatus, table_status
 from scoring.teams import Team
 from scoring.text import command_line
-from scoring.workbook import MatchSheet, Problem, RoundSheet
+from scoring.workbook import MATCHES_SHEET, MatchSheet, Problem, RoundSheet
 from scoring.workbook import verify as double_entry
 from scoring.workbook.verify import Verification
 
@@ -31,10 +31,8 @@ TEAMS_FILE = "teams.xlsx"
 
 
 class TournamentError(UserError, ValueError):
-    """Something in the folder stops the command; `messages` are complete Chinese lines, all of them."""
-
-    def __init__(self, messages: Sequence[str]):
-        super().__init__("\n".join(messages))
+    """Something in the folder stops the command: every `Issue` found, all of them (with a heading, details and
+    a hint when the error has them)."""
 
 
 ROUND_PREFIX, ROUND_SUFFIX = "round-", ".xlsx"
@@ -213,23 +211,23 @@ class EventFolder:
 def open_folder(folder: Path, *, up_to: int | None = None) -> EventFolder:
     """Read event.toml, teams.xlsx and round-1.xlsx, round-2.xlsx, … (in order, up to the first missing one, or
     only up to round `up_to`: scoring a round needs neither the rounds after it nor their reading time)."""
-    problems: list[str] = []
+    problems: list[Issue] = []
     event = None
     if (missing := event_file.missing_folder(folder)) is not None:
         raise TournamentError([missing])
     try:
         event = event_file.load(folder)
     except event_file.EventError as exc:
-        problems.extend(exc.problems)
+        problems.extend(exc.issues)
     teams: tuple[Team, ...] = ()
     teams_path = folder / TEAMS_FILE
     if not teams_path.exists():
-        problems.append(f"{teams_path}：找不到报名表，请先运行 {command_line('init', folder)} 并填写报名表")
+        problems.append(Issue.of_file(teams_path, f"找不到报名表，请先运行 {command_line('init', folder)} 并填写报名表"))
     else:
         try:
             teams = workbook.read_teams(teams_path)
         except workbook.WorkbookError as exc:
-            problems.extend(exc.messages)
+            problems.extend(exc.issues)
     rounds: list[RoundSheet] = []
     number = 1
     while round_path(folder, number).exists():
@@ -237,11 +235,11 @@ def open_folder(folder: Path, *, up_to: int | None = None) -> EventFolder:
             try:
                 rounds.append(workbook.read_round(round_path(folder, number)))
             except workbook.WorkbookError as exc:
-                problems.extend(exc.messages)
+                problems.extend(exc.issues)
         number += 1
     strays = [p.name for p in round_files(folder) if (round_number(p.name) or 0) > number]
     if strays:
-        problems.append(f"{folder}：缺少 {round_file(number)}，却有 {'、'.join(strays)}；轮次文件应从 round-1 起连续")
+        problems.append(Issue.of_file(folder, f"缺少 {round_file(number)}，却有 {'、'.join(strays)}；轮次文件应从 round-1 起连续"))
     if problems:
         raise TournamentError(problems)
     assert event is not None
@@ -251,9 +249,9 @@ def open_folder(folder: Path, *, up_to: int | None = None) -> EventFolder:
     return EventFolder(folder, event, teams, tuple(rounds))
 
 
-def _draw_problems(rounds: Sequence[RoundSheet]) -> list[str]:
+def _draw_problems(rounds: Sequence[RoundSheet]) -> list[Issue]:
     """Each round drawn by seed must come out the same when drawn again from its stored seed and list."""
-    problems = []
+    problems: list[Issue] = []
     for i, sheet in enumerate(rounds):
         r = sheet.round
         if r.seed is None:
@@ -265,13 +263,13 @@ def _draw_problems(rounds: Sequence[RoundSheet]) -> list[str]:
                 r.number, r.pool, seed=r.seed, byes=len(r.byes), previous_byes=byes, third_place_match=third
             )
         except knockout.KnockoutError as exc:
-            problems.append(f"{sheet.path.name} 对阵：{exc}")
+            problems.extend(located(exc.issues, sheet.path.name, MATCHES_SHEET))
             continue
         if (again.pairings, again.byes) != (r.pairings, r.byes):
-            problems.append(
-                f"{sheet.path.name} 对阵：按表中的随机种子 {r.seed} 和抽签名单重抽，结果与表中的对阵不同；"
+            problems.append(Issue.of_cell(
+                sheet.path.name, MATCHES_SHEET, None, f"按表中的随机种子 {r.seed} 和抽签名单重抽，结果与表中的对阵不同；"
                 "对阵表可能被改动过，请核对或重新抽签（draw --force）"
-            )
+            ))
     return problems
 
 
@@ -330,13 +328,13 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
                 else f"请先在 {last.name} 中补全或改正这些比赛，再运行 {command_line('score', folder)}"
             )
             blocked = next(s for s in scores if s.round.number == exc.number)
-            raise TournamentError([str(exc), *(f"  {p}" for p in blocked.problems), hint]) from None
+            raise TournamentError(exc.issues, heading=exc.heading, details=blocked.problems, hint=hint) from None
         rounds.pop()
         scores.pop()
         nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), **_format(state.event))
         redraw = exc.number
     except knockout.KnockoutError as exc:
-        raise TournamentError([str(exc)]) from None
+        raise TournamentError(exc.issues, heading=exc.heading) from None
     if nxt is None:
         raise TournamentError([f"决赛（第{len(rounds)}轮）已经抽签，没有下一轮了；比赛结束后请运行 {command_line('awards', folder)}"])
     generated = seed is None and lots is None
@@ -346,9 +344,9 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
         else:
             drawn = nxt.draw(seed if seed is not None else knockout.new_seed())
     except workbook.WorkbookError as exc:
-        raise TournamentError(exc.messages) from None
+        raise TournamentError(exc.issues) from None
     except knockout.KnockoutError as exc:
-        raise TournamentError([str(exc)]) from None
+        raise TournamentError(exc.issues, heading=exc.heading) from None
     path = round_path(folder, drawn.number)
     backup = _backup(round_path(folder, redraw)) if redraw is not None else None  # only once nothing can fail
     workbook.write_round(path, drawn, state.team_map, rules_note=rules_note(state.rules), force=backup is not None)
@@ -390,11 +388,11 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
     """`score` on a folder already open."""
     folder = state.path
     if not state.rounds:
-        raise TournamentError([f"{folder}：还没有抽签（没有 round-1.xlsx），请先运行 {command_line('draw', folder)}"])
+        raise TournamentError([Issue.of_file(folder, f"还没有抽签（没有 round-1.xlsx），请先运行 {command_line('draw', folder)}")])
     number = number or len(state.rounds)
     if not 1 <= number <= len(state.rounds):
         have = "只有第1轮" if len(state.rounds) == 1 else f"已有第1–{len(state.rounds)}轮"
-        raise TournamentError([f"{folder}：没有第{number}轮（{have}）"])
+        raise TournamentError([Issue.of_file(folder, f"没有第{number}轮（{have}）")])
     sheet = state.rounds[number - 1]
     verification = verify_entry(sheet, verify) if verify is not None else None
     return ScoreReport(
@@ -409,18 +407,18 @@ def verify_entry(sheet: RoundSheet, other: Path) -> Verification:
     if not Path(other).is_absolute() and not Path(other).exists() and beside.is_file():
         other = beside  # a bare name typed for a copy kept in the event folder, run from elsewhere
     if double_entry.same_file(other, sheet.path):  # the path itself, a link, or a hard link to it
-        raise TournamentError([f"{other}：这就是 {name} 本身（同一个文件）；--verify 要给第二个人独立录入的另一份文件"])
+        raise TournamentError([Issue.of_file(other, f"这就是 {name} 本身（同一个文件）；--verify 要给第二个人独立录入的另一份文件")])
     try:
         theirs = workbook.read_round(other)
     except workbook.WorkbookError as exc:
-        raise TournamentError(exc.messages) from None
+        raise TournamentError(exc.issues) from None
     try:
         return double_entry.compare(sheet, theirs)
     except double_entry.NotTheSameRound:
-        raise TournamentError([
-            f"{other}：对阵与 {name} 不同，不是同一轮、同一次抽签的另一份录入；"
-            f"请把 draw 生成的空白 {name} 复制一份，让第二个人在复制的那份里录入"
-        ]) from None
+        raise TournamentError([Issue.of_file(
+            other, f"对阵与 {name} 不同，不是同一轮、同一次抽签的另一份录入；"
+                   f"请把 draw 生成的空白 {name} 复制一份，让第二个人在复制的那份里录入"
+        )]) from None
 
 
 def write_checked_copy(report: ScoreReport, *, force: bool = False) -> Path:
@@ -446,7 +444,7 @@ def awards_in(state: EventFolder) -> tuple[Placings, EventFolder]:
     try:
         placings = knockout.placings([s.round for s in scores], outcomes_by_round(scores), **_format(state.event))
     except knockout.KnockoutError as exc:
-        raise TournamentError([str(exc)]) from None
+        raise TournamentError(exc.issues, heading=exc.heading) from None
     return placings, state
 
 
@@ -477,5 +475,5 @@ def bracket_in(state: EventFolder) -> tuple[Bracket, EventFolder]:
             **_format(state.event),
         )
     except knockout.KnockoutError as exc:
-        raise TournamentError([str(exc)]) from None
+        raise TournamentError(exc.issues, heading=exc.heading) from None
     return chart, state

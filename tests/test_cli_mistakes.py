@@ -19,7 +19,7 @@ from tests.conftest import cli, new_event, sha
 def toml_problems(text: str) -> str:
     with pytest.raises(EventError) as info:
         parse(text, source="event.toml")
-    return "\n".join(info.value.problems)
+    return "\n".join(info.value.messages)
 
 
 # --- files open in Excel/WPS (Windows refuses the write) ---

@@ -498,5 +498,5 @@ def test_a_file_gone_for_a_moment_is_not_said(tmp_path):
 
 
 def test_problems_are_counted_by_record_not_by_line():
-    record = Problem("round-1.xlsx", "第1桌", Cell(9, 4), "得分应为5的倍数\n实际为83")
+    record = Problem.of_cell("round-1.xlsx", "第1桌", Cell(9, 4), "得分应为5的倍数\n实际为83")
     assert problems_of(WorkbookError([record, record])) == (str(record), str(record))

@@ -27,7 +27,7 @@ def test_load_accepts_the_encodings_notepad_saves(tmp_path, encoding):
 def test_missing_file_says_how_to_create_it(tmp_path):
     with pytest.raises(EventError) as info:
         load(tmp_path)
-    assert "shuangsheng init" in info.value.problems[0]
+    assert "shuangsheng init" in info.value.messages[0]
 
 
 def test_award_date_is_a_date_or_left_blank():
@@ -56,7 +56,7 @@ def test_every_bad_value_is_named_with_its_section():
     )
     with pytest.raises(EventError) as info:
         parse(text, source="event.toml")
-    problems = "\n".join(info.value.problems)
+    problems = "\n".join(info.value.messages)
     assert "[rules] dealer_table" in problems
     assert "[format] third_place" in problems
     assert "[registration] end" in problems and "3月9日" in problems
@@ -66,4 +66,4 @@ def test_every_bad_value_is_named_with_its_section():
 def test_broken_toml_is_a_chinese_error():
     with pytest.raises(EventError) as info:
         parse('[event]\ntitle = "没有结束的引号\n', source="event.toml")
-    assert "格式有误" in info.value.problems[0]
+    assert "格式有误" in info.value.messages[0]
