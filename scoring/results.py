@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from scoring.errors import Issue
 from scoring.knockout import is_final, round_title
 from scoring.levels import Level, Levels, Side
-from scoring.places import Cell
 from scoring.status import TableStatus
 from scoring.teams import Team
 
@@ -32,17 +32,6 @@ class NextStep(str, enum.Enum):
     PLAYOFF = "playoff"  # tied tables play 加赛 hands
     DRAW = "draw"  # every match decided: draw the next round
     AWARDS = "awards"  # the final is decided: the placings
-
-
-@dataclass(frozen=True)
-class Where:
-    """A problem's place and message, as the workbook reader and the engine give them."""
-
-    file: str
-    sheet: str | None
-    cell: Cell | None  # shown as D9 inside `where`
-    message: str
-    where: str  # 'round-1.xlsx 第3桌!D9'
 
 
 @dataclass(frozen=True)
@@ -68,7 +57,7 @@ class TableResult:
     playoff_hands: int
     tied_at_time: bool  # levels equal when time was up (whether or not 加赛 has decided it since)
     playoff: Playoff | None  # set while 加赛 is still to be played
-    errors: tuple[Where, ...]
+    errors: tuple[Issue, ...]  # the reader's and the engine's, each at its cell
 
     def team(self, side: Side) -> str:
         return self.a if side is Side.A else self.b
@@ -114,7 +103,7 @@ def table_result(m: MatchScore) -> TableResult:
         playoff_hands=sum(o.playoff for o in outcomes),
         tied_at_time=bool(result is not None and result.time_up is not None and result.time_up.tied),
         playoff=playoff,
-        errors=tuple(Where(q.file, q.sheet, q.cell, q.message, q.where) for q in m.problems),
+        errors=tuple(m.problems),
     )
 
 
