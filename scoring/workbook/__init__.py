@@ -4,7 +4,8 @@ The only package that imports a spreadsheet library. Its modules, along their se
 
 - `parsers` — lenient cell parsers (pure);
 - `schema` — sheet names, labels, columns and fixed rows of every sheet (pure; also used by the printed score card);
-- `problems` — `Problem` (file, sheet, cell) and `WorkbookError` (pure);
+- `problems` — `Problem` (the shared `scoring.errors.Issue`, placed at a file, sheet and cell) and `WorkbookError`
+  (pure);
 - `guard` — checking a user's file before any parser sees it; `loading` — reading it into plain grids of values;
 - `teams` — teams.xlsx; `round_writer` / `round_reader` — round-N.xlsx; `checked` — the checked copy;
   `lots` — paper lots;
