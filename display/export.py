@@ -10,7 +10,7 @@ import re
 import stat
 from pathlib import Path
 
-from scoring.errors import UserError
+from scoring.errors import Issue, UserError
 from scoring.files import OutputExists
 
 EXPORT_MARK = b'<meta name="generator" content="shuangsheng show --export">'
@@ -22,7 +22,7 @@ RULE = "--export 只写新的 .html 文件，或覆盖本程序以前导出的�
 
 
 class ExportRefused(UserError, ValueError):
-    pass
+    """`show --export` would write over an input or a file that is not an earlier export."""
 
 
 def _input_kind(name: str) -> str | None:
@@ -46,12 +46,12 @@ def check_target(target: Path, *, force: bool) -> None:
     """Raise ExportRefused (or OutputExists for an earlier export without --force) unless `target` may be written."""
     example = target.with_name("大屏.html")
     if kind := _input_kind(target.name):
-        raise ExportRefused(f"{target} 是活动的{kind}（输入文件），导出不能写在它上面。{RULE}；请换一个文件名，如 {example}")
+        raise ExportRefused([f"{target} 是活动的{kind}（输入文件），导出不能写在它上面。{RULE}；请换一个文件名，如 {example}"])
     if target.suffix.lower() not in SUFFIXES:
-        raise ExportRefused(f"{target}：导出的是网页，文件名应以 .html 结尾。{RULE}；如 {example}")
+        raise ExportRefused([Issue.of_file(target, f"导出的是网页，文件名应以 .html 结尾。{RULE}；如 {example}")])
     if not (target.exists() or target.is_symlink()):
         return
     if not _is_export(target):
-        raise ExportRefused(f"{target} 已存在，而且不是本程序导出的大屏网页，不会被覆盖。{RULE}；请换一个文件名，如 {example}")
+        raise ExportRefused([f"{target} 已存在，而且不是本程序导出的大屏网页，不会被覆盖。{RULE}；请换一个文件名，如 {example}"])
     if not force:
         raise OutputExists(target)

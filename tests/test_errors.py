@@ -105,6 +105,10 @@ def _joined_text(node: ast.AST) -> bool:
                and isinstance(n.func.value, ast.Constant) and "\n" in str(n.func.value.value) for n in ast.walk(node))
 
 
+def _text(node: ast.AST) -> bool:
+    return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
 def test_no_error_is_built_from_joined_text():
     trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in SOURCES}
     errors = _error_classes(trees)
@@ -120,6 +124,8 @@ def test_no_error_is_built_from_joined_text():
                 name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
                 if name in errors and any(_joined_text(a) for a in [*node.args, *(k.value for k in node.keywords)]):
                     found.append(f"{path.name}:{node.lineno} {name}(…)")
+                if name in errors and node.args and _text(node.args[0]):
+                    found.append(f"{path.name}:{node.lineno} {name}(text): give it records (a list of issues)")
     assert not found, found
 
 
