@@ -6,7 +6,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from scoring.errors import Issue
+from scoring.errors import Issue, issues_json
 from scoring.hands import Hand, HandError, MatchRecord, Offense, RecordError, check_hand, parse_record
 from scoring.levels import START, Level, Levels, Side
 from scoring.rules import (
@@ -461,7 +461,7 @@ def result_summary(result: MatchResult) -> str:
 def result_as_json(result: MatchResult) -> dict[str, object]:
     """The --json output (docs/match-record.md), or {"errors": [...]}."""
     if result.errors:
-        return {"errors": [e.as_json() for e in result.errors]}
+        return issues_json(result.errors)
     return {
         "hands": [
             {

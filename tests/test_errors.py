@@ -136,3 +136,23 @@ def test_no_message_is_split_or_searched_again():
              and isinstance(n.func.value, ast.Call) and getattr(n.func.value.func, "id", "") == "str"
              and any(isinstance(a, ast.Name) and a.id.startswith(("exc", "err")) for a in n.func.value.args)]
     assert not found, found
+
+
+def test_an_undecided_round_is_refused_with_its_blockers_as_records(tmp_path):
+    """`draw` on a round with a 加赛 table and a mistake at 第4桌!D7: one issue per undecided table, the mistake as
+    a detail at its cell, the heading and the advice as fields of their own; the terminal shows them in order."""
+    from scoring import tournament
+    from tests.conftest import cli
+    from tests.helpers import every_status_round
+
+    every_status_round(tmp_path)
+    with pytest.raises(tournament.TournamentError) as refused:
+        tournament.draw_next(tmp_path)
+    error = refused.value
+    assert error.heading == "第1轮还有2场比赛没有决出胜负，不能抽下一轮："
+    assert [(i.sheet, i.detail) for i in error.issues] == [
+        ("第2桌", "需加赛（双方同为3级，请在加赛行记录加赛局）"), ("第4桌", "记录有误（1处错误：round-1.xlsx 第4桌!D7）")]
+    assert [(d.file, d.sheet, str(d.cell)) for d in error.details] == [("round-1.xlsx", "第4桌", "D7")]
+    assert error.hint.startswith("请先在 round-1.xlsx 中补全或改正这些比赛")
+    shown = cli("draw", tmp_path, code=1).output.splitlines()
+    assert shown == error.messages
