@@ -3,7 +3,7 @@ wrong (a Chinese sentence); `UserError` carries a tuple of them. Pure.
 
 The place stays structured until the edge renders it: `str(issue)` for the terminal
 ('round-1.xlsx 第3桌!D9：…', '第3局台下得分：…', or the detail alone), `as_json()` for `--json` and the table API
-(SPEC §5: `{"hand", "field", "message"}`). Nothing joins messages into text to split or search them later.
+(docs/match-record.md: `{"hand", "field", "message"}`). Nothing joins messages into text to split or search them later.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ class Issue:
         return f"{self.where}：{self.message}" if self.where else self.message
 
     def as_json(self) -> dict[str, object]:
-        """SPEC §5's error object."""
+        """The error object of a record (docs/match-record.md): `{"hand", "field", "message"}`."""
         return {"hand": self.hand, "field": self.field, "message": self.message}
 
     def order(self) -> tuple[str, int, int]:

@@ -43,7 +43,7 @@ def test_an_issue_keeps_its_place_as_data():
     assert issue.detail == "应为 5 的倍数"
 
 
-def test_the_json_form_is_spec_5s_error_object():
+def test_the_json_form_is_the_match_records_error_object():
     issues = [Issue.of_hand(3, "points", "应为 5 的倍数"), Issue.of_hand(None, None, "hands 是空的")]
     assert issues_json(issues) == {"errors": [
         {"hand": 3, "field": "points", "message": "第3局台下得分：应为 5 的倍数"},
