@@ -47,7 +47,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from scoring.errors import shown
+from scoring.errors import Issue, issues_json, shown
 from scoring.hands import FIELDS, Hand, HandError, MatchRecord, RecordError, parse_record
 from scoring.levels import START, Level, Levels, Side
 from scoring.match import MatchResult, Status, replay, result_as_json, result_summary
@@ -264,7 +264,7 @@ class TableState:
             "locked": self.log.locked,
         }
         if self.result.errors:
-            data["errors"] = [e.as_json() for e in self.result.errors]
+            data.update(issues_json(self.result.errors))
         return data
 
 
@@ -318,11 +318,11 @@ class Decision:
         """The answer's body: the state, or {"errors": [...], "state": …} when refused."""
         if self.result in (Result.CREATED, Result.CHANGED, Result.SAME):
             return self.state.as_json()
-        return {"errors": [e.as_json() for e in self.errors], "state": self.state.as_json()}
+        return {**issues_json(self.errors), "state": self.state.as_json()}
 
 
 def _refuse(result: Result, table: TableState, hand: int | None, field: str | None, detail: str) -> Decision:
-    return Decision(result, table, errors=(HandError(hand, field, detail),))
+    return Decision(result, table, errors=(Issue.of_hand(hand, field, detail),))
 
 
 def _append(result: Result, table: TableState, entry: Entry) -> Decision:
@@ -347,26 +347,26 @@ class HandRequest:
 def parse_hand_request(body: object) -> HandRequest | tuple[HandError, ...]:
     """One input hand plus "hand" (its number) and "id" (the client's) → the request, or every problem with it."""
     if not isinstance(body, Mapping):
-        return (HandError(None, None, "应为 JSON 对象，如 {\"hand\": 1, \"id\": \"…\", \"dealer\": \"A\", \"points\": 35}"),)
+        return (Issue.of_hand(None, None, "应为 JSON 对象，如 {\"hand\": 1, \"id\": \"…\", \"dealer\": \"A\", \"points\": 35}"),)
     number = body.get("hand")
     valid_number = isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= 999
     where = number if valid_number else None
     errors: list[HandError] = []
     if not valid_number:
-        errors.append(HandError(None, "hand", f"局号应为 1 起的整数，实际为 {shown(number)}"))
+        errors.append(Issue.of_hand(None, "hand", f"局号应为 1 起的整数，实际为 {shown(number)}"))
     client_id = body.get("id")
     if not isinstance(client_id, str) or not 1 <= len(client_id) <= MAX_ID_LENGTH:
-        errors.append(HandError(where, "id", f"缺少记录编号 id（{MAX_ID_LENGTH} 个字符以内的文字），实际为 {shown(client_id)}"))
+        errors.append(Issue.of_hand(where, "id", f"缺少记录编号 id（{MAX_ID_LENGTH} 个字符以内的文字），实际为 {shown(client_id)}"))
     raw = {key: value for key, value in body.items() if key not in ("hand", "id")}
     if body.get("points") is None and not raw.get("offense") and raw.get("level_card_capture") is not True:
-        errors.append(HandError(where, "points", "没有填；台下方一分未得请填 0"))
+        errors.append(Issue.of_hand(where, "points", "没有填；台下方一分未得请填 0"))
         raw["points"] = 0  # reported above; the other fields are still checked
     record = None
     try:
         parsed, _ = parse_record({"hands": [raw]})
         record = parsed.hands[0]
     except RecordError as exc:
-        errors.extend(replace(e, hand=where) for e in exc.errors)
+        errors.extend(e.placed(hand=where) for e in exc.errors)
     if errors:
         return tuple(errors)
     return HandRequest(client_id, number, record)
@@ -474,7 +474,7 @@ def parse_undo_request(body: object) -> int | None | HandError:
         return None
     number = body.get("hand") if isinstance(body, Mapping) and set(body) == {"hand"} else None
     if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-        return HandError(None, "hand", f"撤销应写明局号，如 {{\"hand\": 3}}（或撤销结束：{{\"end\": true}}），实际为 {shown(body)}")
+        return Issue.of_hand(None, "hand", f"撤销应写明局号，如 {{\"hand\": 3}}（或撤销结束：{{\"end\": true}}），实际为 {shown(body)}")
     return number
 
 

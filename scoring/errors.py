@@ -9,7 +9,7 @@ The place stays structured until the edge renders it: `str(issue)` for the termi
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scoring.fields import FIELD_CN
 from scoring.places import Cell
@@ -78,6 +78,10 @@ class Issue:
     def of_hand(cls, hand: int | None, field: str | None, detail: str) -> Issue:
         """About a hand of a match record (1-based; None: the record as a whole) and one of its fields."""
         return cls(Place(hand=hand, field=field), detail)
+
+    def placed(self, **parts: object) -> Issue:
+        """The same issue with parts of its place set: `issue.placed(hand=3)`, `issue.placed(file="bad.json")`."""
+        return Issue(replace(self.place, **parts), self.detail)  # type: ignore[arg-type]
 
     # --- the place's parts, read through ---
 
@@ -176,8 +180,7 @@ class UserError(Exception):
 
 def located(issues: Sequence[Issue], file: str, sheet: str | None = None) -> tuple[Issue, ...]:
     """The issues, each placed in `file` (and `sheet`) where it named no file itself."""
-    return tuple(i if i.file else Issue(Place(file, sheet or i.sheet, i.cell, i.hand, i.field), i.detail)
-                 for i in issues)
+    return tuple(i if i.file else i.placed(file=file, sheet=sheet or i.sheet) for i in issues)
 
 
 SHOWN_CHARACTERS = 40

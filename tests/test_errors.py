@@ -55,6 +55,7 @@ def test_located_places_issues_in_a_file_without_rewording_them():
     placed = located([Issue.of_hand(1, "dealer", "x"), Issue.of_file("other.json", "y")], "bad.json")
     assert [str(i) for i in placed] == ["bad.json：第1局庄家：x", "other.json：y"]
     assert placed[0].hand == 1 and placed[0].field == "dealer"
+    assert Issue.of_hand(1, "points", "x").placed(hand=3).message == "第3局台下得分：x"
 
 
 def test_a_user_error_keeps_heading_details_and_hint_as_fields():
