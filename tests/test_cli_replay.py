@@ -71,6 +71,10 @@ def test_replay_lists_every_field_error(record_file):
     assert result.exit_code == 1
     errors = json.loads(result.stdout)["errors"]
     assert [(e["hand"], e["field"]) for e in errors] == [(1, "points"), (2, "capture")]
+    assert errors[0] == {"hand": 1, "field": "points", "message": "第1局台下得分：应为 0–200 之间 5 的倍数，实际为 83"}
+    assert all(set(e) == {"hand", "field", "message"} for e in errors)  # exactly the record's error object
+    shown = runner.invoke(app, ["replay", path])
+    assert f"{path}：第1局台下得分：应为 0–200 之间 5 的倍数，实际为 83" in shown.output  # the file named at the edge
 
 
 @pytest.mark.parametrize("content", ["{not json", "[1, 2]", '{"hands": 5}'])
