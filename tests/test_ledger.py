@@ -1,0 +1,198 @@
+"""event.db: the schema and its migrations, the files the program wrote, the log, the journal mode by file system,
+and one command at a time per folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from scoring import ledger
+from scoring.ledger import DB_NAME, FolderBusy, Ledger, LedgerError, exclusive, fingerprint_of
+
+
+def test_a_new_folder_gets_the_current_schema(tmp_path: Path) -> None:
+    with Ledger.open(tmp_path):
+        pass
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == ledger.SCHEMA_VERSION
+    assert {"file", "log"} <= {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def test_a_ledger_from_a_newer_program_is_refused(tmp_path: Path) -> None:
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    db.execute(f"PRAGMA user_version = {ledger.SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(LedgerError, match="更新版本"):
+        Ledger.open(tmp_path)
+
+
+def test_a_damaged_ledger_is_named(tmp_path: Path) -> None:
+    (tmp_path / DB_NAME).write_bytes(b"not a database" * 100)
+    with pytest.raises(LedgerError, match=DB_NAME):
+        Ledger.open(tmp_path)
+
+
+def test_closing_checkpoints_so_the_folder_copies_whole(tmp_path: Path) -> None:
+    with Ledger.open(tmp_path) as book:
+        book.log("test", n=1)
+    wal = tmp_path / (DB_NAME + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+    copy = tmp_path / "copy.db"
+    copy.write_bytes((tmp_path / DB_NAME).read_bytes())  # the main file alone holds everything
+    assert sqlite3.connect(copy).execute("SELECT kind FROM log").fetchall() == [("test",)]
+
+
+def test_a_file_written_again_is_a_new_row_and_the_newest_counts(tmp_path: Path) -> None:
+    path = tmp_path / "第1轮成绩.pdf"
+    with Ledger.open(tmp_path) as book:
+        path.write_bytes(b"one")
+        book.record_file(path)
+        path.write_bytes(b"two")
+        book.record_file(path)
+        assert book.recorded("第1轮成绩.pdf") == fingerprint_of(b"two")
+        assert book.generated() == {"第1轮成绩.pdf": fingerprint_of(b"two")}
+    rows = sqlite3.connect(tmp_path / DB_NAME).execute("SELECT COUNT(*) FROM file").fetchone()[0]
+    assert rows == 2
+
+
+def test_a_file_is_ours_while_it_holds_what_we_wrote(tmp_path: Path) -> None:
+    path = tmp_path / "a.pdf"
+    with Ledger.open(tmp_path) as book:
+        assert not book.is_ours(path)  # never written
+        path.write_bytes(b"ours")
+        book.record_file(path)
+        assert book.is_ours(path)
+        path.write_bytes(b"edited by a person")
+        assert not book.is_ours(path)
+
+
+def test_stopped_between_recording_and_renaming_the_old_file_is_still_ours(tmp_path: Path) -> None:
+    path = tmp_path / "a.pdf"
+    with Ledger.open(tmp_path) as book:
+        path.write_bytes(b"first")
+        book.record_file(path)
+        book.record_file(path, fingerprint_of(b"second"))  # recorded, then the command was killed
+        assert book.is_ours(path)  # not blamed on a person
+        path.write_bytes(b"second")
+        assert book.is_ours(path)
+
+
+def test_a_forgotten_file_is_no_longer_ours(tmp_path: Path) -> None:
+    path = tmp_path / "a.pdf"
+    path.write_bytes(b"x")
+    with Ledger.open(tmp_path) as book:
+        book.record_file(path)
+        book.forget_file(path)
+        assert not book.is_ours(path)
+        assert book.recorded("a.pdf") is None
+        assert book.generated() == {}
+
+
+def test_the_bookkeeping_before_event_db_is_imported_then_removed(tmp_path: Path) -> None:
+    (tmp_path / "old.pdf").write_bytes(b"old")
+    legacy = tmp_path / ledger.LEGACY_RECORD
+    legacy.write_text(json.dumps({"old.pdf": fingerprint_of(b"old").sha256, "bad": 3}), encoding="utf-8")
+    with Ledger.open(tmp_path) as book:
+        assert book.is_ours(tmp_path / "old.pdf")
+        assert set(book.generated()) == {"old.pdf"}
+    assert not legacy.exists()
+
+
+@pytest.mark.parametrize("content", ["", "[]", "{", "null"])
+def test_damaged_bookkeeping_before_event_db_is_ignored(tmp_path: Path, content: str) -> None:
+    (tmp_path / ledger.LEGACY_RECORD).write_text(content, encoding="utf-8")
+    with Ledger.open(tmp_path) as book:
+        assert book.generated() == {}
+
+
+def test_the_log_keeps_order_and_detail(tmp_path: Path) -> None:
+    with Ledger.open(tmp_path) as book:
+        book.log("void", round=3, reason="更正第2轮")
+        book.log("accept_rules", rounds=[1])
+        assert [(k, d) for k, d, _ in book.entries()] == [
+            ("void", {"round": 3, "reason": "更正第2轮"}), ("accept_rules", {"rounds": [1]})]
+        assert [k for k, _, _ in book.entries("void")] == ["void"]
+
+
+MOUNTINFO = textwrap.dedent("""\
+    22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw
+    40 22 0:35 / /mnt/share rw,relatime shared:2 - cifs //nas/share rw
+    41 40 0:36 / /mnt/share/local\\040disk rw - ext4 /dev/sdb1 rw
+""")
+
+
+@pytest.mark.parametrize(("folder", "kind"), [
+    ("/home/office/比赛", "ext4"),
+    ("/mnt/share/比赛", "cifs"),
+    ("/mnt/share/local disk/比赛", "ext4"),
+    ("/mnt/shared", "ext4"),  # a prefix of the name is not the mount point
+])
+def test_the_file_system_of_a_folder(folder: str, kind: str) -> None:
+    assert ledger.filesystem_type(Path(folder), MOUNTINFO) == kind
+
+
+def test_wal_on_a_local_disk_and_the_rollback_journal_on_a_network_folder(tmp_path: Path, monkeypatch) -> None:
+    with Ledger.open(tmp_path):
+        pass
+    assert sqlite3.connect(tmp_path / DB_NAME).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    network = tmp_path / "share"
+    network.mkdir()
+    monkeypatch.setattr(ledger, "filesystem_type", lambda folder, mountinfo=None: "cifs")
+    with Ledger.open(network):
+        pass
+    assert sqlite3.connect(network / DB_NAME).execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+
+
+HOLDER = textwrap.dedent("""\
+    import sys, time
+    from pathlib import Path
+    from scoring.ledger import exclusive
+    folder = Path(sys.argv[1])
+    sys.argv = ["shuangsheng", "draw", "比赛"]  # the command line the holder is recorded with
+    with exclusive(folder, wait=1):
+        print("held", flush=True)
+        time.sleep(60)
+""")
+
+
+def _holder(folder: Path) -> subprocess.Popen:
+    root = Path(__file__).resolve().parents[1]
+    process = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder)], cwd=root, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None and process.stdout.readline().strip() == "held"
+    return process
+
+
+def test_a_second_command_waits_briefly_then_names_the_holder(tmp_path: Path) -> None:
+    holder = _holder(tmp_path)
+    try:
+        started = time.monotonic()
+        with pytest.raises(FolderBusy, match="shuangsheng draw 比赛"), exclusive(tmp_path, wait=0.3):
+            pass
+        assert time.monotonic() - started >= 0.3
+    finally:
+        holder.kill()
+        holder.wait(timeout=10)
+
+
+def test_a_killed_command_blocks_nobody(tmp_path: Path) -> None:
+    holder = _holder(tmp_path)
+    holder.kill()
+    holder.wait(timeout=10)
+    with exclusive(tmp_path, wait=2):
+        pass
+
+
+def test_commands_one_after_the_other_in_one_process(tmp_path: Path) -> None:
+    with exclusive(tmp_path):
+        pass
+    with exclusive(tmp_path):
+        assert (tmp_path / ledger.HOLDER_NAME).read_text(encoding="utf-8").startswith("shuangsheng")
+    assert os.path.exists(tmp_path / ledger.LOCK_NAME)
