@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -96,6 +97,30 @@ def print_json(document: object) -> None:
     typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
 
 
+def hold(folder: Path) -> contextlib.ExitStack:
+    """One file-writing command at a time: the folder's lock (waits briefly, then names the holder: exit 1),
+    then event.db opened or built and the program's stale temporary files removed. A folder that is not there
+    yet is not held (the command says so, or creates it)."""
+    from scoring.ledger import exclusive
+    from scoring.tournament import prepare
+
+    stack = contextlib.ExitStack()
+    if not folder.is_dir():
+        return stack
+    try:
+        stack.enter_context(exclusive(folder))
+        notes = prepare(folder)
+    except UserError as exc:
+        stack.close()
+        fail(exc.messages)
+    except OSError as exc:  # a folder that cannot be written to at all
+        stack.close()
+        fail(f"{folder}：无法写入（{exc.strerror or exc}）。请确认这个文件夹可以写入、磁盘还有空间")
+    for line in notes:
+        typer.echo(line, err=True)
+    return stack
+
+
 @app.command()
 def replay(file: FileArg, json_out: JsonOpt = False) -> None:
     """重演一场比赛的记录，逐局说明级数变化。"""
@@ -154,7 +179,8 @@ def materials(
             else:
                 errors = [f"{teams_file} 有错误，报名表、抽签签条和签收表这次按空白打印；请改正：", *exc.messages]
     try:
-        built = build_all(folder, event, teams, font=font, lots=lots, force=force)
+        with hold(folder):
+            built = build_all(folder, event, teams, font=font, lots=lots, force=force)
     except UserError as exc:
         fail(exc.messages)
     for line in [*(f"已生成 {path}" for path in built.paths), f"字体：{built.font}", *blank]:
@@ -192,12 +218,17 @@ def demo(
         done["ending"] = write_awards(out, bracket_in(report.state)[0], report.event,
                                       day=report.event.print.award_date, force=True)
 
+    from scoring.demo import is_demo_folder
+
+    # The folder is held only when the demo may use it: another folder is refused untouched (no lock file left)
+    ours = not out.exists() or (out.is_dir() and (not any(out.iterdir()) or is_demo_folder(out)))
     try:  # the demo writes only into a folder that is empty or holds nothing but an earlier demo's files
-        report = run_demo(
-            out, teams=teams, seed=seed, finish=finish,
-            after_draw=lambda drawn: write_draw_papers(drawn, force=True),
-            after_score=lambda scored: write_score_papers(scored, force=True),
-        )
+        with hold(out) if ours else contextlib.nullcontext():
+            report = run_demo(
+                out, teams=teams, seed=seed, finish=finish,
+                after_draw=lambda drawn: write_draw_papers(drawn, force=True),
+                after_score=lambda scored: write_score_papers(scored, force=True),
+            )
     except UserError as exc:
         fail(exc.messages)
     built, ending = done["built"], done["ending"]
@@ -223,7 +254,7 @@ def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
     from scoring.event import EVENT_FILE, default_text
     from scoring.files import keep_copy, write_text
     from scoring.report import next_after_init
-    from scoring.tournament import TEAMS_FILE
+    from scoring.tournament import TEAMS_FILE, prepare
     from scoring.workbook import write_teams_template
 
     # A file that is already there is kept (it may be a filled team list); only when both are there is that an
@@ -235,13 +266,15 @@ def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
               f"只有要从头重来时才加 --force：两个文件都会换成空白的（原文件另存为备份）"])
     backups = []
     try:
-        for name in (EVENT_FILE, TEAMS_FILE):
-            if force and (folder / name).exists():
-                backups.append((folder / name, keep_copy(folder / name)))
-        if EVENT_FILE not in kept:
-            write_text(folder / EVENT_FILE, default_text(), force=force)
-        if TEAMS_FILE not in kept:
-            write_teams_template(folder / TEAMS_FILE, force=force)
+        with hold(folder):
+            for name in (EVENT_FILE, TEAMS_FILE):
+                if force and (folder / name).exists():
+                    backups.append((folder / name, keep_copy(folder / name)))
+            if EVENT_FILE not in kept:
+                write_text(folder / EVENT_FILE, default_text(), force=force)
+            if TEAMS_FILE not in kept:
+                write_teams_template(folder / TEAMS_FILE, force=force)
+            prepare(folder)  # event.db
     except UserError as exc:
         fail(exc.messages)
     for name in kept:
@@ -266,25 +299,39 @@ def draw(
     lots: Annotated[
         Path | None, typer.Option("--lots", metavar="文件", help="按纸签抽签：组号→签号的表格（xlsx 或 csv）", parser=a_file)
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help="作废并重新抽最近一轮（原文件另存为备份）")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="重新生成被改动过的对阵表和计分卡；不会重新抽签")
+    ] = False,
+    check: Annotated[
+        int | None,
+        typer.Option("--check", metavar="轮次", min=1, help="按记下的随机种子和抽签名单重抽第几轮，核对是否一致（不写任何文件）"),
+    ] = None,
 ) -> None:
-    """抽下一轮：写出 round-N.xlsx（对阵和每桌记分表）、对阵表和计分卡（PDF）。"""
+    """抽下一轮：写出 round-N.xlsx（对阵和每桌记分表）、对阵表和计分卡（PDF）；上次被中断的抽签按原对阵补全。"""
     from materials.paper import write_draw_papers
-    from scoring.report import draw_text, next_after_draw
-    from scoring.tournament import draw_next
+    from scoring.report import check_text, draw_text, next_after_draw
+    from scoring.tournament import check_draw, draw_next
 
+    if check is not None:
+        try:
+            checked = check_draw(folder, check)
+        except UserError as exc:
+            fail(exc.messages)
+        typer.echo(check_text(checked))
+        raise typer.Exit(code=0 if checked.agrees else 1)
     try:
-        report = draw_next(folder, seed=seed, lots=lots, force=force)
+        with hold(folder):
+            report = draw_next(folder, seed=seed, lots=lots, force=force,
+                               papers=lambda drawn: write_draw_papers(drawn, force=force))
     except UserError as exc:
         fail(exc.messages)
-    typer.echo(draw_text(report))
-    try:
-        papers = write_draw_papers(report, force=force)
-    except UserError as exc:  # e.g. a PDF open in a viewer, or one a person changed
-        fail([f"对阵表/计分卡没有更新：{line}" for line in exc.messages])
-    for path in papers.paths:
+    typer.echo(draw_text(report, folder))
+    if report.papers_problems:
+        fail([*(f"对阵表/计分卡没有更新：{line}" for line in report.papers_problems),
+              f"抽签已经记下；解决上面的问题后再运行 shuangsheng draw {folder}，会按同一抽签补全"])
+    for path in report.papers.paths:
         typer.echo(f"已生成 {path}")
-    for line in papers.warnings:
+    for line in report.papers.warnings:
         typer.echo(line, err=True)
     typer.echo(next_after_draw(report, folder))
 
@@ -302,6 +349,11 @@ def score(
     ] = None,
 ) -> None:
     """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本、本轮成绩和加赛单（PDF），不改动原文件。"""
+    with hold(folder):
+        _score(folder, round_number, json_out=json_out, force=force, verify=verify)
+
+
+def _score(folder: Path, round_number: int | None, *, json_out: bool, force: bool, verify: Path | None) -> None:
     from materials.results import write_score_papers
     from scoring.report import edited_checked_copy, score_text, verification_text
     from scoring.score_step import score_and_write, score_step_json
@@ -323,6 +375,8 @@ def score(
             typer.echo("\n".join(item.lines()), err=True)
         if step.checked_edited:
             typer.echo(edited_checked_copy(report.checked, step.book, folder), err=True)
+        for line in report.notes:
+            typer.echo(line, err=True)
         if step.checked is not None:
             typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{step.checked}")
         for path in step.papers:
@@ -359,11 +413,12 @@ def awards(
     from scoring.tournament import bracket
 
     try:
-        chart, state = bracket(folder)
-        written = None
-        if chart.placings.complete:
-            written = write_awards(folder, chart, state.event, day=state.event.print.award_date,
-                                   per_player=per_player, force=force)
+        with hold(folder):
+            chart, state = bracket(folder)
+            written = None
+            if chart.placings.complete:
+                written = write_awards(folder, chart, state.event, day=state.event.print.award_date,
+                                       per_player=per_player, force=force)
     except UserError as exc:
         fail(exc.messages, as_json={"errors": exc.messages} if json_out else None)
     if json_out:
@@ -389,8 +444,9 @@ def bracket(
     from scoring.tournament import bracket as run
 
     try:
-        chart, state = run(folder)
-        written = write_bracket(folder, chart, state.event, force=force)
+        with hold(folder):
+            chart, state = run(folder)
+            written = write_bracket(folder, chart, state.event, force=force)
     except UserError as exc:
         fail(exc.messages)
     for path in written.paths:
@@ -421,7 +477,8 @@ def show(
         fail(missing)
     if export is not None:
         try:
-            written = server.export(folder, export, force=force)
+            with hold(folder):
+                written = server.export(folder, export, force=force)
         except UserError as exc:
             fail(exc.messages)
         typer.echo(f"已导出 {written}（可直接用浏览器打开，不需要联网）")

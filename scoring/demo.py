@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scoring import event as event_file
-from scoring import files, knockout, tournament, workbook
+from scoring import files, knockout, ledger, tournament, workbook
 from scoring.errors import Issue, UserError
 from scoring.knockout import Placings
 from scoring.score_step import Written
@@ -19,8 +19,13 @@ from scoring.simulate import simulate_match
 from scoring.teams import Team
 from scoring.text import typed_path
 
-# What the demo wrote (name → sha256 and size), so that a later demo replaces only those files, unchanged.
+# What the demo wrote (name → sha256 and size) is kept in event.db (a "demo" log entry), so that a later demo
+# replaces only those files, unchanged. RECORD is where demos before event.db kept it (read, then removed).
 RECORD = ".shuangsheng-demo"
+# The ledger itself, its journal files and the lock: the program's own bookkeeping, never the demo's output.
+BOOKKEEPING = frozenset({ledger.DB_NAME, ledger.DB_NAME + "-wal", ledger.DB_NAME + "-shm", ledger.DB_NAME + "-journal",
+                         ledger.LEGACY_RECORD})
+HELD = frozenset({ledger.LOCK_NAME, ledger.HOLDER_NAME})  # this command's own lock on the folder stays
 SHOWN_NAMES = 8  # a refusal names this many files, then says how many more
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗高郑梁谢宋唐许韩冯邓曹彭曾萧田董潘袁蔡蒋余于杜叶程魏苏吕丁任沈姚卢"
 GIVEN = (
@@ -72,15 +77,27 @@ def make_teams(rng: random.Random, count: int) -> tuple[Team, ...]:
 
 
 def _recorded(folder: Path) -> dict[str, object] | None:
-    """The files an earlier demo wrote here, by name, with their fingerprints; None without a readable record."""
+    """The files an earlier demo wrote here, by name, with their fingerprints (event.db's latest "demo" entry, or
+    the record of a demo from before event.db); None without a readable record."""
     import json
 
+    book = ledger.Ledger.existing(folder)
+    if book is not None:
+        with book:
+            entries = book.entries("demo")
+        if entries and isinstance(entries[-1][1].get("files"), dict):
+            return entries[-1][1]["files"]
     try:
         data = json.loads((folder / RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     written = data.get("files") if isinstance(data, dict) else None
     return written if isinstance(written, dict) else None
+
+
+def is_demo_folder(folder: Path) -> bool:
+    """A folder an earlier demo wrote (it recorded what it wrote there)."""
+    return _recorded(folder) is not None
 
 
 def _names(names: list[str]) -> str:
@@ -106,10 +123,10 @@ def _refusal(folder: Path, foreign: list[str], changed: list[str], *, old_record
 
 def _replaceable(path: Path, recorded: dict[str, object]) -> bool:
     """Written by the demo and unchanged; or an output the program regenerates (a PDF or checked copy that
-    `awards`, `bracket` or `score` wrote again in the demo folder) exactly as it last wrote it, or that ledger."""
+    `awards`, `bracket` or `score` wrote again in the demo folder) exactly as it last wrote it, or the ledger."""
     if path.name in recorded and files.unchanged(path, recorded[path.name]):
         return True
-    return path.name == files.LEDGER or files.is_generated(path)
+    return path.name in BOOKKEEPING or files.is_generated(path)
 
 
 def prepare_folder(folder: Path) -> None:
@@ -121,7 +138,7 @@ def prepare_folder(folder: Path) -> None:
     if not folder.is_dir():
         raise DemoError([f"{folder} 是一个文件，不是文件夹；请用 --out 另选一个空文件夹"])
     recorded = _recorded(folder)
-    entries = sorted((p for p in folder.iterdir() if p.name != RECORD), key=lambda p: p.name)
+    entries = sorted((p for p in folder.iterdir() if p.name != RECORD and p.name not in HELD), key=lambda p: p.name)
     left = [p for p in entries if recorded is None or not _replaceable(p, recorded)]
     foreign = [p.name for p in left if p.name not in (recorded or {})]
     changed = [p.name for p in left if p.name in (recorded or {})]
@@ -135,17 +152,19 @@ def prepare_folder(folder: Path) -> None:
 
 
 def record_folder(folder: Path) -> Path:
-    """Write down every file now in `folder` (all of them the demo's) with its fingerprint, so that the next demo
-    knows what it may replace: a file changed since, or any other file, it leaves alone."""
-    import json
+    """Write down in event.db every file now in `folder` (all of them the demo's) with its fingerprint, so that
+    the next demo knows what it may replace: a file changed since, or any other file, it leaves alone."""
     import stat
 
     written = {}
     for path in sorted(folder.iterdir()):
-        if path.name != RECORD and stat.S_ISREG(path.lstat().st_mode):
+        skip = path.name in (RECORD, *BOOKKEEPING, *HELD)
+        if not skip and stat.S_ISREG(path.lstat().st_mode):
             written[path.name] = files.fingerprint(path)
-    text = json.dumps({"files": written}, ensure_ascii=False, indent=1, sort_keys=True)
-    return files.write_text(folder / RECORD, text, force=True)
+    with ledger.Ledger.open(folder) as book:
+        book.log("demo", files=written)
+    (folder / RECORD).unlink(missing_ok=True)
+    return folder / ledger.DB_NAME
 
 
 def _note(written: Written | None, papers: dict[Path, None], warnings: dict[str, None]) -> None:

@@ -1,5 +1,9 @@
 """Reading the user's files safely (regular files only, of a bounded size) and writing output files safely:
-atomically, and never over an existing file unless asked."""
+atomically, and never over an existing file unless asked.
+
+Outputs the program makes again on every run (PDFs, checked copies) are recorded in the event's ledger
+(`scoring.ledger`, event.db) with the fingerprint of the bytes about to land, just before the rename that puts them
+in place: a file is "edited by a person" only when it differs from what the program wrote there."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import errno
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -178,8 +183,9 @@ def _normal_mode() -> int:
     return 0o666 & ~umask
 
 
-def write_bytes(path: Path, data: bytes, *, force: bool = False) -> Path:
-    """Write via a temporary file in the same folder and an atomic rename; refuse to overwrite unless force."""
+def write_bytes(path: Path, data: bytes, *, force: bool = False, before_rename: Callable[[], None] | None = None) -> Path:
+    """Write via a temporary file in the same folder and an atomic rename; refuse to overwrite unless force.
+    `before_rename` runs once the bytes are safely on disk, just before the rename (the ledger's record)."""
     check_writable(path, force=force)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -192,6 +198,8 @@ def write_bytes(path: Path, data: bytes, *, force: bool = False) -> Path:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        if before_rename is not None:
+            before_rename()
         os.replace(tmp, path)
     except OSError as exc:  # e.g. PermissionError: Windows refuses to replace a file open in Excel
         Path(tmp).unlink(missing_ok=True)
@@ -206,9 +214,7 @@ def write_text(path: Path, text: str, *, force: bool = False) -> Path:
     return write_bytes(path, text.encode("utf-8"), force=force)
 
 
-# --- outputs the program regenerates (checked copies): replaced freely unless somebody changed them ---
-
-LEDGER = ".shuangsheng-generated.json"
+# --- outputs the program regenerates (PDFs, checked copies): replaced freely unless somebody changed them ---
 
 
 def _digest(path: Path) -> str | None:
@@ -228,8 +234,6 @@ def fingerprint(path: Path) -> dict[str, object]:
 
 def unchanged(path: Path, recorded: object) -> bool:
     """`path` is a regular file (not a link) still exactly as `recorded` by `fingerprint`."""
-    import stat
-
     if not isinstance(recorded, dict):
         return False
     try:
@@ -244,55 +248,48 @@ def unchanged(path: Path, recorded: object) -> bool:
         return False
 
 
-def _ledger(folder: Path) -> dict[str, str]:
-    import json
+def _ledger(folder: Path):  # type: ignore[no-untyped-def]
+    from scoring.ledger import Ledger
 
     try:
-        data = json.loads(read_user_file(folder / LEDGER, LEDGER_FILE).decode("utf-8"))
-    except (Unreadable, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CannotWrite(folder, exc) from None
+    return Ledger.open(folder)
 
 
 def check_regenerable(path: Path, *, force: bool) -> None:
-    """An output we generate again on every run may be replaced while it is exactly what we last wrote; once a
+    """An output we generate again on every run may be replaced while it is what we last wrote there; once a
     person has edited it (or it was never ours) it is kept unless `force`."""
     if force or not path.exists():
         return
-    digest = _digest(path)
-    if digest is None or _ledger(path.parent).get(path.name) != digest:
-        raise OutputExists(path, edited=True)
+    with _ledger(path.parent) as book:
+        if not book.is_ours(path):
+            raise OutputExists(path, edited=True)
 
 
 def is_generated(path: Path) -> bool:
-    """`path` is an output we regenerate (a PDF, a checked copy), exactly as we last wrote it."""
-    recorded = _ledger(path.parent).get(path.name)
-    return recorded is not None and unchanged(path, {"sha256": recorded, "size": _size(path)})
+    """`path` is an output we regenerate (a PDF, a checked copy), exactly as we last wrote it (event.db says)."""
+    from scoring.ledger import Ledger
 
-
-def _size(path: Path) -> int | None:
-    try:
-        return path.lstat().st_size
-    except OSError:
-        return None
-
-
-def record_generated(path: Path) -> None:
-    import json
-
-    ledger = _ledger(path.parent)
-    if (digest := _digest(path)) is not None:
-        ledger[path.name] = digest
-    write_text(path.parent / LEDGER, json.dumps(ledger, ensure_ascii=False, indent=1, sort_keys=True), force=True)
+    book = Ledger.existing(path.parent)
+    if book is None:
+        return False
+    with book:
+        return book.is_ours(path)
 
 
 def write_generated(path: Path, data: bytes, *, force: bool) -> Path:
-    """An output made again on every run (PDFs): replaced while it is exactly what we last wrote, kept
-    (OutputExists) once a person edited it, unless `force`."""
-    check_regenerable(path, force=force)
-    write_bytes(path, data, force=True)
-    record_generated(path)
-    return path
+    """An output made again on every run: replaced while it is what we last wrote, kept (OutputExists) once a
+    person edited it, unless `force`. Its fingerprint is recorded in event.db just before it lands, so a write
+    stopped half-way is never taken for a person's edit."""
+    from scoring.ledger import fingerprint_of
+
+    with _ledger(path.parent) as book:
+        if not force and path.exists() and not book.is_ours(path):
+            raise OutputExists(path, edited=True)
+        print_ = fingerprint_of(data)
+        return write_bytes(path, data, force=True, before_rename=lambda: book.record_file(path, print_))
 
 
 def keep_copy(path: Path) -> Path:

@@ -1,9 +1,15 @@
 """The event's ledger, `event.db` (SQLite): the only module that touches it (touches that file and a lock file).
 
 What the program did is recorded here, so the next command can trust it instead of guessing from the files:
-every file the program generated (with its fingerprint once completely written), and a log. Rows are only ever
-added: a file written again is a new row, a file forgotten is a row without a fingerprint; the newest row of a
-name is what counts.
+every draw (round, seed or lots, the pool in order, pairings, byes, the names at the draw) and whether its files
+were all written, every file the program generated (with the fingerprint of the bytes about to land), each scored
+round's outcomes with the rules in force, and a log. Rows are only ever added: a file written again is a new row,
+a file forgotten is a row without a fingerprint, a draw voided keeps its row and gains a `draw_void` row; the
+newest row of a name or round is what counts.
+
+A folder from before event.db gets one on its next command, built from its files: the old JSON bookkeeping is
+imported, and every PDF and checked copy there is taken as the program's (the round workbooks' draws are added by
+`scoring.tournament`). A damaged event.db is set aside under another name and rebuilt the same way, and said.
 
 The journal is WAL on a local disk and SQLite's rollback journal elsewhere (WAL needs shared memory, which network
 folders do not give); every connection checkpoints when it closes, so copying the folder copies everything.
@@ -19,13 +25,16 @@ import datetime as dt
 import hashlib
 import json
 import os
+import re
 import sqlite3
+import stat
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from scoring.errors import UserError
+from scoring.knockout import Pairing, Round
 
 DB_NAME = "event.db"
 LOCK_NAME = ".shuangsheng.lock"
@@ -45,6 +54,45 @@ MIGRATIONS: tuple[str, ...] = (
         command TEXT NOT NULL
     );
     CREATE INDEX file_by_name ON file (name, id);
+    CREATE TABLE draw (
+        id INTEGER PRIMARY KEY,
+        round INTEGER NOT NULL,
+        seed INTEGER,                    -- NULL: drawn from paper lots
+        lots TEXT NOT NULL,              -- JSON [[team, lot], ...]
+        pool TEXT NOT NULL,              -- JSON [team, ...] in draw order
+        pairings TEXT NOT NULL,          -- JSON [[table, a, b, third_place], ...]
+        byes TEXT NOT NULL,              -- JSON [team, ...]
+        names TEXT NOT NULL,             -- JSON {team: [player1, player2]} at the draw
+        at TEXT NOT NULL,
+        command TEXT NOT NULL
+    );
+    CREATE INDEX draw_by_round ON draw (round, id);
+    CREATE TABLE draw_done (             -- every file of the draw written: the draw is complete
+        draw INTEGER PRIMARY KEY REFERENCES draw (id),
+        at TEXT NOT NULL
+    );
+    CREATE TABLE draw_void (
+        draw INTEGER PRIMARY KEY REFERENCES draw (id),
+        reason TEXT NOT NULL,
+        at TEXT NOT NULL,
+        command TEXT NOT NULL
+    );
+    CREATE TABLE scored (
+        id INTEGER PRIMARY KEY,
+        draw INTEGER NOT NULL REFERENCES draw (id),
+        rules TEXT NOT NULL,             -- JSON: the [rules] in force
+        workbook TEXT NOT NULL,          -- sha256 of round-N.xlsx as read
+        at TEXT NOT NULL,
+        command TEXT NOT NULL
+    );
+    CREATE TABLE outcome (
+        scored INTEGER NOT NULL REFERENCES scored (id),
+        tbl INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        winner TEXT,
+        sheet TEXT NOT NULL,             -- sha256 of the table's sheet as read
+        PRIMARY KEY (scored, tbl)
+    );
     CREATE TABLE log (
         id INTEGER PRIMARY KEY,
         kind TEXT NOT NULL,
@@ -75,6 +123,28 @@ class FolderBusy(UserError, RuntimeError):
 class Fingerprint:
     sha256: str
     size: int | None  # None for a record imported from the bookkeeping before event.db
+
+
+@dataclass(frozen=True)
+class DrawRecord:
+    """A draw as recorded: `done` once every file of it was written; `names` the players of each team then."""
+
+    id: int
+    round: Round
+    names: dict[str, tuple[str, ...]]
+    done: bool
+    at: str
+
+
+@dataclass(frozen=True)
+class ScoredRecord:
+    """A round as last scored: the rules then, the workbook's fingerprint, each table's (status, winner)."""
+
+    draw: int
+    rules: dict
+    workbook: str
+    outcomes: dict[int, tuple[str, str | None]]
+    at: str
 
 
 def fingerprint(path: Path) -> Fingerprint:
@@ -155,12 +225,13 @@ def on_local_disk(folder: Path) -> bool:
 
 
 @contextlib.contextmanager
-def exclusive(folder: Path, *, wait: float = WAIT_SECONDS) -> Iterator[None]:
-    """Hold the folder for one file-writing command; waits up to `wait` seconds for another one to finish, then
-    raises FolderBusy naming it. The lock is the operating system's: a killed holder leaves nothing behind."""
+def exclusive(folder: Path, *, wait: float | None = None) -> Iterator[None]:
+    """Hold the folder for one file-writing command; waits up to `wait` seconds (default WAIT_SECONDS) for
+    another one to finish, then raises FolderBusy naming it. The lock is the operating system's: a killed holder
+    leaves nothing behind."""
     import filelock
 
-    lock = filelock.FileLock(str(folder / LOCK_NAME), timeout=wait)
+    lock = filelock.FileLock(str(folder / LOCK_NAME), timeout=WAIT_SECONDS if wait is None else wait)
     try:
         lock.acquire()
     except filelock.Timeout:
@@ -181,7 +252,28 @@ def _busy_message(folder: Path) -> str:
     return f"{folder}：另一个命令（{command}，{since[11:16]} 开始）正在使用这个文件夹，请等它结束后再运行"
 
 
+# --- the program's own temporary files ---
+
+# files.write_bytes writes `.{name}.{random}.tmp` beside the target, then renames it into place
+TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
+
+
+def clean_temporary(folder: Path) -> list[str]:
+    """Remove the temporary files a stopped command of this program left (call only while holding the folder)."""
+    removed = []
+    with contextlib.suppress(OSError):
+        for path in folder.iterdir():
+            if TEMPORARY.match(path.name) and path.is_file():
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                    removed.append(path.name)
+    return sorted(removed)
+
+
 # --- the ledger ---
+
+# What the program generates beside the inputs (taken as ours when event.db is built from a folder's files)
+GENERATED_PATTERNS = ("*.pdf", "round-*-checked.xlsx")
 
 
 class Ledger:
@@ -190,21 +282,54 @@ class Ledger:
     def __init__(self, connection: sqlite3.Connection, folder: Path):
         self._db = connection
         self.folder = folder
+        self.created = False  # event.db was made by this opening (a new folder, or one from before event.db)
+        self.notes: list[str] = []  # what the opening did that the user should hear (a damaged event.db set aside)
 
     @classmethod
     def open(cls, folder: Path) -> Ledger:
+        """Open (or create) the folder's event.db; a damaged one is set aside and rebuilt, and said in `notes`."""
         path = folder / DB_NAME
+        existed = path.exists()
         try:
-            connection = sqlite3.connect(path, timeout=10.0, isolation_level=None)
+            ledger = cls._connect(folder)
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) or not existed:
+                raise LedgerError(f"{path}：无法打开本比赛的记录文件（{exc}）。请确认这个文件夹可以写入") from None
+            aside = _set_aside(path)
+            ledger = cls._connect(folder)
+            ledger.notes.append(f"{path} 已损坏（{exc}），已改名为 {aside.name} 保留，并按文件夹里的文件重建了记录")
+            existed = False
+        ledger.created = ledger.created or not existed
+        ledger._import_legacy()
+        if ledger.created:
+            ledger._adopt_generated()
+        return ledger
+
+    @classmethod
+    def existing(cls, folder: Path) -> Ledger | None:
+        """The folder's event.db if it has a readable one, else None (for commands that write nothing)."""
+        if not (folder / DB_NAME).is_file():
+            return None
+        try:
+            return cls._connect(folder)
+        except sqlite3.DatabaseError:
+            return None  # damaged: the next command that writes sets it aside and rebuilds it
+
+    @classmethod
+    def _connect(cls, folder: Path) -> Ledger:
+        path = folder / DB_NAME
+        connection = sqlite3.connect(path, timeout=10.0, isolation_level=None)
+        try:
             connection.execute("PRAGMA foreign_keys = ON")
             mode = "WAL" if on_local_disk(folder) else "DELETE"
-            connection.execute(f"PRAGMA journal_mode = {mode}")
+            if connection.execute("PRAGMA journal_mode").fetchone()[0].upper() != mode:
+                connection.execute(f"PRAGMA journal_mode = {mode}")
             connection.execute("PRAGMA synchronous = FULL")
             ledger = cls(connection, folder)
             ledger._migrate()
-        except sqlite3.DatabaseError as exc:
-            raise LedgerError(f"{path}：无法打开本比赛的记录文件（{exc}）。请勿手工修改它；如已损坏，请从备份恢复") from None
-        ledger._import_legacy()
+        except (sqlite3.DatabaseError, LedgerError):
+            connection.close()
+            raise
         return ledger
 
     def __enter__(self) -> Ledger:
@@ -232,6 +357,9 @@ class Ledger:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise LedgerError(f"{self.folder / DB_NAME}：由更新版本的 shuangsheng 写成，请先升级本程序")
+        if version == SCHEMA_VERSION:
+            return  # nothing written: a command that only reads leaves event.db byte for byte as it was
+        self.created = version == 0  # a new event.db (an empty file counts as one)
         with self._transaction() as db:
             for step in MIGRATIONS[version:]:
                 for statement in filter(str.strip, step.split(";")):
@@ -254,6 +382,21 @@ class Ledger:
         if legacy.exists():
             with contextlib.suppress(OSError):
                 legacy.unlink()
+
+    def _adopt_generated(self) -> None:
+        """event.db built from a folder's files: every PDF and checked copy there is taken as the program's (a
+        person rarely edits those; blaming one for the program's own files would be worse)."""
+        known = set(self.generated())
+        found = sorted({p for pattern in GENERATED_PATTERNS for p in self.folder.glob(pattern) if p.is_file()})
+        rows = []
+        for path in found:
+            if path.name not in known:
+                with contextlib.suppress(OSError):
+                    print_ = fingerprint(path)
+                    rows.append((path.name, print_.sha256, print_.size, now(), "adopted when event.db was built"))
+        if rows:
+            with self._transaction() as db:
+                db.executemany("INSERT INTO file (name, sha256, size, at, command) VALUES (?, ?, ?, ?, ?)", rows)
 
     # files the program generated
 
@@ -288,7 +431,10 @@ class Ledger:
         if not rows:
             return False
         try:
-            size = path.stat().st_size
+            st = path.lstat()
+            if not stat.S_ISREG(st.st_mode):  # a link or a folder put in its place is not what we wrote
+                return False
+            size = st.st_size
             if all(known is not None and known != size for _, known in rows):
                 return False
             return fingerprint(path).sha256 in {sha for sha, _ in rows}
@@ -300,6 +446,68 @@ class Ledger:
         rows = self._db.execute(
             "SELECT name, sha256, size FROM file WHERE id IN (SELECT MAX(id) FROM file GROUP BY name) ORDER BY name")
         return {name: Fingerprint(sha, size) for name, sha, size in rows if sha is not None}
+
+    # draws
+
+    def record_draw(self, round_: Round, names: dict[str, tuple[str, ...]], *, done: bool = False) -> int:
+        """A new draw of `round_.number` (it supersedes any earlier one of that round); `done` when its files
+        are all there already (a round workbook from before event.db)."""
+        pairings = [[p.table, p.a, p.b, p.third_place] for p in round_.pairings]
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO draw (round, seed, lots, pool, pairings, byes, names, at, command) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (round_.number, round_.seed, _json(round_.lots), _json(round_.pool), _json(pairings),
+                 _json(round_.byes), _json({t: list(p) for t, p in names.items()}), now(), command_line()))
+            draw_id = int(cursor.lastrowid or 0)
+            if done:
+                db.execute("INSERT INTO draw_done (draw, at) VALUES (?, ?)", (draw_id, now()))
+        return draw_id
+
+    def draw_done(self, draw_id: int) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT OR IGNORE INTO draw_done (draw, at) VALUES (?, ?)", (draw_id, now()))
+
+    def void_draw(self, draw_id: int, reason: str) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT OR IGNORE INTO draw_void (draw, reason, at, command) VALUES (?, ?, ?, ?)",
+                       (draw_id, reason, now(), command_line()))
+
+    def draws(self) -> dict[int, DrawRecord]:
+        """The draw in force of each round (the newest not voided), by round number."""
+        rows = self._db.execute(
+            "SELECT d.id, d.round, d.seed, d.lots, d.pool, d.pairings, d.byes, d.names, d.at, "
+            "EXISTS (SELECT 1 FROM draw_done WHERE draw = d.id) FROM draw d "
+            "WHERE d.id NOT IN (SELECT draw FROM draw_void) ORDER BY d.id")
+        found: dict[int, DrawRecord] = {}
+        for draw_id, number, seed, lots, pool, pairings, byes, names, at, done in rows:
+            round_ = Round(number, tuple(json.loads(pool)),
+                           tuple(Pairing(t, a, b, bool(third)) for t, a, b, third in json.loads(pairings)),
+                           tuple(json.loads(byes)), seed, tuple((t, n) for t, n in json.loads(lots)))
+            found[number] = DrawRecord(draw_id, round_, {t: tuple(p) for t, p in json.loads(names).items()},
+                                       bool(done), at)
+        return dict(sorted(found.items()))
+
+    # scoring
+
+    def record_scored(self, draw_id: int, *, rules: dict, workbook: str,
+                      outcomes: list[tuple[int, str, str | None, str]]) -> None:
+        """Round of draw `draw_id` scored under `rules` from the workbook of fingerprint `workbook`; `outcomes`
+        are (table, status, winner, sheet fingerprint)."""
+        with self._transaction() as db:
+            cursor = db.execute("INSERT INTO scored (draw, rules, workbook, at, command) VALUES (?, ?, ?, ?, ?)",
+                                (draw_id, _json(rules), workbook, now(), command_line()))
+            db.executemany("INSERT INTO outcome (scored, tbl, status, winner, sheet) VALUES (?, ?, ?, ?, ?)",
+                           [(cursor.lastrowid, *o) for o in outcomes])
+
+    def last_scored(self, draw_id: int) -> ScoredRecord | None:
+        row = self._db.execute("SELECT id, rules, workbook, at FROM scored WHERE draw = ? ORDER BY id DESC LIMIT 1",
+                               (draw_id,)).fetchone()
+        if row is None:
+            return None
+        outcomes = {t: (status, winner) for t, status, winner in self._db.execute(
+            "SELECT tbl, status, winner FROM outcome WHERE scored = ? ORDER BY tbl", (row[0],))}
+        return ScoredRecord(draw_id, json.loads(row[1]), row[2], outcomes, row[3])
 
     # the log
 
@@ -319,3 +527,23 @@ class Ledger:
             return path.resolve().relative_to(self.folder.resolve()).as_posix()
         except ValueError:
             return path.name
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _set_aside(path: Path) -> Path:
+    """A damaged event.db renamed `event.损坏-YYYYMMDD-HHMMSS.db` (kept for whoever wants to look into it)."""
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    for n in range(1, 1000):
+        aside = path.with_name(f"{path.stem}.损坏-{stamp}{'' if n == 1 else f'-{n}'}{path.suffix}")
+        if not aside.exists():
+            break
+    try:
+        os.replace(path, aside)
+        for extra in ("-wal", "-shm", "-journal"):
+            Path(str(path) + extra).unlink(missing_ok=True)
+    except OSError as exc:
+        raise LedgerError(f"{path}：已损坏，也无法改名保留（{exc.strerror or exc}）；请把它移走后再运行") from None
+    return aside

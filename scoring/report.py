@@ -15,7 +15,7 @@ from scoring.text import command_line, pad, width
 
 if TYPE_CHECKING:  # the folder layer reads workbooks (openpyxl); only its types are needed here
     from scoring.progress import Progress
-    from scoring.tournament import DrawReport, MatchScore, RoundScore
+    from scoring.tournament import DrawCheck, DrawReport, MatchScore, RoundScore
     from scoring.workbook.verify import Verification
 
 
@@ -61,18 +61,23 @@ def pairing_line(p: Pairing, teams: Mapping[str, Team]) -> str:
     return f"第{p.table}桌{third}：甲方 {team_label(teams, p.a)}  对  乙方 {team_label(teams, p.b)}"
 
 
-def draw_text(report: DrawReport) -> str:
-    """What `shuangsheng draw` prints: the file, the seed (or lots), every table and the bye."""
+def draw_text(report: DrawReport, folder: Path | None = None) -> str:
+    """What `shuangsheng draw` prints: the file, the seed (or lots), every table and the bye, and the command
+    that checks the draw."""
     r = report.round
-    lines = []
+    lines = [f"已按原抽签重新生成空白的 {path}" for path in report.restored]
     if report.backup:
         lines.append(f"原第{r.number}轮已备份为 {report.backup}")
-    lines.append(f"{report.title} 抽签完成：{report.path}")
-    if r.seed is not None:
-        how = "（自动生成，已记在对阵表中，可据此复核抽签）" if report.seed_generated else ""
-        lines.append(f"随机种子：{r.seed}{how}")
+    if report.resumed:
+        lines.append(f"{report.title} 的抽签上次没有完成（或要重新打印），已按原抽签补全：{report.path}（对阵不变）")
     else:
-        lines.append(f"按纸签抽签（签号已记在对阵表中）：{r.lot_plan.text}")
+        lines.append(f"{report.title} 抽签完成：{report.path}")
+    check = f"（复核：{command_line('draw', folder)} --check {r.number}）" if folder is not None else ""
+    if r.seed is not None:
+        how = "（自动生成，已记在对阵表中）" if report.seed_generated else ""
+        lines.append(f"随机种子：{r.seed}{how}{check}")
+    else:
+        lines.append(f"按纸签抽签（签号已记在对阵表中）：{r.lot_plan.text}{check}")
     lots = dict(r.lots)
     for p in r.pairings:
         met = f"（签号{lots[p.a]}对{lots[p.b]}）" if p.a in lots and p.b in lots else ""
@@ -83,6 +88,16 @@ def draw_text(report: DrawReport) -> str:
     if report.note:
         lines.append(report.note)
     return "\n".join(lines)
+
+
+def check_text(check: DrawCheck) -> str:
+    """What `shuangsheng draw --check N` prints."""
+    how = f"随机种子 {check.seed}" if check.seed is not None else "纸签签号"
+    head = f"第{check.number}轮抽签复核：按 {check.source} 记下的{how}和抽签名单（{len(check.pool)}组）重抽"
+    if check.agrees:
+        return f"{head}，对阵与记录一致。"
+    return "\n".join([f"{head}，结果不一致：", *(f"  {d}" for d in check.differences),
+                      "请核对对阵表；round-N.xlsx 可能被改动过或换成了别的文件"])
 
 
 def score_text(score: RoundScore, teams: Mapping[str, Team]) -> str:

@@ -56,9 +56,10 @@ class ScoreStep:
 
     @property
     def failed(self) -> bool:
-        """Exit 1: the round has problems, an output was not written, or a second entry disagrees."""
+        """Exit 1: the round has problems, an output was not written, a second entry disagrees, or a [rules]
+        change would alter a scored round and was not accepted."""
         verification = self.report.verification
-        return bool(self.report.score.problems or self.not_written
+        return bool(self.report.score.problems or self.not_written or self.report.rules_held
                     or (verification is not None and not verification.agree))
 
 
@@ -96,8 +97,9 @@ def score_step_json(step: ScoreStep, folder: Path) -> dict[str, object]:
         errors = doc.setdefault("errors", [])
         assert isinstance(errors, list)
         errors.extend(line for item in step.not_written for line in item.lines())
-    if step.checked_edited:
-        doc["warnings"] = [edited_checked_copy(report.checked, step.book, folder)]
+    warnings = [edited_checked_copy(report.checked, step.book, folder)] if step.checked_edited else []
+    if warnings or report.notes:
+        doc["warnings"] = [*warnings, *report.notes]
     if (checked := report.verification) is not None:
         doc["verify"] = {"file": checked.other, "agree": checked.agree, "differences": [
             {"where": d.where, "ours": d.ours, "theirs": d.theirs} for d in checked.differences]}

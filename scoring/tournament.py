@@ -1,18 +1,20 @@
-"""An event folder on disk: event.toml, teams.xlsx and the round workbooks, and what they add up to.
+"""An event folder on disk: event.toml, teams.xlsx, the round workbooks and event.db, and what they add up to.
 
 The commands `draw`, `score` and `awards` are one call each into this module. It reads through
-`scoring.workbook`, scores through the engine and decides through `scoring.knockout`; it never re-implements a rule.
+`scoring.workbook`, scores through the engine, decides through `scoring.knockout` and remembers through
+`scoring.ledger` (every draw, whether its files were all written); it never re-implements a rule.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scoring import event as event_file
-from scoring import files, knockout, workbook
+from scoring import files, knockout, ledger, workbook
 from scoring.bracket import Bracket
 from scoring.bracket import build as build_bracket
 from scoring.errors import Issue, UserError, located
@@ -208,9 +210,11 @@ class EventFolder:
         return replace(self, rounds=(*self.rounds, sheet))
 
 
-def open_folder(folder: Path, *, up_to: int | None = None) -> EventFolder:
+def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False) -> EventFolder:
     """Read event.toml, teams.xlsx and round-1.xlsx, round-2.xlsx, … (in order, up to the first missing one, or
-    only up to round `up_to`: scoring a round needs neither the rounds after it nor their reading time)."""
+    only up to round `up_to`: scoring a round needs neither the rounds after it nor their reading time). A round
+    event.db records as drawn whose workbook is missing or holds another draw is named with what to do (`drawing`:
+    an unfinished draw is `draw`'s own to complete, not a problem)."""
     problems: list[Issue] = []
     event = None
     if (missing := event_file.missing_folder(folder)) is not None:
@@ -237,8 +241,10 @@ def open_folder(folder: Path, *, up_to: int | None = None) -> EventFolder:
             except workbook.WorkbookError as exc:
                 problems.extend(exc.issues)
         number += 1
+    draws = recorded_draws(folder)
+    problems.extend(_ledger_problems(folder, draws, rounds, drawing=drawing))
     strays = [p.name for p in round_files(folder) if (round_number(p.name) or 0) > number]
-    if strays:
+    if strays and number not in draws:
         problems.append(Issue.of_file(folder, f"缺少 {round_file(number)}，却有 {'、'.join(strays)}；轮次文件应从 round-1 起连续"))
     if problems:
         raise TournamentError(problems)
@@ -273,6 +279,117 @@ def _draw_problems(rounds: Sequence[RoundSheet]) -> list[Issue]:
     return problems
 
 
+# --- what event.db remembers of the draws, against the files ---
+
+
+def recorded_draws(folder: Path) -> dict[int, ledger.DrawRecord]:
+    """The draws event.db holds (none for a folder without one, or with a damaged one: the next command that
+    writes rebuilds it)."""
+    try:
+        book = ledger.Ledger.existing(folder)
+    except ledger.LedgerError:
+        return {}
+    if book is None:
+        return {}
+    with book:
+        return book.draws()
+
+
+COPY_SUFFIXES = (".xlsx", ".xls", ".xlsm", ".et")
+
+
+def copies_beside(folder: Path, number: int, *, besides: Sequence[Path] = ()) -> list[str]:
+    """Files that look like round-N.xlsx saved again under another name (`round-1 (1).xlsx`, `round-1 - 副本.xlsx`,
+    `round-1.xls`, `round-1.xlsx.xlsx`): not the checked copy, not a backup, not one of `besides` (a copy given to
+    --verify is the second entry, not a stray)."""
+    own = f"round-{number}.xlsx"
+    pattern = re.compile(rf"^round-{number}(?!\d)(?!-checked)(?!\.备份-)", re.IGNORECASE)
+    skip = {Path(b).name for b in besides}
+    found = []
+    for path in sorted(folder.iterdir()):
+        name = path.name
+        if (pattern.match(name) and name != own and name not in skip and path.is_file()
+                and name.lower().endswith(COPY_SUFFIXES)):
+            found.append(name)
+    return found
+
+
+def _missing_round(folder: Path, number: int, record: ledger.DrawRecord) -> str:
+    name = round_path(folder, number).name
+    how = f"随机种子 {record.round.seed}" if record.round.seed is not None else "按纸签"
+    said = f"{folder / name} 不见了：第{number}轮已于 {record.at[:16].replace('T', ' ')} 抽签（{how}）。"
+    if copies := copies_beside(folder, number, besides=verify_copies(folder)):
+        return (f"{said}文件夹里有 {'、'.join(copies)}：如果就是这一轮的记分表，请把它改名为 {name}"
+                f"（不要重新抽签）")
+    return (f"{said}如果它被移走或改了名，请放回这个文件夹并改名为 {name}；如果确实丢失，运行 "
+            f"{command_line('draw', folder)} --force 按原抽签重新生成空白的 {name}（已录入的各局要重新录入）")
+
+
+def _ledger_problems(folder: Path, draws: Mapping[int, ledger.DrawRecord], rounds: Sequence[RoundSheet], *,
+                     drawing: bool) -> list[str]:
+    problems = []
+    latest = max(draws, default=0)
+    read = {sheet.round.number: sheet for sheet in rounds}
+    for number, record in draws.items():
+        path = round_path(folder, number)
+        if not path.exists():
+            if number == latest and not record.done:
+                if not drawing:
+                    problems.append(f"{folder}：第{number}轮的抽签被中断，还没有完成；请运行 {command_line('draw', folder)}"
+                                    "，按原抽签补全记分表和打印件")
+                continue
+            problems.append(_missing_round(folder, number, record))
+        elif number in read and not same_draw(read[number].round, record.round):
+            problems.append(
+                f"{path}：对阵与第{number}轮抽签时记下的不同，不是这次比赛抽出的那份记分表（可能从别处拷来，或被改动过）；"
+                f"请换回第{number}轮抽签生成的 {path.name}（其对阵与对阵表相同）")
+    return problems
+
+
+def same_draw(a: Round, b: Round) -> bool:
+    return (a.number, a.pool, a.pairings, a.byes) == (b.number, b.pool, b.pairings, b.byes)
+
+
+def verify_copies(folder: Path) -> list[Path]:
+    """The files once given to `score --verify` (the second entries of double entry)."""
+    try:
+        book = ledger.Ledger.existing(folder)
+    except ledger.LedgerError:
+        return []
+    if book is None:
+        return []
+    with book:
+        return [Path(detail["file"]) for _, detail, _ in book.entries("verify") if "file" in detail]
+
+
+def prepare(folder: Path) -> list[str]:
+    """At the start of every file-writing command, the folder held: event.db opened (built from the files for a
+    folder from before it, a damaged one set aside), the program's stale temporary files removed, and each round
+    workbook event.db does not know yet recorded as a draw. Returns what the user should hear."""
+    if not (folder / event_file.EVENT_FILE).exists():
+        return []
+    with ledger.Ledger.open(folder) as book:
+        notes = list(book.notes)
+        ledger.clean_temporary(folder)
+        _adopt_rounds(folder, book)
+    return notes
+
+
+def _adopt_rounds(folder: Path, book: ledger.Ledger) -> None:
+    """Round workbooks from before event.db (or made while it was lost): their draws are recorded as done."""
+    draws = book.draws()
+    number = 1
+    while (path := round_path(folder, number)).exists():
+        if number not in draws:
+            try:
+                sheet = workbook.read_round(path)
+            except workbook.WorkbookError:
+                break  # the command reading it names the problem
+            book.record_draw(sheet.round, {}, done=True)
+            book.record_file(path)
+        number += 1
+
+
 def outcomes_by_round(scores: Sequence[RoundScore]) -> dict[int, tuple[MatchOutcome, ...]]:
     return {s.round.number: s.outcomes for s in scores}
 
@@ -302,41 +419,106 @@ class DrawReport:
     teams: Mapping[str, Team]
     event: Event
     lots: Path | None = None  # the paper lots file the round was drawn from
+    resumed: bool = False  # an unfinished draw completed with its recorded pairings, not drawn anew
+    papers: object = None  # what the `papers` writer returned
+    papers_problems: tuple[str, ...] = ()  # why the papers were not written (the draw stays unfinished)
+    restored: tuple[Path, ...] = ()  # blank workbooks of recorded draws written again (`--force`)
 
 
-def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None, force: bool = False) -> DrawReport:
-    """Draw the next round into round-N.xlsx. With the last round not decided, refuse naming every match — or,
-    with `force`, draw the last round again (the old workbook is kept as a backup)."""
-    return draw_in(open_folder(folder), seed=seed, lots=lots, force=force)
+PapersWriter = Callable[[DrawReport], object]
 
 
-def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = None, force: bool = False) -> DrawReport:
+def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None, force: bool = False,
+              papers: PapersWriter | None = None) -> DrawReport:
+    """Draw the next round into round-N.xlsx, recorded in event.db before any file is written; `papers` (the
+    CLI's draw sheet and score cards) is called with the report, and the draw is complete once it returns.
+    A draw left unfinished (stopped, disk full, a PDF open in a viewer) is completed instead, with the same
+    pairings. With the last round not decided, refuse naming every match; with `force`, write its papers again
+    (and a missing round workbook of a recorded draw, blank). Never draws a round again."""
+    restored = restore_missing(folder) if force else ()
+    report = draw_in(open_folder(folder, drawing=True), seed=seed, lots=lots, force=force, papers=papers)
+    return replace(report, restored=restored)
+
+
+def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = None, force: bool = False,
+            papers: PapersWriter | None = None) -> DrawReport:
     """`draw_next` on a folder already open."""
+    with ledger.Ledger.open(state.path) as book:
+        _adopt_rounds(state.path, book)
+        draws = book.draws()
+        pending = _to_complete(state, draws, force=force)
+        if pending is not None:
+            if seed is not None or lots is not None:
+                raise TournamentError([_no_second_draw(state.path, pending)])
+            report, draw_id = _complete(state, book, pending), pending.id
+        else:
+            report, draw_id = _draw_new(state, book, seed=seed, lots=lots)
+        if papers is not None:
+            try:
+                report = replace(report, papers=papers(report))
+            except UserError as exc:  # a PDF open in a viewer, the disk full: `draw` again completes it
+                return replace(report, papers_problems=tuple(exc.messages))
+        book.draw_done(draw_id)
+    return report
+
+
+def _to_complete(state: EventFolder, draws: Mapping[int, ledger.DrawRecord], *,
+                 force: bool) -> ledger.DrawRecord | None:
+    """The draw `draw` completes instead of drawing: the latest, when unfinished; with `force`, also a finished
+    one whose round is not decided yet (its papers are written again)."""
+    if not draws:
+        return None
+    latest = draws[max(draws)]
+    if not latest.done:
+        return latest
+    undecided = force and latest.round.number == len(state.rounds) and not score_round(
+        state.rounds[-1], state.rules).advancement.decided
+    return latest if undecided else None
+
+
+def _no_second_draw(folder: Path, record: ledger.DrawRecord) -> str:
+    n = record.round.number
+    how = f"随机种子 {record.round.seed}" if record.round.seed is not None else "按纸签"
+    state = "抽签还没有完成（记分表或打印件没有全部生成）" if not record.done else "这一轮还没有决出胜负"
+    return (f"第{n}轮已经抽过签（{how}），{state}；抽出的对阵不能重抽。请不加 --seed/--lots 运行 "
+            f"{command_line('draw', folder)}，按原抽签补全。如果是第{n - 1}轮的成绩改正后要把它带进第{n}轮，"
+            f"请用 {command_line('draw', folder)} --redo {n}" if n > 1 else
+            f"第{n}轮已经抽过签（{how}），{state}；抽出的对阵不能重抽。请不加 --seed/--lots 运行 "
+            f"{command_line('draw', folder)}，按原抽签补全")
+
+
+def teams_at_draw(state: EventFolder, record: ledger.DrawRecord | None) -> dict[str, Team]:
+    """The teams of a drawn round: as teams.xlsx has them now, and for a team no longer there, the names
+    recorded at the draw."""
+    return with_recorded_names(state.team_map, record)
+
+
+def with_recorded_names(teams: Mapping[str, Team], record: ledger.DrawRecord | None) -> dict[str, Team]:
+    found = dict(teams)
+    for team_id, players in (record.names.items() if record is not None else ()):
+        if team_id not in found and len(players) == 2:
+            found[team_id] = Team(team_id, (players[0], players[1]))
+    return found
+
+
+def _complete(state: EventFolder, book: ledger.Ledger, record: ledger.DrawRecord) -> DrawReport:
+    """An unfinished draw carried to its end: its workbook written if it is not there (never over one that is),
+    the report the papers are printed from."""
+    drawn = record.round
+    path = round_path(state.path, drawn.number)
+    teams = teams_at_draw(state, record)
+    if not path.exists():
+        workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules))
+        book.record_file(path)
+    title = knockout.round_title(drawn.number, len(drawn.pool))
+    note = knockout.prize_note(drawn, state.event.third_place)
+    return DrawReport(drawn, path, False, None, title, note, teams, state.event, resumed=True)
+
+
+def _draw_new(state: EventFolder, book: ledger.Ledger, *, seed: int | None,
+              lots: Path | None) -> tuple[DrawReport, int]:
     folder = state.path
-    scores = state.scores()
-    rounds = [s.round for s in scores]
-    ids = [t.id for t in state.teams]
-    redraw: int | None = None  # the round drawn again (its workbook is backed up once the new draw succeeded)
-    try:
-        nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), **_format(state.event))
-    except knockout.RoundNotDecided as exc:
-        if not force:
-            last = round_path(folder, exc.number)
-            hint = (
-                f"如要作废并重新抽第{exc.number}轮，请加 --force（原文件 {last.name} 会另存为备份）"
-                if all(b.status is TableStatus.OPEN for b in exc.blockers)
-                else f"请先在 {last.name} 中补全或改正这些比赛，再运行 {command_line('score', folder)}"
-            )
-            blocked = next(s for s in scores if s.round.number == exc.number)
-            raise TournamentError(exc.issues, heading=exc.heading, details=blocked.problems, hint=hint) from None
-        rounds.pop()
-        scores.pop()
-        nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), **_format(state.event))
-        redraw = exc.number
-    except knockout.KnockoutError as exc:
-        raise TournamentError(exc.issues, heading=exc.heading) from None
-    if nxt is None:
-        raise TournamentError([f"决赛（第{len(rounds)}轮）已经抽签，没有下一轮了；比赛结束后请运行 {command_line('awards', folder)}"])
+    nxt = _next_round(state)
     generated = seed is None and lots is None
     try:
         if lots is not None:
@@ -348,10 +530,119 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=exc.heading) from None
     path = round_path(folder, drawn.number)
-    backup = _backup(round_path(folder, redraw)) if redraw is not None else None  # only once nothing can fail
-    workbook.write_round(path, drawn, state.team_map, rules_note=rules_note(state.rules), force=backup is not None)
+    files.check_writable(path, force=False)
+    teams = state.team_map
+    draw_id = book.record_draw(drawn, {t: teams[t].players for t in drawn.pool if t in teams})
+    workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules))
+    book.record_file(path)
     note = knockout.prize_note(drawn, state.event.third_place)
-    return DrawReport(drawn, path, generated, backup, nxt.title, note, state.team_map, state.event, lots)
+    return DrawReport(drawn, path, generated, None, nxt.title, note, teams, state.event, lots), draw_id
+
+
+def _next_round(state: EventFolder) -> knockout.NextRound:
+    """What to draw next; with the last round not decided, every match that holds it up and what to do."""
+    folder = state.path
+    scores = state.scores()
+    rounds = [s.round for s in scores]
+    ids = [t.id for t in state.teams]
+    try:
+        nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), **_format(state.event))
+    except knockout.RoundNotDecided as exc:
+        last = round_path(folder, exc.number)
+        hint = (
+            f"第{exc.number}轮已经抽签：各桌比赛结束后把每一局填入 {last.name}，再运行 {command_line('score', folder)}"
+            f"（要重新打印这一轮的对阵表和计分卡，运行 {command_line('draw', folder)} --force）"
+            if all(b.status is TableStatus.OPEN for b in exc.blockers)
+            else f"请先在 {last.name} 中补全或改正这些比赛，再运行 {command_line('score', folder)}"
+        )
+        blocked = next(s for s in scores if s.round.number == exc.number)
+        raise TournamentError([str(exc), *(f"  {p}" for p in blocked.problems), hint]) from None
+    except knockout.KnockoutError as exc:
+        raise TournamentError([str(exc)]) from None
+    if nxt is None:
+        raise TournamentError([f"决赛（第{len(rounds)}轮）已经抽签，没有下一轮了；比赛结束后请运行 {command_line('awards', folder)}"])
+    return nxt
+
+
+def restore_missing(folder: Path) -> tuple[Path, ...]:
+    """`draw --force`: the blank workbook of each recorded, finished draw whose round-N.xlsx is missing, written
+    again from the record (the same pairings; never a new draw)."""
+    draws = recorded_draws(folder)
+    missing = [n for n, r in draws.items() if r.done and not round_path(folder, n).exists()]
+    if not missing:
+        return ()
+    event = event_file.load(folder)
+    try:
+        current = {t.id: t for t in workbook.read_teams(folder / TEAMS_FILE)}
+    except (workbook.WorkbookError, OSError):
+        current = {}
+    written = []
+    with ledger.Ledger.open(folder) as book:
+        for number in missing:
+            record = draws[number]
+            teams = with_recorded_names(current, record)
+            path = round_path(folder, number)
+            workbook.write_round(path, record.round, teams, rules_note=rules_note(event.rules))
+            book.record_file(path)
+            book.log("restored", round=number, file=path.name)
+            written.append(path)
+    return tuple(written)
+
+
+# --- draw --check ---
+
+
+@dataclass(frozen=True)
+class DrawCheck:
+    """`draw --check N`: round N drawn again from its recorded seed (or lots) and pool."""
+
+    number: int
+    seed: int | None
+    pool: tuple[str, ...]
+    source: str  # where the seed and pool came from: event.db, or the round workbook (a folder from before)
+    agrees: bool
+    differences: tuple[str, ...]
+
+
+def check_draw(folder: Path, number: int) -> DrawCheck:
+    """Redo round `number`'s draw from the seed (or paper lots) and pool event.db recorded — from round-N.xlsx
+    in a folder without event.db — and compare with the record and the workbook. Writes nothing."""
+    if (missing := event_file.missing_folder(folder)) is not None:
+        raise TournamentError([missing])
+    draws = recorded_draws(folder)
+    sheets = {n: _read_if_there(round_path(folder, n)) for n in range(1, number + 1)}
+    rounds = {n: (draws[n].round if n in draws else sheets[n].round if sheets[n] else None) for n in sheets}
+    target = rounds[number]
+    if target is None:
+        raise TournamentError([f"{folder}：第{number}轮还没有抽签（event.db 和 round-{number}.xlsx 里都没有）"])
+    earlier = [r for n, r in sorted(rounds.items()) if n < number and r is not None]
+    third = next(((p.a, p.b) for p in target.pairings if p.third_place), None)
+    common = {"byes": len(target.byes), "previous_byes": knockout.byes_so_far(earlier), "third_place_match": third}
+    try:
+        if target.seed is not None:
+            again = knockout.draw_round(number, target.pool, seed=target.seed, **common)
+        else:
+            again = knockout.draw_from_lots(number, target.lots, target.pool, **common)
+    except knockout.KnockoutError as exc:
+        raise TournamentError([f"第{number}轮：按记下的抽签名单重抽不成立：{exc}"]) from None
+    differences = []
+    if not same_draw(again, target):
+        differences.append("重抽的对阵与" + ("event.db 记下的" if number in draws else f"round-{number}.xlsx 中的")
+                           + "不同")
+    sheet = sheets[number]
+    if sheet is not None and number in draws and not same_draw(again, sheet.round):
+        differences.append(f"重抽的对阵与 round-{number}.xlsx 中的不同")
+    source = "event.db" if number in draws else f"round-{number}.xlsx"
+    return DrawCheck(number, target.seed, target.pool, source, not differences, tuple(differences))
+
+
+def _read_if_there(path: Path) -> RoundSheet | None:
+    if not path.exists():
+        return None
+    try:
+        return workbook.read_round(path)
+    except workbook.WorkbookError as exc:
+        raise TournamentError(exc.messages) from None
 
 
 def _backup(path: Path) -> Path:
@@ -374,6 +665,7 @@ class ScoreReport:
     teams: Mapping[str, Team]
     event: Event
     verification: Verification | None = None  # `score --verify`: the comparison with a second entry
+    notes: tuple[str, ...] = ()  # what the user should know (a filled copy saved beside the round workbook)
 
 
 def score(folder: Path, number: int | None = None, *, verify: Path | None = None) -> ScoreReport:
@@ -395,9 +687,26 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
         raise TournamentError([Issue.of_file(folder, f"没有第{number}轮（{have}）")])
     sheet = state.rounds[number - 1]
     verification = verify_entry(sheet, verify) if verify is not None else None
+    if verify is not None:
+        with ledger.Ledger.open(folder) as book:
+            book.log("verify", round=number, file=Path(verify).name)
     return ScoreReport(
-        score_round(sheet, state.rules), workbook.checked_path(sheet.path), state.team_map, state.event, verification
+        score_round(sheet, state.rules), workbook.checked_path(sheet.path), state.team_map, state.event, verification,
+        tuple(_copies_note(sheet, verify)),
     )
+
+
+def _copies_note(sheet: RoundSheet, verify: Path | None) -> list[str]:
+    """Nothing entered in round-N.xlsx while a copy saved under another name sits beside it: the hands were
+    probably typed into that one."""
+    if not all(m.open for m in sheet.matches):
+        return []
+    folder, name = sheet.path.parent, sheet.path.name
+    besides = [*verify_copies(folder), *([verify] if verify is not None else [])]
+    if not (copies := copies_beside(folder, sheet.round.number, besides=besides)):
+        return []
+    return [f"注意：{name} 里还没有录入任何一局，而文件夹里还有 {'、'.join(copies)}。如果成绩录在那份里，请把空白的 "
+            f"{name} 移走，再把那份改名为 {name}；如果那是第二个人的核对录入，请用 --verify 给出它"]
 
 
 def verify_entry(sheet: RoundSheet, other: Path) -> Verification:
@@ -424,11 +733,9 @@ def verify_entry(sheet: RoundSheet, other: Path) -> Verification:
 def write_checked_copy(report: ScoreReport, *, force: bool = False) -> Path:
     """round-N-checked.xlsx beside the round workbook: replaced freely while it is exactly what we last wrote,
     kept (OutputExists) once a person edited it, unless `force`."""
-    files.check_regenerable(report.checked, force=force)
     results = {m.match.table: m.result for m in report.score.matches if m.result is not None}
-    workbook.write_checked(report.checked, report.score.sheet, results, force=True)
-    files.record_generated(report.checked)
-    return report.checked
+    files.check_regenerable(report.checked, force=force)  # before the work of building it
+    return files.write_generated(report.checked, workbook.checked_bytes(report.score.sheet, results), force=force)
 
 
 # --- awards ---

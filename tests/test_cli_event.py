@@ -313,23 +313,23 @@ def test_draw_again_while_round_open_needs_force(tmp_path):
     assert not round_file(folder, 2).exists()
 
 
-def test_draw_force_redraws_and_keeps_a_backup(tmp_path):
+def test_draw_force_never_redraws(tmp_path):
+    """--force regenerates the round's papers; the draw stays (a round once drawn is never drawn anew)."""
     folder = new_event(tmp_path / "event", 6)
     cli("draw", folder, "--seed", 1)
     old = round_file(folder, 1).read_bytes()
-    result = cli("draw", folder, "--seed", 2, "--force")
-    found = re.search(r"已备份为 (\S+)", result.output)
-    assert found, result.output
-    backup = Path(found.group(1))
-    assert backup.exists() and backup.parent == folder and backup.read_bytes() == old
-    assert not backup.name.startswith("round-1.xlsx")  # not mistaken for a round by later commands
-    redrawn = workbook.read_round(round_file(folder, 1)).round
-    assert redrawn.number == 1 and redrawn.seed == 2
-    assert not round_file(folder, 2).exists()
-    # The folder still works: the backup is not read as a round.
+    sheet = folder / "第1轮对阵表.pdf"
+    sheet.write_bytes(b"edited by a person")
+    result = cli("draw", folder, "--force")
+    assert "已按原抽签补全" in result.output and "对阵不变" in result.output
+    assert round_file(folder, 1).read_bytes() == old and sheet.read_bytes().startswith(b"%PDF")
+    refused = cli("draw", folder, "--seed", 2, "--force", code=1)
+    assert "不能重抽" in refused.output and "随机种子 1" in refused.output
+    assert round_file(folder, 1).read_bytes() == old and not list(folder.glob("*备份*"))
     fill(folder, 1)
     cli("score", folder)
     cli("draw", folder, "--seed", 3)
+    assert workbook.read_round(round_file(folder, 2)).round.seed == 3
 
 
 def test_draw_refuses_a_tied_match_naming_its_table(tmp_path):
@@ -560,18 +560,6 @@ def test_largest_field_by_walkovers(tmp_path):
         assert all(m["winner"] == (m["B"] if m["table"] % 2 else m["A"]) for m in doc["matches"])
     assert awards["complete"] is True and len(awards["third"]) == 2
     assert awards["first"] == docs[-1]["matches"][0]["winner"] and awards["second"] == losers(docs[-1])[0]
-
-
-def test_each_forced_redraw_keeps_its_own_backup(tmp_path):
-    """Two re-draws within the same second must not overwrite the first backup."""
-    folder = new_event(tmp_path / "event", 6)
-    drawn = []
-    for seed in (1, 2, 3):
-        drawn.append(round_file(folder, 1).read_bytes() if seed > 1 else None)
-        cli("draw", folder, "--seed", seed, *(["--force"] if seed > 1 else []))
-    backups = sorted(folder.glob("round-1.*备份*.xlsx"))
-    assert len(backups) == 2
-    assert {b.read_bytes() for b in backups} == set(drawn[1:])
 
 
 @pytest.mark.parametrize("seed", [0, 10**15 - 1])

@@ -34,10 +34,56 @@ def test_a_ledger_from_a_newer_program_is_refused(tmp_path: Path) -> None:
         Ledger.open(tmp_path)
 
 
-def test_a_damaged_ledger_is_named(tmp_path: Path) -> None:
-    (tmp_path / DB_NAME).write_bytes(b"not a database" * 100)
-    with pytest.raises(LedgerError, match=DB_NAME):
-        Ledger.open(tmp_path)
+@pytest.mark.parametrize("damage", [b"not a database" * 100, b"SQLite format 3\x00" + b"\xff" * 200])
+def test_a_damaged_ledger_is_set_aside_and_rebuilt_from_the_files(tmp_path: Path, damage: bytes) -> None:
+    (tmp_path / DB_NAME).write_bytes(damage)
+    (tmp_path / "第1轮对阵表.pdf").write_bytes(b"%PDF ours")
+    with Ledger.open(tmp_path) as book:
+        assert book.created and book.is_ours(tmp_path / "第1轮对阵表.pdf")
+        assert "已损坏" in book.notes[0] and DB_NAME in book.notes[0]
+    aside = [p for p in tmp_path.iterdir() if "损坏" in p.name]
+    assert len(aside) == 1 and aside[0].read_bytes() == damage
+
+
+def test_a_folder_without_a_ledger_reads_as_none_and_gets_no_file(tmp_path: Path) -> None:
+    assert Ledger.existing(tmp_path) is None
+    assert not (tmp_path / DB_NAME).exists()
+
+
+def test_opening_a_current_ledger_writes_nothing(tmp_path: Path) -> None:
+    with Ledger.open(tmp_path) as book:
+        book.log("x")
+    before = (tmp_path / DB_NAME).read_bytes()
+    book = Ledger.existing(tmp_path)
+    assert book is not None
+    book.close()
+    assert (tmp_path / DB_NAME).read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [DB_NAME]
+
+
+def test_draws_newest_in_force_voided_kept(tmp_path: Path) -> None:
+    from scoring.knockout import Pairing, Round
+
+    first = Round(1, ("01", "02", "03"), (Pairing(1, "02", "03"),), ("01",), 7)
+    again = Round(1, ("01", "02", "03"), (Pairing(1, "01", "03"),), ("02",), None, (("01", 1), ("03", 2), ("02", 3)))
+    with Ledger.open(tmp_path) as book:
+        one = book.record_draw(first, {"01": ("甲", "乙")})
+        assert book.draws()[1].round == first and not book.draws()[1].done
+        book.draw_done(one)
+        assert book.draws()[1].done and book.draws()[1].names == {"01": ("甲", "乙")}
+        two = book.record_draw(again, {})
+        assert book.draws()[1].round == again
+        book.void_draw(two, "test")
+        assert book.draws()[1].id == one
+        book.void_draw(one, "test")
+        assert book.draws() == {}
+
+
+def test_the_program_s_stale_temporary_files_are_cleaned(tmp_path: Path) -> None:
+    (tmp_path / ".round-1.xlsx.ab12_xyz.tmp").write_bytes(b"")
+    (tmp_path / "notes.tmp").write_bytes(b"a person's")
+    assert ledger.clean_temporary(tmp_path) == [".round-1.xlsx.ab12_xyz.tmp"]
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.tmp"]
 
 
 def test_closing_checkpoints_so_the_folder_copies_whole(tmp_path: Path) -> None:

@@ -190,7 +190,8 @@ def test_draw_sheet_for_the_wall():
     text = text_of(data)
     assert "第1轮（半决赛）对阵表" in text
     assert "1第01组欧阳·买买提江、司马相如对第02组" in text
-    assert "随机种子20260315" in text and "shuangshengdraw活动--seed20260315" in text
+    assert "随机种子20260315" in text and "工作人员可用此随机种子复核本轮抽签" in text
+    assert "shuangsheng" not in text  # no command on the wall
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         names = [c for c in pdf.pages[0].chars if c["text"] == "欧"]
     assert names and all(c["size"] >= 20 for c in names)  # readable from two metres
@@ -209,7 +210,7 @@ def test_draw_sheet_with_paper_lots_and_a_bye():
         bye_names = [c for c in pdf.pages[0].chars if c["text"] == "慕"]
     assert bye_names and all(c["size"] >= 20 for c in bye_names)  # the byes are found on the wall too
     assert "本轮按纸签抽签：签号1与2对阵；签号3轮空（直接进入下一轮）；签号小的一方为甲方" in text
-    assert "--lots签号.xlsx" in text
+    assert "工作人员可用各组签号复核本轮抽签" in text and "--lots" not in text
 
 
 # --- 第N轮成绩 and 加赛单 ------------------------------------------------------------------------------------------
@@ -280,7 +281,7 @@ def test_draw_command_writes_the_draw_sheet_and_score_cards(tmp_path):
     cards = (tmp_path / "第1轮计分卡.pdf").read_bytes()
     assert pages(cards) == len(drawn.pairings) + 1
     sheet = text_of((tmp_path / "第1轮对阵表.pdf").read_bytes())
-    assert f"shuangshengdraw{tmp_path}--seed3" in sheet
+    assert "随机种子3。复核：工作人员可用此随机种子复核本轮抽签" in sheet and "--seed" not in sheet
     for p in drawn.pairings:
         assert f"{p.table}第{p.a}组" in sheet
 

@@ -38,6 +38,7 @@ _EXPORTS = {
     "checked_path": "checked",
     "match_problems": "checked",
     "write_checked": "checked",
+    "checked_bytes": "checked",
     "read_lots": "lots",
     "fill_round": "referee",
     "parse_capture": "parsers",

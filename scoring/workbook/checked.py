@@ -74,6 +74,11 @@ def write_checked(
     path = Path(path)
     if path.resolve() == Path(source.path).resolve():
         raise ValueError("the checked copy must not overwrite the workbook that was read")
+    return write_bytes(path, checked_bytes(source, results), force=force)
+
+
+def checked_bytes(source: RoundSheet, results: Mapping[int, MatchResult]) -> bytes:
+    """The checked copy of `source` as the bytes of an .xlsx file (see `write_checked`)."""
     name = Path(source.path).name
     if hashlib.sha256(read_file(source.path)).hexdigest() != source.sha256:
         raise WorkbookError([Problem.of_cell(name, None, None, "文件在读取之后又被修改过，请重新运行 score")])
@@ -101,7 +106,7 @@ def write_checked(
             sheets.append(_match_sheet(grid, *by_sheet[title], marks))
         else:
             sheets.append(_plain_sheet(grid, marks))
-    return write_bytes(path, xlsx_bytes(sheets), force=force)
+    return xlsx_bytes(sheets)
 
 
 def _lines(text: object, width: float) -> int:

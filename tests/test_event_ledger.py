@@ -1,0 +1,268 @@
+"""The event ledger through the command line: generated files judged by event.db, one command at a
+time, an interrupted draw completed, `draw --check`, missing and moved round workbooks named."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from scoring import ledger, workbook
+from scoring.ledger import DB_NAME, LEGACY_RECORD, Ledger
+from tests.conftest import cli, new_event, sha
+from tests.test_cli_event import fill, round_file
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def hashes(folder: Path) -> dict[str, str]:
+    """Every file's fingerprint, but the lock's own bookkeeping (who held the folder last)."""
+    return {p.relative_to(folder).as_posix(): sha(p) for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name != ledger.HOLDER_NAME}
+
+
+# --- 1. generated files: judged by event.db, never blamed on a person for the program's own interruption ---
+
+
+def test_init_creates_event_db(tmp_path: Path) -> None:
+    cli("init", tmp_path / "event")
+    assert (tmp_path / "event" / DB_NAME).is_file()
+
+
+def test_a_checked_copy_stopped_before_its_rename_is_not_a_person_s_edit(tmp_path: Path, monkeypatch) -> None:
+    folder = new_event(tmp_path / "event", 4)
+    cli("draw", folder, "--seed", 1)
+    cli("score", folder)  # the checked copy of the blank round
+    checked = folder / "round-1-checked.xlsx"
+    before = checked.read_bytes()
+    fill(folder, 1)
+    real = os.replace
+
+    def killed(src, dst):  # the command dies at the rename of the checked copy, after its record
+        if Path(dst).name == checked.name:
+            raise KeyboardInterrupt
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", killed)
+    with pytest.raises(KeyboardInterrupt):
+        from scoring import tournament
+
+        tournament.write_checked_copy(tournament.score(folder))
+    monkeypatch.setattr(os, "replace", real)
+    assert checked.read_bytes() == before
+    result = cli("score", folder)
+    assert "改动过" not in result.output
+    assert checked.read_bytes() != before
+
+
+def test_a_person_s_edit_is_still_named(tmp_path: Path) -> None:
+    folder = new_event(tmp_path / "event", 4)
+    cli("draw", folder, "--seed", 1)
+    cli("score", folder)
+    (folder / "round-1-checked.xlsx").write_bytes(b"typed over by a person")
+    result = cli("score", folder)
+    assert "round-1-checked.xlsx 在上次生成后被人改动过" in result.output
+
+
+def _old_folder(folder: Path) -> None:
+    """A folder as the program before event.db left it: the JSON bookkeeping, no event.db."""
+    (folder / DB_NAME).unlink()
+    record = {p.name: sha(p) for p in folder.glob("*.pdf")}
+    (folder / LEGACY_RECORD).write_text(json.dumps(record), encoding="utf-8")
+
+
+def test_a_folder_from_before_event_db_is_upgraded_on_its_next_command(tmp_path: Path) -> None:
+    folder = new_event(tmp_path / "event", 6)
+    cli("draw", folder, "--seed", 1)
+    fill(folder, 1)
+    cli("score", folder)
+    _old_folder(folder)
+    (folder / "round-1-checked.xlsx").unlink()
+    result = cli("score", folder)
+    assert "改动过" not in result.output
+    assert not (folder / LEGACY_RECORD).exists()
+    with Ledger.open(folder) as book:
+        assert book.draws()[1].round == workbook.read_round(round_file(folder, 1)).round
+        assert book.draws()[1].done
+        assert {"第1轮对阵表.pdf", "round-1-checked.xlsx"} <= set(book.generated())
+    cli("draw", folder, "--seed", 2)
+
+
+@pytest.mark.parametrize("damage", ["removed", "garbage", "empty"])
+def test_the_bookkeeping_removed_or_damaged_blames_nobody(tmp_path: Path, damage: str) -> None:
+    folder = new_event(tmp_path / "event", 4)
+    cli("draw", folder, "--seed", 1)
+    fill(folder, 1)
+    cli("score", folder)
+    db = folder / DB_NAME
+    if damage == "removed":
+        db.unlink()
+    else:
+        db.write_bytes(b"" if damage == "empty" else b"\x00garbage" * 500)
+    result = cli("score", folder)
+    assert "改动过" not in result.output
+    if damage == "garbage":
+        assert "已损坏" in result.output and list(folder.glob("event.损坏-*.db"))
+    cli("draw", folder, "--seed", 2)
+
+
+# --- 2. one file-writing command at a time ---
+
+HOLDER = textwrap.dedent("""\
+    import sys, time
+    from pathlib import Path
+    from scoring.ledger import exclusive
+    sys.argv = ["shuangsheng", "score", "活动"]
+    with exclusive(Path({folder!r}), wait=1):
+        print("held", flush=True)
+        time.sleep(60)
+""")
+
+
+def test_a_second_command_waits_then_names_the_holder(tmp_path: Path, monkeypatch) -> None:
+    folder = new_event(tmp_path / "event", 4)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER.format(folder=str(folder))], cwd=ROOT,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        monkeypatch.setattr(ledger, "WAIT_SECONDS", 0.2)
+        before = hashes(folder)
+        for command in ("draw", "score", "materials", "bracket", "awards"):
+            result = cli(command, folder, code=1)
+            assert "另一个命令（shuangsheng score 活动" in result.output and "正在使用这个文件夹" in result.output
+        assert hashes(folder) == before
+    finally:
+        holder.kill()
+        holder.wait(timeout=10)
+    cli("draw", folder, "--seed", 1)  # the killed holder blocks nobody
+
+
+# --- 3. an interrupted draw is completed, not drawn anew; --check ---
+
+
+def test_a_draw_whose_papers_failed_is_completed_by_draw_again(tmp_path: Path) -> None:
+    folder = new_event(tmp_path / "event", 6)
+    cards = folder / "第1轮计分卡.pdf"
+    cards.mkdir()  # the score cards cannot be written (as when a viewer holds the file, or the disk is full)
+    result = cli("draw", folder, "--seed", 11, code=1)
+    assert "对阵表/计分卡没有更新" in result.output and "抽签已经记下" in result.output
+    drawn = workbook.read_round(round_file(folder, 1)).round
+    refused = cli("draw", folder, "--seed", 12, code=1)
+    assert "第1轮已经抽过签（随机种子 11）" in refused.output and "不能重抽" in refused.output
+    (folder / ".round-1.xlsx.abcd1234.tmp").write_bytes(b"left by a killed command")
+    cards.rmdir()
+    again = cli("draw", folder)
+    assert "已按原抽签补全" in again.output and cards.is_file()
+    assert workbook.read_round(round_file(folder, 1)).round == drawn
+    assert not list(folder.glob(".*.tmp"))
+    blocked = cli("draw", folder, code=1)  # complete now: round 1 must be played first
+    assert "没有决出胜负" in blocked.output
+
+
+def test_a_draw_stopped_before_its_workbook_landed_writes_it_on_the_next_run(tmp_path: Path) -> None:
+    folder = new_event(tmp_path / "event", 5)
+    cli("draw", folder, "--seed", 4)
+    drawn = workbook.read_round(round_file(folder, 1)).round
+    with sqlite3.connect(folder / DB_NAME) as db:  # as if killed right after the draw was recorded
+        db.execute("DELETE FROM draw_done")
+    db.close()
+    round_file(folder, 1).unlink()
+    for name in ("第1轮对阵表.pdf", "第1轮计分卡.pdf"):
+        (folder / name).unlink()
+    score = cli("score", folder, code=1)
+    assert "第1轮的抽签被中断" in score.output and "shuangsheng draw" in score.output
+    cli("draw", folder)
+    assert workbook.read_round(round_file(folder, 1)).round == drawn
+    assert (folder / "第1轮计分卡.pdf").is_file()
+
+
+def test_draw_prints_the_check_command_and_check_writes_nothing(tmp_path: Path) -> None:
+    folder = new_event(tmp_path / "event", 7)
+    result = cli("draw", folder, "--seed", 99)
+    assert f"shuangsheng draw {folder} --check 1" in result.output
+    fill(folder, 1)
+    cli("score", folder)
+    cli("draw", folder, "--seed", 5)
+    before = hashes(folder)
+    for number in (1, 2):
+        checked = cli("draw", folder, "--check", number)
+        assert "对阵与记录一致" in checked.output
+    assert hashes(folder) == before
+    with sqlite3.connect(folder / DB_NAME) as db:
+        db.execute("UPDATE draw SET seed = 98 WHERE round = 1")
+    db.close()
+    before = hashes(folder)
+    wrong = cli("draw", folder, "--check", 1, code=1)
+    assert "不一致" in wrong.output
+    assert hashes(folder) == before
+    assert "还没有抽签" in cli("draw", folder, "--check", 3, code=1).output
+
+
+def test_check_on_a_folder_from_before_event_db_uses_the_workbook_and_creates_nothing(tmp_path: Path) -> None:
+    folder = new_event(tmp_path / "event", 5)
+    cli("draw", folder, "--seed", 3)
+    (folder / DB_NAME).unlink()
+    before = hashes(folder)
+    assert "round-1.xlsx 记下的随机种子 3" in cli("draw", folder, "--check", 1).output
+    assert hashes(folder) == before
+
+
+# --- 4. a drawn round's workbook missing, replaced or saved under another name ---
+
+
+@pytest.mark.parametrize("copy", ["round-1 (1).xlsx", "round-1 - 副本.xlsx", "round-1.xls", "round-1.xlsx.xlsx", None])
+def test_a_missing_round_workbook_is_named_never_redrawn(tmp_path: Path, copy: str | None) -> None:
+    folder = new_event(tmp_path / "event", 6)
+    cli("draw", folder, "--seed", 1)
+    fill(folder, 1)
+    cli("score", folder)
+    if copy:
+        round_file(folder, 1).rename(folder / copy)
+    else:
+        round_file(folder, 1).unlink()
+    before = hashes(folder)
+    for command in ("draw", "score", "bracket", "awards"):
+        result = cli(command, folder, code=1)
+        assert "round-1.xlsx 不见了：第1轮已于" in result.output
+        if copy:
+            assert f"文件夹里有 {copy}" in result.output and "改名为 round-1.xlsx" in result.output
+        else:
+            assert f"shuangsheng draw {folder} --force" in result.output
+    assert hashes(folder) == before
+    if copy is None:  # truly lost: the same draw, blank, on request
+        result = cli("draw", folder, "--force")
+        assert "已按原抽签重新生成空白的" in result.output
+        assert workbook.read_round(round_file(folder, 1)).round.seed == 1
+
+
+def test_a_round_workbook_replaced_by_another_draw_is_named(tmp_path: Path) -> None:
+    folder = new_event(tmp_path / "event", 6)
+    other = new_event(tmp_path / "other", 6)
+    cli("draw", folder, "--seed", 1)
+    cli("draw", other, "--seed", 2)
+    shutil.copyfile(round_file(other, 1), round_file(folder, 1))
+    for command in ("draw", "score"):
+        result = cli(command, folder, code=1)
+        assert "对阵与第1轮抽签时记下的不同" in result.output
+
+
+def test_a_filled_copy_beside_a_blank_workbook_is_named_unless_it_is_the_second_entry(tmp_path: Path) -> None:
+    folder = new_event(tmp_path / "event", 4)
+    cli("draw", folder, "--seed", 1)
+    shutil.copyfile(round_file(folder, 1), folder / "round-1 (1).xlsx")
+    fill(folder, 1)
+    round_file(folder, 1).rename(folder / "round-1 - 副本.xlsx")
+    shutil.copyfile(folder / "round-1 (1).xlsx", round_file(folder, 1))  # the blank one back in place
+    (folder / "round-1 (1).xlsx").unlink()
+    result = cli("score", folder)
+    assert "round-1.xlsx 里还没有录入任何一局，而文件夹里还有 round-1 - 副本.xlsx" in result.output
+    (folder / "round-1 - 副本.xlsx").rename(folder / "round-1 核对.xlsx")
+    cli("score", folder, "--verify", folder / "round-1 核对.xlsx", code=1)  # every table differs: exit 1
+    assert "核对.xlsx" not in cli("score", folder).output
