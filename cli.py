@@ -306,11 +306,16 @@ def draw(
         int | None,
         typer.Option("--check", metavar="轮次", min=1, help="按记下的随机种子和抽签名单重抽第几轮，核对是否一致（不写任何文件）"),
     ] = None,
+    redo: Annotated[
+        int | None,
+        typer.Option("--redo", metavar="轮次", min=2,
+                     help="上一轮的成绩在这一轮抽签后改过：这一轮各桌不变，只换上应晋级的组（之后各轮作废，原文件另存备份）"),
+    ] = None,
 ) -> None:
     """抽下一轮：写出 round-N.xlsx（对阵和每桌记分表）、对阵表和计分卡（PDF）；上次被中断的抽签按原对阵补全。"""
     from materials.paper import write_draw_papers
     from scoring.report import check_text, draw_text, next_after_draw
-    from scoring.tournament import check_draw, draw_next
+    from scoring.tournament import check_draw, draw_next, redo_draw
 
     if check is not None:
         try:
@@ -319,10 +324,15 @@ def draw(
             fail(exc.messages)
         typer.echo(check_text(checked))
         raise typer.Exit(code=0 if checked.agrees else 1)
+    if redo is not None and (seed is not None or lots is not None):
+        fail("--redo 沿用这一轮原来的抽签，不能同时给 --seed 或 --lots")
     try:
         with hold(folder):
-            report = draw_next(folder, seed=seed, lots=lots, force=force,
-                               papers=lambda drawn: write_draw_papers(drawn, force=force))
+            if redo is not None:
+                report = redo_draw(folder, redo, papers=lambda drawn: write_draw_papers(drawn, force=force))
+            else:
+                report = draw_next(folder, seed=seed, lots=lots, force=force,
+                                   papers=lambda drawn: write_draw_papers(drawn, force=force))
     except UserError as exc:
         fail(exc.messages)
     typer.echo(draw_text(report, folder))

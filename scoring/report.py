@@ -66,9 +66,13 @@ def draw_text(report: DrawReport, folder: Path | None = None) -> str:
     that checks the draw."""
     r = report.round
     lines = [f"已按原抽签重新生成空白的 {path}" for path in report.restored]
-    if report.backup:
+    if report.redo is not None:
+        lines += redo_lines(report)
+    elif report.backup:
         lines.append(f"原第{r.number}轮已备份为 {report.backup}")
-    if report.resumed:
+    if report.redo is not None:
+        lines.append(f"{report.title} 已按更正后的晋级组改好：{report.path}")
+    elif report.resumed:
         lines.append(f"{report.title} 的抽签上次没有完成（或要重新打印），已按原抽签补全：{report.path}（对阵不变）")
     else:
         lines.append(f"{report.title} 抽签完成：{report.path}")
@@ -88,6 +92,22 @@ def draw_text(report: DrawReport, folder: Path | None = None) -> str:
     if report.note:
         lines.append(report.note)
     return "\n".join(lines)
+
+
+def redo_lines(report: DrawReport) -> list[str]:
+    """What `draw --redo N` changed: the tables whose team was replaced, the rounds voided, the backups."""
+    redo = report.redo
+    assert redo is not None
+    lines = [f"第{redo.number}轮各桌不变，换上应晋级的组："]
+    for table, out, into in redo.replaced:
+        lines.append(f"  第{table}桌：{team_label(report.teams, out)} 换为 {team_label(report.teams, into)}"
+                     "（这一桌已录入的各局作废，请按新的计分卡重新比赛、录入）")
+    kept = len(report.round.pairings) - len({t for t, _, _ in redo.replaced})
+    lines.append(f"  其余{kept}桌已录入的各局保留不变")
+    if redo.voided:
+        lines.append(f"第{'、'.join(str(n) for n in redo.voided)}轮的抽签已作废，记分表已另存备份并移走；第{redo.number}轮决出后再抽下一轮")
+    lines += [f"原记分表已备份为 {path}" for path in redo.backups]
+    return lines
 
 
 def check_text(check: DrawCheck) -> str:

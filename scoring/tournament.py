@@ -423,6 +423,18 @@ class DrawReport:
     papers: object = None  # what the `papers` writer returned
     papers_problems: tuple[str, ...] = ()  # why the papers were not written (the draw stays unfinished)
     restored: tuple[Path, ...] = ()  # blank workbooks of recorded draws written again (`--force`)
+    redo: Redo | None = None  # `draw --redo N`: what changed
+
+
+@dataclass(frozen=True)
+class Redo:
+    """`draw --redo N`: round N kept its tables; at each of `replaced` (table, team out, team in) the entries were
+    voided; `voided` rounds after N were voided; `backups` keep every workbook replaced or removed."""
+
+    number: int
+    replaced: tuple[tuple[int, str, str], ...]
+    voided: tuple[int, ...]
+    backups: tuple[Path, ...]
 
 
 PapersWriter = Callable[[DrawReport], object]
@@ -543,6 +555,7 @@ def _next_round(state: EventFolder) -> knockout.NextRound:
     """What to draw next; with the last round not decided, every match that holds it up and what to do."""
     folder = state.path
     scores = state.scores()
+    stop_if_stale(folder, scores)
     rounds = [s.round for s in scores]
     ids = [t.id for t in state.teams]
     try:
@@ -587,6 +600,137 @@ def restore_missing(folder: Path) -> tuple[Path, ...]:
             book.log("restored", round=number, file=path.name)
             written.append(path)
     return tuple(written)
+
+
+# --- a correction after the next draw: draw --redo N ---
+
+
+def _names(teams: Sequence[str]) -> str:
+    from scoring.teams import team_name
+
+    return "、".join(team_name(t) for t in teams)
+
+
+def redo_hint(folder: Path, number: int, drawn_with: Sequence[str], should_be: Sequence[str]) -> str:
+    """Round `number` was drawn from other teams than round number−1 now sends on: say so, and the way out."""
+    extra = [t for t in drawn_with if t not in should_be]
+    missing = [t for t in should_be if t not in drawn_with]
+    return (f"第{number - 1}轮的成绩改过之后，晋级组与第{number}轮抽签时不同（第{number}轮有{_names(extra)}，"
+            f"按现在的成绩应为{_names(missing)}）。运行 shuangsheng draw {folder} --redo {number}：第{number}轮各桌不变，"
+            f"只把这几组换成应晋级的组（这几桌已录入的各局作废，原记分表另存备份；之后各轮的抽签作废）；然后照常计分、抽下一轮")
+
+
+def stale_round(scores: Sequence[RoundScore]) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
+    """The first round drawn from other teams than the round before it now sends on: (round, its pool, the
+    teams that should be there)."""
+    for before, after in zip(scores, scores[1:], strict=False):
+        adv = before.advancement
+        if adv.decided and set(adv.advancing) != set(after.round.pool):
+            return after.round.number, after.round.pool, adv.advancing
+    return None
+
+
+def stop_if_stale(folder: Path, scores: Sequence[RoundScore]) -> None:
+    if (stale := stale_round(scores)) is not None:
+        raise TournamentError([redo_hint(folder, *stale)])
+
+
+def _substitution(before: RoundScore, drawn: Round) -> dict[str, str]:
+    """Who replaces whom in round `drawn`: at each table of the round before whose winner changed, the team that
+    went on (and is in `drawn`) and the one that should have; swapped both ways (in a final with a 3rd-place
+    match the new loser takes the old loser's place there)."""
+    winners = {o.table: o.winner for o in before.outcomes}
+    swap: dict[str, str] = {}
+    for p in before.round.pairings:
+        new = winners.get(p.table)
+        old = next((t for t in (p.a, p.b) if t in drawn.pool), None)
+        if new is not None and old is not None and old != new and new not in drawn.pool:
+            swap[old], swap[new] = new, old
+    return swap
+
+
+def _substituted(drawn: Round, swap: Mapping[str, str]) -> Round:
+    def s(team: str) -> str:
+        return swap.get(team, team)
+
+    pairings = tuple(replace(p, a=s(p.a), b=s(p.b)) for p in drawn.pairings)
+    return replace(drawn, pool=tuple(s(t) for t in drawn.pool), pairings=pairings, byes=tuple(s(t) for t in drawn.byes),
+                   lots=tuple((s(t), n) for t, n in drawn.lots))
+
+
+def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) -> DrawReport:
+    """`draw --redo N`: carry a correction of round N−1 into round N. Round N keeps its tables; each team that
+    should not be there is replaced at the same table and side by the team that should; those tables' entries
+    are voided (logged in event.db, the old workbook backed up), the other tables keep theirs; every round after N
+    is voided (workbooks backed up, then removed)."""
+    state = open_folder(folder, up_to=number, drawing=True)
+    if not 2 <= number <= len(state.rounds):
+        have = f"已有第1–{len(state.rounds)}轮" if state.rounds else "还没有抽签"
+        raise TournamentError([f"{folder}：--redo 要给第2轮或以后已抽签的一轮（{have}）"])
+    scores = state.scores()
+    before, sheet = scores[number - 2], state.rounds[number - 1]
+    if not before.advancement.decided:
+        raise TournamentError([f"第{number - 1}轮还有比赛没有决出胜负，先补全或改正它并运行 shuangsheng score {folder}，"
+                               f"再 --redo {number}", *(f"  {b.message}" for b in before.advancement.blockers)])
+    swap = _substitution(before, sheet.round)
+    if not swap:
+        raise TournamentError([f"第{number}轮的参赛组与第{number - 1}轮现在的晋级组一致，不需要 --redo"])
+    corrected = _substituted(sheet.round, swap)
+    replaced = tuple((new.table, team, new_team) for old, new in zip(sheet.round.pairings, corrected.pairings, strict=True)
+                     for team, new_team in ((old.a, new.a), (old.b, new.b)) if team != new_team)
+    touched = {t for t, _, _ in replaced}
+    with ledger.Ledger.open(folder) as book:
+        voided, backups = _void_after(folder, book, number)
+        path = round_path(folder, number)
+        backups.insert(0, _backup(path))
+        book.log("redo", round=number, replaced=[list(r) for r in replaced], backup=backups[0].name,
+                 voided_entries={str(m.table): _entries(m) for m in sheet.matches if m.table in touched},
+                 voided_rounds=list(voided))
+        if (old := book.draws().get(number)) is not None:
+            book.void_draw(old.id, f"--redo {number}")
+        teams = with_recorded_names(state.team_map, old)
+        draw_id = book.record_draw(corrected, {t: teams[t].players for t in corrected.pool if t in teams})
+        workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), force=True)
+        workbook.carry_entries(path, sheet, [p.table for p in corrected.pairings if p.table not in touched])
+        book.record_file(path)
+        title = knockout.round_title(number, len(corrected.pool))
+        report = DrawReport(corrected, path, False, backups[0], title, knockout.prize_note(corrected, state.event.third_place),
+                            teams, state.event, redo=Redo(number, replaced, voided, tuple(backups)))
+        if papers is not None:
+            try:
+                report = replace(report, papers=papers(report))
+            except UserError as exc:
+                return replace(report, papers_problems=tuple(exc.messages))
+        book.draw_done(draw_id)
+    return report
+
+
+def _entries(match: MatchSheet) -> dict[str, object]:
+    """A table's entries as logged when they are voided: the walkover, and each hand's fields."""
+    import dataclasses
+    import enum
+
+    def plain(value: object) -> object:
+        return value.name if isinstance(value, enum.Enum) else value
+
+    hands = [{k: plain(v) for k, v in dataclasses.asdict(h).items()} for h in match.record.hands]
+    return {"walkover": plain(match.walkover), "hands": hands}
+
+
+def _void_after(folder: Path, book: ledger.Ledger, number: int) -> tuple[tuple[int, ...], list[Path]]:
+    """Every round after `number` voided: its draw in event.db, its workbook backed up and removed."""
+    draws = book.draws()
+    later = sorted({n for n in draws if n > number} | {n for n in range(number + 1, number + 8)
+                                                        if round_path(folder, n).exists()})
+    backups = []
+    for n in reversed(later):
+        path = round_path(folder, n)
+        if path.exists():
+            backups.append(_backup(path))
+            path.unlink()
+        if n in draws:
+            book.void_draw(draws[n].id, f"--redo {number}")
+    return tuple(later), backups
 
 
 # --- draw --check ---
@@ -690,10 +834,30 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
     if verify is not None:
         with ledger.Ledger.open(folder) as book:
             book.log("verify", round=number, file=Path(verify).name)
+    scored = score_round(sheet, state.rules)
+    later = _later_pool(folder, number)
+    notes = [*_copies_note(sheet, verify), *_correction_note(folder, scored, later)]
     return ScoreReport(
-        score_round(sheet, state.rules), workbook.checked_path(sheet.path), state.team_map, state.event, verification,
-        tuple(_copies_note(sheet, verify)),
+        scored, workbook.checked_path(sheet.path), state.team_map, state.event, verification, tuple(notes),
     )
+
+
+def _later_pool(folder: Path, number: int) -> tuple[str, ...] | None:
+    """The pool round `number + 1` was drawn with, if it was drawn (event.db, or its workbook)."""
+    draws = recorded_draws(folder)
+    if number + 1 in draws:
+        return draws[number + 1].round.pool
+    try:
+        return _read_if_there(round_path(folder, number + 1)).round.pool  # type: ignore[union-attr]
+    except (AttributeError, TournamentError):
+        return None
+
+
+def _correction_note(folder: Path, scored: RoundScore, later: tuple[str, ...] | None) -> list[str]:
+    adv = scored.advancement
+    if later is None or not adv.decided or set(adv.advancing) == set(later):
+        return []
+    return [redo_hint(folder, scored.round.number + 1, later, adv.advancing)]
 
 
 def _copies_note(sheet: RoundSheet, verify: Path | None) -> list[str]:
@@ -748,6 +912,7 @@ def awards(folder: Path) -> tuple[Placings, EventFolder]:
 def awards_in(state: EventFolder) -> tuple[Placings, EventFolder]:
     """`awards` on a folder already open."""
     scores = state.scores()
+    stop_if_stale(state.path, scores)
     try:
         placings = knockout.placings([s.round for s in scores], outcomes_by_round(scores), **_format(state.event))
     except knockout.KnockoutError as exc:
@@ -766,6 +931,7 @@ def bracket(folder: Path) -> tuple[Bracket, EventFolder]:
 def bracket_in(state: EventFolder) -> tuple[Bracket, EventFolder]:
     """`bracket` on a folder already open."""
     scores = state.scores()
+    stop_if_stale(state.path, scores)
     levels = {
         (s.round.number, m.match.table): m.result.levels
         for s in scores

@@ -266,3 +266,59 @@ def test_a_filled_copy_beside_a_blank_workbook_is_named_unless_it_is_the_second_
     (folder / "round-1 - 副本.xlsx").rename(folder / "round-1 核对.xlsx")
     cli("score", folder, "--verify", folder / "round-1 核对.xlsx", code=1)  # every table differs: exit 1
     assert "核对.xlsx" not in cli("score", folder).output
+
+
+# --- 5. a correction after the next draw: draw --redo N, carried to the end of the event ---
+
+
+def _mirrored(record):
+    """The same hands with the dealers swapped: the other side wins, after as many hands."""
+    from dataclasses import replace
+
+    from scoring.hands import MatchRecord
+
+    return MatchRecord(tuple(replace(h, dealer=h.dealer.other) for h in record.hands))
+
+
+def test_a_correction_after_the_next_draw_has_one_way_forward_carried_to_the_end(tmp_path: Path) -> None:
+    from scoring import tournament
+    from tests.test_cli_event import simulated
+
+    folder = new_event(tmp_path / "event", 8)
+    cli("draw", folder, "--seed", 1)
+    records = {t: simulated(t, folder) for t in (1, 2, 3, 4)}
+    fill(folder, 1, records=records)
+    cli("score", folder)
+    cli("draw", folder, "--seed", 2)
+    fill(folder, 2, seed=5, skip=(2,))  # round 2: table 1 played and entered, table 2 not yet
+    round2 = workbook.read_round(round_file(folder, 2))
+    kept_hands = round2.match(1).record
+    before = {m.outcome.table: m.outcome.winner for m in tournament.score(folder, 1).score.matches}
+    # a referee finds a mistake at round 1's table that sent a team to round 2's table 2
+    wrong = next(p for p in workbook.read_round(round_file(folder, 1)).round.pairings
+                 if before[p.table] in (round2.match(2).pairing.a, round2.match(2).pairing.b))
+    workbook.fill_round(round_file(folder, 1), {wrong.table: _mirrored(records[wrong.table])})
+    after = tournament.score(folder, 1).score.matches[wrong.table - 1].outcome.winner
+    assert after != before[wrong.table]
+    scored = cli("score", folder, "--round", 1)
+    assert f"shuangsheng draw {folder} --redo 2" in scored.output and "第2轮有" in scored.output
+    for command in ("bracket", "awards", "draw"):
+        assert f"--redo 2" in cli(command, folder, code=1).output
+    redone = cli("draw", folder, "--redo", 2)
+    assert "第2桌：" in redone.output and "换为" in redone.output and "其余1桌已录入的各局保留不变" in redone.output
+    assert list(folder.glob("round-2.备份-*.xlsx"))
+    now = workbook.read_round(round_file(folder, 2))
+    assert now.match(1).record == kept_hands  # the other table untouched
+    assert after in (now.match(2).pairing.a, now.match(2).pairing.b)
+    assert before[wrong.table] not in now.round.pool
+    assert "对阵与记录一致" in cli("draw", folder, "--check", 2).output  # the same seed on the corrected pool
+    with Ledger.open(folder) as book:
+        (redo,) = book.entries("redo")[0:1]
+        assert redo[1]["round"] == 2 and redo[1]["replaced"]
+    workbook.fill_round(round_file(folder, 2), {2: simulated(9, folder)})
+    cli("score", folder)
+    cli("draw", folder, "--seed", 3)
+    workbook.fill_round(round_file(folder, 3), {1: simulated(10, folder)})
+    cli("score", folder)
+    result = cli("awards", folder)
+    assert "一等奖" in result.output and (folder / "荣誉证书.pdf").is_file()

@@ -9,6 +9,7 @@ The only package that imports a spreadsheet library. Its modules, along their se
 - `guard` — checking a user's file before any parser sees it; `loading` — reading it into plain grids of values;
 - `teams` — teams.xlsx; `round_writer` / `round_reader` — round-N.xlsx; `checked` — the checked copy;
   `lots` — paper lots;
+- `carry` — `draw --redo`: what was typed for the tables kept, carried into the corrected workbook;
 - `sheetml` — a small xlsx writer for the checked copy (pure: builds the file's bytes);
 - `style` — the look of the workbooks openpyxl writes;
 - `referee` — SIMULATION ONLY: typing hands in as a referee would, for the demo and the tests.
@@ -40,6 +41,7 @@ _EXPORTS = {
     "write_checked": "checked",
     "checked_bytes": "checked",
     "read_lots": "lots",
+    "carry_entries": "carry",
     "fill_round": "referee",
     "parse_capture": "parsers",
     "parse_cards": "parsers",
