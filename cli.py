@@ -336,6 +336,8 @@ def draw(
     except UserError as exc:
         fail(exc.messages)
     typer.echo(draw_text(report, folder))
+    for line in report.notes:
+        typer.echo(line, err=True)
     if report.papers_problems:
         fail([*(f"对阵表/计分卡没有更新：{line}" for line in report.papers_problems),
               f"抽签已经记下；解决上面的问题后再运行 shuangsheng draw {folder}，会按同一抽签补全"])
@@ -357,19 +359,23 @@ def score(
         typer.Option("--verify", metavar="另一份.xlsx", parser=a_file,
                      help="双人录入核对：与另一个人独立录入的同一轮记分表逐格比较，列出每处不一致"),
     ] = None,
+    accept_rules: Annotated[
+        bool, typer.Option("--accept-rules", help="计分规则在计分后改过：按新规则重新计算已计分的轮次（记入日志）")
+    ] = False,
 ) -> None:
     """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本、本轮成绩和加赛单（PDF），不改动原文件。"""
     with hold(folder):
-        _score(folder, round_number, json_out=json_out, force=force, verify=verify)
+        _score(folder, round_number, json_out=json_out, force=force, verify=verify, accept_rules=accept_rules)
 
 
-def _score(folder: Path, round_number: int | None, *, json_out: bool, force: bool, verify: Path | None) -> None:
+def _score(folder: Path, round_number: int | None, *, json_out: bool, force: bool, verify: Path | None,
+           accept_rules: bool) -> None:
     from materials.results import write_score_papers
     from scoring.report import edited_checked_copy, score_text, verification_text
     from scoring.score_step import score_and_write, score_step_json
 
     try:
-        step = score_and_write(folder, round_number, verify=verify, force=force,
+        step = score_and_write(folder, round_number, verify=verify, force=force, accept_rules=accept_rules,
                                write_papers=lambda report: write_score_papers(report, force=force))
     except UserError as exc:
         fail(exc.messages, as_json={"errors": exc.messages} if json_out else None)
@@ -435,6 +441,8 @@ def awards(
         print_json(placings_as_json(chart.placings))
     else:
         typer.echo(placings_text(chart.placings, state.team_map))
+    for line in state.notes:
+        typer.echo(line, err=True)
     for path in written.paths if written else ():
         typer.echo(f"已生成 {path}", err=json_out)
     for line in written.warnings if written else ():
@@ -459,6 +467,8 @@ def bracket(
             written = write_bracket(folder, chart, state.event, force=force)
     except UserError as exc:
         fail(exc.messages)
+    for line in state.notes:
+        typer.echo(line, err=True)
     for path in written.paths:
         typer.echo(f"已生成 {path}（{written.note}）")
     for line in written.warnings:

@@ -63,6 +63,7 @@ MIGRATIONS: tuple[str, ...] = (
         pairings TEXT NOT NULL,          -- JSON [[table, a, b, third_place], ...]
         byes TEXT NOT NULL,              -- JSON [team, ...]
         names TEXT NOT NULL,             -- JSON {team: [player1, player2]} at the draw
+        format TEXT,                     -- JSON [format] at the draw, NULL for a round from before event.db
         at TEXT NOT NULL,
         command TEXT NOT NULL
     );
@@ -134,6 +135,7 @@ class DrawRecord:
     names: dict[str, tuple[str, ...]]
     done: bool
     at: str
+    format: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -449,16 +451,18 @@ class Ledger:
 
     # draws
 
-    def record_draw(self, round_: Round, names: dict[str, tuple[str, ...]], *, done: bool = False) -> int:
+    def record_draw(self, round_: Round, names: dict[str, tuple[str, ...]], *, done: bool = False,
+                    format: dict | None = None) -> int:
         """A new draw of `round_.number` (it supersedes any earlier one of that round); `done` when its files
-        are all there already (a round workbook from before event.db)."""
+        are all there already (a round workbook from before event.db); `format` the [format] it was drawn under."""
         pairings = [[p.table, p.a, p.b, p.third_place] for p in round_.pairings]
         with self._transaction() as db:
             cursor = db.execute(
-                "INSERT INTO draw (round, seed, lots, pool, pairings, byes, names, at, command) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO draw (round, seed, lots, pool, pairings, byes, names, format, at, command) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (round_.number, round_.seed, _json(round_.lots), _json(round_.pool), _json(pairings),
-                 _json(round_.byes), _json({t: list(p) for t, p in names.items()}), now(), command_line()))
+                 _json(round_.byes), _json({t: list(p) for t, p in names.items()}),
+                 None if format is None else _json(format), now(), command_line()))
             draw_id = int(cursor.lastrowid or 0)
             if done:
                 db.execute("INSERT INTO draw_done (draw, at) VALUES (?, ?)", (draw_id, now()))
@@ -477,15 +481,15 @@ class Ledger:
         """The draw in force of each round (the newest not voided), by round number."""
         rows = self._db.execute(
             "SELECT d.id, d.round, d.seed, d.lots, d.pool, d.pairings, d.byes, d.names, d.at, "
-            "EXISTS (SELECT 1 FROM draw_done WHERE draw = d.id) FROM draw d "
+            "EXISTS (SELECT 1 FROM draw_done WHERE draw = d.id), d.format FROM draw d "
             "WHERE d.id NOT IN (SELECT draw FROM draw_void) ORDER BY d.id")
         found: dict[int, DrawRecord] = {}
-        for draw_id, number, seed, lots, pool, pairings, byes, names, at, done in rows:
+        for draw_id, number, seed, lots, pool, pairings, byes, names, at, done, fmt in rows:
             round_ = Round(number, tuple(json.loads(pool)),
                            tuple(Pairing(t, a, b, bool(third)) for t, a, b, third in json.loads(pairings)),
                            tuple(json.loads(byes)), seed, tuple((t, n) for t, n in json.loads(lots)))
             found[number] = DrawRecord(draw_id, round_, {t: tuple(p) for t, p in json.loads(names).items()},
-                                       bool(done), at)
+                                       bool(done), at, None if fmt is None else json.loads(fmt))
         return dict(sorted(found.items()))
 
     # scoring

@@ -135,6 +135,11 @@ class RuleSet:
 
     # --- reading `[rules]` ---
 
+    def as_mapping(self) -> dict[str, object]:
+        """The `[rules]` table these rules are built from (`from_mapping(r.as_mapping()) == r`)."""
+        values: dict[str, object] = {name: getattr(self, name).value for name in CHOICES}
+        return {**values, "must_play": [level.label for level in self.must_play], "match_minutes": self.match_minutes}
+
     @classmethod
     def from_mapping(cls, values: Mapping[str, object]) -> RuleSet:
         """Build from `[rules]` (event.toml) or a record's `rules`; RulesError lists every bad key."""

@@ -64,10 +64,11 @@ class ScoreStep:
 
 
 def score_and_write(folder: Path, number: int | None = None, *, verify: Path | None = None, force: bool = False,
-                    write_papers: Callable[[ScoreReport], Written]) -> ScoreStep:
-    """Score round `number` (default: the latest) and write what comes of it. Raises UserError only when the round
-    cannot be scored at all; a file that cannot be written is recorded in `not_written`."""
-    report = tournament.score(folder, number, verify=verify)
+                    accept_rules: bool = False, write_papers: Callable[[ScoreReport], Written]) -> ScoreStep:
+    """Score round `number` (default: the latest) and write what comes of it (`accept_rules`: see
+    tournament.score). Raises UserError only when the round cannot be scored at all; a file that cannot be written
+    is recorded in `not_written`."""
+    report = tournament.score(folder, number, verify=verify, accept_rules=accept_rules)
     checked: Path | None = None
     edited = False
     not_written: list[NotWritten] = []

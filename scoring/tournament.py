@@ -188,11 +188,22 @@ def score_as_json(score: RoundScore) -> dict[str, object]:
 
 
 @dataclass(frozen=True)
+class RulesChange:
+    """event.toml's [rules] changed after round `number` was scored, and the change alters these tables."""
+
+    number: int
+    tables: tuple[int, ...]
+    recorded: RuleSet
+
+
+@dataclass(frozen=True)
 class EventFolder:
     path: Path
     event: Event
     teams: tuple[Team, ...]
     rounds: tuple[RoundSheet, ...]
+    notes: tuple[str, ...] = ()  # what every command should say (a team renamed or deleted after the draw, …)
+    rules_changes: tuple[RulesChange, ...] = ()  # scored rounds kept under the rules they were scored with
 
     @property
     def rules(self) -> RuleSet:
@@ -202,19 +213,26 @@ class EventFolder:
     def team_map(self) -> dict[str, Team]:
         return {t.id: t for t in self.teams}
 
+    def rules_for(self, number: int) -> RuleSet:
+        """The rules round `number` is scored under: the current ones, unless a change since it was scored would
+        alter it and has not been accepted (`score --accept-rules`)."""
+        return next((c.recorded for c in self.rules_changes if c.number == number), self.rules)
+
     def scores(self) -> list[RoundScore]:
-        return [score_round(sheet, self.rules) for sheet in self.rounds]
+        return [score_round(sheet, self.rules_for(sheet.round.number)) for sheet in self.rounds]
 
     def with_round(self, sheet: RoundSheet) -> EventFolder:
         """The folder with one more round, read once by whoever wrote it (the demo, round after round)."""
         return replace(self, rounds=(*self.rounds, sheet))
 
 
-def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False) -> EventFolder:
+def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False,
+                accept_rules: bool = False) -> EventFolder:
     """Read event.toml, teams.xlsx and round-1.xlsx, round-2.xlsx, … (in order, up to the first missing one, or
     only up to round `up_to`: scoring a round needs neither the rounds after it nor their reading time). A round
     event.db records as drawn whose workbook is missing or holds another draw is named with what to do (`drawing`:
-    an unfinished draw is `draw`'s own to complete, not a problem)."""
+    an unfinished draw is `draw`'s own to complete, not a problem). A round scored before [rules] changed keeps
+    the rules it was scored with while the change would alter it, unless `accept_rules`."""
     problems: list[Issue] = []
     event = None
     if (missing := event_file.missing_folder(folder)) is not None:
@@ -250,9 +268,109 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
         raise TournamentError(problems)
     assert event is not None
     problems.extend(_draw_problems(rounds))
+    problems.extend(_format_problems(folder, event, draws))
+    teams, notes, missing = _teams_of_the_draw(teams, rounds, draws)
+    problems.extend(missing)
     if problems:
         raise TournamentError(problems)
-    return EventFolder(folder, event, teams, tuple(rounds))
+    state = EventFolder(folder, event, teams, tuple(rounds), tuple(notes))
+    changes = _rules_changes(state, draws) if not accept_rules else ()
+    if changes:
+        state = replace(state, rules_changes=changes, notes=(*state.notes, rules_note_text(folder, changes)))
+    return state
+
+
+def _format_problems(folder: Path, event: Event, draws: Mapping[int, ledger.DrawRecord]) -> list[str]:
+    """[format] is frozen once the first round is drawn."""
+    first = next((d.format for d in draws.values() if d.format), None)
+    if first is None:
+        return []
+    now = {"third_place": event.third_place.value, "byes": event.byes.value}
+    changed = [f'{k} 抽签时为 "{v}"，现在为 "{now[k]}"' for k, v in first.items() if k in now and now[k] != v]
+    if not changed:
+        return []
+    return [f"{folder / event_file.EVENT_FILE}：[format] 在第1轮抽签之后改过（{'；'.join(changed)}）；"
+            "赛制在抽签之后不能再改，请改回原来的值"]
+
+
+def _teams_of_the_draw(listed: tuple[Team, ...], rounds: Sequence[RoundSheet],
+                       draws: Mapping[int, ledger.DrawRecord]) -> tuple[tuple[Team, ...], list[str], list[str]]:
+    """Once round 1 is drawn, the field is its pool: a team whose row was deleted from teams.xlsx keeps the names
+    recorded at the draw (said); a name corrected for the same 组号 is used from then on (said); a team with
+    no names at all is a problem (nothing is printed without names)."""
+    pool = rounds[0].round.pool if rounds else (draws[1].round.pool if 1 in draws else None)
+    if pool is None:
+        return listed, [], []
+    now = {t.id: t for t in listed}
+    recorded: dict[str, tuple[str, ...]] = {}
+    for record in draws.values():
+        for team_id, players in record.names.items():
+            recorded.setdefault(team_id, players)
+    teams, notes, problems = [], [], []
+    for team_id in pool:
+        was = recorded.get(team_id)
+        if team_id in now:
+            teams.append(now[team_id])
+            if was and tuple(was) != now[team_id].players:
+                notes.append(f"报名表中{now[team_id].label}的队员在抽签后改过（抽签时为{'、'.join(was)}），从现在起按报名表")
+        elif was and len(was) == 2:
+            teams.append(Team(team_id, (was[0], was[1])))
+            notes.append(f"报名表中已没有{teams[-1].label}这一行，沿用抽签时记下的队员")
+        else:
+            problems.append(f"{TEAMS_FILE}：{team_id_name(team_id)}已经抽签参赛，报名表里却没有这一行（也没有抽签时的记录）；"
+                            "请把这一行补回报名表（没有队员姓名，不能打印对阵表和奖状）")
+    added = [t for t in listed if t.id not in set(pool)]
+    if added:
+        notes.append(f"报名表里的{'、'.join(team_id_name(t.id) for t in added)}是第1轮抽签之后加的，不在本次比赛的对阵里")
+    return tuple(teams), notes, problems
+
+
+def team_id_name(team_id: str) -> str:
+    from scoring.teams import team_name
+
+    return team_name(team_id)
+
+
+def _rules_changes(state: EventFolder, draws: Mapping[int, ledger.DrawRecord]) -> tuple[RulesChange, ...]:
+    """Scored rounds whose result the current [rules] would change (tables whose winner, status or levels
+    differ from scoring under the rules recorded when the round was scored)."""
+    if not draws or not state.rounds:
+        return ()
+    try:
+        book = ledger.Ledger.existing(state.path)
+    except ledger.LedgerError:
+        return ()
+    if book is None:
+        return ()
+    with book:
+        scored = {n: book.last_scored(d.id) for n, d in draws.items()}
+    changes = []
+    for sheet in state.rounds:
+        record = scored.get(sheet.round.number)
+        if record is None or record.rules == state.rules.as_mapping():
+            continue
+        try:
+            then = RuleSet.from_mapping(record.rules)
+        except ValueError:
+            continue
+        if then != state.rules and (tables := _tables_changed(sheet, then, state.rules)):
+            changes.append(RulesChange(sheet.round.number, tables, then))
+    return tuple(changes)
+
+
+def _tables_changed(sheet: RoundSheet, before: RuleSet, after: RuleSet) -> tuple[int, ...]:
+    def view(rules: RuleSet) -> dict[int, object]:
+        return {m.match.table: (m.outcome.status, m.outcome.winner, m.result.levels if m.result else None)
+                for m in score_round(sheet, rules).matches}
+
+    old, new = view(before), view(after)
+    return tuple(t for t in old if old[t] != new.get(t))
+
+
+def rules_note_text(folder: Path, changes: Sequence[RulesChange]) -> str:
+    rounds = "、".join(f"第{c.number}轮（第{'、'.join(str(t) for t in c.tables)}桌）" for c in changes)
+    return (f"event.toml 的计分规则 [rules] 在计分之后改过，按新规则 {rounds} 的结果会变。这些轮次仍按当时计分的规则计算，"
+            f"没有改动；如确要按新规则重新计分，运行 shuangsheng score {folder} --accept-rules（会记入 event.db 的日志）")
 
 
 def _draw_problems(rounds: Sequence[RoundSheet]) -> list[Issue]:
@@ -424,6 +542,7 @@ class DrawReport:
     papers_problems: tuple[str, ...] = ()  # why the papers were not written (the draw stays unfinished)
     restored: tuple[Path, ...] = ()  # blank workbooks of recorded draws written again (`--force`)
     redo: Redo | None = None  # `draw --redo N`: what changed
+    notes: tuple[str, ...] = ()  # what the folder says (teams.xlsx changed after the draw, rules held)
 
 
 @dataclass(frozen=True)
@@ -465,6 +584,7 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
             report, draw_id = _complete(state, book, pending), pending.id
         else:
             report, draw_id = _draw_new(state, book, seed=seed, lots=lots)
+        report = replace(report, notes=state.notes)
         if papers is not None:
             try:
                 report = replace(report, papers=papers(report))
@@ -544,7 +664,8 @@ def _draw_new(state: EventFolder, book: ledger.Ledger, *, seed: int | None,
     path = round_path(folder, drawn.number)
     files.check_writable(path, force=False)
     teams = state.team_map
-    draw_id = book.record_draw(drawn, {t: teams[t].players for t in drawn.pool if t in teams})
+    draw_id = book.record_draw(drawn, {t: teams[t].players for t in drawn.pool if t in teams},
+                               format={"third_place": state.event.third_place.value, "byes": state.event.byes.value})
     workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules))
     book.record_file(path)
     note = knockout.prize_note(drawn, state.event.third_place)
@@ -557,7 +678,7 @@ def _next_round(state: EventFolder) -> knockout.NextRound:
     scores = state.scores()
     stop_if_stale(folder, scores)
     rounds = [s.round for s in scores]
-    ids = [t.id for t in state.teams]
+    ids = list(rounds[0].pool) if rounds else [t.id for t in state.teams]
     try:
         nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), **_format(state.event))
     except knockout.RoundNotDecided as exc:
@@ -689,7 +810,8 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
         if (old := book.draws().get(number)) is not None:
             book.void_draw(old.id, f"--redo {number}")
         teams = with_recorded_names(state.team_map, old)
-        draw_id = book.record_draw(corrected, {t: teams[t].players for t in corrected.pool if t in teams})
+        draw_id = book.record_draw(corrected, {t: teams[t].players for t in corrected.pool if t in teams},
+                                   format=old.format if old is not None else None)
         workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), force=True)
         workbook.carry_entries(path, sheet, [p.table for p in corrected.pairings if p.table not in touched])
         book.record_file(path)
@@ -810,14 +932,47 @@ class ScoreReport:
     event: Event
     verification: Verification | None = None  # `score --verify`: the comparison with a second entry
     notes: tuple[str, ...] = ()  # what the user should know (a filled copy saved beside the round workbook)
+    rules_held: bool = False  # a [rules] change would alter a scored round and was not accepted
 
 
-def score(folder: Path, number: int | None = None, *, verify: Path | None = None) -> ScoreReport:
+def score(folder: Path, number: int | None = None, *, verify: Path | None = None,
+          accept_rules: bool = False) -> ScoreReport:
     """Score round `number` (default: the latest); with `verify`, compare it cell by cell with that second,
-    independent entry of the same round. Nothing is written; see `write_checked_copy`."""
+    independent entry of the same round; with `accept_rules`, rounds scored before [rules] changed are scored
+    again under the current rules (logged). The outcomes are recorded in event.db; the files are written by
+    `write_checked_copy` and the papers."""
     drawn = rounds_drawn(folder)
-    state = open_folder(folder, up_to=number if number and number <= drawn else None)
+    up_to = number if number and number <= drawn else None
+    if accept_rules:
+        _accept_rules(open_folder(folder, up_to=up_to))
+    state = open_folder(folder, up_to=up_to)
     return score_in(state, number, verify=verify)
+
+
+def _accept_rules(state: EventFolder) -> None:
+    """`score --accept-rules`: each round the change alters is recorded as scored under the current rules."""
+    if not state.rules_changes:
+        return
+    draws = recorded_draws(state.path)
+    with ledger.Ledger.open(state.path) as book:
+        for change in state.rules_changes:
+            sheet = state.rounds[change.number - 1]
+            book.log("accept_rules", round=change.number, tables=list(change.tables),
+                     before=change.recorded.as_mapping(), after=state.rules.as_mapping())
+            _record_scored(book, draws[change.number].id, sheet, score_round(sheet, state.rules), state.rules)
+
+
+def _record_scored(book: ledger.Ledger, draw_id: int, sheet: RoundSheet, scored: RoundScore, rules: RuleSet) -> None:
+    import hashlib
+
+    def sheet_print(name: str) -> str:
+        grid = sheet.grids.get(name)
+        cells = sorted((k, str(v)) for k, v in grid.cells.items()) if grid is not None else []
+        return hashlib.sha256(repr(cells).encode("utf-8")).hexdigest()
+
+    outcomes = [(m.match.table, m.outcome.status.value, m.outcome.winner, sheet_print(m.match.sheet))
+                for m in scored.matches]
+    book.record_scored(draw_id, rules=rules.as_mapping(), workbook=sheet.sha256, outcomes=outcomes)
 
 
 def score_in(state: EventFolder, number: int | None = None, *, verify: Path | None = None) -> ScoreReport:
@@ -834,11 +989,17 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
     if verify is not None:
         with ledger.Ledger.open(folder) as book:
             book.log("verify", round=number, file=Path(verify).name)
-    scored = score_round(sheet, state.rules)
+    rules = state.rules_for(number)
+    scored = score_round(sheet, rules)
+    draws = recorded_draws(folder)
+    if number in draws and same_draw(draws[number].round, sheet.round):
+        with ledger.Ledger.open(folder) as book:
+            _record_scored(book, draws[number].id, sheet, scored, rules)
     later = _later_pool(folder, number)
-    notes = [*_copies_note(sheet, verify), *_correction_note(folder, scored, later)]
+    notes = [*state.notes, *_copies_note(sheet, verify), *_correction_note(folder, scored, later)]
     return ScoreReport(
         scored, workbook.checked_path(sheet.path), state.team_map, state.event, verification, tuple(notes),
+        bool(state.rules_changes),
     )
 
 

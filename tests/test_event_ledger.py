@@ -303,7 +303,7 @@ def test_a_correction_after_the_next_draw_has_one_way_forward_carried_to_the_end
     scored = cli("score", folder, "--round", 1)
     assert f"shuangsheng draw {folder} --redo 2" in scored.output and "第2轮有" in scored.output
     for command in ("bracket", "awards", "draw"):
-        assert f"--redo 2" in cli(command, folder, code=1).output
+        assert "--redo 2" in cli(command, folder, code=1).output
     redone = cli("draw", folder, "--redo", 2)
     assert "第2桌：" in redone.output and "换为" in redone.output and "其余1桌已录入的各局保留不变" in redone.output
     assert list(folder.glob("round-2.备份-*.xlsx"))
@@ -322,3 +322,75 @@ def test_a_correction_after_the_next_draw_has_one_way_forward_carried_to_the_end
     cli("score", folder)
     result = cli("awards", folder)
     assert "一等奖" in result.output and (folder / "荣誉证书.pdf").is_file()
+
+
+# --- 6. teams.xlsx, [rules] and [format] changed after the draw ---
+
+
+def _teams_file(folder: Path, drop: str | None = None, rename: dict[str, tuple[str, str]] | None = None) -> None:
+    from scoring.teams import Team
+
+    teams = [t for t in workbook.read_teams(folder / "teams.xlsx") if t.id != drop]
+    teams = [Team(t.id, (rename or {}).get(t.id, t.players)) for t in teams]
+    workbook.write_teams(folder / "teams.xlsx", teams, force=True)
+
+
+def test_a_team_row_deleted_after_the_draw_keeps_the_names_recorded_at_the_draw(tmp_path: Path) -> None:
+    folder = new_event(tmp_path / "event", 2)
+    cli("draw", folder, "--seed", 1)
+    fill(folder, 1)
+    _teams_file(folder, drop="01", rename={"02": ("王五", "赵六")})
+    result = cli("score", folder)
+    assert "已没有第01组（张1甲、李1乙）这一行，沿用抽签时记下的队员" in result.output
+    assert "第02组（王五、赵六）的队员在抽签后改过（抽签时为张2甲、李2乙），从现在起按报名表" in result.output
+    awards = cli("awards", folder)
+    assert "张1甲" in awards.output and "王五" in awards.output
+
+
+def test_a_team_row_deleted_in_a_folder_from_before_event_db_is_a_problem(tmp_path: Path) -> None:
+    folder = new_event(tmp_path / "event", 3)
+    cli("draw", folder, "--seed", 1)
+    (folder / DB_NAME).unlink()
+    _teams_file(folder, drop="02")
+    result = cli("awards", folder, code=1)
+    assert "第02组已经抽签参赛，报名表里却没有这一行" in result.output
+
+
+def _without_levels(record):
+    from dataclasses import replace
+
+    from scoring.hands import MatchRecord
+
+    return MatchRecord(tuple(replace(h, level=None) for h in record.hands))
+
+
+def test_rules_changed_after_a_round_was_scored_alter_nothing_without_accept_rules(tmp_path: Path) -> None:
+    from tests.test_cli_event import score_json, simulated
+
+    folder = new_event(tmp_path / "event", 8)
+    cli("draw", folder, "--seed", 1)
+    workbook.fill_round(round_file(folder, 1), {t: _without_levels(simulated(t, folder)) for t in (1, 2, 3, 4)})
+    first = score_json(folder)
+    toml = folder / "event.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('dealer_table = "ceil"', 'dealer_table = "floor"'),
+                    encoding="utf-8")
+    held = cli("score", folder, code=1)
+    assert "[rules] 在计分之后改过" in held.output and "第1轮（第" in held.output and "--accept-rules" in held.output
+    assert score_json(folder, code=1)["matches"] == first["matches"]  # nothing altered
+    assert "[rules] 在计分之后改过" in cli("bracket", folder).output
+    accepted = score_json(folder, "--accept-rules")
+    assert accepted["matches"] != first["matches"]
+    with Ledger.open(folder) as book:
+        assert [d["round"] for _, d, _ in book.entries("accept_rules")] == [1]
+    assert "[rules]" not in cli("score", folder).output
+
+
+def test_format_is_frozen_after_the_first_draw(tmp_path: Path) -> None:
+    folder = new_event(tmp_path / "event", 4)
+    cli("draw", folder, "--seed", 1)
+    toml = folder / "event.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('third_place = "shared"', 'third_place = "playoff"'),
+                    encoding="utf-8")
+    for command in ("score", "draw", "bracket"):
+        result = cli(command, folder, code=1)
+        assert '[format] 在第1轮抽签之后改过（third_place 抽签时为 "shared"，现在为 "playoff"）' in result.output
