@@ -579,7 +579,7 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
         draws = book.draws()
         pending = _to_complete(state, draws, force=force)
         if pending is not None:
-            if seed is not None or lots is not None:
+            if (seed is not None and seed != pending.round.seed) or lots is not None:  # the same seed: the same draw
                 raise TournamentError([_no_second_draw(state.path, pending)])
             report, draw_id = _complete(state, book, pending), pending.id
         else:

@@ -1,0 +1,207 @@
+"""Fault injection: `draw` and `score` killed at every moment where the program touches the disk (each
+temporary file synced, each rename, each event.db transaction) and run again; the disk filling up at every file
+of `draw`; two commands started together.
+
+After each interruption the same command, run again, must finish the job: the same draw, every file complete,
+no temporary file left, never "edited by a person". The field is 128 teams (as the issue measured); set
+SHUANGSHENG_FAULT_TEAMS to run another size (e.g. 16 while working on this file).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from scoring import ledger, workbook
+from scoring.ledger import Ledger
+from tests.conftest import cli, new_event
+
+ROOT = Path(__file__).resolve().parents[1]
+TEAMS = int(os.environ.get("SHUANGSHENG_FAULT_TEAMS", "128"))
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SIGKILL of a child process")
+
+# The command, in a child process that kills itself (SIGKILL: no clean-up, no finally) at its K-th moment: right
+# after a temporary file is created (empty) and after its bytes are synced, right before a rename, inside an
+# event.db transaction and right after it commits. K = 0: run to the end and print how many moments there were.
+KILLER = textwrap.dedent("""\
+    import atexit, contextlib, itertools, os, signal, sys
+    kill_at = int(sys.argv[1])
+    seen = itertools.count(1)
+    last = [0]
+
+    def moment():
+        last[0] = next(seen)
+        if last[0] == kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    real_replace, real_fsync = os.replace, os.fsync
+
+    def replace(*args, **kwargs):
+        moment()
+        return real_replace(*args, **kwargs)
+
+    def fsync(fd):
+        real_fsync(fd)
+        moment()
+
+    import tempfile
+    real_mkstemp = tempfile.mkstemp
+
+    def mkstemp(*args, **kwargs):
+        made = real_mkstemp(*args, **kwargs)
+        moment()
+        return made
+
+    os.replace, os.fsync, tempfile.mkstemp = replace, fsync, mkstemp
+    from scoring import ledger
+    real_transaction = ledger.Ledger._transaction
+
+    @contextlib.contextmanager
+    def transaction(self):
+        with real_transaction(self) as db:
+            moment()
+            yield db
+        moment()
+
+    ledger.Ledger._transaction = transaction
+    atexit.register(lambda: print(f"MOMENTS {last[0]}", file=sys.stderr))
+    sys.argv = ["shuangsheng", *sys.argv[2:]]
+    import cli
+    cli.main()
+""")
+
+
+def killed(kill_at: int, *args: object) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-c", KILLER, str(kill_at), *map(str, args)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def moments(folder: Path, *args: object) -> int:
+    """How many moments a full run of the command has (run on a copy)."""
+    trial = folder.with_name(folder.name + "-count")
+    shutil.copytree(folder, trial)
+    done = killed(0, *args[:1], trial, *args[1:])
+    assert done.returncode == 0, done.stderr
+    count = int(done.stderr.rsplit("MOMENTS ", 1)[1].split()[0])
+    shutil.rmtree(trial)
+    return count
+
+
+def settled(folder: Path, output: str) -> None:
+    """What every run after an interruption must leave: no temporary file, no blame, every draw complete."""
+    assert not [p.name for p in folder.iterdir() if ledger.TEMPORARY.match(p.name)]
+    assert "改动过" not in output, output
+    with Ledger.open(folder) as book:
+        assert all(d.done for d in book.draws().values())
+        for name in book.generated():
+            if name.endswith((".pdf", "-checked.xlsx")):  # outputs; round-N.xlsx is the referees' to fill
+                assert book.is_ours(folder / name), name
+
+
+@pytest.fixture(scope="module")
+def field(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Two starting points: teams listed, nothing drawn (`before_draw`); round 1 drawn and filled (`before_score`)."""
+    base = tmp_path_factory.mktemp("faults")
+    before_draw = new_event(base / "before-draw", TEAMS)
+    before_score = base / "before-score"
+    shutil.copytree(before_draw, before_score)
+    cli("draw", before_score, "--seed", 7)
+    from tests.test_cli_event import fill
+
+    fill(before_score, 1)
+    reference = base / "reference"
+    shutil.copytree(before_draw, reference)
+    cli("draw", reference, "--seed", 7)
+    return {"before_draw": before_draw, "before_score": before_score, "reference": reference}
+
+
+def test_draw_killed_at_every_moment_is_completed_by_draw_again(field: dict[str, Path], tmp_path: Path) -> None:
+    expected = workbook.read_round(field["reference"] / "round-1.xlsx").round
+    points = range(1, moments(field["before_draw"], "draw", "--seed", 7) + 1)
+    for k in points:
+        folder = tmp_path / f"draw-{k}"
+        shutil.copytree(field["before_draw"], folder)
+        run = killed(k, "draw", folder, "--seed", 7)
+        assert run.returncode == -9, (k, run.stderr)
+        with Ledger.open(folder) as book:
+            finished = any(d.done for d in book.draws().values())  # killed after its very last step
+        again = cli("draw", folder, "--seed", 7, code=1 if finished else 0)  # the same command again
+        if finished:
+            assert "没有决出胜负" in again.output
+        assert workbook.read_round(folder / "round-1.xlsx").round == expected, k
+        assert (folder / "第1轮对阵表.pdf").is_file() and (folder / "第1轮计分卡.pdf").is_file()
+        settled(folder, again.output)
+        assert "没有决出胜负" in cli("draw", folder, code=1).output  # complete: no second draw
+    assert len(points) >= 18
+
+
+def test_score_killed_at_every_moment_is_finished_by_score_again(field: dict[str, Path], tmp_path: Path) -> None:
+    points = range(1, moments(field["before_score"], "score") + 1)
+    for k in points:
+        folder = tmp_path / f"score-{k}"
+        shutil.copytree(field["before_score"], folder)
+        run = killed(k, "score", folder)
+        assert run.returncode == -9, (k, run.stderr)
+        again = cli("score", folder)
+        assert (folder / "round-1-checked.xlsx").is_file() and (folder / "第1轮成绩.pdf").is_file()
+        settled(folder, again.output)
+        cli("draw", folder, "--seed", 8)  # the event goes on
+    assert len(points) >= 12  # with draw's 18 or more: at least 30 moments across both
+
+
+def test_a_full_disk_at_every_file_of_draw_is_completed_by_draw_again(field: dict[str, Path], tmp_path: Path,
+                                                                       monkeypatch) -> None:
+    expected = workbook.read_round(field["reference"] / "round-1.xlsx").round
+    names = ["round-1.xlsx", "第1轮对阵表.pdf", "第1轮计分卡.pdf"]
+    real_fsync, real_mkstemp = os.fsync, tempfile.mkstemp
+    writing: dict[int, str] = {}  # file descriptor → the temporary file's name
+
+    def mkstemp(*args, **kwargs):
+        fd, name = real_mkstemp(*args, **kwargs)
+        writing[fd] = Path(name).name
+        return fd, name
+
+    for full in names:
+        folder = tmp_path / f"full-{full}"
+        shutil.copytree(field["before_draw"], folder)
+
+        def fsync(fd, full=full):  # the disk fills up while this file is written
+            if writing.get(fd, "").startswith(f".{full}."):
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            return real_fsync(fd)
+
+        monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+        monkeypatch.setattr(os, "fsync", fsync)
+        result = cli("draw", folder, "--seed", 7, code=1)
+        assert "磁盘还有空间" in result.output
+        monkeypatch.setattr(os, "fsync", real_fsync)
+        assert not list(folder.glob(".*.tmp"))
+        again = cli("draw", folder)
+        assert workbook.read_round(folder / "round-1.xlsx").round == expected
+        assert all((folder / name).is_file() for name in names)
+        settled(folder, again.output)
+
+
+def test_two_commands_started_together_both_finish_or_one_names_the_other(field: dict[str, Path],
+                                                                          tmp_path: Path) -> None:
+    folder = tmp_path / "together"
+    shutil.copytree(field["before_score"], folder)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    runs = [subprocess.Popen([sys.executable, "-m", "cli", command, str(folder)], cwd=ROOT, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for command in ("score", "score", "bracket")]
+    for run in runs:
+        _, err = run.communicate(timeout=300)
+        assert run.returncode == 0 or "正在使用这个文件夹" in err, err
+    again = cli("score", folder)
+    settled(folder, again.output)
