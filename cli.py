@@ -222,6 +222,9 @@ def demo(
 
     # The folder is held only when the demo may use it: another folder is refused untouched (no lock file left)
     ours = not out.exists() or (out.is_dir() and (not any(out.iterdir()) or is_demo_folder(out)))
+    if ours:
+        with contextlib.suppress(OSError):  # held from the start: the lock file is there on the next run too
+            out.mkdir(parents=True, exist_ok=True)
     try:  # the demo writes only into a folder that is empty or holds nothing but an earlier demo's files
         with hold(out) if ours else contextlib.nullcontext():
             report = run_demo(
@@ -265,6 +268,8 @@ def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
               f"接着运行 {command_line('materials', folder)} 或 {command_line('draw', folder)}。"
               f"只有要从头重来时才加 --force：两个文件都会换成空白的（原文件另存为备份）"])
     backups = []
+    with contextlib.suppress(OSError):  # held from the start (the lock file lives in it); a failure is said below
+        folder.mkdir(parents=True, exist_ok=True)
     try:
         with hold(folder):
             for name in (EVENT_FILE, TEAMS_FILE):

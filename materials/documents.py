@@ -28,8 +28,8 @@ from materials.wording import (
     signed_points,
 )
 from scoring.event import Event
-from scoring.files import check_regenerable, write_generated
 from scoring.knockout import lot_plan
+from scoring.ledger import check_regenerable, write_generated
 from scoring.rules import STEP, NegativePoints
 from scoring.teams import Team
 

@@ -34,8 +34,8 @@ from materials.page import INK, MARGIN, SHADE, Cell, break_lines
 from materials.wording import Block, BlockKind, MaterialsError, check_kinds, cn_date, render
 from scoring.bracket import Bracket, Entry, Slot, SlotKind, entry_note
 from scoring.event import Event
-from scoring.files import write_generated
 from scoring.knockout import Placings
+from scoring.ledger import write_generated
 from scoring.teams import Team, team_name
 
 BRACKET = "晋级图.pdf"

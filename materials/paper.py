@@ -22,8 +22,8 @@ from materials.fonts import Align, FontSet, choose_fonts
 from materials.page import INK, RULE, SHADE, break_lines
 from materials.wording import render
 from scoring.event import Event
-from scoring.files import write_generated
 from scoring.knockout import Pairing, Round, round_title
+from scoring.ledger import write_generated
 from scoring.levels import LABELS, Level
 from scoring.results import RoundResults, TableResult
 from scoring.rules import RuleSet

@@ -15,7 +15,7 @@ from materials.fonts import FontSet, choose_fonts
 from materials.paper import playoff_slip_pdf
 from materials.wording import render
 from scoring.event import Event
-from scoring.files import write_generated
+from scoring.ledger import write_generated
 from scoring.results import RoundResults, round_results
 from scoring.status import TableStatus
 from scoring.text import command_line

@@ -126,7 +126,7 @@ def _replaceable(path: Path, recorded: dict[str, object]) -> bool:
     `awards`, `bracket` or `score` wrote again in the demo folder) exactly as it last wrote it, or the ledger."""
     if path.name in recorded and files.unchanged(path, recorded[path.name]):
         return True
-    return path.name in BOOKKEEPING or files.is_generated(path)
+    return path.name in BOOKKEEPING or ledger.is_generated(path)
 
 
 def prepare_folder(folder: Path) -> None:

@@ -1,9 +1,8 @@
 """Reading the user's files safely (regular files only, of a bounded size) and writing output files safely:
 atomically, and never over an existing file unless asked.
 
-Outputs the program makes again on every run (PDFs, checked copies) are recorded in the event's ledger
-(`scoring.ledger`, event.db) with the fingerprint of the bytes about to land, just before the rename that puts them
-in place: a file is "edited by a person" only when it differs from what the program wrote there."""
+Outputs the program makes again on every run (PDFs, checked copies) are written through `scoring.ledger`
+(`write_generated`), which records them in event.db through `write_bytes`' `before_rename`."""
 
 from __future__ import annotations
 
@@ -214,7 +213,7 @@ def write_text(path: Path, text: str, *, force: bool = False) -> Path:
     return write_bytes(path, text.encode("utf-8"), force=force)
 
 
-# --- outputs the program regenerates (PDFs, checked copies): replaced freely unless somebody changed them ---
+# --- what a file the program wrote looked like (the demo's record) ---
 
 
 def _digest(path: Path) -> str | None:
@@ -246,50 +245,6 @@ def unchanged(path: Path, recorded: object) -> bool:
         return _digest(path) == recorded.get("sha256")
     except OSError:
         return False
-
-
-def _ledger(folder: Path):  # type: ignore[no-untyped-def]
-    from scoring.ledger import Ledger
-
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CannotWrite(folder, exc) from None
-    return Ledger.open(folder)
-
-
-def check_regenerable(path: Path, *, force: bool) -> None:
-    """An output we generate again on every run may be replaced while it is what we last wrote there; once a
-    person has edited it (or it was never ours) it is kept unless `force`."""
-    if force or not path.exists():
-        return
-    with _ledger(path.parent) as book:
-        if not book.is_ours(path):
-            raise OutputExists(path, edited=True)
-
-
-def is_generated(path: Path) -> bool:
-    """`path` is an output we regenerate (a PDF, a checked copy), exactly as we last wrote it (event.db says)."""
-    from scoring.ledger import Ledger
-
-    book = Ledger.existing(path.parent)
-    if book is None:
-        return False
-    with book:
-        return book.is_ours(path)
-
-
-def write_generated(path: Path, data: bytes, *, force: bool) -> Path:
-    """An output made again on every run: replaced while it is what we last wrote, kept (OutputExists) once a
-    person edited it, unless `force`. Its fingerprint is recorded in event.db just before it lands, so a write
-    stopped half-way is never taken for a person's edit."""
-    from scoring.ledger import fingerprint_of
-
-    with _ledger(path.parent) as book:
-        if not force and path.exists() and not book.is_ours(path):
-            raise OutputExists(path, edited=True)
-        print_ = fingerprint_of(data)
-        return write_bytes(path, data, force=True, before_rename=lambda: book.record_file(path, print_))
 
 
 def keep_copy(path: Path) -> Path:

@@ -14,6 +14,10 @@ imported, and every PDF and checked copy there is taken as the program's (the ro
 The journal is WAL on a local disk and SQLite's rollback journal elsewhere (WAL needs shared memory, which network
 folders do not give); every connection checkpoints when it closes, so copying the folder copies everything.
 
+Outputs made again on every run (PDFs, checked copies) are written through `write_generated`: its fingerprint is
+recorded just before the rename that puts it in place, so a file is "edited by a person" only when it differs from
+what the program wrote there.
+
 One file-writing command at a time per folder: `exclusive()` holds an operating-system file lock (released by the
 system when its process dies, so a killed command blocks nobody) and names the holder to whoever waits.
 """
@@ -34,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scoring.errors import UserError
+from scoring.files import CannotWrite, OutputExists, write_bytes
 from scoring.knockout import Pairing, Round
 
 DB_NAME = "event.db"
@@ -238,11 +243,14 @@ def exclusive(folder: Path, *, wait: float | None = None) -> Iterator[None]:
         lock.acquire()
     except filelock.Timeout:
         raise FolderBusy(_busy_message(folder)) from None
+    holder = folder / HOLDER_NAME
     try:
         with contextlib.suppress(OSError):
-            (folder / HOLDER_NAME).write_text(f"{command_line()}\n{os.getpid()}\n{now()}\n", encoding="utf-8")
+            holder.write_text(f"{command_line()}\n{os.getpid()}\n{now()}\n", encoding="utf-8")
         yield
     finally:
+        with contextlib.suppress(OSError):
+            holder.unlink()  # a command that read nothing leaves the folder as it was (but the lock file)
         lock.release()
 
 
@@ -551,3 +559,44 @@ def _set_aside(path: Path) -> Path:
     except OSError as exc:
         raise LedgerError(f"{path}：已损坏，也无法改名保留（{exc.strerror or exc}）；请把它移走后再运行") from None
     return aside
+
+
+# --- outputs the program regenerates (PDFs, checked copies): replaced freely unless somebody changed them ---
+
+
+def _ledger(folder: Path) -> Ledger:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CannotWrite(folder, exc) from None
+    return Ledger.open(folder)
+
+
+def check_regenerable(path: Path, *, force: bool) -> None:
+    """An output we generate again on every run may be replaced while it is what we last wrote there; once a
+    person has edited it (or it was never ours) it is kept unless `force`."""
+    if force or not path.exists():
+        return
+    with _ledger(path.parent) as book:
+        if not book.is_ours(path):
+            raise OutputExists(path, edited=True)
+
+
+def is_generated(path: Path) -> bool:
+    """`path` is an output we regenerate (a PDF, a checked copy), exactly as we last wrote it (event.db says)."""
+    book = Ledger.existing(path.parent)
+    if book is None:
+        return False
+    with book:
+        return book.is_ours(path)
+
+
+def write_generated(path: Path, data: bytes, *, force: bool) -> Path:
+    """An output made again on every run: replaced while it is what we last wrote, kept (OutputExists) once a
+    person edited it, unless `force`. Its fingerprint is recorded in event.db just before it lands, so a write
+    stopped half-way is never taken for a person's edit."""
+    with _ledger(path.parent) as book:
+        if not force and path.exists() and not book.is_ours(path):
+            raise OutputExists(path, edited=True)
+        print_ = fingerprint_of(data)
+        return write_bytes(path, data, force=True, before_rename=lambda: book.record_file(path, print_))

@@ -574,6 +574,7 @@ def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None
 def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = None, force: bool = False,
             papers: PapersWriter | None = None) -> DrawReport:
     """`draw_next` on a folder already open."""
+    entries = _read_lots(lots) if lots is not None else None  # a bad lots file is named before anything else
     with ledger.Ledger.open(state.path) as book:
         _adopt_rounds(state.path, book)
         draws = book.draws()
@@ -583,7 +584,7 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
                 raise TournamentError([_no_second_draw(state.path, pending)])
             report, draw_id = _complete(state, book, pending), pending.id
         else:
-            report, draw_id = _draw_new(state, book, seed=seed, lots=lots)
+            report, draw_id = _draw_new(state, book, seed=seed, lots=lots, entries=entries)
         report = replace(report, notes=state.notes)
         if papers is not None:
             try:
@@ -647,18 +648,23 @@ def _complete(state: EventFolder, book: ledger.Ledger, record: ledger.DrawRecord
     return DrawReport(drawn, path, False, None, title, note, teams, state.event, resumed=True)
 
 
-def _draw_new(state: EventFolder, book: ledger.Ledger, *, seed: int | None,
-              lots: Path | None) -> tuple[DrawReport, int]:
+def _read_lots(lots: Path) -> object:
+    try:
+        return workbook.read_lots(lots)
+    except workbook.WorkbookError as exc:
+        raise TournamentError(exc.messages) from None
+
+
+def _draw_new(state: EventFolder, book: ledger.Ledger, *, seed: int | None, lots: Path | None,
+              entries: object = None) -> tuple[DrawReport, int]:
     folder = state.path
     nxt = _next_round(state)
     generated = seed is None and lots is None
     try:
-        if lots is not None:
-            drawn = nxt.from_lots(workbook.read_lots(lots))
+        if entries is not None:
+            drawn = nxt.from_lots(entries)  # type: ignore[arg-type]
         else:
             drawn = nxt.draw(seed if seed is not None else knockout.new_seed())
-    except workbook.WorkbookError as exc:
-        raise TournamentError(exc.issues) from None
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=exc.heading) from None
     path = round_path(folder, drawn.number)
@@ -1059,8 +1065,8 @@ def write_checked_copy(report: ScoreReport, *, force: bool = False) -> Path:
     """round-N-checked.xlsx beside the round workbook: replaced freely while it is exactly what we last wrote,
     kept (OutputExists) once a person edited it, unless `force`."""
     results = {m.match.table: m.result for m in report.score.matches if m.result is not None}
-    files.check_regenerable(report.checked, force=force)  # before the work of building it
-    return files.write_generated(report.checked, workbook.checked_bytes(report.score.sheet, results), force=force)
+    ledger.check_regenerable(report.checked, force=force)  # before the work of building it
+    return ledger.write_generated(report.checked, workbook.checked_bytes(report.score.sheet, results), force=force)
 
 
 # --- awards ---

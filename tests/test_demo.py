@@ -1,16 +1,16 @@
 """`demo` writes only into an empty folder or over its own earlier files, unchanged (scoring/demo.py): what it
-wrote is recorded with fingerprints (sha256 and size) in `.shuangsheng-demo`; anything else there is refused by name
-and left exactly as it was."""
+wrote is recorded with fingerprints (sha256 and size) in event.db (`.shuangsheng-demo` before it); anything else there
+is refused by name and left exactly as it was."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from scoring.demo import RECORD
+from scoring.demo import BOOKKEEPING, HELD, RECORD
 from scoring.files import CannotWrite
+from scoring.ledger import Ledger
 from tests.conftest import cli, new_event, sha
 
 
@@ -26,8 +26,10 @@ def demo(tmp_path) -> Path:
 
 
 def test_the_record_fingerprints_every_file_the_demo_wrote(demo):
-    written = json.loads((demo / RECORD).read_text(encoding="utf-8"))["files"]
-    assert set(written) == {p.name for p in demo.iterdir()} - {RECORD}
+    with Ledger.open(demo) as book:
+        written = book.entries("demo")[-1][1]["files"]
+    assert not (demo / RECORD).exists()
+    assert set(written) == {p.name for p in demo.iterdir()} - BOOKKEEPING - HELD
     assert {"event.toml", "teams.xlsx", "round-1.xlsx", "round-1-checked.xlsx", "荣誉证书.pdf"} <= set(written)
     for name, fingerprint in written.items():
         assert fingerprint == {"sha256": sha(demo / name), "size": (demo / name).stat().st_size}, name
