@@ -416,6 +416,8 @@ def _score_next(step, folder: Path) -> str:  # type: ignore[no-untyped-def]
     from scoring.tournament import rounds_drawn
 
     number = step.report.score.round.number
+    if step.report.redo is not None:  # a correction after the next draw: the one way forward
+        return f"下一步：运行 {command_line('draw', folder)} --redo {step.report.redo}"
     later = progress(folder) if rounds_drawn(folder) > number else None
     return next_after_score(step.next_step, step.book, folder, number=number, later=later)
 

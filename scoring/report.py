@@ -71,9 +71,9 @@ def draw_text(report: DrawReport, folder: Path | None = None) -> str:
     elif report.backup:
         lines.append(f"原第{r.number}轮已备份为 {report.backup}")
     if report.redo is not None:
-        lines.append(f"{report.title} 已按更正后的晋级组改好：{report.path}")
+        lines.append(f"{report.title}已按更正后的晋级组改好：{report.path}")
     elif report.resumed:
-        lines.append(f"{report.title} 的抽签上次没有完成（或要重新打印），已按原抽签补全：{report.path}（对阵不变）")
+        lines.append(f"{report.title}的抽签上次没有完成（或要重新打印），已按原抽签补全：{report.path}（对阵不变）")
     else:
         lines.append(f"{report.title} 抽签完成：{report.path}")
     check = f"（复核：{command_line('draw', folder)} --check {r.number}）" if folder is not None else ""

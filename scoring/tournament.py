@@ -939,6 +939,7 @@ class ScoreReport:
     verification: Verification | None = None  # `score --verify`: the comparison with a second entry
     notes: tuple[str, ...] = ()  # what the user should know (a filled copy saved beside the round workbook)
     rules_held: bool = False  # a [rules] change would alter a scored round and was not accepted
+    redo: int | None = None  # the later round drawn with other teams than this round now sends on (`draw --redo`)
 
 
 def score(folder: Path, number: int | None = None, *, verify: Path | None = None,
@@ -1001,11 +1002,11 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
     if number in draws and same_draw(draws[number].round, sheet.round):
         with ledger.Ledger.open(folder) as book:
             _record_scored(book, draws[number].id, sheet, scored, rules)
-    later = _later_pool(folder, number)
-    notes = [*state.notes, *_copies_note(sheet, verify), *_correction_note(folder, scored, later)]
+    correction = _correction_note(folder, scored, _later_pool(folder, number))
+    notes = [*state.notes, *_copies_note(sheet, verify), *correction]
     return ScoreReport(
         scored, workbook.checked_path(sheet.path), state.team_map, state.event, verification, tuple(notes),
-        bool(state.rules_changes),
+        bool(state.rules_changes), number + 1 if correction else None,
     )
 
 

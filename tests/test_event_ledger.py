@@ -302,6 +302,7 @@ def test_a_correction_after_the_next_draw_has_one_way_forward_carried_to_the_end
     assert after != before[wrong.table]
     scored = cli("score", folder, "--round", 1)
     assert f"shuangsheng draw {folder} --redo 2" in scored.output and "第2轮有" in scored.output
+    assert f"下一步：运行 shuangsheng draw {folder} --redo 2" in scored.output
     for command in ("bracket", "awards", "draw"):
         assert "--redo 2" in cli(command, folder, code=1).output
     redone = cli("draw", folder, "--redo", 2)
