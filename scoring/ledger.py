@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from scoring.errors import UserError
+from scoring.errors import Issue, UserError
 from scoring.files import CannotWrite, OutputExists, write_bytes
 from scoring.knockout import Pairing, Round
 
@@ -242,7 +242,7 @@ def exclusive(folder: Path, *, wait: float | None = None) -> Iterator[None]:
     try:
         lock.acquire()
     except filelock.Timeout:
-        raise FolderBusy(_busy_message(folder)) from None
+        raise FolderBusy([_busy_message(folder)]) from None
     holder = folder / HOLDER_NAME
     try:
         with contextlib.suppress(OSError):
@@ -254,12 +254,12 @@ def exclusive(folder: Path, *, wait: float | None = None) -> Iterator[None]:
         lock.release()
 
 
-def _busy_message(folder: Path) -> str:
+def _busy_message(folder: Path) -> Issue:
     try:
         command, _pid, since = (folder / HOLDER_NAME).read_text(encoding="utf-8").splitlines()[:3]
     except (OSError, ValueError):
-        return f"{folder}：另一个 shuangsheng 命令正在使用这个文件夹，请等它结束后再运行"
-    return f"{folder}：另一个命令（{command}，{since[11:16]} 开始）正在使用这个文件夹，请等它结束后再运行"
+        return Issue.of_file(folder, "另一个 shuangsheng 命令正在使用这个文件夹，请等它结束后再运行")
+    return Issue.of_file(folder, f"另一个命令（{command}，{since[11:16]} 开始）正在使用这个文件夹，请等它结束后再运行")
 
 
 # --- the program's own temporary files ---
@@ -304,7 +304,7 @@ class Ledger:
             ledger = cls._connect(folder)
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) or not existed:
-                raise LedgerError(f"{path}：无法打开本比赛的记录文件（{exc}）。请确认这个文件夹可以写入") from None
+                raise LedgerError([Issue.of_file(path, f"无法打开本比赛的记录文件（{exc}）。请确认这个文件夹可以写入")]) from None
             aside = _set_aside(path)
             ledger = cls._connect(folder)
             ledger.notes.append(f"{path} 已损坏（{exc}），已改名为 {aside.name} 保留，并按文件夹里的文件重建了记录")
@@ -366,7 +366,7 @@ class Ledger:
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise LedgerError(f"{self.folder / DB_NAME}：由更新版本的 shuangsheng 写成，请先升级本程序")
+            raise LedgerError([Issue.of_file(self.folder / DB_NAME, "由更新版本的 shuangsheng 写成，请先升级本程序")])
         if version == SCHEMA_VERSION:
             return  # nothing written: a command that only reads leaves event.db byte for byte as it was
         self.created = version == 0  # a new event.db (an empty file counts as one)
@@ -557,7 +557,7 @@ def _set_aside(path: Path) -> Path:
         for extra in ("-wal", "-shm", "-journal"):
             Path(str(path) + extra).unlink(missing_ok=True)
     except OSError as exc:
-        raise LedgerError(f"{path}：已损坏，也无法改名保留（{exc.strerror or exc}）；请把它移走后再运行") from None
+        raise LedgerError([Issue.of_file(path, f"已损坏，也无法改名保留（{exc.strerror or exc}）；请把它移走后再运行")]) from None
     return aside
 
 

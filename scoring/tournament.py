@@ -652,7 +652,7 @@ def _read_lots(lots: Path) -> object:
     try:
         return workbook.read_lots(lots)
     except workbook.WorkbookError as exc:
-        raise TournamentError(exc.messages) from None
+        raise TournamentError(exc.issues) from None
 
 
 def _draw_new(state: EventFolder, book: ledger.Ledger, *, seed: int | None, lots: Path | None,
@@ -696,9 +696,9 @@ def _next_round(state: EventFolder) -> knockout.NextRound:
             else f"请先在 {last.name} 中补全或改正这些比赛，再运行 {command_line('score', folder)}"
         )
         blocked = next(s for s in scores if s.round.number == exc.number)
-        raise TournamentError([str(exc), *(f"  {p}" for p in blocked.problems), hint]) from None
+        raise TournamentError(exc.issues, heading=exc.heading, details=blocked.problems, hint=hint) from None
     except knockout.KnockoutError as exc:
-        raise TournamentError([str(exc)]) from None
+        raise TournamentError(exc.issues, heading=exc.heading) from None
     if nxt is None:
         raise TournamentError([f"决赛（第{len(rounds)}轮）已经抽签，没有下一轮了；比赛结束后请运行 {command_line('awards', folder)}"])
     return nxt
@@ -797,8 +797,9 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
     scores = state.scores()
     before, sheet = scores[number - 2], state.rounds[number - 1]
     if not before.advancement.decided:
-        raise TournamentError([f"第{number - 1}轮还有比赛没有决出胜负，先补全或改正它并运行 shuangsheng score {folder}，"
-                               f"再 --redo {number}", *(f"  {b.message}" for b in before.advancement.blockers)])
+        raise TournamentError([b.message for b in before.advancement.blockers],
+                              heading=f"第{number - 1}轮还有比赛没有决出胜负：",
+                              hint=f"先补全或改正它并运行 {command_line('score', folder)}，再 --redo {number}")
     swap = _substitution(before, sheet.round)
     if not swap:
         raise TournamentError([f"第{number}轮的参赛组与第{number - 1}轮现在的晋级组一致，不需要 --redo"])
@@ -896,7 +897,7 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
         else:
             again = knockout.draw_from_lots(number, target.lots, target.pool, **common)
     except knockout.KnockoutError as exc:
-        raise TournamentError([f"第{number}轮：按记下的抽签名单重抽不成立：{exc}"]) from None
+        raise TournamentError(exc.issues, heading=f"第{number}轮：按记下的抽签名单重抽不成立：") from None
     differences = []
     if not same_draw(again, target):
         differences.append("重抽的对阵与" + ("event.db 记下的" if number in draws else f"round-{number}.xlsx 中的")
@@ -914,7 +915,7 @@ def _read_if_there(path: Path) -> RoundSheet | None:
     try:
         return workbook.read_round(path)
     except workbook.WorkbookError as exc:
-        raise TournamentError(exc.messages) from None
+        raise TournamentError(exc.issues) from None
 
 
 def _backup(path: Path) -> Path:
