@@ -33,10 +33,11 @@ import re
 import sqlite3
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from scoring.entry import Decision, Entry, read_entry
 from scoring.errors import Issue, UserError
 from scoring.files import CannotWrite, OutputExists, write_bytes
 from scoring.knockout import Pairing, Round
@@ -106,6 +107,28 @@ MIGRATIONS: tuple[str, ...] = (
         at TEXT NOT NULL,
         command TEXT NOT NULL
     );
+    """,
+    # 2: table-side entry — each table's entry code, and every accepted change from a phone or the desk
+    """
+    CREATE TABLE code (
+        id INTEGER PRIMARY KEY,
+        draw INTEGER NOT NULL REFERENCES draw (id),
+        tbl INTEGER NOT NULL,
+        code TEXT NOT NULL,              -- 8 characters, without the hyphen (scoring/codes.py)
+        at TEXT NOT NULL,
+        command TEXT NOT NULL
+    );
+    CREATE INDEX code_by_code ON code (code);
+    CREATE INDEX code_by_table ON code (draw, tbl, id);
+    CREATE TABLE entry (
+        id INTEGER PRIMARY KEY,
+        draw INTEGER NOT NULL REFERENCES draw (id),
+        tbl INTEGER NOT NULL,
+        body TEXT NOT NULL,              -- JSON: scoring.entry.Entry.as_json()
+        at TEXT NOT NULL,
+        address TEXT NOT NULL            -- the device's IP address
+    );
+    CREATE INDEX entry_by_table ON entry (draw, tbl, id);
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -520,6 +543,55 @@ class Ledger:
         outcomes = {t: (status, winner) for t, status, winner in self._db.execute(
             "SELECT tbl, status, winner FROM outcome WHERE scored = ? ORDER BY tbl", (row[0],))}
         return ScoredRecord(draw_id, json.loads(row[1]), row[2], outcomes, row[3])
+
+    # table-side entry: codes and entries
+
+    def set_codes(self, draw_id: int, codes: Mapping[int, str]) -> None:
+        """New entry codes for these tables of a draw (a table's earlier code stops working)."""
+        with self._transaction() as db:
+            db.executemany("INSERT INTO code (draw, tbl, code, at, command) VALUES (?, ?, ?, ?, ?)",
+                           [(draw_id, table, code, now(), command_line()) for table, code in sorted(codes.items())])
+
+    def codes(self, draw_id: int) -> dict[int, str]:
+        """The code in force of each table of a draw, by table number."""
+        rows = self._db.execute(
+            "SELECT tbl, code FROM code WHERE id IN (SELECT MAX(id) FROM code WHERE draw = ? GROUP BY tbl) "
+            "ORDER BY tbl", (draw_id,))
+        return dict(rows)
+
+    def all_codes(self) -> set[str]:
+        """Every code ever given in this event (a new one must not repeat any)."""
+        return {code for (code,) in self._db.execute("SELECT code FROM code")}
+
+    def find_code(self, code: str) -> tuple[DrawRecord, int] | None:
+        """The draw in force and the table whose code in force is `code`; None for a wrong or outdated code (the
+        table got a new one, or its draw was voided or superseded)."""
+        for draw_id, table in self._db.execute("SELECT draw, tbl FROM code WHERE code = ? ORDER BY id DESC", (code,)):
+            record = next((d for d in self.draws().values() if d.id == draw_id), None)
+            if record is not None and self.codes(draw_id).get(table) == code:
+                return record, table
+            return None
+        return None
+
+    def table_entries(self, draw_id: int, table: int) -> tuple[Entry, ...]:
+        """Every entry of a table, in the order accepted."""
+        rows = self._db.execute("SELECT body FROM entry WHERE draw = ? AND tbl = ? ORDER BY id", (draw_id, table))
+        return tuple(read_entry(json.loads(body)) for (body,) in rows)
+
+    def tables_with_entries(self, draw_id: int) -> set[int]:
+        return {t for (t,) in self._db.execute("SELECT DISTINCT tbl FROM entry WHERE draw = ?", (draw_id,))}
+
+    def decide_entry(self, draw_id: int, table: int, decide: Callable[[tuple[Entry, ...]], Decision]) -> Decision:
+        """Read a table's entries, decide on a request and append the entry it makes, in one write transaction
+        (two phones posting at once are decided one after the other); committed before it returns."""
+        with self._transaction() as db:
+            rows = db.execute("SELECT body FROM entry WHERE draw = ? AND tbl = ? ORDER BY id", (draw_id, table))
+            decision = decide(tuple(read_entry(json.loads(body)) for (body,) in rows))
+            if decision.entry is not None:
+                db.execute("INSERT INTO entry (draw, tbl, body, at, address) VALUES (?, ?, ?, ?, ?)",
+                           (draw_id, table, _json(decision.entry.as_json()), decision.entry.time,
+                            decision.entry.address))
+        return decision
 
     # the log
 

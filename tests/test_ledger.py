@@ -242,3 +242,81 @@ def test_commands_one_after_the_other_in_one_process(tmp_path: Path) -> None:
     with exclusive(tmp_path):
         assert (tmp_path / ledger.HOLDER_NAME).read_text(encoding="utf-8").startswith("shuangsheng")
     assert os.path.exists(tmp_path / ledger.LOCK_NAME)
+
+
+# --- table-side entry: codes and entries ---
+
+
+def _round_of_two_tables():
+    from scoring.knockout import Pairing, Round
+
+    return Round(1, ("01", "02", "03", "04"), (Pairing(1, "01", "02"), Pairing(2, "03", "04")), (), 5)
+
+
+def test_a_table_code_in_force_finds_its_table_and_a_replaced_one_does_not(tmp_path: Path) -> None:
+    with Ledger.open(tmp_path) as book:
+        draw = book.record_draw(_round_of_two_tables(), {})
+        book.set_codes(draw, {1: "AAAA2222", 2: "BBBB3333"})
+        assert book.codes(draw) == {1: "AAAA2222", 2: "BBBB3333"}
+        record, table = book.find_code("BBBB3333")
+        assert (record.id, table) == (draw, 2)
+        book.set_codes(draw, {2: "CCCC4444"})  # --redo changed table 2
+        assert book.find_code("BBBB3333") is None and book.find_code("CCCC4444")[1] == 2
+        assert book.find_code("AAAA2222")[1] == 1 and book.find_code("ZZZZ9999") is None
+        assert book.all_codes() == {"AAAA2222", "BBBB3333", "CCCC4444"}
+
+
+def test_a_voided_draw_s_codes_stop_working(tmp_path: Path) -> None:
+    with Ledger.open(tmp_path) as book:
+        draw = book.record_draw(_round_of_two_tables(), {})
+        book.set_codes(draw, {1: "AAAA2222"})
+        book.void_draw(draw, "重抽")
+        assert book.find_code("AAAA2222") is None
+
+
+def _setup():
+    from scoring.entry import Seat, TableSetup
+
+    return TableSetup(1, 1, Seat("01", ("甲", "乙")), Seat("02", ("丙", "丁")))
+
+
+def test_entries_are_decided_and_appended_in_one_transaction_and_read_back(tmp_path: Path) -> None:
+    from scoring.entry import Result, Stamp, add_hand, end, table_state
+
+    stamp = Stamp("s1", "2026-03-20T09:00:00+08:00", "192.168.1.20")
+    with Ledger.open(tmp_path) as book:
+        draw = book.record_draw(_round_of_two_tables(), {})
+        hand = {"hand": 1, "id": "p1", "dealer": "A", "points": 35}
+        first = book.decide_entry(draw, 1, lambda entries: add_hand(_setup(), entries, hand, stamp=stamp))
+        again = book.decide_entry(draw, 1, lambda entries: add_hand(_setup(), entries, hand, stamp=stamp))
+        assert (first.result, again.result) == (Result.CREATED, Result.SAME)
+        book.decide_entry(draw, 1, lambda entries: end(_setup(), entries, stamp=Stamp("s2", stamp.time, "::1")))
+        assert book.tables_with_entries(draw) == {1}
+    with Ledger.open(tmp_path) as book:  # committed: another connection reads every accepted entry
+        entries = book.table_entries(draw, 1)
+        assert [e.action.value for e in entries] == ["hand", "end"]
+        assert table_state(_setup(), entries).as_json()["levels"] == {"A": "5", "B": "2"}
+        assert book.table_entries(draw, 2) == ()
+
+
+def test_a_refused_request_appends_nothing(tmp_path: Path) -> None:
+    from scoring.entry import Result, Stamp, add_hand
+
+    with Ledger.open(tmp_path) as book:
+        draw = book.record_draw(_round_of_two_tables(), {})
+        bad = {"hand": 1, "id": "p1", "dealer": "A", "points": 83}
+        decision = book.decide_entry(draw, 1, lambda e: add_hand(_setup(), e, bad, stamp=Stamp("x", "t", "a")))
+        assert decision.result is Result.INVALID and book.table_entries(draw, 1) == ()
+
+
+def test_an_exception_while_deciding_rolls_back(tmp_path: Path) -> None:
+    with Ledger.open(tmp_path) as book:
+        draw = book.record_draw(_round_of_two_tables(), {})
+
+        def broken(entries):
+            raise RuntimeError("boom")
+
+        with pytest.raises(RuntimeError):
+            book.decide_entry(draw, 1, broken)
+        book.log("after")  # the connection is usable again
+        assert book.table_entries(draw, 1) == ()
