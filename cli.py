@@ -519,7 +519,12 @@ def show(
         httpd = server.make_server(folder, host, port, log=lambda line: typer.echo(line, err=True))
     except OSError as exc:
         other = port + 1 if 0 < port < 65535 else 8001
-        fail(f"无法在 {host}:{port} 上启动网页（{exc.strerror or exc}）；端口可能已被占用，请换一个，如 --port {other}")
+        import errno
+
+        from scoring.files import os_reason
+
+        reason = "端口已被占用" if exc.errno == errno.EADDRINUSE else os_reason(exc)
+        fail(f"无法在 {host}:{port} 上启动网页（{reason}）；请换一个端口，如 --port {other}")
     url = f"http://{host}:{httpd.server_address[1]}/"
     typer.echo(f"场地大屏已启动：{url}")
     if lan:
@@ -536,10 +541,42 @@ def show(
         httpd.server_close()
 
 
+class QuietPipe:
+    """Standard output that goes quiet once its reader has gone (`shuangsheng draw 比赛 | head -3`): the command
+    still finishes its work, only the rest of its text is dropped — a closed pager is no crash."""
+
+    def __init__(self, stream):  # type: ignore[no-untyped-def]
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._silence()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._silence()
+
+    def _silence(self) -> None:
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)  # the interpreter's own last flush goes nowhere, quietly
+        os.dup2(devnull, self._stream.fileno())
+        os.close(devnull)
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self._stream, name)
+
+
 def main() -> None:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")
         sys.stderr.reconfigure(encoding="utf-8")
+    sys.stdout = QuietPipe(sys.stdout)  # type: ignore[assignment]
     try:
         code = app(standalone_mode=False)
     except typer.TyperException as exc:  # the command line itself is wrong (click's UsageError and ours: exit 2)

@@ -206,6 +206,14 @@ class BoardSource:
 # --- HTTP: who may ask, what is answered ---
 
 
+def own_names() -> set[str]:
+    """The PC's own name as a browser on the network may type it (`office-pc`, `office-pc.local`)."""
+    import socket
+
+    name = socket.gethostname().strip().lower()
+    return {name, f"{name}.local"} if name else set()
+
+
 def host_allowed(host: str | None, names: Collection[str], port: int) -> bool:
     """Whether a request's `Host` names this server: one of `names`, with this server's port or none. Anything else
     is a page loaded from elsewhere whose name now points here (DNS rebinding) or a misdirected request."""
@@ -489,7 +497,7 @@ def make_server(folder: Path, host: str, port: int, *, log: Callable[[str], None
     handler = type("Handler", (DisplayHandler,), {"source": BoardSource(folder, log=log, settle=settle),
                                                   "timeout": timeout})
     cap = connection_cap(max_connections, open_file_limit(max_connections + RESERVED_FILES))
-    return DisplayServer((host, port), handler, max_connections=cap, names={*LOCAL_NAMES, host.lower()})
+    return DisplayServer((host, port), handler, max_connections=cap, names={*LOCAL_NAMES, host.lower(), *own_names()})
 
 
 def lan_address() -> str | None:

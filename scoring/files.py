@@ -107,7 +107,7 @@ def not_a_file(mode: int, kind: Kind) -> str:
 def os_reason(exc: OSError) -> str:
     """An operating-system refusal in plain Chinese."""
     if exc.errno == errno.ENAMETOOLONG:
-        return f"路径太长：一个文件或文件夹的名字最长 {NAME_MAX} 字节（一个汉字占 3 字节）；请改用短一些的名字"
+        return _too_long(exc.filename)
     if isinstance(exc, FileNotFoundError):
         return "找不到文件"
     if isinstance(exc, PermissionError):
@@ -117,6 +117,14 @@ def os_reason(exc: OSError) -> str:
     if exc.errno == errno.ELOOP:
         return "路径里的快捷方式（符号链接）绕成了圈；请检查路径"
     return f"无法读取（{exc.strerror or type(exc).__name__}）"
+
+
+def _too_long(filename: object) -> str:
+    """Which limit a path broke: one name over NAME_MAX bytes, or the whole path (names nested too deep)."""
+    parts = Path(os.fsdecode(filename)).parts if isinstance(filename, (str, bytes, os.PathLike)) else ()
+    if parts and all(len(os.fsencode(part)) <= NAME_MAX for part in parts):
+        return "路径太长：文件夹套得太深，整个路径超过了系统允许的长度；请把活动文件夹放在浅一些的位置（如 D:\\比赛）"
+    return f"路径太长：一个文件或文件夹的名字最长 {NAME_MAX} 字节（一个汉字占 3 字节）；请改用短一些的名字"
 
 
 def read_user_file(path: Path, kind: Kind) -> bytes:
