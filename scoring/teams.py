@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from scoring.errors import SHOWN_CHARACTERS
 
 MAX_ID_LENGTH = 6
+MAX_NAME_LENGTH = 20  # characters in one player's name: 欧阳·买买提江·艾尼瓦尔 has 11; a card's box holds 3 lines
 ID_RULE = re.compile(rf"(?=.*[0-9])[0-9A-Z]{{1,{MAX_ID_LENGTH}}}")  # after canonical_id: at least one digit
 ID_EXAMPLES = "01、12、A3"
 # Words the 对阵 sheet itself writes where a 组号 could stand (the 轮空 cell says 无 when there is no bye).
@@ -142,6 +143,10 @@ class _Check:
         for column, name in (("队员1", p1), ("队员2", p2)):
             if not name:
                 self.problems.append(TeamProblem(r.row, column, "每组应有两名队员，此处为空"))
+                ok = False
+            elif len(name) > MAX_NAME_LENGTH:
+                self.problems.append(TeamProblem(
+                    r.row, column, f"姓名最多 {MAX_NAME_LENGTH} 个字，实际有 {len(name)} 个字（“{name[:8]}…”）；每格只填一人的姓名"))
                 ok = False
         if p1 and same_person(p1) == same_person(p2):
             self.problems.append(TeamProblem(r.row, "队员2", f"两名队员是同一人“{p1}”"))

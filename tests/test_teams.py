@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from scoring.teams import (
     ID_RULE,
+    MAX_NAME_LENGTH,
     Team,
     TeamProblem,
     TeamRow,
@@ -177,3 +178,11 @@ def test_a_team_id_is_written_one_way_everywhere():
     assert team_label({t.id: t for t in teams}, "09") == "第09组（张三、李四）"
     _, problems = validate_teams([TeamRow(2, "3", "张三", "李四"), TeamRow(3, "03", "王五", "赵六")])
     assert problems == (TeamProblem(3, "组号", "组号“03”与第2行重复"),)
+
+
+def test_a_name_over_the_length_limit_is_refused_at_its_cell():
+    """A pasted paragraph in a name cell would be cut in the workbook and fill a page of the draw sheet."""
+    longest = "阿" * MAX_NAME_LENGTH
+    teams, problems = validate_teams([TeamRow(2, "01", longest, "李四"), TeamRow(3, "02", "王五", "赵" * 40000)])
+    assert [t.id for t in teams] == ["01"]
+    assert problems == (TeamProblem(3, "队员2", f"姓名最多 {MAX_NAME_LENGTH} 个字，实际有 40000 个字（“赵赵赵赵赵赵赵赵…”）；每格只填一人的姓名"),)
