@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scoring import files
-from scoring.errors import Issue, UserError, shown
+from scoring.errors import SHOWN_CHARACTERS, Issue, UserError, shown
 from scoring.fields import FIELDS
 from scoring.files import decode_text
 from scoring.levels import START, Level, Levels, Side
@@ -25,6 +25,18 @@ from scoring.rules import CARD_PENALTY, RulesError, RuleSet
 # jokers and level cards is 16 ranks long): ×2^13 = ×8192 is the most two decks allow.
 MAX_CAPTURE = 2**13
 MAX_CARDS = 50  # 台上罚张 / 台下罚张: every card one side holds (two players × 25)
+
+
+def as_typed(value: object) -> str:
+    """A value of a JSON record as it was typed in the record: "0" in quotes for a string, null, true — not as
+    Python shows it ('0', None, True); cut to 40 characters like every quoted value."""
+    if isinstance(value, LongNumber) or (isinstance(value, int) and not isinstance(value, bool)):
+        return shown(value)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return shown(value)
+    return text if len(text) <= SHOWN_CHARACTERS else text[: SHOWN_CHARACTERS - 1] + "…"
 
 
 class Offense(str, enum.Enum):
@@ -106,16 +118,16 @@ def check_hand(number: int, hand: Hand) -> list[HandError]:
     for field in ("points", "bottom"):
         value = getattr(hand, field)
         if not 0 <= value <= 200 or value % 5:
-            bad(field, f"应为 0–200 之间 5 的倍数，实际为 {shown(value)}")
+            bad(field, f"应为 0–200 之间 5 的倍数，实际为 {as_typed(value)}")
     if not errors and hand.points + hand.bottom > 200:
         bad("bottom", f"台下得分 {hand.points} 加底牌分 {hand.bottom} 超过了两副牌的总分 200")
     capture = hand.capture
     if capture and (capture < 2 or capture > MAX_CAPTURE or capture & (capture - 1)):
-        bad("capture", f"应为 ×2、×4、×8、×16、×32…（2 的乘方，两副牌最多 ×{MAX_CAPTURE}），实际为 {shown(capture)}")
+        bad("capture", f"应为 ×2、×4、×8、×16、×32…（2 的乘方，两副牌最多 ×{MAX_CAPTURE}），实际为 {as_typed(capture)}")
     for field in ("dealer_wrong_cards", "defender_wrong_cards"):
         value = getattr(hand, field)
         if not 0 <= value <= MAX_CARDS:
-            bad(field, f"应为 0–{MAX_CARDS} 之间的整数（张数），实际为 {shown(value)}")
+            bad(field, f"应为 0–{MAX_CARDS} 之间的整数（张数），实际为 {as_typed(value)}")
     if hand.level_card_capture and not hand.capture:
         bad("level_card_capture", "写了级牌抠底，但没有填抠底倍数（底牌没有被抠）")
     return errors
@@ -128,7 +140,7 @@ def parse_record(data: object) -> tuple[MatchRecord, RuleSet | None]:
     """A JSON match record → (record, the record's own rule overrides or None). RecordError lists every problem."""
     if not isinstance(data, Mapping):
         raise RecordError([Issue.of_hand(None, None, "记录应为 JSON 对象，如 {\"hands\": [...]}")])
-    errors = [Issue.of_hand(None, None, f"未知的字段 {shown(key)}（可用：rules、start、hands）")
+    errors = [Issue.of_hand(None, None, f"未知的字段 {as_typed(key)}（可用：rules、start、hands）")
               for key in data if key not in ("rules", "start", "hands")]
     rules, rule_errors = _parse_rules(data)
     start, start_errors = _parse_start(data)
@@ -165,7 +177,7 @@ def _parse_start(data: Mapping) -> tuple[Levels, list[HandError]]:
             levels[side] = Level.parse(raw.get(side.value, "2"))
         except ValueError:
             errors.append(Issue.of_hand(None, f"start.{side.value}",
-                                    f"{side.team}起始级数应为 2…10、J、Q、K、A，实际为 {shown(raw[side.value])}"))
+                                    f"{side.team}起始级数应为 2…10、J、Q、K、A，实际为 {as_typed(raw[side.value])}"))
     return (Levels(levels[Side.A], levels[Side.B]) if len(levels) == 2 else START), errors
 
 
@@ -195,7 +207,7 @@ FLAG_FIELDS = ("level_card_capture", "playoff")
 def _parse_hand(number: int, raw: object) -> tuple[Hand | None, list[HandError]]:
     if not isinstance(raw, Mapping):
         return None, [Issue.of_hand(number, None, "应为对象，如 {\"dealer\": \"A\", \"points\": 35}")]
-    errors = [Issue.of_hand(number, key, f"未知的字段 {shown(key)}（可用：{'、'.join(FIELDS)}）")
+    errors = [Issue.of_hand(number, key, f"未知的字段 {as_typed(key)}（可用：{'、'.join(FIELDS)}）")
               for key in raw if key not in FIELDS]
     values: dict[str, object] = {}
     for field in ("dealer", *NUMBER_FIELDS, *FLAG_FIELDS, "offense", "level"):
@@ -219,34 +231,34 @@ def _number(raw: Mapping, field: str) -> tuple[object, str | None]:
     if isinstance(value, LongNumber):
         return None, f"数字太长（{value.digits} 位），应为不超过 {MAX_NUMBER_DIGITS} 位的整数"
     if isinstance(value, bool) or not isinstance(value, int):
-        return None, f"应为整数，实际为 {shown(value)}"
+        return None, f"应为整数，实际为 {as_typed(value)}"
     return value, None
 
 
 def _flag(raw: Mapping, field: str) -> tuple[object, str | None]:
     value = raw.get(field, False)
-    return (value, None) if isinstance(value, bool) else (None, f"应为 true 或 false，实际为 {shown(value)}")
+    return (value, None) if isinstance(value, bool) else (None, f"应为 true 或 false，实际为 {as_typed(value)}")
 
 
 def _dealer(raw: Mapping, field: str) -> tuple[object, str | None]:
     try:
         return Side.parse(raw.get(field)), None
     except ValueError:
-        return None, f"应为 \"A\"（甲）或 \"B\"（乙），实际为 {shown(raw.get(field))}"
+        return None, f"应为 \"A\"（甲）或 \"B\"（乙），实际为 {as_typed(raw.get(field))}"
 
 
 def _offense(raw: Mapping, field: str) -> tuple[object, str | None]:
     try:
         return Offense(raw[field]), None
     except (ValueError, TypeError):  # TypeError: a list or object is not hashable as an enum value
-        return None, f"应为 {'、'.join(o.value for o in Offense)} 之一，实际为 {shown(raw[field])}"
+        return None, f"应为 {'、'.join(o.value for o in Offense)} 之一，实际为 {as_typed(raw[field])}"
 
 
 def _level(raw: Mapping, field: str) -> tuple[object, str | None]:
     try:
         return Level.parse(raw[field]), None
     except ValueError:
-        return None, f"应为 2…10、J、Q、K、A，实际为 {shown(raw[field])}"
+        return None, f"应为 2…10、J、Q、K、A，实际为 {as_typed(raw[field])}"
 
 
 _FIELD_READERS = {"dealer": _dealer, "level_card_capture": _flag, "playoff": _flag, "offense": _offense,

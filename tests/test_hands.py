@@ -270,4 +270,13 @@ def test_replay_command_accepts_full_width_levels(tmp_path):
 def test_a_level_label_that_is_no_level_is_refused_by_hand_and_field():
     result = replay_record({"hands": [{"dealer": "A", "points": 35, "level": "Ｚ"}]})
     assert [(e.hand, e.field) for e in result.errors] == [(1, "level")]
-    assert result.errors[0].message == "第1局庄家级：应为 2…10、J、Q、K、A，实际为 'Ｚ'"
+    assert result.errors[0].message == "第1局庄家级：应为 2…10、J、Q、K、A，实际为 \"Ｚ\""
+
+
+@pytest.mark.parametrize(("value", "typed"), [("0", '"0"'), (None, "null"), (True, "true"), ([1], "[1]"),
+                                              (2.5, "2.5")])
+def test_a_wrong_value_is_quoted_as_it_was_typed_in_the_record(value, typed):
+    from scoring.match import replay_record
+
+    result = replay_record({"hands": [{"dealer": "A", "points": value}]})
+    assert result.errors[0].message == f"第1局台下得分：应为整数，实际为 {typed}"
