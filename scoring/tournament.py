@@ -700,7 +700,7 @@ def _next_round(state: EventFolder) -> knockout.NextRound:
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=exc.heading) from None
     if nxt is None:
-        raise TournamentError([f"决赛（第{len(rounds)}轮）已经抽签，没有下一轮了；比赛结束后请运行 {command_line('awards', folder)}"])
+        raise TournamentError([f"决赛（第{len(rounds)}轮）已经决出胜负，比赛已经结束，没有下一轮了；请运行 {command_line('awards', folder)} 打印成绩公告和荣誉证书"])
     return nxt
 
 

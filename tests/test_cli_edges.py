@@ -65,3 +65,12 @@ def test_the_pc_s_own_name_is_one_of_the_display_s_addresses(tmp_path: Path, mon
         httpd.server_close()
 
 
+
+
+def test_draw_after_the_final_says_the_event_is_over(tmp_path: Path) -> None:
+    from tests.events import finished
+
+    folder = tmp_path / "ev"
+    finished(folder, teams=4)
+    result = cli("draw", folder, code=1)
+    assert "比赛已经结束" in result.output and "awards" in result.output and "比赛结束后" not in result.output
