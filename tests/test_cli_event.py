@@ -91,7 +91,7 @@ def run_event(folder: Path, seed: int, forfeit=lambda table: None) -> tuple[list
         final_drawn = number > 0 and knockout.is_final(workbook.read_round(round_file(folder, number)).round)
         result = cli("draw", folder, "--seed", seed + number, code=1 if final_drawn else 0)
         if final_drawn:
-            assert "决赛" in result.output and "已经抽签" in result.output and "awards" in result.output
+            assert "决赛" in result.output and "比赛已经结束" in result.output and "awards" in result.output
             break
         number += 1
         assert f"随机种子：{seed + number - 1}" in result.output
