@@ -454,6 +454,8 @@ def awards(
         typer.echo(f"已生成 {path}", err=json_out)
     for line in written.warnings if written else ():
         typer.echo(line, err=True)
+    for line in written.notes if written else ():
+        typer.echo(line, err=json_out)
     if not json_out:
         typer.echo(next_after_awards(chart.placings.complete, folder))
 

@@ -19,17 +19,20 @@ from __future__ import annotations
 import datetime as dt
 import io
 import itertools
+import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from reportlab.lib import colors
 from reportlab.lib.pagesizes import A3, A4, landscape
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from materials.conventions import players_of
 from materials.flow import Flow, Piece, sizes, together
-from materials.fonts import Align, FontSet, choose_fonts
+from materials.fonts import Align, FontSet, FontSpec, choose_fonts, choose_formal
 from materials.page import INK, MARGIN, SHADE, Cell, break_lines
 from materials.wording import Block, BlockKind, MaterialsError, check_kinds, cn_date, render
 from scoring.bracket import Bracket, Entry, Slot, SlotKind, entry_note
@@ -387,10 +390,11 @@ ANNOUNCE_ROUNDS = "各轮成绩"
 
 
 def announcement_pdf(
-    chart: Bracket, event: Event, *, day: dt.date, fonts: FontSet | None = None, template_dir: Path | None = None,
-    invariant: bool = False,
+    chart: Bracket, event: Event, *, day: dt.date | None, fonts: FontSet | None = None,
+    template_dir: Path | None = None, invariant: bool = False,
 ) -> bytes:
-    """成绩公告: the prizes with team numbers and players, then every round's results; organiser and date."""
+    """成绩公告: the prizes with team numbers and players, then every round's results; organiser and date (`day`,
+    else the event's month)."""
     if not chart.placings.complete:
         raise MaterialsError(["比赛尚未结束，名次还不完整，不能打印成绩公告"])
     flow = Flow(fonts or choose_fonts(event.print.font), sizes(event))
@@ -424,7 +428,7 @@ def announcement_pdf(
             pieces += [*together(block), flow.space(flow.sizes.body * 0.6)]
         return pieces
 
-    context = {"date": cn_date(day), "field": chart.field, "rounds": len(chart.columns)}
+    context = {"date": award_date_text(event, day), "field": chart.field, "rounds": len(chart.columns)}
     wording = render("announcement.j2", event, template_dir, context)
     pieces = flow.markup(wording, {ANNOUNCE_PRIZES: lambda _: prizes(), ANNOUNCE_ROUNDS: lambda _: rounds()})
     return flow.pdf(pieces, title=f"{event.title}成绩公告", invariant=invariant)
@@ -464,27 +468,90 @@ def certificates(placings: Placings, teams: Sequence[Team], *, per_player: bool 
     return tuple(out)
 
 
-TITLE_SIZE = 48.0
-NAME_SIZE = 44.0
+TITLE_SIZE = 56.0  # the size steps: title, names, prize, text, the certificate number
+NAME_SIZE = 40.0
 NAME_MIN = 26.0  # a long name shrinks to this, then wraps
-PRIZE_SIZE = 40.0
+PRIZE_SIZE = 30.0
 BODY_SIZE = 22.0
+NUMBER_SIZE = 14.0
 SCALE_FLOOR = 0.8  # long names may scale the certificate's text down to this, no further
+RED = colors.Color(0.78, 0.07, 0.07)  # the title and the border
+GOLD = colors.Color(0.80, 0.60, 0.16)  # the ornaments in the border's band
+SEAL = colors.Color(0.88, 0.42, 0.42)  # the dotted circle where the seal goes
+SEAL_RADIUS = 19 * mm  # a little smaller than the usual 42 mm round seal, which then covers it
+BAND = 7 * mm  # the border's ornamented band
 CERT_NAMES = "获奖者"  # the insert `@获奖者`: the recipients' names, largest
 CERT_PRIZE = "奖项"  # the insert `@奖项`: the prize, large
 CERTIFICATE_KINDS = (BlockKind.TITLE, BlockKind.PLAIN, BlockKind.BODY, BlockKind.GAP, BlockKind.SIGNATURE,
                      BlockKind.INSERT)
+EVENT_MONTH = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月")
+
+
+def award_date_text(event: Event, day: dt.date | None) -> str:
+    """The date the announcement and the certificates carry: `[print] award_date`, else the event's month (from
+    `date` in event.toml, '2026年3月中旬' → '2026年3月'; else the notice's month)."""
+    if day is not None:
+        return cn_date(day)
+    found = EVENT_MONTH.search(event.date)
+    if found:
+        return f"{int(found[1])}年{int(found[2])}月"
+    return f"{event.notice_date.year}年{event.notice_date.month}月"
+
+
+def certificate_number(event: Event, day: dt.date | None, k: int) -> str:
+    """'2026-001': the event's year and the certificate's place in the order of the prizes (1-based)."""
+    year = day.year if day is not None else int(award_date_text(event, None)[:4])
+    return f"{year}-{k:03d}"
+
+
+class _Faces:
+    """The certificate's typefaces: the formal face (楷/宋) for every line and name it can set whole, else the
+    main (sans) font for the whole of it, so a name is never set in two faces."""
+
+    def __init__(self, sans: FontSet, formal: FontSet | None):
+        self.sans, self.formal = sans, formal
+
+    def of(self, text: str, who: str | None = None) -> FontSet:
+        if self.formal is None or self.formal.covers(text):
+            return self.formal or self.sans
+        if who:
+            self.sans.warn(f"{who}“{text}”中有证书字体{self.formal.family}没有的字，"
+                           f"荣誉证书上这个名字整个改用{self.sans.family}")
+        return self.sans
+
+
+@dataclass(frozen=True)
+class _Row:
+    """A centred line of the certificate: its runs (face, text), size, advance (in sizes), whose text it is."""
+
+    runs: tuple[tuple[FontSet, str], ...]
+    size: float
+    advance: float
+    who: str | None = None
+    title: bool = False
+
+    def width(self, scale: float = 1.0) -> float:
+        return sum(face.width(text, self.size * scale, self.who) for face, text in self.runs) + self.spacing(scale) * (
+            sum(len(text) for _, text in self.runs) - 1)
+
+    def spacing(self, scale: float = 1.0) -> float:
+        return self.size * scale * 0.35 if self.title else 0.0
 
 
 def certificates_pdf(
-    placings: Placings, teams: Sequence[Team], event: Event, *, day: dt.date, per_player: bool = False,
-    fonts: FontSet | None = None, template_dir: Path | None = None, invariant: bool = False,
+    placings: Placings, teams: Sequence[Team], event: Event, *, day: dt.date | None, per_player: bool = False,
+    fonts: FontSet | None = None, formal: Sequence[FontSpec] | None = None, template_dir: Path | None = None,
+    invariant: bool = False,
 ) -> bytes:
-    """荣誉证书, A4 landscape, one page each: the title, the recipients' names large (long names shrink, then
-    wrap), the prize, the wording of `certificate.j2`, the organiser and date with room for the seal."""
+    """荣誉证书, A4 landscape, one page each, to be framed: a red-and-gold border, the title in red, the recipients'
+    names large (long names shrink, then wrap), the prize, the wording of `certificate.j2` in the formal face
+    (楷/宋 when the PC has one; `formal` replaces the list of candidates), the organiser and the date under a
+    marked place for the seal, and a certificate number. `day`: `[print] award_date`; None prints the event's
+    month."""
     if not placings.complete:
         raise MaterialsError(["比赛尚未结束，名次还不完整，不能打印荣誉证书"])
     fonts = fonts or choose_fonts(event.print.font)
+    faces = _Faces(fonts, choose_formal(formal))
     page_w, page_h = landscape(A4)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(page_w, page_h), invariant=1 if invariant else 0, initialFontName=fonts.name,
@@ -492,80 +559,150 @@ def certificates_pdf(
     canvas.setTitle(f"{event.title}荣誉证书")
     canvas.setAuthor("shuangsheng")
     canvas.setCreator("shuangsheng")
-    inner = page_w - 2 * MARGIN - 24 * mm
-    for cert in certificates(placings, teams, per_player=per_player):
+    date = award_date_text(event, day)
+    for k, cert in enumerate(certificates(placings, teams, per_player=per_player), start=1):
+        number = certificate_number(event, day, k)
         context = {"prize": cert.prize, "team": team_name(cert.team), "names": "、".join(cert.names),
-                   "date": cn_date(day)}
+                   "date": date, "number": number}
         wording = render("certificate.j2", event, template_dir, context)
         check_kinds(wording, CERTIFICATE_KINDS, (CERT_NAMES, CERT_PRIZE))
-        _certificate_page(canvas, fonts, cert, wording, page_w, page_h, inner)
+        _certificate_border(canvas, page_w, page_h)
+        _certificate_page(canvas, faces, cert, wording, (page_w, page_h), number)
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
 
 
-def _certificate_page(
-    canvas: Canvas, fonts: FontSet, cert: Certificate, wording: Sequence[Block], page_w: float, page_h: float,
-    inner: float,
-) -> None:
-    """certificate.j2 on a page: `#` the title, `@获奖者` the names, `@奖项` the prize, `>` the signature block
-    (bottom right, room for the seal above), paragraphs and `~` gaps in the body size. Everything above the
-    signature is centred; when long names take several lines, all of it is scaled down together (never below
-    SCALE_FLOOR)."""
-    canvas.setStrokeColor(INK)
-    canvas.setFillColor(INK)
+INSET = 5 + BAND + 3  # from the margin to the inside of the border
+PADDING = 9 * mm  # from the border to the text
+
+
+def _certificate_border(canvas: Canvas, page_w: float, page_h: float) -> None:
+    """A heavy red rule at the margin, a thin one inside it, a band of gold lozenges between thin rules with red
+    corner blocks, and a second thin rule inside: a frame like a printed certificate's."""
+    canvas.setStrokeColor(RED)
+    canvas.setFillColor(RED)
     canvas.setLineWidth(3)
-    canvas.rect(MARGIN, MARGIN, page_w - 2 * MARGIN, page_h - 2 * MARGIN)
+    canvas.rect(MARGIN + 1.5, MARGIN + 1.5, page_w - 2 * MARGIN - 3, page_h - 2 * MARGIN - 3)
     canvas.setLineWidth(0.8)
-    canvas.rect(MARGIN + 3 * mm, MARGIN + 3 * mm, page_w - 2 * MARGIN - 6 * mm, page_h - 2 * MARGIN - 6 * mm)
+    for inset in (5.0, 5 + BAND, INSET):
+        canvas.rect(MARGIN + inset, MARGIN + inset, page_w - 2 * (MARGIN + inset), page_h - 2 * (MARGIN + inset))
+    low, high = MARGIN + 5, MARGIN + 5 + BAND  # the band, from the page's edges inward
+    corners = [(low, low), (page_w - high, low), (low, page_h - high), (page_w - high, page_h - high)]
+    for x, y in corners:
+        canvas.rect(x, y, BAND, BAND, stroke=0, fill=1)
+        canvas.setFillColor(colors.white)
+        canvas.rect(x + BAND * 0.3, y + BAND * 0.3, BAND * 0.4, BAND * 0.4, stroke=0, fill=1)
+        canvas.setFillColor(RED)
+    canvas.setFillColor(GOLD)
+    middle = (low + high) / 2
+    for start, end, fixed, across in ((high, page_w - high, middle, False), (high, page_w - high, page_h - middle,
+                                      False), (high, page_h - high, middle, True), (high, page_h - high,
+                                                                                  page_w - middle, True)):
+        count = max(1, round((end - start) / (BAND * 1.6)))
+        pitch = (end - start) / count
+        for i in range(count):
+            centre = start + (i + 0.5) * pitch
+            x, y = (fixed, centre) if across else (centre, fixed)
+            _lozenge(canvas, x, y, pitch * 0.36 if not across else BAND * 0.28,
+                     BAND * 0.28 if not across else pitch * 0.36)
+    canvas.setFillColor(INK)
+    canvas.setStrokeColor(INK)
+
+
+def _lozenge(canvas: Canvas, x: float, y: float, half_w: float, half_h: float) -> None:
+    path = canvas.beginPath()
+    path.moveTo(x - half_w, y)
+    path.lineTo(x, y + half_h)
+    path.lineTo(x + half_w, y)
+    path.lineTo(x, y - half_h)
+    path.close()
+    canvas.drawPath(path, stroke=0, fill=1)
+
+
+def _certificate_page(canvas: Canvas, faces: _Faces, cert: Certificate, wording: Sequence[Block],
+                      page: tuple[float, float], number: str) -> None:
+    """certificate.j2 inside the border: `#` the title (red), `@获奖者` the names, `@奖项` the prize, `>` the
+    signature block (bottom right, under the seal's place), paragraphs and `~` gaps in the body size; the number at
+    the bottom left. Everything above the signature is centred; when long names take several lines, all of it is
+    scaled down together (never below SCALE_FLOOR)."""
+    page_w, page_h = page
+    edge = MARGIN + INSET + PADDING  # the text stays inside this
+    inner = page_w - 2 * edge
     signature = [line for b in wording if b.kind is BlockKind.SIGNATURE for line in b.lines]
-    rows = [row for block in wording for row in _certificate_rows(fonts, cert, block, inner)]
-    top = page_h - MARGIN - 12 * mm
-    size = BODY_SIZE
-    seal_room = 16 * mm  # above the organiser's line, where the seal goes over it
-    floor = MARGIN + 18 * mm + size * 1.6 * len(signature) + seal_room
-    need = sum(s * advance for _, s, advance, _ in rows)
+    rows = [row for block in wording for row in _certificate_rows(faces, cert, block, inner)]
+    base = edge + 4  # the last signature line's baseline
+    seal_y = base + BODY_SIZE * 1.6 * max(len(signature) - 1, 0) + BODY_SIZE * 0.38  # over the organiser
+    top = page_h - edge + 6
+    floor = max(seal_y + SEAL_RADIUS, base + BODY_SIZE * 1.6 * len(signature)) + 6
+    need = sum(row.size * row.advance for row in rows)
     scale = max(SCALE_FLOOR, min(1.0, (top - floor) / need)) if need else 1.0
     y = top
-    for text, s, advance, person in rows:
-        fonts.draw(canvas, page_w / 2, y - s * scale, text, s * scale, align=Align.CENTRE, who=person)
-        y -= s * scale * advance
-    width = max((fonts.width(text, size) for text in signature), default=0.0)
-    centre = page_w - MARGIN - 30 * mm - width / 2
-    base = MARGIN + 18 * mm + size * 1.6 * (len(signature) - 1)
+    for row in rows:
+        _draw_row(canvas, row, page_w / 2, y - row.size * scale * 0.9, scale)
+        y -= row.size * scale * row.advance
+    widths = [faces.of(text).width(text, BODY_SIZE) for text in signature]
+    centre = page_w - edge - 18 * mm - max(widths, default=0.0) / 2
+    canvas.setStrokeColor(SEAL)
+    canvas.setLineWidth(0.8)
+    canvas.setDash(2, 2)
+    canvas.circle(centre, seal_y, SEAL_RADIUS, stroke=1, fill=0)
+    canvas.setDash()
+    canvas.setStrokeColor(INK)
     for k, text in enumerate(signature):
-        fonts.draw(canvas, centre, base - k * size * 1.6, text, size, align=Align.CENTRE)
+        y = base + (len(signature) - 1 - k) * BODY_SIZE * 1.6
+        faces.of(text).draw(canvas, centre, y, text, BODY_SIZE, align=Align.CENTRE)
+    label = f"证书编号：{number}"
+    faces.of(label).draw(canvas, edge, base, label, NUMBER_SIZE)
 
 
-def _certificate_rows(fonts: FontSet, cert: Certificate, block: Block,
-                      inner: float) -> list[tuple[str, float, float, str | None]]:
-    """A block's rows above the signature: (text, size, advance in sizes, whose text it is)."""
+def _draw_row(canvas: Canvas, row: _Row, centre: float, y: float, scale: float) -> None:
+    size = row.size * scale
+    x = centre - row.width(scale) / 2
+    if row.title:
+        canvas.setFillColor(RED)
+        canvas.setStrokeColor(RED)
+    for face, text in row.runs:
+        face.draw(canvas, x, y, text, size, who=row.who, char_space=row.spacing(scale), bold=row.title)
+        x += face.width(text, size, row.who) + row.spacing(scale) * len(text)
+    canvas.setFillColor(INK)
+    canvas.setStrokeColor(INK)
+
+
+def _certificate_rows(faces: _Faces, cert: Certificate, block: Block, inner: float) -> list[_Row]:
+    """A block's rows above the signature."""
     if block.kind is BlockKind.TITLE:
-        return [(line, TITLE_SIZE, 1.7, None) for line in block.lines]
+        return [_Row(((faces.of(line), line),), TITLE_SIZE, 1.45, title=True) for line in block.lines]
     if block.kind is BlockKind.INSERT and block.name == CERT_NAMES:
-        who = f"{team_name(cert.team)}的队员"
-        size, names = _name_rows(fonts, "、".join(cert.names), inner, who)
-        return [(name, size, 1.55, who) for name in names]
+        return _name_rows(faces, cert, inner)
     if block.kind is BlockKind.INSERT:
-        return [(cert.prize, PRIZE_SIZE, 1.7, None)]
+        return [_Row(((faces.of(cert.prize), cert.prize),), PRIZE_SIZE, 1.7)]
     if block.kind is BlockKind.GAP:
-        return [("", BODY_SIZE, 1.6, None)]
+        return [_Row((), BODY_SIZE, 1.6)]
     if block.kind is BlockKind.SIGNATURE:
         return []
-    return [(part, BODY_SIZE, 1.6, None) for part in break_lines(fonts, block.text, BODY_SIZE, [inner])]
+    face = faces.of(block.text)
+    return [_Row(((face, part),), BODY_SIZE, 1.6) for part in break_lines(face, block.text, BODY_SIZE, [inner])]
 
 
-def _name_rows(fonts: FontSet, text: str, inner: float, who: str) -> tuple[float, list[str]]:
-    """The recipients, large: NAME_SIZE, shrunk towards NAME_MIN when long; then one name a line (split at
-    '、'); a name still too long is wrapped."""
-    size = NAME_SIZE
-    width = fonts.width(text, size, who)
-    if width > inner:
-        size = max(NAME_MIN, size * inner / width)
-    parts = [text] if fonts.width(text, size, who) <= inner else text.split("、")
-    if len(parts) > 1:
-        size = max(NAME_MIN, min(NAME_SIZE, min(size * inner / fonts.width(p, size, who) for p in parts)))
-    return size, [row for part in parts for row in break_lines(fonts, part, size, [inner], who)]
+def _name_rows(faces: _Faces, cert: Certificate, inner: float) -> list[_Row]:
+    """The recipients, large, each name whole in one face: NAME_SIZE, shrunk towards NAME_MIN when long; then one
+    name a line; a name still too long is wrapped."""
+    who = f"{team_name(cert.team)}的队员"
+    names = [(faces.of(name, who), name) for name in cert.names if name]
+    if not names:
+        return []
+    runs: list[tuple[FontSet, str]] = []
+    for face, name in names:
+        runs += [(faces.of("、"), "、"), (face, name)] if runs else [(face, name)]
+    together = _Row(tuple(runs), NAME_SIZE, 1.5, who)
+    size = max(NAME_MIN, NAME_SIZE * min(1.0, inner / together.width()))
+    if together.width(size / NAME_SIZE) <= inner:
+        return [_Row(tuple(runs), size, 1.5, who)]
+    fit = min(NAME_SIZE * inner / face.width(n, NAME_SIZE, who) for face, n in names)
+    size = max(NAME_MIN, min(NAME_SIZE, math.floor(fit * 10) / 10))  # a tenth under: the line keeps clear
+    return [_Row(((face, part),), size, 1.5, who)
+            for face, name in names for part in break_lines(face, name, size, [inner], who)]
 
 
 # --- writing them ---
@@ -573,11 +710,13 @@ def _name_rows(fonts: FontSet, text: str, inner: float, who: str) -> tuple[float
 
 @dataclass(frozen=True)
 class EndingFiles:
-    """What was written, a note on the chart's printing ('A3 横向 1 张'), and every font warning (Chinese)."""
+    """What was written, a note on the chart's printing ('A3 横向 1 张'), every font warning (Chinese), and notes
+    (the date to set)."""
 
     paths: tuple[Path, ...]
     warnings: tuple[str, ...]
     note: str = ""
+    notes: tuple[str, ...] = ()  # for the terminal: what the organiser may want to do next
 
 
 def layout_note(layout: ChartLayout) -> str:
@@ -597,9 +736,9 @@ def write_bracket(folder: Path, chart: Bracket, event: Event, *, font: str | Non
 
 def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | None = None, per_player: bool = False,
                  font: str | None = None, force: bool = False, invariant: bool = False) -> EndingFiles:
-    """成绩公告.pdf and 荣誉证书.pdf (and the chart again) once the placings are complete."""
+    """成绩公告.pdf and 荣誉证书.pdf (and the chart again) once the placings are complete. Without `day` (`[print]
+    award_date`) they carry the event's month, and a note says how to set the day."""
     fonts = choose_fonts(font, event.print.font)
-    day = day or dt.date.today()
     common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
     documents = {
         BRACKET: bracket_pdf(chart, event, **common),
@@ -607,4 +746,7 @@ def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | N
         CERTIFICATES: certificates_pdf(chart.placings, chart.teams, event, day=day, per_player=per_player, **common),
     }
     paths = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
-    return EndingFiles(paths, fonts.warnings)
+    notes = () if day is not None else (
+        f"成绩公告和荣誉证书的日期印的是比赛月份“{award_date_text(event, None)}”；要印颁奖的具体日期，"
+        "在 event.toml 的 [print] 中填写 award_date（如 award_date = 2026-03-15）后再运行 awards",)
+    return EndingFiles(paths, fonts.warnings, notes=notes)

@@ -74,7 +74,26 @@ def system_candidates() -> tuple[FontSpec, ...]:
     return tuple(specs)
 
 
+def formal_candidates() -> tuple[FontSpec, ...]:
+    """Formal Chinese faces for a certificate, 楷 before 宋, of Windows, macOS and Linux (Debian's
+    fonts-arphic-gkai00mp and fonts-arphic-gbsn00lp, the AR PL UKai/UMing collections)."""
+    specs: list[FontSpec] = []
+    windir = os.environ.get("WINDIR") or os.environ.get("SYSTEMROOT")
+    if windir or sys.platform == "win32":
+        fonts = Path(windir or "C:/Windows") / "Fonts"
+        specs += [FontSpec(fonts / name) for name in ("simkai.ttf", "STKAITI.TTF", "simsun.ttc", "STSONG.TTF")]
+    for folder in ("/System/Library/Fonts/Supplemental", "/System/Library/Fonts", "/Library/Fonts"):
+        specs += [FontSpec(Path(folder) / name) for name in ("Kaiti.ttc", "STKaiti.ttf", "Songti.ttc")]
+    share = Path("/usr/share/fonts/truetype")
+    specs += [FontSpec(share / "arphic-gkai00mp" / "gkai00mp.ttf"), FontSpec(share / "arphic" / "ukai.ttc"),
+              FontSpec(share / "arphic-gbsn00lp" / "gbsn00lp.ttf"), FontSpec(share / "arphic" / "uming.ttc")]
+    return tuple(specs)
+
+
 CHINESE_PROBE = "比赛规则通知"  # a main font must have these: a font without them is not a Chinese font
+
+
+BOLD_STROKE = 0.035  # a bold line's outline, in font sizes
 
 
 class FontLoadError(ValueError):
@@ -142,6 +161,18 @@ class FontSet:
         if self._main is None:
             return f"{CID_FALLBACK}（未嵌入）"
         return f"{_family(self._main)}（{self._main.face.filename}）"
+
+    @property
+    def family(self) -> str:
+        """The main face's family name ('WenQuanYi Micro Hei')."""
+        return _family(self._main) if self._main is not None else CID_FALLBACK
+
+    def covers(self, text: str) -> bool:
+        """Whether the main face has every character of `text` (spaces aside): it can set the text whole."""
+        if self._main is None:
+            return False
+        glyphs = self._main.face.charToGlyph
+        return all(ch.isspace() or ord(ch) in glyphs for ch in text)
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -218,9 +249,14 @@ class FontSet:
         return width
 
     def draw(self, canvas, x: float, y: float, text: str, size: float, *, align: Align = Align.LEFT,
-             who: str | None = None, char_space: float = 0.0):
+             who: str | None = None, char_space: float = 0.0, bold: bool = False):
         """Draw one line of plain text on a canvas with per-character fallback, from, centred on or ending at `x`
-        (`align`); `char_space` adds that much after every character (justified lines)."""
+        (`align`); `char_space` adds that much after every character (justified lines). `bold`: the glyphs are
+        filled and outlined in the stroke colour (which the caller sets like the fill), as Chinese faces rarely
+        come with a bold weight."""
+        if bold:
+            canvas.saveState()
+            canvas.setLineWidth(size * BOLD_STROKE)
         runs = self.runs(text, who)
         total = sum(pdfmetrics.stringWidth(seg, name, size) for name, seg in runs)
         if align is Align.CENTRE:
@@ -229,8 +265,25 @@ class FontSet:
             x -= total
         for name, seg in runs:
             canvas.setFont(name, size)
-            canvas.drawString(x, y, seg, charSpace=char_space)
+            canvas.drawString(x, y, seg, mode=2 if bold else None, charSpace=char_space)
             x += pdfmetrics.stringWidth(seg, name, size) + char_space * len(seg)
+        if bold:
+            canvas.restoreState()
+
+
+def choose_formal(candidates: Sequence[FontSpec] | None = None) -> FontSet | None:
+    """The first installed formal face (楷 or 宋) that has Chinese, alone (no fallbacks: text it cannot set whole
+    is set in the main font instead); None when the PC has none. `candidates` replaces the system list."""
+    for spec in formal_candidates() if candidates is None else candidates:
+        if not spec.path.is_file():
+            continue
+        try:
+            font = load_ttf(spec)
+        except FontLoadError:
+            continue
+        if all(ord(ch) in font.face.charToGlyph for ch in CHINESE_PROBE + "荣誉证书"):
+            return FontSet(font, [])
+    return None
 
 
 def choose_fonts(*preferred: str | None, candidates: Sequence[FontSpec] | None = None) -> FontSet:

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from cli import app
 from materials import ending
-from materials.fonts import choose_fonts, system_candidates
+from materials.fonts import choose_fonts, formal_candidates, system_candidates
 from materials.page import MARGIN
 from materials.wording import MaterialsError
 from scoring.bracket import build
@@ -210,7 +210,7 @@ def test_certificates_one_per_team_or_one_per_player(third_place, teams_awarded,
     for per_player, count in ((False, teams_awarded), (True, 2 * teams_awarded)):
         data = ending.certificates_pdf(chart.placings, teams, event, day=DAY, per_player=per_player, fonts=fonts,
                                        invariant=True)
-        pages = check_printable(data, smallest=20)
+        pages = check_printable(data, smallest=ending.NUMBER_SIZE)  # the number 14 pt, the rest ≥ 20 pt
         assert len(pages) == count
         assert all(p["width"] > p["height"] and round(p["width"]) == 842 for p in pages)  # A4 landscape
         expected = ending.certificates(chart.placings, teams, per_player=per_player)
@@ -239,7 +239,60 @@ def test_long_and_rare_names_shrink_then_wrap_inside_the_border(fonts):
     assert len({round(c[4]) for c in name_chars}) == 2  # one name a line
     single = ending.certificates_pdf(chart.placings, teams, default_event(), day=DAY, per_player=True, fonts=fonts,
                                      invariant=True)
-    check_printable(single, smallest=20)  # one name a page: fits at full size
+    check_printable(single, smallest=ending.NUMBER_SIZE)  # one name a page: fits at full size
+    assert min(c["size"] for c in chars_of(single) if c["text"] != "证" and c["size"] > 14) >= ending.BODY_SIZE - 0.01
+
+
+FORMAL = [s for s in formal_candidates() if s.path.is_file()]
+needs_formal = pytest.mark.skipif(not FORMAL, reason="no formal face (apt install fonts-arphic-gkai00mp)")
+
+
+def chars_of(data: bytes, page: int = 0) -> list[dict]:
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        return list(pdf.pages[page].chars)
+
+
+def is_red(colour) -> bool:
+    r, g, b = colour
+    return r > 0.6 and g < 0.25 and b < 0.25
+
+
+@pytest.mark.parametrize("formal", [None, []], ids=["formal face", "no formal face"])
+def test_certificate_title_is_red_and_it_carries_a_number_and_the_events_month(formal, fonts):
+    teams = team_list(6, long_names=False)
+    chart = play(teams)
+    event = default_event()  # date = "2026年3月中旬", no award_date
+    data = ending.certificates_pdf(chart.placings, teams, event, day=None, fonts=fonts, formal=formal,
+                                   invariant=True)
+    pages = check_printable(data, smallest=14)
+    for k, page in enumerate(pages, start=1):
+        assert f"证书编号：2026-{k:03d}" in page["text"]
+        assert page["text"].endswith("2026年3月") or "中心2026年3月" in page["text"]
+        chars = chars_of(data, k - 1)
+        title = [c for c in chars if c["size"] == ending.TITLE_SIZE]
+        assert "".join(c["text"] for c in title) == "荣誉证书"
+        assert all(is_red(c["non_stroking_color"]) for c in title)
+        assert not any(is_red(c["non_stroking_color"]) for c in chars if c["size"] != ending.TITLE_SIZE)
+        sizes = sorted({round(c["size"]) for c in chars}, reverse=True)  # clear steps, each ≥ 1.25 × the next
+        assert sizes[:3] == [56, 40, 30] and all(a >= 1.25 * b for a, b in itertools.pairwise(sizes))
+        faces = {c["fontname"] for c in chars}
+        assert len(faces) == 1 and (("Kai" in faces.pop()) if formal is None and FORMAL else True)
+    dated = ending.certificates_pdf(chart.placings, teams, event, day=DAY, fonts=fonts, invariant=True)
+    assert "2026年3月20日" in pages_of(dated)[0]["text"] and "证书编号：2026-001" in pages_of(dated)[0]["text"]
+
+
+@needs_formal
+def test_a_name_the_formal_face_cannot_set_is_set_whole_in_the_sans_face(fonts):
+    teams = [Team("01", ("王堃", "李建国")), Team("02", ("张三", "李四"))]
+    chart = play(teams)
+    assert chart.placings.first == "01"
+    data = ending.certificates_pdf(chart.placings, teams, default_event(), day=DAY, fonts=fonts, invariant=True)
+    chars = [c for c in chars_of(data) if c["size"] == ending.NAME_SIZE]
+    assert "".join(c["text"] for c in chars) == "王堃、李建国"
+    face = {c["text"]: c["fontname"] for c in chars}
+    assert face["王"] == face["堃"] and "Kai" not in face["堃"]  # 王堃 whole in the sans face
+    assert face["李"] == face["建"] == face["国"] and "Kai" in face["李"]  # 李建国 whole in the formal face
+    assert any("王堃" in w and "整个改用" in w for w in fonts.warnings)
 
 
 def test_certificate_wording_comes_from_the_folders_template(tmp_path, fonts):
@@ -303,10 +356,15 @@ def test_demo_ends_with_two_thirds_and_prints_chart_announcement_and_certificate
 def test_award_date_from_event_toml_dates_the_announcement_and_certificates(tmp_path):
     out = tmp_path / "demo"
     cli("demo", "--out", out, "--teams", 4)
+    result = cli("awards", out)  # no award_date: the event's month, and a word on setting the day
+    assert "日期印的是比赛月份“2026年3月”" in result.output and "award_date = 2026-03-15" in result.output
+    for name in ("成绩公告.pdf", "荣誉证书.pdf"):
+        assert "中心2026年3月" in _flat(text_of((out / name).read_bytes())), name
     toml = out / "event.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace('award_date = ""', "award_date = 2026-03-15"),
                     encoding="utf-8")
-    cli("awards", out)
+    result = cli("awards", out)
+    assert "比赛月份" not in result.output
     for name in ("成绩公告.pdf", "荣誉证书.pdf"):
         text = text_of((out / name).read_bytes())
         assert "2026年3月15日" in text and f"{dt.date.today():%Y}年{dt.date.today().month}月{dt.date.today().day}日" \

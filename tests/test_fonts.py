@@ -10,7 +10,17 @@ import pytest
 import reportlab
 from reportlab.pdfbase.ttfonts import TTFont
 
-from materials.fonts import CID_FALLBACK, FontLoadError, FontSet, FontSpec, choose_fonts, load_ttf, system_candidates
+from materials.fonts import (
+    CID_FALLBACK,
+    FontLoadError,
+    FontSet,
+    FontSpec,
+    choose_fonts,
+    choose_formal,
+    formal_candidates,
+    load_ttf,
+    system_candidates,
+)
 from tests.pdfcheck import assert_fonts_embedded, text_of
 
 INSTALLED = [s for s in system_candidates() if s.path.is_file()]
@@ -44,6 +54,15 @@ def test_font_spec_parses_collection_index():
 def test_system_candidates_cover_the_three_systems():
     names = {s.path.name for s in system_candidates()}
     assert {"STHeiti Light.ttc", "Songti.ttc", "wqy-microhei.ttc", "wqy-zenhei.ttc", "uming.ttc"} <= names
+
+
+def test_formal_candidates_are_kai_then_song_on_the_three_systems(monkeypatch):
+    monkeypatch.setenv("WINDIR", "C:/Windows")
+    names = [s.path.name for s in formal_candidates()]
+    assert names.index("simkai.ttf") < names.index("simsun.ttc")
+    assert {"Kaiti.ttc", "Songti.ttc", "gkai00mp.ttf", "gbsn00lp.ttf"} <= set(names)
+    assert names.index("gkai00mp.ttf") < names.index("gbsn00lp.ttf")
+    assert choose_formal(candidates=()) is None
 
 
 @needs_font
