@@ -53,6 +53,10 @@ LINE = 1.55  # a team's line, in font sizes
 LABEL_EMS = 9.0  # a label wider than this (in ems) is shrunk, down to MIN_SIZE, then condensed, rather than
 # widen every column
 OVERLAP_LINES = 3  # lines shown on both of two neighbouring sheets
+GUTTER = 4 * mm  # on several sheets, the chart keeps this clear at both sides for the crop ticks
+STRETCH = 1.6  # on several sheets, lines may be spread up to this much to fill them
+WINNER_MARK = "▶"  # before the winner of each match, who is also set in bold on a grey ground
+MARK_SCALE = 1.5  # the mark's size, in the chart's text sizes (the triangle is small in its em)
 FOOTNOTE_SIZE = 11.0
 
 
@@ -75,12 +79,13 @@ def _who(team_id: str | None) -> str | None:
 
 @dataclass(frozen=True)
 class ChartLayout:
-    """How the chart is printed: text `size`, `page` (width, height), and where each sheet starts (points from
-    the chart's top; one sheet: `(0.0,)`)."""
+    """How the chart is printed: text `size`, `page` (width, height), where each sheet starts (points from the
+    chart's top; one sheet: `(0.0,)`), and on several sheets the distance of the lines (`line`)."""
 
     size: float
     page: tuple[float, float]
     starts: tuple[float, ...]
+    line: float | None = None  # a team's line on several sheets, stretched so that they are full
 
     @property
     def sheets(self) -> int:
@@ -95,14 +100,18 @@ class _Chart:
         self.teams = {t.id: t for t in chart.teams}
         self.line = line or size * LINE  # a team's line; more than size * LINE when a single sheet has room
         self.pad = size * 0.35
-        self.note_w = max(fonts.width(text, size) for text in ("10级", "需加赛", "轮空", "弃权"))
+        slots = [s for c in chart.columns for s in c.slots] + ([chart.third_place] if chart.third_place else [])
+        notes = {entry_note(s, e) for s in slots for e in s.entries}  # the notes it shows
+        self.note_w = max(fonts.width(text, size) for text in {"10级", *notes})
         labels = [self.label(e.team) for c in chart.columns for s in c.slots for e in s.entries if e.team]
         widest = max((fonts.width(text, size) for text in labels), default=fonts.width("00 王王王、李李李", size))
         self.label_w = min(widest, LABEL_EMS * size)
-        self.box_w = self.pad * 3 + self.label_w + self.note_w
-        self.link = size * 1.8  # the horizontal room for connecting lines between columns
+        self.mark_w = fonts.width(WINNER_MARK, size * MARK_SCALE) + self.pad * 0.4  # the winner's ▶, before the names
+        self.box_w = self.pad * 2.7 + self.mark_w + self.label_w + self.note_w
+        self.link = size * 1.5  # the horizontal room for connecting lines between columns
         self.pitch = self.box_w + self.link
-        self.places = [f"{prize}  {self.label(t) if t else '（待定）'}" for prize, t in prize_rows(chart.placings)]
+        unknown = "（不设）" if chart.placings.complete else "（待定）"  # a 2-team field has no 三等奖
+        self.places = [f"{prize}  {self.label(t) if t else unknown}" for prize, t in prize_rows(chart.placings)]
         self.panel_w = max(self.box_w, max(fonts.width(text, size) for text in self.places) + 2 * self.pad)
         self.width = (len(chart.columns) - 1) * self.pitch + self.panel_w
         self.title_size = max(size * 1.5, 14.0)
@@ -155,6 +164,15 @@ class _Chart:
             starts.append(cut - overlap / 2)
         return tuple(starts)
 
+    def across(self, left: float, cut: float) -> list[tuple[float, float]]:
+        """The x ranges of the boxes a line across the chart at `cut` (points from its top) would run through."""
+        out = []
+        for i, column in enumerate(self.chart.columns):
+            for slot in column.slots:
+                if (slot.y - slot.height / 2) * self.line - 2 < cut < (slot.y + slot.height / 2) * self.line + 2:
+                    out.append((left + i * self.pitch - 3, left + i * self.pitch + self.box_w + 3))
+        return out
+
     def fits(self, page: tuple[float, float]) -> bool:
         w, h = page
         return self.width <= w - 2 * MARGIN and self.header + self.content + self.footer <= h - 2 * MARGIN
@@ -177,14 +195,31 @@ def chart_layout(chart: Bracket, fonts: FontSet) -> ChartLayout:
     size = SPLIT_MAX_SIZE
     while size >= SPLIT_MIN_SIZE:
         measure = _Chart(chart, fonts, size)
-        if measure.width <= page[0] - 2 * MARGIN:
+        if measure.width <= page[0] - 2 * (MARGIN + GUTTER):
             options.append(ChartLayout(size, page, measure.sheet_starts(measure.room(page))))
         size -= 0.5
     if not options:
         measure = _Chart(chart, fonts, MIN_SIZE)  # long names are condensed, so this always fits across
-        return ChartLayout(MIN_SIZE, page, measure.sheet_starts(measure.room(page)))
+        return _filled(chart, fonts, ChartLayout(MIN_SIZE, page, measure.sheet_starts(measure.room(page))))
     fewest = min(o.sheets for o in options)
-    return next(o for o in options if o.sheets == fewest)
+    return _filled(chart, fonts, next(o for o in options if o.sheets == fewest))
+
+
+def _filled(chart: Bracket, fonts: FontSet, layout: ChartLayout) -> ChartLayout:
+    """The layout with its lines spread (up to STRETCH times) as far as the same number of sheets allows, so the
+    last sheet is not left half empty."""
+    base = _Chart(chart, fonts, layout.size)
+    room = base.room(layout.page)
+    best = ChartLayout(layout.size, layout.page, layout.starts, base.line)
+    low, high = base.line, base.line * STRETCH
+    for _ in range(10):
+        line = (low + high) / 2
+        starts = _Chart(chart, fonts, layout.size, line=line).sheet_starts(room)
+        if len(starts) <= layout.sheets:
+            best, low = ChartLayout(layout.size, layout.page, starts, line), line
+        else:
+            high = line
+    return best
 
 
 def bracket_pdf(
@@ -196,7 +231,7 @@ def bracket_pdf(
     fonts = fonts or choose_fonts(event.print.font)
     heading, footnote = _chart_wording(render("bracket.j2", event, template_dir, _chart_context(chart)))
     layout = chart_layout(chart, fonts)
-    m = _Chart(chart, fonts, layout.size)
+    m = _Chart(chart, fonts, layout.size, line=layout.line)
     page_w, page_h = layout.page
     room = m.room(layout.page)
     if layout.sheets == 1:  # spread the lines over the sheet, up to twice the usual distance
@@ -235,7 +270,7 @@ def bracket_pdf(
         canvas.restoreState()
         if layout.sheets > 1:
             cuts = [c + overlap / 2 for c in layout.starts[sheet : sheet + 2] if c > 0]  # this sheet's, the next's
-            _cut_marks(canvas, page_w, [frame_top - (c - start) for c in cuts])
+            _cut_marks(canvas, page_w, [(frame_top - (c - start), m.across(left, c)) for c in cuts])
         for k, text in enumerate(notes):
             fonts.draw(canvas, MARGIN, MARGIN + size * 0.3 + (len(notes) - 1 - k) * size * 1.45, text, size)
         canvas.showPage()
@@ -279,9 +314,7 @@ def _draw_chart(canvas: Canvas, m: _Chart, left: float, origin: float, view: tup
     for i, column in enumerate(chart.columns):
         x = left + i * m.pitch
         for slot in column.slots:
-            centre = origin - slot.y * m.line
-            if _seen(view, centre + slot.height * m.line / 2, centre - slot.height * m.line / 2):
-                _draw_slot(canvas, m, slot, x, centre, view)
+            _draw_slot(canvas, m, slot, x, origin - slot.y * m.line, view)
             if i:
                 _draw_links(canvas, m, chart.columns[i - 1].slots, slot, x, origin, view)
     x = left + (len(chart.columns) - 1) * m.pitch
@@ -316,7 +349,7 @@ def _draw_placings(canvas: Canvas, m: _Chart, x: float, top: float, view: tuple[
     """The placings panel, its top at `top`."""
     low, high = view
     height = m.panel_lines * m.line
-    if not _seen(view, top, top - height):
+    if not (low - 0.01 <= top - height and top <= high + 0.01):  # whole, or on the next sheet
         return
     canvas.setLineWidth(1.2)
     canvas.rect(x, top - height, m.panel_w, height, stroke=1, fill=0)
@@ -328,16 +361,18 @@ def _draw_placings(canvas: Canvas, m: _Chart, x: float, top: float, view: tuple[
 
 
 def _draw_slot(canvas: Canvas, m: _Chart, slot: Slot, x: float, centre: float, view: tuple[float, float]) -> None:
+    """A match (or bye) drawn whole, or not at all: one cut by the sheet's edge is whole on the next sheet."""
     height = slot.height * m.line
     top = centre + height / 2
+    if not (view[0] - 0.01 <= top - height and top <= view[1] + 0.01):
+        return
     for k, entry in enumerate(slot.entries):
         row_top = top - k * m.line
         if entry.won:
             canvas.setFillColor(SHADE)
             canvas.rect(x, row_top - m.line, m.box_w, m.line, stroke=0, fill=1)
             canvas.setFillColor(INK)
-        if view[0] - 0.01 <= row_top - m.line and row_top <= view[1] + 0.01:  # half off: it is on the next sheet
-            _draw_entry(canvas, m, slot, entry, x, row_top - m.line / 2)
+        _draw_entry(canvas, m, slot, entry, x, row_top - m.line / 2)
     canvas.setLineWidth(1.2 if slot.winner else 0.8)
     if slot.kind is SlotKind.PENDING:
         canvas.setDash(3, 2)
@@ -354,27 +389,37 @@ def _draw_entry(canvas: Canvas, m: _Chart, slot: Slot, entry: Entry, x: float, m
         return
     text = m.label(entry.team)
     size = m.size
+    won = entry.won and slot.kind is SlotKind.MATCH
     width = m.fonts.width(text, size, _who(entry.team))
     if width > m.label_w:  # a long name: smaller, down to MIN_SIZE, then narrower letters at that size
         size = max(MIN_SIZE, size * m.label_w / width)
     condense = min(1.0, m.label_w / m.fonts.width(text, size, _who(entry.team)))
+    if won:
+        m.fonts.draw(canvas, x + m.pad * 0.7, middle - m.size * MARK_SCALE * 0.36, WINNER_MARK, m.size * MARK_SCALE)
     canvas.saveState()
-    canvas.translate(x + m.pad, middle - size * 0.36)
+    canvas.translate(x + m.pad * 0.7 + m.mark_w, middle - size * 0.36)
     canvas.scale(condense, 1)
-    m.fonts.draw(canvas, 0, 0, text, size, who=_who(entry.team))
+    m.fonts.draw(canvas, 0, 0, text, size, who=_who(entry.team), bold=won)
     canvas.restoreState()
     note = entry_note(slot, entry)
     if note:
-        m.fonts.draw(canvas, x + m.box_w - m.pad, middle - m.size * 0.36, note, m.size, align=Align.RIGHT)
+        m.fonts.draw(canvas, x + m.box_w - m.pad, middle - m.size * 0.36, note, m.size, align=Align.RIGHT, bold=won)
 
 
-def _cut_marks(canvas: Canvas, page_w: float, ys: Sequence[float]) -> None:
-    """Where two sheets meet: a dashed line across the sheet at each y, crop ticks at both ends."""
+def _cut_marks(canvas: Canvas, page_w: float, cuts: Sequence[tuple[float, Sequence[tuple[float, float]]]]) -> None:
+    """Where two sheets meet: at each y a dashed line across the sheet that stops short of the boxes in its way
+    (given as x ranges), and crop ticks at both ends, in the gutter beside the chart."""
     canvas.setLineWidth(0.8)
     tick = 4 * mm
-    for y in ys:
+    for y, boxes in cuts:
         canvas.setDash(6, 4)
-        canvas.line(MARGIN + tick, y, page_w - MARGIN - tick, y)
+        x = MARGIN + tick
+        for low, high in sorted(boxes):
+            if low > x:
+                canvas.line(x, y, low, y)
+            x = max(x, high)
+        if x < page_w - MARGIN - tick:
+            canvas.line(x, y, page_w - MARGIN - tick, y)
         canvas.setDash()
         canvas.line(MARGIN, y, MARGIN + tick * 0.8, y)
         canvas.line(page_w - MARGIN - tick * 0.8, y, page_w - MARGIN, y)

@@ -116,11 +116,14 @@ class Bracket:
 
 
 def entry_note(slot: Slot, entry: Entry) -> str:
-    """What stands after a team's name: its level ('K级'), '弃权', '轮空', or '' while not known."""
+    """What stands after a team's name: its level ('K级'), '过A' for the winner who passed A (another team may
+    have reached A without passing it: 'A级'), '弃权', '轮空', or '' while not known."""
     if slot.kind is SlotKind.BYE:
         return "轮空"
     if entry.forfeited:
         return "弃权"
+    if entry.won and slot.status is TableStatus.PASSED_A:
+        return "过A"
     if entry.level is not None:
         return f"{entry.level}级"
     if slot.status is TableStatus.NEEDS_PLAYOFF:

@@ -149,3 +149,15 @@ def test_bracket_of_an_event_folder_has_the_levels_the_engine_found(tmp_path):
             if slot.kind is SlotKind.MATCH:
                 lv = found[slot.round, slot.table]
                 assert [e.level for e in slot.entries] == [lv.a.label, lv.b.label]
+
+
+def test_the_winner_who_passed_a_is_told_from_a_team_that_reached_a():
+    rounds, outcomes, levels = play(4)
+    final = rounds[-1].pairings[0]
+    outcomes[rounds[-1].number] = [MatchOutcome(final.table, TableStatus.PASSED_A, final.a)]
+    levels[rounds[-1].number, final.table] = Levels(Level.ACE, Level.TEN)
+    chart = build(rounds, outcomes, teams(4), levels=levels, title="晋级图")
+    slot = chart.columns[-1].slots[0]
+    assert [entry_note(slot, e) for e in slot.entries] == ["过A", "10级"]
+    semi = next(s for s in chart.columns[0].slots if s.entries[1].won)  # decided with 5:A — reached, not passed
+    assert [entry_note(semi, e) for e in semi.entries] == ["5级", "A级"]

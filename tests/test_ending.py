@@ -47,8 +47,9 @@ def team_list(n: int, *, long_names: bool = True) -> list[Team]:
     return teams
 
 
-def play(teams: list[Team], *, seed: int = 3, third_place: str = "shared", rounds_to_play: int | None = None):
-    """A whole event (or its first rounds) through the knockout: the lower table number's 甲方 wins."""
+def play(teams: list[Team], *, seed: int = 3, third_place: str = "shared", rounds_to_play: int | None = None,
+         passed_a: bool = False):
+    """A whole event (or its first rounds) through the knockout: 甲方 wins, A:10 (`passed_a`: by passing A)."""
     rng = random.Random(seed)
     ids = [t.id for t in teams]
     rounds: list[Round] = []
@@ -59,7 +60,8 @@ def play(teams: list[Team], *, seed: int = 3, third_place: str = "shared", round
             break
         r = nxt.draw(rng.randrange(10**9))
         rounds.append(r)
-        outcomes[r.number] = [MatchOutcome(p.table, TableStatus.DECIDED, p.a) for p in r.pairings]
+        status = TableStatus.PASSED_A if passed_a else TableStatus.DECIDED
+        outcomes[r.number] = [MatchOutcome(p.table, status, p.a) for p in r.pairings]
         levels.update({(r.number, p.table): Levels(Level.ACE, Level.TEN) for p in r.pairings})
     return build(rounds, outcomes, teams, levels=levels, title="测试比赛", third_place=third_place)
 
@@ -130,7 +132,7 @@ def test_chart_fits_its_sheets_at_the_minimum_size(n, sheets, fonts):
 def test_cut_lines_fall_between_first_column_slots(fonts):
     chart = play(team_list(128))
     layout = ending.chart_layout(chart, fonts)
-    m = ending._Chart(chart, fonts, layout.size)
+    m = ending._Chart(chart, fonts, layout.size, line=layout.line)
     slots = chart.columns[0].slots
     gaps = [(a.y + a.height / 2, b.y - b.height / 2) for a, b in itertools.pairwise(slots)]
     overlap = ending.OVERLAP_LINES * m.line
@@ -145,7 +147,7 @@ def test_no_cut_line_runs_through_the_final_or_the_placings_panel(n, fonts):
     chart = play(team_list(n))
     layout = ending.chart_layout(chart, fonts)
     assert layout.sheets > 1
-    m = ending._Chart(chart, fonts, layout.size)
+    m = ending._Chart(chart, fonts, layout.size, line=layout.line)
     overlap = ending.OVERLAP_LINES * m.line
     for start in layout.starts[1:]:
         cut = (start + overlap / 2) / m.line
@@ -168,6 +170,45 @@ def test_chart_of_a_third_place_playoff(fonts):
     chart = play(team_list(8), third_place="playoff")
     text = pages_of(ending.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True))[0]["text"]
     assert "三、四名决赛" in text and text.count("三等奖") == 1
+
+
+def test_the_winner_of_each_match_is_marked_and_bold_and_passing_a_is_said(fonts):
+    teams = team_list(8, long_names=False)
+    chart = play(teams, passed_a=True)
+    data = ending.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True)
+    text = pages_of(data)[0]["text"]
+    labels = {t.id: f"{t.id}{'、'.join(t.players)}" for t in teams}
+    for column in chart.columns:
+        for slot in column.slots:
+            winner, loser = (e.team for e in sorted(slot.entries, key=lambda e: not e.won))
+            assert f"{ending.WINNER_MARK}{labels[winner]}过A" in text  # the mark, and 过A (not A级) for the winner
+            assert f"{labels[loser]}10级" in text
+    assert text.count(ending.WINNER_MARK) == 7 + 1  # seven matches, and the footnote's key
+    assert b" 2 Tr" in pypdf.PdfReader(io.BytesIO(data)).pages[0].get_contents().get_data()  # bold: fill + stroke
+
+
+def test_at_128_teams_boxes_are_whole_cut_lines_miss_them_and_the_sheets_are_used(fonts):
+    chart = play(team_list(128))
+    layout = ending.chart_layout(chart, fonts)
+    m = ending._Chart(chart, fonts, layout.size, line=layout.line)
+    room = m.room(layout.page)
+    assert (m.content - layout.starts[-1]) / room > 0.6  # the last sheet is not left mostly empty
+    data = ending.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True)
+    frame = (MARGIN + m.header - 0.5, MARGIN + m.header + room + 0.5)  # from the sheet's top, as pdfplumber
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        assert len(pdf.pages) == layout.sheets
+        for page in pdf.pages:
+            boxes = [r for r in page.rects if r["width"] > 20]
+            assert boxes and all(frame[0] <= r["top"] and r["bottom"] <= frame[1] for r in boxes)  # no fragments
+            left = min(r["x0"] for r in boxes)
+            ticks = [ln for ln in page.lines if ln["x1"] < left]  # crop ticks: beside the chart, off the boxes
+            ys = {round(t["top"], 2) for t in ticks if abs(t["top"] - t["bottom"]) < 0.01}
+            assert len(ys) == (1 if page in (pdf.pages[0], pdf.pages[-1]) else 2)
+            marks = [ln for ln in page.lines if round(ln["top"], 2) in ys and (ln["dash"][0] or ln in ticks)]
+            assert all(any(ln["dash"][0] and round(ln["top"], 2) == y for ln in marks) for y in ys)
+            for cut in marks:
+                assert not any(r["x0"] - 0.5 < cut["x1"] and cut["x0"] < r["x1"] + 0.5
+                               and r["top"] - 0.5 < cut["top"] < r["bottom"] + 0.5 for r in boxes), cut
 
 
 # --- 成绩公告 ---
