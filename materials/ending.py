@@ -34,6 +34,7 @@ from materials.conventions import players_of
 from materials.flow import Flow, Piece, sizes, together
 from materials.fonts import Align, FontSet, FontSpec, choose_fonts, choose_formal
 from materials.page import INK, MARGIN, SHADE, Cell, break_lines
+from materials.picture import announcement_picture, write_pictures
 from materials.wording import Block, BlockKind, MaterialsError, check_kinds, cn_date, render
 from scoring.bracket import Bracket, Entry, Slot, SlotKind, entry_note
 from scoring.event import Event
@@ -781,7 +782,8 @@ def write_bracket(folder: Path, chart: Bracket, event: Event, *, font: str | Non
 
 def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | None = None, per_player: bool = False,
                  font: str | None = None, force: bool = False, invariant: bool = False) -> EndingFiles:
-    """成绩公告.pdf and 荣誉证书.pdf (and the chart again) once the placings are complete. Without `day` (`[print]
+    """成绩公告.pdf and 荣誉证书.pdf (and the chart again) once the placings are complete, and 成绩公告.png for the
+    WeChat group. Without `day` (`[print]
     award_date`) they carry the event's month, and a note says how to set the day."""
     fonts = choose_fonts(font, event.print.font)
     common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
@@ -791,6 +793,8 @@ def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | N
         CERTIFICATES: certificates_pdf(chart.placings, chart.teams, event, day=day, per_player=per_player, **common),
     }
     paths = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
+    pictures = announcement_picture(chart, event, date=award_date_text(event, day), **common)  # for WeChat
+    paths += write_pictures(folder, ANNOUNCEMENT.removesuffix(".pdf"), pictures, force=force)
     notes = () if day is not None else (
         f"成绩公告和荣誉证书的日期印的是比赛月份“{award_date_text(event, None)}”；要印颁奖的具体日期，"
         "在 event.toml 的 [print] 中填写 award_date（如 award_date = 2026-03-15）后再运行 awards",)

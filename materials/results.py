@@ -13,6 +13,7 @@ from materials.conventions import Papers, team_context
 from materials.flow import flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
 from materials.paper import playoff_slip_pdf
+from materials.picture import round_picture, write_pictures
 from materials.wording import render
 from scoring.event import Event
 from scoring.ledger import write_generated
@@ -70,6 +71,8 @@ def write_score_papers(report: ScoreReport, *, font: str | None = None, force: b
     paths = [write_generated(folder / results_name(results.number),
                              round_results_pdf(event, results, workbook=workbook, commands=commands, **common),
                              force=force)]
+    paths += write_pictures(folder, results_name(results.number).removesuffix(".pdf"),  # 第N轮成绩.png for WeChat
+                            round_picture(event, results, **common), force=force)
     tied = results.tables_with(TableStatus.NEEDS_PLAYOFF)
     if tied:
         for table in tied:

@@ -1,0 +1,112 @@
+"""materials.picture: 第N轮成绩.png and 成绩公告.png for the WeChat group, laid out for a phone."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pdfplumber
+import pytest
+from PIL import Image
+
+from materials import picture
+from materials.fonts import choose_fonts, system_candidates
+from scoring.event import default_event
+from scoring.results import round_results
+from scoring.tournament import score
+from tests.conftest import cli
+from tests.test_ending import play, team_list
+
+INSTALLED = [s for s in system_candidates() if s.path.is_file()]
+pytestmark = pytest.mark.skipif(not INSTALLED, reason="no Chinese TrueType font (apt install fonts-wqy-microhei)")
+
+
+@pytest.fixture(scope="module")
+def fonts():
+    return choose_fonts(candidates=INSTALLED)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    out = tmp_path_factory.mktemp("picture") / "demo"
+    cli("demo", "--out", out, "--teams", 5)
+    return out
+
+
+def layout_of(column: picture.Column) -> tuple[float, str, list[dict]]:
+    """The column's page as a PDF: (pixels a point of the 1080 px picture, its text, its characters)."""
+    with pdfplumber.open(io.BytesIO(column.pdf(column.items, title="t", invariant=True))) as pdf:
+        page = pdf.pages[0]
+        return picture.PICTURE_PX / page.width, re.sub(r"\s+", "", page.extract_text()), list(page.chars)
+
+
+def darkest_rows(data: bytes) -> list[tuple[int, int]]:
+    """The picture's bands of rows holding dark pixels (text lines), as (first row, height)."""
+    image = Image.open(io.BytesIO(data)).convert("L")
+    width, height = image.size
+    pixels = image.tobytes()
+    inked = [min(pixels[y * width:(y + 1) * width]) < 128 for y in range(height)]
+    bands, start = [], None
+    for y, ink in enumerate([*inked, False]):
+        if ink and start is None:
+            start = y
+        elif not ink and start is not None:
+            bands.append((start, y - start))
+            start = None
+    return bands
+
+
+def test_score_and_awards_write_pictures_1080_px_wide_as_generated_files(demo):
+    for name in ("第1轮成绩.png", "第2轮成绩.png", "第3轮成绩.png", "成绩公告.png"):
+        image = Image.open(demo / name)
+        assert image.format == "PNG" and image.width == 1080 and image.height > 600, name
+    (demo / "成绩公告.png").write_bytes(b"edited by hand")
+    result = cli("awards", demo, code=1)  # an edited picture is kept, as an edited PDF would be
+    assert "成绩公告.png" in result.output
+    result = cli("awards", demo, "--force")
+    assert "已生成" in result.output and "成绩公告.png" in result.output
+    assert Image.open(demo / "成绩公告.png").width == 1080
+
+
+def test_round_picture_text_is_at_least_36_px_and_speaks_to_players(demo, fonts):
+    report = score(demo, 1)
+    results = round_results(report.score, report.teams)
+    scale, text, chars = layout_of(picture.round_column(report.event, results, fonts=fonts))
+    assert min(c["size"] for c in chars) * scale >= 36  # the smallest text: 13 pt × 3.2 px
+    assert "第1轮成绩" in text and "shuangsheng" not in text and "/" not in text and "xlsx" not in text
+    for t in results.tables:
+        winner = report.teams[t.winner]
+        assert f"{picture.MARK}{t.winner}{'、'.join(winner.players)}" in text  # the winner marked
+    byes = re.search(r"轮空（直接进入下一轮）：(.*?)晋级", text).group(1)
+    ids = re.findall(r"第(\d+)组", byes)
+    assert ids == sorted(ids, key=int) and len(ids) == len(results.byes) == 3  # in number order
+    # measured on the picture itself: every line of text is taller than the 36 px the brief asks of the letters
+    data = picture.round_picture(report.event, results, fonts=fonts, invariant=True)[0]
+    lines = [h for _, h in darkest_rows(data) if h > 12]  # text lines, not the rules between matches
+    assert lines and min(lines) >= 36  # the ink of a line of the smallest text (13 pt × 3.2 = 41.6 px type)
+
+
+def test_announcement_picture_names_the_prizes_and_every_round(fonts):
+    teams = team_list(11, long_names=False)
+    chart = play(teams, passed_a=True)
+    column = picture.announcement_column(chart, default_event(), date="2026年3月", fonts=fonts)
+    scale, text, chars = layout_of(column)
+    assert min(c["size"] for c in chars) * scale >= 36
+    first = next(t for t in teams if t.id == chart.placings.first)
+    assert f"一等奖第{first.id}组{'、'.join(first.players)}" in text
+    for number in range(1, len(chart.columns) + 1):
+        assert f"第{number}轮" in text
+    assert text.count(picture.MARK) == 10 and "过A" in text and text.endswith("2026年3月")
+
+
+def test_a_very_tall_announcement_is_cut_into_parts_each_saying_it_continues(fonts):
+    chart = play(team_list(128, long_names=False))
+    column = picture.announcement_column(chart, default_event(), date="2026年3月", fonts=fonts)
+    parts = column.parts()
+    assert len(parts) == 2 and sum(map(len, parts)) == len(column.items)
+    heights = [sum(i.height for i in part) for part in parts]
+    assert max(heights) <= picture.MAX_HEIGHT and min(heights) > 0.8 * max(heights)  # about equal
+    assert not parts[0][-1].keep  # never cut after a heading
+    pictures = column.pictures(event="测试比赛", name="成绩公告", invariant=True)
+    assert [Image.open(io.BytesIO(p)).width for p in pictures] == [1080, 1080]
+    assert picture.picture_name("成绩公告", 2) == "成绩公告-2.png"
