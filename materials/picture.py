@@ -25,7 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from materials.conventions import players_of
 from materials.fonts import Align, FontSet, choose_fonts
-from materials.page import INK, RULE, break_lines, describe_pdf
+from materials.page import INK, RULE, break_lines, describe_pdf, no_orphan
 from materials.wording import Block, BlockKind, check_kinds, render
 from scoring.bracket import Bracket, Slot, SlotKind, entry_note
 from scoring.event import Event
@@ -91,7 +91,7 @@ class Column:
     def lines(self, text: str, size: float, *, align: Align = Align.LEFT, bold: bool = False, who: str | None = None,
               after: float = 0.0, keep: bool = False, x: float = SIDE, width: float = TEXT_W) -> None:
         """A paragraph (or a title, centred) broken into lines of `width`."""
-        rows = break_lines(self.fonts, text, size, [width], who) or [""]
+        rows = no_orphan(break_lines(self.fonts, text, size, [width], who)) or [""]
         fonts = self.fonts
 
         def draw(canvas: Canvas, top: float) -> None:
@@ -306,6 +306,7 @@ def round_column(event: Event, results: RoundResults, *, fonts: FontSet | None =
         for t in sorted(results.tables, key=lambda t: t.table):
             label = f"第{t.table}桌"
             column.match(label, _table_entries(t), ("三、四名决赛；" if t.third_place else "") + _table_status(t))
+        column.gap(8)
 
     context = {
         "results": results,
