@@ -71,11 +71,11 @@ def write_score_papers(report: ScoreReport, *, font: str | None = None, force: b
     paths = [write_generated(folder / results_name(results.number),
                              round_results_pdf(event, results, workbook=workbook, commands=commands, **common),
                              force=force)]
-    paths += write_pictures(folder, results_name(results.number).removesuffix(".pdf"),  # 第N轮成绩.png for WeChat
-                            round_picture(event, results, **common), force=force)
     tied = results.tables_with(TableStatus.NEEDS_PLAYOFF)
     if tied:
         for table in tied:
             data = playoff_slip_pdf(event, results, table, workbook=workbook, **common)
             paths.append(write_generated(folder / playoff_slip_name(results.number, table.table), data, force=force))
+    paths += write_pictures(folder, results_name(results.number).removesuffix(".pdf"),  # 第N轮成绩.png for WeChat
+                            round_picture(event, results, **common), force=force)
     return Papers(tuple(paths), fonts.warnings)
