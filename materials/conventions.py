@@ -1,5 +1,6 @@
-"""What the day's paper shares (the draw's papers in `materials.paper`, the round's in `materials.results`): how
-a template names a team, and `Papers`, what a command wrote. Below both, so neither imports the other for it.
+"""What the day's paper shares (the draw's papers in `materials.paper`, the round's in `materials.results`, the
+ending's in `materials.ending` and the phone pictures): how a template names a team, the rows of the prizes, and
+`Papers`, what a command wrote. Below them all, so none imports another for it.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from scoring.knockout import Placings
 from scoring.teams import Team, team_label, team_name
 
 
@@ -15,6 +17,13 @@ def players_of(teams: Mapping[str, Team], team_id: str | None) -> str:
     """'王建国、李秀英'; '' for no team or one missing from the list."""
     team = teams.get(team_id) if team_id is not None else None
     return "、".join(team.players) if team else ""
+
+
+def prize_rows(placings: Placings) -> list[tuple[str, str | None]]:
+    """(prize, team id or None while unknown): 一等奖, 二等奖, then each 三等奖."""
+    rows: list[tuple[str, str | None]] = [("一等奖", placings.first), ("二等奖", placings.second)]
+    rows += [("三等奖", t) for t in placings.third] or [("三等奖", None)]
+    return rows
 
 
 def team_context(teams: Mapping[str, Team]) -> dict[str, object]:

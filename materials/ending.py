@@ -9,9 +9,16 @@ text goes through `FontSet`, so fonts are embedded, missing glyphs are reported,
 The chart is drawn on A3: one sheet at the largest size from 20 pt down to 9 pt at which the whole chart fits
 (landscape or portrait). A field too large for that (from about 40 teams) is printed at 10–12 pt, at the size
 that needs the fewest landscape sheets, each labelled with its part and overlapping the next by `OVERLAP_LINES`
-lines, with a dashed cut line (run between two first-round slots) and crop ticks where they are taped together.
-Measured with WenQuanYi Micro Hei: 2–11 teams one sheet at 19.5–20 pt; 64 teams 3 sheets at 12 pt; 128 teams
-5 sheets at 10.5 pt.
+lines, with a dashed cut line (run between two first-round slots, stopping short of the boxes it would cross)
+and crop ticks in a gutter beside the chart where they are taped together. A box is drawn whole on a sheet or not
+at all (it is then whole on the next), and the lines are spread so the sheets are full. Each match's winner is
+marked ▶ and set in bold on a grey ground, so it shows on a pale monochrome print; a winner who passed A says 过A.
+Measured with WenQuanYi Micro Hei: 2–11 teams one sheet at 18.5–20 pt; 64 teams 3 sheets at 12 pt; 128 teams
+5 sheets at 10–10.5 pt, the last one 88 % or more used.
+
+The certificate (A4 landscape, to be framed) is set in a formal face (楷, else 宋) when the PC has one: a name or
+line the face cannot set whole is set whole in the main font. It has a red title, a red-and-gold border, a
+number, the event's date (or month) and a marked place for the seal over the organiser's name.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from reportlab.lib.pagesizes import A3, A4, landscape
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from materials.conventions import players_of
+from materials.conventions import players_of, prize_rows
 from materials.flow import Flow, Piece, sizes, together
 from materials.fonts import Align, FontSet, FontSpec, choose_fonts, choose_formal
 from materials.page import INK, MARGIN, SHADE, Cell, break_lines
@@ -62,13 +69,6 @@ FOOTNOTE_SIZE = 11.0
 
 
 # --- shared helpers ---
-
-
-def prize_rows(placings: Placings) -> list[tuple[str, str | None]]:
-    """(prize, team id or None while unknown): 一等奖, 二等奖, then each 三等奖."""
-    rows: list[tuple[str, str | None]] = [("一等奖", placings.first), ("二等奖", placings.second)]
-    rows += [("三等奖", t) for t in placings.third] or [("三等奖", None)]
-    return rows
 
 
 def _who(team_id: str | None) -> str | None:

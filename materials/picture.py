@@ -23,7 +23,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from materials.conventions import players_of
+from materials.conventions import players_of, prize_rows
 from materials.fonts import Align, FontSet, choose_fonts
 from materials.page import INK, RULE, break_lines, describe_pdf, no_orphan
 from materials.wording import Block, BlockKind, check_kinds, render
@@ -341,8 +341,6 @@ def announcement_column(chart: Bracket, event: Event, *, date: str, fonts: FontS
     column = Column(fonts, teams)
 
     def prizes() -> None:
-        from materials.ending import prize_rows  # the ending module draws the PDFs; the rows are shared
-
         none = "（不设）" if not chart.placings.third else "（空缺）"
         for prize, team_id in prize_rows(chart.placings):
             players = players_of(teams, team_id) if team_id else ""
