@@ -243,7 +243,7 @@ def test_round_results_name_every_status_and_every_error_by_cell(scored):
 
 def test_playoff_slip_for_each_tied_table(scored):
     folder, report, papers = scored
-    assert [p.name for p in papers.paths] == ["第1轮成绩.pdf", "第1轮第2桌加赛单.pdf"]
+    assert [p.name for p in papers.paths] == ["第1轮成绩.pdf", "第1轮第2桌加赛单.pdf", "第1轮成绩.png"]
     data = (folder / "第1轮第2桌加赛单.pdf").read_bytes()
     assert_printable(data, smallest=12)
     assert pages(data) == 1
