@@ -29,7 +29,7 @@ from materials.page import INK, RULE, break_lines, describe_pdf, no_orphan
 from materials.wording import Block, BlockKind, check_kinds, render
 from scoring.bracket import Bracket, Slot, SlotKind, entry_note
 from scoring.event import Event
-from scoring.files import write_generated
+from scoring.ledger import write_generated
 from scoring.results import RoundResults, TableResult
 from scoring.status import TableStatus
 from scoring.teams import Team, team_name

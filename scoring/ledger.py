@@ -306,7 +306,7 @@ def clean_temporary(folder: Path) -> list[str]:
 # --- the ledger ---
 
 # What the program generates beside the inputs (taken as ours when event.db is built from a folder's files)
-GENERATED_PATTERNS = ("*.pdf", "round-*-checked.xlsx")
+GENERATED_PATTERNS = ("*.pdf", "*.png", "round-*-checked.xlsx")  # what the program generates: PDFs, phone pictures, checked copies
 
 
 class Ledger:
