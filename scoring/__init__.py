@@ -4,7 +4,7 @@ Pure domain (no files, no spreadsheet or PDF library): `levels`, `rules`, `match
 `knockout`, `teams`, `results`, `bracket` and `venue` (what a round, the whole draw and the hall display show),
 `simulate` (seeded random matches), `report` and `text` (terminal text), `errors` (the `Issue` record of
 what a user can fix, and `UserError`), `fields` (the record's field names), and inside `workbook` its
-`parsers`, `schema`, `problems` and `sheetml` (builds xlsx bytes in memory).
+`parsers`, `schema` and `problems`.
 
 Touch files: `hands` (pure, except `read_record`, which reads a match-record file), `files` (atomic writes, the
 ledger of generated files), `event` (reads event.toml), `workbook` (the only package importing a spreadsheet

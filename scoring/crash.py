@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 REPORT_PREFIX = "shuangsheng-错误报告-"
-PACKAGES = ("shuangsheng", "typer", "openpyxl", "python-calamine", "reportlab", "jinja2", "defusedxml")
+PACKAGES = ("shuangsheng", "typer", "openpyxl", "XlsxWriter", "python-calamine", "reportlab", "jinja2", "defusedxml")
 
 
 def _versions() -> list[str]:

@@ -136,8 +136,8 @@ def test_a_part_larger_than_declared_is_refused_as_damaged(event):
 @pytest.mark.parametrize(
     ("old", "new"),
     [
-        (b'<dimension ref="A1:L46" />', b'<dimension ref="A1:L1048576" />'),  # claims a million rows
-        (b'<dimension ref="A1:L46" />', b'<dimension ref="A1:XFD46" />'),  # claims 16,384 columns
+        (b'<dimension ref="A1:L46"/>', b'<dimension ref="A1:L1048576"/>'),  # claims a million rows
+        (b'<dimension ref="A1:L46"/>', b'<dimension ref="A1:XFD46"/>'),  # claims 16,384 columns
         (b"</sheetData>", b'<row r="2000000"><c r="A2000000"><v>1</v></c></row></sheetData>'),  # holds one
     ],
 )

@@ -21,6 +21,7 @@ from scoring.match import replay
 from scoring.teams import Team
 from scoring.workbook import HEADER, WorkbookError, read_round, read_teams, write_checked, write_round
 from scoring.workbook.problems import Cell
+from scoring.workbook.style import points_rule
 from tests.conftest import sha
 from tests.workbook_cases import (
     RECORD_1,
@@ -209,15 +210,18 @@ def test_round_workbook_layout_validation_protection_and_print(tmp_path):
     assert lists["F7:F46"].formula1 == '"×2,×4,×8,×16,×32"'
     assert lists["G7:G46"].formula1 == lists["K7:K46"].formula1 == '"是"'
     assert lists["J7:J46"].formula1 == '"台上扣错底,台下扣错底,台上出错牌,台下出错牌"'
-    assert (lists["D7:D46"].type, lists["D7:D46"].formula1, lists["D7:D46"].formula2) == ("whole", "0", "200")
+    assert (lists["D7:D46"].type, lists["D7:D46"].formula1) == ("custom", points_rule("D7", "E7"))
+    assert (lists["E7:E46"].type, lists["E7:E46"].formula1) == ("custom", points_rule("E7", "D7"))
+    assert lists["D7:D46"].allow_blank and lists["D7:D46"].errorStyle in (None, "stop")
     assert lists["H7:H46"].type == "whole" and "张数" in lists["H7:H46"].error
     assert "台下得分应为 0–200 之间 5 的倍数" in lists["D7:D46"].error
     assert ws.protection.sheet and not ws.protection.password
     assert ws["A7"].protection.locked and ws["A6"].protection.locked and ws["B2"].protection.locked
     assert not ws["B7"].protection.locked and not ws["L46"].protection.locked
     assert ws.page_setup.orientation == "landscape" and int(ws.page_setup.paperSize) == 9  # A4
-    assert ws.page_setup.fitToWidth == 1 and ws.sheet_properties.pageSetUpPr.fitToPage
-    assert ws.page_setup.fitToHeight == 1  # one sheet of paper per table
+    # fitToWidth and fitToHeight default to 1 in the file format (left out when 1)
+    assert ws.page_setup.fitToWidth in (None, 1) and ws.sheet_properties.pageSetUpPr.fitToPage
+    assert ws.page_setup.fitToHeight in (None, 1)  # one sheet of paper per table
     assert ws.print_title_rows.replace("$", "") == "6:6"
     assert ws.freeze_panes == "B7"
     assert ws.column_dimensions["D"].width >= 12  # 台下得分 fits
@@ -238,16 +242,29 @@ def test_a_formula_without_a_saved_value_is_an_error_not_a_blank(tmp_path):
     ]
 
 
-def test_the_referee_simulation_types_into_cells_and_rows_the_file_lacks():
-    from scoring.workbook.referee import _set_cells
+def test_the_referee_simulation_keeps_the_drawn_workbook_and_what_was_typed_before(tmp_path):
+    """fill_round writes the workbook anew: the look, validation and protection `draw` gave it, the values typed
+    by an earlier fill, and the new ones, each in its input cell."""
+    note = "规则：台下得分不够80分，每少20分庄家升一级"
+    path = write_round(tmp_path / "round-1.xlsx", ROUND, TEAMS, rules_note=note)
 
-    xml = ('<worksheet><sheetData><row r="2"><c r="A2" s="3"/><c r="C2" s="4" t="inlineStr"><is><t>x</t></is></c>'
-           "</row></sheetData><mergeCells/></worksheet>")
-    assert _set_cells(xml, {(2, 2): "甲", (2, 3): 5, (1, 1): "t", (4, 1): "<&>"}) == (
-        '<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>t</t></is></c></row>'
-        '<row r="2"><c r="A2" s="3"/><c r="B2" t="inlineStr"><is><t>甲</t></is></c><c r="C2" s="4"><v>5</v></c></row>'
-        '<row r="4"><c r="A4" t="inlineStr"><is><t>&lt;&amp;&gt;</t></is></c></row></sheetData><mergeCells/></worksheet>'
-    )
+    def layout(ws):
+        rules = {(str(dv.sqref), dv.type, dv.formula1) for dv in ws.data_validations.dataValidation}
+        return rules, [ws.column_dimensions[c].width for c in "ABCDL"], ws.freeze_panes, ws.protection.sheet
+
+    drawn = openpyxl.load_workbook(path)
+    wbk.fill_round(path, {1: RECORD_1})
+    wbk.fill_round(path, {2: RECORD_2}, walkovers={})
+    sheet = read_round(path)
+    assert sheet.problems == ()
+    assert [m.record for m in sheet.matches] == [RECORD_1, RECORD_2]
+    filled = openpyxl.load_workbook(path)
+    for title in drawn.sheetnames:
+        assert layout(filled[title]) == layout(drawn[title]), title
+    ws = filled["第1桌"]
+    assert (ws["B7"].value, ws["D7"].value, ws["A5"].value) == ("甲", 35, note)
+    assert not ws["D7"].protection.locked and ws["D7"].border.left.style == "thin"
+    assert ws["C2"].value == "张1、李1" and filled["对阵"]["B6"].value == note
 
 
 @st.composite

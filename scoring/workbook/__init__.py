@@ -10,15 +10,15 @@ The only package that imports a spreadsheet library. Its modules, along their se
 - `teams` — teams.xlsx; `round_writer` / `round_reader` — round-N.xlsx; `checked` — the checked copy;
   `lots` — paper lots;
 - `carry` — `draw --redo`: what was typed for the tables kept, carried into the corrected workbook;
-- `sheetml` — a small xlsx writer for the checked copy (pure: builds the file's bytes);
-- `style` — the look of the workbooks openpyxl writes;
+- `style` — how every workbook the program writes looks and checks what is typed (XlsxWriter, opened so that no
+  text becomes a formula or a link);
 - `referee` — SIMULATION ONLY: typing hands in as a referee would, for the demo and the tests.
 
 Readers are lenient about what people really type but never guess: anything else is a `Problem` naming the file,
 ``sheet!cell``, the value and what was expected, and all problems of a workbook are reported together.
 
 The public functions are available here (`from scoring.workbook import read_round`); they are imported on first
-use, so `import scoring.workbook.schema` does not load openpyxl.
+use, so `import scoring.workbook.schema` loads no spreadsheet library.
 """
 
 from __future__ import annotations

@@ -5,17 +5,21 @@ the round workbook with the values as they were read, each at its own cell, so `
 the copy too. Right of each table's hands: the defenders' total, both levels, the next dealer and the
 explanation; every bad cell is filled red, commented and marked ✗. The workbook the user filled is never written.
 
-The copy is rendered from what the reader holds (`RoundSheet.grids`) through `sheetml`, not by loading and
-re-saving the user's file with openpyxl: for a 64-table round that took four times as long as all the rest of
-`score`. So it keeps values, not the user's own formatting. It prints A4 landscape at a scale where its text is
-at least 10 pt, with each row as tall as its wrapped explanation.
+The copy is rendered from what the reader holds (`RoundSheet.grids`) with XlsxWriter (through `style`, so a value
+beginning with `=` stays text), not by loading and re-saving the user's file with openpyxl: for a 64-table round
+that took four times as long as all the rest of `score`. So it keeps values, not the user's own formatting. It
+prints A4 landscape at a scale where its text is at least 10 pt, with each row as tall as its wrapped explanation.
 """
 
 from __future__ import annotations
 
+import enum
 import hashlib
+import io
 import math
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,9 +42,12 @@ from scoring.workbook.schema import (
     NUMBER_LABEL,
     POOL_HEADER,
 )
-from scoring.workbook.sheetml import LINE_HEIGHT, Look, Sheet, xlsx_bytes
+from scoring.workbook.style import BAD_FILL, BOLD, BORDERED, CENTERED, HEADER_FILL, LABEL_FILL, WRAPPED, put, set_widths
 
 if TYPE_CHECKING:
+    from xlsxwriter.format import Format
+    from xlsxwriter.worksheet import Worksheet
+
     from scoring.match import MatchResult
 
 # Column widths in the copy (characters; a Chinese character takes two). Headers wrap, so the hand table and the
@@ -51,6 +58,50 @@ CHECK_WIDTHS = {"检查": 4, "台下总分": 5, "甲方级": 4, "乙方级": 4, 
 SUMMARY_WIDTHS = {1: 5, 2: 9, 3: 9, 4: 6, 5: 6, 6: 6, 7: 56}
 PLAIN_MAX_WIDTH = 24  # longer texts in the 对阵 sheet run over their empty neighbours instead of widening a column
 assert set(HAND_WIDTHS) == {c.label for c in HAND_COLUMNS} and set(CHECK_WIDTHS) == set(CHECK_COLUMNS)
+
+FONT = {"font_name": "宋体", "font_size": 12}  # the whole copy; printed at PRINT_SCALE it stays ≥ 10 pt
+PRINT_SCALE = 85  # percent: 12 pt × 0.85 = 10.2 pt on paper
+LINE_HEIGHT = 16.5  # points per line of wrapped 12 pt text
+NOTE = {"width": 320, "height": 120, "font_name": "宋体", "font_size": 10}  # a comment's box (pixels) and text
+
+
+class Look(enum.Enum):
+    """The cell formats of the copy, by their properties."""
+
+    PLAIN = None
+    HEADER = (("bold", True), ("bg_color", HEADER_FILL), *CENTERED.items(), ("text_wrap", True), *BORDERED.items())
+    CELL = (*BORDERED.items(), *CENTERED.items())
+    TEXT = (*BORDERED.items(), *WRAPPED.items())
+    BAD = (*BORDERED.items(), *CENTERED.items(), ("bg_color", BAD_FILL))
+    BOLD = tuple(BOLD.items())
+    TITLE = (("bold", True), ("font_size", 16))
+    LABEL = (("bold", True), ("bg_color", LABEL_FILL), *BORDERED.items())
+    WRAP = tuple(WRAPPED.items())
+    BAD_TEXT = (*BORDERED.items(), *WRAPPED.items(), ("bg_color", BAD_FILL))
+
+
+@dataclass
+class Sheet:
+    """One worksheet being assembled: cells by (row, column), looks, widths, heights, merges, comments."""
+
+    title: str
+    values: dict[tuple[int, int], object] = field(default_factory=dict)
+    looks: dict[tuple[int, int], Look] = field(default_factory=dict)
+    widths: dict[int, float] = field(default_factory=dict)
+    heights: dict[int, float] = field(default_factory=dict)
+    merges: list[tuple[int, int, int, int]] = field(default_factory=list)  # first row, col, last row, col
+    comments: dict[tuple[int, int], str] = field(default_factory=dict)
+    title_rows: tuple[int, int] | None = None  # rows repeated on every printed page
+    selected: bool = False
+
+    def put(self, row: int, col: int, value: object = None, look: Look | None = None) -> None:
+        if value is not None:
+            self.values[(row, col)] = value
+        if look is not None:
+            self.looks[(row, col)] = look
+
+    def merge(self, row: int, first_col: int, last_col: int, last_row: int | None = None) -> None:
+        self.merges.append((row, first_col, last_row or row, last_col))
 
 
 def checked_path(path: Path) -> Path:
@@ -107,6 +158,63 @@ def checked_bytes(source: RoundSheet, results: Mapping[int, MatchResult]) -> byt
         else:
             sheets.append(_plain_sheet(grid, marks))
     return xlsx_bytes(sheets)
+
+
+def xlsx_bytes(sheets: Sequence[Sheet]) -> bytes:
+    """The copy as the bytes of an .xlsx file (XlsxWriter), sheets in the given order."""
+    from scoring.workbook.style import new_workbook
+
+    buffer = io.BytesIO()
+    wb = new_workbook(buffer, **FONT)
+    formats = {look: wb.add_format(dict(look.value)) for look in Look if look.value is not None}
+    used: set[str] = set()
+    for sheet in sheets:
+        ws = wb.add_worksheet(_sheet_title(sheet.title, used))
+        _render(ws, sheet, formats)
+    wb.close()
+    return buffer.getvalue()
+
+
+_NOT_IN_TITLE = re.compile(r"[\[\]:*?/\\]")
+
+
+def _sheet_title(title: str, used: set[str]) -> str:
+    """`title` if Excel allows it as a sheet name here, else the nearest name it allows (a file from another
+    program may hold one Excel refuses: too long, a duplicate but for case, a character such as `/`)."""
+    name = _NOT_IN_TITLE.sub("_", title).strip("'")[:31] or "工作表"
+    candidate, n = name, 1
+    while candidate.lower() in used:
+        n += 1
+        candidate = f"{name[:31 - len(str(n)) - 2]}({n})"
+    used.add(candidate.lower())
+    return candidate
+
+
+def _render(ws: Worksheet, sheet: Sheet, formats: Mapping[Look, Format]) -> None:
+    """One sheet of the copy: cells, merged ranges, comments, widths and heights, print setup."""
+    ws.set_default_row(LINE_HEIGHT)
+    set_widths(ws, sheet.widths)
+    for r, height in sheet.heights.items():
+        ws.set_row(r - 1, height)
+    for cell in sheet.values.keys() | sheet.looks.keys():
+        put(ws, *cell, sheet.values.get(cell), formats.get(sheet.looks.get(cell)))
+    for r1, c1, r2, c2 in sheet.merges:
+        fmt = formats.get(sheet.looks.get((r1, c1)))
+        ws.merge_range(r1 - 1, c1 - 1, r2 - 1, c2 - 1, "", fmt)
+        put(ws, r1, c1, sheet.values.get((r1, c1)), fmt)
+    if sheet.comments:
+        ws.set_comments_author("shuangsheng")
+        for (r, c), text in sheet.comments.items():
+            ws.write_comment(r - 1, c - 1, text, NOTE)
+    ws.set_landscape()
+    ws.set_paper(9)  # A4
+    ws.set_print_scale(PRINT_SCALE)
+    ws.center_horizontally()
+    ws.set_margins(left=0.5, right=0.5, top=0.6, bottom=0.6)
+    if sheet.title_rows:
+        ws.repeat_rows(sheet.title_rows[0] - 1, sheet.title_rows[1] - 1)
+    if sheet.selected:
+        ws.activate()
 
 
 def _lines(text: object, width: float) -> int:
@@ -244,7 +352,7 @@ def _plain_sheet(grid: Grid, marks: Mapping[tuple[int, int], Sequence[str]]) -> 
                 sheet.put(r, c, look=Look.CELL)
             r += 1
     widths: dict[int, float] = {}
-    for (r, c), value in grid.cells.items():
+    for (_, c), value in grid.cells.items():
         need = display_width(str(value)) + 2
         if need <= PLAIN_MAX_WIDTH:
             widths[c] = max(widths.get(c, 6), need)

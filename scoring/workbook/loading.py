@@ -2,11 +2,11 @@
 
 The file is read into memory once and never written. Before any parser sees it, `guard.inspect` refuses what is
 not a sane .xlsx (old or foreign formats, truncated files, zip bombs, XML entities, sheets of millions of rows) and
-collects each sheet's merged ranges and whether any cell holds a formula. Values are read with calamine
-(Rust; its XML parser expands no entities); workbooks holding formulas, and rewriting a workbook we wrote, go
-through openpyxl, which parses XML through defusedxml (a dependency). Files saved by openpyxl carry no cached
-formula values, so nothing written here relies on a formula; a formula a user typed is read by the value the
-spreadsheet application saved with it, and one without a saved value becomes `Uncached` (no parser accepts it).
+tells whether any cell holds a formula. Values and each sheet's merged ranges are read with calamine (Rust; its
+XML parser expands no entities); the values of workbooks holding formulas go through openpyxl, which parses XML
+through defusedxml (a dependency). Nothing the program writes holds a formula; a formula a user typed is read by
+the value the spreadsheet application saved with it, and one without a saved value becomes `Uncached` (no parser
+accepts it).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from scoring import files
 from scoring.files import decode_text
-from scoring.workbook.guard import Inspection, Span, inspect
+from scoring.workbook.guard import Span, inspect
 from scoring.workbook.parsers import squeeze
 from scoring.workbook.problems import Problem, WorkbookError
 
@@ -37,7 +37,7 @@ class Grid:
 
     name: str
     cells: dict[tuple[int, int], object]
-    merged: tuple[Span, ...] = ()  # merged ranges, as the file declares them
+    merged: tuple[Span, ...] = ()  # merged ranges, as the file declares them (calamine reads them)
     _labels: list[tuple[int, int, str]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def get(self, row: int, col: int) -> object:
@@ -124,22 +124,26 @@ def read_grids(data: bytes, name: str) -> dict[str, Grid]:
     (rare: our workbooks have none, and people seldom type one) is read with openpyxl instead, where such a cell
     becomes `Uncached` and is reported.
     """
-    package = inspect(data, name)
-    if package.formulas:
-        return _grids_with_formulas(data, name, package)
-    from python_calamine import CalamineError
-
+    if inspect(data, name).formulas:
+        return _grids_with_formulas(data, name)
     try:
         with _rust_panics_unprinted():
-            return _calamine_grids(data, package)
+            return _calamine_grids(data)
     except BaseException as exc:
         # calamine gives up on some files openpyxl reads: a date-formatted cell holding a number far outside any
         # date makes its Rust date library panic (PanicException, which is not even an Exception). Such a file
         # is read again with openpyxl, which marks that cell as an error value, so the problem names the cell.
-        if not isinstance(exc, (CalamineError, ValueError, OSError, ArithmeticError)) \
-                and type(exc).__name__ != "PanicException":
+        if not _calamine_gave_up(exc):
             raise
-    return _grids_with_formulas(data, name, package)
+    return _grids_with_formulas(data, name)
+
+
+def _calamine_gave_up(exc: BaseException) -> bool:
+    """calamine's ways of refusing a file (any other exception is a bug to be raised)."""
+    from python_calamine import CalamineError
+
+    return isinstance(exc, (CalamineError, ValueError, OSError, ArithmeticError)) \
+        or type(exc).__name__ == "PanicException"
 
 
 @contextmanager
@@ -165,7 +169,7 @@ def _rust_panics_unprinted() -> Iterator[None]:
         os.close(saved)
 
 
-def _calamine_grids(data: bytes, package: Inspection) -> dict[str, Grid]:
+def _calamine_grids(data: bytes) -> dict[str, Grid]:
     from python_calamine import CalamineWorkbook, SheetTypeEnum
 
     book = CalamineWorkbook.from_filelike(io.BytesIO(data))
@@ -174,16 +178,39 @@ def _calamine_grids(data: bytes, package: Inspection) -> dict[str, Grid]:
     for meta in book.sheets_metadata:
         if meta.typ != SheetTypeEnum.WorkSheet:
             continue
+        sheet = book.get_sheet_by_name(meta.name)
+        merged = _spans(sheet.merged_cell_ranges)  # before the values: converting a value may panic
         cells: dict[tuple[int, int], object] = {}
-        for r, row in enumerate(book.get_sheet_by_name(meta.name).to_python(skip_empty_area=False), start=1):
+        for r, row in enumerate(sheet.to_python(skip_empty_area=False), start=1):
             for c, value in enumerate(row, start=1):
                 if isinstance(value, str):
                     if not value.strip():
                         continue
                     value = texts.setdefault(value, value)
                 cells[(r, c)] = value
-        grids[meta.name] = Grid(meta.name, cells, package.merged.get(meta.name, ()))
+        grids[meta.name] = Grid(meta.name, cells, merged)
     return grids
+
+
+def _spans(ranges: Sequence[tuple[tuple[int, int], tuple[int, int]]] | None) -> tuple[Span, ...]:
+    """calamine's merged ranges ((first row, column), (last row, column)), 0-based, as 1-based `Span`s."""
+    return tuple(sorted(Span(r1 + 1, c1 + 1, r2 + 1, c2 + 1) for (r1, c1), (r2, c2) in ranges or ()))
+
+
+def _calamine_merges(data: bytes) -> dict[str, tuple[Span, ...]]:
+    """Each worksheet's merged ranges, read with calamine (for a workbook whose values openpyxl reads); none when
+    calamine cannot open the file at all."""
+    from python_calamine import CalamineWorkbook, SheetTypeEnum
+
+    try:
+        with _rust_panics_unprinted():
+            book = CalamineWorkbook.from_filelike(io.BytesIO(data))
+            return {meta.name: _spans(book.get_sheet_by_name(meta.name).merged_cell_ranges)
+                    for meta in book.sheets_metadata if meta.typ == SheetTypeEnum.WorkSheet}
+    except BaseException as exc:
+        if not _calamine_gave_up(exc):
+            raise
+    return {}
 
 
 def _sheet_cells(wb) -> dict[str, dict[tuple[int, int], object]]:
@@ -201,12 +228,12 @@ def _sheet_cells(wb) -> dict[str, dict[tuple[int, int], object]]:
     return out
 
 
-def _grids_with_formulas(data: bytes, name: str, package: Inspection) -> dict[str, Grid]:
+def _grids_with_formulas(data: bytes, name: str) -> dict[str, Grid]:
     """openpyxl, twice: the formulas, then the values saved with them."""
     try:
         with warnings.catch_warnings():  # its English warnings (a date out of range) become the cell's error value
             warnings.simplefilter("ignore")
-            return _openpyxl_grids(data, name, package)
+            return _openpyxl_grids(data, name)
     except WorkbookError:
         raise
     # read-only openpyxl parses each sheet while it is read, so a damaged sheet fails here, in many ways
@@ -215,7 +242,7 @@ def _grids_with_formulas(data: bytes, name: str, package: Inspection) -> dict[st
         raise _unreadable(name, exc) from None
 
 
-def _openpyxl_grids(data: bytes, name: str, package: Inspection) -> dict[str, Grid]:
+def _openpyxl_grids(data: bytes, name: str) -> dict[str, Grid]:
     wb = open_workbook(data, name, data_only=False)
     try:
         cells = _sheet_cells(wb)
@@ -236,7 +263,8 @@ def _openpyxl_grids(data: bytes, name: str, package: Inspection) -> dict[str, Gr
         for (sheet, pos), formula in formulas.items():
             value = cached.get(sheet, {}).get(pos)
             cells[sheet][pos] = Uncached(formula) if value is None else value
-    return {title: Grid(title, sheet_cells, package.merged.get(title, ())) for title, sheet_cells in cells.items()}
+    merged = _calamine_merges(data)
+    return {title: Grid(title, sheet_cells, merged.get(title, ())) for title, sheet_cells in cells.items()}
 
 
 def csv_grid(data: bytes, name: str) -> Grid:

@@ -1,20 +1,18 @@
 """Writing `round-N.xlsx` for `draw`: the 对阵 sheet and one printable score sheet per table (writes files).
 
 Each 第N桌 sheet has 30 numbered hand rows then 10 rows 加1…加10 with 加赛 prefilled “是”; only the input cells are
-unlocked, and each column carries the validation its schema column asks for.
+unlocked, and each column carries the validation its schema column asks for (`style.validation`). Written with
+XlsxWriter through `style`: team ids, names and the rules note are text cells whatever they begin with.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
-from copy import copy
 from pathlib import Path
 
-from openpyxl.cell.cell import Cell
-from openpyxl.styles import Alignment
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.datavalidation import DataValidation
-from openpyxl.worksheet.worksheet import Worksheet
+from xlsxwriter.workbook import Workbook
+from xlsxwriter.worksheet import Worksheet
 
 from scoring.knockout import Pairing, Round
 from scoring.levels import Side
@@ -53,24 +51,30 @@ from scoring.workbook.schema import (
 )
 from scoring.workbook.style import (
     BOLD,
-    BORDER,
-    CENTER,
+    BORDERED,
+    CENTERED,
     HAND_NUMBER,
+    HEADER,
     INPUT,
     INPUT_TEXT,
-    LABEL_FILL,
+    LABEL,
     TITLE,
-    UNLOCKED,
-    WRAP,
-    add_validation,
+    WRAPPED,
+    Formats,
     column_widths,
-    fit_columns,
-    header_cell,
+    merge,
     new_workbook,
     print_setup,
     protect,
+    put,
     save,
+    set_widths,
+    validation,
 )
+
+# What has been typed into a workbook: sheet name → (row, column) → value (the referee simulation).
+Typed = Mapping[str, Mapping[tuple[int, int], object]]
+FORFEIT_COLUMN = MATCHES_HEADER.index("弃权") + 1
 
 
 def players(team: Team | None) -> str:
@@ -89,124 +93,133 @@ def write_round(
 ) -> Path:
     """`round-N.xlsx`: the 对阵 sheet (matches, 弃权 column, bye, seed, the ordered pool and lots) and one
     protected, printable 第{桌号}桌 score sheet per match with 30 hand rows and 10 加赛 rows."""
-    wb = new_workbook()
-    ws = wb.active
-    ws.title = MATCHES_SHEET
-    _write_matches_sheet(ws, round, teams, rules_note)
+    names = {team_id: players(teams.get(team_id)) for team_id in round.pool}
+    for team_id in (*round.byes, *(t for p in round.pairings for t in (p.a, p.b))):
+        names[team_id] = players(team_of(teams, team_id))
+    return render_round(path, round, names, rules_note=rules_note, force=force)
+
+
+def render_round(path: Path, round: Round, names: Mapping[str, str], *, rules_note: str = "",
+                 typed: Typed | None = None, force: bool = False) -> Path:
+    """`write_round` from each team's players as printed (id → "张三、李四"), with `typed` values in the input
+    cells (the 弃权 column and the hand rows; for the referee simulation)."""
+    buffer = io.BytesIO()
+    wb = new_workbook(buffer)
+    formats = Formats(wb)
+    typed = typed or {}
+    _write_matches_sheet(wb, formats, round, names, rules_note, typed.get(MATCHES_SHEET, {}))
     for pairing in round.pairings:
-        _write_match_sheet(wb.create_sheet(sheet_name(pairing.table)), round, pairing, teams, rules_note)
-    return save(wb, path, force=force)
+        _write_match_sheet(wb, formats, round, pairing, names, rules_note, typed.get(sheet_name(pairing.table), {}))
+    return save(wb, buffer, path, force=force)
 
 
-def _write_matches_sheet(ws: Worksheet, round: Round, teams: Mapping[str, Team], rules_note: str) -> None:
-    ws.cell(MATCHES_TITLE_ROW, 1, f"第{round.number}轮 对阵表").font = TITLE
-    byes = [team_of(teams, t) for t in round.byes]
-    bye_note = f"{players(byes[0])}（本轮轮空，直接晋级）" if len(byes) == 1 else f"以上{len(byes)}组本轮轮空，直接晋级"
+def match_row(index: int) -> int:
+    """The 对阵 sheet row of the round's `index`-th pairing (0-based)."""
+    return MATCHES_HEADER_ROW + 1 + index
+
+
+def _write_matches_sheet(wb: Workbook, fm: Formats, round: Round, names: Mapping[str, str], rules_note: str,
+                         typed: Mapping[tuple[int, int], object]) -> None:
+    ws = wb.add_worksheet(MATCHES_SHEET)
+    put(ws, MATCHES_TITLE_ROW, 1, f"第{round.number}轮 对阵表", fm(TITLE))
+    byes = round.byes
+    bye_note = f"{names.get(byes[0], '')}（本轮轮空，直接晋级）" if len(byes) == 1 else f"以上{len(byes)}组本轮轮空，直接晋级"
     info = (
         (ROUND_LABEL, round.number, ""),
         (SEED_LABEL, round.seed if round.seed is not None else NO_SEED, ""),
-        (BYE_LABEL, BYE_SEPARATOR.join(round.byes) or NO_BYE, bye_note if byes else ""),
+        (BYE_LABEL, BYE_SEPARATOR.join(byes) or NO_BYE, bye_note if byes else ""),
         ("弃权", "如有一方弃权，在该桌“弃权”栏选“甲”或“乙”（弃权的一方），该桌记分表不必填写", ""),
     )
     for r, (label, value, extra) in enumerate(info, start=MATCHES_INFO_ROW):
-        ws.cell(r, 1, label).font = BOLD
-        ws.cell(r, 1).fill = LABEL_FILL
-        ws.cell(r, 2, value).alignment = Alignment(horizontal="left")
+        put(ws, r, 1, label, fm(LABEL))
+        put(ws, r, 2, value, fm({"align": "left"}))
         if extra:
-            ws.cell(r, 3, extra)
+            put(ws, r, 3, extra)
     if rules_note:
-        ws.cell(MATCHES_RULES_ROW, 1, "规则").font = BOLD
-        ws.cell(MATCHES_RULES_ROW, 2, rules_note)
-    header_row = MATCHES_HEADER_ROW
+        put(ws, MATCHES_RULES_ROW, 1, "规则", fm(BOLD))
+        put(ws, MATCHES_RULES_ROW, 2, rules_note)
     for col, label in enumerate(MATCHES_HEADER, start=1):
-        header_cell(ws, header_row, col, label)
+        put(ws, MATCHES_HEADER_ROW, col, label, fm(HEADER))
     rows: list[tuple[object, ...]] = [MATCHES_HEADER]
-    for r, p in enumerate(round.pairings, start=header_row + 1):
-        a, b = team_of(teams, p.a), team_of(teams, p.b)
-        values = (p.table, p.a, p.b, None, players(a), players(b), THIRD_PLACE if p.third_place else None)
+    for i, p in enumerate(round.pairings):
+        r = match_row(i)
+        values = (p.table, p.a, p.b, typed.get((r, FORFEIT_COLUMN)), names.get(p.a, ""), names.get(p.b, ""),
+                  THIRD_PLACE if p.third_place else None)
         rows.append(values)
         for col, value in enumerate(values, start=1):
-            cell = ws.cell(r, col, value)
-            cell.border = BORDER
-            if col <= 3:
-                cell.alignment = CENTER
-        ws.cell(r, 4).protection = UNLOCKED
-    last_match = header_row + len(round.pairings)
+            if col == FORFEIT_COLUMN:
+                put(ws, r, col, value, fm(BORDERED, {"locked": False}))
+            else:
+                put(ws, r, col, value, fm(BORDERED, CENTERED) if col <= 3 else fm(BORDERED))
+    last_match = MATCHES_HEADER_ROW + len(round.pairings)
     if round.pairings:
-        dv = DataValidation(type="list", formula1='"甲,乙"', allow_blank=True, errorStyle="warning",
-                            showErrorMessage=True, showInputMessage=True)
-        dv.errorTitle, dv.error = "弃权填写有误", "弃权应为空，或弃权的一方“甲”或“乙”。"
-        dv.promptTitle, dv.prompt = "弃权", "弃权的一方：甲或乙；未弃权留空"
-        dv.add(f"D{header_row + 1}:D{last_match}")
-        ws.add_data_validation(dv)
+        ws.data_validation(MATCHES_HEADER_ROW, FORFEIT_COLUMN - 1, last_match - 1, FORFEIT_COLUMN - 1, {
+            "validate": "list", "source": ["甲", "乙"], "ignore_blank": True, "error_type": "warning",
+            "error_title": "弃权填写有误", "error_message": "弃权应为空，或弃权的一方“甲”或“乙”。",
+            "input_title": "弃权", "input_message": "弃权的一方：甲或乙；未弃权留空",
+        })
     pool_title = last_match + 2
-    ws.cell(pool_title, 1, POOL_TITLE).font = BOLD
+    put(ws, pool_title, 1, POOL_TITLE, fm(BOLD))
     for col, label in enumerate(POOL_HEADER, start=1):
-        header_cell(ws, pool_title + 1, col, label)
+        put(ws, pool_title + 1, col, label, fm(HEADER))
     lots = dict(round.lots)
     for i, team_id in enumerate(round.pool, start=1):
-        values = (i, team_id, players(teams.get(team_id)), lots.get(team_id))
+        values = (i, team_id, names.get(team_id, ""), lots.get(team_id))
         rows.append(values)
         for col, value in enumerate(values, start=1):
-            ws.cell(pool_title + 1 + i, col, value).border = BORDER
+            put(ws, pool_title + 1 + i, col, value, fm(BORDERED))
     widths = column_widths(rows)
     widths[2] = max(widths.get(2, 6), 12)
-    fit_columns(ws, widths)
-    ws.freeze_panes = f"A{header_row + 1}"
-    print_setup(ws, title_rows=None)
+    set_widths(ws, widths)
+    ws.freeze_panes(MATCHES_HEADER_ROW, 0)
+    print_setup(ws, title_row=None)
     protect(ws)
 
 
-def _write_match_sheet(ws: Worksheet, round: Round, p: Pairing, teams: Mapping[str, Team], rules_note: str) -> None:
+def _write_match_sheet(wb: Workbook, fm: Formats, round: Round, p: Pairing, names: Mapping[str, str],
+                       rules_note: str, typed: Mapping[tuple[int, int], object]) -> None:
+    ws = wb.add_worksheet(sheet_name(p.table))
     n = len(HAND_COLUMNS)
-    last_col = get_column_letter(n)
     title = f"第{round.number}轮 第{p.table}桌 记分表" + (f"（{THIRD_PLACE}）" if p.third_place else "")
-    ws.cell(TITLE_ROW, 1, title).font = TITLE
-    ws.merge_cells(f"A{TITLE_ROW}:{last_col}{TITLE_ROW}")
-    ws.cell(TITLE_ROW, 1).alignment = CENTER
+    merge(ws, TITLE_ROW, 1, n, title, fm(TITLE, CENTERED))
     for row, side, team_id in ((A_ROW, Side.A, p.a), (B_ROW, Side.B, p.b)):
-        ws.cell(row, 1, side.team).font = BOLD
-        ws.cell(row, 1).fill = LABEL_FILL
-        ws.cell(row, 2, team_id).font = BOLD
-        ws.cell(row, 2).alignment = CENTER
-        ws.cell(row, 3, players(team_of(teams, team_id)))
-        ws.merge_cells(f"C{row}:F{row}")
-    ws.cell(GUIDE_ROW, 1, GUIDE).alignment = WRAP
-    ws.merge_cells(f"A{GUIDE_ROW}:{last_col}{GUIDE_ROW}")
-    ws.row_dimensions[GUIDE_ROW].height = 45
+        put(ws, row, 1, side.team, fm(LABEL))
+        put(ws, row, 2, team_id, fm(BOLD, CENTERED))
+        merge(ws, row, 3, 6, names.get(team_id, ""))
+    merge(ws, GUIDE_ROW, 1, n, GUIDE, fm(WRAPPED))
+    ws.set_row(GUIDE_ROW - 1, 45)
     if rules_note:
-        ws.cell(RULES_ROW, 1, rules_note).alignment = WRAP
-        ws.merge_cells(f"A{RULES_ROW}:{last_col}{RULES_ROW}")
+        merge(ws, RULES_ROW, 1, n, rules_note, fm(WRAPPED))
     for col, column in enumerate(HAND_COLUMNS, start=1):
-        header_cell(ws, HAND_HEADER_ROW, col, column.label)
+        put(ws, HAND_HEADER_ROW, col, column.label, fm(HEADER))
     first = HAND_HEADER_ROW + 1
     last = first + REGULAR_ROWS + PLAYOFF_ROWS - 1
-    # Assigning a named style by name looks it up and copies it (slow, and 480 cells a sheet): each style is
-    # assigned once by name, then its cell's formatting is copied, as openpyxl's own sheet copy does.
-    styled: dict[str, Cell] = {}
+    _write_hand_rows(ws, fm, first, typed)
+    position = {c.field: col for col, c in enumerate(HAND_COLUMNS, start=1) if c.field}
+    partners = {position["points"]: position["bottom"], position["bottom"]: position["points"]}
+    for col, column in enumerate(HAND_COLUMNS, start=1):
+        rule = validation(column, first, last, col, points_partner=partners.get(col))
+        if rule is not None:
+            ws.data_validation(first - 1, col - 1, last - 1, col - 1, rule)
+    widths = {col: column.width or display_width(column.label) + 4 for col, column in enumerate(HAND_COLUMNS, start=1)}
+    widths[2] = max(widths[2], display_width(p.a + p.b) + 6, 8)
+    set_widths(ws, widths)
+    ws.freeze_panes(first - 1, 1)
+    print_setup(ws, title_row=HAND_HEADER_ROW, one_page=True)
+    protect(ws)
+
+
+def _write_hand_rows(ws: Worksheet, fm: Formats, first: int, typed: Mapping[tuple[int, int], object]) -> None:
+    """The 30 numbered rows and the 10 加赛 rows (加赛 prefilled “是”), input cells unlocked."""
+    number, entry, note = fm(HAND_NUMBER), fm(INPUT), fm(INPUT_TEXT)
     for i in range(REGULAR_ROWS + PLAYOFF_ROWS):
         r = first + i
         playoff = i >= REGULAR_ROWS
         for col, column in enumerate(HAND_COLUMNS, start=1):
-            cell = ws.cell(r, col)
             if column.label == NUMBER_LABEL:
-                cell.value = f"{PLAYOFF_PREFIX}{i - REGULAR_ROWS + 1}" if playoff else i + 1
-                style = HAND_NUMBER
-            else:
-                style = INPUT_TEXT if column.label == NOTE_LABEL else INPUT
-                if playoff and column.field == "playoff":
-                    cell.value = "是"
-            if style in styled:
-                cell._style = copy(styled[style]._style)
-            else:
-                cell.style = style
-                styled[style] = cell
-    for col, column in enumerate(HAND_COLUMNS, start=1):
-        letter = get_column_letter(col)
-        add_validation(ws, column, f"{letter}{first}:{letter}{last}")
-        width = column.width or display_width(column.label) + 4
-        ws.column_dimensions[letter].width = width
-    ws.column_dimensions["B"].width = max(ws.column_dimensions["B"].width, display_width(p.a + p.b) + 6, 8)
-    ws.freeze_panes = f"B{first}"
-    print_setup(ws, title_rows=f"{HAND_HEADER_ROW}:{HAND_HEADER_ROW}", one_page=True)
-    protect(ws)
+                put(ws, r, col, f"{PLAYOFF_PREFIX}{i - REGULAR_ROWS + 1}" if playoff else i + 1, number)
+                continue
+            value = typed.get((r, col))
+            if value is None and playoff and column.field == "playoff":
+                value = "是"
+            put(ws, r, col, value, note if column.label == NOTE_LABEL else entry)

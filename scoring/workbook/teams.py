@@ -28,54 +28,58 @@ from scoring.workbook.schema import (
 
 def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = False, force: bool = False) -> Path:
     """`teams.xlsx`: sheet 报名表 with its header, text-formatted 组号 and 联系电话, validation, the given teams;
-    with `examples`, a few example rows whose 备注 is “示例，请删除” (read_teams refuses them until removed)."""
-    from openpyxl.styles import Font
-    from openpyxl.utils import get_column_letter
-    from openpyxl.worksheet.datavalidation import DataValidation
+    with `examples`, a few example rows whose 备注 is “示例，请删除” (read_teams refuses them until removed).
+    Every value is written as text (XlsxWriter, through `style.put`): an id or a name beginning with `=` stays
+    what was typed."""
+    import io
 
     from scoring.workbook.style import (
         EXAMPLE,
+        HEADER,
+        TEXT_FORMAT,
         TITLE,
+        Formats,
         column_widths,
-        fit_columns,
-        header_cell,
         new_workbook,
         print_setup,
+        put,
         save,
+        set_widths,
     )
 
-    wb = new_workbook()
-    ws = wb.active
-    ws.title = TEAMS_SHEET
+    buffer = io.BytesIO()
+    wb = new_workbook(buffer)
+    fm = Formats(wb)
+    ws = wb.add_worksheet(TEAMS_SHEET)
     for col, label in enumerate(TEAMS_HEADER, start=1):
-        header_cell(ws, 1, col, label)
+        put(ws, 1, col, label, fm(HEADER))
     rows = list(EXAMPLE_TEAMS if examples else ()) + list(teams)
+    text_columns = (1, 4)  # 组号, 联系电话 as text: a typed 03 stays 03
     for r, team in enumerate(rows, start=2):
+        look = EXAMPLE if team.note == EXAMPLE_MARK else {}
         values = (team.id, team.players[0], team.players[1], team.phone, team.note)
         for col, value in enumerate(values, start=1):
-            cell = ws.cell(r, col, value or None)
-            if team.note == EXAMPLE_MARK:
-                cell.font = EXAMPLE
+            put(ws, r, col, value or None, fm(look, TEXT_FORMAT if col in text_columns else {}))
     last = max(TEAMS_ROWS, len(rows) + 1)
-    for col in (1, 4):  # 组号, 联系电话 as text: a typed 03 stays 03
-        for r in range(2, last + 1):
-            ws.cell(r, col).number_format = "@"
+    for col in text_columns:  # the prepared rows, as Excel would keep them after a column was formatted as text
+        for r in range(len(rows) + 2, last + 1):
+            put(ws, r, col, None, fm(TEXT_FORMAT))
     for col, (label, high, message) in enumerate(
         (("组号", 10, "组号不能为空，最多 10 个字，如 01、02"), ("队员1", 20, "请填写队员姓名（最多 20 个字）"),
          ("队员2", 20, "请填写队员姓名（最多 20 个字）")),
         start=1,
     ):
-        dv = DataValidation(type="textLength", operator="between", formula1="1", formula2=str(high),
-                            allow_blank=True, errorStyle="stop", showErrorMessage=True, showInputMessage=True)
-        dv.errorTitle, dv.error, dv.promptTitle, dv.prompt = f"{label}填写有误", message, label, message
-        dv.add(f"{get_column_letter(col)}2:{get_column_letter(col)}{last}")
-        ws.add_data_validation(dv)
+        ws.data_validation(1, col - 1, last - 1, col - 1, {
+            "validate": "length", "criteria": "between", "minimum": 1, "maximum": high, "ignore_blank": True,
+            "error_type": "stop", "error_title": f"{label}填写有误", "error_message": message,
+            "input_title": label, "input_message": message,
+        })
     widths = column_widths([TEAMS_HEADER] + [(t.id, *t.players, t.phone, t.note) for t in rows])
     widths[1], widths[4], widths[5] = max(widths.get(1, 6), 8), max(widths.get(4, 6), 14), max(widths.get(5, 6), 24)
-    fit_columns(ws, widths)
-    ws.freeze_panes = "A2"
-    print_setup(ws, title_rows="1:1")
-    guide = wb.create_sheet("填写说明")
+    set_widths(ws, widths)
+    ws.freeze_panes(1, 0)
+    print_setup(ws, title_row=1)
+    guide = wb.add_worksheet("填写说明")
     for r, line in enumerate(
         (
             "报名表填写说明",
@@ -87,9 +91,9 @@ def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = Fals
         ),
         start=1,
     ):
-        guide.cell(r, 1, line).font = TITLE if r == 1 else Font()
-    guide.column_dimensions["A"].width = 80
-    return save(wb, path, force=force)
+        put(guide, r, 1, line, fm(TITLE) if r == 1 else None)
+    guide.set_column(0, 0, 80)
+    return save(wb, buffer, path, force=force)
 
 
 def write_teams_template(path: Path, *, force: bool = False) -> Path:
