@@ -145,8 +145,10 @@ def protect(ws: Worksheet) -> None:
 def points_rule(cell: str, other: str) -> str:
     """The custom validation formula of a 台下得分 or 底牌分 cell (`cell`, e.g. D7), whose partner is `other` (E7):
     a number, a whole multiple of 5 from 0 to 200, and the two together at most 200 (a partner not yet typed, or
-    typed as text, counts 0). A blank cell is allowed by the validation itself, not by this formula."""
-    return f"AND(ISNUMBER({cell}),{cell}>=0,{cell}<=200,MOD({cell},5)=0,{cell}+N({other})<=200)"
+    typed as text, counts 0). N() makes text 0 instead of an error, since AND evaluates every part. A blank cell
+    is allowed by the validation itself, not by this formula."""
+    value = f"N({cell})"
+    return f"AND(ISNUMBER({cell}),{value}>=0,{value}<=200,MOD({value},5)=0,{value}+N({other})<=200)"
 
 
 POINTS_ERROR = "应为 0–200 之间 5 的倍数（只填数字），且台下得分加底牌分不超过 200"
