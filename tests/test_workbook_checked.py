@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import openpyxl
 import pytest
@@ -18,8 +19,13 @@ from tests.workbook_cases import (
     ROUND,
     TEAMS,
     fill,
-    filled,  # noqa: F401  (a fixture)
+    filled_round,
 )
+
+
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory) -> Path:
+    return filled_round(tmp_path_factory.mktemp("round"))
 
 
 def test_checked_copy_has_levels_marks_and_never_touches_the_input(filled, tmp_path):

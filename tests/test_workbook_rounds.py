@@ -30,10 +30,16 @@ from tests.workbook_cases import (
     ROWS_1,
     TEAMS,
     fill,
-    filled,  # noqa: F401  (a fixture)
+    filled_round,
 )
 
 A, B = Side.A, Side.B
+
+
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory) -> Path:
+    return filled_round(tmp_path_factory.mktemp("round"))
+
 
 
 @pytest.fixture(scope="module")

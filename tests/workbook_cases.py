@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import openpyxl
-import pytest
 
 from scoring.hands import Hand, MatchRecord, Offense
 from scoring.knockout import Pairing, Round
@@ -53,8 +52,8 @@ def fill(path: Path, cells: dict[str, dict[str, object]]) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def filled(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("round") / "round-1.xlsx"
+def filled_round(folder: Path) -> Path:
+    """round-1.xlsx in `folder`, drawn and filled with MESSY_1 and MESSY_2 (each test module's `filled`)."""
+    path = folder / "round-1.xlsx"
     write_round(path, ROUND, TEAMS)
     return fill(path, {"第1桌": MESSY_1, "第2桌": MESSY_2})
