@@ -42,7 +42,18 @@ from scoring.workbook.schema import (
     NUMBER_LABEL,
     POOL_HEADER,
 )
-from scoring.workbook.style import BAD_FILL, BOLD, BORDERED, CENTERED, HEADER_FILL, LABEL_FILL, WRAPPED, put, set_widths
+from scoring.workbook.style import (
+    BAD_FILL,
+    BOLD,
+    BORDERED,
+    CENTERED,
+    HEADER_FILL,
+    LABEL_FILL,
+    WRAPPED,
+    new_workbook,
+    put,
+    set_widths,
+)
 
 if TYPE_CHECKING:
     from xlsxwriter.format import Format
@@ -162,8 +173,6 @@ def checked_bytes(source: RoundSheet, results: Mapping[int, MatchResult]) -> byt
 
 def xlsx_bytes(sheets: Sequence[Sheet]) -> bytes:
     """The copy as the bytes of an .xlsx file (XlsxWriter), sheets in the given order."""
-    from scoring.workbook.style import new_workbook
-
     buffer = io.BytesIO()
     wb = new_workbook(buffer, **FONT)
     formats = {look: wb.add_format(dict(look.value)) for look in Look if look.value is not None}

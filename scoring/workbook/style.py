@@ -85,12 +85,20 @@ def put(ws: Worksheet, row: int, col: int, value: object, fmt: Format | None = N
             ws.write_blank(r, c, None, fmt)
     elif isinstance(value, bool):
         ws.write_boolean(r, c, value, fmt)
-    elif isinstance(value, (int, float)) and math.isfinite(value):
+    elif isinstance(value, (int, float)) and _finite(value):
         ws.write_number(r, c, value, fmt)
     elif isinstance(value, (datetime, date, time)):
         ws.write_string(r, c, value.isoformat(), fmt)
     else:
         ws.write_string(r, c, str(value), fmt)
+
+
+def _finite(number: float) -> bool:
+    """Whether Excel can hold `number` as a number (not inf or nan, nor an integer beyond any float)."""
+    try:
+        return math.isfinite(number)
+    except OverflowError:
+        return False
 
 
 def merge(ws: Worksheet, row: int, first_col: int, last_col: int, value: object, fmt: Format | None = None,
