@@ -157,31 +157,41 @@ _INLINE = re.compile(rb't="inlineStr"><is><t(?: [^>]*)?>(.*?)</t></is>', re.S)
 
 def to_shared_strings(data: bytes) -> bytes:
     """The workbook as Excel saves it: every inline text moved to xl/sharedStrings.xml, each cell referring to it
-    by number (a parser then copies the text into every cell that refers to it)."""
+    by number (a parser then copies the text into every cell that refers to it). Texts already shared (a workbook
+    XlsxWriter wrote) keep their numbers; the moved ones follow them."""
+    with zipfile.ZipFile(io.BytesIO(data)) as src:
+        names = set(src.namelist())
+        existing = src.read("xl/sharedStrings.xml") if "xl/sharedStrings.xml" in names else None
+    kept = re.findall(rb"<si>.*?</si>", existing, re.S) if existing else []
     index: dict[bytes, int] = {}
 
     def shared(match: re.Match[bytes]) -> bytes:
-        return b't="s"><v>%d</v>' % index.setdefault(match.group(1), len(index))
+        return b't="s"><v>%d</v>' % (len(kept) + index.setdefault(match.group(1), len(index)))
 
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, \
             zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as dst:
         for info in src.infolist():
             content = src.read(info)
+            if info.filename == "xl/sharedStrings.xml":
+                continue  # written below, with the moved texts after the kept ones
             if info.filename.startswith("xl/worksheets/"):
                 content = _INLINE.sub(shared, content)
-            elif info.filename == "xl/_rels/workbook.xml.rels":
+            elif info.filename == "xl/_rels/workbook.xml.rels" and existing is None:
                 content = content.replace(b"</Relationships>", b'<Relationship Id="rIdShared" Type="http://schemas.'
                                           b'openxmlformats.org/officeDocument/2006/relationships/sharedStrings" '
                                           b'Target="sharedStrings.xml"/></Relationships>')
-            elif info.filename == "[Content_Types].xml":
+            elif info.filename == "[Content_Types].xml" and existing is None:
                 content = content.replace(b"</Types>", b'<Override PartName="/xl/sharedStrings.xml" ContentType='
                                           b'"application/vnd.openxmlformats-officedocument.spreadsheetml.'
                                           b'sharedStrings+xml"/></Types>')
             dst.writestr(info.filename, content)
         with dst.open("xl/sharedStrings.xml", "w", force_zip64=True) as part:
+            total = len(kept) + len(index)
             part.write(b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="%d" '
-                       b'uniqueCount="%d">' % (len(index), len(index)))
+                       b'uniqueCount="%d">' % (total, total))
+            for item in kept:
+                part.write(item)
             for text in index:
                 part.write(b"<si><t>" + text + b"</t></si>")
             part.write(b"</sst>")
