@@ -20,14 +20,14 @@ from scoring.simulate import simulate_match
 from scoring.teams import Team
 from tests.conftest import cli
 
-NAMES = (
+NAMES = (  # each at most 20 characters, the longest name the team list accepts
     "=1+1",
-    '=HYPERLINK("http://evil.example/x","点我")&"',
+    '=HYPERLINK("e.x/a")',
     "+86 123",
     "-3",
     "@SUM(A1)",
     "=A1*2",
-    "http://evil.example/y",
+    "http://evil.ex/y",
     "-=+@",
 )
 DELIBERATE_FORMULAS: frozenset[str] = frozenset()  # the program writes no formula of its own anywhere
@@ -107,7 +107,8 @@ def test_names_beginning_like_formulas_stay_text_in_every_workbook(tmp_path):
 def test_the_writers_store_any_id_and_name_as_text(tmp_path):
     """Called directly, so the writers are safe whatever the 组号 intake accepts."""
     ids = ("=1+1", "+2", "-3", "@4")
-    teams = {team_id: Team(team_id, (f"{team_id}甲", NAMES[i])) for i, team_id in enumerate(ids)}
+    long_link = '=HYPERLINK("http://evil.example/x","点我")&"'
+    teams = {team_id: Team(team_id, (f"{team_id}甲", (long_link, *NAMES)[i])) for i, team_id in enumerate(ids)}
     teams_file = workbook.write_teams(tmp_path / "teams.xlsx", list(teams.values()))
     drawn = Round(1, ids, (Pairing(1, ids[0], ids[1]), Pairing(2, ids[2], ids[3])), (), 9)
     round_file = workbook.write_round(tmp_path / "round-1.xlsx", drawn, teams, rules_note="=规则 @ +1")
