@@ -43,7 +43,6 @@ from materials.page import (
     Sizes,
     break_lines,
     new_canvas,
-    no_orphan,
 )
 from materials.wording import LINE_BREAK, Block, BlockKind, unknown_insert
 from scoring.event import Event
@@ -175,13 +174,13 @@ class Flow:
         s = self.sizes
         body = kind is BlockKind.BODY
         indent = 2 * s.body if body else 0.0
-        lines = no_orphan(break_lines(self.fonts, text, s.body, [WIDTH - indent, WIDTH], who)) or [""]
+        lines = break_lines(self.fonts, text, s.body, [WIDTH - indent, WIDTH], who) or [""]
         return self._lines(lines, s.body, 1.45, after=s.body * 0.12, indent=indent, justify=body)
 
     def note(self, text: str, *, who: str | None = None) -> list[Piece]:
         """A paragraph in the smaller size, from the left."""
         s = self.sizes
-        lines = no_orphan(break_lines(self.fonts, text, s.note, [WIDTH], who)) or [""]
+        lines = break_lines(self.fonts, text, s.note, [WIDTH], who) or [""]
         return self._lines(lines, s.note, 1.5, after=s.note * 0.12)
 
     def table(self, rows: Sequence[Sequence[Cell | str]], widths: Sequence[float], *, header_rows: int = 1,
@@ -204,7 +203,7 @@ class Flow:
             for cell, (left, right) in zip(cells, itertools.pairwise(edges), strict=False):  # a short row: blank after
                 inner = right - left - 2 * CELL_PADDING
                 hard = cell.text.replace(LINE_BREAK, "\n").split("\n")
-                lines = [ln for part in hard for ln in no_orphan(break_lines(self.fonts, part, size, [inner], cell.who))]
+                lines = [ln for part in hard for ln in break_lines(self.fonts, part, size, [inner], cell.who)]
                 centred = cell.align is Align.CENTRE or (cell.align is Align.AUTO and len(lines) <= 1)
                 laid.append((lines or [""], centred))
             height = max(len(lines) for lines, _ in laid) * leading + sum(padding)
@@ -298,7 +297,7 @@ class Flow:
         size, indent = self.sizes.note, 2 * self.sizes.body
         x, width = LEFT + indent, WIDTH - indent
         inner_left, inner_right = CELL_PADDING + 3, CELL_PADDING
-        lines = no_orphan(break_lines(self.fonts, text, size, [width - inner_left - inner_right - 3])) or [""]
+        lines = break_lines(self.fonts, text, size, [width - inner_left - inner_right - 3]) or [""]
         body = self.lines(lines, size, 1.5, x=x + inner_left, width=width - inner_left - inner_right)
         height = body.height + 3 + 5
 

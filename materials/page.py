@@ -15,7 +15,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from materials.fonts import Align, FontSet
 from scoring import linebreak
-from scoring.linebreak import can_break
 
 # Streams are Flate-compressed only, not also ASCII85-encoded: 25 % smaller files, and the encoding was a
 # large share of the time spent writing a PDF. (reportlab reads the setting when it writes each stream.)
@@ -39,28 +38,10 @@ ASIDE = colors.Color(0.93, 0.93, 0.93)  # the tint behind a 补充说明
 
 def break_lines(fonts: FontSet, text: str, size: float, widths: Sequence[float], who: str | None = None) -> list[str]:
     """Chinese line breaking (scoring.linebreak) by the font's character widths; `widths` are the line widths
-    (first line, then the rest). reportlab's own CJK wrap knows only some of the rules, so paragraphs are broken
-    here. A line keeps 0.01 pt clear of its width."""
+    (first line, then the rest). Every document's text goes through here, so one rule set holds everywhere: no
+    unit split (team ids, tables, levels, numbers, times, file names, commands, short asides), no mark where it
+    may not stand, no last line of one character. A line keeps 0.01 pt clear of its width."""
     return linebreak.break_lines(text, lambda ch: fonts.width(ch, size, who), [w - 0.01 for w in widths])
-
-
-ORPHAN = 2  # a paragraph's last line with this many characters or fewer stands alone
-
-
-def no_orphan(lines: list[str]) -> list[str]:
-    """Move the last characters of the line before down to a last line of one or two characters (a small
-    adjustment: at most three characters, only where a line may break), so a clause never ends with a lone
-    character or two; the shorter line is then justified. Lines are returned unchanged where that cannot be."""
-    if len(lines) < 2 or len(lines[-1].strip()) > ORPHAN:
-        return lines
-    prev, last = lines[-2], lines[-1]
-    for k in range(1, 4):
-        if len(prev) - k < 4:
-            break
-        head, moved = prev[:-k], prev[-k:]
-        if len((moved + last).strip()) > ORPHAN and can_break(head[-1], moved[0]):
-            return [*lines[:-2], head, moved + last]
-    return lines
 
 
 @dataclass(frozen=True)

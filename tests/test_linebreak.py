@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.linebreak import NO_LINE_END, NO_LINE_START, break_lines, can_break
+from scoring.linebreak import NO_LINE_END, NO_LINE_START, break_lines, breakable, can_break, forbidden
 from scoring.text import width
 
 
@@ -18,14 +18,32 @@ def test_closing_marks_never_start_and_opening_marks_never_end_a_line():
         assert mark in NO_LINE_START
     for mark in "（【「『《〈“‘":
         assert mark in NO_LINE_END
-    assert columns("比赛（第一轮）。", 12) == ["比赛（第一", "轮）。"]
+    assert columns("比赛（第一轮）。", 12) == ["比赛", "（第一轮）。"]  # a short aside stays whole
+    assert columns("（第一轮）。", 8) == ["（第一", "轮）。"]  # unless it is longer than the line
     assert columns("一二三四（五）", 10) == ["一二三四", "（五）"]
 
 
 def test_ascii_words_numbers_file_names_and_options_stay_whole():
     assert not can_break("t", ".") and not can_break(".", "t") and not can_break("-", "-") and not can_break("2", "0")
     assert columns("请打开 event.toml 核对", 16) == ["请打开 ", "event.toml 核对"]
-    assert columns("运行 draw --force 重抽", 14) == ["运行 draw ", "--force 重抽"]
+    assert columns("运行 draw --force 重抽", 14) == ["运行 ", "draw --force ", "重抽"]  # a command stays whole
+    assert columns("开始 12:30 结束", 9) == ["开始 ", "12:30 ", "结束"]
+
+
+def test_team_ids_tables_levels_and_asides_stay_whole():
+    assert columns("甲方是第09组", 10) == ["甲方是", "第09组"]
+    assert columns("请到第112桌就座", 10)[1].startswith("第112桌")
+    assert columns("双方同为10级", 10) == ["双方同为", "10级"]
+    assert columns("打过A级为胜", 6)[0] == "打过"
+    assert columns("第09组胜（加赛1局）", 16) == ["第09组胜", "（加赛1局）"]
+    assert not breakable("第09组", 1) and not breakable("第09组", 3) and breakable("甲第09组", 1)
+
+
+def test_a_paragraph_never_ends_with_one_character_alone():
+    assert columns("一二三四五六七八九", 16) == ["一二三四五六", "七八九"]
+    assert columns("一二三四五六七八九。", 16) == ["一二三四五六七", "八九。"]
+    assert columns("一二三四五六七，八", 16) == ["一二三四五六", "七，八"]  # never ，at a line start
+    assert columns("一二三四五六七八九十", 10) == ["一二三四五", "六七八九十"]  # two characters are fine
 
 
 def test_a_space_at_a_break_is_dropped_and_nothing_else():
@@ -40,10 +58,15 @@ def test_a_character_wider_than_the_line_gets_a_line_of_its_own():
     assert columns("甲对", 1) == ["甲", "对"]
 
 
-@given(st.text(alphabet="一二三（）“”，。、ab1.-", max_size=60), st.integers(min_value=6, max_value=30))
-def test_every_character_kept_lines_fit_and_a_line_breaks_against_the_rules_only_when_full(text, n):
+@given(st.text(alphabet="一二三（）“”，。、ab1.-第组级桌:", max_size=60), st.integers(min_value=6, max_value=30))
+def test_every_character_kept_lines_fit_and_a_line_breaks_against_the_rules_only_when_no_break_would(text, n):
     lines = columns(text, n)
     assert "".join(lines) == text
     assert all(width(line) <= n for line in lines)
-    for before, after in zip(lines, lines[1:], strict=False):
-        assert can_break(before[-1], after[0]) or width(before) + width(after[0]) > n
+    no = forbidden(text)
+    start = 0
+    for line in lines[:-1]:
+        end = start + len(line)
+        if end in no:  # against the rules only where the line held no allowed break at all
+            assert all(k in no for k in range(start + 2, end + 1)), (text, lines)
+        start = end

@@ -283,15 +283,6 @@ def test_rule_sheet_has_no_clause_ending_in_one_or_two_characters_alone(pdfs):
     assert not lone, lone
 
 
-def test_no_orphan_moves_a_few_characters_down():
-    from materials.page import no_orphan
-
-    assert no_orphan(["一二三四五六七八", "九。"]) == ["一二三四五六七", "八九。"]
-    assert no_orphan(["一二三四五六七，", "八"]) == ["一二三四五六", "七，八"]  # never ，at a line start
-    assert no_orphan(["一二三四五", "六七八"]) == ["一二三四五", "六七八"]
-    assert no_orphan(["一二", "三"]) == ["一二", "三"]  # too short a line to take from
-
-
 def test_rules_table_changes_with_dealer_table():
     texts = {}
     for table in DealerTable:
