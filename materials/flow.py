@@ -17,7 +17,7 @@ from __future__ import annotations
 import io
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -53,6 +53,10 @@ TOP_Y = PAGE[1] - TOP - FRAME_PADDING
 BOTTOM_Y = BOTTOM + FRAME_PADDING  # above the page footer
 SHEET_INSET = 2.0  # a sheet without a footer (a score card) uses the page up to this close to the margins
 ROOM = TOP_Y - BOTTOM_Y  # the height of the text frame
+LEAD_IN = ("：", ":")  # a paragraph ending so introduces what follows: a heading, kept with it
+HEAD_GAP = 8.0  # below a running head, with a thin rule in it
+HEAD_SMALLEST = 10.0
+FIT_SHARE = 0.25  # a last page holding less than this share of a page is avoided by fitting, where that can be
 GLYPH_MIDDLE = 0.38  # a Chinese glyph's middle, above its baseline, in em: lines are centred on it
 
 Draw = Callable[[Canvas, float], None]  # draws a piece with its top edge at the given y
@@ -65,7 +69,8 @@ class Piece:
     the top of a page. `keep`: no page break between this piece and the next. `group`: the pieces of one group
     start a fresh page together when they would not fit below (and fit on one page). `new_page`: starts one
     (and is not drawn). `table`: the table this row belongs to (its frame is drawn around its rows on each page);
-    `header`: that table's header rows, drawn again above this row when it starts a page."""
+    `header`: that table's header rows, drawn again above this row when it starts a page. `text`: the lines
+    as laid out (a paragraph's, or each cell's), for the typesetting checks."""
 
     height: float
     draw: Draw
@@ -76,6 +81,7 @@ class Piece:
     new_page: bool = False
     table: int | None = None
     header: list[Piece] = field(default_factory=list)
+    text: tuple[tuple[str, ...], ...] = ()  # the lines it prints, per paragraph or cell (what tests check)
 
 
 Insert = Callable[[tuple[str, ...]], Sequence[Piece]]  # what a document draws at `@name a | b`, given (a, b)
@@ -86,10 +92,12 @@ def sizes(event: Event) -> Sizes:
     return LARGE if event.print.large_print else REGULAR
 
 
-def flow_pdf(blocks: Sequence[Block], fonts: FontSet, sizes: Sizes, *, title: str, invariant: bool) -> bytes:
-    """A rendered template's `blocks` (no inserts) as an A4 PDF."""
+def flow_pdf(blocks: Sequence[Block], fonts: FontSet, sizes: Sizes, *, title: str, invariant: bool,
+             running: str | None = None, tail: Sequence[Piece] = ()) -> bytes:
+    """A rendered template's `blocks` (no inserts) as an A4 PDF; `running`: the running head of later pages
+    (the title by default); `tail`: pieces the document adds after the template's."""
     flow = Flow(fonts, sizes)
-    return flow.pdf(flow.markup(blocks), title=title, invariant=invariant)
+    return flow.pdf([*flow.markup(blocks), *tail], title=title, invariant=invariant, running=running)
 
 
 def together(pieces: Sequence[Piece]) -> list[Piece]:
@@ -137,7 +145,10 @@ class Flow:
             lines = [ln for hard in block.lines for ln in break_lines(self.fonts, hard, s.title, [WIDTH])]
             return [self.lines(lines, s.title, 1.45, align=Align.CENTRE, after=s.title * 0.6, keep=True)]
         if block.kind in (BlockKind.PLAIN, BlockKind.BODY):
-            return self.paragraph(block.text, block.kind)
+            pieces = self.paragraph(block.text, block.kind)
+            if block.text.rstrip().endswith(LEAD_IN):  # a lead-in ("轮空：", "执行口径：") stays with what follows
+                pieces[-1].keep = True
+            return pieces
         if block.kind is BlockKind.GAP:
             return [self.space(s.body * 0.8)]
         if block.kind is BlockKind.SIGNATURE:  # a long organiser name wraps inside the text width
@@ -213,7 +224,7 @@ class Flow:
                 height = max(height, pen_height)
             rule = header_rule and r == header_rows - 1
             pieces.append(Piece(height, self._row(laid, edges, size, leading, header, height, padding, rule),
-                                keep=header, table=table))
+                                keep=header, table=table, text=tuple(tuple(lines) for lines, _ in laid)))
         headers = pieces[:header_rows]
         for piece in pieces[header_rows + 1:]:
             piece.header = headers
@@ -226,18 +237,52 @@ class Flow:
     def room_left(self, pieces: Sequence[Piece]) -> float:
         """The height left on the last page below `pieces` (what a form can fill with blank rows)."""
         probe = Piece(0.0, _nothing)  # where the next piece would go: a trailing gap may have opened a page
-        pages = _paginate([*pieces, probe], self.bottom, self.top)
+        pages = _paginate([*pieces, probe], self.bottom, self.top, self.top - self.head_height(None))
         probe_top = next(top for piece, top in pages[-1] if piece is probe)
         return max(probe_top - self.bottom, 0.0)
 
-    def pdf(self, pieces: Sequence[Piece], *, title: str, invariant: bool) -> bytes:
-        """The pieces on A4 pages, with a '第N页  共M页' footer when there are several (and a `footer`)."""
-        pages = _paginate(pieces, self.bottom, self.top)
+    def pages(self, pieces: Sequence[Piece], running: str | None = None) -> list[list[tuple[Piece, float]]]:
+        """The pieces placed on pages, as `pdf` draws them: (piece, top) per page. Continuation pages start
+        below the running head; when the last page would hold only a few lines, the space between pieces is
+        closed up so that they fit on one page fewer, where that is enough."""
+        later = self.top - self.head_height(running)
+        pages = _paginate(pieces, self.bottom, self.top, later)
+        if len(pages) < 2 or _used(pages[-1], later) > FIT_SHARE * (later - self.bottom):
+            return pages
+        for squeeze in (0.5, 0.0):
+            tighter = _paginate([_squeezed(p, squeeze) for p in pieces], self.bottom, self.top, later)
+            if len(tighter) < len(pages):
+                return tighter
+        return pages
+
+    def running_head(self, running: str) -> tuple[list[str], float]:
+        """The running head of a continuation page: '…（续）' in the note size, down to 10 pt to keep one line."""
+        text = f"{running}（续）"
+        size = self.sizes.note
+        while size > HEAD_SMALLEST and self.fonts.width(text, size) > WIDTH:
+            size -= 0.5
+        return break_lines(self.fonts, text, size, [WIDTH]), size
+
+    def head_height(self, running: str | None = None) -> float:
+        """The height a continuation page gives its running head (one line, unless `running` needs more)."""
+        if not self.footer:
+            return 0.0
+        lines, size = self.running_head(running or "")
+        return len(lines) * size * 1.3 + HEAD_GAP
+
+    def pdf(self, pieces: Sequence[Piece], *, title: str, invariant: bool, running: str | None = None) -> bytes:
+        """The pieces on A4 pages, with a '第N页  共M页' footer when there are several (and a `footer`), and on
+        every page after the first a running head naming the document: `running` (the title by default) and
+        （续）."""
+        running = running or title
+        pages = self.pages(pieces, running)
         buffer = io.BytesIO()
         canvas = new_canvas(buffer, self.fonts, title=title, invariant=invariant)
         for number, placed in enumerate(pages, start=1):
             canvas.setFillColor(INK)
             canvas.setStrokeColor(INK)
+            if number > 1 and self.footer:
+                self._draw_head(canvas, running)
             frames: dict[int, list[float]] = {}
             for piece, top in placed:
                 piece.draw(canvas, top)
@@ -255,6 +300,16 @@ class Flow:
             canvas.showPage()
         canvas.save()
         return buffer.getvalue()
+
+    def _draw_head(self, canvas: Canvas, running: str) -> None:
+        lines, size = self.running_head(running)
+        leading = size * 1.3
+        for i, line in enumerate(lines):
+            self.fonts.draw(canvas, LEFT + WIDTH / 2, baseline(self.top - i * leading, leading, size), line, size,
+                            align=Align.CENTRE)
+        rule = self.top - len(lines) * leading - HEAD_GAP / 2
+        canvas.setLineWidth(0.6)
+        canvas.line(LEFT, rule, LEFT + WIDTH, rule)
 
     # --- drawing ---
 
@@ -277,7 +332,7 @@ class Flow:
                 else:
                     fonts.draw(canvas, left, y, line, size)
 
-        return Piece(leading * len(lines), draw, after=after, keep=keep)
+        return Piece(leading * len(lines), draw, after=after, keep=keep, text=(tuple(lines),))
 
     def _lines(self, lines: Sequence[str], size: float, spacing: float, *, after: float, indent: float = 0.0,
                justify: bool = False) -> list[Piece]:
@@ -310,7 +365,7 @@ class Flow:
             canvas.setFillColor(INK)
             body.draw(canvas, top - 3)
 
-        return Piece(height, draw, after=self.sizes.body * 0.4)
+        return Piece(height, draw, after=self.sizes.body * 0.4, text=body.text)
 
     def _row(self, cells: Sequence[tuple[Sequence[str], bool]], edges: Sequence[float], size: float, leading: float,
              header: bool, height: float, padding: tuple[float, float], rule: bool) -> Draw:
@@ -361,17 +416,29 @@ def _span(pieces: Sequence[Piece], start: int, more: Callable[[int], bool]) -> t
     return end, height
 
 
-def _paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y,
-              top: float = TOP_Y) -> list[list[tuple[Piece, float]]]:
+def _used(placed: Sequence[tuple[Piece, float]], top: float) -> float:
+    """How far down a page its pieces reach, from `top`."""
+    return max((top - (y - piece.height) for piece, y in placed), default=0.0)
+
+
+def _squeezed(piece: Piece, factor: float) -> Piece:
+    """The piece with the space after it (and a gap's own height) scaled by `factor`."""
+    height = piece.height * factor if piece.gap else piece.height
+    return replace(piece, height=height, after=piece.after * factor)
+
+
+def _paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TOP_Y,
+              later: float | None = None) -> list[list[tuple[Piece, float]]]:
+    """(piece, top) per page; `later`: where the pages after the first begin (below a running head)."""
+    later = top if later is None else later
     pages: list[list[tuple[Piece, float]]] = [[]]
     y = top
-    room = top - bottom
     group = None
     for i, piece in enumerate(pieces):
         if piece.new_page:
             if pages[-1]:
                 pages.append([])
-                y = top
+                y = later
             continue
         if piece.gap and not pages[-1]:
             continue
@@ -379,16 +446,16 @@ def _paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y,
         if piece.group is not None and piece.group != group:  # a group starts: all of it, where it fits whole
             group = piece.group
             _, whole = _span(pieces, i, lambda k, g=group: k + 1 < len(pieces) and pieces[k + 1].group == g)
-            if whole <= room:
+            if whole <= later - bottom:
                 need = max(need, whole)
-        if need > room:
+        if need > later - bottom:
             need = piece.height
         if y - need < bottom and pages[-1]:
             pages.append([])
-            y = top
+            y = later
             if piece.gap:
                 continue
-            if sum(row.height for row in piece.header) + piece.height <= room:  # a table carried over:
+            if sum(row.height for row in piece.header) + piece.height <= later - bottom:  # a table carried over:
                 for row in piece.header:  # its header again, unless the row would then not fit the page
                     pages[-1].append((row, y))
                     y -= row.height

@@ -183,9 +183,9 @@ def test_room_left_is_what_the_last_page_has_below_the_pieces(fonts):
     flow = Flow(fonts, LARGE)
     assert flow.room_left([]) == pytest.approx(ROOM)
     pieces = [Piece(ROOM * 0.7, lambda canvas, top: None), Piece(ROOM * 0.5, lambda canvas, top: None, after=10)]
-    assert flow.room_left(pieces) == pytest.approx(ROOM * 0.5 - 10)
+    assert flow.room_left(pieces) == pytest.approx(ROOM * 0.5 - 10 - flow.head_height())  # below the running head
     # a gap that does not fit opens the next page: the room is that whole page
-    assert flow.room_left([Piece(ROOM - 3, lambda canvas, top: None), flow.space(6)]) == pytest.approx(ROOM)
+    assert flow.room_left([Piece(ROOM - 3, lambda canvas, top: None), flow.space(6)]) == pytest.approx(ROOM - flow.head_height())
 
 
 def test_a_row_that_fits_a_page_only_without_the_repeated_header_is_printed_without_it(fonts):
