@@ -5,12 +5,12 @@ ending's in `materials.ending` and the phone pictures): how a template names a t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from scoring.knockout import Placings
-from scoring.teams import Team, team_label, team_name
+from scoring.teams import Team, canonical_id, team_label, team_name
 
 
 def players_of(teams: Mapping[str, Team], team_id: str | None) -> str:
@@ -26,12 +26,26 @@ def prize_rows(placings: Placings) -> list[tuple[str, str | None]]:
     return rows
 
 
+def number_key(team_id: str) -> tuple[int, str]:
+    """Sort key of a 组号 in number order: 2 before 10 before 128 (letters after the number)."""
+    text = canonical_id(team_id)
+    digits = "".join(ch for ch in text if ch.isdigit())
+    return (int(digits) if digits else 0, text)
+
+
+def in_order(team_ids: Iterable[str]) -> list[str]:
+    """Team ids in number order, as every printed list of them is (byes, advancing, placings)."""
+    return sorted(team_ids, key=number_key)
+
+
 def team_context(teams: Mapping[str, Team]) -> dict[str, object]:
-    """What a template of the day's paper may call to name a team: team_id, players, team_label."""
+    """What a template of the day's paper may call to name a team: team_id, players, team_label; and in_order,
+    a list of team ids in number order."""
     return {
         "team_id": team_name,
         "players": lambda t: players_of(teams, t),
         "team_label": lambda t: team_label(teams, t),
+        "in_order": in_order,
     }
 
 

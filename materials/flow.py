@@ -93,11 +93,11 @@ def sizes(event: Event) -> Sizes:
 
 
 def flow_pdf(blocks: Sequence[Block], fonts: FontSet, sizes: Sizes, *, title: str, invariant: bool,
-             running: str | None = None, tail: Sequence[Piece] = ()) -> bytes:
+             running: str | None = None) -> bytes:
     """A rendered template's `blocks` (no inserts) as an A4 PDF; `running`: the running head of later pages
-    (the title by default); `tail`: pieces the document adds after the template's."""
+    (the title by default)."""
     flow = Flow(fonts, sizes)
-    return flow.pdf([*flow.markup(blocks), *tail], title=title, invariant=invariant, running=running)
+    return flow.pdf(flow.markup(blocks), title=title, invariant=invariant, running=running)
 
 
 def together(pieces: Sequence[Piece]) -> list[Piece]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
-from materials.conventions import Papers, team_context
+from materials.conventions import Papers, in_order, team_context
 from materials.flow import LEFT, WIDTH, Flow, Insert, Piece, baseline, flow_pdf, sizes
 from materials.fonts import Align, FontSet, choose_fonts
 from materials.page import INK, RULE, SHADE, break_lines
@@ -27,8 +27,7 @@ from scoring.ledger import write_generated
 from scoring.levels import LABELS, Level
 from scoring.results import RoundResults, TableResult
 from scoring.rules import RuleSet
-from scoring.teams import Team, team_name
-from scoring.text import command_line
+from scoring.teams import Team, canonical_id, team_name
 from scoring.tournament import DrawReport
 from scoring.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX
 
@@ -229,7 +228,7 @@ def hand_rows_grid(fonts: FontSet, *, regular: int, playoff: int, first_playoff:
     """The hand table: the workbook's columns, then both sides' level; `regular` numbered rows and `playoff`
     rows 加1… with 加赛 prefilled “是”, each at least 8 mm high for a pen."""
     widths = card_widths(WIDTH)
-    header = [_text(fonts, label, w) for label, w in zip(card_labels(), widths)]
+    header = [_text(fonts, label, w) for label, w in zip(card_labels(), widths, strict=True)]
     grid = Grid(widths, [_row_height(header)] + [PEN_ROW] * (regular + playoff))
     grid.cells.update({(0, c): text for c, text in enumerate(header)})
     playoff_col = next(i for i, c in enumerate(HAND_COLUMNS) if c.field == "playoff")
@@ -326,28 +325,39 @@ def draw_sheet_pdf(
     round_: Round,
     teams: Mapping[str, Team],
     *,
-    command: str,
     fonts: FontSet | None = None,
     template_dir: Path | None = None,
     invariant: bool = False,
 ) -> bytes:
-    """对阵表 for the wall: every table with both teams and players in large print, the byes, and how to check
-    the draw (the seed and `command`, or which 签号 met which)."""
+    """对阵表 for the wall: every table with both teams and players in large print, the byes, an index 组号 →
+    桌号 in number order, and the seed (or which 签号 met which) that staff can check the draw by. No command
+    or path: `draw` prints those in the terminal."""
+    title = round_title(round_.number, len(round_.pool))
     extra = {
         **team_context(teams),
-        "round_title": round_title(round_.number, len(round_.pool)),
+        "round_title": title,
         "number": round_.number,
         "pairings": round_.pairings,
         "byes": round_.byes,
+        "index": table_index(round_),
         "lot_plan": round_.lot_plan.text,
         "seed": round_.seed,
         "lots": bool(round_.lots),
         "lot": dict(round_.lots),
-        "command": command,
     }
     fonts = fonts or choose_fonts(event.print.font)
     return flow_pdf(render("draw_sheet.j2", event, template_dir, extra), fonts, sizes(event),
-                    title=f"{event.title} 第{round_.number}轮对阵表", invariant=invariant)
+                    title=f"{event.title} 第{round_.number}轮对阵表", running=f"{title}　对阵表", invariant=invariant)
+
+
+BYE = "轮空"
+
+
+def table_index(round_: Round) -> list[tuple[str, str]]:
+    """(组号, 桌号) of every team of the round in number order; a bye's table is 轮空."""
+    tables = {team: str(p.table) for p in round_.pairings for team in (p.a, p.b)}
+    tables.update({team: BYE for team in round_.byes})
+    return [(canonical_id(team), tables[team]) for team in in_order(tables)]
 
 
 def playoff_slip_pdf(
@@ -389,14 +399,10 @@ def write_draw_papers(report: DrawReport, *, font: str | None = None, force: boo
     its workbook."""
     folder, event, round_, teams = report.path.parent, report.event, report.round, report.teams
     fonts = choose_fonts(font, event.print.font)
-    if round_.seed is not None:
-        command = command_line("draw", folder, "--seed", round_.seed)
-    else:
-        command = command_line("draw", folder, "--lots", report.lots or "签号表.xlsx")
     common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
     paths = (
         write_generated(folder / draw_sheet_name(round_.number),
-               draw_sheet_pdf(event, round_, teams, command=command, **common), force=force),
+               draw_sheet_pdf(event, round_, teams, **common), force=force),
         write_generated(folder / score_cards_name(round_.number), score_cards_pdf(event, round_, teams, **common), force=force),
     )
     return Papers(paths, fonts.warnings)

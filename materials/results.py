@@ -6,7 +6,6 @@ The round results are drawn by `materials.flow`; the playoff slip shares the sco
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
 from materials.conventions import Papers, team_context
@@ -19,7 +18,6 @@ from scoring.event import Event
 from scoring.ledger import write_generated
 from scoring.results import RoundResults, round_results
 from scoring.status import TableStatus
-from scoring.text import command_line
 from scoring.tournament import ScoreReport
 
 
@@ -28,24 +26,23 @@ def round_results_pdf(
     results: RoundResults,
     *,
     workbook: str,
-    commands: Mapping[str, str],
     fonts: FontSet | None = None,
     template_dir: Path | None = None,
     invariant: bool = False,
 ) -> bytes:
-    """第N轮成绩: per table the levels, winner and status; every error by its cell; byes, who advances, next."""
+    """第N轮成绩: per table the levels, winner and status; every error by its cell; byes and who advances in
+    number order; what happens next in words for the players (no commands or paths: `score` says those in the
+    terminal)."""
     fonts = fonts or choose_fonts(event.print.font)
     extra = {
         **team_context(results.teams),
         "results": results,
         "errors": [e for t in results.tables for e in t.errors],
         "workbook": workbook,
-        "score_command": commands["score"],
-        "draw_command": commands["draw"],
-        "awards_command": commands["awards"],
     }
     return flow_pdf(render("round_results.j2", event, template_dir, extra), fonts, sizes(event),
-                    title=f"{event.title} 第{results.number}轮成绩", invariant=invariant)
+                    title=f"{event.title} 第{results.number}轮成绩", running=f"{results.title}　成绩",
+                    invariant=invariant)
 
 
 # --- files in the event folder ---------------------------------------------------------------------------------
@@ -67,9 +64,8 @@ def write_score_papers(report: ScoreReport, *, font: str | None = None, force: b
     fonts = choose_fonts(font, event.print.font)
     common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
     workbook = report.score.sheet.path.name
-    commands = {name: command_line(name, folder) for name in ("score", "draw", "awards")}
     paths = [write_generated(folder / results_name(results.number),
-                             round_results_pdf(event, results, workbook=workbook, commands=commands, **common),
+                             round_results_pdf(event, results, workbook=workbook, **common),
                              force=force)]
     tied = results.tables_with(TableStatus.NEEDS_PLAYOFF)
     if tied:

@@ -184,14 +184,14 @@ def test_cards_look_right(cards, tmp_path):
 
 
 def test_draw_sheet_for_the_wall():
-    data = paper.draw_sheet_pdf(default_event(), ROUND, TEAMS, command="shuangsheng draw 活动 --seed 20260315",
-                                fonts=fonts(), invariant=True)
+    data = paper.draw_sheet_pdf(default_event(), ROUND, TEAMS, fonts=fonts(), invariant=True)
     assert_printable(data, smallest=14)
     text = text_of(data)
     assert "第1轮（半决赛）对阵表" in text
     assert "1第01组欧阳·买买提江、司马相如对第02组" in text
     assert "随机种子20260315" in text and "工作人员可用此随机种子复核本轮抽签" in text
     assert "shuangsheng" not in text  # no command on the wall
+    assert "按组号找桌号：组号桌号组号桌号组号桌号组号桌号011021032042" in text  # number order, four to a row
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         names = [c for c in pdf.pages[0].chars if c["text"] == "欧"]
     assert names and all(c["size"] >= 20 for c in names)  # readable from two metres
@@ -200,8 +200,7 @@ def test_draw_sheet_for_the_wall():
 def test_draw_sheet_with_paper_lots_and_a_bye():
     lots = (("01", 1), ("02", 2), ("03", 3))
     r = Round(1, ("01", "02", "03"), (Pairing(1, "01", "02"),), ("03",), None, lots)
-    data = paper.draw_sheet_pdf(default_event(), r, TEAMS, command="shuangsheng draw 活动 --lots 签号.xlsx",
-                                fonts=fonts(), invariant=True)
+    data = paper.draw_sheet_pdf(default_event(), r, TEAMS, fonts=fonts(), invariant=True)
     text = text_of(data)
     assert "桌号签号甲方签号乙方" in text
     assert "11第01组" in text and "2第02组" in text
@@ -211,6 +210,7 @@ def test_draw_sheet_with_paper_lots_and_a_bye():
     assert bye_names and all(c["size"] >= 20 for c in bye_names)  # the byes are found on the wall too
     assert "本轮按纸签抽签：签号1与2对阵；签号3轮空（直接进入下一轮）；签号小的一方为甲方" in text
     assert "工作人员可用各组签号复核本轮抽签" in text and "--lots" not in text
+    assert "01102103轮空" in text
 
 
 # --- 第N轮成绩 and 加赛单 ------------------------------------------------------------------------------------------
@@ -238,7 +238,8 @@ def test_round_results_name_every_status_and_every_error_by_cell(scored):
     assert f"乙方弃权，第{t3.winner}组晋级" in text
     assert "记录有误（1处），见下表" in text
     assert "round-1.xlsx第4桌!D7台下得分应为0–200之间5的倍数，实际为“33”" in text
-    assert "下一步：改正上面列出的错误" in text
+    assert "下一步：记分员改正上面列出的错误后重新计分" in text
+    assert "shuangsheng" not in text and str(folder) not in text  # commands and paths go to the terminal
 
 
 def test_playoff_slip_for_each_tied_table(scored):
@@ -282,6 +283,7 @@ def test_draw_command_writes_the_draw_sheet_and_score_cards(tmp_path):
     assert pages(cards) == len(drawn.pairings) + 1
     sheet = text_of((tmp_path / "第1轮对阵表.pdf").read_bytes())
     assert "随机种子3。复核：工作人员可用此随机种子复核本轮抽签" in sheet and "--seed" not in sheet
+    assert "shuangsheng" not in sheet and str(tmp_path) not in sheet  # for the wall: no command, no path
     for p in drawn.pairings:
         assert f"{p.table}第{p.a}组" in sheet
 
@@ -307,7 +309,7 @@ def test_user_text_cannot_break_a_template_table():
     name beginning with a mark, or holding template syntax, is no markup either."""
     teams = {"01": Team("01", ("王|五", "赵六")), "02": Team("02", ("@记分", "#{{ br }}{% x %}"))}
     r = Round(1, ("01", "02"), (Pairing(1, "01", "02"),), (), 5)
-    data = paper.draw_sheet_pdf(default_event(), r, teams, command="x", fonts=fonts(), invariant=True)
+    data = paper.draw_sheet_pdf(default_event(), r, teams, fonts=fonts(), invariant=True)
     assert "1第01组王|五、赵六对第02组@记分、#{{br}}{%x%}" in text_of(data)
 
 
