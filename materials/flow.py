@@ -51,7 +51,7 @@ LEFT = SIDE + FRAME_PADDING
 WIDTH = PAGE[0] - SIDE - RIGHT - 2 * FRAME_PADDING
 TOP_Y = PAGE[1] - TOP - FRAME_PADDING
 BOTTOM_Y = BOTTOM + FRAME_PADDING  # above the page footer
-SHEET_INSET = 2.0  # a sheet without a footer (a score card) uses the page up to this close to the margins
+SHEET_INSET = 0.5  # a sheet without a footer (a score card) uses the page up to this close to the margins
 ROOM = TOP_Y - BOTTOM_Y  # the height of the text frame
 LEAD_IN = ("：", ":")  # a paragraph ending so introduces what follows: a heading, kept with it
 HEAD_GAP = 8.0  # below a running head, with a thin rule in it
@@ -166,9 +166,9 @@ class Flow:
                           header_rule=False, after=s.body * 0.5)
 
     def _compact(self, block: Block) -> list[Piece]:
-        """A card's or slip's title (19 pt) and lines of text (14 pt, from the left), each followed by 2 pt."""
+        """A card's or slip's title (18 pt) and lines of text (14 pt, from the left), each followed by 2 pt."""
         if block.kind is BlockKind.TITLE:
-            return [self.lines(break_lines(self.fonts, line, 19, [WIDTH]), 19, 22 / 19, align=Align.CENTRE, after=2)
+            return [self.lines(break_lines(self.fonts, line, 18, [WIDTH]), 18, 20 / 18, align=Align.CENTRE, after=2)
                     for line in block.lines]
         return [self.lines(break_lines(self.fonts, block.text, 14, [WIDTH]), 14, 17 / 14, after=2)]
 

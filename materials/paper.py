@@ -20,13 +20,13 @@ from materials.conventions import Papers, in_order, team_context
 from materials.flow import LEFT, WIDTH, Flow, Insert, Piece, baseline, flow_pdf, sizes
 from materials.fonts import Align, FontSet, choose_fonts
 from materials.page import INK, RULE, SHADE, break_lines
-from materials.wording import render
+from materials.wording import NEGATIVE_LOW, render, signed_points
 from scoring.event import Event
 from scoring.knockout import Pairing, Round, round_title
 from scoring.ledger import write_generated
 from scoring.levels import LABELS, Level
 from scoring.results import RoundResults, TableResult
-from scoring.rules import RuleSet
+from scoring.rules import STEP, NegativePoints, RuleSet
 from scoring.teams import Team, canonical_id, team_name
 from scoring.tournament import DrawReport
 from scoring.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX
@@ -36,17 +36,19 @@ from scoring.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX
 REGULAR_ROWS = 16  # hand rows on a card (at least 16 regular and 4 加赛 rows)
 PLAYOFF_ROWS = 4
 SLIP_ROWS = 6  # 加赛 rows on a playoff slip
-PEN_ROW = 8.1 * mm  # rows meant for a pen: at least 8 mm
+PEN_ROW = 8.05 * mm  # rows meant for a pen: at least 8 mm
 CARD_TEXT = 12.0  # table text on cards and slips (≥ 12 pt)
 CARD_PADDING = 3
+LEADING = 1.1  # line height of the cards' grids, in em
 LEVEL_COLUMNS = ("甲方级", "乙方级")  # after the workbook's columns: both sides' level after the hand
 # Relative widths of the workbook's columns on paper (by label), then the two level columns.
 CARD_WIDTHS = {
-    "局": 26, "庄家": 32, "庄家级": 32, "台下得分": 34, "底牌分": 32, "抠底倍数": 32, "级牌抠底": 32,
-    "台上罚张": 32, "台下罚张": 32, "违规": 48, "加赛": 30, "备注": 36, "甲方级": 32, "乙方级": 32,
+    "局": 28, "庄家": 30, "庄家级": 30, "台下得分": 38, "底牌分": 38, "抠底倍数": 40, "级牌抠底": 32,
+    "台上罚张": 32, "台下罚张": 32, "违规": 44, "加赛": 30, "备注": 30, "甲方级": 30, "乙方级": 30,
 }  # fmt: skip
-TEAM_ROW = 11 * mm
-LEVEL_BOX = 19.0  # width of one level in the level track (pt)
+TEAM_ROW = PEN_ROW
+LEVEL_BOX = 15.5  # width of one level in the level track (pt): "10" at 12 pt with room to tick it
+GROUP = 4  # a heavier rule every GROUP hand rows, so the eye keeps its row
 SIDE_LABEL = 42.0
 
 
@@ -138,7 +140,7 @@ class Grid:
                     canvas.line(xs[c], ys[r + 1], xs[c], ys[r])
         for (r, c), text in self.cells.items():
             left, right = xs[c], xs[c + self.spans.get((r, c), 1)]
-            leading = text.size * 1.15
+            leading = text.size * LEADING
             first = ys[r] - (self.heights[r] - len(text.lines) * leading + self.bottom_padding) / 2
             for i, line in enumerate(text.lines):
                 y = baseline(first - i * leading, leading, text.size)
@@ -157,7 +159,7 @@ class Grid:
 
 
 def _row_height(texts: Sequence[Text], padding: float = 1.5) -> float:
-    return max(len(t.lines) * t.size * 1.15 for t in texts) + padding
+    return max(len(t.lines) * t.size * LEADING for t in texts) + padding
 
 
 def _piece(grid: Grid, fonts: FontSet) -> Piece:
@@ -200,7 +202,7 @@ def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: M
         grid.cells[(0, 1)] = _text(fonts, first, team_width, align=Align.LEFT)
         grid.cells[(0, 2)] = _text(fonts, second, track, align=Align.LEFT)
         grid.spans[(0, 2)] = len(LABELS)
-        grid.heights.append(_row_height([grid.cells[(0, 1)], grid.cells[(0, 2)]], 1.0))
+        grid.heights.append(max(PEN_ROW, _row_height([grid.cells[(0, 1)], grid.cells[(0, 2)]], 1.0)))
     top = len(grid.heights)
     for r, (side_label, team_id) in enumerate((("甲方", pairing.a if pairing else None),
                                                ("乙方", pairing.b if pairing else None)), start=top):
@@ -212,7 +214,7 @@ def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: M
             who = f"{team_name(team_id)}的队员"
             team = teams.get(team_id)
             size, lines = team_lines(fonts, team_name(team_id), team.players if team else (), inner, who=who)
-        grid.heights.append(max(TEAM_ROW, len(lines) * size * 1.15 + 2))
+        grid.heights.append(max(TEAM_ROW, len(lines) * size * LEADING + 2))
         grid.cells[(r, 0)] = _text(fonts, side_label, SIDE_LABEL, size=14)
         grid.cells[(r, 1)] = Text(tuple(lines), size, Align.LEFT, who)
         for c, label in enumerate(LABELS, start=2):
@@ -224,53 +226,98 @@ def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: M
     return grid
 
 
-def hand_rows_grid(fonts: FontSet, *, regular: int, playoff: int, first_playoff: int = 1) -> Grid:
-    """The hand table: the workbook's columns, then both sides' level; `regular` numbered rows and `playoff`
-    rows 加1… with 加赛 prefilled “是”, each at least 8 mm high for a pen."""
+def hand_rows_grid(fonts: FontSet, *, regular: int, playoff: int, first_playoff: int = 1,
+                   numbered: bool = True) -> Grid:
+    """The hand table: the workbook's columns, then both sides' level (what each takes is said under the points
+    table, `card_key`); `regular` numbered rows (unnumbered unless `numbered`: a spare or continuation card)
+    and `playoff` rows 加1… with 加赛 prefilled “是”, each at least 8 mm high for a pen, a heavier rule every
+    four rows."""
     widths = card_widths(WIDTH)
     header = [_text(fonts, label, w) for label, w in zip(card_labels(), widths, strict=True)]
-    grid = Grid(widths, [_row_height(header)] + [PEN_ROW] * (regular + playoff))
+    grid = Grid(widths, [_row_height(header)])
     grid.cells.update({(0, c): text for c, text in enumerate(header)})
+    first = len(grid.heights)
+    grid.heights += [PEN_ROW] * (regular + playoff)
     playoff_col = next(i for i, c in enumerate(HAND_COLUMNS) if c.field == "playoff")
     number_col = next(i for i, c in enumerate(HAND_COLUMNS) if c.label == NUMBER_LABEL)
     for i in range(regular + playoff):
         if i < regular:
-            grid.cells[(1 + i, number_col)] = Text((str(i + 1),))
+            if numbered:
+                grid.cells[(first + i, number_col)] = Text((str(i + 1),))
         else:
-            grid.cells[(1 + i, number_col)] = Text((f"{PLAYOFF_PREFIX}{i - regular + first_playoff}",))
-            grid.cells[(1 + i, playoff_col)] = Text(("是",))
-    grid.shaded += [(0, 0, 0, len(widths) - 1), (1, number_col, regular + playoff, number_col)]
-    grid.heavy_rows.add(0)
+            grid.cells[(first + i, number_col)] = Text((f"{PLAYOFF_PREFIX}{i - regular + first_playoff}",))
+            grid.cells[(first + i, playoff_col)] = Text(("是",))
+    last = first + regular + playoff - 1
+    grid.shaded += [(0, 0, first - 1, len(widths) - 1), (first, number_col, last, number_col)]
+    grid.heavy_rows.add(first - 1)
+    grid.heavy_rows |= {first + i - 1 for i in range(GROUP, regular, GROUP)}  # every four regular rows
     grid.heavy_columns.add(len(HAND_COLUMNS))
     if regular and playoff:
-        grid.heavy_rows.add(regular)
+        grid.heavy_rows.add(first + regular - 1)
     return grid
 
 
 def points_grid(fonts: FontSet, rules: RuleSet) -> Grid:
-    """The points → levels table in force, compact: a row of dealer-keeps ranges, a row of take-over ranges."""
-    rows = rules.points_table()
+    """The points → levels table in force, whole and compact: a row of dealer-keeps ranges (the negative totals
+    included, or 'below 0 counts as 0'), a row of take-over ranges, each with the levels gained; then a row with
+    the card's key (`card_key`)."""
+    clamp = rules.negative_points is NegativePoints.CLAMP
+    rows = rules.points_table() if clamp else rules.points_table(low=NEGATIVE_LOW)
     keeps = [r for r in rows if r.dealer_keeps]
     takes = [r for r in rows if not r.dealer_keeps]
-    columns = max(len(keeps), len(takes))
-    label_width = 70.0
+    columns = max(len(keeps) + clamp, len(takes))
+    label_width = 68.0
     width = (WIDTH - label_width) / columns
 
     def span(r) -> str:
-        return f"{r.low}" if r.low == r.high else f"{r.low}–{r.high}"
+        if r.low == r.high:
+            return signed_points(r.low)
+        return f"{signed_points(r.low)}–{signed_points(r.high)}"
 
     def gain(r) -> str:
         return f"升{r.levels}级" if r.levels else "不升级"
 
+    first = (["0以下按0"], [f"升{keeps[0].levels}级"]) if clamp else ([], [])
     grid = Grid([label_width] + [width] * columns, [])
-    for label, group in (("庄家保庄", keeps), ("台下方上台", takes)):
-        for texts in (["台下得分", *map(span, group)], [label, *map(gain, group)]):
+    for label, group, (lows, gains) in (("庄家保庄", keeps, first), ("台下方上台", takes, ([], []))):
+        for texts in (["台下得分", *lows, *map(span, group)], [label, *gains, *map(gain, group)]):
             row = len(grid.heights)
             cells = [_text(fonts, t, label_width if c == 0 else width) for c, t in enumerate(texts)]
             grid.cells.update({(row, c): cell for c, cell in enumerate(cells)})
-            grid.heights.append(_row_height(cells))
+            grid.heights.append(_row_height(cells, 1.0))
     grid.shaded += [(0, 0, 0, columns), (2, 0, 2, columns)]
     grid.heavy_rows.add(1)
+    note = _text(fonts, card_key(rules), WIDTH, align=Align.LEFT)
+    grid.cells[(4, 0)] = note
+    grid.spans[(4, 0)] = columns + 1
+    grid.heights.append(_row_height([note], 3.0))
+    return grid
+
+
+def card_key(rules: RuleSet) -> str:
+    """The card's key, under its points table: what each column takes (the workbook's 填写说明 in brief), the
+    rule past either end of the table, and what the shading of the level track means."""
+    low = "" if rules.negative_points is NegativePoints.CLAMP else f"低于{signed_points(NEGATIVE_LOW)}分或"
+    two = "，2只在开局时必打" if Level.TWO in rules.must_play else ""
+    return (f"填法：庄家填甲或乙；台下得分、底牌分填5的倍数，台下得分0分也写0；抠底倍数填×2、×4…；"
+            f"级牌抠底、加赛填“是”；罚张填张数；违规填台上／台下扣错底、出错牌。"
+            f"{low}超过{rules.points_table()[-1].high}分时每差{STEP}分多升一级。灰底为必打级{two}。")
+
+
+def result_grid(fonts: FontSet, headings: Sequence[str], code: str | None = None) -> Grid:
+    """One pen row at the foot of the card: the start and end time, 胜方, 终局级数 (the template's words), and
+    the table's 录分码 at its right end when the table has one (SPEC §9)."""
+    time, winner, final = (*headings, "", "", "")[:3]
+    parts = [(time, 0.42), (winner, 0.1), ("甲方　乙方", 0.16), (final, 0.14), ("甲＿ 乙＿", 0.18)]
+    if code:
+        parts = [*((text, share * 0.78) for text, share in parts), (f"录分码 {code}", 0.22)]
+    widths = [WIDTH * share for _, share in parts]
+    grid = Grid(widths, [])
+    texts = [_text(fonts, text, w, align=Align.LEFT if c == 0 else Align.CENTRE)
+             for c, ((text, _), w) in enumerate(zip(parts, widths, strict=True))]
+    grid.cells.update({(0, c): text for c, text in enumerate(texts)})
+    grid.heights.append(max(PEN_ROW, _row_height(texts)))
+    grid.shaded += [(0, 1, 0, 1), (0, 3, 0, 3)]
     return grid
 
 
@@ -278,18 +325,21 @@ def points_grid(fonts: FontSet, rules: RuleSet) -> Grid:
 
 
 def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | None, teams: Mapping[str, Team],
-          template_dir: Path | None, hand_rows: Piece, points: Piece, *, gap: float = 1.5 * mm) -> list[Piece]:
+          template_dir: Path | None, hand_rows: Piece, points: Piece, *, code: str | None = None,
+          gap: float = 0.8 * mm) -> list[Piece]:
     extra = {
         "blank": pairing is None,
         "round_title": round_title(round_.number, len(round_.pool)) if round_ else "",
         "table": pairing.table if pairing else "",
         "third_place": bool(pairing and pairing.third_place),
     }
+    fonts = flow.fonts
     inserts: dict[str, Insert] = {
-        "对阵": lambda headings: [flow.space(gap), _piece(sides_grid(flow.fonts, event.rules, pairing, teams,
-                                                                      headings), flow.fonts), flow.space(gap)],
+        "对阵": lambda headings: [flow.space(gap), _piece(sides_grid(fonts, event.rules, pairing, teams, headings),
+                                                          fonts), flow.space(gap)],
         "记分": lambda _: [hand_rows, flow.space(gap)],
         "得分表": lambda _: [points, flow.space(gap)],
+        "结果": lambda headings: [_piece(result_grid(fonts, headings, code), fonts), flow.space(gap)],
     }
     return flow.markup(render("score_card.j2", event, template_dir, extra), inserts, compact=True)
 
@@ -300,21 +350,27 @@ def score_cards_pdf(
     teams: Mapping[str, Team],
     *,
     blank: bool = True,
+    codes: Mapping[int, str] | None = None,
     fonts: FontSet | None = None,
     template_dir: Path | None = None,
     invariant: bool = False,
 ) -> bytes:
-    """计分卡: one A4 page per table of `round_` (none for `round_` None), then a blank card if `blank`."""
+    """计分卡: one A4 page per table of `round_` (none for `round_` None), then a blank card if `blank` (备用／续页:
+    its rows unnumbered). `codes`: each table's 录分码 (SPEC §9), printed in the result row when given."""
     flow = Flow(fonts or choose_fonts(event.print.font), sizes(event), footer=False)
-    # The hand table and the points table are the same on every card: laid out and drawn once.
-    same = (_stamp("hand_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS, playoff=PLAYOFF_ROWS), flow.fonts),
-            _stamp("points", points_grid(flow.fonts, event.rules), flow.fonts))
+    # The hand tables and the points table are the same on every card: laid out and drawn once.
+    numbered = _stamp("hand_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS, playoff=PLAYOFF_ROWS), flow.fonts)
+    spare = _stamp("spare_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS + PLAYOFF_ROWS, playoff=0,
+                                                numbered=False), flow.fonts)
+    points = _stamp("points", points_grid(flow.fonts, event.rules), flow.fonts)
     pairings: list[Pairing | None] = list(round_.pairings) if round_ is not None else []
     pieces: list[Piece] = []
     for pairing in pairings + ([None] if blank else []):
-        card = _card(event, flow, round_, pairing, teams, template_dir, *same)
+        hands = numbered if pairing else spare
+        code = (codes or {}).get(pairing.table) if pairing else None
+        card = _card(event, flow, round_, pairing, teams, template_dir, hands, points, code=code)
         if sum(p.height + p.after for p in card) > flow.top - flow.bottom:  # long names: closer, still one sheet
-            card = _card(event, flow, round_, pairing, teams, template_dir, *same, gap=0.5 * mm)
+            card = _card(event, flow, round_, pairing, teams, template_dir, hands, points, code=code, gap=0.3 * mm)
         pieces += [flow.page_break(), *card]
     title = f"{event.title} 第{round_.number}轮计分卡" if round_ is not None else f"{event.title} 空白计分卡"
     return flow.pdf(pieces, title=title, invariant=invariant)

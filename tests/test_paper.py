@@ -81,7 +81,7 @@ def header_cells(data: bytes, page: int = 0) -> list[str]:
         widths = paper.card_widths(p.width - 2 * 20 * mm - 12)
         x = 20 * mm + 6
         cells = []
-        chars = [c for c in p.chars if top <= c["top"] <= top + 40]
+        chars = [c for c in p.chars if top <= c["top"] <= top + 30]  # the two lines of the header, not row 1
         for width in widths:
             inside = sorted((c for c in chars if x <= c["x0"] < x + width), key=lambda c: (round(c["top"]), c["x0"]))
             cells.append("".join(c["text"] for c in inside))
@@ -110,8 +110,60 @@ def test_card_level_track_and_points_table(cards):
     text = page_texts(cards)[0]
     assert text.count("2345678910JQKA") == 2
     assert "灰底为必打级，2只在开局时必打" in text
-    assert "台下得分0–1520–3540–5560–75庄家保庄升4级升3级升2级升1级" in text
-    assert "台下得分80–95100–115" in text and "台下方上台不升级升1级" in text
+    # the whole table in force, as the rule sheet has it: the negative totals, then the rule past either end
+    assert "台下得分−40–−25−20–−50–1520–3540–5560–75庄家保庄升6级升5级升4级升3级升2级升1级" in text
+    assert "台下得分80–95100–115120–135140–155160–175180–195200台下方上台不升级升1级升2级升3级升4级升5级升6级" in text
+    assert "低于−40分或超过200分时每差20分多升一级" in text
+
+
+def test_card_points_table_is_the_rule_sheets_table_in_force():
+    """Every range and gain of `RuleSet.points_table` (from −40) is printed, measured from the PDF; with
+    negative_points = "clamp" the table starts at 0 and says so."""
+    import dataclasses
+
+    from scoring.rules import NegativePoints, RuleSet
+
+    event = default_event()
+    text = page_texts(paper.score_cards_pdf(event, None, {}, fonts=fonts(), invariant=True))[0]
+    for row in event.rules.points_table(low=-40):
+        assert (f"{row.low}" if row.low == row.high else f"{row.low}–{row.high}").replace("-", "−") in text
+    clamp = dataclasses.replace(event, rules=RuleSet(negative_points=NegativePoints.CLAMP))
+    text = page_texts(paper.score_cards_pdf(clamp, None, {}, fonts=fonts(), invariant=True))[0]
+    assert "台下得分0以下按00–15" in text and "−40" not in text and "超过200分时每差20分多升一级" in text
+
+
+def test_card_key_says_what_each_column_takes(cards):
+    text = page_texts(cards)[0]
+    assert "填法：庄家填甲或乙；台下得分、底牌分填5的倍数，台下得分0分也写0；抠底倍数填×2、×4…" in text
+    assert "违规填台上／台下扣错底、出错牌" in text
+
+
+def test_card_result_box_and_time_row_are_pen_rows(cards):
+    """开始/结束, 胜方 and 终局级数 share one row at least 8 mm high; the spare card's rows carry no numbers."""
+    with pdfplumber.open(io.BytesIO(cards)) as pdf:
+        p = pdf.pages[0]
+        words = p.extract_words()
+        start = next(w for w in words if w["text"].startswith("开始"))
+        assert any(w["text"].startswith("胜方") and abs(w["top"] - start["top"]) < 2 for w in words)
+        assert any(w["text"].startswith("终局级数") and abs(w["top"] - start["top"]) < 2 for w in words)
+        # the horizontal rules just above and below the time row are at least 8 mm apart
+        edges = sorted({round(e["top"], 1) for e in p.edges if e["orientation"] == "h" and e["width"] > 300})
+        above = max(y for y in edges if y < start["top"])
+        below = min(y for y in edges if y > start["bottom"])
+        assert below - above >= 8 * mm - 0.1
+        spare = pdf.pages[2]
+        numbers = [w for w in spare.extract_words() if re.fullmatch(r"\d+", w["text"]) and w["x0"] < 20 * mm + 30]
+        assert not numbers  # 备用／续页: the referee numbers the rows
+
+
+def test_card_has_a_heavier_rule_every_four_rows(cards):
+    with pdfplumber.open(io.BytesIO(cards)) as pdf:
+        p = pdf.pages[0]
+        heavy = [e for e in p.edges if e["orientation"] == "h" and e["linewidth"] > 1.2 and e["width"] > 300]
+        labels = {w["text"]: w for w in p.extract_words() if re.fullmatch(r"\d+|加\d", w["text"]) and w["x0"] < 20 * mm + 30}
+    for n in (4, 8, 12, 16):  # a heavy rule between row n and row n+1 (16: before 加1)
+        after = labels[str(n + 1)] if n < 16 else labels["加1"]
+        assert any(labels[str(n)]["bottom"] < e["top"] < after["top"] for e in heavy), n
 
 
 def test_must_play_levels_are_shaded_on_the_track():
