@@ -35,7 +35,9 @@ from scoring.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX
 
 REGULAR_ROWS = 16  # hand rows on a card (at least 16 regular and 4 加赛 rows)
 PLAYOFF_ROWS = 4
-SLIP_ROWS = 6  # 加赛 rows on a playoff slip
+SLIP_ROWS = 10  # 加赛 rows on a playoff slip
+SLIP_BIG = 26.0  # the slip's table and tied level
+SLIP_LINE = 18.0  # the slip's line saying who deals first
 PEN_ROW = 8.05 * mm  # rows meant for a pen: at least 8 mm
 CARD_TEXT = 12.0  # table text on cards and slips (≥ 12 pt)
 CARD_PADDING = 3
@@ -116,6 +118,7 @@ class Grid:
     heavy_rows: set[int] = field(default_factory=set)  # a heavy rule below these rows
     heavy_columns: set[int] = field(default_factory=set)  # a heavy rule before these columns
     boxed: set[tuple[int, int]] = field(default_factory=set)
+    ringed: set[tuple[int, int]] = field(default_factory=set)  # a ring drawn around these cells' text
     bottom_padding: float = 1.5
 
     @property
@@ -148,6 +151,10 @@ class Grid:
                     fonts.draw(canvas, (left + right) / 2, y, line, text.size, align=Align.CENTRE, who=text.who)
                 else:
                     fonts.draw(canvas, left + CARD_PADDING, y, line, text.size, who=text.who)
+        self._draw_heavy(canvas, xs, ys)
+
+    def _draw_heavy(self, canvas, xs: Sequence[float], ys: Sequence[float]) -> None:
+        """The heavy rules, boxes and rings, and the frame."""
         canvas.setLineWidth(1.6)
         for r in self.heavy_rows:
             canvas.line(xs[0], ys[r + 1], xs[-1], ys[r + 1])
@@ -155,6 +162,9 @@ class Grid:
             canvas.line(xs[c], ys[-1], xs[c], ys[0])
         for r, c in self.boxed:
             canvas.rect(xs[c], ys[r + 1], xs[c + 1] - xs[c], ys[r] - ys[r + 1], stroke=1, fill=0)
+        for r, c in self.ringed:
+            radius = min(xs[c + 1] - xs[c], ys[r] - ys[r + 1]) / 2 - 1
+            canvas.circle((xs[c] + xs[c + 1]) / 2, (ys[r] + ys[r + 1]) / 2, radius, stroke=1, fill=0)
         canvas.rect(xs[0], ys[-1], xs[-1] - xs[0], ys[0] - ys[-1], stroke=1, fill=0)
 
 
@@ -191,9 +201,10 @@ def _stamp(name: str, grid: Grid, fonts: FontSet) -> Piece:
 
 
 def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: Mapping[str, Team],
-               headings: Sequence[str] = ()) -> Grid:
+               headings: Sequence[str] = (), *, mark: Level | None = None) -> Grid:
     """甲方 / 乙方: 组号 and players (shrunk or wrapped to fit), and a level track 2 … A per side with the
-    must-play levels shaded; `headings` (from the template) head the team column and the level track."""
+    must-play levels shaded; `headings` (from the template) head the team column and the level track; `mark`:
+    a level ringed on both sides' track (the level a playoff starts from)."""
     team_width = WIDTH - SIDE_LABEL - LEVEL_BOX * len(LABELS)
     track = LEVEL_BOX * len(LABELS)
     grid = Grid([SIDE_LABEL, team_width] + [LEVEL_BOX] * len(LABELS), [])
@@ -223,6 +234,8 @@ def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: M
         if level in rules.must_play:
             grid.shaded.append((top, 2 + i, top + 1, 2 + i))
             grid.boxed |= {(top, 2 + i), (top + 1, 2 + i)}
+        if level is mark:
+            grid.ringed |= {(top, 2 + i), (top + 1, 2 + i)}
     return grid
 
 
@@ -421,21 +434,55 @@ def playoff_slip_pdf(
     results: RoundResults,
     table: TableResult,
     *,
-    workbook: str,
+    workbook: str = "",
     fonts: FontSet | None = None,
     template_dir: Path | None = None,
     invariant: bool = False,
 ) -> bytes:
-    """加赛单 for a table tied when time was up: the teams, the tied level, who deals first, rows for 加赛 hands."""
+    """加赛单 for a table tied when time was up, for the referee: the table and the tied level large, both teams
+    with the level track (the tied level ringed), who deals first, rows for 加赛 hands, the points table and its
+    key, the result row and signatures. Nothing for the computer operator (`score` tells them in the terminal);
+    `workbook` is offered to a template that wants it."""
     if table.playoff is None:
         raise ValueError(f"table {table.table} does not need a playoff")
     flow = Flow(fonts or choose_fonts(event.print.font), sizes(event), footer=False)
+    fonts = flow.fonts
     extra = {**team_context(results.teams), "round_title": results.title, "t": table, "workbook": workbook}
-    rows = hand_rows_grid(flow.fonts, regular=0, playoff=SLIP_ROWS, first_playoff=table.playoff.played + 1)
+    rows = hand_rows_grid(fonts, regular=0, playoff=SLIP_ROWS, first_playoff=table.playoff.played + 1)
+    pairing = Pairing(table.table, table.a, table.b)
+    gap = flow.space(2 * mm)
+
+    def head(args: tuple[str, ...]) -> list[Piece]:
+        big, level, dealer = (*args, "", "", "")[:3]
+        top = _big_line(fonts, [big, level])
+        sides = sides_grid(fonts, event.rules, pairing, results.teams, mark=table.playoff.level)
+        lines = flow.lines(break_lines(fonts, dealer, SLIP_LINE, [WIDTH]), SLIP_LINE, 1.3, after=2) if dealer else None
+        return [top, gap, _piece(sides, fonts), gap, *([lines] if lines else [])]
+
     inserts: dict[str, Insert] = {
-        "加赛记录": lambda _: [flow.space(2 * mm), _piece(rows, flow.fonts), flow.space(2 * mm)]}
+        "加赛": head,
+        "加赛记录": lambda _: [gap, _piece(rows, fonts), gap],
+        "得分表": lambda _: [_piece(points_grid(fonts, event.rules), fonts), gap],
+        "结果": lambda headings: [_piece(result_grid(fonts, headings), fonts), gap],
+    }
     pieces = flow.markup(render("playoff_slip.j2", event, template_dir, extra), inserts, compact=True)
     return flow.pdf(pieces, title=f"{event.title} 第{results.number}轮第{table.table}桌加赛单", invariant=invariant)
+
+
+def _big_line(fonts: FontSet, texts: Sequence[str]) -> Piece:
+    """Words in large type side by side, each in an equal share of the width (the slip's 第N桌 and tied level)."""
+    texts = [t for t in texts if t]
+    share = WIDTH / max(len(texts), 1)
+    size = SLIP_BIG
+    while size > CARD_TEXT and any(fonts.width(t, size) > share - 2 * CARD_PADDING for t in texts):
+        size -= 1
+    leading = size * 1.25
+
+    def draw(canvas, top: float) -> None:
+        for i, text in enumerate(texts):
+            fonts.draw(canvas, LEFT + share * (i + 0.5), baseline(top, leading, size), text, size, align=Align.CENTRE)
+
+    return Piece(leading, draw, after=2, text=tuple((t,) for t in texts))
 
 
 # --- files in the event folder ---------------------------------------------------------------------------------

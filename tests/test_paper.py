@@ -302,9 +302,17 @@ def test_playoff_slip_for_each_tied_table(scored):
     assert pages(data) == 1
     text = text_of(data)
     t2 = report.score.matches[1].match.pairing
-    assert f"第1轮第2桌甲方：第{t2.a}组" in text and f"乙方：第{t2.b}组" in text
-    assert "双方同为3级" in text and "第一局加赛由乙方坐庄，打3" in text
-    assert "加1是加2是加3是加4是加5是加6是" in text
+    assert f"第2桌双方同为3级甲方第{t2.a}组" in text and f"乙方第{t2.b}组" in text
+    assert f"第一局加赛由乙方（第{t2.b}组）坐庄，打3。" in text
+    assert "加1是加2是加3是加4是加5是加6是加7是加8是加9是加10是" in text
+    assert "round-1.xlsx" not in text and "score" not in text  # nothing for the computer operator
+    assert "胜方" in text and "终局级数" in text and "升6级" in text
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        p = pdf.pages[0]
+        big = {c["text"] for c in p.chars if c["size"] >= 24}
+        assert {"2", "桌", "同", "3", "级"} <= big  # 第2桌 and 双方同为3级 in large type
+        ring = [c for c in p.curves if 10 < c["width"] < 20]
+        assert len(ring) == 2  # the tied level ringed on both tracks
 
 
 def test_score_papers_are_regenerated_but_an_edited_one_is_kept(scored):
