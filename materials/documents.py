@@ -129,11 +129,7 @@ def registration_pdf(
                 Cell(team.note, f"第{team.id}组的备注", align=Align.LEFT),
             ]
         )
-    if rows is not None:
-        blanks = rows
-    else:
-        fit = _rows_that_fit(flow, pieces)
-        blanks = fit - len(teams) if len(teams) + 2 <= fit else 2
+    blanks = rows if rows is not None else _blank_rows(flow, pieces, body)
     # Blank rows carry no 组号: the form may be printed twice, and the office numbers the pairs when it types them
     # into teams.xlsx, so no two copies can hand out the same number.
     body += [["", "", "", "", ""] for _ in range(blanks)]
@@ -170,6 +166,17 @@ def souvenir_pdf(
     body += [[str(number + i + 1), "", "", ""] for i in range(extra)]
     pieces += flow.table(body, [0.12, 0.16, 0.27, 0.45], row_height=ROW_HEIGHT)
     return flow.pdf(pieces, title=f"{event.title}纪念品领取签收表", invariant=invariant)
+
+
+def _blank_rows(flow: Flow, pieces: Sequence[Piece], body: Sequence[Sequence[Cell | str]]) -> int:
+    """Blank rows that fill the last page below the prefilled ones; when fewer than two would fit there, a
+    whole page of them (never a page holding two stray rows)."""
+    table = flow.table(body, [0.12, 0.2, 0.2, 0.22, 0.26], row_height=ROW_HEIGHT)
+    fit = max(int(flow.room_left([*pieces, *table]) // ROW_HEIGHT), 0)
+    if fit >= 2:
+        return fit
+    header = table[0].height
+    return fit + int((flow.top - flow.bottom - flow.head_height() - header) // ROW_HEIGHT)
 
 
 def _rows_that_fit(flow: Flow, pieces: Sequence[Piece]) -> int:
@@ -301,12 +308,8 @@ def _cut_lines(canvas, slips: set[tuple[int, int]], *, left: float, top: float, 
 
 
 def _wrap(fonts: FontSet, text: str, size: float, width: float) -> list[str]:
-    """Balanced character wrap for the short labels on lots: as few lines as fit, of about equal length."""
-    lines = 1
-    while lines < len(text) and fonts.width(text[: -(-len(text) // lines)], size) > width:
-        lines += 1
-    step = -(-len(text) // lines)
-    return [text[i : i + step] for i in range(0, len(text), step)]
+    """The short labels on lots, broken by the same rules as every other text (so 双升级（双扣） stays whole)."""
+    return break_lines(fonts, text, size, [width])
 
 
 # --- everything at once ----------------------------------------------------------------------------------------

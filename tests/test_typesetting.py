@@ -211,3 +211,19 @@ def test_wall_sheets_carry_no_paths_or_commands(demo40):
         text = "".join(page_texts((demo40 / name).read_bytes()))
         assert "shuangsheng" not in text and str(demo40) not in text and "--" not in text, name
         assert not re.search(r"/\w+/", text), name
+
+
+def test_the_registration_form_never_spills_two_stray_rows(fonts):
+    """13 teams leave no room for two blank rows on page 1: page 2 is a whole page of blank rows, not two."""
+    from materials.documents import registration_pdf
+    from scoring.event import default_event
+    from scoring.teams import Team
+
+    teams = [Team(f"{i:02d}", ("王建国", "李秀英")) for i in range(1, 14)]
+    data = registration_pdf(default_event(), teams, fonts=fonts, invariant=True)
+    texts = page_texts(data)
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        rules = [e for e in pdf.pages[-1].edges if e["orientation"] == "h" and e["width"] > 300]
+    if len(texts) > 1:
+        assert texts[-1].startswith("离退休教职工双升级（双扣）比赛报名表（续）")
+        assert len(rules) >= 12  # a page of rows to write on
