@@ -246,7 +246,7 @@ def _step_text(step: NextStep, book: str, folder: Path, *, number: int | None = 
     return {
         NextStep.ENTER: f"把还没有录入的桌填入 {book}，再运行 {again}",
         NextStep.FIX: f"按上面指出的单元格改正 {book}，再运行 {again}",
-        NextStep.PLAYOFF: f"需加赛的桌按加赛单打加赛局，记在 {book} 该桌的加赛行，再运行 {again}",
+        NextStep.PLAYOFF: f"需加赛的桌按加赛单打加赛局，记完后把这些局填入 {book} 该桌的“加1、加2……”行，再运行 {again}",
         NextStep.DRAW: f"运行 {command_line('draw', folder)} 抽下一轮",
         NextStep.AWARDS: f"决赛已经结束：运行 {command_line('awards', folder)} 查看最终名次",
     }[step]

@@ -409,3 +409,12 @@ def test_demo_produces_every_document_for_every_round(tmp_path):
         assert (tmp_path / name).exists()
     registration = text_of((tmp_path / "报名表.pdf").read_bytes())
     assert not re.search(r"\d{7}", registration.replace("2973620", ""))  # no made-up phone numbers
+
+
+def test_the_operator_is_told_in_the_terminal_to_type_the_playoff_rows(tmp_path):
+    """The line for the computer operator left the referee's slip: `score` says it."""
+    from scoring.report import next_after_score
+    from scoring.results import NextStep
+
+    line = next_after_score(NextStep.PLAYOFF, "round-2.xlsx", tmp_path)
+    assert "把这些局填入 round-2.xlsx 该桌的“加1、加2……”行，再运行 shuangsheng score" in line
