@@ -319,7 +319,7 @@ def card_key(rules: RuleSet) -> str:
 
 def result_grid(fonts: FontSet, headings: Sequence[str], code: str | None = None) -> Grid:
     """One pen row at the foot of the card: the start and end time, 胜方, 终局级数 (the template's words), and
-    the table's 录分码 at its right end when the table has one (SPEC §9)."""
+    the table's 录分码 at its right end when the table has one (scoring.codes)."""
     time, winner, final = (*headings, "", "", "")[:3]
     parts = [(time, 0.42), (winner, 0.1), ("甲方　乙方", 0.16), (final, 0.14), ("甲＿ 乙＿", 0.18)]
     if code:
@@ -369,7 +369,7 @@ def score_cards_pdf(
     invariant: bool = False,
 ) -> bytes:
     """计分卡: one A4 page per table of `round_` (none for `round_` None), then a blank card if `blank` (备用／续页:
-    its rows unnumbered). `codes`: each table's 录分码 (SPEC §9), printed in the result row when given."""
+    its rows unnumbered). `codes`: each table's 录分码 (scoring.codes), printed in the result row when given."""
     flow = Flow(fonts or choose_fonts(event.print.font), sizes(event), footer=False)
     # The hand tables and the points table are the same on every card: laid out and drawn once.
     numbered = _stamp("hand_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS, playoff=PLAYOFF_ROWS), flow.fonts)

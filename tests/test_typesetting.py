@@ -1,6 +1,6 @@
-"""The typesetting rules of SPEC §8, for every document laid out by `materials.flow`: checked over random names,
-ids and wordings from the laid-out lines (each piece's `text`) and from the PDF's own text, and on the day's
-papers at 40 teams (continuation heads, lists in number order)."""
+"""The typesetting rules of the printed documents, for every document laid out by `materials.flow`: checked over
+random names, ids and wordings from the laid-out lines (each piece's `text`) and from the PDF's own text, and on
+the day's papers at 40 teams (continuation heads, lists in number order)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def fonts():
 
 
 def broken_rules(lines: tuple[str, ...]) -> list[str]:
-    """What the line breaks of one paragraph or cell do against SPEC §8 (empty: none)."""
+    """What the line breaks of one paragraph or cell break (empty: none)."""
     text = "".join(lines)
     no = forbidden(text)
     wrong = []
