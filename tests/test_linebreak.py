@@ -34,7 +34,8 @@ def test_team_ids_tables_levels_and_asides_stay_whole():
     assert columns("甲方是第09组", 10) == ["甲方是", "第09组"]
     assert columns("请到第112桌就座", 10)[1].startswith("第112桌")
     assert columns("双方同为10级", 10) == ["双方同为", "10级"]
-    assert columns("打过A级为胜", 6)[0] == "打过"
+    assert columns("打过A级为胜", 6)[0] == "打"  # 过A and A级 hold together
+    assert columns("抠底倍数填×2、×4", 12)[1].startswith("×2")
     assert columns("第09组胜（加赛1局）", 16) == ["第09组胜", "（加赛1局）"]
     assert not breakable("第09组", 1) and not breakable("第09组", 3) and breakable("甲第09组", 1)
 

@@ -151,6 +151,11 @@ def test_card_result_box_and_time_row_are_pen_rows(cards):
         above = max(y for y in edges if y < start["top"])
         below = min(y for y in edges if y > start["bottom"])
         assert below - above >= 8 * mm - 0.1
+        for side in ("甲方", "乙方"):  # the team rows with the level track are pen rows too
+            label = next(w for w in words if w["text"] == side)
+            above = max(y for y in edges if y < label["top"])
+            below = min(y for y in edges if y > label["bottom"])
+            assert below - above >= 8 * mm - 0.1, side
         spare = pdf.pages[2]
         numbers = [w for w in spare.extract_words() if re.fullmatch(r"\d+", w["text"]) and w["x0"] < 20 * mm + 30]
         assert not numbers  # 备用／续页: the referee numbers the rows
