@@ -43,7 +43,7 @@ def can_break(before: str, after: str) -> bool:
         return False
     if _ascii_word(before) and _ascii_word(after):
         return False
-    if before in "第×过" and (after in NUMERALS or _alnum(after)):  # 第09组, 第一轮, ×2, 打过A
+    if before in "第×过：" and (after in NUMERALS or _alnum(after)):  # 第09组, 第一轮, ×2, 打过A, 电话：2973620
         return False
     return not ((after in UNITS or after == "×") and (before in NUMERALS or _alnum(before)))  # 10级, A级
 

@@ -36,6 +36,7 @@ def test_team_ids_tables_levels_and_asides_stay_whole():
     assert columns("双方同为10级", 10) == ["双方同为", "10级"]
     assert columns("打过A级为胜", 6)[0] == "打"  # 过A and A级 hold together
     assert columns("抠底倍数填×2、×4", 12)[1].startswith("×2")
+    assert columns("也可电话报名，报名电话：2973620）", 30)[1].endswith("：2973620）")  # a label with its number
     assert columns("第09组胜（加赛1局）", 16) == ["第09组胜", "（加赛1局）"]
     assert not breakable("第09组", 1) and not breakable("第09组", 3) and breakable("甲第09组", 1)
 
