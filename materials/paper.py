@@ -318,18 +318,22 @@ def card_key(rules: RuleSet) -> str:
 
 
 def result_grid(fonts: FontSet, headings: Sequence[str], code: str | None = None) -> Grid:
-    """One pen row at the foot of the card: the start and end time, 胜方, 终局级数 (the template's words), and
-    the table's 录分码 at its right end when the table has one (scoring.codes)."""
+    """One pen row at the foot of the card: the start and end time, 胜方 (甲方 乙方 to ring), 终局级数 (the
+    template's words), and the table's 录分码 at its right end when the table has one (scoring.codes). Each
+    cell as wide as its words; the room left goes to the cell where the winner is ringed or written."""
     time, winner, final = (*headings, "", "", "")[:3]
-    parts = [(time, 0.42), (winner, 0.1), ("甲方　乙方", 0.16), (final, 0.14), ("甲＿ 乙＿", 0.18)]
+    texts = [time, winner, "甲方　乙方", final, "甲＿ 乙＿", *([f"录分码 {code}"] if code else [])]
     if code:
-        parts = [*((text, share * 0.78) for text, share in parts), (f"录分码 {code}", 0.22)]
-    widths = [WIDTH * share for _, share in parts]
+        texts[2] = ""  # no room to print both sides: the winner is written in
+    natural = [fonts.width(text, CARD_TEXT) + 2 * CARD_PADDING + 4 for text in texts]
+    spare = WIDTH - sum(natural)
+    widths = [w + (spare if c == 2 else 0.0) for c, w in enumerate(natural)] if spare > 0 else \
+        [WIDTH * w / sum(natural) for w in natural]
     grid = Grid(widths, [])
-    texts = [_text(fonts, text, w, align=Align.LEFT if c == 0 else Align.CENTRE)
-             for c, ((text, _), w) in enumerate(zip(parts, widths, strict=True))]
-    grid.cells.update({(0, c): text for c, text in enumerate(texts)})
-    grid.heights.append(max(PEN_ROW, _row_height(texts)))
+    cells = [_text(fonts, text, w, align=Align.LEFT if c == 0 else Align.CENTRE)
+             for c, (text, w) in enumerate(zip(texts, widths, strict=True))]
+    grid.cells.update({(0, c): cell for c, cell in enumerate(cells)})
+    grid.heights.append(max(PEN_ROW, _row_height(cells)))
     grid.shaded += [(0, 1, 0, 1), (0, 3, 0, 3)]
     return grid
 

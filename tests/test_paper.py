@@ -423,3 +423,18 @@ def test_the_operator_is_told_in_the_terminal_to_type_the_playoff_rows(tmp_path)
 
     line = next_after_score(NextStep.PLAYOFF, "round-2.xlsx", tmp_path)
     assert "把这些局填入 round-2.xlsx 该桌的“加1、加2……”行，再运行 shuangsheng score" in line
+
+
+def test_the_entry_code_has_its_place_in_the_result_row_only_when_given():
+    """No made-up code: without codes the card says nothing of one; with a table's code it sits in the result
+    row, and the card is still one sheet."""
+    plain = paper.score_cards_pdf(default_event(), ROUND, TEAMS, fonts=fonts(), invariant=True)
+    assert "录分码" not in text_of(plain)
+    coded = paper.score_cards_pdf(default_event(), ROUND, TEAMS, codes={1: "K7QM-3XRT"}, fonts=fonts(),
+                                  invariant=True)
+    texts = page_texts(coded)
+    assert len(texts) == 3 and "终局级数甲＿乙＿录分码K7QM-3XRT" in texts[0] and "录分码" not in texts[1]
+    with pdfplumber.open(io.BytesIO(coded)) as pdf:
+        words = pdf.pages[0].extract_words()
+        start, code = next(w for w in words if w["text"] == "开始"), next(w for w in words if w["text"] == "K7QM-3XRT")
+    assert abs(code["top"] - start["top"]) < 2  # one row
