@@ -25,7 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from materials.conventions import players_of, prize_rows
 from materials.fonts import Align, FontSet, choose_fonts
-from materials.page import INK, RULE, break_lines, describe_pdf, no_orphan
+from materials.page import INK, RULE, break_lines, describe_pdf
 from materials.wording import Block, BlockKind, check_kinds, render
 from scoring.bracket import Bracket, Slot, SlotKind, entry_note
 from scoring.event import Event
@@ -91,7 +91,7 @@ class Column:
     def lines(self, text: str, size: float, *, align: Align = Align.LEFT, bold: bool = False, who: str | None = None,
               after: float = 0.0, keep: bool = False, x: float = SIDE, width: float = TEXT_W) -> None:
         """A paragraph (or a title, centred) broken into lines of `width`."""
-        rows = no_orphan(break_lines(self.fonts, text, size, [width], who)) or [""]
+        rows = break_lines(self.fonts, text, size, [width], who) or [""]
         fonts = self.fonts
 
         def draw(canvas: Canvas, top: float) -> None:
