@@ -150,6 +150,8 @@ def _match_lines(m: MatchScore, teams: Mapping[str, Team], *, final: bool = Fals
     if status is TableStatus.INVALID:
         return [f"记录有误（{len(m.problems)}处），请改正：", *(f"  {p}" for p in m.problems)]
     assert m.result is not None
+    if m.note:  # a lost card's match: its 终局 levels, no hand to count
+        return [f"终局录入，{m.note}：" + result_summary(m.result), f"胜者：{team_label(teams, outcome.winner)}"]
     lines = [f"共{len(m.result.outcomes)}局，" + result_summary(m.result)]
     if status is TableStatus.NEEDS_PLAYOFF:
         return [*lines, "需加赛：" + outcome.reason]

@@ -14,19 +14,23 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scoring import event as event_file
-from scoring import files, knockout, ledger, workbook
+from scoring import files, knockout, ledger, sources, workbook
 from scoring.bracket import Bracket
 from scoring.bracket import build as build_bracket
-from scoring.errors import Issue, UserError, located
+from scoring.errors import Issue, Place, UserError, located
 from scoring.event import Event
+from scoring.hands import Hand
 from scoring.knockout import Advancement, MatchOutcome, Placings, Round
 from scoring.match import MatchResult, replay
 from scoring.rules import RuleSet, TieBreak
+from scoring.sources import Source
 from scoring.status import TableStatus, table_status
 from scoring.teams import Team
 from scoring.text import command_line
 from scoring.workbook import MATCHES_SHEET, MatchSheet, Problem, RoundSheet
 from scoring.workbook import verify as double_entry
+from scoring.workbook.phone import with_phone_hands
+from scoring.workbook.round_reader import FinalCard
 from scoring.workbook.verify import Verification
 
 TEAMS_FILE = "teams.xlsx"
@@ -80,6 +84,13 @@ class MatchScore:
     result: MatchResult | None  # None for a walkover, an open sheet or an unreadable one
     outcome: MatchOutcome
     problems: tuple[Problem, ...]  # the reader's and the engine's, each at its cell
+    source: Source = Source.PAPER  # where the record came from (docs/README.md)
+    note: str = ""  # '未逐局核对（记分卡遗失）' for a match given by its 终局 cells only
+    phone_hands: tuple[Hand, ...] = ()  # the record's hands when it came from the phone only
+
+    @property
+    def unchecked(self) -> bool:
+        return self.source is Source.FINAL_ONLY
 
 
 @dataclass(frozen=True)
@@ -101,8 +112,23 @@ class RoundScore:
         return tuple(m.outcome for m in self.matches)
 
 
-def score_match(match: MatchSheet, rules: RuleSet) -> MatchScore:
-    """One table scored: the engine's replay of its hands, every problem at its cell, and its status."""
+def score_match(match: MatchSheet, rules: RuleSet, phone: sources.PhoneTable | None = None) -> MatchScore:
+    """One table scored from all its sources (`scoring.sources`): the engine's replay of its hands, every problem
+    at its cell, its status and where its record came from."""
+    if match.final is not None and match.walkover is None:
+        return _final_only(match, match.final, phone)
+    if phone is not None and match.walkover is None and not (match.record.hands or match.problems):
+        return _phone_only(match, phone)
+    scored = _paper(match, rules)
+    if phone is None or not phone.over or match.walkover is not None:
+        return scored
+    problems = scored.problems + sources.differences(match, phone) + sources.phone_problems(match, phone)
+    status = table_status(scored.result, errors=bool(problems))
+    return replace(scored, problems=problems, outcome=_outcome(match, status, scored.result, problems),
+                   source=Source.BOTH)
+
+
+def _paper(match: MatchSheet, rules: RuleSet) -> MatchScore:
     result: MatchResult | None = None
     if match.walkover is not None or match.open:
         problems = match.problems
@@ -113,6 +139,31 @@ def score_match(match: MatchSheet, rules: RuleSet) -> MatchScore:
         problems = workbook.match_problems(match, result)
     status = table_status(result, walkover=match.walkover is not None, errors=bool(problems))
     return MatchScore(match, result, _outcome(match, status, result, problems), problems)
+
+
+def _phone_only(match: MatchSheet, phone: sources.PhoneTable) -> MatchScore:
+    """A table entered by phone only: its record once the match is over; open (进行中, with its levels) before."""
+    result = phone.state.result
+    problems = sources.phone_problems(match, phone)
+    status = table_status(result, errors=bool(problems)) if phone.over or problems else TableStatus.OPEN
+    return MatchScore(match, result, _outcome(match, status, result, problems), problems, Source.PHONE,
+                      phone_hands=phone.hands)
+
+
+def _final_only(match: MatchSheet, card: FinalCard, phone: sources.PhoneTable | None) -> MatchScore:
+    """A lost card's match: decided by its 终局 levels, unless the phone holds its hands too (then one record too
+    many, at the 终局 cell)."""
+    result = sources.final_result(card)
+    problems: tuple[Problem, ...] = ()
+    if phone is not None:
+        problems = (Problem(Place(match.file, MATCHES_SHEET, card.cell),
+                            f"第{match.table}桌已有扫码录分的{len(phone.hands)}局，又填了终局；终局只用于没有逐局记录的比赛，"
+                            "请清空终局"),)
+    status = table_status(result, errors=bool(problems))
+    note = sources.final_note(card)
+    outcome = _outcome(match, status, result, problems)
+    return MatchScore(match, result, replace(outcome, reason=outcome.reason or note), problems,
+                      Source.FINAL_ONLY, note)
 
 
 def _outcome(match: MatchSheet, status: TableStatus, result: MatchResult | None,
@@ -156,8 +207,14 @@ def _errors_reason(problems: Sequence[Problem]) -> str:
 
 
 def score_round(sheet: RoundSheet, rules: RuleSet) -> RoundScore:
-    matches = tuple(score_match(m, rules) for m in sheet.matches)
+    """Every table of a round from all its sources: the sheet, the phone entries attached to it, the 终局 cells."""
+    matches = tuple(score_match(m, rules, _phone(sheet, m, rules)) for m in sheet.matches)
     return RoundScore(sheet, matches, knockout.advance(sheet.round, [m.outcome for m in matches]))
+
+
+def _phone(sheet: RoundSheet, match: MatchSheet, rules: RuleSet) -> sources.PhoneTable | None:
+    entries = sheet.entries.get(match.table)
+    return sources.phone_table(match, entries, rules, sheet.round.number) if entries else None
 
 
 def score_as_json(score: RoundScore) -> dict[str, object]:
@@ -165,7 +222,8 @@ def score_as_json(score: RoundScore) -> dict[str, object]:
     "advancing"}; while matches are undecided, "advancing" lists those known so far and "blockers" says why."""
     matches = []
     for m in score.matches:
-        levels = m.result.levels.as_json() if m.result is not None and m.result.outcomes else None
+        shown = m.result is not None and (m.result.outcomes or m.unchecked)
+        levels = m.result.levels.as_json() if shown else None
         matches.append(
             {
                 "table": m.match.table,
@@ -175,8 +233,11 @@ def score_as_json(score: RoundScore) -> dict[str, object]:
                 "status": m.outcome.status.value,
                 "winner": m.outcome.winner,
                 "errors": [str(p) for p in m.problems],
+                "source": m.source.value,
             }
         )
+        if m.note:
+            matches[-1]["note"] = m.note
     doc: dict[str, object] = {"round": score.round.number, "matches": matches, "byes": list(score.round.byes)}
     doc["advancing"] = list(score.advancement.advancing)
     if not score.advancement.decided:
@@ -261,6 +322,7 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
         number += 1
     draws = recorded_draws(folder)
     problems.extend(_ledger_problems(folder, draws, rounds, drawing=drawing))
+    rounds = _with_entries(folder, rounds, draws, problems)
     strays = [p.name for p in round_files(folder) if (round_number(p.name) or 0) > number]
     if strays and number not in draws:
         problems.append(Issue.of_file(folder, f"缺少 {round_file(number)}，却有 {'、'.join(strays)}；轮次文件应从 round-1 起连续"))
@@ -278,6 +340,30 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
     if changes:
         state = replace(state, rules_changes=changes, notes=(*state.notes, rules_note_text(folder, changes)))
     return state
+
+
+def _with_entries(folder: Path, rounds: Sequence[RoundSheet], draws: Mapping[int, ledger.DrawRecord],
+                  problems: list[Issue]) -> list[RoundSheet]:
+    """Each round with its tables' phone entries (event.db), for the draw its workbook holds; an entry event.db
+    cannot read back is a problem."""
+    wanted = {s.round.number: draws[s.round.number].id for s in rounds
+              if s.round.number in draws and same_draw(draws[s.round.number].round, s.round)}
+    if not wanted:
+        return list(rounds)
+    try:
+        book = ledger.Ledger.existing(folder)
+    except ledger.LedgerError:
+        return list(rounds)
+    if book is None:
+        return list(rounds)
+    found: dict[int, dict[int, tuple]] = {}
+    with book:
+        for number, draw_id in wanted.items():
+            try:
+                found[number] = {t: book.table_entries(draw_id, t) for t in sorted(book.tables_with_entries(draw_id))}
+            except ValueError as exc:
+                problems.append(Issue.of_file(folder / ledger.DB_NAME, f"第{number}轮的扫码录分记录无法读取（{exc}）"))
+    return [replace(s, entries=found[s.round.number]) if found.get(s.round.number) else s for s in rounds]
 
 
 def _format_problems(folder: Path, event: Event, draws: Mapping[int, ledger.DrawRecord]) -> list[str]:
@@ -1068,7 +1154,21 @@ def write_checked_copy(report: ScoreReport, *, force: bool = False) -> Path:
     kept (OutputExists) once a person edited it, unless `force`."""
     results = {m.match.table: m.result for m in report.score.matches if m.result is not None}
     ledger.check_regenerable(report.checked, force=force)  # before the work of building it
-    return ledger.write_generated(report.checked, workbook.checked_bytes(report.score.sheet, results), force=force)
+    return ledger.write_generated(report.checked, workbook.checked_bytes(whole_record(report.score), results),
+                                  force=force)
+
+
+def whole_record(score: RoundScore) -> RoundSheet:
+    """The round as the checked copy shows it: the phone's hands typed into the sheets of tables entered by phone,
+    and the problems found between sources (paper and phone disagreeing) on their sheets."""
+    hands = {m.match.table: m.phone_hands for m in score.matches if m.source is Source.PHONE}
+    sheet = with_phone_hands(score.sheet, hands) if hands else score.sheet
+    extra = {m.match.table: tuple(p for p in m.problems if p not in workbook.match_problems(m.match, m.result))
+             for m in score.matches if m.source is Source.BOTH}
+    if not any(extra.values()):
+        return sheet
+    return replace(sheet, matches=tuple(replace(match, problems=match.problems + extra.get(match.table, ()))
+                                        for match in sheet.matches))
 
 
 # --- awards ---

@@ -15,7 +15,7 @@ from scoring.hands import Hand, MatchRecord
 from scoring.levels import Side
 from scoring.workbook.loading import Grid
 from scoring.workbook.round_reader import read_round
-from scoring.workbook.round_writer import FORFEIT_COLUMN, match_row, render_round
+from scoring.workbook.round_writer import FINAL_COLUMNS, FORFEIT_COLUMN, match_row, render_round
 from scoring.workbook.schema import (
     FIRST_HAND_ROW,
     FIRST_PLAYOFF_ROW,
@@ -52,6 +52,7 @@ def fill_round(
         before = matches.get(r, FORFEIT_COLUMN)
         if side is not None or before is not None:
             forfeits[(r, FORFEIT_COLUMN)] = side.cn if side is not None else before
+        forfeits.update({(r, col): matches.get(r, col) for col in FINAL_COLUMNS if matches.get(r, col) is not None})
     for table, record in records.items():
         typed.setdefault(sheet_name(table), {}).update(_record_cells(table, record))
     rules = matches.get(MATCHES_RULES_ROW, 2) if matches.get(MATCHES_RULES_ROW, 1) == RULES_LABEL else None

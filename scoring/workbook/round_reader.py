@@ -14,15 +14,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from scoring.entry import Entry
 from scoring.errors import Place
 from scoring.fields import FIELD_CN, FIELDS
 from scoring.hands import Hand, HandError, MatchRecord, check_hand
 from scoring.knockout import Pairing, Round
-from scoring.levels import Side
+from scoring.levels import Levels, Side
 from scoring.workbook.guard import MAX_ROWS
 from scoring.workbook.loading import Grid, read_file, read_grids
 from scoring.workbook.parsers import (
     blank,
+    parse_level,
     parse_side,
     parse_team_id,
     parse_whole,
@@ -37,6 +39,7 @@ from scoring.workbook.schema import (
     BYE_LABEL,
     CHECK_SHEET,
     COLUMN_BY_FIELD,
+    FINAL_LABELS,
     HAND_COLUMNS,
     HEADER,
     MATCHES_HEADER,
@@ -54,6 +57,19 @@ from scoring.workbook.schema import (
 
 
 @dataclass(frozen=True)
+class FinalCard:
+    """A lost or illegible card's match given by the 对阵 sheet's 终局 cells: both final levels (unequal) and why."""
+
+    levels: Levels
+    reason: str
+    cell: Cell  # the 终局甲方级 cell of the match's row
+
+    @property
+    def winner(self) -> Side:
+        return Side.A if self.levels.a.value > self.levels.b.value else Side.B
+
+
+@dataclass(frozen=True)
 class MatchSheet:
     """One table's score sheet as read: the record, and where each hand and field sits in the sheet."""
 
@@ -67,6 +83,7 @@ class MatchSheet:
     walkover: Side | None  # the side that forfeited (弃权)
     problems: tuple[Problem, ...]
     extra_column: int  # the first column right of the hand table (the checked copy writes there)
+    final: FinalCard | None = None  # the 终局 cells of the 对阵 sheet, when filled (and readable)
 
     @property
     def table(self) -> int:
@@ -103,6 +120,8 @@ class RoundSheet:
     round: Round
     matches: tuple[MatchSheet, ...]
     grids: Mapping[str, Grid] = field(default_factory=dict, compare=False, repr=False)  # every sheet's values
+    # each table's phone entries (event.db), attached by whoever opens the folder (scoring.tournament)
+    entries: Mapping[int, tuple[Entry, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     def match(self, table: int) -> MatchSheet:
         for m in self.matches:
@@ -129,7 +148,7 @@ def read_round(path: Path) -> RoundSheet:
 def _parse_round(path: Path, data: bytes, digest: str) -> RoundSheet:
     name = path.name
     grids = read_grids(data, name)
-    round_, walkovers, bad_forfeits = _read_matches_sheet(grids, name)
+    round_, walkovers, bad_forfeits, finals = _read_matches_sheet(grids, name)
     matches = []
     expected = {MATCHES_SHEET, CHECK_SHEET, *(sheet_name(p.table) for p in round_.pairings)}
     strays = [title for title in grids if title not in expected]
@@ -138,14 +157,20 @@ def _parse_round(path: Path, data: bytes, digest: str) -> RoundSheet:
         match = _read_match_sheet(grid, name, pairing, walkovers.get(pairing.table), strays)
         if pairing.table in bad_forfeits:  # a bad 弃权 cell stops its own match only, not the whole round
             match = replace(match, problems=(bad_forfeits[pairing.table], *match.problems))
+        if pairing.table in finals:
+            match = _with_final(match, *finals[pairing.table])
         matches.append(match)
     return RoundSheet(path, digest, round_, tuple(matches), grids)
 
 
+Finals = dict[int, tuple[FinalCard | None, tuple[Problem, ...]]]
+
+
 def _read_matches_sheet(
     grids: Mapping[str, Grid], name: str
-) -> tuple[Round, dict[int, Side], dict[int, Problem]]:
-    """The drawn round, the walkovers, and each bad 弃权 cell by table; WorkbookError if the round is unusable."""
+) -> tuple[Round, dict[int, Side], dict[int, Problem], Finals]:
+    """The drawn round, the walkovers, each bad 弃权 cell by table, and each table's filled 终局 cells (the card or
+    its problems); WorkbookError if the round is unusable."""
     grid = grids.get(MATCHES_SHEET)
     if grid is None:
         raise WorkbookError([Problem.of_cell(name, None, None, f"找不到工作表“{MATCHES_SHEET}”，这不像是 draw 生成的轮次工作簿")])
@@ -156,10 +181,12 @@ def _read_matches_sheet(
         sheet.fail(None, f"找不到对阵表头（{' | '.join(MATCHES_HEADER[:4])}）")
         raise WorkbookError(sheet.fatal)
     pairings, walkovers, bad_forfeits, end = sheet.pairings(*found)
+    finals = {p.table: final for p, r in zip(pairings, sheet.rows, strict=True)
+              if (final := sheet.final(r, found[1])) is not None}
     pool, lots = sheet.pool(end)
     if sheet.fatal:
         raise WorkbookError(sheet.fatal + list(bad_forfeits.values()))
-    return Round(number, tuple(pool), tuple(pairings), byes, seed, tuple(lots)), walkovers, bad_forfeits
+    return Round(number, tuple(pool), tuple(pairings), byes, seed, tuple(lots)), walkovers, bad_forfeits, finals
 
 
 class _Sheet:
@@ -170,6 +197,7 @@ class _Sheet:
         self.grid = grid
         self.name = name
         self.fatal: list[Problem] = []
+        self.rows: list[int] = []  # the row of each pairing read
 
     def fail(self, cell: Cell | None, message: str) -> None:
         self.fatal.append(Problem.of_cell(self.name, self.grid.name, cell, message))
@@ -231,6 +259,7 @@ class _Sheet:
             note = grid.get(r, cols["说明"]) if "说明" in cols else None
             pairing = Pairing(table, ids[0], ids[1], third_place=isinstance(note, str) and THIRD_PLACE in squeeze(note))
             pairings.append(pairing)
+            self.rows.append(r)
             raw_forfeit = grid.get(r, cols["弃权"])
             if not blank(raw_forfeit):
                 try:
@@ -242,6 +271,37 @@ class _Sheet:
                     )
             r += 1
         return pairings, walkovers, bad_forfeits, r
+
+    def final(self, r: int, cols: Mapping[str, int]) -> tuple[FinalCard | None, tuple[Problem, ...]] | None:
+        """Row r's 终局 cells: None when all blank (or the columns are absent: a workbook drawn before them)."""
+        if not all(label in cols for label in FINAL_LABELS):
+            return None
+        cells = [Cell(r, cols[label]) for label in FINAL_LABELS]
+        raw = [self.grid.get(c.row, c.column) for c in cells]
+        if all(blank(v) for v in raw):
+            return None
+        found: list[Problem] = []
+        levels = []
+        for label, cell, value in zip(FINAL_LABELS[:2], cells, raw, strict=False):
+            try:
+                level = parse_level(value)
+                if level is None:
+                    raise ValueError(value)
+                levels.append(level)
+            except ValueError:
+                found.append(self.problem(cell, f"{label}应为 2…10、J、Q、K、A，实际为{quoted(value)}"))
+        if len(levels) == 2 and levels[0] == levels[1]:
+            found.append(self.problem(cells[0], f"终局两方同为{levels[0].label}级；终局只记分出胜负的比赛，"
+                                                "级数相同要打加赛，请改正或在记分表记录"))
+        reason = squeeze(raw[2]) if isinstance(raw[2], str) else "" if blank(raw[2]) else show(raw[2])
+        if not reason:
+            found.append(self.problem(cells[2], "填了终局级数，请在终局原因写明为什么不能逐局记录（如“记分卡遗失”）"))
+        if found:
+            return None, tuple(found)
+        return FinalCard(Levels(levels[0], levels[1]), reason, cells[0]), ()
+
+    def problem(self, cell: Cell, message: str) -> Problem:
+        return Problem.of_cell(self.name, self.grid.name, cell, message)
 
     def pool(self, start: int) -> tuple[list[str], list[tuple[str, int]]]:
         """The 抽签名单 below the matches: the pool in its drawn order, and the paper lots where recorded."""
@@ -269,6 +329,20 @@ class _Sheet:
                     self.fail(Cell(r, pcols["签号"]), f"签号应为正整数，实际为“{show(raw_lot)}”")
             r += 1
         return pool, lots
+
+
+def _with_final(match: MatchSheet, card: FinalCard | None, problems: tuple[Problem, ...]) -> MatchSheet:
+    """The 终局 cells on a match: a lost card's record, unless they are wrong or the match has another record."""
+    if card is not None and match.walkover is not None:
+        problems = (Problem.of_cell(match.file, MATCHES_SHEET, card.cell,
+                                    f"第{match.table}桌填了弃权，又填了终局；请只留一种"),)
+    elif card is not None and match.record.hands:
+        problems = (Problem.of_cell(match.file, MATCHES_SHEET, card.cell,
+                                    f"第{match.table}桌的记分表已有{len(match.record.hands)}局记录，又填了终局；"
+                                    "终局只用于记分卡遗失、无法逐局录入的比赛，请清空一种"),)
+    if problems:
+        return replace(match, problems=(*problems, *match.problems))
+    return replace(match, final=card)
 
 
 def parse_forfeit(raw: object, pairing: Pairing) -> Side:

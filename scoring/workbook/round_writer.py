@@ -23,6 +23,7 @@ from scoring.workbook.schema import (
     B_ROW,
     BYE_LABEL,
     BYE_SEPARATOR,
+    FINAL_LABELS,
     GUIDE,
     GUIDE_ROW,
     HAND_COLUMNS,
@@ -75,6 +76,8 @@ from scoring.workbook.style import (
 # What has been typed into a workbook: sheet name → (row, column) → value (the referee simulation).
 Typed = Mapping[str, Mapping[tuple[int, int], object]]
 FORFEIT_COLUMN = MATCHES_HEADER.index("弃权") + 1
+FINAL_COLUMNS = tuple(MATCHES_HEADER.index(label) + 1 for label in FINAL_LABELS)  # a lost card's 终局 cells
+INPUT_COLUMNS = (FORFEIT_COLUMN, *FINAL_COLUMNS)
 
 
 def players(team: Team | None) -> str:
@@ -128,7 +131,8 @@ def _write_matches_sheet(wb: Workbook, fm: Formats, round: Round, names: Mapping
         (ROUND_LABEL, round.number, ""),
         (SEED_LABEL, round.seed if round.seed is not None else NO_SEED, ""),
         (BYE_LABEL, BYE_SEPARATOR.join(byes) or NO_BYE, bye_note if byes else ""),
-        ("弃权", "如有一方弃权，在该桌“弃权”栏选“甲”或“乙”（弃权的一方），该桌记分表不必填写", ""),
+        ("弃权", "如有一方弃权，在该桌“弃权”栏选“甲”或“乙”（弃权的一方），该桌记分表不必填写",
+         "记分卡遗失或无法辨认时，在该桌填终局甲方级、终局乙方级（不能相同）和终局原因，记分表不填；该桌记为“未逐局核对”"),
     )
     for r, (label, value, extra) in enumerate(info, start=MATCHES_INFO_ROW):
         put(ws, r, 1, label, fm(LABEL))
@@ -144,10 +148,10 @@ def _write_matches_sheet(wb: Workbook, fm: Formats, round: Round, names: Mapping
     for i, p in enumerate(round.pairings):
         r = match_row(i)
         values = (p.table, p.a, p.b, typed.get((r, FORFEIT_COLUMN)), names.get(p.a, ""), names.get(p.b, ""),
-                  THIRD_PLACE if p.third_place else None)
+                  THIRD_PLACE if p.third_place else None, *(typed.get((r, col)) for col in FINAL_COLUMNS))
         rows.append(values)
         for col, value in enumerate(values, start=1):
-            if col == FORFEIT_COLUMN:
+            if col in INPUT_COLUMNS:  # what the desk fills: 弃权 and a lost card's 终局 cells
                 put(ws, r, col, value, fm(BORDERED, {"locked": False}))
             else:
                 put(ws, r, col, value, fm(BORDERED, CENTERED) if col <= 3 else fm(BORDERED))

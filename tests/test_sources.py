@@ -1,0 +1,209 @@
+"""Every command reads all sources of a table (scoring/sources.py): the paper sheet, the phone entries in event.db
+and the 对阵 sheet's 终局 cells (a lost card) — score, draw, bracket and awards, through the CLI."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+
+import openpyxl
+
+from scoring import tournament, workbook
+from scoring.entry import Seat, Stamp, TableSetup, add_hand, end, hand_as_json
+from scoring.hands import Hand, MatchRecord
+from scoring.ledger import Ledger
+from scoring.levels import Side
+from scoring.match import replay, result_as_json
+from scoring.simulate import simulate_match
+from scoring.workbook.loading import read_file, read_grids
+from scoring.workbook.schema import FIRST_HAND_ROW, MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
+from tests.conftest import cli, new_event
+
+STAMPS = itertools.count(1)
+
+
+def drawn(tmp_path: Path, teams: int = 4, name: str = "e") -> Path:
+    folder = new_event(tmp_path / name, teams)
+    cli("draw", folder, "--seed", 11)
+    return folder
+
+
+def record(seed: int) -> MatchRecord:
+    """A simulated match that ends with a winner (passed A, decided at time, or after 加赛)."""
+    return simulate_match(random.Random(seed))[0]
+
+
+def by_phone(folder: Path, number: int, table: int, match: MatchRecord, *, over: bool = True) -> None:
+    """Enter a match as the table's phone does, through the same decisions and ledger calls as `serve`: the regular
+    hands, 结束 (time is up), then the 加赛 hands."""
+    rules = tournament.open_folder(folder).rules_for(number)
+    with Ledger.open(folder) as book:
+        draw = book.draws()[number]
+        pairing = next(p for p in draw.round.pairings if p.table == table)
+        setup = TableSetup(number, table, Seat(pairing.a, ()), Seat(pairing.b, ()), rules)
+
+        def stamp() -> Stamp:
+            return Stamp(f"s{next(STAMPS)}", "2026-12-01T14:05:00+08:00", "192.168.1.23")
+
+        def hand(n: int, h: Hand) -> None:
+            body = {k: v for k, v in hand_as_json(h).items() if k != "playoff"} | {"hand": n, "id": f"p{next(STAMPS)}"}
+            decision = book.decide_entry(draw.id, table, lambda entries: add_hand(setup, entries, body, stamp=stamp()))
+            assert decision.http_status == 201, decision.as_json()
+
+        regular = [h for h in match.hands if not h.playoff]
+        for n, h in enumerate(regular, start=1):
+            hand(n, h)
+        if not over:
+            return
+        assert book.decide_entry(draw.id, table, lambda entries: end(setup, entries, stamp=stamp())).http_status in (200, 201)
+        for n, h in enumerate((h for h in match.hands if h.playoff), start=len(regular) + 1):
+            hand(n, h)
+
+
+def on_paper(folder: Path, number: int, records: dict[int, MatchRecord]) -> None:
+    workbook.fill_round(tournament.round_path(folder, number), records)
+
+
+def put_final(folder: Path, number: int, table: int, a: object, b: object, reason: object) -> None:
+    """Write the 终局 cells of a table's row on the 对阵 sheet, as the desk would for a lost card."""
+    path = tournament.round_path(folder, number)
+    wb = openpyxl.load_workbook(path)
+    ws = wb[MATCHES_SHEET]
+    row = next(r for r in range(MATCHES_HEADER_ROW + 1, ws.max_row + 1) if ws.cell(r, 1).value == table)
+    for label, value in zip(MATCHES_HEADER[-3:], (a, b, reason), strict=True):
+        ws.cell(row, MATCHES_HEADER.index(label) + 1).value = value
+    wb.save(path)
+
+
+def score_json(folder: Path, code: int = 0) -> dict:
+    return json.loads(cli("score", folder, "--json", code=code).stdout)
+
+
+def match_of(doc: dict, table: int) -> dict:
+    return next(m for m in doc["matches"] if m["table"] == table)
+
+
+# --- the lost card: 终局 cells ---
+
+
+def test_a_lost_card_is_decided_by_its_final_levels_and_marked_unchecked(tmp_path):
+    folder = drawn(tmp_path)
+    put_final(folder, 1, 1, "7", "J", "记分卡遗失")
+    on_paper(folder, 1, {2: record(3)})
+    doc = score_json(folder)
+    lost, typed = match_of(doc, 1), match_of(doc, 2)
+    assert lost["source"] == "final_only" and typed["source"] == "paper"
+    assert lost["levels"] == {"A": "7", "B": "J"} and lost["status"] == "decided" and lost["errors"] == []
+    assert lost["winner"] == lost["B"] and "未逐局核对" in lost["note"] and "记分卡遗失" in lost["note"]
+    assert lost["winner"] in doc["advancing"]
+    text = cli("score", folder).stdout
+    assert "未逐局核对（记分卡遗失）" in text
+    cli("draw", folder, "--seed", 5)
+    assert lost["winner"] in tournament.open_folder(folder).rounds[1].round.pool
+
+
+def test_final_cells_are_checked_cell_by_cell(tmp_path):
+    folder = drawn(tmp_path)
+    on_paper(folder, 1, {2: record(3)})
+    put_final(folder, 1, 1, "7", "7", "记分卡遗失")
+    errors = match_of(score_json(folder, code=1), 1)["errors"]
+    assert len(errors) == 1 and "对阵!H9" in errors[0] and "同为7级" in errors[0]
+    put_final(folder, 1, 1, "7", "Z", None)
+    errors = match_of(score_json(folder, code=1), 1)["errors"]
+    assert len(errors) == 2 and "对阵!I9" in errors[0] and "“Z”" in errors[0] and "对阵!J9" in errors[1]
+    cli("draw", folder, "--seed", 5, code=1)
+
+
+def test_final_cells_beside_typed_hands_or_phone_hands_are_one_record_too_many(tmp_path):
+    folder = drawn(tmp_path)
+    on_paper(folder, 1, {1: record(2), 2: record(3)})
+    put_final(folder, 1, 1, "A", "2", "记分卡字迹不清")
+    errors = match_of(score_json(folder, code=1), 1)["errors"]
+    assert len(errors) == 1 and "对阵!H9" in errors[0] and "又填了终局" in errors[0]
+
+    folder = drawn(tmp_path, name="phone")
+    on_paper(folder, 1, {2: record(3)})
+    by_phone(folder, 1, 1, record(2))
+    put_final(folder, 1, 1, "A", "2", "记分卡遗失")
+    errors = match_of(score_json(folder, code=1), 1)["errors"]
+    assert len(errors) == 1 and "对阵!H9" in errors[0] and "扫码录分" in errors[0]
+
+
+# --- phone entries ---
+
+
+def test_a_round_entered_by_phone_is_scored_and_carried_into_the_next_draw_without_typing(tmp_path):
+    folder = drawn(tmp_path)
+    for table, seed in ((1, 2), (2, 3)):
+        by_phone(folder, 1, table, record(seed))
+    doc = score_json(folder)
+    assert [(m["source"], m["status"] in ("decided", "passed_a"), m["errors"]) for m in doc["matches"]] == [
+        ("phone", True, []), ("phone", True, [])]
+    assert sorted(doc["advancing"]) == sorted(m["winner"] for m in doc["matches"])
+    # the checked copy holds the phone's hands on the table's sheet: the whole record
+    grids = read_grids(read_file(folder / "round-1-checked.xlsx"), "round-1-checked.xlsx")
+    first = record(2).hands[0]
+    assert grids["第1桌"].get(FIRST_HAND_ROW, 2) == first.dealer.cn
+    assert grids["第1桌"].get(FIRST_HAND_ROW, 4) == first.points
+    cli("draw", folder, "--seed", 5)
+    final = tournament.open_folder(folder).rounds[1].round
+    assert sorted(final.pool) == sorted(doc["advancing"])
+    for p in final.pairings:
+        by_phone(folder, 2, p.table, record(10 + p.table))
+    assert {m["source"] for m in score_json(folder)["matches"]} == {"phone"}
+    awarded = json.loads(cli("awards", folder, "--json").stdout)
+    assert awarded["complete"] is True and awarded["first"] in final.pool
+    cli("bracket", folder)
+
+
+def test_a_phone_table_still_playing_is_open_with_its_current_levels(tmp_path):
+    folder = drawn(tmp_path)
+    playing = MatchRecord((Hand(Side.A, 0), Hand(Side.A, 20)))
+    by_phone(folder, 1, 1, playing, over=False)
+    doc = score_json(folder)
+    m = match_of(doc, 1)
+    assert m["source"] == "phone" and m["status"] == "open" and m["winner"] is None and m["errors"] == []
+    assert m["levels"] == replay(playing, tournament.open_folder(folder).rules).levels.as_json() != {"A": "2", "B": "2"}
+    assert m["winner"] not in doc["advancing"]
+    cli("draw", folder, "--seed", 5, code=1)
+
+
+def test_a_match_entered_by_phone_equals_the_same_match_typed_on_paper(tmp_path):
+    match = record(2)
+    paper, phone = drawn(tmp_path, name="paper"), drawn(tmp_path, name="phone")
+    on_paper(paper, 1, {1: match})
+    by_phone(phone, 1, 1, match)
+    a, b = (match_of(score_json(f), 1) for f in (paper, phone))
+    assert (a["source"], b["source"]) == ("paper", "phone")
+    assert {k: v for k, v in a.items() if k != "source"} == {k: v for k, v in b.items() if k != "source"}
+    scored = [tournament.score(f, 1).score.matches[0].result for f in (paper, phone)]
+    assert result_as_json(scored[0]) == result_as_json(scored[1])  # levels, winner and every explanation
+
+
+def test_paper_and_phone_agreeing_are_both(tmp_path):
+    folder = drawn(tmp_path)
+    on_paper(folder, 1, {1: record(2), 2: record(3)})
+    by_phone(folder, 1, 1, record(2))
+    doc = score_json(folder)
+    assert match_of(doc, 1)["source"] == "both" and match_of(doc, 1)["errors"] == []
+    assert match_of(doc, 2)["source"] == "paper"
+    cli("draw", folder, "--seed", 5)
+
+
+def test_paper_and_phone_differing_is_an_error_at_the_cell_naming_the_phone_hand(tmp_path):
+    folder = drawn(tmp_path)
+    match = record(2)
+    hands = list(match.hands)
+    changed = 5 if hands[2].points != 5 else 10
+    hands[2] = Hand(hands[2].dealer, changed, *[getattr(hands[2], f) for f in ("bottom",)])
+    on_paper(folder, 1, {1: MatchRecord(tuple(hands)), 2: record(3)})
+    by_phone(folder, 1, 1, match)
+    m = match_of(score_json(folder, code=1), 1)
+    assert m["source"] == "both" and m["status"] == "invalid"
+    differences = [e for e in m["errors"] if "扫码录分" in e]
+    assert differences and "第1桌!D9" in differences[0] and "扫码录分第3局" in differences[0]
+    assert f"“{changed}”" in differences[0] and f"“{match.hands[2].points}”" in differences[0]
+    cli("draw", folder, "--seed", 5, code=1)
+    assert "第1轮第1桌：记录有误（1处错误：round-1.xlsx 第1桌!D9）" in cli("awards", folder).stdout
