@@ -43,7 +43,7 @@ from materials.fonts import Align, FontSet, FontSpec, choose_fonts, choose_forma
 from materials.page import INK, MARGIN, SHADE, Cell, break_lines
 from materials.picture import announcement_picture, write_pictures
 from materials.wording import Block, BlockKind, MaterialsError, check_kinds, cn_date, render
-from scoring.bracket import Bracket, Entry, Slot, SlotKind, entry_note
+from scoring.bracket import UNCHECKED_MARK, Bracket, Entry, Slot, SlotKind, entry_note
 from scoring.event import Event
 from scoring.knockout import Placings
 from scoring.ledger import write_generated
@@ -465,8 +465,9 @@ def announcement_pdf(
                 a, b = slot.entries
                 levels = "弃权" if a.forfeited or b.forfeited else f"{a.level or ''}：{b.level or ''}"
                 table = f"{slot.table}（三四名）" if slot is chart.third_place else str(slot.table)
+                winner = team_name(slot.winner) if slot.winner else ""
                 rows.append([table, _team_cell(teams, a.team), _team_cell(teams, b.team), levels,
-                             team_name(slot.winner) if slot.winner else ""])
+                             f"{winner}{UNCHECKED_MARK}" if slot.unchecked else winner])
             byes = [s.entries[0].team for s in column.slots if s.kind is SlotKind.BYE]
             block = [*flow.paragraph(column.title), *flow.table(rows, [0.1, 0.32, 0.32, 0.12, 0.14])]
             if byes:

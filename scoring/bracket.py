@@ -18,7 +18,7 @@ appear once the engine has them. The 3rd-place match (third_place = "playoff") i
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from scoring.event import Byes, ThirdPlace
@@ -68,6 +68,7 @@ class Slot:
     sources: tuple[int, ...]
     y: float
     status: TableStatus | None = None
+    unchecked: bool = False  # decided by a lost card's 终局 levels: marked 未逐局核对 beside its winner
 
     @property
     def winner(self) -> str | None:
@@ -115,6 +116,9 @@ class Bracket:
 # --- how a line reads, for every renderer ---
 
 
+UNCHECKED_MARK = " 未逐局核对"
+
+
 def entry_note(slot: Slot, entry: Entry) -> str:
     """What stands after a team's name: its level ('K级'), '过A' for the winner who passed A (another team may
     have reached A without passing it: 'A级'), '弃权', '轮空', or '' while not known."""
@@ -125,7 +129,7 @@ def entry_note(slot: Slot, entry: Entry) -> str:
     if entry.won and slot.status is TableStatus.PASSED_A:
         return "过A"
     if entry.level is not None:
-        return f"{entry.level}级"
+        return f"{entry.level}级{UNCHECKED_MARK if slot.unchecked and entry.won else ''}"
     if slot.status is TableStatus.NEEDS_PLAYOFF:
         return "需加赛"
     return ""
@@ -139,7 +143,8 @@ def entry_name(entry: Entry) -> str:
 # --- building ---
 
 
-def _slot_of(round_: Round, pairing: Pairing, outcome: MatchOutcome | None, levels: Levels | None) -> Slot:
+def _slot_of(round_: Round, pairing: Pairing, outcome: MatchOutcome | None, levels: Levels | None,
+             unchecked: bool = False) -> Slot:
     status = outcome.status if outcome is not None else TableStatus.OPEN
     winner = outcome.winner if outcome is not None and status.has_winner else None
     forfeit = None
@@ -149,16 +154,17 @@ def _slot_of(round_: Round, pairing: Pairing, outcome: MatchOutcome | None, leve
     for side, team in ((Side.A, pairing.a), (Side.B, pairing.b)):
         level = levels[side].label if levels is not None and status is not TableStatus.WALKOVER else None
         entries.append(Entry(team, level, won=winner == team, forfeited=forfeit == team))
-    return Slot(SlotKind.MATCH, round_.number, pairing.table, tuple(entries), (), 0.0, status)
+    return Slot(SlotKind.MATCH, round_.number, pairing.table, tuple(entries), (), 0.0, status,
+                unchecked and winner is not None)
 
 
 def _drawn_slots(
-    round_: Round, outcomes: Sequence[MatchOutcome], levels: Mapping[int, Levels]
+    round_: Round, outcomes: Sequence[MatchOutcome], levels: Mapping[int, Levels], unchecked: Collection[int] = ()
 ) -> tuple[list[Slot], Slot | None]:
     by_table = {o.table: o for o in outcomes}
     slots, third = [], None
     for p in round_.pairings:
-        slot = _slot_of(round_, p, by_table.get(p.table), levels.get(p.table))
+        slot = _slot_of(round_, p, by_table.get(p.table), levels.get(p.table), p.table in unchecked)
         if p.third_place:
             third = slot
         else:
@@ -230,13 +236,15 @@ def build(
     teams: Sequence[Team],
     *,
     levels: Mapping[tuple[int, int], Levels] | None = None,
+    unchecked: Collection[tuple[int, int]] = (),
     title: str = "",
     third_place: ThirdPlace | str = ThirdPlace.SHARED,
     byes: Byes | str = Byes.FIRST_ROUND,
 ) -> Bracket:
     """The chart of the event so far. `rounds` and `outcomes` as for `knockout.placings` (which raises
     BracketError if they do not fit); `levels[(round, table)]` are the levels a match ended at; `teams` is the
-    team list (round 1's pool before anything is drawn)."""
+    team list (round 1's pool before anything is drawn); `unchecked` the (round, table) of matches decided by a lost
+    card's 终局 levels (marked 未逐局核对)."""
     mode = Byes(byes)
     levels = levels or {}
     result = placings(rounds, outcomes, third_place=third_place, byes=mode)
@@ -244,7 +252,8 @@ def build(
     third = None
     for r in rounds:
         table_levels = {table: lv for (number, table), lv in levels.items() if number == r.number}
-        slots, third_slot = _drawn_slots(r, outcomes.get(r.number, ()), table_levels)
+        lost_cards = {table for number, table in unchecked if number == r.number}
+        slots, third_slot = _drawn_slots(r, outcomes.get(r.number, ()), table_levels, lost_cards)
         drawn.append(slots)
         third = third_slot or third
     columns = _order(drawn) if drawn else []

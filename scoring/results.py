@@ -58,6 +58,14 @@ class TableResult:
     tied_at_time: bool  # levels equal when time was up (whether or not 加赛 has decided it since)
     playoff: Playoff | None  # set while 加赛 is still to be played
     errors: tuple[Issue, ...]  # the reader's and the engine's, each at its cell
+    note: str = ""  # '未逐局核对（记分卡遗失）': decided by the 终局 cells of a lost card, no hand checked
+    source: str = "paper"  # "paper", "phone", "both" or "final_only" (docs/README.md)
+    confirmed: bool = False  # a phone table both teams accepted (locked)
+
+    @property
+    def playing(self) -> bool:
+        """Entered by phone and not over yet: 进行中 with its current levels."""
+        return self.source == "phone" and self.status is TableStatus.OPEN
 
     def team(self, side: Side) -> str:
         return self.a if side is Side.A else self.b
@@ -96,7 +104,7 @@ def table_result(m: MatchScore) -> TableResult:
         a=p.a,
         b=p.b,
         status=status,
-        levels=result.levels if outcomes else None,
+        levels=result.levels if outcomes or m.unchecked else None,
         winner=m.outcome.winner,
         forfeit=m.match.walkover,
         hands=sum(not o.playoff for o in outcomes),
@@ -104,6 +112,9 @@ def table_result(m: MatchScore) -> TableResult:
         tied_at_time=bool(result is not None and result.time_up is not None and result.time_up.tied),
         playoff=playoff,
         errors=tuple(m.problems),
+        note=m.note,
+        source=m.source.value,
+        confirmed=m.confirmed,
     )
 
 

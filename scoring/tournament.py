@@ -87,6 +87,7 @@ class MatchScore:
     source: Source = Source.PAPER  # where the record came from (docs/README.md)
     note: str = ""  # '未逐局核对（记分卡遗失）' for a match given by its 终局 cells only
     phone_hands: tuple[Hand, ...] = ()  # the record's hands when it came from the phone only
+    confirmed: bool = False  # the phone's record accepted by both teams (the table is locked)
 
     @property
     def unchecked(self) -> bool:
@@ -147,7 +148,7 @@ def _phone_only(match: MatchSheet, phone: sources.PhoneTable) -> MatchScore:
     problems = sources.phone_problems(match, phone)
     status = table_status(result, errors=bool(problems)) if phone.over or problems else TableStatus.OPEN
     return MatchScore(match, result, _outcome(match, status, result, problems), problems, Source.PHONE,
-                      phone_hands=phone.hands)
+                      phone_hands=phone.hands, confirmed=phone.state.log.locked)
 
 
 def _final_only(match: MatchSheet, card: FinalCard, phone: sources.PhoneTable | None) -> MatchScore:
@@ -1213,6 +1214,7 @@ def bracket_in(state: EventFolder) -> tuple[Bracket, EventFolder]:
             outcomes_by_round(scores),
             state.teams,
             levels=levels,
+            unchecked={(s.round.number, m.match.table) for s in scores for m in s.matches if m.unchecked},
             title=state.event.title,
             **_format(state.event),
         )

@@ -13,11 +13,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from scoring.bracket import Bracket, Column, Slot, SlotKind
+from scoring.bracket import UNCHECKED_MARK, Bracket, Column, Slot, SlotKind
 from scoring.knockout import Placings, is_final, stage_name
 from scoring.results import RoundResults, TableResult, round_results
 from scoring.status import TableStatus
 from scoring.teams import Team, team_name
+from scoring.workbook.schema import UNCHECKED
 
 if TYPE_CHECKING:  # the folder layer reads workbooks; only its types are needed here
     from scoring.tournament import RoundScore
@@ -47,6 +48,7 @@ class TableView:
     levels: tuple[str, str] | None  # (甲方, 乙方) after the last recorded hand; None before any hand
     winner: str | None  # team id, once decided or by walkover
     status_text: str  # the status in a few Chinese words for the TV: 尚未录入, 需加赛, 乙方弃权, 记录核对中…
+    unchecked: bool = False  # decided by a lost card's 终局 cells: 未逐局核对 beside the winner
 
     @property
     def winner_team(self) -> TeamView | None:
@@ -126,12 +128,22 @@ STATUS_CN = {
 
 
 def status_text(t: TableResult) -> str:
-    """The TV's few words on a table: 尚未录入, 需加赛, 乙方弃权, 记录核对中 (which cells are wrong is for the PC)."""
+    """The TV's few words on a table: 尚未录入, 需加赛, 乙方弃权, 记录核对中 (which cells are wrong is for the PC),
+    进行中 for a phone table still playing or not yet confirmed by both teams, 未逐局核对 for a lost card's match."""
+    if _in_play(t):
+        return "进行中"
+    if t.note:
+        return UNCHECKED
     if t.status is TableStatus.WALKOVER:
         return f"{t.forfeit.team}弃权" if t.forfeit else "弃权"
     if t.status is TableStatus.INVALID:
         return "记录核对中"
     return STATUS_CN[t.status]
+
+
+def _in_play(t: TableResult) -> bool:
+    """A phone table shows as final only once both teams confirmed it; before that, 进行中 with its levels."""
+    return t.playing or (t.source == "phone" and not t.confirmed and t.status is not TableStatus.INVALID)
 
 
 def _levels(t: TableResult) -> tuple[str, str] | None:
@@ -147,8 +159,9 @@ def round_view(results: RoundResults, teams: Mapping[str, Team]) -> RoundView:
             third_place=t.third_place,
             status=t.status,
             levels=_levels(t),
-            winner=t.winner,
+            winner=None if _in_play(t) else t.winner,
             status_text=status_text(t),
+            unchecked=bool(t.note),
         )
         for t in results.tables
     )
@@ -160,7 +173,7 @@ def round_view(results: RoundResults, teams: Mapping[str, Team]) -> RoundView:
         byes=tuple(team_view(teams, t) for t in results.byes),
         decided=results.decided,
         advancing=tuple(team_view(teams, t) for t in results.advancing) if results.decided else (),
-        waiting=tuple(t.table for t in results.tables if t.winner is None),
+        waiting=tuple(t.table for t in results.tables if t.winner is None or _in_play(t)),
     )
 
 
@@ -178,6 +191,8 @@ def _note(slot: Slot, index: int) -> str:
     entry = slot.entries[index]
     if entry.forfeited:
         return "弃权"
+    if entry.level and slot.unchecked and entry.won:
+        return entry.level + UNCHECKED_MARK
     return entry.level or ""
 
 

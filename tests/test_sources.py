@@ -11,15 +11,17 @@ from pathlib import Path
 import openpyxl
 
 from scoring import tournament, workbook
-from scoring.entry import Seat, Stamp, TableSetup, add_hand, end, hand_as_json
+from scoring.entry import Seat, Stamp, TableSetup, add_hand, confirm, end, hand_as_json
 from scoring.hands import Hand, MatchRecord
 from scoring.ledger import Ledger
 from scoring.levels import Side
 from scoring.match import replay, result_as_json
 from scoring.simulate import simulate_match
+from scoring.venue import build_board
 from scoring.workbook.loading import read_file, read_grids
 from scoring.workbook.schema import FIRST_HAND_ROW, MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
 from tests.conftest import cli, new_event
+from tests.pdfcheck import text_of
 
 STAMPS = itertools.count(1)
 
@@ -207,3 +209,51 @@ def test_paper_and_phone_differing_is_an_error_at_the_cell_naming_the_phone_hand
     assert f"“{changed}”" in differences[0] and f"“{match.hands[2].points}”" in differences[0]
     cli("draw", folder, "--seed", 5, code=1)
     assert "第1轮第1桌：记录有误（1处错误：round-1.xlsx 第1桌!D9）" in cli("awards", folder).stdout
+
+
+def test_a_lost_card_is_marked_unchecked_on_the_checked_copy_results_tv_bracket_and_announcement(tmp_path):
+    folder = drawn(tmp_path)
+    put_final(folder, 1, 1, "7", "J", "记分卡遗失")
+    on_paper(folder, 1, {2: record(3)})
+    cli("score", folder)
+    mark = "未逐局核对"
+    checked = read_grids(read_file(folder / "round-1-checked.xlsx"), "round-1-checked.xlsx")
+    summary = [v for v in checked["检查结果"].cells.values() if isinstance(v, str) and mark in v]
+    assert summary and "记分卡遗失" in summary[0] and "J" in str(checked["检查结果"].cells)
+    assert f"{mark}（记分卡遗失）" in text_of((folder / "第1轮成绩.pdf").read_bytes()).replace("\n", "")
+    chart, state = tournament.bracket(folder)
+    board = build_board(chart, state.scores())
+    lost = next(t for t in board.results.tables if t.table == 1)
+    assert lost.unchecked and lost.status_text == mark and lost.levels == ("7", "J") and lost.winner == lost.b.id
+    cli("draw", folder, "--seed", 5)
+    on_paper(folder, 2, {p.table: record(20 + p.table) for p in tournament.open_folder(folder).rounds[1].round.pairings})
+    cli("score", folder)
+    chart, state = tournament.bracket(folder)
+    node = next(n for n in build_board(chart, state.scores()).bracket.nodes if n.table == 1 and n.column == 0)
+    assert any(mark in note for note in node.notes)
+    cli("awards", folder)
+    for pdf in ("晋级图.pdf", "成绩公告.pdf"):
+        assert mark in text_of((folder / pdf).read_bytes()).replace("\n", ""), pdf
+
+
+def test_the_tv_shows_a_phone_table_as_final_only_once_both_teams_confirmed(tmp_path):
+    folder = drawn(tmp_path)
+    by_phone(folder, 1, 1, record(2))
+
+    def tv_table():
+        chart, state = tournament.bracket(folder)
+        return next(t for t in build_board(chart, state.scores()).results.tables if t.table == 1)
+
+    shown = tv_table()
+    assert shown.status_text == "进行中" and shown.winner is None and shown.levels is not None
+    rules = tournament.open_folder(folder).rules
+    with Ledger.open(folder) as book:
+        draw = book.draws()[1]
+        p = draw.round.pairings[0]
+        setup = TableSetup(1, 1, Seat(p.a, ()), Seat(p.b, ()), rules)
+        for side in ("A", "B"):
+            stamp = Stamp(f"c{side}", "2026-12-01T15:05:00+08:00", "192.168.1.23")
+            book.decide_entry(draw.id, 1, lambda entries, side=side, stamp=stamp: confirm(setup, entries, {"side": side},
+                                                                                          stamp=stamp))
+    shown = tv_table()
+    assert shown.winner is not None and shown.status_text != "进行中"

@@ -41,6 +41,7 @@ from scoring.workbook.schema import (
     MATCHES_HEADER,
     NUMBER_LABEL,
     POOL_HEADER,
+    UNCHECKED,
 )
 from scoring.workbook.style import (
     BAD_FILL,
@@ -255,6 +256,8 @@ def _result_text(match: MatchSheet, result: MatchResult | None, problems: Sequen
     if result is None:
         return "尚无记录"
     text = result_summary(result)
+    if match.final is not None:  # a lost card: its 终局 levels, no hand checked
+        text = f"终局录入，{UNCHECKED}（{match.final.reason}）：{text}"
     if result.winner is not None:
         text += f"；胜者 {p.a if result.winner is Side.A else p.b}"
     return text
@@ -262,7 +265,7 @@ def _result_text(match: MatchSheet, result: MatchResult | None, problems: Sequen
 
 def _summary_row(match: MatchSheet, result: MatchResult | None, problems: Sequence[Problem]) -> tuple[object, ...]:
     """桌号 | 甲方 | 乙方 | 甲方级 | 乙方级 | 错误数 | 结果"""
-    levels = result.levels if result is not None and result.outcomes else None
+    levels = result.levels if result is not None and (result.outcomes or match.final is not None) else None
     return (
         match.table,
         match.pairing.a,
