@@ -257,3 +257,19 @@ def test_the_tv_shows_a_phone_table_as_final_only_once_both_teams_confirmed(tmp_
                                                                                           stamp=stamp))
     shown = tv_table()
     assert shown.winner is not None and shown.status_text != "进行中"
+
+
+def test_verify_still_compares_paper_and_now_the_final_cells_too(tmp_path):
+    folder = drawn(tmp_path)
+    put_final(folder, 1, 1, "7", "J", "记分卡遗失")
+    on_paper(folder, 1, {2: record(3)})
+    by_phone(folder, 1, 2, record(3))  # a phone table beside paper does not disturb double entry
+    other = tmp_path / "第二人录入.xlsx"
+    other.write_bytes(tournament.round_path(folder, 1).read_bytes())
+    doc = json.loads(cli("score", folder, "--verify", other, "--json").stdout)
+    assert doc["verify"]["agree"] is True and match_of(doc, 2)["source"] == "both"
+    wb = openpyxl.load_workbook(other)
+    wb[MATCHES_SHEET].cell(MATCHES_HEADER_ROW + 1, MATCHES_HEADER.index("终局乙方级") + 1).value = "Q"
+    wb.save(other)
+    doc = json.loads(cli("score", folder, "--verify", other, "--json", code=1).stdout)
+    assert doc["verify"]["differences"] == [{"where": "对阵!I9", "ours": "J", "theirs": "Q"}]

@@ -18,9 +18,10 @@ from scoring.workbook.loading import Grid
 from scoring.workbook.parsers import blank, parse_whole, show, squeeze
 from scoring.workbook.problems import Cell
 from scoring.workbook.round_reader import MatchSheet, RoundSheet, parse_forfeit
-from scoring.workbook.schema import HAND_COLUMNS, MATCHES_HEADER, MATCHES_SHEET, Column
+from scoring.workbook.schema import FINAL_LABELS, HAND_COLUMNS, MATCHES_HEADER, MATCHES_SHEET, Column
 
-DATA_COLUMNS = tuple(c for c in HAND_COLUMNS if c.field)  # 局 is printed, 备注 is free text: neither is compared
+DATA_COLUMNS = tuple(c for c in HAND_COLUMNS if c.field)
+LEVEL_COLUMN = next(c for c in HAND_COLUMNS if c.field == "level")  # 终局 levels read as 庄家级  # 局 is printed, 备注 is free text: neither is compared
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def compare(ours: RoundSheet, theirs: RoundSheet) -> Verification:
     """Every cell of the hand tables (and every 弃权 cell) where the two entries disagree, table by table."""
     if (ours.round.number, ours.round.pairings) != (theirs.round.number, theirs.round.pairings):
         raise NotTheSameRound(theirs.path.name)
-    differences = list(_forfeits(ours, theirs))
+    differences = list(_forfeits(ours, theirs)) + _finals(ours, theirs)
     for match in ours.matches:
         differences.extend(_hands(ours, match, theirs, theirs.match(match.table)))
     return Verification(theirs.path.name, tuple(differences))
@@ -146,11 +147,25 @@ def _same_forfeit(pairing, a: object, b: object) -> bool:  # type: ignore[no-unt
         return _text(a) == _text(b)
 
 
-def _forfeit_cells(sheet: RoundSheet) -> dict[int, tuple[Cell, object]]:
-    """Each table's 弃权 cell on the 对阵 sheet and what it holds."""
+def _finals(ours: RoundSheet, theirs: RoundSheet) -> list[Difference]:
+    """The 终局 cells (a lost card's final levels and why), table by table: levels as read, the reason as text."""
+    found = []
+    for label in FINAL_LABELS:
+        cells_a, cells_b = _forfeit_cells(ours, label), _forfeit_cells(theirs, label)
+        for pairing in ours.round.pairings:
+            (cell, raw_a), (_, raw_b) = cells_a.get(pairing.table, (None, None)), cells_b.get(pairing.table, (None, None))
+            alike = _text(raw_a) == _text(raw_b) if label == FINAL_LABELS[-1] else same(LEVEL_COLUMN, raw_a, raw_b)
+            if cell is not None and not alike:
+                found.append(Difference(MATCHES_SHEET, cell, _shown(raw_a), _shown(raw_b)))
+    return found
+
+
+def _forfeit_cells(sheet: RoundSheet, label: str = "弃权") -> dict[int, tuple[Cell, object]]:
+    """Each table's 弃权 cell (or `label`'s: a 终局 cell) on the 对阵 sheet and what it holds; none when the sheet has
+    no such column (a workbook drawn before the 终局 columns)."""
     grid = sheet.grids.get(MATCHES_SHEET)
     found = grid.find_header(MATCHES_HEADER[:4]) if grid is not None else None
-    if grid is None or found is None:
+    if grid is None or found is None or label not in found[1]:
         return {}
     header, columns = found
     cells = {}
@@ -161,6 +176,6 @@ def _forfeit_cells(sheet: RoundSheet) -> dict[int, tuple[Cell, object]]:
         except ValueError:
             table = None
         if table is not None and table not in cells:
-            cells[table] = (Cell(r, columns["弃权"]), grid.get(r, columns["弃权"]))
+            cells[table] = (Cell(r, columns[label]), grid.get(r, columns[label]))
         r += 1
     return cells
