@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 import openpyxl
+import pytest
 
 from scoring import tournament, workbook
 from scoring.entry import Seat, Stamp, TableSetup, add_hand, confirm, end, hand_as_json
@@ -273,3 +274,43 @@ def test_verify_still_compares_paper_and_now_the_final_cells_too(tmp_path):
     wb.save(other)
     doc = json.loads(cli("score", folder, "--verify", other, "--json", code=1).stdout)
     assert doc["verify"]["differences"] == [{"where": "对阵!I9", "ours": "J", "theirs": "Q"}]
+
+
+def _enter(case: str, folder: Path, table: int, match: MatchRecord) -> None:
+    """Round 1's `table` given as `case` says."""
+    if case in ("paper", "both", "differing"):
+        hands = list(match.hands)
+        if case == "differing":
+            hands[0] = Hand(hands[0].dealer, 5 if hands[0].points != 5 else 10)
+        on_paper(folder, 1, {table: MatchRecord(tuple(hands))})
+    if case in ("phone", "both", "differing"):
+        by_phone(folder, 1, table, match)
+    if case == "final_only":
+        put_final(folder, 1, table, "A", "3", "记分卡被茶水打湿")
+
+
+@pytest.mark.parametrize("case", ["paper", "phone", "both", "final_only", "differing"])
+def test_score_draw_bracket_and_awards_read_every_source(tmp_path, case):
+    folder = drawn(tmp_path)
+    _enter(case, folder, 1, record(2))
+    on_paper(folder, 1, {2: record(3)})
+    doc = score_json(folder, code=1 if case == "differing" else 0)
+    m = match_of(doc, 1)
+    assert m["source"] == ("both" if case == "differing" else case)
+    if case == "differing":
+        assert m["status"] == "invalid" and any("第1桌!D7" in e and "扫码录分第1局" in e for e in m["errors"])
+        cli("draw", folder, "--seed", 5, code=1)
+        cli("bracket", folder)
+        assert json.loads(cli("awards", folder, "--json").stdout)["complete"] is False
+        return
+    assert m["errors"] == [] and m["winner"] in doc["advancing"]
+    if case == "final_only":
+        assert m["winner"] == m["A"] and m["levels"] == {"A": "A", "B": "3"}
+    cli("draw", folder, "--seed", 5)
+    final = tournament.open_folder(folder).rounds[1].round
+    assert m["winner"] in final.pool
+    on_paper(folder, 2, {p.table: record(30 + p.table) for p in final.pairings})
+    cli("score", folder)
+    cli("bracket", folder)
+    awarded = json.loads(cli("awards", folder, "--json").stdout)
+    assert awarded["complete"] is True and m["winner"] in (awarded["first"], awarded["second"])
