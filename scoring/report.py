@@ -146,7 +146,7 @@ def _match_lines(m: MatchScore, teams: Mapping[str, Team], *, final: bool = Fals
     if status is TableStatus.WALKOVER:
         return [f"{outcome.reason}，{team_label(teams, outcome.winner)}{'获胜' if final else '晋级'}"]
     if status is TableStatus.OPEN:
-        return ["尚未录入"]
+        return [outcome.reason or "尚未录入"]  # a phone table still playing says so, with its levels
     if status is TableStatus.INVALID:
         return [f"记录有误（{len(m.problems)}处），请改正：", *(f"  {p}" for p in m.problems)]
     assert m.result is not None

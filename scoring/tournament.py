@@ -17,6 +17,7 @@ from scoring import event as event_file
 from scoring import files, knockout, ledger, sources, workbook
 from scoring.bracket import Bracket
 from scoring.bracket import build as build_bracket
+from scoring.entry import EntryStatus
 from scoring.errors import Issue, Place, UserError, located
 from scoring.event import Event
 from scoring.hands import Hand
@@ -146,9 +147,13 @@ def _phone_only(match: MatchSheet, phone: sources.PhoneTable) -> MatchScore:
     """A table entered by phone only: its record once the match is over; open (进行中, with its levels) before."""
     result = phone.state.result
     problems = sources.phone_problems(match, phone)
-    status = table_status(result, errors=bool(problems)) if phone.over or problems else TableStatus.OPEN
-    return MatchScore(match, result, _outcome(match, status, result, problems), problems, Source.PHONE,
-                      phone_hands=phone.hands, confirmed=phone.state.log.locked)
+    counted = phone.over or problems or phone.state.status is EntryStatus.NEEDS_PLAYOFF  # 时间到, tied: 需加赛
+    status = table_status(result, errors=bool(problems)) if counted else TableStatus.OPEN
+    outcome = _outcome(match, status, result, problems)
+    if status is TableStatus.OPEN:
+        outcome = replace(outcome, reason=f"扫码录分进行中，甲方{result.levels.a.label}级、乙方{result.levels.b.label}级")
+    return MatchScore(match, result, outcome, problems, Source.PHONE, phone_hands=phone.hands,
+                      confirmed=phone.state.log.locked)
 
 
 def _final_only(match: MatchSheet, card: FinalCard, phone: sources.PhoneTable | None) -> MatchScore:

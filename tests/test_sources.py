@@ -169,8 +169,17 @@ def test_a_phone_table_still_playing_is_open_with_its_current_levels(tmp_path):
     m = match_of(doc, 1)
     assert m["source"] == "phone" and m["status"] == "open" and m["winner"] is None and m["errors"] == []
     assert m["levels"] == replay(playing, tournament.open_folder(folder).rules).levels.as_json() != {"A": "2", "B": "2"}
-    assert m["winner"] not in doc["advancing"]
+    assert any("第1桌：尚未录入（扫码录分进行中，甲方" in b for b in doc["blockers"])
+    assert "    扫码录分进行中，甲方" in cli("score", folder).stdout
     cli("draw", folder, "--seed", 5, code=1)
+    assert "进行中（扫码录分）" in text_of((folder / "第1轮成绩.pdf").read_bytes()).replace("\n", "")
+
+
+def test_a_phone_table_tied_at_time_needs_playoff(tmp_path):
+    folder = drawn(tmp_path)
+    by_phone(folder, 1, 1, MatchRecord((Hand(Side.A, 80),)))  # the deal changes hands, nobody rises: tied
+    m = match_of(score_json(folder), 1)
+    assert (m["source"], m["status"], m["levels"]) == ("phone", "needs_playoff", {"A": "2", "B": "2"})
 
 
 def test_a_match_entered_by_phone_equals_the_same_match_typed_on_paper(tmp_path):
