@@ -26,7 +26,7 @@ from tests.conftest import cli, new_event, sha
 from tests.pdfcheck import text_of
 
 SCORE_KEYS = {"round", "matches", "byes", "advancing"}
-MATCH_KEYS = {"table", "A", "B", "levels", "status", "winner", "errors"}
+MATCH_KEYS = {"table", "A", "B", "levels", "status", "winner", "errors", "source"}
 FIRST_HAND_ROW = workbook.HAND_HEADER_ROW + 1  # hand 1 of every 第N桌 sheet
 POINTS_COLUMN = "D"  # 台下得分
 TIED = MatchRecord((Hand(dealer=Side.A, points=80),))  # defenders take the deal, gain 0: 2–2 at time
