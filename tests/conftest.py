@@ -77,45 +77,15 @@ def _no_reads_outside_repository():
         pytest.fail("\n".join(new), pytrace=False)
 
 
-# --- Shared helpers: the command line, file fingerprints, a new event folder ------------------------------------
-# Plain functions, imported by the test modules (`from tests.conftest import cli, new_event, sha`).
+# --- Shared fixtures ------------------------------------------------------------------------------------------
 
 
-def cli(*args: object, code: int = 0):
-    """Run `shuangsheng` in-process; assert the exit code and that nothing escaped, neither as a traceback nor
-    through the last line of defence (an 错误报告)."""
-    from typer.testing import CliRunner
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """round-1.xlsx of tests/workbook_cases.py's two-table round, typed the messy way people type."""
+    from scoring.workbook import write_round
+    from tests.workbook_cases import MESSY_1, MESSY_2, ROUND, TEAMS, fill
 
-    from cli import app
-
-    result = CliRunner().invoke(app, [str(a) for a in args])
-    assert "Traceback" not in result.output and "错误报告" not in result.output, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.output}"
-    return result
-
-
-def sha(path: Path) -> str:
-    import hashlib
-
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def new_event(folder: Path, teams: int = 4, *, playoff: bool = False, each_round: bool = False) -> Path:
-    """`shuangsheng init`, then a team list of `teams` teams (01 张1甲/李1乙, …); optionally a 三四名决赛 and byes
-    in each round instead of the defaults."""
-    from scoring import workbook
-    from scoring.teams import Team
-
-    cli("init", folder)
-    listed = [Team(f"{i:02d}", (f"张{i}甲", f"李{i}乙")) for i in range(1, teams + 1)]
-    workbook.write_teams(folder / "teams.xlsx", listed, force=True)
-    toml = folder / "event.toml"
-    text = toml.read_text(encoding="utf-8")
-    assert 'third_place = "shared"' in text and 'byes = "first_round"' in text
-    if playoff:
-        text = text.replace('third_place = "shared"', 'third_place = "playoff"')
-    if each_round:
-        text = text.replace('byes = "first_round"', 'byes = "each_round"')
-    toml.write_text(text, encoding="utf-8")
-    return folder
+    path = tmp_path_factory.mktemp("round") / "round-1.xlsx"
+    write_round(path, ROUND, TEAMS)
+    return fill(path, {"第1桌": MESSY_1, "第2桌": MESSY_2})

@@ -1,11 +1,14 @@
-"""Event folders part-way through the day, built through the same library calls as `demo`, `draw` and `score`:
-the venue display tests need a round drawn but not played, a round half scored, a tie, a mistake."""
+"""Event folders for the tests, one builder for all: `new_event` writes event.toml and a team list; the others
+take a folder part-way through the day through the same library calls as `demo`, `draw` and `score` (a round
+drawn but not played, a round half scored, a tie, a mistake, every kind of table, a finished event)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+
+import openpyxl
 
 from scoring import event as event_file
 from scoring import tournament, workbook
@@ -13,22 +16,46 @@ from scoring.demo import make_teams
 from scoring.hands import Hand, MatchRecord
 from scoring.levels import Side
 from scoring.simulate import simulate_match
+from scoring.teams import Team
+from tests.helpers import tied_hands
 
 TIED = MatchRecord((Hand(Side.A, 80),))  # one hand, 80 points: the deal changes hands, nobody rises: 需加赛
 WRONG = MatchRecord((Hand(Side.A, 83),))  # 83 is not a multiple of 5: a mistake the referee must fix
 
 
-def start_event(folder: Path, *, teams: int = 11, seed: int = 7, each_round: bool = False) -> random.Random:
-    """event.toml (the default; with `each_round`, a bye in every round with an odd field) and a team list of
-    `teams` simulated pairs with plausible names; returns the rng to go on with."""
-    rng = random.Random(seed)
+def players(i: int) -> tuple[str, str]:
+    """The players of team `i` unless a test names them: 张1甲 and 李1乙, …"""
+    return (f"张{i}甲", f"李{i}乙")
+
+
+def team_list(n: int, *, digits: int = 2, names: Callable[[int], tuple[str, str]] = players) -> list[Team]:
+    """Teams 01, 02, … (`digits` wide) whose players are `names(i)`."""
+    return [Team(f"{i:0{digits}d}", names(i)) for i in range(1, n + 1)]
+
+
+def new_event(folder: Path, teams: int | Sequence[Team] = 4, *, digits: int = 2,
+              names: Callable[[int], tuple[str, str]] = players,
+              playoff: bool = False, each_round: bool = False) -> Path:
+    """An event folder as `init` leaves it once the team list is typed: event.toml (the default; `playoff`: a
+    三四名决赛; `each_round`: a bye in every round with an odd field) and teams.xlsx with `teams` teams numbered
+    01, 02, … (`digits` wide) whose players are `names(i)`, or the given teams."""
     folder.mkdir(parents=True, exist_ok=True)
     text = event_file.default_text()
+    assert 'third_place = "shared"' in text and 'byes = "first_round"' in text
+    if playoff:
+        text = text.replace('third_place = "shared"', 'third_place = "playoff"')
     if each_round:
-        assert 'byes = "first_round"' in text
         text = text.replace('byes = "first_round"', 'byes = "each_round"')
     (folder / event_file.EVENT_FILE).write_text(text, encoding="utf-8")
-    workbook.write_teams(folder / tournament.TEAMS_FILE, make_teams(rng, teams))
+    listed = team_list(teams, digits=digits, names=names) if isinstance(teams, int) else teams
+    workbook.write_teams(folder / tournament.TEAMS_FILE, listed)
+    return folder
+
+
+def start_event(folder: Path, *, teams: int = 11, seed: int = 7, each_round: bool = False) -> random.Random:
+    """A new event of `teams` simulated pairs with plausible names; returns the rng to go on with."""
+    rng = random.Random(seed)
+    new_event(folder, make_teams(rng, teams), each_round=each_round)
     return rng
 
 
@@ -68,3 +95,18 @@ def finished(folder: Path, *, teams: int = 11, seed: int = 7, each_round: bool =
         play(folder, number, rng)
         if len(drawn.round.pool) == 2:
             return
+
+
+def every_status_round(folder: Path) -> tournament.ScoreReport:
+    """Round 1 of an 8-team event scored with one table of each kind: decided, needs 加赛, walkover, an error
+    at 第4桌!D7. Returns the tournament's ScoreReport."""
+    new_event(folder, 8)
+    tournament.draw_next(folder, seed=7)
+    path = tournament.round_path(folder, 1)
+    records = {1: simulate_match(random.Random(3))[0], 2: MatchRecord(tied_hands()),
+               4: MatchRecord(tied_hands())}
+    workbook.fill_round(path, records, walkovers={3: Side.B})
+    wb = openpyxl.load_workbook(path)
+    wb["第4桌"]["D7"] = 33
+    wb.save(path)
+    return tournament.score(folder, 1)

@@ -1,7 +1,9 @@
-"""Small shared helpers for the tests (plain functions, importable as `tests.helpers` or `helpers`)."""
+"""Small shared helpers for the tests (plain functions): the command line, file fingerprints, rule vectors,
+replaying hands. Event folders are built by tests/events.py."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -39,38 +41,19 @@ def tied_hands():
     return (Hand(Side.A, 75), Hand(Side.A, 80), Hand(Side.B, 75))
 
 
-def event_folder(folder: Path, teams: int, *, names=None) -> Path:
-    """An event folder with the default event.toml and `teams` teams (names: optional player pairs)."""
-    from scoring import event as event_file
-    from scoring import tournament, workbook
-    from scoring.teams import Team
+def cli(*args: object, code: int = 0):
+    """Run `shuangsheng` in-process; assert the exit code and that nothing escaped, neither as a traceback nor
+    through the last line of defence (an 错误报告)."""
+    from typer.testing import CliRunner
 
-    (folder / event_file.EVENT_FILE).write_text(event_file.default_text(), encoding="utf-8")
-    pairs = list(names or ())
-    pairs += [(f"队员{i}甲", f"队员{i}乙") for i in range(len(pairs) + 1, teams + 1)]
-    workbook.write_teams(folder / tournament.TEAMS_FILE, [Team(f"{i:02d}", pairs[i - 1]) for i in range(1, teams + 1)])
-    return folder
+    from cli import app
+
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    assert "Traceback" not in result.output and "错误报告" not in result.output, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.output}"
+    return result
 
 
-def every_status_round(folder: Path):
-    """Round 1 of an 8-team event scored with one table of each kind: decided, needs 加赛, walkover, an error
-    at 第4桌!D7. Returns the tournament's ScoreReport."""
-    import random
-
-    from scoring import tournament, workbook
-    from scoring.hands import MatchRecord
-    from scoring.levels import Side
-    from scoring.simulate import simulate_match
-
-    event_folder(folder, 8)
-    tournament.draw_next(folder, seed=7)
-    path = tournament.round_path(folder, 1)
-    records = {1: simulate_match(random.Random(3))[0], 2: MatchRecord(tied_hands()),
-               4: MatchRecord(tied_hands())}
-    workbook.fill_round(path, records, walkovers={3: Side.B})
-    import openpyxl
-
-    wb = openpyxl.load_workbook(path)
-    wb["第4桌"]["D7"] = 33
-    wb.save(path)
-    return tournament.score(folder, 1)
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()

@@ -36,7 +36,7 @@ def python_dirs() -> list[str]:
 FONT_DIRS = (
     "/usr/share/fonts", "/usr/local/share/fonts", os.path.expanduser("~/.fonts"),
     os.path.expanduser("~/.local/share/fonts"), "/System/Library/Fonts", "/Library/Fonts",
-    os.path.join(os.environ.get("WINDIR") or os.environ.get("SystemRoot") or "C:/Windows", "Fonts"),
+    os.path.join(os.environ.get("WINDIR") or os.environ.get("SYSTEMROOT") or "C:/Windows", "Fonts"),  # any case on Windows
 )
 KERNEL_DIRS = ("/dev", "/proc", "/sys")
 LIBRARY_FILES = (  # read on import: the stdlib's MIME table (by openpyxl), reportlab's per-user settings

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -45,7 +46,7 @@ def check_geometry(chart: Bracket) -> None:
         assert slot.y - slot.height / 2 == pytest.approx(bottom)
         bottom = slot.y + slot.height / 2 + GAP
     assert chart.height == pytest.approx(bottom - GAP)
-    for previous, column in zip(chart.columns, chart.columns[1:]):
+    for previous, column in itertools.pairwise(chart.columns):
         used = [i for slot in column.slots for i in slot.sources]
         assert sorted(used) == list(range(len(previous.slots)))  # every earlier slot feeds exactly one later slot
         for slot in column.slots:
@@ -63,7 +64,7 @@ def test_a_finished_event_every_round_a_column_every_match_between_its_sources(n
     chart = build(rounds, outcomes, teams(n), levels=levels, title="晋级图")
     assert len(chart.columns) == len(rounds) == rounds_needed(n)
     assert all(c.drawn for c in chart.columns)
-    for column, r in zip(chart.columns, rounds):
+    for column, r in zip(chart.columns, rounds, strict=True):
         assert len([s for s in column.slots if s.kind is SlotKind.MATCH]) == len(r.pairings)
         assert sorted(s.entries[0].team for s in column.slots if s.kind is SlotKind.BYE) == sorted(r.byes)
     check_geometry(chart)

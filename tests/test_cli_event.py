@@ -22,7 +22,8 @@ from scoring.levels import Side
 from scoring.match import Status, replay
 from scoring.simulate import simulate_match
 from scoring.teams import Team
-from tests.conftest import cli, new_event, sha
+from tests.events import new_event, team_list
+from tests.helpers import cli, sha
 from tests.pdfcheck import text_of
 
 SCORE_KEYS = {"round", "matches", "byes", "advancing"}
@@ -33,10 +34,6 @@ TIED = MatchRecord((Hand(dealer=Side.A, points=80),))  # defenders take the deal
 
 
 # --- helpers ---
-
-
-def team_list(n: int) -> list[Team]:
-    return [Team(f"{i:02d}", (f"张{i}甲", f"李{i}乙")) for i in range(1, n + 1)]
 
 
 def round_file(folder: Path, number: int) -> Path:

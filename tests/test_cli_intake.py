@@ -11,7 +11,8 @@ import openpyxl
 import pytest
 
 from scoring import workbook
-from tests.conftest import cli, new_event, sha
+from tests.events import new_event
+from tests.helpers import cli, sha
 from tests.workbook_cases import fill
 
 # --- 组号 intake: 无, A,1, A、B used to get a bye, and `score` then refused the workbook `draw` wrote ---

@@ -13,7 +13,8 @@ import pytest
 from scoring import workbook
 from scoring.event import EventError, default_text, parse
 from scoring.rules import RuleSet
-from tests.conftest import cli, new_event, sha
+from tests.events import new_event
+from tests.helpers import cli, sha
 
 
 def toml_problems(text: str) -> str:

@@ -11,7 +11,8 @@ import pytest
 from scoring.demo import BOOKKEEPING, HELD, RECORD
 from scoring.files import CannotWrite
 from scoring.ledger import Ledger
-from tests.conftest import cli, new_event, sha
+from tests.events import new_event
+from tests.helpers import cli, sha
 
 
 def snapshot(folder: Path) -> dict[str, str]:

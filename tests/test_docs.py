@@ -32,7 +32,7 @@ def section(text: str, heading: str) -> str:
     """The text under a `## heading` line, up to the next heading of that level or higher."""
     start = text.index(f"\n{heading}\n")
     rest = text[start + len(heading) + 2 :]
-    end = re.search(r"^#{1,%d} " % heading.count("#", 0, heading.index(" ")), rest, re.M)
+    end = re.search(rf"^#{{1,{heading.count('#', 0, heading.index(' '))}}} ", rest, re.M)
     return rest[: end.start()] if end else rest
 
 

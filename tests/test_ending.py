@@ -25,6 +25,7 @@ from scoring.knockout import MatchOutcome, Round, next_round
 from scoring.levels import Level, Levels
 from scoring.status import TableStatus
 from scoring.teams import Team
+from tests.events import new_event
 from tests.pdfcheck import text_of
 
 INSTALLED = [s for s in system_candidates() if s.path.is_file()]
@@ -413,11 +414,7 @@ def test_award_date_from_event_toml_dates_the_announcement_and_certificates(tmp_
 
 
 def test_awards_prints_no_documents_before_the_end_and_bracket_works_from_the_first_draw(tmp_path):
-    from scoring import event as event_file
-    from scoring import tournament, workbook
-
-    (tmp_path / event_file.EVENT_FILE).write_text(event_file.default_text(), encoding="utf-8")
-    workbook.write_teams(tmp_path / tournament.TEAMS_FILE, team_list(6, long_names=False))
+    new_event(tmp_path, team_list(6, long_names=False))
     result = cli("bracket", tmp_path)
     assert (tmp_path / "晋级图.pdf").exists() and "已生成" in result.output
     cli("draw", tmp_path, "--seed", 1)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import cli, sha
 from tests.events import finished
+from tests.helpers import cli, sha
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from cli import app
 from scoring import workbook
 from scoring.teams import Team
+from tests.events import new_event
 
 runner = CliRunner()
 
@@ -24,10 +25,7 @@ def test_every_output_of_a_day_is_renamed_into_place_from_the_same_folder(tmp_pa
         renames.append((Path(src), Path(dst)))
         real_replace(src, dst)
 
-    folder = tmp_path / "event"
-    assert runner.invoke(app, ["init", str(folder)]).exit_code == 0
-    workbook.write_teams(folder / "teams.xlsx", [Team(f"{i:02d}", (f"张{i}", f"李{i}")) for i in range(1, 6)],
-                         force=True)
+    folder = new_event(tmp_path / "event", 5)
     monkeypatch.setattr(os, "replace", recording_replace)
     before = {p: p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
     for args in (["materials", str(folder)], ["draw", str(folder), "--seed", "3"], ["score", str(folder)],

@@ -13,10 +13,10 @@ import openpyxl
 import pytest
 
 from scoring import workbook
-from scoring.teams import Team
 from scoring.workbook.guard import MAX_ENTRIES, MAX_ROWS, inspect
 from scoring.workbook.problems import WorkbookError
-from tests.conftest import cli
+from tests.events import new_event, team_list
+from tests.helpers import cli
 
 SHEET = "xl/worksheets/sheet2.xml"  # 第1桌 (sheet1 is 对阵)
 
@@ -25,9 +25,7 @@ SHEET = "xl/worksheets/sheet2.xml"  # 第1桌 (sheet1 is 对阵)
 def drawn(tmp_path_factory) -> Path:
     """An event folder with round 1 drawn (4 teams, 2 tables)."""
     folder = tmp_path_factory.mktemp("drawn") / "event"
-    cli("init", folder, code=0)
-    workbook.write_teams(folder / "teams.xlsx", [Team(f"{i:02d}", (f"张{i}", f"李{i}")) for i in range(1, 5)],
-                         force=True)
+    new_event(folder, 4)
     cli("draw", folder, "--seed", 1, code=0)
     return folder
 
@@ -207,15 +205,13 @@ def test_xlsm_xls_and_et_say_how_to_save_as_xlsx(event, tmp_path, suffix, expect
 
 def test_a_team_list_of_thousands_of_rows_is_refused(tmp_path):
     folder = tmp_path / "event"
-    cli("init", folder, code=0)
-    teams = [Team(f"{i:04d}", (f"张{i}", f"李{i}")) for i in range(1, 1001)]
-    workbook.write_teams(folder / "teams.xlsx", teams, force=True)
+    new_event(folder, 1000, digits=4)
     before = snapshot(folder)
     result = cli("draw", folder, code=1)
     assert "报名表第2–1001行填了 1000 行，本程序最多支持 128 组（每行一组）" in result.output
     assert len(result.output.splitlines()) < 5
     assert snapshot(folder) == before
-    teams = [Team(f"{i:04d}", (f"张{i}", f"李{i}")) for i in range(1, 5001)]  # more rows than any sheet of ours
+    teams = team_list(5000, digits=4)  # more rows than any sheet of ours
     workbook.write_teams(folder / "teams.xlsx", teams, force=True)
     before = snapshot(folder)
     result = cli("draw", folder, code=1)

@@ -10,22 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from scoring import workbook
-from scoring.teams import Team
 from scoring.workbook import guard
 from scoring.workbook.guard import inspect
 from scoring.workbook.problems import WorkbookError
 from tests.big_workbooks import counts, fill_to, grid_rows, paste_hands, to_shared_strings, workbook_of
-from tests.conftest import cli
+from tests.events import new_event
+from tests.helpers import cli
 
 
 @pytest.fixture(scope="module")
 def round_128(tmp_path_factory) -> bytes:
     """round-1.xlsx of a 128-team event as `draw` writes it: 64 table sheets."""
     folder = tmp_path_factory.mktemp("big") / "event"
-    cli("init", folder)
-    workbook.write_teams(folder / "teams.xlsx", [Team(f"{i:03d}", (f"张{i}", f"李{i}")) for i in range(1, 129)],
-                         force=True)
+    new_event(folder, 128, digits=3)
     cli("draw", folder, "--seed", 1)
     return (folder / "round-1.xlsx").read_bytes()
 
@@ -33,9 +30,7 @@ def round_128(tmp_path_factory) -> bytes:
 @pytest.fixture
 def event_128(tmp_path, round_128) -> Path:
     folder = tmp_path / "event"
-    cli("init", folder)
-    workbook.write_teams(folder / "teams.xlsx", [Team(f"{i:03d}", (f"张{i}", f"李{i}")) for i in range(1, 129)],
-                         force=True)
+    new_event(folder, 128, digits=3)
     (folder / "round-1.xlsx").write_bytes(round_128)
     return folder
 

@@ -428,7 +428,7 @@ def test_event_from_team_list_to_placings(n, seed, mode, byes):
             if had_bye[team]:
                 assert all(had_bye[t] for t in r.pool)
         had_bye.update(r.byes)
-        for p, o in zip(r.pairings, outcomes[r.number]):
+        for p, o in zip(r.pairings, outcomes[r.number], strict=True):
             if not p.third_place:
                 losses[p.b if o.winner == p.a else p.a] += 1
     assert all(count == 1 for count in losses.values())
@@ -447,7 +447,7 @@ def test_event_from_team_list_to_placings(n, seed, mode, byes):
         return
     semi = rounds[-2]
     semi_losers = [
-        p.b if o.winner == p.a else p.a for p, o in zip(semi.pairings, outcomes[semi.number])
+        p.b if o.winner == p.a else p.a for p, o in zip(semi.pairings, outcomes[semi.number], strict=True)
     ]
     third_match = next((p for p in final.pairings if p.third_place), None)
     if mode == "playoff" and len(semi_losers) == 2:
@@ -469,7 +469,7 @@ def test_lots_from_a_shuffle_always_make_a_draw(n, seed, byes):
     numbers = list(range(1, n + 1))
     random.Random(seed).shuffle(numbers)
     count = bye_count(n, byes)
-    r = draw_from_lots(1, dict(zip(pool, numbers)), pool, byes=count)
+    r = draw_from_lots(1, dict(zip(pool, numbers, strict=True)), pool, byes=count)
     assert len(r.pairings) == (n - count) // 2 and len(r.byes) == count
     lot_of = dict(r.lots)
     for p in r.pairings:

@@ -24,6 +24,7 @@ from scoring.event import default_event, default_text, parse
 from scoring.files import OutputExists
 from scoring.rules import DealerTable, RuleSet
 from scoring.teams import Team
+from tests.events import new_event
 
 INSTALLED = [s for s in system_candidates() if s.path.is_file()]
 pytestmark = pytest.mark.skipif(not INSTALLED, reason="no Chinese TrueType font (apt install fonts-wqy-microhei)")
@@ -487,10 +488,8 @@ def test_start_time_wording(text, expected):
 
 def test_materials_command(tmp_path):
     from cli import app
-    from scoring.workbook import write_teams
 
-    (tmp_path / "event.toml").write_text(default_text(), encoding="utf-8")
-    write_teams(tmp_path / "teams.xlsx", TEAMS[:2])
+    new_event(tmp_path, TEAMS[:2])
     runner = CliRunner()
     result = runner.invoke(app, ["materials", str(tmp_path)])
     assert result.exit_code == 0, result.output

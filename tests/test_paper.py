@@ -21,7 +21,7 @@ from scoring.results import round_results
 from scoring.status import TableStatus
 from scoring.teams import Team
 from scoring.workbook.schema import HAND_COLUMNS, HEADER
-from tests.helpers import event_folder, every_status_round
+from tests.events import every_status_round, new_event
 from tests.pdfcheck import assert_printable, page_texts, pages, render_png, text_of
 
 INSTALLED = [s for s in system_candidates() if s.path.is_file()]
@@ -338,7 +338,7 @@ def test_score_papers_are_regenerated_but_an_edited_one_is_kept(scored):
 def test_draw_command_writes_the_draw_sheet_and_score_cards(tmp_path):
     from cli import app
 
-    event_folder(tmp_path, 5)
+    new_event(tmp_path, 5)
     result = CliRunner().invoke(app, ["draw", str(tmp_path), "--seed", "3"])
     assert result.exit_code == 0, result.output
     assert f"已生成 {tmp_path / '第1轮对阵表.pdf'}" in result.output

@@ -10,7 +10,7 @@ from scoring.results import NextStep, round_results
 from scoring.simulate import simulate_match
 from scoring.status import TableStatus
 from scoring.workbook.problems import Cell
-from tests.helpers import event_folder, every_status_round
+from tests.events import every_status_round, new_event
 
 
 def test_every_status_is_taken_from_the_score(tmp_path):
@@ -38,7 +38,7 @@ def test_every_status_is_taken_from_the_score(tmp_path):
 
 
 def test_next_step_follows_the_round(tmp_path):
-    event_folder(tmp_path, 2)
+    new_event(tmp_path, 2)
     tournament.draw_next(tmp_path, seed=1)
     results = round_results(tournament.score(tmp_path).score, {})
     assert results.next_step is NextStep.ENTER and results.final and results.title == "第1轮（决赛）"
@@ -48,7 +48,7 @@ def test_next_step_follows_the_round(tmp_path):
 
 
 def test_byes_advance_and_the_next_step_is_the_draw(tmp_path):
-    event_folder(tmp_path, 3)
+    new_event(tmp_path, 3)
     drawn = tournament.draw_next(tmp_path, seed=5).round
     workbook.fill_round(tournament.round_path(tmp_path, 1), {1: simulate_match(random.Random(4))[0]})
     report = tournament.score(tmp_path)

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from scoring import files
-from tests.conftest import cli, new_event
-from tests.helpers import ROOT
+from tests.events import new_event
+from tests.helpers import ROOT, cli
 
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 needs_dev_zero = pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero on this system")

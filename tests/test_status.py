@@ -11,8 +11,8 @@ from scoring.hands import Hand, MatchRecord
 from scoring.levels import Side
 from scoring.match import Status, replay
 from scoring.status import TableStatus, table_status
-from tests.conftest import cli, new_event
-from tests.helpers import tied_hands
+from tests.events import new_event
+from tests.helpers import cli, tied_hands
 
 PASSES_A = tuple(Hand(Side.A, 0) for _ in range(5))  # 甲方 holds the deal 2 → 6 → 10 → J → A, then passes A
 ONE_HAND = (Hand(Side.A, 0),)  # 甲方 6, 乙方 2 when time is up

@@ -9,18 +9,15 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from scoring import event as event_file
 from scoring import tournament, workbook
 from scoring.simulate import simulate_match
 from scoring.status import TableStatus
-from scoring.teams import Team
+from tests.events import new_event
 
 
 @pytest.fixture
 def folder(tmp_path) -> Path:
-    (tmp_path / event_file.EVENT_FILE).write_text(event_file.default_text(), encoding="utf-8")
-    workbook.write_teams(tmp_path / tournament.TEAMS_FILE, [Team(f"{i:02d}", (f"甲{i}", f"乙{i}")) for i in range(1, 7)])
-    return tmp_path
+    return new_event(tmp_path, 6)
 
 
 def test_open_folder_refuses_a_gap_in_the_round_files(folder):

@@ -18,9 +18,9 @@ from typer.testing import CliRunner
 from cli import app
 from scoring import workbook
 from scoring.simulate import simulate_match
-from scoring.teams import Team
 from scoring.workbook.schema import HAND_HEADER_ROW, sheet_name
-from tests.conftest import cli
+from tests.events import new_event
+from tests.helpers import cli
 
 runner = CliRunner()
 FIRST = HAND_HEADER_ROW + 1  # hand 1's row
@@ -28,9 +28,7 @@ POINTS = 4  # column D, 台下得分
 
 
 def event_with_round(folder: Path, teams: int, seed: int = 7) -> Path:
-    cli("init", folder, code=0)
-    workbook.write_teams(folder / "teams.xlsx", [Team(f"{i:03d}", (f"张{i}", f"李{i}")) for i in range(1, teams + 1)],
-                         force=True)
+    new_event(folder, teams, digits=3)
     cli("draw", folder, "--seed", seed, code=0)
     rng = random.Random(seed)
     tables = teams // 2 if teams & (teams - 1) == 0 else 2

@@ -14,7 +14,7 @@ from scoring import workbook as wbk
 from scoring.files import OutputExists
 from scoring.match import replay
 from scoring.workbook import HEADER, WorkbookError, read_round, write_checked, write_round
-from tests.conftest import sha
+from tests.helpers import sha
 from tests.workbook_cases import (
     ROUND,
     TEAMS,

@@ -6,7 +6,6 @@ has one), and the user's file is byte-identical afterwards."""
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import io
 import random
 import shutil
@@ -23,8 +22,9 @@ from typer.testing import CliRunner
 from cli import app
 from scoring import workbook
 from scoring.simulate import simulate_match
-from scoring.teams import Team
 from scoring.workbook.problems import WorkbookError
+from tests.events import new_event
+from tests.helpers import sha
 
 runner = CliRunner()
 FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -64,54 +64,57 @@ def damage(draw, sheets: int):
     return kind, sheet, row, column, extra, value
 
 
+SHEET_CHANGES = {  # kind -> what it does to the sheet, given (wb, ws, row, column, extra, value)
+    "value": lambda wb, ws, row, column, extra, value: set_value(ws, row, column, value),
+    "merge": lambda wb, ws, row, column, extra, value: ws.merge_cells(
+        start_row=row, start_column=column, end_row=row + extra - 1, end_column=column + extra),
+    "delete_rows": lambda wb, ws, row, column, extra, value: ws.delete_rows(row, extra),
+    "insert_rows": lambda wb, ws, row, column, extra, value: ws.insert_rows(row, extra),
+    "delete_cols": lambda wb, ws, row, column, extra, value: ws.delete_cols(column, extra),
+    "insert_cols": lambda wb, ws, row, column, extra, value: ws.insert_cols(column, extra),
+}
+
+
+def change_workbook(wb, kind: str, ws, row: int, column: int, extra: int, value) -> None:
+    if kind in SHEET_CHANGES:
+        SHEET_CHANGES[kind](wb, ws, row, column, extra, value)
+    elif kind == "rename" and value not in wb.sheetnames:
+        ws.title = value
+    elif kind == "delete_sheet" and len(wb.worksheets) > 1:
+        wb.remove(ws)
+
+
+def spoil_sheet_xml(data: bytes, sheet: int, seed: int) -> bytes:
+    """Cut a worksheet's XML short or put junk in it, as a broken program or disk would."""
+    rng = random.Random(seed)
+    src = zipfile.ZipFile(io.BytesIO(data))
+    parts = [n for n in src.namelist() if n.startswith("xl/worksheets/sheet")]
+    target = parts[sheet % len(parts)]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as dst:
+        for name in src.namelist():
+            content = src.read(name)
+            if name == target:
+                at = rng.randrange(len(content))
+                content = content[:at] + rng.choice([b"", b"<", b"&", b"<c r=\"ZZ9\">", b"\xff\xfe"]) + (
+                    content[at:] if rng.random() < 0.5 else b"")
+            dst.writestr(name, content)
+    return buffer.getvalue()
+
+
 def damaged(data: bytes, changes, seed: int) -> bytes:
     wb = openpyxl.load_workbook(io.BytesIO(data))
     spoil_xml = []
     for kind, sheet, row, column, extra, value in changes:
         if not wb.worksheets:
             break
-        ws = wb.worksheets[sheet % len(wb.worksheets)]
-        if kind == "value":
-            set_value(ws, row, column, value)
-        elif kind == "merge":
-            ws.merge_cells(start_row=row, start_column=column, end_row=row + extra - 1, end_column=column + extra)
-        elif kind == "delete_rows":
-            ws.delete_rows(row, extra)
-        elif kind == "insert_rows":
-            ws.insert_rows(row, extra)
-        elif kind == "delete_cols":
-            ws.delete_cols(column, extra)
-        elif kind == "insert_cols":
-            ws.insert_cols(column, extra)
-        elif kind == "rename" and value not in wb.sheetnames:
-            ws.title = value
-        elif kind == "delete_sheet" and len(wb.worksheets) > 1:
-            wb.remove(ws)
-        elif kind == "xml":
+        if kind == "xml":
             spoil_xml.append(sheet)
+        else:
+            change_workbook(wb, kind, wb.worksheets[sheet % len(wb.worksheets)], row, column, extra, value)
     out = io.BytesIO()
     wb.save(out)
-    data = out.getvalue()
-    if spoil_xml:  # cut a worksheet's XML short or put junk in it, as a broken program or disk would
-        rng = random.Random(seed)
-        src = zipfile.ZipFile(io.BytesIO(data))
-        parts = [n for n in src.namelist() if n.startswith("xl/worksheets/sheet")]
-        target = parts[spoil_xml[0] % len(parts)]
-        buffer = io.BytesIO()
-        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as dst:
-            for name in src.namelist():
-                content = src.read(name)
-                if name == target:
-                    at = rng.randrange(len(content))
-                    content = content[:at] + rng.choice([b"", b"<", b"&", b"<c r=\"ZZ9\">", b"\xff\xfe"]) + (
-                        content[at:] if rng.random() < 0.5 else b"")
-                dst.writestr(name, content)
-        data = buffer.getvalue()
-    return data
-
-
-def sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return spoil_sheet_xml(out.getvalue(), spoil_xml[0], seed) if spoil_xml else out.getvalue()
 
 
 def run_cli(*args: object):
@@ -126,9 +129,7 @@ def run_cli(*args: object):
 def played(tmp_path_factory) -> Path:
     """An event folder with round 1 drawn (6 teams: 2 tables and 2 byes) and filled with simulated hands."""
     folder = tmp_path_factory.mktemp("fuzz") / "event"
-    run_cli("init", folder)
-    workbook.write_teams(folder / "teams.xlsx", [Team(f"{i:02d}", (f"张{i}", f"李{i}")) for i in range(1, 7)],
-                         force=True)
+    new_event(folder, 6)
     run_cli("draw", folder, "--seed", 5)
     rng = random.Random(5)
     workbook.fill_round(folder / "round-1.xlsx", {t: simulate_match(rng)[0] for t in (1, 2)})

@@ -22,7 +22,7 @@ from scoring.teams import Team
 from scoring.workbook import HEADER, WorkbookError, read_round, read_teams, write_checked, write_round
 from scoring.workbook.problems import Cell
 from scoring.workbook.style import points_rule
-from tests.conftest import sha
+from tests.helpers import sha
 from tests.workbook_cases import (
     RECORD_1,
     RECORD_2,

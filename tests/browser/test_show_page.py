@@ -15,8 +15,7 @@ from scoring import tournament, workbook
 from scoring.simulate import simulate_match
 from scoring.venue import Board, build_board
 from tests.browser.conftest import SIZES
-from tests.events import TIED, WRONG, draw, finished, played_rounds, start_event
-from tests.helpers import event_folder
+from tests.events import TIED, WRONG, draw, finished, new_event, played_rounds, start_event
 from tests.show_process import start_show, stop
 
 LONG_NAMES = [  # compound surnames, a middle dot, rare characters, long given names
@@ -44,8 +43,7 @@ def events(tmp_path_factory):
     rng = start_event(base / "big", teams=100)  # 36 tables and 28 byes: the draw needs several pages
     draw(base / "big", rng)
     folders["big"] = base / "big"
-    (base / "long").mkdir()
-    event_folder(base / "long", len(LONG_NAMES), names=LONG_NAMES)
+    new_event(base / "long", len(LONG_NAMES), names=lambda i: LONG_NAMES[i - 1])
     tournament.draw_next(base / "long", seed=3)
     folders["long"] = base / "long"
     servers = {name: start_show(folder) for name, folder in folders.items()}
