@@ -8,6 +8,6 @@
 - `documents`, `results`, `paper`, `ending`: the materials, what `score` prints, the score cards and draw sheet,
   the awards and the bracket chart; `conventions`: what `paper` and `results` share.
 
-Everything is drawn on reportlab's canvas; its platypus layout engine is not used (importing it and laying pages
-out through it cost more than `score`'s reading of a round).
+Everything is laid out by `flow` and drawn straight on reportlab's canvas: no layout engine is imported, so
+`score`, which prints after every round, stays quick.
 """

@@ -33,7 +33,7 @@ from scoring.knockout import (
 )
 from scoring.levels import Levels, Side
 from scoring.status import TableStatus
-from scoring.teams import Team, team_name
+from scoring.teams import Team
 
 GAP = 0.5  # lines between two neighbouring slots of the first column
 
@@ -133,11 +133,6 @@ def entry_note(slot: Slot, entry: Entry) -> str:
     if slot.status is TableStatus.NEEDS_PLAYOFF:
         return "需加赛"
     return ""
-
-
-def entry_name(entry: Entry) -> str:
-    """'第03组' or '' for a blank line."""
-    return team_name(entry.team) if entry.team is not None else ""
 
 
 # --- building ---
