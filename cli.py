@@ -183,7 +183,7 @@ def materials(
             built = build_all(folder, event, teams, font=font, lots=lots, force=force)
     except UserError as exc:
         fail(exc.messages)
-    for line in [*(f"已生成 {path}" for path in built.paths), f"字体：{built.font}", *blank]:
+    for line in [*(f"已生成 {path}" for path in built.paths), f"字体：{built.note}", *blank]:
         typer.echo(line)
     for line in [*errors, *built.warnings]:
         typer.echo(line, err=True)

@@ -1,13 +1,11 @@
 """What the day's paper shares (the draw's papers in `materials.paper`, the round's in `materials.results`, the
-ending's in `materials.ending` and the phone pictures): how a template names a team, the rows of the prizes, and
-`Papers`, what a command wrote. Below them all, so none imports another for it.
+ending's in `materials.ending` and the phone pictures): how a template names a team and the rows of the prizes.
+Below them all, so none imports another for it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
 
 from scoring.knockout import Placings
 from scoring.teams import Team, canonical_id, team_label, team_name
@@ -47,11 +45,3 @@ def team_context(teams: Mapping[str, Team]) -> dict[str, object]:
         "team_label": lambda t: team_label(teams, t),
         "in_order": in_order,
     }
-
-
-@dataclass(frozen=True)
-class Papers:
-    """What was written, and every warning (Chinese) the CLI should show on stderr."""
-
-    paths: tuple[Path, ...]
-    warnings: tuple[str, ...]

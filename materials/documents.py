@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.lib.units import mm
@@ -28,10 +27,12 @@ from materials.wording import (
     signed_points,
 )
 from scoring.event import Event
+from scoring.files import Written
 from scoring.knockout import lot_plan
 from scoring.ledger import check_regenerable, write_generated
 from scoring.rules import STEP, NegativePoints
 from scoring.teams import Team
+from scoring.workbook.schema import TEAMS_HEADER
 
 NOTICE = "通知.pdf"
 RULES = "比赛规则.pdf"
@@ -47,15 +48,6 @@ DEFAULT_LOTS = LOTS_PER_PAGE_COLUMNS * LOTS_PER_PAGE_ROWS  # one sheet when the 
 ROW_HEIGHT = 34  # room to write by hand
 POINTS_TABLE = "得分表"  # the insert `@得分表`
 LOT_SLIP = "签条"  # the insert `@签条 左边的小字 | 下方的小字`
-
-
-@dataclass(frozen=True)
-class Built:
-    """What `build_all` wrote, and every warning (Chinese) the CLI should show on stderr."""
-
-    paths: tuple[Path, ...]
-    warnings: tuple[str, ...]
-    font: str
 
 
 def _flow(event: Event, fonts: FontSet | None) -> Flow:
@@ -119,7 +111,7 @@ def registration_pdf(
     """报名表: one row per pair (组号, two names, phone, 备注), prefilled with `teams`, then blank rows (no 组号)."""
     flow = _flow(event, fonts)
     pieces = [*flow.markup(render("registration.j2", event, template_dir)), flow.space(6)]
-    body: list[list[Cell | str]] = [["组号", "队员1", "队员2", "联系电话", "备注"]]
+    body: list[list[Cell | str]] = [[*TEAMS_HEADER]]  # the columns of teams.xlsx, in its order
     for team in teams:
         body.append(
             [
@@ -132,7 +124,7 @@ def registration_pdf(
     blanks = rows if rows is not None else _blank_rows(flow, pieces, body)
     # Blank rows carry no 组号: the form may be printed twice, and the office numbers the pairs when it types them
     # into teams.xlsx, so no two copies can hand out the same number.
-    body += [["", "", "", "", ""] for _ in range(blanks)]
+    body += [[""] * len(TEAMS_HEADER) for _ in range(blanks)]
     pieces += flow.table(body, [0.12, 0.2, 0.2, 0.22, 0.26], row_height=ROW_HEIGHT)
     return flow.pdf(pieces, title=f"{event.title}报名表", invariant=invariant)
 
@@ -324,7 +316,7 @@ def build_all(
     lots: int | None = None,
     force: bool = False,
     invariant: bool = False,
-) -> Built:
+) -> Written:
     """Write the six documents into the event folder, replacing those we wrote last time; if a person changed
     one (or it was never ours), write none of them unless `force`.
 
@@ -350,4 +342,4 @@ def build_all(
         SIGNOFF: signoff_pdf(event, **common),
     }
     written = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
-    return Built(written, fonts.warnings, fonts.description)
+    return Written(written, fonts.warnings, note=fonts.description)  # the font used

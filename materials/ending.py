@@ -45,6 +45,7 @@ from materials.picture import announcement_picture, write_pictures
 from materials.wording import Block, BlockKind, MaterialsError, check_kinds, cn_date, render
 from scoring.bracket import UNCHECKED_MARK, Bracket, Entry, Slot, SlotKind, entry_note
 from scoring.event import Event
+from scoring.files import Written
 from scoring.knockout import Placings
 from scoring.ledger import write_generated
 from scoring.teams import Team, team_name
@@ -755,17 +756,6 @@ def _name_rows(faces: _Faces, cert: Certificate, inner: float) -> list[_Row]:
 # --- writing them ---
 
 
-@dataclass(frozen=True)
-class EndingFiles:
-    """What was written, a note on the chart's printing ('A3 横向 1 张'), every font warning (Chinese), and notes
-    (the date to set)."""
-
-    paths: tuple[Path, ...]
-    warnings: tuple[str, ...]
-    note: str = ""
-    notes: tuple[str, ...] = ()  # for the terminal: what the organiser may want to do next
-
-
 def layout_note(layout: ChartLayout) -> str:
     """'A3 横向 1 张，字号 19.5 磅' — how the chart prints."""
     side = "横向" if layout.page[0] > layout.page[1] else "纵向"
@@ -773,16 +763,16 @@ def layout_note(layout: ChartLayout) -> str:
 
 
 def write_bracket(folder: Path, chart: Bracket, event: Event, *, font: str | None = None, force: bool = False,
-                  invariant: bool = False) -> EndingFiles:
+                  invariant: bool = False) -> Written:
     """晋级图.pdf in the event folder, replaced on every run unless someone edited it (then only with force)."""
     fonts = choose_fonts(font, event.print.font)
     data = bracket_pdf(chart, event, fonts=fonts, template_dir=folder / "templates", invariant=invariant)
     note = layout_note(chart_layout(chart, fonts))
-    return EndingFiles((write_generated(folder / BRACKET, data, force=force),), fonts.warnings, note)
+    return Written((write_generated(folder / BRACKET, data, force=force),), fonts.warnings, note)
 
 
 def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | None = None, per_player: bool = False,
-                 font: str | None = None, force: bool = False, invariant: bool = False) -> EndingFiles:
+                 font: str | None = None, force: bool = False, invariant: bool = False) -> Written:
     """成绩公告.pdf and 荣誉证书.pdf (and the chart again) once the placings are complete, and 成绩公告.png for the
     WeChat group. Without `day` (`[print]
     award_date`) they carry the event's month, and a note says how to set the day."""
@@ -799,4 +789,4 @@ def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | N
     notes = () if day is not None else (
         f"成绩公告和荣誉证书的日期印的是比赛月份“{award_date_text(event, None)}”；要印颁奖的具体日期，"
         "在 event.toml 的 [print] 中填写 award_date（如 award_date = 2026-03-15）后再运行 awards",)
-    return EndingFiles(paths, fonts.warnings, notes=notes)
+    return Written(paths, fonts.warnings, notes=notes)

@@ -16,12 +16,13 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
-from materials.conventions import Papers, in_order, team_context
+from materials.conventions import in_order, team_context
 from materials.flow import LEFT, WIDTH, Flow, Insert, Piece, baseline, flow_pdf, sizes
 from materials.fonts import Align, FontSet, choose_fonts
 from materials.page import INK, RULE, SHADE, break_lines
 from materials.wording import NEGATIVE_LOW, render, signed_points
 from scoring.event import Event
+from scoring.files import Written
 from scoring.knockout import Pairing, Round, round_title
 from scoring.ledger import write_generated
 from scoring.levels import LABELS, Level
@@ -501,7 +502,7 @@ def score_cards_name(number: int) -> str:
 
 
 def write_draw_papers(report: DrawReport, *, font: str | None = None, force: bool = False,
-                      invariant: bool = False) -> Papers:
+                      invariant: bool = False) -> Written:
     """The draw sheet and the score cards (one per table, then a blank one) of a freshly drawn round, next to
     its workbook."""
     folder, event, round_, teams = report.path.parent, report.event, report.round, report.teams
@@ -512,4 +513,4 @@ def write_draw_papers(report: DrawReport, *, font: str | None = None, force: boo
                draw_sheet_pdf(event, round_, teams, **common), force=force),
         write_generated(folder / score_cards_name(round_.number), score_cards_pdf(event, round_, teams, **common), force=force),
     )
-    return Papers(paths, fonts.warnings)
+    return Written(paths, fonts.warnings)

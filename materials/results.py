@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from materials.conventions import Papers, team_context
+from materials.conventions import team_context
 from materials.flow import flow_pdf, sizes
 from materials.fonts import FontSet, choose_fonts
 from materials.paper import playoff_slip_pdf
 from materials.picture import round_picture, write_pictures
 from materials.wording import render
 from scoring.event import Event
+from scoring.files import Written
 from scoring.ledger import write_generated
 from scoring.results import RoundResults, round_results
 from scoring.status import TableStatus
@@ -57,7 +58,7 @@ def playoff_slip_name(number: int, table: int) -> str:
 
 
 def write_score_papers(report: ScoreReport, *, font: str | None = None, force: bool = False,
-                       invariant: bool = False) -> Papers:
+                       invariant: bool = False) -> Written:
     """The round results and a playoff slip for each table that still needs 加赛, next to the round workbook."""
     folder, event = report.checked.parent, report.event
     results = round_results(report.score, report.teams, report.verification)
@@ -74,4 +75,4 @@ def write_score_papers(report: ScoreReport, *, font: str | None = None, force: b
             paths.append(write_generated(folder / playoff_slip_name(results.number, table.table), data, force=force))
     paths += write_pictures(folder, results_name(results.number).removesuffix(".pdf"),  # 第N轮成绩.png for WeChat
                             round_picture(event, results, **common), force=force)
-    return Papers(tuple(paths), fonts.warnings)
+    return Written(tuple(paths), fonts.warnings)

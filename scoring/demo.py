@@ -13,8 +13,8 @@ from pathlib import Path
 from scoring import event as event_file
 from scoring import files, knockout, ledger, tournament, workbook
 from scoring.errors import Issue, UserError
+from scoring.files import Written
 from scoring.knockout import Placings
-from scoring.score_step import Written
 from scoring.simulate import simulate_match
 from scoring.teams import Team
 from scoring.text import typed_path

@@ -217,6 +217,17 @@ def write_bytes(path: Path, data: bytes, *, force: bool = False, before_rename: 
     return path
 
 
+@dataclass(frozen=True)
+class Written:
+    """What a writer of outputs wrote: the files, every warning (Chinese) the CLI shows on stderr, a note on the
+    files (how the bracket chart prints, which font the materials use) and notes on what to do next."""
+
+    paths: tuple[Path, ...]
+    warnings: tuple[str, ...] = ()
+    note: str = ""
+    notes: tuple[str, ...] = ()  # for the terminal: what the organiser may want to do next
+
+
 def write_text(path: Path, text: str, *, force: bool = False) -> Path:
     return write_bytes(path, text.encode("utf-8"), force=force)
 

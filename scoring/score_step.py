@@ -7,24 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from scoring import tournament
 from scoring.errors import Issue, UserError
-from scoring.files import OutputExists
+from scoring.files import OutputExists, Written
 from scoring.report import edited_checked_copy
 from scoring.results import NextStep, round_results
 from scoring.tournament import ScoreReport
-
-
-class Written(Protocol):
-    """What a paper writer wrote (materials' `Papers`)."""
-
-    @property
-    def paths(self) -> tuple[Path, ...]: ...
-
-    @property
-    def warnings(self) -> tuple[str, ...]: ...
 
 
 @dataclass(frozen=True)
