@@ -216,7 +216,9 @@ def next_after_materials(folder: Path, teams: int = 0, *, progress: Progress | N
 
 def event_next(progress: Progress, folder: Path) -> str:
     """What the event needs now, from its latest round (without the 下一步 prefix)."""
-    book = f"round-{progress.drawn}.xlsx"
+    from scoring.tournament import round_file  # the folder's reader, loaded only where a round is named
+
+    book = round_file(progress.drawn)
     if progress.latest is None:
         return f"第{progress.drawn}轮已经抽签：运行 {command_line('score', folder)} 查看该轮（{book}）"
     if progress.over:
