@@ -30,7 +30,7 @@ from scoring.results import RoundResults, TableResult
 from scoring.rules import STEP, NegativePoints, RuleSet
 from scoring.teams import Team, canonical_id, team_name
 from scoring.tournament import DrawReport
-from scoring.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX
+from scoring.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX, YES_MARK
 
 # --- the score card's layout -----------------------------------------------------------------------------------
 
@@ -260,7 +260,7 @@ def hand_rows_grid(fonts: FontSet, *, regular: int, playoff: int, first_playoff:
                 grid.cells[(first + i, number_col)] = Text((str(i + 1),))
         else:
             grid.cells[(first + i, number_col)] = Text((f"{PLAYOFF_PREFIX}{i - regular + first_playoff}",))
-            grid.cells[(first + i, playoff_col)] = Text(("是",))
+            grid.cells[(first + i, playoff_col)] = Text((YES_MARK,))
     last = first + regular + playoff - 1
     grid.shaded += [(0, 0, first - 1, len(widths) - 1), (first, number_col, last, number_col)]
     grid.heavy_rows.add(first - 1)

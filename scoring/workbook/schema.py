@@ -45,6 +45,8 @@ class Column:
 
 POINTS_EXPECT = "应为 0–200 之间 5 的倍数"
 CARDS_EXPECT = f"应为 0–{MAX_CARDS} 之间的整数（张数）"
+YES_MARK = "是"  # what the workbook and the score card write in a yes-or-blank column (parsers.YES: what reads as yes)
+FLAG_EXPECT = f"应为“{YES_MARK}”或空"
 CAPTURE_EXPECT = f"应为空（庄家保底）或 ×2、×4、×8、×16、×32…（2 的乘方，两副牌最多 ×{MAX_CAPTURE}）"
 HAND_COLUMNS: tuple[Column, ...] = (
     Column("局", None, width=7),
@@ -53,12 +55,12 @@ HAND_COLUMNS: tuple[Column, ...] = (
     Column("台下得分", "points", POINTS_EXPECT, parse_trick_points, whole=(0, 200)),
     Column("底牌分", "bottom", POINTS_EXPECT, parse_points, whole=(0, 200)),
     Column("抠底倍数", "capture", CAPTURE_EXPECT, parse_capture, choices=CAPTURE_CHOICES),
-    Column("级牌抠底", "level_card_capture", "应为“是”或空", parse_flag, choices=("是",)),
+    Column("级牌抠底", "level_card_capture", FLAG_EXPECT, parse_flag, choices=(YES_MARK,)),
     Column("台上罚张", "dealer_wrong_cards", CARDS_EXPECT, parse_cards, whole=(0, MAX_CARDS)),
     Column("台下罚张", "defender_wrong_cards", CARDS_EXPECT, parse_cards, whole=(0, MAX_CARDS)),
     Column("违规", "offense", "应为空或 " + "、".join(OFFENSE_CN.values()) + " 之一", parse_offense,
            choices=tuple(OFFENSE_CN.values()), width=13),
-    Column("加赛", "playoff", "应为“是”或空", parse_flag, choices=("是",)),
+    Column("加赛", "playoff", FLAG_EXPECT, parse_flag, choices=(YES_MARK,)),
     Column("备注", None, width=24),
 )
 HEADER = tuple(c.label for c in HAND_COLUMNS)
@@ -110,12 +112,11 @@ RULES_ROW = 5
 HAND_HEADER_ROW = 6
 GUIDE = (
     "填写说明：每局一行，按顺序填写。庄家填“甲”或“乙”；台下得分不含底牌，一分未得请填 0（不能空着）；底牌被抠时填底牌分和抠底倍数（×2、×4…），"
-    "庄家保底则倍数留空；罚张填张数（每张10分）；时间到后打完当前一局，级数相同时在后面的行继续填加赛局，加赛栏填“是”。"
+    f"庄家保底则倍数留空；罚张填张数（每张10分）；时间到后打完当前一局，级数相同时在后面的行继续填加赛局，加赛栏填“{YES_MARK}”。"
 )
 
 FIRST_HAND_ROW = HAND_HEADER_ROW + 1
 FIRST_PLAYOFF_ROW = FIRST_HAND_ROW + REGULAR_ROWS
-LAST_HAND_ROW = FIRST_PLAYOFF_ROW + PLAYOFF_ROWS - 1
 
 # --- the 对阵 sheet ---------------------------------------------------------------------------------------------
 
