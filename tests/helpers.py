@@ -57,3 +57,9 @@ def cli(*args: object, code: int = 0):
 
 def sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def digests(folder: Path) -> dict[str, str]:
+    """Every file below `folder` by its path relative to it, with its SHA-256: compare two to see that nothing
+    was written, changed or removed."""
+    return {p.relative_to(folder).as_posix(): sha(p) for p in sorted(folder.rglob("*")) if p.is_file()}

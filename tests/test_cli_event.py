@@ -23,7 +23,7 @@ from scoring.match import Status, replay
 from scoring.simulate import simulate_match
 from scoring.teams import Team
 from tests.events import new_event, team_list
-from tests.helpers import cli, sha
+from tests.helpers import cli, digests, sha
 from tests.pdfcheck import text_of
 
 SCORE_KEYS = {"round", "matches", "byes", "advancing"}
@@ -518,10 +518,10 @@ def test_demo_refuses_a_folder_that_is_not_a_demo(tmp_path):
 
 def test_demo_into_a_real_event_folder_does_not_offer_force(tmp_path):
     folder = new_event(tmp_path / "event", 3)
-    before = {p.name: sha(p) for p in folder.iterdir()}
+    before = digests(folder)
     result = cli("demo", "--out", folder, "--teams", 2, "--seed", 1, code=1)
     assert "真实的活动文件夹" in result.output and "--force" not in result.output
-    assert {p.name: sha(p) for p in folder.iterdir()} == before
+    assert digests(folder) == before
 
 
 # Random field sizes up to 40, fixed per checkout so a failure reproduces; every third table is a walkover.

@@ -13,8 +13,9 @@ import pytest
 from scoring import workbook
 from scoring.event import EventError, default_text, parse
 from scoring.rules import RuleSet
-from tests.events import new_event
+from tests.events import finished, new_event
 from tests.helpers import cli, sha
+from tests.pdfcheck import text_of
 
 
 def toml_problems(text: str) -> str:
@@ -286,8 +287,6 @@ def test_names_with_stray_spaces_print_the_same_in_every_file(tmp_path):
 
 @pytest.fixture(scope="module")
 def finished_pair(tmp_path_factory) -> Path:
-    from tests.events import finished
-
     folder = tmp_path_factory.mktemp("title") / "event"
     finished(folder, teams=2)
     return folder
@@ -298,8 +297,6 @@ def test_a_title_beginning_with_a_line_mark_is_printed_as_typed(finished_pair, t
     """`{{ event.title }}` begins a line of the announcement: '@…' was taken for an insert the template lacks and
     awards blamed a template nobody edited; '#…' would have become a heading."""
     import shutil
-
-    from tests.pdfcheck import text_of
 
     folder = Path(shutil.copytree(finished_pair, tmp_path / "event"))
     toml = folder / "event.toml"

@@ -12,11 +12,7 @@ from scoring.demo import BOOKKEEPING, HELD, RECORD
 from scoring.files import CannotWrite
 from scoring.ledger import Ledger
 from tests.events import new_event
-from tests.helpers import cli, sha
-
-
-def snapshot(folder: Path) -> dict[str, str]:
-    return {p.name: sha(p) for p in folder.iterdir()}
+from tests.helpers import cli, digests, sha
 
 
 @pytest.fixture
@@ -47,29 +43,29 @@ def test_a_demo_folder_reused_for_a_real_event_is_not_wiped(demo):
     toml.write_text(toml.read_text(encoding="utf-8").replace("title = ", "title = \"敬老院双扣赛\"\n# ", 1),
                     encoding="utf-8")
     (demo / "teams.xlsx").write_bytes(b"filled in by the organiser")
-    before = snapshot(demo)
+    before = digests(demo)
     result = cli("demo", "--out", demo, "--teams", 2, "--seed", 1, code=1)
     assert "这些文件是示例生成的，但之后被改动过：event.toml、teams.xlsx" in result.output
     assert "不会删除或覆盖上面这些文件" in result.output and "--out" in result.output
-    assert snapshot(demo) == before
+    assert digests(demo) == before
 
 
 def test_a_file_the_demo_did_not_write_stops_it_and_nothing_is_deleted(demo):
     (demo / "私人.docx").write_bytes(b"PK private")
-    before = snapshot(demo)
+    before = digests(demo)
     result = cli("demo", "--out", demo, "--teams", 3, "--seed", 2, code=1)
     assert "里面有不是示例生成的文件：私人.docx" in result.output
-    assert snapshot(demo) == before
+    assert digests(demo) == before
 
 
 def test_demo_into_a_real_event_folder_touches_nothing_and_force_is_gone(tmp_path):
     folder = new_event(tmp_path / "event", 3)
     (folder / "私人.docx").write_bytes(b"PK private")
-    before = snapshot(folder)
+    before = digests(folder)
     result = cli("demo", "--out", folder, "--teams", 2, "--seed", 1, code=1)
     assert "真实的活动文件夹" in result.output and "--force" not in result.output
     cli("demo", "--out", folder, "--force", code=2)  # no option clears a folder any more
-    assert snapshot(folder) == before
+    assert digests(folder) == before
 
 
 def test_a_folder_from_an_older_demo_without_fingerprints_is_refused(tmp_path):
@@ -77,10 +73,10 @@ def test_a_folder_from_an_older_demo_without_fingerprints_is_refused(tmp_path):
     out.mkdir()
     (out / RECORD).write_text("shuangsheng demo\n", encoding="utf-8")  # the marker older versions wrote
     (out / "round-1.xlsx").write_bytes(b"maybe filled since")
-    before = snapshot(out)
+    before = digests(out)
     result = cli("demo", "--out", out, "--teams", 2, code=1)
     assert "旧版本生成" in result.output and "round-1.xlsx" in result.output
-    assert snapshot(out) == before
+    assert digests(out) == before
 
 
 def test_a_demo_stopped_part_way_still_records_what_it_wrote(tmp_path, monkeypatch):
@@ -102,7 +98,7 @@ def test_outputs_other_commands_regenerated_in_a_demo_folder_do_not_block_it_but
     cli("awards", demo, "--per-player")  # the certificates written again, one per player: still the program's
     cli("demo", "--out", demo, "--teams", 2, "--seed", 1)
     (demo / "晋级图.pdf").write_bytes(b"%PDF-1.4 annotated by hand")
-    before = snapshot(demo)
+    before = digests(demo)
     result = cli("demo", "--out", demo, "--teams", 2, "--seed", 1, code=1)
     assert "改动过：晋级图.pdf" in result.output
-    assert snapshot(demo) == before
+    assert digests(demo) == before

@@ -3,7 +3,6 @@ Ctrl+C. (What the page looks like in a browser is tests/browser/.)"""
 
 from __future__ import annotations
 
-import hashlib
 import http.client
 import json
 import os
@@ -24,12 +23,8 @@ from display.server import BoardSource, FileState, Watch, host_allowed, make_ser
 from scoring import tournament
 from scoring.workbook.problems import Cell, Problem, WorkbookError
 from tests.events import finished, play, played_rounds, start_event
+from tests.helpers import digests
 from tests.show_process import cpu_seconds, start_show, stop
-
-
-def folder_digest(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*"))
-            if p.is_file()}
 
 
 @pytest.fixture
@@ -94,13 +89,13 @@ def test_the_page_has_no_asset_from_anywhere(tmp_path, serve):
 @pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
 def test_nothing_changes_anything(tmp_path, serve, method):
     played_rounds(tmp_path, teams=6, rounds=1)
-    before = folder_digest(tmp_path)
+    before = digests(tmp_path)
     address = serve(tmp_path)
     for path in ("/", "/board.json", "/round-1.xlsx", "/event.toml"):
         status, headers, body = request(address, method, path, body=b"x=1")
         assert status == 405 and headers["Allow"] == "GET, HEAD"
         assert "只能查看，不能修改" in body.decode("utf-8")
-    assert folder_digest(tmp_path) == before
+    assert digests(tmp_path) == before
 
 
 @pytest.mark.parametrize(
@@ -158,8 +153,6 @@ def test_the_folder_is_read_again_only_when_it_changed_and_settled(tmp_path):
     source = BoardSource(tmp_path, log=lambda line: None, settle=0.5)
     first = source.current()
     assert source.current() is first  # nothing changed: the same snapshot, no reading
-    from tests.events import play
-
     play(tmp_path, 2, rng)
     assert source.current() is first  # just written: left alone for a moment
     time.sleep(0.6)

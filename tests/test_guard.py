@@ -16,7 +16,7 @@ from scoring import workbook
 from scoring.workbook.guard import MAX_ENTRIES, MAX_ROWS, inspect
 from scoring.workbook.problems import WorkbookError
 from tests.events import new_event, team_list
-from tests.helpers import cli
+from tests.helpers import cli, digests
 
 SHEET = "xl/worksheets/sheet2.xml"  # 第1桌 (sheet1 is 对阵)
 
@@ -53,18 +53,14 @@ def sheet_xml(data: bytes) -> bytes:
         return archive.read(SHEET)
 
 
-def snapshot(folder: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
-
-
 def refused_by_score(event: Path, content: bytes, expected: str) -> str:
     """round-1.xlsx replaced by `content`: score refuses with `expected`, writes nothing, changes nothing."""
     (event / "round-1.xlsx").write_bytes(content)
-    before = snapshot(event)
+    before = digests(event)
     result = cli("score", event, code=1)
     assert expected in result.output, result.output
     assert "round-1.xlsx" in result.output
-    assert snapshot(event) == before
+    assert digests(event) == before
     return result.output
 
 
@@ -196,28 +192,28 @@ def test_xlsm_xls_and_et_say_how_to_save_as_xlsx(event, tmp_path, suffix, expect
     wb = openpyxl.Workbook()
     wb.active.append(["组号", "签号"])
     wb.save(lots)
-    before = snapshot(event)
+    before = digests(event)
     result = cli("draw", event, "--force", "--lots", lots, code=1)
     assert expected in result.output
     assert "“文件 → 另存为”，保存类型选“Excel 工作簿（*.xlsx）”" in result.output
-    assert snapshot(event) == before
+    assert digests(event) == before
 
 
 def test_a_team_list_of_thousands_of_rows_is_refused(tmp_path):
     folder = tmp_path / "event"
     new_event(folder, 1000, digits=4)
-    before = snapshot(folder)
+    before = digests(folder)
     result = cli("draw", folder, code=1)
     assert "报名表第2–1001行填了 1000 行，本程序最多支持 128 组（每行一组）" in result.output
     assert len(result.output.splitlines()) < 5
-    assert snapshot(folder) == before
+    assert digests(folder) == before
     teams = team_list(5000, digits=4)  # more rows than any sheet of ours
     workbook.write_teams(folder / "teams.xlsx", teams, force=True)
-    before = snapshot(folder)
+    before = digests(folder)
     result = cli("draw", folder, code=1)
     assert f"teams.xlsx 报名表：工作表的范围写到了第 5001 行、第 5 列，本赛事的表格不会超过 {MAX_ROWS} 行" in result.output
     assert "可能粘贴了别的表格" in result.output
-    assert snapshot(folder) == before
+    assert digests(folder) == before
 
 
 # --- merged and damaged cells in the hand table ---

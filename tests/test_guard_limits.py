@@ -5,7 +5,6 @@ inside every limit is read. (What reading it costs is a budget in bench/run.py: 
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from scoring.workbook.guard import inspect
 from scoring.workbook.problems import WorkbookError
 from tests.big_workbooks import counts, fill_to, grid_rows, paste_hands, to_shared_strings, workbook_of
 from tests.events import new_event
-from tests.helpers import cli
+from tests.helpers import cli, digests
 
 
 @pytest.fixture(scope="module")
@@ -33,10 +32,6 @@ def event_128(tmp_path, round_128) -> Path:
     new_event(folder, 128, digits=3)
     (folder / "round-1.xlsx").write_bytes(round_128)
     return folder
-
-
-def digests(folder: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
 
 
 def score_refuses(folder: Path, content: bytes, expected: str) -> str:

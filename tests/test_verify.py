@@ -3,7 +3,6 @@ transcriptions compared cell by cell after the same lenient reading; every disag
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import random
@@ -20,7 +19,7 @@ from scoring import workbook
 from scoring.simulate import simulate_match
 from scoring.workbook.schema import HAND_HEADER_ROW, sheet_name
 from tests.events import new_event
-from tests.helpers import cli
+from tests.helpers import cli, sha
 
 runner = CliRunner()
 FIRST = HAND_HEADER_ROW + 1  # hand 1's row
@@ -80,7 +79,7 @@ def test_a_single_swapped_digit_in_a_round_of_64_tables_is_caught(big, tmp_path)
             break
     assert target is not None
     wb.save(other)
-    before = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in (event / "round-1.xlsx", other)}
+    before = {p: sha(p) for p in (event / "round-1.xlsx", other)}
     result = cli("score", event, "--round", 1, "--verify", other, code=1)
     table, cell, ours, theirs = target
     line = f"第{table}桌!{cell}：{ours} / {theirs}"
@@ -94,7 +93,7 @@ def test_a_single_swapped_digit_in_a_round_of_64_tables_is_caught(big, tmp_path)
     results = next(event.glob("第1轮成绩*.pdf"))
     text = "".join(page.extract_text() for page in pypdf.PdfReader(results).pages).replace("\n", "")
     assert "有 1 处不一致" in text and f"第{table}桌!{cell}" in text
-    assert {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in before} == before  # neither entry changed
+    assert {p: sha(p) for p in before} == before  # neither entry changed
 
 
 def test_two_entries_that_agree_after_lenient_reading(small, tmp_path):
