@@ -34,7 +34,6 @@ from scoring.event import EVENT_FILE
 from scoring.files import write_text
 from scoring.venue import Board
 
-DEFAULT_PORT = 8000
 DEFAULT_TITLE = "场地大屏"
 
 # The server's limits: at most 512 connections; slow clients time out.
