@@ -75,17 +75,3 @@ def _no_reads_outside_repository():
     if new := _guard.seen[before:]:
         del _guard.seen[before:]
         pytest.fail("\n".join(new), pytrace=False)
-
-
-# --- Shared fixtures ------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """round-1.xlsx of tests/workbook_cases.py's two-table round, typed the messy way people type."""
-    from scoring.workbook import write_round
-    from tests.workbook_cases import MESSY_1, MESSY_2, ROUND, TEAMS, fill
-
-    path = tmp_path_factory.mktemp("round") / "round-1.xlsx"
-    write_round(path, ROUND, TEAMS)
-    return fill(path, {"第1桌": MESSY_1, "第2桌": MESSY_2})
