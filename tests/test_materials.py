@@ -19,23 +19,18 @@ from typer.testing import CliRunner
 from materials import documents as docs
 from materials import wording
 from materials.fonts import choose_fonts, system_candidates
-from materials.page import MARGIN, PAGE
+from materials.page import PAGE
 from scoring.event import default_event, default_text, parse
 from scoring.files import OutputExists
 from scoring.rules import DealerTable, RuleSet
 from scoring.teams import Team
 from tests.events import new_event
+from tests.pdfcheck import assert_fonts_embedded, assert_inside_margins, fonts_of, text_of
 
 INSTALLED = [s for s in system_candidates() if s.path.is_file()]
 pytestmark = pytest.mark.skipif(not INSTALLED, reason="no Chinese TrueType font (apt install fonts-wqy-microhei)")
 
 MISSING = "\U0002a6a5"  # 𪚥: in no installed Chinese font
-BASE14 = {
-    "Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "Helvetica", "Helvetica-Bold",
-    "Helvetica-Oblique", "Helvetica-BoldOblique", "Times-Roman", "Times-Bold", "Times-Italic", "Times-BoldItalic",
-    "Symbol", "ZapfDingbats",
-}  # fmt: skip
-
 TEAMS = (
     Team("01", ("王喆", "李堃"), "13800000001"),
     Team("02", ("赵赟", "钱玥"), "13800000002", "<b>&备注"),
@@ -71,24 +66,6 @@ def pdfs() -> dict[str, bytes]:
     return {kind: render(kind) for kind in KINDS}
 
 
-def text_of(data: bytes) -> str:
-    """All extracted text with whitespace removed (line breaks may fall anywhere in Chinese)."""
-    reader = pypdf.PdfReader(io.BytesIO(data))
-    return re.sub(r"\s+", "", "".join(page.extract_text() for page in reader.pages))
-
-
-def fonts_of(data: bytes) -> list[pypdf.generic.DictionaryObject]:
-    reader = pypdf.PdfReader(io.BytesIO(data))
-    found = {}
-    for page in reader.pages:
-        for ref in page["/Resources"].get("/Font", {}).values():
-            font = ref.get_object()
-            found[id(font)] = font
-            for descendant in font.get("/DescendantFonts", []):
-                found[id(descendant.get_object())] = descendant.get_object()
-    return list(found.values())
-
-
 # --- every document ---------------------------------------------------------------------------------------------
 
 
@@ -102,15 +79,7 @@ def test_opens_as_a4_portrait(pdfs, kind):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_font_is_embedded_and_none_is_base14(pdfs, kind):
-    fonts = fonts_of(pdfs[kind])
-    assert fonts
-    for font in fonts:
-        name = str(font.get("/BaseFont", "")).lstrip("/")
-        assert name.split("+")[-1] not in BASE14, name
-        if font["/Subtype"] == "/Type0":
-            continue  # checked through its descendant
-        descriptor = font["/FontDescriptor"].get_object()
-        assert "/FontFile2" in descriptor, f"{name} is not embedded"
+    assert_fonts_embedded(pdfs[kind])
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -128,15 +97,8 @@ def test_pdffonts_agrees_every_font_is_embedded(pdfs, kind, tmp_path):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_no_text_outside_the_margins(pdfs, kind):
-    width, height = PAGE
-    tol = 0.5
-    with pdfplumber.open(io.BytesIO(pdfs[kind])) as pdf:
-        for page in pdf.pages:
-            assert page.chars
-            for ch in page.chars:
-                assert ch["x0"] >= MARGIN - tol and ch["x1"] <= width - MARGIN + tol, ch["text"]
-                assert ch["top"] >= MARGIN - tol and ch["bottom"] <= height - MARGIN + tol, ch["text"]
+def test_nothing_outside_the_margins(pdfs, kind):
+    assert_inside_margins(pdfs[kind])
 
 
 @pytest.mark.parametrize("kind", KINDS)
