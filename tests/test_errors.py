@@ -10,6 +10,8 @@ import pytest
 
 from scoring.errors import Issue, Place, UserError, issues_json, located
 from scoring.places import Cell
+from tests.events import every_status_round
+from tests.helpers import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -143,8 +145,6 @@ def test_an_undecided_round_is_refused_with_its_blockers_as_records(tmp_path):
     """`draw` on a round with a 加赛 table and a mistake at 第4桌!D7: one issue per undecided table, the mistake as
     a detail at its cell, the heading and the advice as fields of their own; the terminal shows them in order."""
     from scoring import tournament
-    from tests.conftest import cli
-    from tests.helpers import every_status_round
 
     every_status_round(tmp_path)
     with pytest.raises(tournament.TournamentError) as refused:
