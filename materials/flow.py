@@ -4,8 +4,8 @@ on a canvas.
 Every document whose text comes from a template is made here: titles, paragraphs (the unmarked kind indented
 and justified), signature blocks, asides, gaps, ruled tables (from the template or built by the document, e.g.
 the points table of the rule sheet or the rows of the registration form) whose header rows repeat on every page
-and never stand alone at a page foot, and blocks kept together on one page. It imports nothing of reportlab but
-the canvas and the font: `score` prints its round results after every round and stays quick.
+and never stand alone at a page foot, and blocks kept together on one page. Of reportlab it uses the canvas and
+the fonts only, no layout engine: `score` prints its round results after every round and stays quick.
 
 Layout is two passes: the content becomes `Piece`s of known height, the pieces are placed on pages (a table
 breaks between rows, a long paragraph between lines), and only then is anything drawn, so the footer can say how
