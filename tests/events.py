@@ -1,4 +1,4 @@
-"""Event folders for the tests, one builder for all: `new_event` writes event.toml and a team list; the others
+"""Event folders for the tests, one builder for all: `new_event` runs `init` and types a team list; the others
 take a folder part-way through the day through the same library calls as `demo`, `draw` and `score` (a round
 drawn but not played, a round half scored, a tie, a mistake, every kind of table, a finished event)."""
 
@@ -17,7 +17,7 @@ from scoring.hands import Hand, MatchRecord
 from scoring.levels import Side
 from scoring.simulate import simulate_match
 from scoring.teams import Team
-from tests.helpers import tied_hands
+from tests.helpers import cli, tied_hands
 
 TIED = MatchRecord((Hand(Side.A, 80),))  # one hand, 80 points: the deal changes hands, nobody rises: 需加赛
 WRONG = MatchRecord((Hand(Side.A, 83),))  # 83 is not a multiple of 5: a mistake the referee must fix
@@ -36,19 +36,20 @@ def team_list(n: int, *, digits: int = 2, names: Callable[[int], tuple[str, str]
 def new_event(folder: Path, teams: int | Sequence[Team] = 4, *, digits: int = 2,
               names: Callable[[int], tuple[str, str]] = players,
               playoff: bool = False, each_round: bool = False) -> Path:
-    """An event folder as `init` leaves it once the team list is typed: event.toml (the default; `playoff`: a
-    三四名决赛; `each_round`: a bye in every round with an odd field) and teams.xlsx with `teams` teams numbered
-    01, 02, … (`digits` wide) whose players are `names(i)`, or the given teams."""
-    folder.mkdir(parents=True, exist_ok=True)
-    text = event_file.default_text()
+    """`shuangsheng init`, then the team list typed: teams.xlsx with `teams` teams numbered 01, 02, … (`digits`
+    wide) whose players are `names(i)`, or the given teams; event.toml as init wrote it (`playoff`: a 三四名决赛;
+    `each_round`: a bye in every round with an odd field)."""
+    cli("init", folder)
+    listed = team_list(teams, digits=digits, names=names) if isinstance(teams, int) else teams
+    workbook.write_teams(folder / tournament.TEAMS_FILE, listed, force=True)
+    toml = folder / event_file.EVENT_FILE
+    text = toml.read_text(encoding="utf-8")
     assert 'third_place = "shared"' in text and 'byes = "first_round"' in text
     if playoff:
         text = text.replace('third_place = "shared"', 'third_place = "playoff"')
     if each_round:
         text = text.replace('byes = "first_round"', 'byes = "each_round"')
-    (folder / event_file.EVENT_FILE).write_text(text, encoding="utf-8")
-    listed = team_list(teams, digits=digits, names=names) if isinstance(teams, int) else teams
-    workbook.write_teams(folder / tournament.TEAMS_FILE, listed)
+    toml.write_text(text, encoding="utf-8")
     return folder
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from display import server
 from scoring import files
-from tests.conftest import cli, new_event
+from tests.events import new_event
+from tests.helpers import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 

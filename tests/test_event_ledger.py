@@ -16,7 +16,8 @@ import pytest
 
 from scoring import ledger, workbook
 from scoring.ledger import DB_NAME, LEGACY_RECORD, Ledger
-from tests.conftest import cli, new_event, sha
+from tests.events import new_event
+from tests.helpers import cli, sha
 from tests.test_cli_event import fill, round_file
 
 ROOT = Path(__file__).resolve().parents[1]

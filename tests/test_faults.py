@@ -22,7 +22,8 @@ import pytest
 
 from scoring import ledger, workbook
 from scoring.ledger import Ledger
-from tests.conftest import cli, new_event
+from tests.events import new_event
+from tests.helpers import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 TEAMS = int(os.environ.get("SHUANGSHENG_FAULT_TEAMS", "128"))
