@@ -14,7 +14,7 @@ from materials.fonts import choose_fonts, system_candidates
 from scoring.event import default_event
 from scoring.results import round_results
 from scoring.tournament import score
-from tests.conftest import cli
+from tests.helpers import cli
 from tests.test_ending import play, team_list
 
 INSTALLED = [s for s in system_candidates() if s.path.is_file()]

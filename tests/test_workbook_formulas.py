@@ -18,7 +18,7 @@ from scoring import workbook
 from scoring.knockout import Pairing, Round
 from scoring.simulate import simulate_match
 from scoring.teams import Team
-from tests.conftest import cli
+from tests.helpers import cli
 
 NAMES = (  # each at most 20 characters, the longest name the team list accepts
     "=1+1",

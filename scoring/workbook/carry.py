@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape
 from defusedxml import ElementTree
 
 from scoring.files import write_bytes
+from scoring.workbook.guard import column_number
 from scoring.workbook.loading import Grid, read_file, read_grids
 from scoring.workbook.parsers import parse_whole
 from scoring.workbook.problems import column_letter
@@ -121,13 +122,6 @@ def _cell_xml(row: int, col: int, style: str, value: object) -> str:
     return f'<c r="{ref}"{style} t="inlineStr"><is><t>{escape(str(value))}</t></is></c>'
 
 
-def _column(letters: str) -> int:
-    n = 0
-    for ch in letters:
-        n = n * 26 + ord(ch) - 64
-    return n
-
-
 def _set_cells(xml: str, cells: Mapping[tuple[int, int], object]) -> str:
     """The worksheet XML with these cells set: an existing cell keeps its style, missing cells and rows are added
     in order."""
@@ -138,7 +132,7 @@ def _set_cells(xml: str, cells: Mapping[tuple[int, int], object]) -> str:
     def row_xml(r: int, attrs: str, body: str) -> str:
         entries: dict[int, str] = {}
         for m in _CELL.finditer(body):
-            entries[_column(m.group(1))] = m.group(0)
+            entries[column_number(m.group(1))] = m.group(0)
         for c, value in by_row.pop(r).items():
             style = _STYLE.search(_CELL.match(entries[c]).group(2)) if c in entries else None
             entries[c] = _cell_xml(r, c, style.group(0) if style else "", value)

@@ -25,6 +25,7 @@ from scoring.workbook.schema import (
     PLAYOFF_ROWS,
     POOL_HEADER,
     REGULAR_ROWS,
+    YES_MARK,
     sheet_name,
 )
 
@@ -105,7 +106,7 @@ def _typed(hand: Hand) -> dict[str, object]:
         cells["capture"] = f"×{hand.capture}"
     for field in ("level_card_capture", "playoff"):
         if getattr(hand, field):
-            cells[field] = "是"
+            cells[field] = YES_MARK
     for field in ("dealer_wrong_cards", "defender_wrong_cards"):
         if getattr(hand, field):
             cells[field] = getattr(hand, field)

@@ -48,6 +48,7 @@ from scoring.workbook.schema import (
     SEED_LABEL,
     THIRD_PLACE,
     TITLE_ROW,
+    YES_MARK,
     sheet_name,
 )
 from scoring.workbook.style import (
@@ -225,5 +226,5 @@ def _write_hand_rows(ws: Worksheet, fm: Formats, first: int, typed: Mapping[tupl
                 continue
             value = typed.get((r, col))
             if value is None and playoff and column.field == "playoff":
-                value = "是"
+                value = YES_MARK
             put(ws, r, col, value, note if column.label == NOTE_LABEL else entry)
