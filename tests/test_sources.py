@@ -21,7 +21,8 @@ from scoring.simulate import simulate_match
 from scoring.venue import build_board
 from scoring.workbook.loading import read_file, read_grids
 from scoring.workbook.schema import FIRST_HAND_ROW, MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
-from tests.conftest import cli, new_event
+from tests.events import new_event
+from tests.helpers import cli
 from tests.pdfcheck import text_of
 
 STAMPS = itertools.count(1)
