@@ -11,7 +11,7 @@ from dataclasses import replace
 from scoring.hands import Hand, MatchRecord
 from scoring.workbook.loading import Grid
 from scoring.workbook.round_reader import MatchSheet, RoundSheet
-from scoring.workbook.schema import REGULAR_ROWS
+from scoring.workbook.schema import REGULAR_ROWS, YES_MARK
 
 
 def typed(hand: Hand) -> dict[str, object]:
@@ -25,7 +25,7 @@ def typed(hand: Hand) -> dict[str, object]:
         cells["capture"] = f"×{hand.capture}"
     for field in ("level_card_capture", "playoff"):
         if getattr(hand, field):
-            cells[field] = "是"
+            cells[field] = YES_MARK
     for field in ("dealer_wrong_cards", "defender_wrong_cards"):
         if getattr(hand, field):
             cells[field] = getattr(hand, field)

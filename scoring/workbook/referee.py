@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from scoring.hands import Hand, MatchRecord
+from scoring.hands import MatchRecord
 from scoring.levels import Side
 from scoring.workbook.loading import Grid
+from scoring.workbook.phone import typed
 from scoring.workbook.round_reader import read_round
 from scoring.workbook.round_writer import FINAL_COLUMNS, FORFEIT_COLUMN, match_row, render_round
 from scoring.workbook.schema import (
@@ -25,7 +26,6 @@ from scoring.workbook.schema import (
     PLAYOFF_ROWS,
     POOL_HEADER,
     REGULAR_ROWS,
-    YES_MARK,
     sheet_name,
 )
 
@@ -90,26 +90,6 @@ def _record_cells(table: int, record: MatchRecord) -> dict[tuple[int, int], obje
     rows += [FIRST_PLAYOFF_ROW + i for i in range(len(playoff))]
     cells: dict[tuple[int, int], object] = {}
     for r, hand in zip(rows, regular + playoff, strict=True):
-        for field, value in _typed(hand).items():
+        for field, value in typed(hand).items():
             cells[(r, col[field])] = value
-    return cells
-
-
-def _typed(hand: Hand) -> dict[str, object]:
-    """What a referee writes in each column for a hand (blank where the default holds)."""
-    cells: dict[str, object] = {"dealer": hand.dealer.cn, "points": hand.points}
-    if hand.level is not None:
-        cells["level"] = hand.level.label
-    if hand.bottom:
-        cells["bottom"] = hand.bottom
-    if hand.capture:
-        cells["capture"] = f"×{hand.capture}"
-    for field in ("level_card_capture", "playoff"):
-        if getattr(hand, field):
-            cells[field] = YES_MARK
-    for field in ("dealer_wrong_cards", "defender_wrong_cards"):
-        if getattr(hand, field):
-            cells[field] = getattr(hand, field)
-    if hand.offense is not None:
-        cells["offense"] = hand.offense.cn
     return cells
