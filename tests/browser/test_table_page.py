@@ -1,0 +1,301 @@
+"""The table page for phones (/t/<code>) in a real Chromium at 360×780 with touch and WeChat's user agent, against a
+small fake table API: a stdlib server on 127.0.0.1 that answers by calling scoring/entry.py over an in-memory log
+(the real `serve` calls the same functions). A whole match entered by tapping, a dropped answer retried with no
+duplicate, undo, 结束 into 加赛, both confirmations, names escaped, screenshots."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from display.server import SECURITY_HEADERS
+from display.table_page import table_page
+from scoring import entry
+from scoring.entry import Action, Seat, Stamp, TableSetup
+
+CODE = "ABCD2345"
+WECHAT_UA = (
+    "Mozilla/5.0 (Linux; Android 10; V1916A Build/QP1A.190711.020; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Version/4.0 Chrome/86.0.4240.99 XWEB/3211 MMWEBSDK/20211001 Mobile Safari/537.36 MMWEBID/6170 "
+    "MicroMessenger/8.0.16.2040(0x28001056) Process/toolsmp WeChat/arm64 Weixin NetType/WIFI Language/zh_CN ABI/arm64"
+)
+EVIL = "<script>window.pwned=1</script>"
+SETUP = TableSetup(2, 7, Seat("03", ("张<b>三</b>", EVIL)), Seat("11", ("王五", "赵六")))
+
+
+class FakeTable:
+    """One table's log in memory; `drop` names POST paths whose next answer is lost after the entry is stored."""
+
+    def __init__(self):
+        self.entries: list[entry.Entry] = []
+        self.lock = threading.Lock()
+        self.drop: set[str] = set()
+        self.posts: list[tuple[str, dict]] = []
+        self.down = False  # the API unreachable (nothing stored, no answer); the page itself is still served
+
+    def decide(self, action: str, body: object) -> entry.Decision:
+        stamp = Stamp(f"s{len(self.entries)}", "2026-12-01T13:00:00+08:00", "127.0.0.1")
+        if action == "hands":
+            return entry.add_hand(SETUP, self.entries, body, stamp=stamp)
+        if action == "end":
+            return entry.end(SETUP, self.entries, stamp=stamp)
+        if action == "undo":
+            return entry.undo(SETUP, self.entries, body, stamp=stamp)
+        return entry.confirm(SETUP, self.entries, body, stamp=stamp)
+
+
+class FakeHandler(BaseHTTPRequestHandler):
+    """Answers as `serve` will, over `table` (set per server by a subclass)."""
+
+    table: FakeTable
+
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status: int, body: bytes, kind: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in SECURITY_HEADERS.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def json(self, status: int, data: object) -> None:
+        self.answer(status, json.dumps(data, ensure_ascii=False).encode(), "application/json; charset=utf-8")
+
+    def do_GET(self):
+        if self.path == f"/t/{CODE}":
+            self.answer(200, table_page(CODE), "text/html; charset=utf-8")
+        elif self.table.down:
+            self.close_connection = True
+        elif self.path == f"/api/t/{CODE}":
+            with self.table.lock:
+                self.json(200, entry.table_state(SETUP, self.table.entries).as_json())
+        else:
+            self.json(404, {"errors": []})
+
+    def do_POST(self):
+        prefix = f"/api/t/{CODE}/"
+        action = self.path[len(prefix):] if self.path.startswith(prefix) else ""
+        if self.table.down:
+            self.close_connection = True
+            return
+        if action not in ("hands", "end", "undo", "confirm"):
+            self.json(404, {"errors": []})
+            return
+        assert self.headers["Content-Type"] == "application/json"
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        with self.table.lock:
+            self.table.posts.append((action, body))
+            decision = self.table.decide(action, body)
+            if decision.entry is not None:
+                self.table.entries.append(decision.entry)
+            dropped = action in self.table.drop
+            self.table.drop.discard(action)
+        if dropped:  # stored, but the answer never reaches the phone (the Wi-Fi dropped)
+            self.close_connection = True
+            return
+        self.json(decision.http_status, decision.as_json())
+
+
+@pytest.fixture
+def fake():
+    table = FakeTable()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (FakeHandler,), {"table": table}))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    table.url = f"http://127.0.0.1:{server.server_address[1]}/t/{CODE}"
+    yield table
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=5)
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport={"width": 360, "height": 780}, is_mobile=True, has_touch=True,
+                                  user_agent=WECHAT_UA, locale="zh-CN")
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    yield page
+    context.close()
+
+
+def wait_until(page, expression: str, timeout: float = 8.0) -> None:
+    """Poll `expression` from outside the page (the page's CSP refuses eval, which wait_for_function needs)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true after {timeout} s: {expression}")
+        time.sleep(0.05)
+
+
+def settled(page) -> None:
+    wait_until(page, "window.tablePage && window.tablePage.state() && !window.tablePage.pending()"
+                     " && !window.tablePage.busy()")
+
+
+def tap(page, selector: str) -> None:
+    page.locator(selector).first.tap()
+
+
+def tap_text(page, label: str) -> None:
+    page.get_by_role("button", name=label, exact=True).first.tap()
+
+
+def enter_hand(page, *, dealer: str | None = None, points: str | None = None, capture: int = 0,
+               bottom: str = "", offense: str = "") -> None:
+    if dealer:
+        tap(page, f"#dealer{dealer}")
+    if points is not None:
+        for digit in points:
+            tap(page, f'#pad button[data-key="{digit}"]')
+    if capture:
+        tap(page, f'#captures button[data-capture="{capture}"]')
+        for digit in bottom:
+            tap(page, f'#pad button[data-key="{digit}"]')
+    if offense:
+        tap(page, f'#offenses button[data-offense="{offense}"]')
+    tap(page, "#submit")
+    settled(page)
+
+
+def levels(page) -> tuple[str, str]:
+    return (page.locator("#teamA .level").inner_text(), page.locator("#teamB .level").inner_text())
+
+
+def stored_hands(table: FakeTable) -> list[int]:
+    return [e.hand for e in entry.fold(table.entries).hands]
+
+
+def test_a_whole_match_on_a_phone(fake, phone, screenshots):
+    phone.goto(fake.url)
+    settled(phone)
+    assert phone.title() == "录分 ABCD-2345"
+    assert "第2轮 第7桌" in phone.locator("#title").inner_text()
+    # names are text, never markup
+    assert phone.locator("#teamA .players").inner_text() == f"张<b>三</b>、{EVIL}"
+    assert phone.evaluate("window.pwned") is None
+    assert phone.locator("#teamA b").count() == 0
+    assert phone.locator("#status").inner_text() == "下一局：第1局，请选抢到庄的一方"
+    phone.screenshot(path=str(screenshots / "table-start.png"), full_page=True)
+
+    # hand 1 (the docs' worked example): 甲 deals, 35; the levels change at once
+    enter_hand(phone, dealer="A", points="35")
+    assert levels(phone) == ("打 5", "打 2")
+    assert "甲方保庄，庄家升3级（2→5）" in phone.locator("#hands li").first.inner_text()
+
+    # hand 2: the answer is lost after the hand was stored; the page says so, keeps it, and resends the same id
+    fake.drop.add("hands")
+    tap(phone, '#common button[data-set="40"]')
+    tap(phone, '#pad button[data-key="清除"]')
+    enter_hand(phone, points="50", capture=4, bottom="25")
+    posts = [body for action, body in fake.posts if action == "hands"]
+    assert len(posts) == 3 and posts[1] == posts[2], posts  # the retry is the very same request
+    assert posts[1] == {"hand": 2, "id": posts[1]["id"], "dealer": "A", "points": 50, "capture": 4, "bottom": 25}
+    assert stored_hands(fake) == [1, 2]
+    assert levels(phone) == ("打 2", "打 2")
+    assert phone.locator("#banner").is_hidden()
+
+    # hand 3 entered wrong (乙 deals, 85 instead of 55 after fines) and undone with two taps
+    enter_hand(phone, points="85")
+    assert phone.locator("#hands li").count() == 3
+    tap(phone, "#undo")
+    assert "再按一次" in phone.locator("#undo").inner_text()
+    tap(phone, "#undo")
+    settled(phone)
+    assert stored_hands(fake) == [1, 2]
+    assert levels(phone) == ("打 2", "打 2")
+    assert phone.locator("#hands li").count() == 2
+    tap(phone, 'button[data-step="defender_wrong_cards"][data-by="1"]')
+    tap(phone, 'button[data-step="defender_wrong_cards"][data-by="1"]')
+    tap(phone, 'button[data-step="defender_wrong_cards"][data-by="1"]')
+    enter_hand(phone, points="85")
+    assert levels(phone) == ("打 2", "打 4")
+    enter_hand(phone, offense="dealer_wrong_bury")
+    assert levels(phone) == ("打 7", "打 4")
+    enter_hand(phone, points="60", capture=2, bottom="20")
+    enter_hand(phone, points="40")
+    assert levels(phone) == ("打 7", "打 7")
+    phone.screenshot(path=str(screenshots / "table-six-hands.png"), full_page=True)
+
+    # time is up: 结束 (two taps), tied → the next hand is a 加赛 hand
+    tap(phone, "#end")
+    tap(phone, "#end")
+    settled(phone)
+    assert "加赛" in phone.locator("#status").inner_text()
+    assert phone.locator("#submit").inner_text() == "提交第7局（加赛）"
+    assert phone.locator("#end").is_hidden()
+    enter_hand(phone, points="20")
+    assert levels(phone) == ("打 7", "打 10")
+    assert entry.fold(fake.entries).hands[-1].record.playoff
+    assert phone.locator("#form").is_hidden()
+    assert "乙方获胜" in phone.locator("#status").inner_text()
+
+    # the phone is handed across: each team confirms; then the table is locked
+    tap(phone, "#confirmA")
+    settled(phone)
+    assert phone.locator("#confirmA").inner_text() == "甲方已确认 ✓"
+    tap(phone, "#confirmB")
+    settled(phone)
+    state = entry.table_state(SETUP, fake.entries)
+    assert state.log.locked and state.winner is entry.Side.B
+    assert [e.action for e in fake.entries].count(Action.HAND) == 8  # 7 standing + 1 undone, none twice
+    assert "已锁定" in phone.locator("#status").inner_text()
+    assert phone.locator("#undo").is_hidden()
+    phone.screenshot(path=str(screenshots / "table-locked.png"), full_page=True)
+    assert phone.errors == []
+
+
+def test_out_of_reach_the_page_says_so_and_keeps_what_was_typed(fake, phone, screenshots):
+    phone.goto(fake.url)
+    settled(phone)
+    tap(phone, "#dealerB")
+    for digit in "45":
+        tap(phone, f'#pad button[data-key="{digit}"]')
+    phone.reload()  # what was typed survives a reload
+    settled(phone)
+    assert phone.locator("#pointsValue").inner_text() == "45"
+    assert phone.locator("#teamB .who").inner_text() == "乙方 第11组 · 坐庄"
+
+    fake.down = True
+    tap(phone, "#submit")
+    wait_until(phone, "!document.getElementById('banner').classList.contains('hidden')")
+    assert "连不上服务器" in phone.locator("#banner").inner_text()
+    assert phone.locator("#submit").is_disabled()
+    phone.screenshot(path=str(screenshots / "table-offline.png"), full_page=True)
+    phone.reload()  # the unanswered hand is kept on the phone, and sent again from there
+    wait_until(phone, "!document.getElementById('banner').classList.contains('hidden')")
+    assert fake.entries == []
+
+    fake.down = False
+    settled(phone)
+    assert phone.locator("#banner").is_hidden()
+    assert stored_hands(fake) == [1]
+    assert levels(phone) == ("打 2", "打 4")
+    ids = {body["id"] for action, body in fake.posts if action == "hands"}
+    assert len(ids) == 1
+    assert phone.errors == []
+
+
+def test_a_refused_hand_shows_the_engines_words_and_keeps_the_form(fake, phone):
+    phone.goto(fake.url)
+    settled(phone)
+    tap(phone, "#submit")
+    assert phone.locator("#errors").inner_text() == "请先选哪一方坐庄"
+    enter_hand(phone, dealer="A", points="35")
+    enter_hand(phone, dealer="B", points="30")  # 甲 keeps the deal after hand 1: the engine refuses
+    assert phone.locator("#errors").inner_text() == "第2局：第2局庄家：应为甲方坐庄（第1局后甲方保庄），记录为乙方"
+    assert stored_hands(fake) == [1]
+    assert phone.locator("#pointsValue").inner_text() == "30"
+    tap(phone, "#dealerA")
+    enter_hand(phone)
+    assert stored_hands(fake) == [1, 2]
+    assert phone.locator("#errors").is_hidden()
+    assert phone.errors == []
