@@ -1,0 +1,83 @@
+"""第N轮扫码单 (materials/qr_sheet.py): every table's QR code, rendered as a printer would and read back by a QR
+reader, is that table's address; table number, code and address are printed as text; nothing past the margins."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+
+import pdfplumber
+import pytest
+
+from materials.qr_sheet import HALF, qr_sheet_name, qr_sheet_pdf, table_address
+from scoring.codes import codes_for_tables, format_code
+from scoring.event import default_event
+from scoring.knockout import Pairing, Round
+from tests.pdfcheck import assert_printable, page_texts, render_png
+
+pdfium = pytest.importorskip("pypdfium2", reason="the 扫码单 test renders pages with pypdfium2: pip install -e '.[test]'")
+zxingcpp = pytest.importorskip("zxingcpp", reason="the 扫码单 test reads QR codes with zxing-cpp: pip install -e '.[test]'")
+
+BASE = "http://192.168.137.1:8080"
+
+
+def round_of(tables: int) -> Round:
+    pairings = tuple(Pairing(t, f"{2 * t - 1:02d}", f"{2 * t:02d}") for t in range(1, tables + 1))
+    return Round(3, tuple(team for p in pairings for team in (p.a, p.b)), pairings, (), 7)
+
+
+def decoded(data: bytes, dpi: int) -> list[list[str]]:
+    """The QR codes read from each page rendered at `dpi`, top to bottom."""
+    document = pdfium.PdfDocument(data)
+    found = []
+    for page in document:
+        image = page.render(scale=dpi / 72).to_pil()
+        codes = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
+        found.append([c.text for c in sorted(codes, key=lambda c: c.position.top_left.y)])
+    document.close()
+    return found
+
+
+@pytest.fixture(scope="module")
+def sheet():
+    codes = dict(zip(range(1, 6), codes_for_tables(5, randbits=random.Random(5).getrandbits), strict=True))
+    return codes, qr_sheet_pdf(default_event(), round_of(5), codes, BASE + "/", invariant=True)
+
+
+def test_every_code_reads_back_as_its_tables_address(sheet):
+    codes, data = sheet
+    expected = [table_address(BASE, codes[t]) for t in range(1, 6)]
+    assert expected[0] == f"{BASE}/t/{codes[1]}"
+    pages = decoded(data, 150)
+    assert pages == [expected[0:2], expected[2:4], expected[4:5]]
+    # a cheap printer or a worn sheet: still read at a coarse 60 dpi
+    assert sum(decoded(data, 60), []) == expected
+
+
+def test_table_code_and_address_printed_as_text(sheet, tmp_path):
+    codes, data = sheet
+    texts = page_texts(data)
+    assert len(texts) == 3
+    for table, code in codes.items():
+        page = texts[(table - 1) // 2]
+        assert f"第{table}桌" in page
+        assert f"录分码{format_code(code)}" in page
+        assert f"{BASE}/t/{code}" in page
+    assert_printable(data, smallest=14)
+    render_png(data, tmp_path, "qr")  # look at qr-1.png when changing the layout
+    # the two halves keep clear of the dashed cut line between them
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages:
+            assert not any(ch["top"] < page.height - HALF < ch["bottom"] for ch in page.chars)
+    assert qr_sheet_name(3) == "第3轮扫码单.pdf"
+
+
+def test_only_tables_with_a_code_and_a_long_title_kept_inside(sheet):
+    event = default_event()
+    event = type(event)(**{**event.__dict__, "title": "某某市某某区离退休教职工第十二届“夕阳红”双升级（双扣）友谊比赛暨联谊活动"})
+    codes = {2: "ABCD2345"}
+    data = qr_sheet_pdf(event, round_of(3), codes, BASE)
+    assert decoded(data, 100) == [[f"{BASE}/t/ABCD2345"]]
+    assert re.search("第2桌", page_texts(data)[0]) and "第1桌" not in page_texts(data)[0]
+    assert_printable(data, smallest=9)
