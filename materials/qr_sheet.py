@@ -1,4 +1,4 @@
-"""第N轮扫码单 (SPEC §9, `serve --lan`): one QR code per table of the round, two tables to an A4 sheet (cut along the
+"""第N轮扫码单 (`serve --lan`): one QR code per table of the round, two tables to an A4 sheet (cut along the
 dashed line and put one half on each table). Each half shows the table number large, the QR code of the table
 page's address (`<base_url>/t/<code>`), the 录分码 as printed on the 计分卡 and the address as text, for a phone
 that cannot scan. Pure: returns the PDF's bytes.

@@ -153,3 +153,16 @@ def test_no_file_cites_a_spec_section_the_repository_does_not_have():
                            for part in p.relative_to(ROOT).parts)]
     assert len(tracked) > 50
     assert [str(p.relative_to(ROOT)) for p in tracked if cited in p.read_text(encoding="utf-8", errors="replace")] == []
+
+
+def test_the_hall_guide_names_the_table_pages_buttons_and_the_qr_sheet_as_they_are():
+    from materials.qr_sheet import qr_sheet_name
+    from templates import read
+
+    guide = page("hall-setup.md")
+    assert qr_sheet_name(7).replace("7", "N") in guide
+    template = read("table.html.j2")
+    labels = ["甲方坐庄", "乙方坐庄", "提交第", "撤销第", "再按一次：确定撤销第", "时间到，结束", "再按一次：确定时间到、结束",
+              "确认结果", "连不上服务器", "级牌抠底", "台上罚张", "台下罚张"]
+    for label in labels:
+        assert label in guide and label in template, label
