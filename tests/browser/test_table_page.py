@@ -166,6 +166,25 @@ def enter_hand(page, *, dealer: str | None = None, points: str | None = None, ca
     settled(page)
 
 
+SIZES = """() => {
+  const small = [], tiny = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0 || el.tagName === "SCRIPT" || el.tagName === "STYLE") continue;
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (own && parseFloat(getComputedStyle(el).fontSize) < 18) small.push(el.textContent.trim().slice(0, 20));
+    if (el.tagName === "BUTTON" && (box.width < 48 || box.height < 48)) tiny.push(el.textContent.trim());
+  }
+  const wide = document.documentElement.scrollWidth > window.innerWidth;
+  return {small, tiny, wide};
+}"""
+
+
+def assert_large(page) -> None:
+    """Every visible text ≥ 18 px, every button ≥ 48 × 48 px, nothing wider than the phone."""
+    assert page.evaluate(SIZES) == {"small": [], "tiny": [], "wide": False}
+
+
 def levels(page) -> tuple[str, str]:
     return (page.locator("#teamA .level").inner_text(), page.locator("#teamB .level").inner_text())
 
@@ -184,6 +203,7 @@ def test_a_whole_match_on_a_phone(fake, phone, screenshots):
     assert phone.evaluate("window.pwned") is None
     assert phone.locator("#teamA b").count() == 0
     assert phone.locator("#status").inner_text() == "下一局：第1局，请选抢到庄的一方"
+    assert_large(phone)
     phone.screenshot(path=str(screenshots / "table-start.png"), full_page=True)
 
     # hand 1 (the docs' worked example): 甲 deals, 35; the levels change at once
@@ -194,8 +214,11 @@ def test_a_whole_match_on_a_phone(fake, phone, screenshots):
     # hand 2: the answer is lost after the hand was stored; the page says so, keeps it, and resends the same id
     fake.drop.add("hands")
     tap(phone, '#common button[data-set="40"]')
-    tap(phone, '#pad button[data-key="清除"]')
-    enter_hand(phone, points="50", capture=4, bottom="25")
+    assert phone.locator("#pointsValue").inner_text() == "40"
+    tap(phone, '#captures button[data-capture="4"]')
+    assert_large(phone)  # with the 底牌分 row shown
+    tap(phone, '#captures button[data-capture="0"]')
+    enter_hand(phone, points="50", capture=4, bottom="25")  # a digit after a quick button starts afresh
     posts = [body for action, body in fake.posts if action == "hands"]
     assert len(posts) == 3 and posts[1] == posts[2], posts  # the retry is the very same request
     assert posts[1] == {"hand": 2, "id": posts[1]["id"], "dealer": "A", "points": 50, "capture": 4, "bottom": 25}
@@ -232,6 +255,7 @@ def test_a_whole_match_on_a_phone(fake, phone, screenshots):
     assert "加赛" in phone.locator("#status").inner_text()
     assert phone.locator("#submit").inner_text() == "提交第7局（加赛）"
     assert phone.locator("#end").is_hidden()
+    assert_large(phone)
     enter_hand(phone, points="20")
     assert levels(phone) == ("打 7", "打 10")
     assert entry.fold(fake.entries).hands[-1].record.playoff
@@ -250,6 +274,13 @@ def test_a_whole_match_on_a_phone(fake, phone, screenshots):
     assert "已锁定" in phone.locator("#status").inner_text()
     assert phone.locator("#undo").is_hidden()
     phone.screenshot(path=str(screenshots / "table-locked.png"), full_page=True)
+    assert_large(phone)
+    # the measure itself sees a small text and a small button
+    phone.evaluate("""() => { const s = document.createElement("span"); s.style.fontSize = "12px";
+        s.textContent = "小字"; document.body.appendChild(s);
+        const b = document.createElement("button"); b.style.minHeight = "0"; b.style.height = "30px";
+        b.textContent = "小键"; document.body.appendChild(b); }""")
+    assert phone.evaluate(SIZES)["small"][-1:] == ["小字"] and phone.evaluate(SIZES)["tiny"] == ["小键"]
     assert phone.errors == []
 
 
