@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
+from pathlib import Path
 
 from reportlab.graphics.barcode import qrencoder
 from reportlab.lib.units import mm
 
 from materials.fonts import Align, FontSet, choose_fonts
 from materials.page import INK, MARGIN, PAGE, new_canvas
+from scoring import event as event_file
 from scoring.codes import format_code
 from scoring.event import Event
 from scoring.knockout import Pairing, Round
+from scoring.ledger import Ledger, write_generated
 from scoring.teams import canonical_id
 
 QR_SIDE = 66 * mm  # with its quiet zone: modules of 1.6 mm for an address of up to 62 characters (version 4,
@@ -38,6 +41,25 @@ def table_address(base_url: str, code: str) -> str:
 
 def qr_sheet_name(number: int) -> str:
     return f"第{number}轮扫码单.pdf"
+
+
+def write_qr_sheet(folder: Path, base_url: str, *, font: str | None = None, force: bool = False,
+                   invariant: bool = False) -> Path | None:
+    """`第N轮扫码单.pdf` in the event folder for the newest round drawn, with the codes in force in event.db; None
+    when no round is drawn yet or its tables have no codes. What `serve --lan` calls when it starts and after each
+    draw. A sheet a person edited is kept (OutputExists, a UserError to show as a warning) unless `force`."""
+    with Ledger.open(folder) as book:
+        draws = book.draws()
+        if not draws:
+            return None
+        record = draws[max(draws)]
+        codes = book.codes(record.id)
+    if not codes:
+        return None
+    event = event_file.load(folder)
+    fonts = choose_fonts(font, event.print.font)
+    data = qr_sheet_pdf(event, record.round, codes, base_url, fonts=fonts, invariant=invariant)
+    return write_generated(folder / qr_sheet_name(record.round.number), data, force=force)
 
 
 def qr_sheet_pdf(event: Event, round_: Round, codes: Mapping[int, str], base_url: str, *,

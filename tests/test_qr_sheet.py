@@ -10,10 +10,12 @@ import re
 import pdfplumber
 import pytest
 
-from materials.qr_sheet import HALF, qr_sheet_name, qr_sheet_pdf, table_address
+from materials.qr_sheet import HALF, qr_sheet_name, qr_sheet_pdf, table_address, write_qr_sheet
 from scoring.codes import codes_for_tables, format_code
 from scoring.event import default_event
 from scoring.knockout import Pairing, Round
+from scoring.ledger import Ledger
+from tests.events import draw, start_event
 from tests.pdfcheck import assert_printable, page_texts, render_png
 
 pdfium = pytest.importorskip("pypdfium2", reason="the 扫码单 test renders pages with pypdfium2: pip install -e '.[test]'")
@@ -81,3 +83,22 @@ def test_only_tables_with_a_code_and_a_long_title_kept_inside(sheet):
     assert decoded(data, 100) == [[f"{BASE}/t/ABCD2345"]]
     assert re.search("第2桌", page_texts(data)[0]) and "第1桌" not in page_texts(data)[0]
     assert_printable(data, smallest=9)
+
+
+def test_written_for_the_newest_round_with_the_codes_in_force(tmp_path):
+    folder = tmp_path / "event"
+    rng = start_event(folder, teams=6)
+    assert write_qr_sheet(folder, BASE) is None  # nothing drawn yet
+    report = draw(folder, rng)
+    with Ledger.open(folder) as book:
+        (record,) = book.draws().values()
+        book.set_codes(record.id, {p.table: f"ABCD234{p.table}" for p in report.round.pairings})
+        book.set_codes(record.id, {2: "WXYZ2345"})  # table 2 got a new code: the old one is not printed
+    path = write_qr_sheet(folder, BASE, invariant=True)
+    assert path == folder / "第1轮扫码单.pdf"
+    data = path.read_bytes()
+    tables = [p.table for p in report.round.pairings]
+    assert len(tables) >= 2
+    expected = {t: f"ABCD234{t}" for t in tables} | {2: "WXYZ2345"}
+    assert sum(decoded(data, 100), []) == [table_address(BASE, expected[t]) for t in tables]
+    assert f"录分码{format_code('WXYZ2345')}" in page_texts(data)[0]
