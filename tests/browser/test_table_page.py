@@ -261,6 +261,8 @@ def test_a_whole_match_on_a_phone(fake, phone, screenshots):
     assert entry.fold(fake.entries).hands[-1].record.playoff
     assert phone.locator("#form").is_hidden()
     assert "乙方获胜" in phone.locator("#status").inner_text()
+    assert phone.locator("#teamB .who").inner_text() == "乙方 第11组 · 获胜"
+    assert phone.locator("#teamA .who").inner_text() == "甲方 第03组"
 
     # the phone is handed across: each team confirms; then the table is locked
     tap(phone, "#confirmA")
