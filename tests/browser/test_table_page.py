@@ -205,6 +205,7 @@ def test_a_whole_match_on_a_phone(fake, phone, screenshots):
     assert phone.locator("#status").inner_text() == "下一局：第1局，请选抢到庄的一方"
     assert_large(phone)
     phone.screenshot(path=str(screenshots / "table-start.png"), full_page=True)
+    phone.screenshot(path=str(screenshots / "table-start-screen.png"))  # what a player sees first, 360×780
 
     # hand 1 (the docs' worked example): 甲 deals, 35; the levels change at once
     enter_hand(phone, dealer="A", points="35")
@@ -254,6 +255,8 @@ def test_a_whole_match_on_a_phone(fake, phone, screenshots):
     settled(phone)
     assert "加赛" in phone.locator("#status").inner_text()
     assert phone.locator("#submit").inner_text() == "提交第7局（加赛）"
+    phone.evaluate("window.scrollTo(0, 0)")
+    phone.screenshot(path=str(screenshots / "table-playoff-screen.png"))
     assert phone.locator("#end").is_hidden()
     assert_large(phone)
     enter_hand(phone, points="20")
