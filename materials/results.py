@@ -14,6 +14,7 @@ from materials.fonts import FontSet, choose_fonts
 from materials.paper import playoff_slip_pdf
 from materials.picture import round_picture, write_pictures
 from materials.wording import render
+from scoring.errors import SHOWN_PROBLEMS
 from scoring.event import Event
 from scoring.files import Written
 from scoring.ledger import write_generated
@@ -38,7 +39,8 @@ def round_results_pdf(
     extra = {
         **team_context(results.teams),
         "results": results,
-        "errors": [e for t in results.tables for e in t.errors],
+        "errors": [e for t in results.tables for e in t.errors[:SHOWN_PROBLEMS]],
+        "errors_left": sum(max(0, len(t.errors) - SHOWN_PROBLEMS) for t in results.tables),
         "workbook": workbook,
     }
     return flow_pdf(render("round_results.j2", event, template_dir, extra), fonts, sizes(event),

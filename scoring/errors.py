@@ -184,6 +184,7 @@ def located(issues: Sequence[Issue], file: str, sheet: str | None = None) -> tup
 
 
 SHOWN_CHARACTERS = 40
+SHOWN_PROBLEMS = 20  # a table's problems listed in the terminal and on paper; the checked copy marks them all
 
 
 def shown(value: object) -> str:

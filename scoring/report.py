@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from scoring.errors import SHOWN_PROBLEMS
 from scoring.knockout import Pairing, Placings, is_final
 from scoring.match import MatchResult, result_summary
 from scoring.results import NextStep
@@ -148,7 +149,9 @@ def _match_lines(m: MatchScore, teams: Mapping[str, Team], *, final: bool = Fals
     if status is TableStatus.OPEN:
         return [outcome.reason or "尚未录入"]  # a phone table still playing says so, with its levels
     if status is TableStatus.INVALID:
-        return [f"记录有误（{len(m.problems)}处），请改正：", *(f"  {p}" for p in m.problems)]
+        shown = m.problems[:SHOWN_PROBLEMS]
+        more = [f"  还有 {len(m.problems) - len(shown)} 处，检查副本里都已标出"] if len(m.problems) > len(shown) else []
+        return [f"记录有误（{len(m.problems)}处），请改正：", *(f"  {p}" for p in shown), *more]
     assert m.result is not None
     if m.note:  # a lost card's match: its 终局 levels, no hand to count
         return [f"终局录入，{m.note}：" + result_summary(m.result), f"胜者：{team_label(teams, outcome.winner)}"]

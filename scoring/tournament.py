@@ -1066,9 +1066,18 @@ def _record_scored(book: ledger.Ledger, draw_id: int, sheet: RoundSheet, scored:
     import hashlib
 
     def sheet_print(name: str) -> str:
+        """sha256 of repr(sorted (cell, text) pairs), fed piece by piece: a text shared by thousands of cells is
+        quoted once, and the list's repr is never built whole."""
         grid = sheet.grids.get(name)
         cells = sorted((k, str(v)) for k, v in grid.cells.items()) if grid is not None else []
-        return hashlib.sha256(repr(cells).encode("utf-8")).hexdigest()
+        quoted: dict[str, bytes] = {}
+        digest = hashlib.sha256(b"[")
+        for i, (cell, text) in enumerate(cells):
+            if text not in quoted:
+                quoted[text] = repr(text).encode("utf-8")
+            digest.update(b"%s(%s, %s)" % (b", " if i else b"", repr(cell).encode(), quoted[text]))
+        digest.update(b"]")
+        return digest.hexdigest()
 
     outcomes = [(m.match.table, m.outcome.status.value, m.outcome.winner, sheet_print(m.match.sheet))
                 for m in scored.matches]

@@ -65,6 +65,31 @@ def paste_hands(data: bytes, rows: Callable[[int], int], *, cells: int = 12,
     return out.getvalue()
 
 
+def fill_with_text(data: bytes, text: str, rows: range | None = None, *, below: int = 0) -> bytes:
+    """The round workbook `data` with every table sheet's rows `rows` (default: `below` rows under its last row)
+    replaced by rows of 12 cells (A–L) all holding `text`; pass it through `to_shared_strings` to make them all
+    refer to one shared string, as Excel saves a pasted text."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, \
+            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as dst:
+        for info in src.infolist():
+            content = src.read(info)
+            match = _TABLE_SHEET.fullmatch(info.filename)
+            if match is not None and match.group(1) != "1":
+                last = max(int(r) for r in _LAST_ROW.findall(content))
+                chosen = rows if rows is not None else range(last + 1, last + 1 + below)
+                content = re.sub(rb'<row r="(\d+)"[^>]*>.*?</row>',
+                                 lambda m, chosen=chosen: b"" if int(m.group(1)) in chosen else m.group(0), content, flags=re.S)
+                head, tail = content.split(b"</sheetData>", 1)
+                kept = re.findall(rb'<row r="(\d+)"', head)
+                assert all(int(r) < chosen.start for r in kept), "rows are only replaced at the end of a sheet"
+                filled = "".join(f'<row r="{r}">' + "".join(_text(f"{c}{r}", text) for c in COLUMNS) + "</row>"
+                                 for r in chosen)
+                content = _DIMENSION.sub(b"", head, count=1) + filled.encode() + b"</sheetData>" + tail
+            dst.writestr(info.filename, content)
+    return out.getvalue()
+
+
 def workbook_of(sheets: dict[str, Callable[[], Iterator[bytes]]]) -> bytes:
     """A minimal .xlsx: one worksheet per name, its <sheetData> content streamed from the callable."""
     main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"

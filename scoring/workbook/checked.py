@@ -14,6 +14,7 @@ prints A4 landscape at a scale where its text is at least 10 pt, with each row a
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import io
 import math
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from scoring.errors import SHOWN_PROBLEMS
 from scoring.files import write_bytes
 from scoring.levels import Side
 from scoring.text import width as display_width
@@ -68,12 +70,14 @@ HAND_WIDTHS = {"局": 4, "庄家": 4, "庄家级": 5, "台下得分": 5, "底牌
                "台上罚张": 5, "台下罚张": 5, "违规": 8, "加赛": 4, "备注": 8}
 CHECK_WIDTHS = {"检查": 4, "台下总分": 5, "甲方级": 4, "乙方级": 4, "下局庄家": 5, "说明": 28}
 SUMMARY_WIDTHS = {1: 5, 2: 9, 3: 9, 4: 6, 5: 6, 6: 6, 7: 56}
+CELL_TEXT_MAX = 200  # a longer text (a pasted page) is copied cut, with its length said: the copy stays small
 PLAIN_MAX_WIDTH = 24  # longer texts in the 对阵 sheet run over their empty neighbours instead of widening a column
 assert set(HAND_WIDTHS) == {c.label for c in HAND_COLUMNS} and set(CHECK_WIDTHS) == set(CHECK_COLUMNS)
 
 FONT = {"font_name": "宋体", "font_size": 12}  # the whole copy; printed at PRINT_SCALE it stays ≥ 10 pt
 PRINT_SCALE = 85  # percent: 12 pt × 0.85 = 10.2 pt on paper
 LINE_HEIGHT = 16.5  # points per line of wrapped 12 pt text
+MAX_NOTES = 60  # comments per sheet: thousands of them (a pasted page of text) would make the copy huge and slow
 NOTE = {"width": 320, "height": 120, "font_name": "宋体", "font_size": 10}  # a comment's box (pixels) and text
 
 
@@ -116,6 +120,18 @@ class Sheet:
         self.merges.append((row, first_col, last_row or row, last_col))
 
 
+def cut(value: object) -> object:
+    """A cell's value as the copy holds it: a text longer than `CELL_TEXT_MAX` cut, with its length said."""
+    if isinstance(value, str) and len(value) > CELL_TEXT_MAX:
+        return _cut_text(value)
+    return value
+
+
+@functools.lru_cache(maxsize=256)
+def _cut_text(text: str) -> str:  # one object per distinct text: a text shared by thousands of cells is cut once
+    return f"{text[:CELL_TEXT_MAX]}…（共 {len(text)} 字，检查副本只抄前 {CELL_TEXT_MAX} 字）"
+
+
 def checked_path(path: Path) -> Path:
     """round-1.xlsx → round-1-checked.xlsx, next to it."""
     path = Path(path)
@@ -146,12 +162,20 @@ def checked_bytes(source: RoundSheet, results: Mapping[int, MatchResult]) -> byt
     if hashlib.sha256(read_file(source.path)).hexdigest() != source.sha256:
         raise WorkbookError([Problem.of_cell(name, None, None, "文件在读取之后又被修改过，请重新运行 score")])
     everything: list[Problem] = []
+    listed: list[Problem] = []  # on the 检查结果 sheet: the first few of each table, then how many more
+    seen: set[int] = set()  # a problem may be both the reader's and the round's; by identity, in linear time
     summary_rows: list[tuple[object, ...]] = []
     by_sheet: dict[str, tuple[MatchSheet, MatchResult | None, str]] = {}
     for match in source.matches:
         result = results.get(match.table)
         problems = match_problems(match, result)
-        everything.extend(p for p in problems if all(p is not q for q in everything))
+        fresh = [p for p in problems if id(p) not in seen]
+        seen.update(id(p) for p in fresh)
+        everything.extend(fresh)
+        listed.extend(fresh[:SHOWN_PROBLEMS])
+        if len(fresh) > SHOWN_PROBLEMS:
+            listed.append(Problem.of_cell(name, match.sheet, None, f"还有 {len(fresh) - SHOWN_PROBLEMS} 处错误没有列在"
+                                          f"这里，在工作表“{match.sheet}”里都已标红（✗），每格的批注写着错在哪里"))
         summary_rows.append(_summary_row(match, result, problems))
         by_sheet[match.sheet] = (match, result, str(summary_rows[-1][-1]))
     bad: dict[str, dict[tuple[int, int], list[str]]] = {}
@@ -160,7 +184,7 @@ def checked_bytes(source: RoundSheet, results: Mapping[int, MatchResult]) -> byt
             messages = bad.setdefault(p.sheet, {}).setdefault((p.cell.row, p.cell.column), [])
             if p.message not in messages:
                 messages.append(p.message)
-    sheets = [_check_sheet(source, summary_rows, everything)]
+    sheets = [_check_sheet(source, summary_rows, listed)]
     for title, grid in source.grids.items():
         if title == CHECK_SHEET:
             continue  # a checked copy given back as the round workbook: its old results are not copied
@@ -237,9 +261,11 @@ def _lines(text: object, width: float) -> int:
 
 
 def _mark(sheet: Sheet, marks: Mapping[tuple[int, int], Sequence[str]], *, text_columns: Sequence[int] = ()) -> None:
-    for (r, c), messages in marks.items():
+    """Every bad cell red; the first `MAX_NOTES` of the sheet also commented (its row's 说明 says them all)."""
+    for n, ((r, c), messages) in enumerate(sorted(marks.items())):
         sheet.put(r, c, look=Look.BAD_TEXT if c in text_columns else Look.BAD)
-        sheet.comments[(r, c)] = "\n".join(messages)
+        if n < MAX_NOTES:
+            sheet.comments[(r, c)] = "\n".join(messages)
 
 
 def _result_text(match: MatchSheet, result: MatchResult | None, problems: Sequence[Problem]) -> str:
@@ -299,13 +325,8 @@ def _match_sheet(grid: Grid, match: MatchSheet, result: MatchResult | None, summ
         sheet.widths[first + i] = CHECK_WIDTHS[label]
     for (r, c), value in grid.cells.items():
         if r <= last:
-            sheet.put(r, c, value)
-    for r in range(1, header):  # title, teams, guide and rules note: a lone long text wraps across the table
-        row = [c for (rr, c) in grid.cells if rr == r]
-        if row == [1] and display_width(str(grid.get(r, 1))) > sheet.widths.get(1, 6) * 2:
-            sheet.merge(r, 1, first - 1)
-            sheet.put(r, 1, look=Look.TITLE if r == 1 else Look.WRAP)
-            sheet.heights[r] = (24 if r == 1 else LINE_HEIGHT * _lines(grid.get(r, 1), table_width))
+            sheet.put(r, c, cut(value))
+    _wrap_above(sheet, grid, header, first, table_width)
     sheet.put(A_ROW, first, "结果", Look.BOLD)
     sheet.put(A_ROW, first + 1, summary, Look.BOLD)
     for col in range(1, first + len(CHECK_COLUMNS)):
@@ -315,10 +336,13 @@ def _match_sheet(grid: Grid, match: MatchSheet, result: MatchResult | None, summ
     hand_of_row = {row: position for position, row in enumerate(match.rows, start=1)}
     note_col = match.columns.get("备注")
     explain = first + len(CHECK_COLUMNS) - 1
+    by_row: dict[int, list[str]] = {}
+    for (mr, _), ms in sorted(marks.items()):
+        by_row.setdefault(mr, []).extend(ms)
     for r in range(header + 1, last + 1):
         for col in range(1, first):
             sheet.put(r, col, look=Look.TEXT if col == note_col else Look.CELL)
-        messages = [m for (mr, _), ms in sorted(marks.items()) if mr == r for m in ms]
+        messages = by_row.get(r, [])
         o = outcomes.get(hand_of_row.get(r, 0))
         values: tuple[object, ...] = (
             BAD_MARK if messages else (GOOD_MARK if o else None),
@@ -331,12 +355,22 @@ def _match_sheet(grid: Grid, match: MatchSheet, result: MatchResult | None, summ
         for i, value in enumerate(values):
             sheet.put(r, first + i, value, Look.TEXT if first + i == explain else Look.CELL)
         lines = max(_lines(values[-1], CHECK_WIDTHS["说明"]),
-                    _lines(grid.get(r, note_col), HAND_WIDTHS["备注"]) if note_col else 1)
+                    _lines(sheet.values.get((r, note_col)), HAND_WIDTHS["备注"]) if note_col else 1)
         if lines > 1:
             sheet.heights[r] = LINE_HEIGHT * lines
     _mark(sheet, marks, text_columns=(note_col,) if note_col else ())
     sheet.title_rows = (header, header)
     return sheet
+
+
+def _wrap_above(sheet: Sheet, grid: Grid, header: int, first: int, table_width: float) -> None:
+    """Title, teams, guide and rules note above the header: a lone long text wraps across the table."""
+    for r in range(1, header):
+        row = [c for (rr, c) in grid.cells if rr == r]
+        if row == [1] and display_width(str(sheet.values.get((r, 1)))) > sheet.widths.get(1, 6) * 2:
+            sheet.merge(r, 1, first - 1)
+            sheet.put(r, 1, look=Look.TITLE if r == 1 else Look.WRAP)
+            sheet.heights[r] = (24 if r == 1 else LINE_HEIGHT * _lines(sheet.values.get((r, 1)), table_width))
 
 
 def _header_labels(grid: Grid, header: int) -> dict[str, int]:
@@ -347,7 +381,7 @@ def _plain_sheet(grid: Grid, marks: Mapping[tuple[int, int], Sequence[str]]) -> 
     """The 对阵 sheet (or any other): values where they were; its tables bordered under grey headers."""
     sheet = Sheet(grid.name)
     for (r, c), value in grid.cells.items():
-        sheet.put(r, c, value)
+        sheet.put(r, c, cut(value))
     if (1, 1) in grid.cells:
         sheet.put(1, 1, look=Look.TITLE)
     for header_labels in (MATCHES_HEADER[:4], POOL_HEADER[:2]):
@@ -364,7 +398,7 @@ def _plain_sheet(grid: Grid, marks: Mapping[tuple[int, int], Sequence[str]]) -> 
                 sheet.put(r, c, look=Look.CELL)
             r += 1
     widths: dict[int, float] = {}
-    for (_, c), value in grid.cells.items():
+    for (_, c), value in sheet.values.items():
         need = display_width(str(value)) + 2
         if need <= PLAIN_MAX_WIDTH:
             widths[c] = max(widths.get(c, 6), need)

@@ -49,8 +49,10 @@ class Grid:
 
     def labels(self) -> list[tuple[int, int, str]]:
         """Every text cell as (row, column, text squeezed of spaces and full-width forms), in reading order."""
-        if self._labels is None:
-            self._labels = sorted((r, c, squeeze(v)) for (r, c), v in self.cells.items() if isinstance(v, str))
+        if self._labels is None:  # each distinct text squeezed once: a text shared by 20,000 cells is one copy
+            squeezed: dict[str, str] = {}
+            self._labels = sorted((r, c, squeezed[v] if v in squeezed else squeezed.setdefault(v, squeeze(v)))
+                                  for (r, c), v in self.cells.items() if isinstance(v, str))
         return self._labels
 
     def find_header(self, required: Sequence[str], *, start: int = 1) -> tuple[int, dict[str, int]] | None:

@@ -48,10 +48,13 @@ from scoring.workbook.schema import (
     NO_SEED,
     NUMBER_LABEL,
     OTHER_DATA_FIELDS,
+    PLAYOFF_ROWS,
     POOL_HEADER,
+    REGULAR_ROWS,
     ROUND_LABEL,
     SEED_LABEL,
     THIRD_PLACE,
+    Column,
     sheet_name,
 )
 
@@ -394,12 +397,17 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
     )]
     hands: list[Hand] = []
     rows: list[int] = []
+    below: list[Problem] = []  # problems in rows under the last 加赛 row: said once for the sheet
+    last_row = header_row + REGULAR_ROWS + PLAYOFF_ROWS
     for r in range(header_row + 1, grid.max_row + 1):
         hand, row_problems = _read_hand_row({f: grid.get(r, columns[f]) for f in FIELDS}, len(hands) + 1)
-        problems.extend(Problem.of_cell(name, sheet, Cell(r, columns[f]), message) for f, message in row_problems)
+        (problems if r <= last_row else below).extend(
+            Problem.of_cell(name, sheet, Cell(r, columns[f]), message) for f, message in row_problems)
         if hand is not None:
             hands.append(hand)
             rows.append(r)
+    if below:
+        problems.append(_below_the_table(below, last_row))
     return MatchSheet(name, sheet, pairing, MatchRecord(tuple(hands)), tuple(rows), columns, header_row, walkover,
                       tuple(problems), extra_column)
 
@@ -429,6 +437,15 @@ def _team_block_problems(grid: Grid, header_row: int, pairing: Pairing) -> list[
     return found
 
 
+def _below_the_table(below: Sequence[Problem], last_row: int) -> Problem:
+    """One problem for everything wrong under the hand table (at the first bad cell): a page pasted there would
+    otherwise be a problem per cell."""
+    first = below[0]
+    more = f"等 {len(below)} 处错误" if len(below) > 1 else "有错误"
+    return replace(first, detail=f"记分表最后一个加赛行（第{last_row}行）下面还填了内容，{more}，第一处：{first.detail}；"
+                                  "请改正，不属于比赛记录的内容请删去")
+
+
 BLANK_POINTS = "台下得分不能空着：台下方一分未得请填 0"
 
 
@@ -449,7 +466,7 @@ def _read_hand_row(raw: Mapping[str, object], position: int) -> tuple[Hand | Non
         if f is None:
             continue
         try:
-            values[f] = column.parse(raw[f])  # type: ignore[misc]
+            values[f] = _parse(column, raw[f])
         except ValueError:
             problems.append((f, f"{column.label}{column.expect}，实际为{quoted(raw[f])}"))
     if values.get("points", 0) is None:  # blank: parse_trick_points keeps it apart from a written 0
@@ -462,6 +479,16 @@ def _read_hand_row(raw: Mapping[str, object], position: int) -> tuple[Hand | Non
     return hand, [(error.field or "dealer", error.in_hand) for error in check_hand(position, hand)]
 
 
+LONGEST_VALUE = 40  # no value of a parsed column is longer: a longer text is refused before it is parsed
+
+
+def _parse(column: Column, raw: object) -> object:
+    """The column's value of `raw`; ValueError if it has none (a pasted page of text among them, at once)."""
+    if isinstance(raw, str) and len(raw) > LONGEST_VALUE:
+        raise ValueError(raw[:LONGEST_VALUE])
+    return column.parse(raw)  # type: ignore[misc]
+
+
 _ORDER = {c.field: i for i, c in enumerate(HAND_COLUMNS) if c.field}
 
 
@@ -470,7 +497,7 @@ def _is_default(field: str, raw: object) -> bool:
     if blank(raw):
         return True
     try:
-        return not COLUMN_BY_FIELD[field].parse(raw)  # type: ignore[misc]
+        return not _parse(COLUMN_BY_FIELD[field], raw)
     except ValueError:
         return False
 
