@@ -21,7 +21,7 @@ from scoring.entry import EntryStatus
 from scoring.errors import Issue, Place, UserError, located
 from scoring.event import Event
 from scoring.hands import Hand
-from scoring.knockout import Advancement, MatchOutcome, Placings, Round
+from scoring.knockout import Advancement, MatchOutcome, Placings, Round, is_final
 from scoring.match import MatchResult, replay
 from scoring.rules import RuleSet, TieBreak
 from scoring.sources import Source
@@ -225,7 +225,8 @@ def _phone(sheet: RoundSheet, match: MatchSheet, rules: RuleSet) -> sources.Phon
 
 def score_as_json(score: RoundScore) -> dict[str, object]:
     """docs/README.md (--json): {"round", "matches": [{"table", "A", "B", "levels", "status", "winner", "errors"}], "byes",
-    "advancing"}; while matches are undecided, "advancing" lists those known so far and "blockers" says why."""
+    "advancing"}; while matches are undecided, "advancing" lists those known so far and "blockers" says why; in the
+    final nobody advances ("advancing" is empty; the champion is the final's "winner")."""
     matches = []
     for m in score.matches:
         shown = m.result is not None and (m.result.outcomes or m.unchecked)
@@ -245,7 +246,7 @@ def score_as_json(score: RoundScore) -> dict[str, object]:
         if m.note:
             matches[-1]["note"] = m.note
     doc: dict[str, object] = {"round": score.round.number, "matches": matches, "byes": list(score.round.byes)}
-    doc["advancing"] = list(score.advancement.advancing)
+    doc["advancing"] = [] if is_final(score.round) else list(score.advancement.advancing)  # the final: nobody goes on
     if not score.advancement.decided:
         doc["blockers"] = [b.message for b in score.advancement.blockers]
     return doc

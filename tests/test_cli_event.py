@@ -650,6 +650,9 @@ def test_the_final_names_the_winner_not_someone_advancing(tmp_path):
     assert "晋级" not in final
     assert "决赛结果：冠军（一等奖）第" in final and "，亚军（二等奖）第" in final
     assert re.search(r"三、四名决赛：第\d+组（[^）]*）获三等奖", final)
+    doc = score_json(folder)
+    assert doc["advancing"] == [] and doc["byes"] == []  # nobody goes on from the final
+    assert all(m["winner"] for m in doc["matches"])  # the champion is the final's winner
 
 
 def test_a_final_won_by_walkover_does_not_say_advancing(tmp_path):
@@ -658,6 +661,7 @@ def test_a_final_won_by_walkover_does_not_say_advancing(tmp_path):
     fill(folder, 1, walkovers={1: Side.A})
     final = cli("score", folder).output
     assert "晋级" not in final and "获胜" in final and "决赛结果：冠军（一等奖）" in final
+    assert score_json(folder)["advancing"] == []
 
 
 def test_two_teams_say_plainly_that_no_third_prize_is_awarded(tmp_path):
