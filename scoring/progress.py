@@ -15,6 +15,7 @@ from scoring.results import NextStep, round_results
 class Progress:
     drawn: int  # rounds drawn so far (round-1.xlsx, round-2.xlsx, … without a gap)
     latest: NextStep | None  # what the latest round needs next (AWARDS: the event is over); None: it cannot be read
+    problem: str | None = None  # why it cannot be read (the first line of the error), for the 下一步 line
 
     @property
     def over(self) -> bool:
@@ -28,6 +29,6 @@ def progress(folder: Path) -> Progress:
         return Progress(0, None)
     try:
         report = tournament.score(folder)
-    except UserError:  # the command that reads it will name the problem
-        return Progress(drawn, None)
+    except UserError as exc:  # said in the 下一步 line: a command that does not read rounds would not name it
+        return Progress(drawn, None, next(iter(exc.messages), None))
     return Progress(drawn, round_results(report.score, report.teams).next_step)

@@ -222,6 +222,9 @@ def event_next(progress: Progress, folder: Path) -> str:
     from scoring.tournament import round_file  # the folder's reader, loaded only where a round is named
 
     book = round_file(progress.drawn)
+    if progress.latest is None and progress.problem:
+        return (f"第{progress.drawn}轮已经抽签，但现在读不了：{progress.problem.rstrip('。')}；"
+                f"改好后运行 {command_line('score', folder)} 查看该轮")
     if progress.latest is None:
         return f"第{progress.drawn}轮已经抽签：运行 {command_line('score', folder)} 查看该轮（{book}）"
     if progress.over:

@@ -674,3 +674,14 @@ def test_two_teams_say_plainly_that_no_third_prize_is_awarded(tmp_path):
     assert "三等奖：不设" in result.output
     announced = text_of((folder / "成绩公告.pdf").read_bytes())
     assert "三等奖（不设）" in announced.replace(" ", "") and "空缺" not in announced
+
+
+def test_materials_with_a_corrupt_round_workbook_names_it_in_the_next_step(tmp_path):
+    """materials does not need the rounds (exit 0), but its 下一步 line must not send the user to `score` as if all
+    were well: it says the drawn round's workbook cannot be read, and why."""
+    folder = new_event(tmp_path / "event", 4)
+    cli("draw", folder, "--seed", 1)
+    (folder / "round-1.xlsx").write_bytes(b"not a workbook")
+    last = cli("materials", folder, "--force").output.splitlines()[-1]
+    assert last.startswith("下一步：第1轮已经抽签，但现在读不了：round-1.xlsx：不是 xlsx 工作簿"), last
+    assert last.endswith(f"改好后运行 shuangsheng score {folder} 查看该轮")
