@@ -21,6 +21,7 @@ ID_EXAMPLES = "01、12、A3"
 # Words the 对阵 sheet itself writes where a 组号 could stand (the 轮空 cell says 无 when there is no bye).
 RESERVED_IDS = ("无", "轮空", "待定")
 ID_SEPARATORS = "、,，;；/／ "
+_DIGITS = re.compile(r"[0-9]+")
 _WRITTEN_OUT = re.compile(r"第? ?([0-9A-Za-z]+) ?组")  # '第3组', '第 03 组', '3组'
 
 
@@ -67,8 +68,18 @@ def canonical_id(text: str) -> str:
 def id_problem(team_id: str) -> str | None:
     """Why a 组号 (as `canonical_id` wrote it) is refused, or None: digits, optionally with ASCII letters, at least
     one digit, at most `MAX_ID_LENGTH` characters — so '无', 'A、B' or 'A,1' can never be mistaken for the 轮空
-    cell's words or separators."""
-    return None if ID_RULE.fullmatch(team_id) else id_refused(team_id)
+    cell's words or separators — and not all zeros ('0', '000': no team is numbered 0; they would print as 第00组)."""
+    if not ID_RULE.fullmatch(team_id):
+        return id_refused(team_id)
+    if not team_id.strip("0"):
+        return f"组号不能全是 0（实际为“{team_id}”）：组号从 1 起编，如 {ID_EXAMPLES}"
+    return None
+
+
+def id_key(team_id: str) -> str:
+    """A 组号 (as `canonical_id` wrote it) as it is compared for duplicates: its digits as numbers, so that 'A01' and
+    'A1' are the same 组号 as '01' and '1' are ('09' → '9', 'A01' → 'A1'); each is still printed as written."""
+    return _DIGITS.sub(lambda m: str(int(m.group())), team_id)
 
 
 def id_refused(team_id: str) -> str:
@@ -121,8 +132,9 @@ def same_person(name: str) -> str:
 
 
 def validate_teams(rows: Sequence[TeamRow]) -> tuple[tuple[Team, ...], tuple[TeamProblem, ...]]:
-    """Teams in row order, and every problem with its row: each 组号 follows the rule (`id_problem`) and is unique,
-    two different players, no player twice. Ids and names are normalised (`normalize`) first."""
+    """Teams in row order, and every problem with its row: each 组号 follows the rule (`id_problem`) and is unique
+    (by `id_key`: A01 and A1 are one 组号), two different players, no player twice. Ids and names are normalised
+    (`normalize`) first."""
     check = _Check()
     teams = [team for r in rows if (team := check.row(r)) is not None]
     return tuple(teams), tuple(check.problems)
@@ -133,7 +145,7 @@ class _Check:
 
     def __init__(self) -> None:
         self.problems: list[TeamProblem] = []
-        self.id_rows: dict[str, int] = {}
+        self.id_rows: dict[str, tuple[int, str]] = {}  # id_key → (row, 组号 as written)
         self.player_rows: dict[str, tuple[int, str]] = {}
 
     def row(self, r: TeamRow) -> Team | None:
@@ -164,10 +176,12 @@ class _Check:
         if (problem := id_problem(tid)) is not None:
             self.problems.append(TeamProblem(row, "组号", problem))
             return False
-        if tid in self.id_rows:
-            self.problems.append(TeamProblem(row, "组号", f"组号“{tid}”与第{self.id_rows[tid]}行重复"))
+        if (key := id_key(tid)) in self.id_rows:
+            other_row, other = self.id_rows[key]
+            same = "" if other == tid else f"的“{other}”（组号里的数字按数值比较，算同一个组号）"
+            self.problems.append(TeamProblem(row, "组号", f"组号“{tid}”与第{other_row}行{same}重复"))
             return False
-        self.id_rows[tid] = row
+        self.id_rows[key] = (row, tid)
         return True
 
     def player(self, row: int, column: str, name: str, tid: str) -> bool:

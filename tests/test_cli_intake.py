@@ -43,6 +43,16 @@ def test_draw_refuses_a_team_id_that_would_break_the_round_trip(tmp_path, typed,
     assert sha(folder / "teams.xlsx") == before
 
 
+def test_draw_refuses_a_team_id_of_zeros_and_a_letter_id_written_twice(tmp_path):
+    """'000' would print as 第00组; 'A01' and 'A1' are one 组号 as '01' and '1' are (docs/workbooks.md)."""
+    folder = new_event(tmp_path / "event", teams=5)
+    set_team_cells(folder, {"A3": "000", "A4": "A01", "A5": "a1"})
+    output = cli("draw", folder, "--seed", 1, code=1).output
+    assert "teams.xlsx 报名表!A3：组号不能全是 0（实际为“00”）：组号从 1 起编" in output
+    assert "teams.xlsx 报名表!A5：组号“A1”与第4行的“A01”（组号里的数字按数值比较，算同一个组号）重复" in output
+    assert not (folder / "round-1.xlsx").exists()
+
+
 def test_every_bad_team_id_is_named_at_once(tmp_path):
     folder = new_event(tmp_path / "event", teams=5)
     set_team_cells(folder, {"A3": "无", "A4": "A,1", "A5": "A、B"})

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from scoring import event as event_file
 from scoring import tournament
-from scoring.teams import ID_RULE, MAX_ID_LENGTH, canonical_id, normalize, same_person
+from scoring.teams import ID_RULE, MAX_ID_LENGTH, canonical_id, id_key, normalize, same_person
 from scoring.workbook import read_round, read_teams
 from scoring.workbook.schema import MATCHES_HEADER, MATCHES_SHEET, POOL_HEADER, TEAMS_HEADER, TEAMS_SHEET
 
@@ -29,7 +29,8 @@ assert not set(SUFFIXES) & set(NAME_CHARACTERS)
 
 ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 accepted_ids = st.builds(lambda digit, rest, at: (rest[:at] + digit + rest[at:])[:MAX_ID_LENGTH],
-                         st.sampled_from("0123456789"), st.text(ALNUM, max_size=MAX_ID_LENGTH - 1), st.integers(0, 5))
+                         st.sampled_from("0123456789"), st.text(ALNUM, max_size=MAX_ID_LENGTH - 1),
+                         st.integers(0, 5)).filter(lambda tid: tid.strip("0"))  # all zeros: no team number
 
 
 @st.composite
@@ -51,7 +52,7 @@ def typed_id(draw: st.DrawFn) -> str | int:
 @st.composite
 def team_lists(draw: st.DrawFn) -> list[tuple[str | int, str, str]]:
     count = draw(st.integers(2, 9))
-    ids = draw(st.lists(typed_id(), min_size=count, max_size=count, unique_by=lambda t: canonical_id(str(t))))
+    ids = draw(st.lists(typed_id(), min_size=count, max_size=count, unique_by=lambda t: id_key(canonical_id(str(t)))))
     prefix = st.text(NAME_CHARACTERS, max_size=6)
     trailing = st.text(INVISIBLE, max_size=2)
     names = [draw(prefix) + SUFFIXES[i] + draw(trailing) for i in range(2 * count)]

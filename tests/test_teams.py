@@ -71,6 +71,24 @@ def test_team_ids_the_rule_refuses(typed):
     assert teams == () and [(p.row, p.column) for p in problems] == [(5, "组号")]
 
 
+@pytest.mark.parametrize("typed", ["0", "000", "０", "第0组"])
+def test_a_team_id_of_zeros_is_refused_as_no_team_number(typed):
+    """'0' and '000' printed as 第00组: no team is numbered 0 (A0 is a name with a digit, and allowed)."""
+    teams, problems = validate_teams([TeamRow(4, typed, "张三", "李四")])
+    assert teams == () and problems == (TeamProblem(4, "组号", "组号不能全是 0（实际为“00”）：组号从 1 起编，如 01、12、A3"),)
+    assert validate_teams([TeamRow(4, "A0", "张三", "李四")])[1] == ()
+
+
+@pytest.mark.parametrize(("first", "second"), [("A01", "A1"), ("a1", "A001"), ("1B", "01b"), ("A3B07", "a03b7")])
+def test_digits_inside_a_letter_id_are_compared_as_numbers(first, second):
+    """As 01 and 1 are one 组号, so are A01 and A1; each prints as written (upper case)."""
+    teams, problems = validate_teams([TeamRow(2, first, "张三", "李四"), TeamRow(3, second, "王五", "赵六")])
+    assert [t.id for t in teams] == [first.upper()]
+    assert problems == (TeamProblem(3, "组号", f"组号“{second.upper()}”与第2行的“{first.upper()}”"
+                                               "（组号里的数字按数值比较，算同一个组号）重复"),)
+    assert validate_teams([TeamRow(2, "A1", "张三", "李四"), TeamRow(3, "A10", "王五", "赵六")])[1] == ()
+
+
 def test_team_id_refusal_says_why():
     assert "程序在对阵表里自己用的字" in id_problem("无")
     assert "实际为“A、B”" in id_problem("A、B") and "每行只填一组" in id_problem("A、B")
@@ -186,3 +204,14 @@ def test_a_name_over_the_length_limit_is_refused_at_its_cell():
     teams, problems = validate_teams([TeamRow(2, "01", longest, "李四"), TeamRow(3, "02", "王五", "赵" * 40000)])
     assert [t.id for t in teams] == ["01"]
     assert problems == (TeamProblem(3, "队员2", f"姓名最多 {MAX_NAME_LENGTH} 个字，实际有 40000 个字（“赵赵赵赵赵赵赵赵…”）；每格只填一人的姓名"),)
+
+
+@pytest.mark.parametrize(("written", "side"), [("A1", "A"), ("a001", "A"), ("3", "B"), ("03", "B"), ("乙", "B")])
+def test_a_forfeit_written_as_the_team_id_is_read_with_its_digits_as_numbers(written, side):
+    from scoring.knockout import Pairing
+    from scoring.levels import Side
+    from scoring.workbook.round_reader import parse_forfeit
+
+    assert parse_forfeit(written, Pairing(1, "A01", "03")) is Side[side]
+    with pytest.raises(ValueError):
+        parse_forfeit("A10", Pairing(1, "A01", "03"))

@@ -20,6 +20,7 @@ from scoring.fields import FIELD_CN, FIELDS
 from scoring.hands import Hand, HandError, MatchRecord, check_hand
 from scoring.knockout import Pairing, Round
 from scoring.levels import Levels, Side
+from scoring.teams import id_key
 from scoring.workbook.guard import MAX_ROWS
 from scoring.workbook.loading import Grid, read_file, read_grids
 from scoring.workbook.parsers import (
@@ -357,11 +358,10 @@ def parse_forfeit(raw: object, pairing: Pairing) -> Side:
             return Side.A
         if team_id == pairing.b:
             return Side.B
-        if team_id.isdigit():  # 3 for 03: teams.xlsx never holds both, so one of the two at most
-            same = [side for side, tid in ((Side.A, pairing.a), (Side.B, pairing.b))
-                    if tid.isdigit() and int(tid) == int(team_id)]
-            if len(same) == 1:
-                return same[0]
+        # 3 for 03, A1 for A01: teams.xlsx never holds both (scoring.teams.id_key), so one of the two at most
+        same = [side for side, tid in ((Side.A, pairing.a), (Side.B, pairing.b)) if id_key(tid) == id_key(team_id)]
+        if len(same) == 1:
+            return same[0]
         raise
 
 
