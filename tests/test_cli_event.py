@@ -138,14 +138,15 @@ def test_full_event_from_team_list_to_placings(tmp_path, size, bye_rule):
             # nobody gets a second bye while a team without one is in the pool
             assert byes.count(bye) == min(byes.count(t) for t in pool)
         byes.extend(doc["byes"])
-        assert doc["advancing"] == [m["winner"] for m in doc["matches"]] + doc["byes"]
-        pool = set(doc["advancing"])
+        going_on = [m["winner"] for m in doc["matches"]] + doc["byes"]
+        assert doc["advancing"] == ([] if doc is docs[-1] else going_on)  # nobody goes on from the final
+        pool = set(going_on)
     assert len(pool) == 1
 
     final = docs[-1]
     assert len(final["matches"]) == 1 and final["byes"] == []
     assert awards["complete"] is True and "missing" not in awards
-    assert awards["first"] == final["matches"][0]["winner"] == final["advancing"][0]
+    assert awards["first"] == final["matches"][0]["winner"] and final["advancing"] == []
     assert awards["second"] == losers(final)[0]
     expected_third = losers(docs[-2]) if len(docs) >= 2 else []
     assert sorted(awards["third"]) == sorted(expected_third)
@@ -164,7 +165,7 @@ def test_full_event_with_third_place_playoff(tmp_path):
     assert [m["table"] for m in final["matches"]] == [1, 2]
     third_match = final["matches"][1]
     assert sorted((third_match["A"], third_match["B"])) == sorted(losers(semi))
-    assert final["advancing"] == [final["matches"][0]["winner"]]  # the 3rd-place match advances nobody
+    assert final["advancing"] == []  # nobody goes on from the final (nor from its 3rd-place match)
     assert awards["complete"] is True
     assert awards["first"] == final["matches"][0]["winner"]
     assert awards["second"] == losers(final)[0]
