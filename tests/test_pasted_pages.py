@@ -19,13 +19,14 @@ from scoring import workbook
 from scoring.errors import SHOWN_PROBLEMS
 from scoring.teams import Team
 from scoring.workbook.checked import CELL_TEXT_MAX, MAX_NOTES
-from scoring.workbook.schema import FIRST_HAND_ROW, LAST_HAND_ROW
+from scoring.workbook.schema import FIRST_HAND_ROW, FIRST_PLAYOFF_ROW, PLAYOFF_ROWS
 from scoring.workbook.style import BAD_FILL
 from tests.big_workbooks import fill_with_text, to_shared_strings
-from tests.conftest import cli
+from tests.helpers import cli
 from tests.pdfcheck import text_of
 
 LONG = "x" * 10_500
+LAST_HAND_ROW = FIRST_PLAYOFF_ROW + PLAYOFF_ROWS - 1  # the last 加赛 row
 PARSED_COLUMNS = 10  # of the 12 (A–L): 局 and 备注 are not parsed
 
 
