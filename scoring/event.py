@@ -50,6 +50,16 @@ class PrintOptions:
 
 
 @dataclass(frozen=True)
+class ServeOptions:
+    """[serve]: the hall server's desk PIN (None: a new one each start), the LAN address to use (None: found),
+    and whether the desk page is answered on the LAN too."""
+
+    pin: str | None = None
+    address: str | None = None
+    desk_lan: bool = False
+
+
+@dataclass(frozen=True)
 class Event:
     title: str
     organiser: str
@@ -67,6 +77,7 @@ class Event:
     third_place: ThirdPlace = ThirdPlace.SHARED
     byes: Byes = Byes.FIRST_ROUND
     print: PrintOptions = field(default_factory=PrintOptions)
+    serve: ServeOptions = field(default_factory=ServeOptions)
 
 
 def default_text() -> str:
@@ -124,6 +135,7 @@ def parse(text: str, *, source: str) -> Event:
     prizes = reader.table("prizes")
     fmt = reader.table("format")
     prn = reader.table("print")
+    srv = reader.table("serve")
     rules = RuleSet()
     try:
         rules = RuleSet.from_mapping(reader.table("rules"))
@@ -174,6 +186,7 @@ def parse(text: str, *, source: str) -> Event:
             large_print=reader.flag(prn, "print", "large_print", True),
             award_date=reader.optional_date(prn, "print", "award_date"),
         ),
+        serve=_serve_options(reader, srv),
     )
     reader.unknown_keys()
     if not reader.problems and event.registration.end < event.registration.start:
@@ -220,7 +233,32 @@ def _syntax_message(text: str, error: str, source: str) -> Issue:
 
 
 _MISSING = object()
-_SECTIONS = ("event", "registration", "prizes", "rules", "format", "print")
+_SECTIONS = ("event", "registration", "prizes", "rules", "format", "print", "serve")
+
+
+def _serve_options(reader: _Reader, table: dict) -> ServeOptions:
+    raw = table.get("pin")
+    if isinstance(raw, int) and not isinstance(raw, bool):  # pin = 012345 loses its 0: must be quoted text
+        reader.seen.setdefault("serve", set()).add("pin")
+        reader.problem(f'[serve] pin：请加引号写成 6 位数字，如 pin = "{raw:06d}"' if 0 <= raw < 10**6
+                       else f"[serve] pin：应为加引号的 6 位数字，实际为 {shown(raw)}")
+        pin = ""
+    else:
+        pin = reader.text(table, "serve", "pin", "")
+    if pin and not (len(pin) == 6 and pin.isascii() and pin.isdigit()):
+        reader.problem(f'[serve] pin：应为 6 位数字（如 "205318"），或留空（""）每次启动时新生成，实际为 {shown(pin)}')
+        pin = ""
+    address = reader.text(table, "serve", "address", "")
+    if address and not _is_ipv4(address):
+        reader.problem(f'[serve] address：应为本机的局域网 IP 地址（如 "192.168.1.20"），或留空自动查找，实际为 {shown(address)}')
+        address = ""
+    desk_lan = reader.flag(table, "serve", "desk_lan", False)
+    return ServeOptions(pin=pin or None, address=address or None, desk_lan=desk_lan)
+
+
+def _is_ipv4(text: str) -> bool:
+    parts = text.split(".")
+    return len(parts) == 4 and all(p.isascii() and p.isdigit() and len(p) <= 3 and int(p) <= 255 for p in parts)
 
 
 class _Reader:

@@ -67,3 +67,31 @@ def test_broken_toml_is_a_chinese_error():
     with pytest.raises(EventError) as info:
         parse('[event]\ntitle = "没有结束的引号\n', source="event.toml")
     assert "格式有误" in info.value.messages[0]
+
+
+def _with_serve(lines: str) -> str:
+    text = default_text()
+    return text[:text.index("[serve]")] + "[serve]\n" + lines + "\n"
+
+
+def test_serve_section_defaults_to_a_new_pin_each_start_and_the_desk_on_this_pc_only():
+    serve = default_event().serve
+    assert (serve.pin, serve.address, serve.desk_lan) == (None, None, False)
+    serve = parse(_with_serve('pin = "012345"\naddress = "192.168.1.20"\ndesk_lan = true'), source="e").serve
+    assert (serve.pin, serve.address, serve.desk_lan) == ("012345", "192.168.1.20", True)
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("pin = 12345", '[serve] pin：请加引号写成 6 位数字，如 pin = "012345"'),  # unquoted: the leading 0 is lost
+    ('pin = "12345"', "[serve] pin：应为 6 位数字"),
+    ('pin = "12a456"', "[serve] pin：应为 6 位数字"),
+    ('pin = "１２３４５６"', "[serve] pin：应为 6 位数字"),
+    ('address = "本机"', "[serve] address：应为本机的局域网 IP 地址"),
+    ('address = "192.168.1.256"', "[serve] address：应为本机的局域网 IP 地址"),
+    ('desk_lan = "yes"', "[serve] desk_lan：应为 true 或 false"),
+    ("port = 80", "[serve] 未知的设置项“port”"),
+])
+def test_serve_section_bad_values_are_named_in_chinese(line, message):
+    with pytest.raises(EventError) as info:
+        parse(_with_serve(line), source="event.toml")
+    assert [message in m for m in info.value.messages] == [True]
