@@ -21,6 +21,7 @@ from materials.flow import LEFT, WIDTH, Flow, Insert, Piece, baseline, flow_pdf,
 from materials.fonts import Align, FontSet, choose_fonts
 from materials.page import INK, RULE, SHADE, break_lines
 from materials.wording import NEGATIVE_LOW, render, signed_points
+from scoring.codes import format_code
 from scoring.event import Event
 from scoring.files import Written
 from scoring.knockout import Pairing, Round, round_title
@@ -511,6 +512,7 @@ def write_draw_papers(report: DrawReport, *, font: str | None = None, force: boo
     paths = (
         write_generated(folder / draw_sheet_name(round_.number),
                draw_sheet_pdf(event, round_, teams, **common), force=force),
-        write_generated(folder / score_cards_name(round_.number), score_cards_pdf(event, round_, teams, **common), force=force),
+        write_generated(folder / score_cards_name(round_.number), score_cards_pdf(
+            event, round_, teams, codes={t: format_code(c) for t, c in report.codes.items()}, **common), force=force),
     )
     return Written(paths, fonts.warnings)

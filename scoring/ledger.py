@@ -578,6 +578,14 @@ class Ledger:
         rows = self._db.execute("SELECT body FROM entry WHERE draw = ? AND tbl = ? ORDER BY id", (draw_id, table))
         return tuple(read_entry(json.loads(body)) for (body,) in rows)
 
+    def carry_entries(self, from_draw: int, to_draw: int, tables: list[int]) -> None:
+        """Copies of these tables' entries under a draw that replaced theirs (`--redo` keeps the tables it does
+        not change); the rows of the old draw stay as they were."""
+        with self._transaction() as db:
+            for table in tables:
+                db.execute("INSERT INTO entry (draw, tbl, body, at, address) SELECT ?, tbl, body, at, address "
+                           "FROM entry WHERE draw = ? AND tbl = ? ORDER BY id", (to_draw, from_draw, table))
+
     def tables_with_entries(self, draw_id: int) -> set[int]:
         return {t for (t,) in self._db.execute("SELECT DISTINCT tbl FROM entry WHERE draw = ?", (draw_id,))}
 

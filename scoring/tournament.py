@@ -10,9 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from scoring import codes as entry_codes
 from scoring import event as event_file
 from scoring import files, knockout, ledger, sources, workbook
 from scoring.bracket import Bracket
@@ -635,6 +636,7 @@ class DrawReport:
     papers_problems: tuple[str, ...] = ()  # why the papers were not written (the draw stays unfinished)
     restored: tuple[Path, ...] = ()  # blank workbooks of recorded draws written again (`--force`)
     redo: Redo | None = None  # `draw --redo N`: what changed
+    codes: Mapping[int, str] = field(default_factory=dict)  # each table's entry code (录分码), by table number
     notes: tuple[str, ...] = ()  # what the folder says (teams.xlsx changed after the draw, rules held)
 
 
@@ -738,7 +740,8 @@ def _complete(state: EventFolder, book: ledger.Ledger, record: ledger.DrawRecord
         book.record_file(path)
     title = knockout.round_title(drawn.number, len(drawn.pool))
     note = knockout.prize_note(drawn, state.event.third_place)
-    return DrawReport(drawn, path, False, None, title, note, teams, state.event, resumed=True)
+    return DrawReport(drawn, path, False, None, title, note, teams, state.event, resumed=True,
+                      codes=table_codes(book, record.id, drawn))
 
 
 def _read_lots(lots: Path) -> object:
@@ -765,10 +768,11 @@ def _draw_new(state: EventFolder, book: ledger.Ledger, *, seed: int | None, lots
     teams = state.team_map
     draw_id = book.record_draw(drawn, {t: teams[t].players for t in drawn.pool if t in teams},
                                format={"third_place": state.event.third_place.value, "byes": state.event.byes.value})
+    codes = table_codes(book, draw_id, drawn)
     workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules))
     book.record_file(path)
     note = knockout.prize_note(drawn, state.event.third_place)
-    return DrawReport(drawn, path, generated, None, nxt.title, note, teams, state.event, lots), draw_id
+    return DrawReport(drawn, path, generated, None, nxt.title, note, teams, state.event, lots, codes=codes), draw_id
 
 
 def _next_round(state: EventFolder) -> knockout.NextRound:
@@ -912,12 +916,13 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
         teams = with_recorded_names(state.team_map, old)
         draw_id = book.record_draw(corrected, {t: teams[t].players for t in corrected.pool if t in teams},
                                    format=old.format if old is not None else None)
+        codes = _carry_tables(book, old, draw_id, corrected, touched)
         workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), force=True)
         workbook.carry_entries(path, sheet, [p.table for p in corrected.pairings if p.table not in touched])
         book.record_file(path)
         title = knockout.round_title(number, len(corrected.pool))
         report = DrawReport(corrected, path, False, backups[0], title, knockout.prize_note(corrected, state.event.third_place),
-                            teams, state.event, redo=Redo(number, replaced, voided, tuple(backups)))
+                            teams, state.event, redo=Redo(number, replaced, voided, tuple(backups)), codes=codes)
         if papers is not None:
             try:
                 report = replace(report, papers=papers(report))
@@ -925,6 +930,29 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
                 return replace(report, papers_problems=tuple(exc.messages))
         book.draw_done(draw_id)
     return report
+
+
+def _carry_tables(book: ledger.Ledger, old: ledger.DrawRecord | None, draw_id: int, drawn: Round,
+                  touched: set[int]) -> dict[int, str]:
+    """`--redo`: the tables it did not change keep their entry codes (the cards on them stay good) and their
+    phone entries; the tables it changed get new codes (the old ones stop working) and start with no entries."""
+    if old is not None:
+        kept = {t: c for t, c in book.codes(old.id).items() if t not in touched}
+        book.set_codes(draw_id, kept)
+        book.carry_entries(old.id, draw_id, sorted(kept))
+    return table_codes(book, draw_id, drawn)
+
+
+def table_codes(book: ledger.Ledger, draw_id: int, drawn: Round) -> dict[int, str]:
+    """The entry code in force of each table of a draw, made (and recorded) for the tables that have none: a
+    new draw, or a round drawn before codes existed. A new code never repeats one given before in the event."""
+    have = book.codes(draw_id)
+    missing = [p.table for p in drawn.pairings if p.table not in have]
+    if missing:
+        book.set_codes(draw_id, dict(zip(missing, entry_codes.codes_for_tables(len(missing), taken=book.all_codes()),
+                                         strict=True)))
+        have = book.codes(draw_id)
+    return {p.table: have[p.table] for p in drawn.pairings}
 
 
 def _entries(match: MatchSheet) -> dict[str, object]:
