@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -541,6 +542,76 @@ def show(
         typer.echo("场地大屏已停止")
     finally:
         httpd.server_close()
+
+
+@app.command()
+def serve(
+    folder: FolderArg = Path("."),
+    port: Annotated[
+        int, typer.Option("--port", metavar="端口", parser=WholeNumber(0, 65535), help="网页端口（0 表示自动选一个空闲端口）")
+    ] = 8000,
+    lan: Annotated[bool, typer.Option("--lan", help="让同一局域网中的手机和电视也能打开（默认只有本机能打开）")] = False,
+    address: Annotated[
+        str | None,
+        typer.Option("--address", metavar="IP地址", help="电脑有多个网络时，指定用哪个局域网地址（含 --lan）"),
+    ] = None,
+) -> None:
+    """现场服务：场地大屏和各桌手机录分（录分码见计分卡），打印地址和裁判台密码。"""
+    from display import hall
+    from scoring.event import is_ipv4, load, missing_folder
+
+    if (missing := missing_folder(folder)) is not None:
+        fail(missing)
+    if address is not None and not is_ipv4(address):
+        fail(f"--address：应为本机的局域网 IP 地址，如 192.168.1.20，实际为“{address}”")
+    try:
+        event = load(folder)
+        with hold(folder):
+            coded = hall.ensure_codes(folder)
+    except UserError as exc:
+        fail(exc.messages)
+    hosts = ["127.0.0.1"]
+    if lan or address is not None:
+        hosts += _lan_host(address or event.serve.address)
+    try:
+        server = hall.make_hall(folder, hosts, port, log=lambda line: typer.echo(line, err=True))
+    except OSError as exc:
+        import errno
+
+        from scoring.files import os_reason
+
+        other = port + 1 if 0 < port < 65535 else 8001
+        if exc.errno == errno.EADDRINUSE:
+            fail(f"无法在 {port} 端口上启动（端口已被占用）；请换一个端口，如 --port {other}")
+        fail(f"无法在 {'、'.join(hosts)} 的 {port} 端口上启动（{os_reason(exc)}）；指定的地址须是这台电脑的局域网地址")
+    for number in coded:
+        typer.echo(f"第{number}轮抽签时还没有录分码，已为各桌生成（已打印的计分卡上没有录分码）", err=True)
+    urls = server.addresses()
+    typer.echo(f"现场服务已启动：{urls[0]}（本机）")
+    for url in urls[1:]:
+        typer.echo(f"局域网地址：{url}（同一网络中的电视和手机用这个地址）")
+    if len(urls) > 1:
+        typer.echo("（Windows 防火墙询问是否允许 Python 访问网络时，请选“允许”，并勾选“专用网络”）")
+    typer.echo(f"裁判台密码：{event.serve.pin or hall.new_pin()}")
+    typer.echo("各桌录入的每一局都存入 event.db；按 Ctrl+C 停止")
+    server.start()
+    try:
+        while True:
+            time.sleep(3600)  # the servers answer in their threads; Ctrl+C ends the sleep
+    except KeyboardInterrupt:
+        typer.echo("现场服务已停止")
+    finally:
+        server.stop()
+
+
+def _lan_host(chosen: str | None) -> list[str]:
+    """The LAN address to listen on besides 127.0.0.1: the one chosen (--address, [serve] address) or found."""
+    from display import server as display
+
+    found = chosen or display.lan_address()
+    if not found:
+        fail("找不到这台电脑的局域网地址：请确认电脑已连上路由器或热点；或用 --address 指定；只在本机使用请去掉 --lan")
+    return [] if found == "127.0.0.1" else [found]
 
 
 class QuietPipe:

@@ -291,6 +291,8 @@ class DisplayHandler(BaseHTTPRequestHandler):
     server_version = "shuangsheng-show"
     sys_version = ""
     error_content_type = "text/html; charset=utf-8"
+    messages = MESSAGES  # the Chinese wording of each refusal
+    allow = "GET, HEAD"  # the methods answered (said with a refusal of any other)
 
     def setup(self) -> None:
         super().setup()
@@ -324,7 +326,7 @@ class DisplayHandler(BaseHTTPRequestHandler):
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """The base class's, with the Chinese wording in the page (the status line keeps the standard phrase)."""
-        message, explain = MESSAGES.get(HTTPStatus(code), ("请求有误", "请打开场地大屏的首页 /"))
+        message, explain = self.messages.get(HTTPStatus(code), ("请求有误", "请打开场地大屏的首页 /"))
         body = (CALM_ERROR % {"message": message, "explain": explain}).encode("utf-8")
         self.close_connection = True
         self.send_response(code)
@@ -338,8 +340,8 @@ class DisplayHandler(BaseHTTPRequestHandler):
     def end_headers(self) -> None:
         for name, value in SECURITY_HEADERS.items():
             self.send_header(name, value)
-        if self.command not in ("GET", "HEAD") and self.command:
-            self.send_header("Allow", "GET, HEAD")
+        if self.command and self.command not in self.allow.split(", "):
+            self.send_header("Allow", self.allow)
         super().end_headers()
 
     def _respond(self, *, body: bool) -> None:
@@ -404,6 +406,30 @@ def refuse_at_once(connection: socket.socket) -> None:
         pass
 
 
+class Slots:
+    """The connections allowed at once, counted across every address a server listens on."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._active = 0
+        self._lock = threading.Lock()
+
+    @property
+    def active(self) -> int:
+        with self._lock:
+            return self._active
+
+    def take(self) -> bool:
+        with self._lock:
+            admitted = self._active < self.limit
+            self._active += int(admitted)
+        return admitted
+
+    def release(self) -> None:
+        with self._lock:
+            self._active -= 1
+
+
 class DisplayServer(ThreadingHTTPServer):
     """The standard threading server with limits: `max_connections` at once (more are refused at once), a backlog
     for a hall of clients, and no busy loop when the system runs out of files for new connections."""
@@ -413,18 +439,16 @@ class DisplayServer(ThreadingHTTPServer):
     request_queue_size = LISTEN_BACKLOG
 
     def __init__(self, address: tuple[str, int], handler: type[DisplayHandler], *, max_connections: int,
-                 names: Collection[str]):
-        self.max_connections = max_connections
+                 names: Collection[str], slots: Slots | None = None):
+        self.slots = slots or Slots(max_connections)
+        self.max_connections = self.slots.limit
         self.names = frozenset(names)
-        self._active = 0
-        self._count_lock = threading.Lock()
         super().__init__(address, handler)
 
     @property
     def active(self) -> int:
-        """Connections open now, each in its own thread."""
-        with self._count_lock:
-            return self._active
+        """Connections open now, each in its own thread (on every address sharing these slots)."""
+        return self.slots.active
 
     def get_request(self) -> tuple[socket.socket, object]:
         try:
@@ -435,10 +459,7 @@ class DisplayServer(ThreadingHTTPServer):
             raise
 
     def process_request(self, request, client_address) -> None:
-        with self._count_lock:
-            admitted = self._active < self.max_connections
-            self._active += int(admitted)
-        if not admitted:
+        if not self.slots.take():
             refuse_at_once(request)
             self.shutdown_request(request)
             return
@@ -455,8 +476,7 @@ class DisplayServer(ThreadingHTTPServer):
             self._release()
 
     def _release(self) -> None:
-        with self._count_lock:
-            self._active -= 1
+        self.slots.release()
 
     def handle_error(self, request, client_address) -> None:
         if isinstance(sys.exc_info()[1], OSError):
@@ -499,21 +519,33 @@ def make_server(folder: Path, host: str, port: int, *, log: Callable[[str], None
     return DisplayServer((host, port), handler, max_connections=cap, names={*LOCAL_NAMES, host.lower(), *own_names()})
 
 
-def lan_address() -> str | None:
-    """This machine's address on the local network (what a TV on the same network types in), or None."""
+def route_address() -> str | None:
+    """The address this machine would send from to a private network address: a UDP socket's `connect` chooses
+    the outgoing interface and sends nothing (no network access is needed, nothing leaves the machine)."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
-            probe.connect(("10.255.255.255", 1))  # UDP: chooses the outgoing interface, sends nothing
-            address = probe.getsockname()[0]
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
         except OSError:
-            address = None
-    if address and not address.startswith("127."):
-        return address
+            return None
+
+
+def hostname_addresses() -> list[str]:
+    """The IPv4 addresses this machine's name resolves to (no network access for its own name)."""
     try:
-        candidates = socket.gethostbyname_ex(socket.gethostname())[2]
+        return socket.gethostbyname_ex(socket.gethostname())[2]
     except OSError:
-        return None
-    return next((a for a in candidates if not a.startswith("127.")), None)
+        return []
+
+
+def lan_address(*, route: Callable[[], str | None] = route_address,
+                named: Callable[[], list[str]] = hostname_addresses) -> str | None:
+    """This machine's address on the local network (what a TV or a phone on the same network types in), or None.
+    `route` and `named` are the two ways of finding it (replaced in tests)."""
+    address = route()
+    if address and not address.startswith("127.") and address != "0.0.0.0":
+        return address
+    return next((a for a in named() if not a.startswith("127.")), None)
 
 
 def export(folder: Path, target: Path, *, force: bool = False) -> Path:

@@ -249,14 +249,14 @@ def _serve_options(reader: _Reader, table: dict) -> ServeOptions:
         reader.problem(f'[serve] pin：应为 6 位数字（如 "205318"），或留空（""）每次启动时新生成，实际为 {shown(pin)}')
         pin = ""
     address = reader.text(table, "serve", "address", "")
-    if address and not _is_ipv4(address):
+    if address and not is_ipv4(address):
         reader.problem(f'[serve] address：应为本机的局域网 IP 地址（如 "192.168.1.20"），或留空自动查找，实际为 {shown(address)}')
         address = ""
     desk_lan = reader.flag(table, "serve", "desk_lan", False)
     return ServeOptions(pin=pin or None, address=address or None, desk_lan=desk_lan)
 
 
-def _is_ipv4(text: str) -> bool:
+def is_ipv4(text: str) -> bool:
     parts = text.split(".")
     return len(parts) == 4 and all(p.isascii() and p.isdigit() and len(p) <= 3 and int(p) <= 255 for p in parts)
 

@@ -1,4 +1,4 @@
-"""Entry codes (录分码, SPEC §9) made by `draw`: one per table, recorded in event.db with the draw, printed on that
+"""Entry codes (录分码, docs/table-api.md) made by `draw`: one per table, recorded in event.db with the draw, printed on that
 table's 计分卡; `draw --redo N` gives new codes to the tables it changes (their old ones stop working) and keeps
 the others'; a draw completed after an interruption keeps the codes it was given."""
 

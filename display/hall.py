@@ -1,0 +1,430 @@
+"""The hall server behind `shuangsheng serve`: the venue display of `show` at `/`, and the table API (docs/table-api.md) at
+`/api/t/<code>` (GET the table; POST `/hands`, `/end`, `/undo`, `/confirm`).
+
+Thin: `TableApi.handle` takes a parsed `Request`, refuses what docs/table-api.md lists (a `Host` not ours 421, a POST not
+`application/json` 415, a body over 16 KB 413, an address with 5 wrong codes in a minute 429, a wrong or outdated
+code 404), and otherwise calls the pure decision of `scoring.entry` inside one write transaction of the ledger
+(`Ledger.decide_entry`): the entry is committed to event.db before the answer is given. The HTTP side is `show`'s
+hardened server (`display.server`: connection cap, per-request deadline) with these routes added; the same
+`TableApi` answers in tests without a port. Touches event.db (through `scoring.ledger`) and reads event.toml and
+teams.xlsx; never holds the folder lock.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import datetime as dt
+import json
+import secrets
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from display import server as display
+from scoring import entry, ledger
+from scoring import event as event_file
+from scoring.codes import parse_code
+from scoring.errors import Issue, UserError, issues_json
+from scoring.teams import Team
+from scoring.tournament import TEAMS_FILE
+
+MAX_BODY = 16 * 1024  # bytes of a POST body
+WRONG_CODES = 5  # wrong codes from one address within WRONG_WINDOW seconds …
+WRONG_WINDOW = 60.0
+BLOCK_SECONDS = 60.0  # … and that address gets 429 for this long
+MAX_TRACKED = 4096  # addresses remembered for counting wrong codes (the oldest forgotten first)
+API_PREFIX = "/api/t/"
+ACTIONS = ("hands", "end", "undo", "confirm")
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the router needs of an HTTP request. `headers` by lower-case name; `length` the declared
+    Content-Length (the body is not read when it is over MAX_BODY)."""
+
+    method: str
+    path: str
+    address: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    length: int | None = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    document: Mapping[str, object]
+
+    def body(self) -> bytes:
+        return json.dumps(self.document, ensure_ascii=False).encode("utf-8")
+
+
+def refusal(status: int, message: str) -> Reply:
+    return Reply(status, issues_json((Issue.of_hand(None, None, message),)))
+
+
+NOT_OURS = "这个网址不是本场比赛服务器的地址；请用运行 shuangsheng serve 的电脑上显示的地址"
+NOT_JSON = "请求的 Content-Type 应为 application/json"
+TOO_LARGE = f"请求内容太长（不能超过 {MAX_BODY // 1024} KB）"
+TOO_MANY = "录分码输错的次数太多，请一分钟后再试；录分码印在本桌计分卡上（录分码 XXXX-XXXX）"
+WRONG_CODE = "录分码不对或已作废（重新抽签后换了新码）；请核对本桌计分卡上印的录分码"
+BAD_JSON = "请求内容不是正确的 JSON"
+NO_SUCH = "没有这个地址"
+ONLY = {"GET": "只能用 GET 读取本桌", "POST": "只能用 POST 提交"}
+NOT_READY = "服务器暂时无法读取比赛记录（event.db），请看电脑上的提示"
+
+
+class Throttle:
+    """Wrong codes counted per address: after WRONG_CODES within WRONG_WINDOW seconds, the address is refused
+    (429) for BLOCK_SECONDS. `clock` is time.monotonic except in tests. Thread-safe; bounded memory."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, *, limit: int = WRONG_CODES,
+                 window: float = WRONG_WINDOW, block: float = BLOCK_SECONDS):
+        self.clock = clock
+        self.limit, self.window, self.block = limit, window, block
+        self._wrong: collections.OrderedDict[str, collections.deque[float]] = collections.OrderedDict()
+        self._until: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def blocked(self, address: str) -> bool:
+        with self._lock:
+            until = self._until.get(address)
+            if until is None:
+                return False
+            if self.clock() < until:
+                return True
+            del self._until[address]
+            return False
+
+    def wrong(self, address: str) -> None:
+        now = self.clock()
+        with self._lock:
+            times = self._wrong.pop(address, None) or collections.deque(maxlen=self.limit)
+            times.append(now)
+            while times and now - times[0] >= self.window:
+                times.popleft()
+            if len(times) >= self.limit:
+                self._until[address] = now + self.block
+                times.clear()
+            self._wrong[address] = times
+            while len(self._wrong) > MAX_TRACKED:
+                self._wrong.popitem(last=False)
+
+
+def now_iso() -> str:
+    """The PC's time, ISO 8601 with its UTC offset."""
+    return dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+class Seating:
+    """Who plays at a table and under which rules: the draw's recorded names (teams.xlsx for a round recorded
+    without them) and the rules of event.toml, read again when these files change (the last good reading kept)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self._lock = threading.Lock()
+        self._read: dict[str, tuple[display.FileState, object]] = {}
+
+    def _cached(self, name: str, read: Callable[[Path], object], fallback: object) -> object:
+        path = self.folder / name
+        state = display.file_state(path)
+        with self._lock:
+            known = self._read.get(name)
+            if known is not None and known[0] == state:
+                return known[1]
+            try:
+                value = read(path)
+            except (UserError, OSError):
+                return known[1] if known is not None else fallback
+            self._read[name] = (state, value)
+            return value
+
+    def rules(self):  # -> RuleSet
+        return self._cached(event_file.EVENT_FILE, lambda _: event_file.load(self.folder).rules,
+                            event_file.default_event().rules)
+
+    def players(self, record: ledger.DrawRecord, team: str) -> tuple[str, ...]:
+        if team in record.names:
+            return record.names[team]
+        listed = self._cached(TEAMS_FILE, _read_teams, {})
+        found = listed.get(team) if isinstance(listed, dict) else None
+        return found.players if found is not None else ()
+
+    def setup(self, record: ledger.DrawRecord, table: int) -> entry.TableSetup:
+        pairing = next(p for p in record.round.pairings if p.table == table)
+        return entry.TableSetup(record.round.number, table, entry.Seat(pairing.a, self.players(record, pairing.a)),
+                                entry.Seat(pairing.b, self.players(record, pairing.b)), self.rules())
+
+
+def _read_teams(path: Path) -> dict[str, Team]:
+    from scoring import workbook
+
+    try:
+        return {t.id: t for t in workbook.read_teams(path)}
+    except workbook.WorkbookError as exc:
+        raise UserError(exc.issues) from None
+
+
+@dataclass(frozen=True)
+class Route:
+    code: str  # as typed in the address
+    action: str | None  # None: the table itself (GET)
+
+
+def route_of(path: str) -> Route | None:
+    """`/api/t/<code>` or `/api/t/<code>/<action>`; None for any other path."""
+    if not path.startswith(API_PREFIX):
+        return None
+    parts = path[len(API_PREFIX):].split("/")
+    if len(parts) == 1 and parts[0]:
+        return Route(parts[0], None)
+    if len(parts) == 2 and parts[0] and parts[1] in ACTIONS:
+        return Route(parts[0], parts[1])
+    return None
+
+
+def media_type(value: str | None) -> str:
+    return (value or "").split(";", 1)[0].strip().lower()
+
+
+class TableApi:
+    """The table API: one `handle(request) → Reply` per request, safe from many threads at once."""
+
+    def __init__(self, folder: Path, *, names: Collection[str], port: int, throttle: Throttle | None = None,
+                 clock: Callable[[], str] = now_iso):
+        self.folder = folder
+        self.names = frozenset(names)
+        self.port = port
+        self.throttle = throttle or Throttle()
+        self.clock = clock
+        self.seating = Seating(folder)
+
+    def handle(self, request: Request) -> Reply:
+        if not display.host_allowed(request.headers.get("host"), self.names, self.port):
+            return refusal(HTTPStatus.MISDIRECTED_REQUEST, NOT_OURS)
+        route = route_of(urlsplit(request.path).path)
+        if route is None:
+            return refusal(HTTPStatus.NOT_FOUND, NO_SUCH)
+        wanted = "GET" if route.action is None else "POST"
+        if request.method != wanted and not (wanted == "GET" and request.method == "HEAD"):
+            return refusal(HTTPStatus.METHOD_NOT_ALLOWED, ONLY[wanted])
+        if wanted == "POST":
+            if media_type(request.headers.get("content-type")) != "application/json":
+                return refusal(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, NOT_JSON)
+            if max(request.length or 0, len(request.body)) > MAX_BODY:
+                return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, TOO_LARGE)
+        if self.throttle.blocked(request.address):
+            return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY)
+        return self._table(request, route)
+
+    def _table(self, request: Request, route: Route) -> Reply:
+        book = ledger.Ledger.existing(self.folder)
+        if book is None:
+            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
+        with book:
+            code = parse_code(route.code)
+            found = book.find_code(code) if code is not None else None
+            if found is None:
+                self.throttle.wrong(request.address)
+                return refusal(HTTPStatus.NOT_FOUND, WRONG_CODE)
+            record, table = found
+            setup = self.seating.setup(record, table)
+            if route.action is None:
+                state = entry.table_state(setup, book.table_entries(record.id, table))
+                return Reply(HTTPStatus.OK, state.as_json())
+            try:
+                body = json.loads(request.body.decode("utf-8")) if request.body.strip() else {}
+            except (UnicodeDecodeError, ValueError, RecursionError):
+                return refusal(HTTPStatus.BAD_REQUEST, BAD_JSON)
+            decide = decider(route.action, setup, body, entry.Stamp(secrets.token_hex(8), self.clock(),
+                                                                     request.address))
+            decision = book.decide_entry(record.id, table, decide)
+        return Reply(decision.http_status, decision.as_json())
+
+
+def decider(action: str, setup: entry.TableSetup, body: object,
+            stamp: entry.Stamp) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
+    """The pure decision of one POST, over the table's entries as the ledger reads them in its transaction."""
+    if action == "end":
+        return lambda entries: entry.end(setup, entries, stamp=stamp)
+    decide = {"hands": entry.add_hand, "undo": entry.undo, "confirm": entry.confirm}[action]
+    return lambda entries: decide(setup, entries, body, stamp=stamp)
+
+
+# --- HTTP: show's handler with the table API beside it ---
+
+
+HALL_MESSAGES = {
+    **display.MESSAGES,
+    HTTPStatus.NOT_FOUND: ("这里没有这个页面", "请打开首页 /"),
+    HTTPStatus.METHOD_NOT_ALLOWED: ("这个页面只能查看", "只接受 GET 和 HEAD 请求"),
+    HTTPStatus.MISDIRECTED_REQUEST: (
+        "这个网址不是本场比赛服务器的地址", "请输入运行 shuangsheng serve 的电脑上显示的地址（以 http:// 开头的那一行）"
+    ),
+    HTTPStatus.INTERNAL_SERVER_ERROR: ("服务器暂时出了点问题", "请看运行 shuangsheng serve 的电脑上的提示"),
+}
+
+
+class HallHandler(display.DisplayHandler):
+    """`show`'s pages, and the table API under /api/t/ (JSON in, JSON out)."""
+
+    api: TableApi  # set on the subclass `make_hall` builds
+    server_version = "shuangsheng-serve"
+    messages = HALL_MESSAGES
+
+    @property
+    def allow(self) -> str:  # type: ignore[override]
+        return "GET, HEAD, POST" if self._is_api() else "GET, HEAD"
+
+    def _is_api(self) -> bool:
+        return getattr(self, "path", "").startswith(API_PREFIX)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        if not self._is_api():
+            super().send_error(code, message, explain)
+            return
+        text = NOT_OURS if code == HTTPStatus.MISDIRECTED_REQUEST else self.messages.get(
+            HTTPStatus(code), ("请求有误", ""))[0]
+        self.close_connection = True
+        self._reply(refusal(code, text))
+
+    def do_GET(self) -> None:
+        if self._is_api():
+            self._api(body=b"", length=None)
+        else:
+            super().do_GET()
+
+    def do_HEAD(self) -> None:
+        if self._is_api():
+            self._api(body=b"", length=None, send_body=False)
+        else:
+            super().do_HEAD()
+
+    def do_POST(self) -> None:
+        if not self._is_api():
+            self._refuse()
+            return
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0:
+            self.close_connection = True
+            self._reply(refusal(HTTPStatus.BAD_REQUEST, "请求的 Content-Length 有误"))
+            return
+        if length > MAX_BODY:  # not read: refused as it stands
+            self.close_connection = True
+            self._api(body=b"", length=length)
+            return
+        try:
+            body = self.rfile.read(length)
+        except (TimeoutError, OSError):
+            self.close_connection = True
+            return
+        self._api(body=body, length=length)
+
+    def _api(self, *, body: bytes, length: int | None, send_body: bool = True) -> None:
+        request = Request(self.command, self.path, self.client_address[0],
+                          {k.lower(): v for k, v in self.headers.items()}, body, length)
+        try:
+            reply = self.api.handle(request)
+        except Exception:
+            traceback.print_exc(file=sys.stderr)
+            reply = refusal(HTTPStatus.INTERNAL_SERVER_ERROR, "服务器出了点问题，请看电脑上的提示；这一局请稍后再提交")
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the phone went away: what was
+            self._reply(reply, send_body=send_body)  # accepted is committed all the same
+
+    def _reply(self, reply: Reply, *, send_body: bool = True) -> None:
+        data = reply.body()
+        self.send_response(reply.status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        if self.close_connection:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        if send_body and self.command != "HEAD":
+            self.wfile.write(data)
+
+
+@dataclass
+class Hall:
+    """The servers of one `serve`: one per address, sharing the connection slots, the board and the API."""
+
+    servers: list[display.DisplayServer]
+    api: TableApi
+    threads: list[threading.Thread] = field(default_factory=list)
+
+    @property
+    def port(self) -> int:
+        return self.servers[0].server_address[1]
+
+    def addresses(self) -> list[str]:
+        return [f"http://{s.server_address[0]}:{s.server_address[1]}/" for s in self.servers]
+
+    def start(self) -> None:
+        for httpd in self.servers:
+            thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+            thread.start()
+            self.threads.append(thread)
+
+    def stop(self) -> None:
+        for httpd in self.servers:
+            httpd.shutdown()
+        for httpd in self.servers:
+            httpd.server_close()
+        for thread in self.threads:
+            thread.join(5)
+
+
+def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str], None],
+              max_connections: int = display.MAX_CONNECTIONS, timeout: float = display.READ_SECONDS,
+              settle: float = display.SETTLE_SECONDS, throttle: Throttle | None = None) -> Hall:
+    """Bind `hosts` (127.0.0.1 first; raises OSError: port taken, address not ours) on one port (port 0: the
+    first free one, then the same for the others) and return them, not yet serving."""
+    names = {*display.LOCAL_NAMES, *(h.lower() for h in hosts), *display.own_names()}
+    cap = display.connection_cap(max_connections, display.open_file_limit(max_connections + display.RESERVED_FILES))
+    slots = display.Slots(cap)
+    handler: type[HallHandler] = type("Handler", (HallHandler,), {
+        "source": display.BoardSource(folder, log=log, settle=settle), "timeout": timeout})
+    servers: list[display.DisplayServer] = []
+    try:
+        for host in hosts:
+            httpd = display.DisplayServer((host, port), handler, max_connections=cap, names=names, slots=slots)
+            servers.append(httpd)
+            port = httpd.server_address[1]
+    except OSError:
+        for httpd in servers:
+            httpd.server_close()
+        raise
+    handler.api = TableApi(folder, names=names, port=port, throttle=throttle)
+    return Hall(servers, handler.api)
+
+
+# --- codes for rounds drawn before codes existed ---
+
+
+def ensure_codes(folder: Path) -> list[int]:
+    """Entry codes for every table of every draw in force that has none yet (a round drawn before codes
+    existed); returns the rounds that got codes. Writes event.db: call with the folder held."""
+    from scoring.tournament import table_codes
+
+    made = []
+    with ledger.Ledger.open(folder) as book:
+        for number, record in book.draws().items():
+            if set(book.codes(record.id)) != {p.table for p in record.round.pairings}:
+                table_codes(book, record.id, record.round)
+                made.append(number)
+    return made
+
+
+def new_pin() -> str:
+    """A desk PIN: 6 digits from `secrets`."""
+    return f"{secrets.randbelow(10**6):06d}"

@@ -1,0 +1,533 @@
+"""display.hall and `shuangsheng serve` (docs/table-api.md): the table API status by status, in-process through
+`TableApi.handle` (no port); a few end-to-end on 127.0.0.1 (two phones posting the same hands at once, limits);
+`serve` killed with SIGKILL in the middle of entries loses nothing it answered; what the CLI prints."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from display import hall
+from display import server as display_server
+from display.hall import MAX_BODY, Request, TableApi, Throttle
+from scoring.codes import format_code
+from scoring.ledger import DB_NAME, Ledger
+from tests.events import draw, start_event
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = {"127.0.0.1", "localhost"}
+PORT = 8000
+JSON = {"content-type": "application/json", "host": f"127.0.0.1:{PORT}"}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def event(tmp_path: Path) -> tuple[Path, dict[int, str]]:
+    """An event with round 1 drawn (8 teams, 4 tables) and each table's code."""
+    folder = tmp_path / "event"
+    draw(folder, start_event(folder, teams=8))
+    with Ledger.open(folder) as book:
+        codes = book.codes(book.draws()[1].id)
+    return folder, codes
+
+
+@pytest.fixture
+def api(event) -> TableApi:
+    return TableApi(event[0], names=NAMES, port=PORT, throttle=Throttle(Clock()), clock=lambda: "2026-03-10T09:00:00+08:00")
+
+
+def call(api: TableApi, method: str, path: str, body: object = None, *, headers: dict | None = None,
+         address: str = "192.168.1.31", raw: bytes | None = None):
+    data = raw if raw is not None else (b"" if body is None else json.dumps(body, ensure_ascii=False).encode())
+    reply = api.handle(Request(method, path, address, {**JSON, **(headers or {})}, data, len(data)))
+    json.loads(reply.body())  # every answer is JSON
+    return reply.status, reply.document
+
+
+def hand(n: int, points: int = 40, dealer: str = "A", **more) -> dict:
+    return {"hand": n, "id": f"phone-{n}-{points}-{dealer}", "dealer": dealer, "points": points, **more}
+
+
+def even(n: int) -> dict:
+    """Hand n of a match nobody gains in: 80 points each hand, the deal passing from side to side."""
+    return hand(n, points=80, dealer="A" if n % 2 else "B")
+
+
+def rows(folder: Path) -> int:
+    with sqlite3.connect(folder / DB_NAME) as db:
+        return db.execute("SELECT COUNT(*) FROM entry").fetchone()[0]
+
+
+# --- GET /api/t/<code> ---
+
+
+def test_get_answers_the_table_as_spec_9_names_it(event, api):
+    folder, codes = event
+    status, doc = call(api, "GET", f"/api/t/{codes[2]}")
+    assert status == 200
+    assert set(doc) == {"round", "table", "A", "B", "hands", "levels", "next_dealer", "status", "winner", "ended",
+                        "confirmed", "locked"}
+    assert (doc["round"], doc["table"], doc["hands"], doc["status"], doc["locked"]) == (1, 2, [], "playing", False)
+    assert doc["confirmed"] == {"A": False, "B": False} and doc["levels"] == {"A": "2", "B": "2"}
+    with Ledger.open(folder) as book:
+        pairing = book.draws()[1].round.pairings[1]
+        names = book.draws()[1].names
+    assert doc["A"] == {"team": pairing.a, "players": list(names[pairing.a])}
+
+
+@pytest.mark.parametrize("typed", [lambda c: c.lower(), format_code, lambda c: format_code(c).lower()])
+def test_the_code_is_taken_with_or_without_the_hyphen_in_any_case(event, api, typed):
+    _, codes = event
+    assert call(api, "GET", f"/api/t/{typed(codes[1])}")[0] == 200
+
+
+def test_a_wrong_code_is_404_in_chinese(event, api):
+    status, doc = call(api, "GET", "/api/t/ZZZZZZZZ")
+    assert status == 404 and "录分码不对或已作废" in doc["errors"][0]["message"]
+    assert call(api, "GET", "/api/t/not-a-code")[0] == 404
+    assert call(api, "POST", "/api/t/ZZZZZZZZ/hands", hand(1))[0] == 404
+
+
+def test_an_outdated_code_is_404(event, api):
+    folder, codes = event
+    with Ledger.open(folder) as book:
+        book.set_codes(book.draws()[1].id, {1: "CCCC4444"})  # table 1 got a new code (a --redo)
+    assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 404
+    assert call(api, "GET", "/api/t/CCCC-4444")[0] == 200
+
+
+# --- POST …/hands: 201, 200, 409, 422 ---
+
+
+def test_a_hand_is_201_and_one_row_committed_before_the_answer(event, api):
+    folder, codes = event
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
+    assert status == 201 and doc["hands"][0]["points"] == 40 and doc["levels"] == {"A": "4", "B": "2"}
+    assert rows(folder) == 1  # read by another connection: committed
+    with Ledger.open(folder) as book:
+        (stored,) = book.table_entries(book.draws()[1].id, 1)
+    assert (stored.address, stored.time, stored.hand) == ("192.168.1.31", "2026-03-10T09:00:00+08:00", 1)
+
+
+def test_the_same_hand_again_is_200_and_nothing_duplicated(event, api):
+    folder, codes = event
+    first = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
+    again = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))  # the same id: a retry
+    other_phone = call(api, "POST", f"/api/t/{codes[1]}/hands", {**hand(1), "id": "the-other-phone"})
+    assert first[0] == 201 and again == (200, first[1]) and other_phone == (200, first[1])
+    assert rows(folder) == 1
+
+
+def test_hand_n_holding_a_different_entry_is_409(event, api):
+    folder, codes = event
+    call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1, points=60))
+    assert status == 409 and doc["errors"] and len(doc["state"]["hands"]) == 1
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(3))[0] == 409  # past the next one
+    assert rows(folder) == 1
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ({"hand": 1, "id": "x", "dealer": "A"}, "points"),  # no points, no offense
+    ({"hand": 1, "id": "x", "dealer": "A", "points": 83}, "points"),  # not a multiple of 5
+    ({"hand": 1, "id": "x", "dealer": "C", "points": 40}, "dealer"),
+    ({"hand": 1, "dealer": "A", "points": 40}, "id"),
+])
+def test_a_hand_the_engine_refuses_is_422_in_chinese_and_nothing_stored(event, api, body, field):
+    folder, codes = event
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", body)
+    assert status == 422 and field in [e["field"] for e in doc["errors"]]
+    assert all(re.search(r"[\u4e00-\u9fff]", e["message"]) for e in doc["errors"])
+    assert rows(folder) == 0
+
+
+def test_a_body_that_is_not_json_is_400(event, api):
+    folder, codes = event
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", raw=b"{hand: 1")[0] == 400
+    assert rows(folder) == 0
+
+
+# --- end, undo, confirm, locked (423) ---
+
+
+def _decided(api: TableApi, code: str) -> dict:
+    """Table played to a decision: A keeps the deal twice (2→4→6), then time is up."""
+    assert call(api, "POST", f"/api/t/{code}/hands", hand(1))[0] == 201
+    assert call(api, "POST", f"/api/t/{code}/hands", hand(2))[0] == 201
+    status, doc = call(api, "POST", f"/api/t/{code}/end")
+    assert status == 200 and doc["ended"] and doc["status"] == "decided" and doc["winner"] == "A"
+    return doc
+
+
+def test_end_decides_and_again_is_200_with_the_same_state(event, api):
+    folder, codes = event
+    doc = _decided(api, codes[1])
+    assert call(api, "POST", f"/api/t/{codes[1]}/end") == (200, doc)
+    assert rows(folder) == 3
+
+
+def test_confirm_only_once_over_then_both_lock_the_table_423(event, api):
+    folder, codes = event
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201
+    assert call(api, "POST", f"/api/t/{codes[1]}/confirm", {"side": "A"})[0] == 409  # not over yet
+    call(api, "POST", f"/api/t/{codes[1]}/hands", hand(2))
+    call(api, "POST", f"/api/t/{codes[1]}/end")
+    assert call(api, "POST", f"/api/t/{codes[1]}/confirm", {"side": "A"})[0] == 200
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/confirm", {"side": "B"})
+    assert status == 200 and doc["locked"] and doc["confirmed"] == {"A": True, "B": True}
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(3))[0] == 423
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/undo", {"hand": 2})
+    assert status == 423 and "锁定" in doc["errors"][0]["message"]
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(2))[0] == 200  # a retry of what was accepted
+
+
+def test_undo_removes_only_the_last_hand(event, api):
+    folder, codes = event
+    call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
+    call(api, "POST", f"/api/t/{codes[1]}/hands", hand(2))
+    assert call(api, "POST", f"/api/t/{codes[1]}/undo", {"hand": 1})[0] == 409  # not the last
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/undo", {"hand": 2})
+    assert status == 200 and len(doc["hands"]) == 1
+    assert call(api, "POST", f"/api/t/{codes[1]}/undo", {"hand": 2}) == (200, doc)  # already gone
+    assert rows(folder) == 3  # two hands and the undo: nothing deleted
+
+
+def test_undoing_an_end_reopens_the_regular_hands_and_clears_confirmations(event, api):
+    _, codes = event
+    _decided(api, codes[1])
+    call(api, "POST", f"/api/t/{codes[1]}/confirm", {"side": "A"})
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/undo", {"end": True})
+    assert status == 200 and not doc["ended"] and doc["status"] == "playing"
+    assert doc["confirmed"] == {"A": False, "B": False}
+
+
+# --- refusals before the table: 421, 415, 413, 429, 405 ---
+
+
+@pytest.mark.parametrize("host", ["evil.example:8000", "192.168.1.99:8000", "127.0.0.1:9999", ""])
+def test_a_host_not_ours_is_421(event, api, host):
+    folder, codes = event
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1), headers={"host": host})[0] == 421
+    assert call(api, "GET", f"/api/t/{codes[1]}", headers={"host": host})[0] == 421
+    assert rows(folder) == 0
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "", "application/jsonp"])
+def test_a_post_not_application_json_is_415(event, api, content_type):
+    folder, codes = event
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1), headers={"content-type": content_type})
+    assert status == 415 and "application/json" in doc["errors"][0]["message"]
+    assert rows(folder) == 0
+
+
+def test_application_json_with_a_charset_is_taken(event, api):
+    _, codes = event
+    headers = {"content-type": "Application/JSON; charset=utf-8"}
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1), headers=headers)[0] == 201
+
+
+def test_a_body_over_16_kb_is_413(event, api):
+    folder, codes = event
+    big = {**hand(1), "note": "长" * (MAX_BODY // 3 + 1)}
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", big)[0] == 413
+    fits = {**hand(1), "pad": "x" * (MAX_BODY - len(json.dumps(hand(1))) - 12)}
+    assert len(json.dumps(fits)) <= MAX_BODY and call(api, "POST", f"/api/t/{codes[1]}/hands", fits)[0] != 413
+    assert rows(folder) <= 1
+
+
+def test_five_wrong_codes_in_a_minute_from_one_address_are_429_for_a_minute(event):
+    folder, codes = event
+    clock = Clock()
+    api = TableApi(folder, names=NAMES, port=PORT, throttle=Throttle(clock))
+    for _ in range(4):
+        assert call(api, "GET", "/api/t/ZZZZZZZZ", address="192.168.1.50")[0] == 404
+        clock.now += 10
+    assert call(api, "GET", f"/api/t/{codes[1]}", address="192.168.1.50")[0] == 200  # not yet
+    assert call(api, "GET", "/api/t/ZZZZZZZZ", address="192.168.1.50")[0] == 404  # the fifth within a minute
+    status, doc = call(api, "GET", f"/api/t/{codes[1]}", address="192.168.1.50")
+    assert status == 429 and "一分钟后再试" in doc["errors"][0]["message"]
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1), address="192.168.1.50")[0] == 429
+    assert call(api, "GET", f"/api/t/{codes[1]}", address="192.168.1.51")[0] == 200  # another phone is not held
+    clock.now += 59
+    assert call(api, "GET", f"/api/t/{codes[1]}", address="192.168.1.50")[0] == 429
+    clock.now += 1
+    assert call(api, "GET", f"/api/t/{codes[1]}", address="192.168.1.50")[0] == 200
+    assert rows(folder) == 0
+
+
+def test_wrong_codes_spread_over_more_than_a_minute_are_not_held(event):
+    folder, codes = event
+    clock = Clock()
+    api = TableApi(folder, names=NAMES, port=PORT, throttle=Throttle(clock))
+    for _ in range(10):
+        assert call(api, "GET", "/api/t/ZZZZZZZZ")[0] == 404
+        clock.now += 16  # 4 within any minute
+    assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 200
+
+
+def test_the_wrong_method_or_path_is_refused(event, api):
+    _, codes = event
+    assert call(api, "POST", f"/api/t/{codes[1]}")[0] == 405
+    assert call(api, "GET", f"/api/t/{codes[1]}/hands")[0] == 405
+    assert call(api, "POST", f"/api/t/{codes[1]}/delete")[0] == 404
+    assert call(api, "GET", "/api/t/")[0] == 404
+
+
+# --- end to end on 127.0.0.1 ---
+
+
+@pytest.fixture
+def running(event):
+    """The hall server on 127.0.0.1 (a free port) in this process; stopped after the test."""
+    started = []
+
+    def start(**limits):
+        server = hall.make_hall(event[0], ["127.0.0.1"], 0, log=lambda line: None, settle=0.0, **limits)
+        server.start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def talk(port: int, method: str, path: str, body: object = None, headers: dict | None = None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        base = {"Content-Type": "application/json"} if data is not None else {}
+        conn.request(method, path, body=data, headers={**base, **(headers or {})})
+        response = conn.getresponse()
+        return response.status, response.getheader("Content-Type"), json.loads(response.read() or b"null")
+    finally:
+        conn.close()
+
+
+def test_end_to_end_the_api_and_the_venue_display_share_one_port(event, running):
+    _, codes = event
+    port = running().port
+    status, kind, doc = talk(port, "POST", f"/api/t/{codes[1]}/hands", hand(1))
+    assert (status, kind) == (201, "application/json; charset=utf-8") and doc["hands"][0]["hand"] == 1
+    assert talk(port, "GET", f"/api/t/{format_code(codes[1])}")[2]["levels"] == {"A": "4", "B": "2"}
+    assert talk(port, "GET", "/api/t/ZZZZZZZZ")[0] == 404
+    assert talk(port, "GET", f"/api/t/{codes[1]}", headers={"Host": "evil.example"})[0] == 421
+    conn = http_client(port)
+    conn.request("GET", "/")
+    page = conn.getresponse()
+    assert page.status == 200 and "text/html" in page.getheader("Content-Type")
+    conn.close()
+
+
+def http_client(port: int) -> http.client.HTTPConnection:
+    return http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+
+
+def test_end_to_end_a_body_declared_over_16_kb_is_413_without_being_read(event, running):
+    _, codes = event
+    port = running().port
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(f"POST /api/t/{codes[1]}/hands HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                     f"Content-Type: application/json\r\nContent-Length: {MAX_BODY + 1}\r\n\r\n".encode())
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.0 413") and "不能超过".encode() in answer
+
+
+def test_end_to_end_a_post_with_another_content_type_is_415(event, running):
+    folder, codes = event
+    port = running().port
+    status, _, _ = talk(port, "POST", f"/api/t/{codes[1]}/hands", hand(1), headers={"Content-Type": "text/plain"})
+    assert status == 415 and rows(folder) == 0
+
+
+def test_two_phones_posting_the_same_hands_at_once_store_each_hand_once(event, running):
+    folder, codes = event
+    port = running().port
+    hands = [even(n) for n in range(1, 7)]
+    answers: dict[str, list[int]] = {"left": [], "right": []}
+    start = threading.Barrier(2, timeout=10)
+
+    def phone(name: str) -> None:
+        start.wait()
+        for body in hands:
+            status = 0
+            for _ in range(50):  # bounded: a hand is posted again only until it has been accepted
+                status = talk(port, "POST", f"/api/t/{codes[1]}/hands", {**body, "id": f"{name}-{body['hand']}"})[0]
+                if status in (200, 201):
+                    break
+            answers[name].append(status)
+
+    threads = [threading.Thread(target=phone, args=(name,)) for name in answers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not any(t.is_alive() for t in threads)
+    assert all(status in (200, 201) for both in answers.values() for status in both)
+    assert sorted(answers["left"] + answers["right"]).count(201) == len(hands)  # each hand created once
+    with Ledger.open(folder) as book:
+        stored = book.table_entries(book.draws()[1].id, 1)
+    assert [e.hand for e in stored] == list(range(1, 7))  # no duplicate, in order
+
+
+# --- the CLI: addresses, the PIN, SIGKILL in the middle of entries ---
+
+
+def start_serve(folder: Path, *args: str) -> tuple[subprocess.Popen, int, list[str]]:
+    """`shuangsheng serve FOLDER --port 0 …` in its own process; returns it, its port and the lines it printed up
+    to the one saying how to stop it."""
+    proc = subprocess.Popen([sys.executable, "-c", "import cli; cli.main()", "serve", str(folder), "--port", "0", *args],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+    lines = [proc.stdout.readline()]
+    while lines[-1] and "Ctrl+C" not in lines[-1]:
+        lines.append(proc.stdout.readline())
+    match = re.search(r"http://127\.0\.0\.1:(\d+)/", lines[0])
+    if not match:
+        proc.kill()
+        raise AssertionError(f"{lines}; stderr: {proc.stderr.read()}")
+    return proc, int(match.group(1)), lines
+
+
+def stop(proc: subprocess.Popen) -> tuple[int, str, str]:
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=10)
+    return proc.returncode, out, err
+
+
+def test_serve_prints_its_address_and_a_new_six_digit_pin_each_start(event):
+    folder, codes = event
+    pins = []
+    for _ in range(2):
+        proc, port, lines = start_serve(folder)
+        try:
+            assert lines[0] == f"现场服务已启动：http://127.0.0.1:{port}/（本机）\n"
+            (pin,) = [m.group(1) for line in lines if (m := re.fullmatch(r"裁判台密码：(\d{6})\n", line))]
+            pins.append(pin)
+            assert talk(port, "GET", f"/api/t/{codes[1]}")[0] == 200
+        finally:
+            code, _, err = stop(proc)
+        assert code == 0 and "Traceback" not in err
+    assert pins[0] != pins[1] or pins[0] == "000000"  # 1 in a million: both the same by chance
+
+
+def test_serve_uses_the_pin_of_event_toml(event):
+    folder, _ = event
+    toml = folder / "event.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('pin = ""', 'pin = "012345"', 1), encoding="utf-8")
+    proc, _, lines = start_serve(folder)
+    stop(proc)
+    assert "裁判台密码：012345\n" in lines
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="127.0.0.2 is a local address on Linux only")
+def test_serve_with_an_address_also_listens_there_and_prints_it(event):
+    folder, _ = event
+    proc, port, lines = start_serve(folder, "--lan", "--address", "127.0.0.2")
+    try:
+        assert f"局域网地址：http://127.0.0.2:{port}/（同一网络中的电视和手机用这个地址）\n" in lines
+        assert talk(port, "GET", "/api/t/ZZZZZZZZ")[0] == 404  # 127.0.0.1 still answers
+    finally:
+        code, _, _ = stop(proc)
+    assert code == 0
+
+
+def test_serve_refuses_an_address_that_is_not_one(event):
+    from tests.conftest import cli
+
+    result = cli("serve", event[0], "--address", "本机", code=1)
+    assert "--address：应为本机的局域网 IP 地址" in result.output
+
+
+def test_serve_names_a_bad_serve_section(event):
+    from tests.conftest import cli
+
+    toml = event[0] / "event.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('pin = ""', "pin = 1234", 1), encoding="utf-8")
+    assert "[serve] pin：请加引号写成 6 位数字" in cli("serve", event[0], code=1).output
+
+
+def test_the_lan_address_is_found_without_the_network():
+    assert display_server.lan_address(route=lambda: "192.168.1.20", named=lambda: []) == "192.168.1.20"
+    assert display_server.lan_address(route=lambda: "127.0.0.1", named=lambda: ["127.0.1.1", "10.0.0.7"]) == "10.0.0.7"
+    assert display_server.lan_address(route=lambda: None, named=lambda: ["127.0.0.1"]) is None
+
+
+def test_serve_makes_codes_for_a_round_drawn_before_codes_existed(event):
+    folder, _ = event
+    with sqlite3.connect(folder / DB_NAME) as db:
+        db.execute("DELETE FROM code")  # as a folder from before entry codes has it
+    proc, port, lines = start_serve(folder)
+    try:
+        with Ledger.open(folder) as book:
+            codes = book.codes(book.draws()[1].id)
+        assert sorted(codes) == [1, 2, 3, 4]
+        assert talk(port, "GET", f"/api/t/{codes[3]}")[2]["table"] == 3
+    finally:
+        _, _, err = stop(proc)
+    assert "第1轮抽签时还没有录分码，已为各桌生成" in err
+
+
+def test_serve_killed_in_the_middle_of_entries_loses_nothing_it_answered(event):
+    folder, codes = event
+    proc, port, _ = start_serve(folder)
+    answered: list[tuple[int, int]] = []  # (table, hand) answered 201
+    killed = threading.Event()
+
+    def phones() -> None:
+        for n in range(1, 30):
+            for table in (1, 2, 3, 4):
+                try:
+                    status = talk(port, "POST", f"/api/t/{codes[table]}/hands", even(n))[0]
+                except OSError:
+                    return  # the server is gone
+                if status == 201:
+                    answered.append((table, n))
+                if len(answered) == 10:
+                    killed.set()
+
+    thread = threading.Thread(target=phones)
+    thread.start()
+    assert killed.wait(60)
+    proc.send_signal(signal.SIGKILL)  # in the middle of entries: the phones keep posting
+    proc.wait(10)
+    thread.join(60)
+    assert not thread.is_alive() and len(answered) >= 10
+    proc, port, _ = start_serve(folder)
+    try:
+        for table in (1, 2, 3, 4):
+            doc = talk(port, "GET", f"/api/t/{codes[table]}")[2]
+            stored = {h["hand"] for h in doc["hands"]}
+            assert {n for t, n in answered if t == table} <= stored
+    finally:
+        stop(proc)
+
+
+def test_serve_on_a_port_in_use_or_an_address_not_this_pc_s_is_a_chinese_message(event):
+    from tests.conftest import cli
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert f"无法在 {port} 端口上启动（端口已被占用）" in cli("serve", event[0], "--port", port, code=1).output
+    result = cli("serve", event[0], "--port", 0, "--address", "192.0.2.1", code=1)  # a documentation address
+    assert "指定的地址须是这台电脑的局域网地址" in result.output
