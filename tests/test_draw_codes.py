@@ -10,7 +10,8 @@ from scoring import tournament, workbook
 from scoring.codes import format_code, parse_code
 from scoring.entry import Stamp, add_hand
 from scoring.ledger import Ledger
-from tests.conftest import cli, new_event
+from tests.events import new_event
+from tests.helpers import cli
 from tests.pdfcheck import page_texts
 from tests.test_cli_event import fill, round_file, simulated
 

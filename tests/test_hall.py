@@ -451,14 +451,14 @@ def test_serve_with_an_address_also_listens_there_and_prints_it(event):
 
 
 def test_serve_refuses_an_address_that_is_not_one(event):
-    from tests.conftest import cli
+    from tests.helpers import cli
 
     result = cli("serve", event[0], "--address", "本机", code=1)
     assert "--address：应为本机的局域网 IP 地址" in result.output
 
 
 def test_serve_names_a_bad_serve_section(event):
-    from tests.conftest import cli
+    from tests.helpers import cli
 
     toml = event[0] / "event.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace('pin = ""', "pin = 1234", 1), encoding="utf-8")
@@ -522,7 +522,7 @@ def test_serve_killed_in_the_middle_of_entries_loses_nothing_it_answered(event):
 
 
 def test_serve_on_a_port_in_use_or_an_address_not_this_pc_s_is_a_chinese_message(event):
-    from tests.conftest import cli
+    from tests.helpers import cli
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
