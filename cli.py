@@ -592,6 +592,7 @@ def serve(
         typer.echo(f"局域网地址：{url}（同一网络中的电视和手机用这个地址）")
     if len(urls) > 1:
         typer.echo("（Windows 防火墙询问是否允许 Python 访问网络时，请选“允许”，并勾选“专用网络”）")
+        _qr_sheet(folder, urls[1])
     typer.echo(f"裁判台密码：{event.serve.pin or hall.new_pin()}")
     typer.echo("各桌录入的每一局都存入 event.db；按 Ctrl+C 停止")
     server.start()
@@ -602,6 +603,22 @@ def serve(
         typer.echo("现场服务已停止")
     finally:
         server.stop()
+
+
+def _qr_sheet(folder: Path, url: str) -> None:
+    """第N轮扫码单.pdf for the tables of the newest round, at the LAN address; a sheet a person edited is kept."""
+    from materials.qr_sheet import write_qr_sheet
+    from scoring import ledger
+
+    try:
+        with ledger.exclusive(folder):
+            written = write_qr_sheet(folder, url.rstrip("/"))
+    except UserError as exc:
+        for line in exc.messages:
+            typer.echo(line, err=True)
+        return
+    if written is not None:
+        typer.echo(f"已生成 {written}（每桌一个二维码，打印后放在各桌）")
 
 
 def _lan_host(chosen: str | None) -> list[str]:

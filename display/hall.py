@@ -28,6 +28,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from display import server as display
+from display.table_page import table_page
 from scoring import entry, ledger
 from scoring import event as event_file
 from scoring.codes import parse_code
@@ -41,6 +42,7 @@ WRONG_WINDOW = 60.0
 BLOCK_SECONDS = 60.0  # … and that address gets 429 for this long
 MAX_TRACKED = 4096  # addresses remembered for counting wrong codes (the oldest forgotten first)
 API_PREFIX = "/api/t/"
+TABLE_PAGE = "/t/"  # /t/<code>: the table page for phones (display/table_page.py)
 ACTIONS = ("hands", "end", "undo", "confirm")
 
 
@@ -306,6 +308,18 @@ class HallHandler(display.DisplayHandler):
             self._api(body=b"", length=None, send_body=False)
         else:
             super().do_HEAD()
+
+    def _respond(self, *, body: bool) -> None:
+        path = urlsplit(self.path).path
+        if not path.startswith(TABLE_PAGE):
+            super()._respond(body=body)
+            return
+        try:
+            page = table_page(path[len(TABLE_PAGE):])
+        except ValueError:  # not a code at all; a code of no table is said by the page, from the API's 404
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        self._send(page.decode("utf-8"), "text/html", body=body)
 
     def do_POST(self) -> None:
         if not self._is_api():

@@ -445,6 +445,8 @@ def test_serve_with_an_address_also_listens_there_and_prints_it(event):
     try:
         assert f"局域网地址：http://127.0.0.2:{port}/（同一网络中的电视和手机用这个地址）\n" in lines
         assert talk(port, "GET", "/api/t/ZZZZZZZZ")[0] == 404  # 127.0.0.1 still answers
+        sheets = sorted(folder.glob("第*轮扫码单.pdf"))  # with --lan: the QR sheet of the round, at the LAN address
+        assert len(sheets) == 1 and any(f"已生成 {sheets[0]}" in line for line in lines)
     finally:
         code, _, _ = stop(proc)
     assert code == 0
