@@ -8,11 +8,12 @@ bytecode cache on (kept in the benchmark's temporary folder, whatever PYTHONDONT
 figures are those of installed code from its second run on, for the baselines and for shuangsheng alike. Only
 the standard library is used.
 
-Budgets (issue 10):
+Budgets (issues 10, 16 and 17):
 - `shuangsheng --help` ≤ 1.2 × `--help` of a minimal two-command Typer app (the two take turns);
-- `score --round 1` of a finished 128-team event ≤ 1.0 × a bare `openpyxl.load_workbook` of that round's file
-  (both measured as a whole `python` process, start-up and imports included, taking turns);
-- `demo --teams 128` ≤ 8 × that same bare load;
+- `score --round 1` of a finished 128-team event ≤ 1.25 × a bare `openpyxl.load_workbook` of that round's file
+  (both measured as a whole `python` process, start-up and imports included, taking turns; issue 17: the 0.25
+  pays for Excel-faithful files written by XlsxWriter and no private API of any library, nothing else);
+- `demo --teams 128` ≤ 5 × that same bare load;
 - peak memory (maximum resident set) of that `score` ≤ 100 MB;
 - peak memory of `score` of the largest round workbook the guard accepts (the 128-team round with hand rows
   pasted into every table sheet up to the guard's whole-workbook limits of rows, cells and bytes unpacked; as
@@ -43,6 +44,8 @@ sys.path.insert(0, str(ROOT))  # the largest workbooks are built by tests/big_wo
 PYTHON = sys.executable
 CLI = [PYTHON, "-m", "cli"]
 MB = 1024 * 1024
+SCORE_RATIO = 1.25  # score --round 1 ≤ this × the bare load (issue 17)
+DEMO_RATIO = 5  # demo --teams 128 ≤ this × the bare load (issue 17)
 
 MINIMAL_TYPER_APP = textwrap.dedent(
     """
@@ -73,7 +76,7 @@ DEMO_WITHOUT_PDFS = textwrap.dedent(
     from pathlib import Path
     from scoring.demo import run_demo
 
-    run_demo(Path(sys.argv[1]), teams=128, force=True)
+    run_demo(Path(sys.argv[1]), teams=128)  # the folder: empty, or an earlier demo's
     """
 )
 # What `score` does apart from its PDFs (the round results and playoff slips): for the breakdown only, no budget.
@@ -218,14 +221,15 @@ def main() -> int:
                                    [*CLI, "score", str(event), "--round", "1"], runs)
         print(f"      baseline: bare openpyxl.load_workbook of round-1.xlsx ({round_1.stat().st_size // 1024} KB, "
               f"64 tables) {bare.cpu:.3f} s ({bare.wall:.3f} s)", flush=True)
-        report(score.cpu <= 1.0 * bare.cpu,
-               f"score --round 1 (128 teams) {score.cpu:.3f} s ({score.wall:.3f} s) ≤ 1.0 × bare load "
-               f"{bare.cpu:.3f} s [ratio {score.cpu / bare.cpu:.2f}]")
+        report(score.cpu <= SCORE_RATIO * bare.cpu,
+               f"score --round 1 (128 teams) {score.cpu:.3f} s ({score.wall:.3f} s) ≤ {SCORE_RATIO} × bare load "
+               f"{bare.cpu:.3f} s = {SCORE_RATIO * bare.cpu:.3f} s [ratio {score.cpu / bare.cpu:.2f}]")
         parts = measure([PYTHON, "-c", SCORE_WITHOUT_PDFS, str(event)], runs)
         print(f"      breakdown: score's work without its PDFs {parts.cpu:.3f} s ({parts.wall:.3f} s) "
               f"[ratio {parts.cpu / bare.cpu:.2f}]; the PDFs add {score.cpu - parts.cpu:.3f} s", flush=True)
-        report(demo.cpu <= 8 * bare.cpu,
-               f"demo --teams 128 {demo.cpu:.3f} s ({demo.wall:.3f} s) ≤ 8 × bare load = {8 * bare.cpu:.3f} s "
+        report(demo.cpu <= DEMO_RATIO * bare.cpu,
+               f"demo --teams 128 {demo.cpu:.3f} s ({demo.wall:.3f} s) ≤ {DEMO_RATIO} × bare load = "
+               f"{DEMO_RATIO * bare.cpu:.3f} s "
                f"[ratio {demo.cpu / bare.cpu:.2f}]")
         demo_parts = _sample([run_once([PYTHON, "-c", DEMO_WITHOUT_PDFS, str(work / "demo-parts")])
                               for _ in range(demo_runs)])
