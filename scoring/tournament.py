@@ -917,8 +917,8 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
         draw_id = book.record_draw(corrected, {t: teams[t].players for t in corrected.pool if t in teams},
                                    format=old.format if old is not None else None)
         codes = _carry_tables(book, old, draw_id, corrected, touched)
-        workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), force=True)
-        workbook.carry_entries(path, sheet, [p.table for p in corrected.pairings if p.table not in touched])
+        kept = workbook.carried(sheet, [p.table for p in corrected.pairings if p.table not in touched])
+        workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), typed=kept, force=True)
         book.record_file(path)
         title = knockout.round_title(number, len(corrected.pool))
         report = DrawReport(corrected, path, False, backups[0], title, knockout.prize_note(corrected, state.event.third_place),

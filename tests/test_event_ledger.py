@@ -283,6 +283,7 @@ def _mirrored(record):
 
 def test_a_correction_after_the_next_draw_has_one_way_forward_carried_to_the_end(tmp_path: Path) -> None:
     from scoring import tournament
+    from scoring.workbook.round_writer import entered
     from tests.test_cli_event import simulated
 
     folder = new_event(tmp_path / "event", 8)
@@ -311,6 +312,7 @@ def test_a_correction_after_the_next_draw_has_one_way_forward_carried_to_the_end
     assert list(folder.glob("round-2.备份-*.xlsx"))
     now = workbook.read_round(round_file(folder, 2))
     assert now.match(1).record == kept_hands  # the other table untouched
+    assert entered(now.grids["第1桌"]) == entered(round2.grids["第1桌"])  # every input cell, as typed
     assert after in (now.match(2).pairing.a, now.match(2).pairing.b)
     assert before[wrong.table] not in now.round.pool
     assert "对阵与记录一致" in cli("draw", folder, "--check", 2).output  # the same seed on the corrected pool

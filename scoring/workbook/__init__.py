@@ -41,7 +41,7 @@ _EXPORTS = {
     "write_checked": "checked",
     "checked_bytes": "checked",
     "read_lots": "lots",
-    "carry_entries": "carry",
+    "carried": "carry",
     "fill_round": "referee",
     "parse_capture": "parsers",
     "parse_cards": "parsers",

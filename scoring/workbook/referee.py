@@ -16,7 +16,7 @@ from scoring.levels import Side
 from scoring.workbook.loading import Grid
 from scoring.workbook.phone import typed
 from scoring.workbook.round_reader import read_round
-from scoring.workbook.round_writer import FINAL_COLUMNS, FORFEIT_COLUMN, match_row, render_round
+from scoring.workbook.round_writer import FINAL_COLUMNS, FORFEIT_COLUMN, entered, match_row, render_round
 from scoring.workbook.schema import (
     FIRST_HAND_ROW,
     FIRST_PLAYOFF_ROW,
@@ -44,7 +44,7 @@ def fill_round(
     drawn = sheet.round
     matches = sheet.grids[MATCHES_SHEET]
     typed: dict[str, dict[tuple[int, int], object]] = {
-        title: _typed_before(grid) for title, grid in sheet.grids.items() if title != MATCHES_SHEET
+        title: entered(grid) for title, grid in sheet.grids.items() if title != MATCHES_SHEET
     }
     forfeits = typed[MATCHES_SHEET] = {}
     for i, pairing in enumerate(drawn.pairings):
@@ -72,12 +72,6 @@ def _names(matches: Grid, *, below: int) -> dict[str, str]:
         names[str(team_id)] = str(matches.get(r, cols["队员"]) or "")
         r += 1
     return names
-
-
-def _typed_before(grid: Grid) -> dict[tuple[int, int], object]:
-    """What a score sheet's input cells already hold (the hand rows, right of 局)."""
-    rows = range(FIRST_HAND_ROW, FIRST_PLAYOFF_ROW + PLAYOFF_ROWS)
-    return {(r, c): v for (r, c), v in grid.cells.items() if r in rows and 1 < c <= len(HAND_COLUMNS)}
 
 
 def _record_cells(table: int, record: MatchRecord) -> dict[tuple[int, int], object]:

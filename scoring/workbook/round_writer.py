@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
@@ -24,6 +25,8 @@ from scoring.workbook.schema import (
     BYE_LABEL,
     BYE_SEPARATOR,
     FINAL_LABELS,
+    FIRST_HAND_ROW,
+    FIRST_PLAYOFF_ROW,
     GUIDE,
     GUIDE_ROW,
     HAND_COLUMNS,
@@ -74,7 +77,11 @@ from scoring.workbook.style import (
     validation,
 )
 
-# What has been typed into a workbook: sheet name → (row, column) → value (the referee simulation).
+if TYPE_CHECKING:
+    from scoring.workbook.loading import Grid
+
+# What has been typed into a workbook's input cells: sheet name → (row, column) → value (the referee simulation,
+# `draw --redo`).
 Typed = Mapping[str, Mapping[tuple[int, int], object]]
 FORFEIT_COLUMN = MATCHES_HEADER.index("弃权") + 1
 FINAL_COLUMNS = tuple(MATCHES_HEADER.index(label) + 1 for label in FINAL_LABELS)  # a lost card's 终局 cells
@@ -93,14 +100,16 @@ def team_of(teams: Mapping[str, Team], team_id: str) -> Team:
 
 
 def write_round(
-    path: Path, round: Round, teams: Mapping[str, Team], *, rules_note: str = "", force: bool = False
+    path: Path, round: Round, teams: Mapping[str, Team], *, rules_note: str = "", typed: Typed | None = None,
+    force: bool = False,
 ) -> Path:
     """`round-N.xlsx`: the 对阵 sheet (matches, 弃权 column, bye, seed, the ordered pool and lots) and one
-    protected, printable 第{桌号}桌 score sheet per match with 30 hand rows and 10 加赛 rows."""
+    protected, printable 第{桌号}桌 score sheet per match with 30 hand rows and 10 加赛 rows (`typed`: values
+    already in the input cells, as `draw --redo` carries them over)."""
     names = {team_id: players(teams.get(team_id)) for team_id in round.pool}
     for team_id in (*round.byes, *(t for p in round.pairings for t in (p.a, p.b))):
         names[team_id] = players(team_of(teams, team_id))
-    return render_round(path, round, names, rules_note=rules_note, force=force)
+    return render_round(path, round, names, rules_note=rules_note, typed=typed, force=force)
 
 
 def render_round(path: Path, round: Round, names: Mapping[str, str], *, rules_note: str = "",
@@ -115,6 +124,12 @@ def render_round(path: Path, round: Round, names: Mapping[str, str], *, rules_no
     for pairing in round.pairings:
         _write_match_sheet(wb, formats, round, pairing, names, rules_note, typed.get(sheet_name(pairing.table), {}))
     return save(wb, buffer, path, force=force)
+
+
+def entered(grid: Grid) -> dict[tuple[int, int], object]:
+    """What a score sheet's input cells hold (the hand rows, right of 局), as `render_round(typed=…)` takes it."""
+    rows = range(FIRST_HAND_ROW, FIRST_PLAYOFF_ROW + PLAYOFF_ROWS)
+    return {(r, c): v for (r, c), v in grid.cells.items() if r in rows and 1 < c <= len(HAND_COLUMNS)}
 
 
 def match_row(index: int) -> int:
