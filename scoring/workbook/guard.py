@@ -8,8 +8,8 @@ counted, while the parts are unpacked chunk by chunk, per sheet (its extent: `MA
 columns, `MAX_SHEET_AREA` cells from corner to corner; its `<row>` and `<c>` elements) and over the whole workbook
 (`MAX_TOTAL_ROWS` rows, `MAX_TOTAL_CELLS` cells), and text that a parser would copy into every cell that refers to
 it (`MAX_SHARED_TEXT`). Within these limits reading a workbook stays far below 300 MB (bench/run.py measures it;
-docs/limits.md gives the reasons). What the check learns on the way — each sheet's merged ranges — is returned, so
-the readers can name merged cells whichever parser reads the values.
+docs/limits.md gives the reasons). What the check learns on the way — whether any cell holds a formula — is
+returned. (Merged ranges are read by calamine, in `loading`.)
 """
 
 from __future__ import annotations
@@ -19,12 +19,11 @@ import posixpath
 import re
 import zipfile
 import zlib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
 
 from scoring import files
-from scoring.workbook.problems import Cell, Problem, WorkbookError
+from scoring.workbook.problems import Problem, WorkbookError
 
 # The largest real workbook, a 128-team round, has 65 sheets, 3,145 rows, 33,047 cells, 1.5 MB unpacked; its
 # largest sheet (对阵) 203 rows × 7 columns and 983 cells; a table's sheet 46 rows × 12 columns and about 500 cells.
@@ -58,7 +57,6 @@ _Q = rb"[\"']"  # XML allows either quote around an attribute
 _DIMENSION = re.compile(rb"<(?:\w+:)?dimension\s+ref\s*=\s*" + _Q + rb"([A-Z]{1,4})(\d{1,9})(?::([A-Z]{1,4})(\d{1,9}))?" + _Q)
 # <row r="7">, <c r="D7">; also matches the end of other attributes (header="1"), which can only add small numbers
 _REF = re.compile(rb"r[ \t\r\n]*=[ \t\r\n]*" + _Q + rb"([A-Z]{0,6})(\d{1,12})" + _Q)
-_MERGE = re.compile(rb"<(?:\w+:)?mergeCell\b[^>]*?\sref\s*=\s*" + _Q + rb"([A-Z]{1,4})(\d{1,9}):([A-Z]{1,4})(\d{1,9})" + _Q)
 _FORMULA = re.compile(rb"<(?:\w+:)?f[\s/>]")  # a <f> element: a cell with a formula
 _ROW_TAG = re.compile(rb"<(?:\w{1,32}:)?row[\s/>]")  # a <row> element (or <x:row>)
 _CELL_TAG = re.compile(rb"<(?:\w{1,32}:)?c[\s/>]")  # a <c> element: one cell
@@ -66,30 +64,8 @@ _STRING_TAG = re.compile(rb"<(?:\w{1,32}:)?si[\s/>]")  # a shared string
 _CARRY = 512  # a tag cut by a chunk boundary is found in the next chunk
 
 
-@dataclass(frozen=True, order=True)
-class Span:
-    """A rectangle of cells, 1-based and inclusive (a merged range)."""
-
-    row: int
-    column: int
-    last_row: int
-    last_column: int
-
-    @property
-    def cell(self) -> Cell:
-        return Cell(self.row, self.column, last_column=self.last_column, last_row=self.last_row)
-
-    def __str__(self) -> str:
-        return str(self.cell)
-
-    def touches(self, rows: range, columns: range) -> bool:
-        return self.row < rows.stop and self.last_row >= rows.start and self.column < columns.stop \
-            and self.last_column >= columns.start
-
-
 @dataclass(frozen=True)
 class Inspection:
-    merged: Mapping[str, tuple[Span, ...]]  # sheet name → its merged ranges
     formulas: bool  # some cell of some worksheet holds a formula (an <f> element)
 
 
@@ -102,7 +78,7 @@ def column_number(letters: bytes | str) -> int:
 
 
 def inspect(data: bytes, name: str) -> Inspection:
-    """Refuse `data` (the file `name`) unless it is a sane .xlsx package; its merged ranges by sheet."""
+    """Refuse `data` (the file `name`) unless it is a sane .xlsx package; whether it holds a formula."""
 
     def refuse(message: str, sheet: str | None = None) -> WorkbookError:
         return WorkbookError([Problem.of_cell(name, sheet, None, message)])
@@ -154,7 +130,6 @@ def _inspect_archive(archive: zipfile.ZipFile, refuse) -> Inspection:  # type: i
         raise refuse("压缩包设置了密码，无法读取；请在 Excel/WPS 中取消密码后另存为 .xlsx")
     sheets = _sheet_paths(archive)
     tally = _Tally(refuse)
-    merged: dict[str, tuple[Span, ...]] = {}
     for info in infos:  # every part, whatever its name: a parser follows relationships, not file extensions
         sheet = sheets.get(info.filename)
         part = _Part(sheet, sheet is not None or info.filename.startswith("xl/worksheets/"))
@@ -162,10 +137,8 @@ def _inspect_archive(archive: zipfile.ZipFile, refuse) -> Inspection:  # type: i
             while chunk := stream.read(CHUNK):
                 tally.unpack(part, chunk)
         tally.finish(part)
-        if sheet is not None:
-            merged[sheet] = tuple(sorted(part.spans))
     tally.check_shared_text()
-    return Inspection(merged, tally.formulas)
+    return Inspection(tally.formulas)
 
 
 def _fresh(pattern: re.Pattern[bytes], text: bytes, fresh: int) -> int:
@@ -181,7 +154,6 @@ class _Part:
     def __init__(self, sheet: str | None, is_sheet: bool):
         self.sheet, self.is_sheet = sheet, is_sheet
         self.rows = self.cells = self.last_row = self.last_column = 0
-        self.spans: set[Span] = set()
         self.formulas = False
         self.carry = b""
         self.size = 0  # bytes unpacked so far
@@ -192,7 +164,6 @@ class _Part:
         text, fresh = self.carry + chunk, len(self.carry)
         if self.is_sheet:
             self.last_row, self.last_column = _extent(text, self.last_row, self.last_column)
-            self.spans.update(_merges(text))
             self.formulas = self.formulas or ((b"<f" in text or b":f" in text) and bool(_FORMULA.search(text)))
             self.rows += _fresh(_ROW_TAG, text, fresh)
             self.cells += _fresh(_CELL_TAG, text, fresh)
@@ -296,18 +267,6 @@ def _extent(text: bytes, last_row: int, last_column: int) -> tuple[int, int]:
         if columns:
             last_column = max(last_column, max(map(column_number, columns)))
     return last_row, last_column
-
-
-def _merges(text: bytes) -> list[Span]:
-    spans: list[Span] = []
-    start = text.find(b"mergeCell")
-    if start == -1:
-        return spans
-    for m in _MERGE.finditer(text, max(0, start - 16)):
-        rows = sorted((int(m.group(2)), int(m.group(4))))
-        columns = sorted((column_number(m.group(1)), column_number(m.group(3))))
-        spans.append(Span(rows[0], columns[0], rows[1], columns[1]))
-    return spans
 
 
 def _sheet_paths(archive: zipfile.ZipFile) -> dict[str, str]:

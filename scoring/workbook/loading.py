@@ -24,11 +24,32 @@ from pathlib import Path
 
 from scoring import files
 from scoring.files import decode_text
-from scoring.workbook.guard import Span, inspect
+from scoring.workbook.guard import inspect
 from scoring.workbook.parsers import squeeze
-from scoring.workbook.problems import Problem, WorkbookError
+from scoring.workbook.problems import Cell, Problem, WorkbookError
 
 HEADER_SEARCH_ROWS = 30
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A rectangle of cells, 1-based and inclusive (a merged range)."""
+
+    row: int
+    column: int
+    last_row: int
+    last_column: int
+
+    @property
+    def cell(self) -> Cell:
+        return Cell(self.row, self.column, last_column=self.last_column, last_row=self.last_row)
+
+    def __str__(self) -> str:
+        return str(self.cell)
+
+    def touches(self, rows: range, columns: range) -> bool:
+        return self.row < rows.stop and self.last_row >= rows.start and self.column < columns.stop \
+            and self.last_column >= columns.start
 
 
 @dataclass
