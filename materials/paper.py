@@ -45,11 +45,7 @@ CARD_TEXT = 12.0  # table text on cards and slips (≥ 12 pt)
 CARD_PADDING = 3
 LEADING = 1.1  # line height of the cards' grids, in em
 LEVEL_COLUMNS = ("甲方级", "乙方级")  # after the workbook's columns: both sides' level after the hand
-# Relative widths of the workbook's columns on paper (by label), then the two level columns.
-CARD_WIDTHS = {
-    "局": 28, "庄家": 30, "庄家级": 30, "台下得分": 38, "底牌分": 38, "抠底倍数": 40, "级牌抠底": 32,
-    "台上罚张": 32, "台下罚张": 32, "违规": 44, "加赛": 30, "备注": 30, "甲方级": 30, "乙方级": 30,
-}  # fmt: skip
+LEVEL_WEIGHT = 30  # relative width of each level column (the workbook's columns: Column.widths.card)
 TEAM_ROW = PEN_ROW
 LEVEL_BOX = 15.5  # width of one level in the level track (pt): "10" at 12 pt with room to tick it
 GROUP = 4  # a heavier rule every GROUP hand rows, so the eye keeps its row
@@ -62,8 +58,7 @@ def card_labels() -> tuple[str, ...]:
 
 
 def card_widths(total: float) -> list[float]:
-    labels = card_labels()
-    weights = [CARD_WIDTHS.get(label, 30) for label in labels]
+    weights = [c.widths.card for c in HAND_COLUMNS] + [LEVEL_WEIGHT] * len(LEVEL_COLUMNS)
     scale = total / sum(weights)
     return [w * scale for w in weights]
 

@@ -38,9 +38,10 @@ from scoring.workbook.schema import (
     CHECK_SHEET,
     CHECK_SUMMARY_HEADER,
     CHECK_SUMMARY_HEADER_ROW,
+    COLUMN_BY_KEY,
     GOOD_MARK,
-    HAND_COLUMNS,
     MATCHES_HEADER,
+    NOTE_LABEL,
     NUMBER_LABEL,
     POOL_HEADER,
     UNCHECKED,
@@ -64,15 +65,14 @@ if TYPE_CHECKING:
 
     from scoring.match import MatchResult
 
-# Column widths in the copy (characters; a Chinese character takes two). Headers wrap, so the hand table and the
-# check columns together fit A4 landscape at the print scale.
-HAND_WIDTHS = {"局": 4, "庄家": 4, "庄家级": 5, "台下得分": 5, "底牌分": 5, "抠底倍数": 5, "级牌抠底": 5,
-               "台上罚张": 5, "台下罚张": 5, "违规": 8, "加赛": 4, "备注": 8}
+# Column widths in the copy (characters; a Chinese character takes two; the hand table's: Column.widths.checked).
+# Headers wrap, so the hand table and the check columns together fit A4 landscape at the print scale.
+OTHER_WIDTH = 6  # a column of the user's that is not the schema's
 CHECK_WIDTHS = {"检查": 4, "台下总分": 5, "甲方级": 4, "乙方级": 4, "下局庄家": 5, "说明": 28}
 SUMMARY_WIDTHS = {1: 5, 2: 9, 3: 9, 4: 6, 5: 6, 6: 6, 7: 56}
 CELL_TEXT_MAX = 200  # a longer text (a pasted page) is copied cut, with its length said: the copy stays small
 PLAIN_MAX_WIDTH = 24  # longer texts in the 对阵 sheet run over their empty neighbours instead of widening a column
-assert set(HAND_WIDTHS) == {c.label for c in HAND_COLUMNS} and set(CHECK_WIDTHS) == set(CHECK_COLUMNS)
+assert set(CHECK_WIDTHS) == set(CHECK_COLUMNS)
 
 FONT = {"font_name": "宋体", "font_size": 12}  # the whole copy; printed at PRINT_SCALE it stays ≥ 10 pt
 PRINT_SCALE = 85  # percent: 12 pt × 0.85 = 10.2 pt on paper
@@ -311,14 +311,14 @@ def _match_sheet(grid: Grid, match: MatchSheet, result: MatchResult | None, summ
     header = match.header_row
     assert header is not None
     first = match.extra_column
-    labels = {col: label for label, col in _header_labels(grid, header).items()}
+    schema_column = {col: COLUMN_BY_KEY[key] for key, col in match.columns.items()}
     number_col = match.columns.get(NUMBER_LABEL)
     prefilled = {number_col, match.columns.get("playoff")}
     last = max([header, *match.rows, *(r for r, _ in marks),
                 *(r for (r, c) in grid.cells if r > header and c not in prefilled)])
     table_width = 0.0
     for col in range(1, first):
-        width = HAND_WIDTHS.get(labels.get(col, ""), 6)
+        width = schema_column[col].widths.checked if col in schema_column else OTHER_WIDTH
         sheet.widths[col] = width
         table_width += width
     for i, label in enumerate(CHECK_COLUMNS):
@@ -334,7 +334,7 @@ def _match_sheet(grid: Grid, match: MatchSheet, result: MatchResult | None, summ
     sheet.heights[header] = LINE_HEIGHT * max(_lines(sheet.values.get((header, c)), w) for c, w in sheet.widths.items())
     outcomes = {o.hand: o for o in result.outcomes} if result is not None else {}
     hand_of_row = {row: position for position, row in enumerate(match.rows, start=1)}
-    note_col = match.columns.get("备注")
+    note_col = match.columns.get(NOTE_LABEL)
     explain = first + len(CHECK_COLUMNS) - 1
     by_row: dict[int, list[str]] = {}
     for (mr, _), ms in sorted(marks.items()):
@@ -355,7 +355,7 @@ def _match_sheet(grid: Grid, match: MatchSheet, result: MatchResult | None, summ
         for i, value in enumerate(values):
             sheet.put(r, first + i, value, Look.TEXT if first + i == explain else Look.CELL)
         lines = max(_lines(values[-1], CHECK_WIDTHS["说明"]),
-                    _lines(sheet.values.get((r, note_col)), HAND_WIDTHS["备注"]) if note_col else 1)
+                    _lines(sheet.values.get((r, note_col)), COLUMN_BY_KEY[NOTE_LABEL].widths.checked) if note_col else 1)
         if lines > 1:
             sheet.heights[r] = LINE_HEIGHT * lines
     _mark(sheet, marks, text_columns=(note_col,) if note_col else ())
@@ -371,10 +371,6 @@ def _wrap_above(sheet: Sheet, grid: Grid, header: int, first: int, table_width: 
             sheet.merge(r, 1, first - 1)
             sheet.put(r, 1, look=Look.TITLE if r == 1 else Look.WRAP)
             sheet.heights[r] = (24 if r == 1 else LINE_HEIGHT * _lines(sheet.values.get((r, 1)), table_width))
-
-
-def _header_labels(grid: Grid, header: int) -> dict[str, int]:
-    return {str(v).strip(): c for (r, c), v in grid.cells.items() if r == header and isinstance(v, str)}
 
 
 def _plain_sheet(grid: Grid, marks: Mapping[tuple[int, int], Sequence[str]]) -> Sheet:

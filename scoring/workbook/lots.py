@@ -7,7 +7,7 @@ from pathlib import Path
 from scoring.workbook.loading import csv_grid, read_file, read_grids
 from scoring.workbook.parsers import blank, parse_team_id, parse_whole, quoted
 from scoring.workbook.problems import Cell, Problem, WorkbookError
-from scoring.workbook.schema import LOTS_HEADER
+from scoring.workbook.schema import LOT_LABEL, LOTS_HEADER, TEAM_ID_LABEL
 
 
 def read_lots(path: Path) -> tuple[tuple[str, int], ...]:
@@ -26,7 +26,7 @@ def read_lots(path: Path) -> tuple[tuple[str, int], ...]:
     lots: list[tuple[str, int]] = []
     problems: list[Problem] = []
     for r in range(header_row + 1, grid.max_row + 1):
-        raw_id, raw_lot = grid.get(r, cols["组号"]), grid.get(r, cols["签号"])
+        raw_id, raw_lot = grid.get(r, cols[TEAM_ID_LABEL]), grid.get(r, cols[LOT_LABEL])
         if blank(raw_id) and blank(raw_lot):
             continue
         try:
@@ -34,14 +34,14 @@ def read_lots(path: Path) -> tuple[tuple[str, int], ...]:
             if not team_id:
                 raise ValueError(raw_id)
         except ValueError:
-            problems.append(Problem.of_cell(name, sheet, Cell(r, cols["组号"]), f"组号应为文字或整数，实际为{quoted(raw_id)}"))
+            problems.append(Problem.of_cell(name, sheet, Cell(r, cols[TEAM_ID_LABEL]), f"组号应为文字或整数，实际为{quoted(raw_id)}"))
             continue
         try:
             lot = parse_whole(raw_lot, suffixes=("号",))
             if lot < 1:
                 raise ValueError(raw_lot)
         except ValueError:
-            problems.append(Problem.of_cell(name, sheet, Cell(r, cols["签号"]), f"签号应为正整数，实际为{quoted(raw_lot)}"))
+            problems.append(Problem.of_cell(name, sheet, Cell(r, cols[LOT_LABEL]), f"签号应为正整数，实际为{quoted(raw_lot)}"))
             continue
         lots.append((team_id, lot))
     if problems:

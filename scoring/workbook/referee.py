@@ -23,9 +23,11 @@ from scoring.workbook.schema import (
     HAND_COLUMNS,
     MATCHES_RULES_ROW,
     MATCHES_SHEET,
+    PLAYERS_LABEL,
     PLAYOFF_ROWS,
     POOL_HEADER,
     REGULAR_ROWS,
+    TEAM_ID_LABEL,
     sheet_name,
 )
 
@@ -68,8 +70,8 @@ def _names(matches: Grid, *, below: int) -> dict[str, str]:
     header, cols = found
     names: dict[str, str] = {}
     r = header + 1
-    while (team_id := matches.get(r, cols["组号"])) is not None:
-        names[str(team_id)] = str(matches.get(r, cols["队员"]) or "")
+    while (team_id := matches.get(r, cols[TEAM_ID_LABEL])) is not None:
+        names[str(team_id)] = str(matches.get(r, cols[PLAYERS_LABEL]) or "")
         r += 1
     return names
 

@@ -41,8 +41,10 @@ from scoring.workbook.schema import (
     CHECK_SHEET,
     COLUMN_BY_FIELD,
     FINAL_LABELS,
+    FORFEIT_LABEL,
     HAND_COLUMNS,
     HEADER,
+    LOT_LABEL,
     MATCHES_HEADER,
     MATCHES_SHEET,
     NO_BYE,
@@ -52,8 +54,12 @@ from scoring.workbook.schema import (
     PLAYOFF_ROWS,
     POOL_HEADER,
     REGULAR_ROWS,
+    REMARK_LABEL,
     ROUND_LABEL,
     SEED_LABEL,
+    SIDE_LABELS,
+    TABLE_LABEL,
+    TEAM_ID_LABEL,
     THIRD_PLACE,
     Column,
     sheet_name,
@@ -250,27 +256,27 @@ class _Sheet:
         walkovers: dict[int, Side] = {}
         bad_forfeits: dict[int, Problem] = {}
         r = header_row + 1
-        while not blank(raw_table := grid.get(r, cols["桌号"])):
+        while not blank(raw_table := grid.get(r, cols[TABLE_LABEL])):
             try:
                 table = parse_whole(raw_table)
-                ids = [parse_team_id(grid.get(r, cols[label])) for label in ("甲方", "乙方")]
+                ids = [parse_team_id(grid.get(r, cols[label])) for label in SIDE_LABELS]
                 if table < 1 or not all(ids):
                     raise ValueError(raw_table)
             except ValueError:
-                self.fail(Cell(r, cols["桌号"], last_column=cols["乙方"]), "对阵行应有桌号和甲乙双方组号（此处由 draw 生成，请不要改动）")
+                self.fail(Cell(r, cols[TABLE_LABEL], last_column=cols[SIDE_LABELS[-1]]), "对阵行应有桌号和甲乙双方组号（此处由 draw 生成，请不要改动）")
                 r += 1
                 continue
-            note = grid.get(r, cols["说明"]) if "说明" in cols else None
+            note = grid.get(r, cols[REMARK_LABEL]) if REMARK_LABEL in cols else None
             pairing = Pairing(table, ids[0], ids[1], third_place=isinstance(note, str) and THIRD_PLACE in squeeze(note))
             pairings.append(pairing)
             self.rows.append(r)
-            raw_forfeit = grid.get(r, cols["弃权"])
+            raw_forfeit = grid.get(r, cols[FORFEIT_LABEL])
             if not blank(raw_forfeit):
                 try:
                     walkovers[table] = parse_forfeit(raw_forfeit, pairing)
                 except ValueError:
                     bad_forfeits[table] = Problem.of_cell(
-                        self.name, grid.name, Cell(r, cols["弃权"]),
+                        self.name, grid.name, Cell(r, cols[FORFEIT_LABEL]),
                         f"弃权应为空，或弃权的一方“甲”或“乙”（也可写组号 {pairing.a} 或 {pairing.b}），实际为“{show(raw_forfeit)}”",
                     )
             r += 1
@@ -317,20 +323,20 @@ class _Sheet:
             return pool, lots
         pool_row, pcols = pool_found
         r = pool_row + 1
-        while not blank(raw_id := self.grid.get(r, pcols["组号"])):
+        while not blank(raw_id := self.grid.get(r, pcols[TEAM_ID_LABEL])):
             try:
                 team_id = parse_team_id(raw_id)
             except ValueError:
-                self.fail(Cell(r, pcols["组号"]), f"组号应为文字或整数，实际为“{show(raw_id)}”")
+                self.fail(Cell(r, pcols[TEAM_ID_LABEL]), f"组号应为文字或整数，实际为“{show(raw_id)}”")
                 r += 1
                 continue
             pool.append(team_id)
-            raw_lot = self.grid.get(r, pcols["签号"]) if "签号" in pcols else None
+            raw_lot = self.grid.get(r, pcols[LOT_LABEL]) if LOT_LABEL in pcols else None
             if not blank(raw_lot):
                 try:
                     lots.append((team_id, parse_whole(raw_lot, suffixes=("号",))))
                 except ValueError:
-                    self.fail(Cell(r, pcols["签号"]), f"签号应为正整数，实际为“{show(raw_lot)}”")
+                    self.fail(Cell(r, pcols[LOT_LABEL]), f"签号应为正整数，实际为“{show(raw_lot)}”")
             r += 1
         return pool, lots
 
@@ -389,7 +395,7 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
     if found is None:
         return broken(f"找不到记分表头行（应为 {' | '.join(HEADER)}）")
     header_row, labels = found
-    columns = {c.field or c.label: labels[c.label] for c in HAND_COLUMNS if c.label in labels}
+    columns = {c.key: labels[c.label] for c in HAND_COLUMNS if c.label in labels}
     extra_column = max(labels.values()) + 1
     problems = [Problem.of_cell(name, sheet, cell, message) for cell, message in (
         *_merged_problems(grid, header_row, columns),

@@ -27,6 +27,7 @@ from scoring.workbook.schema import (
     FINAL_LABELS,
     FIRST_HAND_ROW,
     FIRST_PLAYOFF_ROW,
+    FORFEIT_LABEL,
     GUIDE,
     GUIDE_ROW,
     HAND_COLUMNS,
@@ -49,6 +50,7 @@ from scoring.workbook.schema import (
     ROUND_LABEL,
     RULES_ROW,
     SEED_LABEL,
+    SIDE_MARKS,
     THIRD_PLACE,
     TITLE_ROW,
     YES_MARK,
@@ -83,7 +85,7 @@ if TYPE_CHECKING:
 # What has been typed into a workbook's input cells: sheet name → (row, column) → value (the referee simulation,
 # `draw --redo`).
 Typed = Mapping[str, Mapping[tuple[int, int], object]]
-FORFEIT_COLUMN = MATCHES_HEADER.index("弃权") + 1
+FORFEIT_COLUMN = MATCHES_HEADER.index(FORFEIT_LABEL) + 1
 FINAL_COLUMNS = tuple(MATCHES_HEADER.index(label) + 1 for label in FINAL_LABELS)  # a lost card's 终局 cells
 INPUT_COLUMNS = (FORFEIT_COLUMN, *FINAL_COLUMNS)
 
@@ -147,7 +149,7 @@ def _write_matches_sheet(wb: Workbook, fm: Formats, round: Round, names: Mapping
         (ROUND_LABEL, round.number, ""),
         (SEED_LABEL, round.seed if round.seed is not None else NO_SEED, ""),
         (BYE_LABEL, BYE_SEPARATOR.join(byes) or NO_BYE, bye_note if byes else ""),
-        ("弃权", "如有一方弃权，在该桌“弃权”栏选“甲”或“乙”（弃权的一方），该桌记分表不必填写",
+        (FORFEIT_LABEL, "如有一方弃权，在该桌“弃权”栏选“甲”或“乙”（弃权的一方），该桌记分表不必填写",
          "记分卡遗失或无法辨认时，在该桌填终局甲方级、终局乙方级（不能相同）和终局原因，记分表不填；该桌记为“未逐局核对”"),
     )
     for r, (label, value, extra) in enumerate(info, start=MATCHES_INFO_ROW):
@@ -174,9 +176,9 @@ def _write_matches_sheet(wb: Workbook, fm: Formats, round: Round, names: Mapping
     last_match = MATCHES_HEADER_ROW + len(round.pairings)
     if round.pairings:
         ws.data_validation(MATCHES_HEADER_ROW, FORFEIT_COLUMN - 1, last_match - 1, FORFEIT_COLUMN - 1, {
-            "validate": "list", "source": ["甲", "乙"], "ignore_blank": True, "error_type": "warning",
+            "validate": "list", "source": list(SIDE_MARKS), "ignore_blank": True, "error_type": "warning",
             "error_title": "弃权填写有误", "error_message": "弃权应为空，或弃权的一方“甲”或“乙”。",
-            "input_title": "弃权", "input_message": "弃权的一方：甲或乙；未弃权留空",
+            "input_title": FORFEIT_LABEL, "input_message": "弃权的一方：甲或乙；未弃权留空",
         })
     pool_title = last_match + 2
     put(ws, pool_title, 1, POOL_TITLE, fm(BOLD))
@@ -221,7 +223,8 @@ def _write_match_sheet(wb: Workbook, fm: Formats, round: Round, p: Pairing, name
         rule = validation(column, first, last, col, points_partner=partners.get(col))
         if rule is not None:
             ws.data_validation(first - 1, col - 1, last - 1, col - 1, rule)
-    widths = {col: column.width or display_width(column.label) + 4 for col, column in enumerate(HAND_COLUMNS, start=1)}
+    widths = {col: column.widths.workbook or display_width(column.label) + 4
+              for col, column in enumerate(HAND_COLUMNS, start=1)}
     widths[2] = max(widths[2], display_width(p.a + p.b) + 6, 8)
     set_widths(ws, widths)
     ws.freeze_panes(first - 1, 1)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from scoring.fields import FIELD_CN, FIELDS
 from scoring.hands import OFFENSE_CN
-from scoring.levels import LABELS
+from scoring.levels import LABELS, Side
 from scoring.teams import Team
 from scoring.workbook.parsers import (
     CAPTURE_CHOICES,
@@ -30,44 +30,72 @@ from scoring.workbook.parsers import (
 
 # --- the hand table of a 第N桌 sheet: one column definition for writer, reader, checked copy and score card -----
 
+YES_MARK = "是"  # what the workbook and the score card write in a yes-or-blank column (parsers.YES: what reads as yes)
+SIDE_MARKS = tuple(side.cn for side in Side)  # 甲, 乙: the 庄家 and 弃权 choices
+NUMBER_LABEL = "局"
+NOTE_LABEL = "备注"
+
+
+@dataclass(frozen=True)
+class Widths:
+    """A hand column's width in each renderer: the round workbook and the checked copy in Excel's characters (a
+    Chinese character takes two; the round workbook's None: the label's width plus room for the dropdown arrow),
+    the printed score card as a relative weight (the two level columns after the hand table weigh
+    `materials.paper.LEVEL_WEIGHT`)."""
+
+    workbook: float | None
+    checked: float
+    card: float
 
 
 @dataclass(frozen=True)
 class Column:
     label: str
     field: str | None  # a Hand field (scoring.hands.FIELDS); None for 局 and 备注
+    widths: Widths
     expect: str = ""  # what the cell should hold, as in '台下得分应为 …'
     parse: Callable[[object], object] | None = None
     choices: tuple[str, ...] = ()  # dropdown list
     whole: tuple[int, int] | None = None  # whole-number validation
-    width: float | None = None  # None: fit the label
+
+    @property
+    def key(self) -> str:
+        """How readers name the column (`MatchSheet.columns`): its field, or its label for 局 and 备注."""
+        return self.field or self.label
 
 
 POINTS_EXPECT = "应为 0–200 之间 5 的倍数"
 CARDS_EXPECT = f"应为 0–{MAX_CARDS} 之间的整数（张数）"
-YES_MARK = "是"  # what the workbook and the score card write in a yes-or-blank column (parsers.YES: what reads as yes)
-FLAG_EXPECT = f"应为“{YES_MARK}”或空"
 CAPTURE_EXPECT = f"应为空（庄家保底）或 ×2、×4、×8、×16、×32…（2 的乘方，两副牌最多 ×{MAX_CAPTURE}）"
+FLAG_EXPECT = f"应为“{YES_MARK}”或空"
 HAND_COLUMNS: tuple[Column, ...] = (
-    Column("局", None, width=7),
-    Column("庄家", "dealer", "应为“甲”或“乙”", parse_side, choices=("甲", "乙")),
-    Column("庄家级", "level", "应为 2…10、J、Q、K、A 或空", parse_level, choices=LABELS),
-    Column("台下得分", "points", POINTS_EXPECT, parse_trick_points, whole=(0, 200)),
-    Column("底牌分", "bottom", POINTS_EXPECT, parse_points, whole=(0, 200)),
-    Column("抠底倍数", "capture", CAPTURE_EXPECT, parse_capture, choices=CAPTURE_CHOICES),
-    Column("级牌抠底", "level_card_capture", FLAG_EXPECT, parse_flag, choices=(YES_MARK,)),
-    Column("台上罚张", "dealer_wrong_cards", CARDS_EXPECT, parse_cards, whole=(0, MAX_CARDS)),
-    Column("台下罚张", "defender_wrong_cards", CARDS_EXPECT, parse_cards, whole=(0, MAX_CARDS)),
-    Column("违规", "offense", "应为空或 " + "、".join(OFFENSE_CN.values()) + " 之一", parse_offense,
-           choices=tuple(OFFENSE_CN.values()), width=13),
-    Column("加赛", "playoff", FLAG_EXPECT, parse_flag, choices=(YES_MARK,)),
-    Column("备注", None, width=24),
+    Column(NUMBER_LABEL, None, Widths(workbook=7, checked=4, card=28)),
+    Column(FIELD_CN["dealer"], "dealer", Widths(workbook=None, checked=4, card=30),
+           "应为" + "或".join(f"“{mark}”" for mark in SIDE_MARKS), parse_side, choices=SIDE_MARKS),
+    Column(FIELD_CN["level"], "level", Widths(workbook=None, checked=5, card=30),
+           "应为 2…10、J、Q、K、A 或空", parse_level, choices=LABELS),
+    Column(FIELD_CN["points"], "points", Widths(workbook=None, checked=5, card=38),
+           POINTS_EXPECT, parse_trick_points, whole=(0, 200)),
+    Column(FIELD_CN["bottom"], "bottom", Widths(workbook=None, checked=5, card=38),
+           POINTS_EXPECT, parse_points, whole=(0, 200)),
+    Column(FIELD_CN["capture"], "capture", Widths(workbook=None, checked=5, card=40),
+           CAPTURE_EXPECT, parse_capture, choices=CAPTURE_CHOICES),
+    Column(FIELD_CN["level_card_capture"], "level_card_capture", Widths(workbook=None, checked=5, card=32),
+           FLAG_EXPECT, parse_flag, choices=(YES_MARK,)),
+    Column(FIELD_CN["dealer_wrong_cards"], "dealer_wrong_cards", Widths(workbook=None, checked=5, card=32),
+           CARDS_EXPECT, parse_cards, whole=(0, MAX_CARDS)),
+    Column(FIELD_CN["defender_wrong_cards"], "defender_wrong_cards", Widths(workbook=None, checked=5, card=32),
+           CARDS_EXPECT, parse_cards, whole=(0, MAX_CARDS)),
+    Column(FIELD_CN["offense"], "offense", Widths(workbook=13, checked=8, card=44),
+           "应为空或 " + "、".join(OFFENSE_CN.values()) + " 之一", parse_offense, choices=tuple(OFFENSE_CN.values())),
+    Column(FIELD_CN["playoff"], "playoff", Widths(workbook=None, checked=4, card=30),
+           FLAG_EXPECT, parse_flag, choices=(YES_MARK,)),
+    Column(NOTE_LABEL, None, Widths(workbook=24, checked=8, card=30)),
 )
 HEADER = tuple(c.label for c in HAND_COLUMNS)
 COLUMN_BY_FIELD = {c.field: c for c in HAND_COLUMNS if c.field}
+COLUMN_BY_KEY = {c.key: c for c in HAND_COLUMNS}
 assert set(COLUMN_BY_FIELD) == set(FIELDS) and all(FIELD_CN[c.field] == c.label for c in COLUMN_BY_FIELD.values())
-NUMBER_LABEL = "局"
-NOTE_LABEL = "备注"
 # Filled cells in these columns make a row count as data even with 庄家 and 台下得分 blank: typed data is never
 # dropped silently (docs/workbooks.md). 加赛 is prefilled in the 加赛 rows, so it does not count.
 OTHER_DATA_FIELDS = ("level", "bottom", "capture", "level_card_capture", "dealer_wrong_cards",
@@ -80,14 +108,22 @@ PLAYOFF_PREFIX = "加"
 MATCHES_SHEET = "对阵"
 TEAMS_SHEET = "报名表"
 CHECK_SHEET = "检查结果"
-TEAMS_HEADER = ("组号", "队员1", "队员2", "联系电话", "备注")
-TEAMS_REQUIRED = ("组号", "队员1", "队员2")
+TEAM_ID_LABEL = "组号"
+TEAMS_HEADER = (TEAM_ID_LABEL, "队员1", "队员2", "联系电话", NOTE_LABEL)
+TEAMS_REQUIRED = TEAMS_HEADER[:3]
 EXAMPLE_MARK = "示例，请删除"
+TABLE_LABEL = "桌号"
+SIDE_LABELS = tuple(side.team for side in Side)  # 甲方, 乙方: the teams' 组号 in a match row
+FORFEIT_LABEL = "弃权"
+REMARK_LABEL = "说明"
 FINAL_LABELS = ("终局甲方级", "终局乙方级", "终局原因")  # a lost or illegible card's final levels, and why
-MATCHES_HEADER = ("桌号", "甲方", "乙方", "弃权", "甲方队员", "乙方队员", "说明", *FINAL_LABELS)
+MATCHES_HEADER = (TABLE_LABEL, *SIDE_LABELS, FORFEIT_LABEL, *(f"{label}队员" for label in SIDE_LABELS), REMARK_LABEL,
+                  *FINAL_LABELS)
 UNCHECKED = "未逐局核对"  # the mark of a match given by its 终局 cells only ("source": "final_only")
 POOL_TITLE = "抽签名单（按此顺序，用上面的随机种子可重现抽签）"
-POOL_HEADER = ("序号", "组号", "队员", "签号")
+PLAYERS_LABEL = "队员"
+LOT_LABEL = "签号"
+POOL_HEADER = ("序号", TEAM_ID_LABEL, PLAYERS_LABEL, LOT_LABEL)
 ROUND_LABEL = "轮次"
 SEED_LABEL = "随机种子"
 BYE_LABEL = "轮空"
@@ -95,7 +131,7 @@ NO_SEED = "无（按纸签抽签）"
 NO_BYE = "无"
 BYE_SEPARATOR = "、"  # several byes in the 轮空 cell (byes = "first_round")
 THIRD_PLACE = "三四名决赛"
-LOTS_HEADER = ("组号", "签号")
+LOTS_HEADER = (TEAM_ID_LABEL, LOT_LABEL)
 
 
 def sheet_name(table: int) -> str:

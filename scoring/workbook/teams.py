@@ -25,6 +25,8 @@ from scoring.workbook.schema import (
     TEAMS_SHEET,
 )
 
+ID_LABEL, FIRST_LABEL, SECOND_LABEL, PHONE_LABEL, NOTE_LABEL = TEAMS_HEADER
+
 
 def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = False, force: bool = False) -> Path:
     """`teams.xlsx`: sheet 报名表 with its header, text-formatted 组号 and 联系电话, validation, the given teams;
@@ -65,8 +67,8 @@ def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = Fals
         for r in range(len(rows) + 2, last + 1):
             put(ws, r, col, None, fm(TEXT_FORMAT))
     for col, (label, high, message) in enumerate(
-        (("组号", 10, "组号不能为空，最多 10 个字，如 01、02"), ("队员1", 20, "请填写队员姓名（最多 20 个字）"),
-         ("队员2", 20, "请填写队员姓名（最多 20 个字）")),
+        ((ID_LABEL, 10, f"{ID_LABEL}不能为空，最多 10 个字，如 01、02"), (FIRST_LABEL, 20, "请填写队员姓名（最多 20 个字）"),
+         (SECOND_LABEL, 20, "请填写队员姓名（最多 20 个字）")),
         start=1,
     ):
         ws.data_validation(1, col - 1, last - 1, col - 1, {
@@ -174,10 +176,11 @@ def _team_row(r: int, raw: Mapping[str, object]) -> tuple[TeamRow | None, list[t
     if uncached:
         return None, uncached
     try:
-        team_id = parse_team_id(raw["组号"])
+        team_id = parse_team_id(raw[ID_LABEL])
     except ValueError:
-        return None, [("组号", id_refused(show(raw["组号"])))]
-    note = plain_text(raw["备注"]).strip()
+        return None, [(ID_LABEL, id_refused(show(raw[ID_LABEL])))]
+    note = plain_text(raw[NOTE_LABEL]).strip()
     if EXAMPLE_MARK in note or note.startswith("示例"):
-        return None, [("备注", f"这是模板里的示例行（备注为“{note}”）；请删除这一行，或填入真实报名并清空备注")]
-    return TeamRow(r, team_id, plain_text(raw["队员1"]), plain_text(raw["队员2"]), plain_text(raw["联系电话"]), note), []
+        return None, [(NOTE_LABEL, f"这是模板里的示例行（备注为“{note}”）；请删除这一行，或填入真实报名并清空备注")]
+    return TeamRow(r, team_id, plain_text(raw[FIRST_LABEL]), plain_text(raw[SECOND_LABEL]), plain_text(raw[PHONE_LABEL]),
+                   note), []

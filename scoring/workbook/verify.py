@@ -18,7 +18,15 @@ from scoring.workbook.loading import Grid
 from scoring.workbook.parsers import blank, parse_whole, show, squeeze
 from scoring.workbook.problems import Cell
 from scoring.workbook.round_reader import MatchSheet, RoundSheet, parse_forfeit
-from scoring.workbook.schema import FINAL_LABELS, HAND_COLUMNS, MATCHES_HEADER, MATCHES_SHEET, Column
+from scoring.workbook.schema import (
+    FINAL_LABELS,
+    FORFEIT_LABEL,
+    HAND_COLUMNS,
+    MATCHES_HEADER,
+    MATCHES_SHEET,
+    TABLE_LABEL,
+    Column,
+)
 
 DATA_COLUMNS = tuple(c for c in HAND_COLUMNS if c.field)
 LEVEL_COLUMN = next(c for c in HAND_COLUMNS if c.field == "level")  # 终局 levels read as 庄家级  # 局 is printed, 备注 is free text: neither is compared
@@ -160,7 +168,7 @@ def _finals(ours: RoundSheet, theirs: RoundSheet) -> list[Difference]:
     return found
 
 
-def _forfeit_cells(sheet: RoundSheet, label: str = "弃权") -> dict[int, tuple[Cell, object]]:
+def _forfeit_cells(sheet: RoundSheet, label: str = FORFEIT_LABEL) -> dict[int, tuple[Cell, object]]:
     """Each table's 弃权 cell (or `label`'s: a 终局 cell) on the 对阵 sheet and what it holds; none when the sheet has
     no such column (a workbook drawn before the 终局 columns)."""
     grid = sheet.grids.get(MATCHES_SHEET)
@@ -170,9 +178,9 @@ def _forfeit_cells(sheet: RoundSheet, label: str = "弃权") -> dict[int, tuple[
     header, columns = found
     cells = {}
     r = header + 1
-    while not blank(grid.get(r, columns["桌号"])):  # the match rows end at the first blank 桌号, as the reader's
+    while not blank(grid.get(r, columns[TABLE_LABEL])):  # the match rows end at the first blank 桌号, as the reader's
         try:
-            table = parse_whole(grid.get(r, columns["桌号"]))
+            table = parse_whole(grid.get(r, columns[TABLE_LABEL]))
         except ValueError:
             table = None
         if table is not None and table not in cells:
