@@ -147,12 +147,24 @@ class RoundSheet:
         return tuple(sorted(every, key=lambda p: p.sheet != MATCHES_SHEET))
 
 
+# The last reading of each path, by the file's content: a command that reads a round twice (`score --round 1` then
+# the 下一步 line, which reads where the whole event stands) parses it once. The file is read and hashed every
+# time, so a changed file is parsed anew; one entry per path keeps it small.
+_LAST_READ: dict[Path, tuple[str, RoundSheet]] = {}
+
+
 def read_round(path: Path) -> RoundSheet:
     """Read a filled `round-N.xlsx`. Raises WorkbookError only when the round itself (file, 对阵 sheet) cannot be
     read; problems of single match sheets are collected in the result so the other matches can still be scored."""
     path = Path(path)
     data = read_file(path)
-    return _parse_round(path, data, hashlib.sha256(data).hexdigest())
+    digest = hashlib.sha256(data).hexdigest()
+    last = _LAST_READ.get(path)
+    if last is not None and last[0] == digest:
+        return last[1]
+    sheet = _parse_round(path, data, digest)
+    _LAST_READ[path] = (digest, sheet)
+    return sheet
 
 
 def _parse_round(path: Path, data: bytes, digest: str) -> RoundSheet:
