@@ -784,7 +784,8 @@ def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | N
         CERTIFICATES: certificates_pdf(chart.placings, chart.teams, event, day=day, per_player=per_player, **common),
     }
     paths = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
-    pictures = announcement_picture(chart, event, date=award_date_text(event, day), **common)  # for WeChat
+    pictures = announcement_picture(chart, event, date=award_date_text(event, day), fonts=fonts,  # for WeChat
+                                    template_dir=folder / "templates")
     paths += write_pictures(folder, ANNOUNCEMENT.removesuffix(".pdf"), pictures, force=force)
     notes = () if day is not None else (
         f"成绩公告和荣誉证书的日期印的是比赛月份“{award_date_text(event, None)}”；要印颁奖的具体日期，"

@@ -7,7 +7,9 @@ text at least 13 pt (41.6 px), each match a block with its table on the left, th
 and one tall page. The page is drawn on reportlab's canvas with the documents' fonts (`FontSet`: per-character
 fallback, warnings naming the person) and Chinese line breaking (`page.break_lines`), then rendered to PNG with
 pypdfium2 (PDFium, offline; no browser, no network). A picture taller than `MAX_HEIGHT` is cut between blocks into
-parts (成绩公告.png, 成绩公告-2.png, …), each part after the first headed （续）.
+parts (成绩公告.png, 成绩公告-2.png, …), each part after the first headed （续）. A picture is drawn only when its
+page changed: the PNG keeps the fingerprint of the page it was drawn from, and a picture already there, unedited
+(event.db) and drawn from the same page is left as it is (`score` run again after a correction elsewhere).
 
 The wording comes from `templates/round_picture.j2` and, for the announcement, the same `announcement.j2` as the
 PDF; nothing is recomputed here: results, placings and levels come from the domain records.
@@ -15,8 +17,10 @@ PDF; nothing is recomputed here: results, placings and levels come from the doma
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
+import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +33,7 @@ from materials.page import INK, RULE, break_lines, describe_pdf
 from materials.wording import Block, BlockKind, check_kinds, render
 from scoring.bracket import Bracket, Slot, SlotKind, entry_note
 from scoring.event import Event
-from scoring.ledger import write_generated
+from scoring.ledger import is_generated, write_generated
 from scoring.results import RoundResults, TableResult
 from scoring.status import TableStatus
 from scoring.teams import Team, team_name
@@ -52,6 +56,45 @@ PICTURE_KINDS = (BlockKind.TITLE, BlockKind.PLAIN, BlockKind.BODY, BlockKind.GAP
 ROUND_TABLES = "各桌成绩"  # round_picture.j2's insert
 ANNOUNCE_PRIZES = "获奖名单"  # announcement.j2's inserts, as in the PDF
 ANNOUNCE_ROUNDS = "各轮成绩"
+
+
+# What the page's fingerprint covers besides the page: how it is drawn (change it when `png` draws differently).
+DRAWING = f"{PICTURE_PX} px, 16 greys"
+SOURCE_KEY = b"shuangsheng-source"  # the PNG text chunk holding the fingerprint
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A phone picture before it is drawn: the one-page PDF it is rendered from."""
+
+    pdf: bytes
+
+    @property
+    def source(self) -> str:
+        """The fingerprint of what the picture shows (the page, and how it is drawn)."""
+        return hashlib.sha256(DRAWING.encode("utf-8") + self.pdf).hexdigest()
+
+    def png(self) -> bytes:
+        return png(self.pdf, source=self.source)
+
+
+def drawn_from(path: Path) -> str | None:
+    """The fingerprint a PNG this program wrote was drawn from (its text chunk), or None."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return None
+    at = 8
+    while at + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"tEXt":
+            key, _, value = data[at + 8:at + 8 + length].partition(b"\0")
+            if key == SOURCE_KEY:
+                return value.decode("latin-1")
+        at += 12 + length
+    return None
 
 
 def picture_name(stem: str, part: int) -> str:
@@ -164,11 +207,12 @@ class Column:
             used += item.height
         return parts
 
-    def pdf(self, items: Sequence[_Item], *, title: str, invariant: bool) -> bytes:
-        """One tall narrow page holding the items."""
+    def pdf(self, items: Sequence[_Item], *, title: str) -> bytes:
+        """One tall narrow page holding the items (never saved: invariant, so that the same page has the same
+        fingerprint)."""
         height = sum(i.height for i in items) + 2 * SIDE
         buffer = io.BytesIO()
-        canvas = Canvas(buffer, pagesize=(WIDTH, height), invariant=1 if invariant else 0,
+        canvas = Canvas(buffer, pagesize=(WIDTH, height), invariant=1,
                         initialFontName=self.fonts.name, initialFontSize=BODY, pageCompression=1)
         describe_pdf(canvas, title)
         canvas.setFillColor(INK)
@@ -183,9 +227,9 @@ class Column:
         canvas.save()
         return buffer.getvalue()
 
-    def pictures(self, *, event: str, name: str, invariant: bool = False) -> list[bytes]:
-        """The PNGs, 1080 px wide: one, or the parts of a very tall one, each after the first headed with the
-        event, '`name`（续）' and, when it starts inside a section, '第3轮（续）'."""
+    def pictures(self, *, event: str, name: str) -> list[Picture]:
+        """The pictures (`Picture.png`: 1080 px wide): one, or the parts of a very tall one, each after the first
+        headed with the event, '`name`（续）' and, when it starts inside a section, '第3轮（续）'."""
         out = []
         for k, items in enumerate(self.parts()):
             if k:
@@ -195,7 +239,7 @@ class Column:
                 if items[0].section and not items[0].keep:
                     head.heading(f"{items[0].section}（续）")
                 items = [*head.items, *items]
-            out.append(png(self.pdf(items, title=f"{event} {name}", invariant=invariant)))
+            out.append(Picture(self.pdf(items, title=f"{event} {name}")))
         return out
 
     # --- a template's blocks ---
@@ -221,9 +265,10 @@ class Column:
                 self.lines(block.text, SMALL if block.kind is BlockKind.ASIDE else BODY, after=6)
 
 
-def png(pdf: bytes) -> bytes:
-    """The first page of `pdf` as a greyscale PNG (16 greys), PICTURE_PX wide."""
+def png(pdf: bytes, *, source: str | None = None) -> bytes:
+    """The first page of `pdf` as a greyscale PNG (16 greys), PICTURE_PX wide; `source` kept in a text chunk."""
     import pypdfium2  # only here: the pictures need it, the PDFs do not
+    from PIL.PngImagePlugin import PngInfo
 
     document = pypdfium2.PdfDocument(pdf)
     try:
@@ -238,7 +283,10 @@ def png(pdf: bytes) -> bytes:
     image = image.point([v // 17 for v in range(256)]).convert("P")
     image.putpalette([level * 17 for level in range(16) for _ in range(3)])
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", bits=4, compress_level=3)
+    info = PngInfo()
+    if source is not None:
+        info.add_text(SOURCE_KEY.decode("ascii"), source)
+    image.save(buffer, format="PNG", bits=4, compress_level=3, pnginfo=info)
     return buffer.getvalue()
 
 
@@ -289,10 +337,10 @@ def _table_status(t: TableResult) -> str:
 
 
 def round_picture(event: Event, results: RoundResults, *, fonts: FontSet | None = None,
-                  template_dir: Path | None = None, invariant: bool = False) -> list[bytes]:
-    """第N轮成绩 for a phone (see `round_column`), as PNGs."""
+                  template_dir: Path | None = None) -> list[Picture]:
+    """第N轮成绩 for a phone (see `round_column`), ready to draw."""
     column = round_column(event, results, fonts=fonts, template_dir=template_dir)
-    return column.pictures(event=event.title, name=f"{results.title}成绩", invariant=invariant)
+    return column.pictures(event=event.title, name=f"{results.title}成绩")
 
 
 def round_column(event: Event, results: RoundResults, *, fonts: FontSet | None = None,
@@ -326,10 +374,10 @@ def _slot_entries(slot: Slot) -> list[Entry]:
 
 
 def announcement_picture(chart: Bracket, event: Event, *, date: str, fonts: FontSet | None = None,
-                         template_dir: Path | None = None, invariant: bool = False) -> list[bytes]:
-    """成绩公告 for a phone (see `announcement_column`), as PNGs."""
+                         template_dir: Path | None = None) -> list[Picture]:
+    """成绩公告 for a phone (see `announcement_column`), ready to draw."""
     column = announcement_column(chart, event, date=date, fonts=fonts, template_dir=template_dir)
-    return column.pictures(event=event.title, name="成绩公告", invariant=invariant)
+    return column.pictures(event=event.title, name="成绩公告")
 
 
 def announcement_column(chart: Bracket, event: Event, *, date: str, fonts: FontSet | None = None,
@@ -371,7 +419,13 @@ def announcement_column(chart: Bracket, event: Event, *, date: str, fonts: FontS
     return column
 
 
-def write_pictures(folder: Path, stem: str, pictures: Sequence[bytes], *, force: bool = False) -> tuple[Path, ...]:
-    """The pictures as generated files of the event folder (`stem`.png, `stem`-2.png, …)."""
-    return tuple(write_generated(folder / picture_name(stem, k), data, force=force)
-                 for k, data in enumerate(pictures, start=1))
+def write_pictures(folder: Path, stem: str, pictures: Sequence[Picture], *, force: bool = False) -> tuple[Path, ...]:
+    """The pictures as generated files of the event folder (`stem`.png, `stem`-2.png, …), each drawn only when
+    the file there is not already this picture, unedited."""
+    paths = []
+    for k, picture in enumerate(pictures, start=1):
+        path = folder / picture_name(stem, k)
+        if drawn_from(path) != picture.source or not is_generated(path):
+            write_generated(path, picture.png(), force=force)
+        paths.append(path)
+    return tuple(paths)

@@ -76,5 +76,5 @@ def write_score_papers(report: ScoreReport, *, font: str | None = None, force: b
             data = playoff_slip_pdf(event, results, table, workbook=workbook, **common)
             paths.append(write_generated(folder / playoff_slip_name(results.number, table.table), data, force=force))
     paths += write_pictures(folder, results_name(results.number).removesuffix(".pdf"),  # 第N轮成绩.png for WeChat
-                            round_picture(event, results, **common), force=force)
+                            round_picture(event, results, fonts=fonts, template_dir=folder / "templates"), force=force)
     return Written(tuple(paths), fonts.warnings)
