@@ -1198,8 +1198,10 @@ def write_checked_copy(report: ScoreReport, *, force: bool = False) -> Path:
     kept (OutputExists) once a person edited it, unless `force`."""
     results = {m.match.table: m.result for m in report.score.matches if m.result is not None}
     ledger.check_regenerable(report.checked, force=force)  # before the work of building it
-    return ledger.write_generated(report.checked, workbook.checked_bytes(whole_record(report.score), results),
-                                  force=force)
+    copy = workbook.checked_copy(whole_record(report.score), results)
+    if ledger.is_generated(report.checked) and workbook.made_from(report.checked) == copy.source:
+        return report.checked  # already this copy, as the program wrote it: not written again
+    return ledger.write_generated(report.checked, copy.xlsx(), force=force)
 
 
 def whole_record(score: RoundScore) -> RoundSheet:

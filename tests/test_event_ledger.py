@@ -63,6 +63,23 @@ def test_a_checked_copy_stopped_before_its_rename_is_not_a_person_s_edit(tmp_pat
     assert checked.read_bytes() != before
 
 
+def test_the_checked_copy_is_written_again_only_when_what_it_shows_changed(tmp_path: Path) -> None:
+    folder = new_event(tmp_path / "event", 4)
+    cli("draw", folder, "--seed", 1)
+    checked = folder / "round-1-checked.xlsx"
+    cli("score", folder)
+    blank = checked.stat()
+    source = workbook.made_from(checked)
+    assert source is not None and len(source) == 64
+    again = cli("score", folder)  # nothing entered since: the copy already there is this one
+    assert f"检查副本（逐局级数与说明，错误处已标出）：{checked}" in again.output
+    assert (checked.stat().st_ino, checked.stat().st_mtime_ns) == (blank.st_ino, blank.st_mtime_ns)
+    fill(folder, 1)  # the hands entered: a new copy
+    cli("score", folder)
+    assert workbook.made_from(checked) != source
+    assert workbook.read_round(checked).match(1).record == workbook.read_round(round_file(folder, 1)).match(1).record
+
+
 def test_a_person_s_edit_is_still_named(tmp_path: Path) -> None:
     folder = new_event(tmp_path / "event", 4)
     cli("draw", folder, "--seed", 1)

@@ -40,6 +40,8 @@ _EXPORTS = {
     "match_problems": "checked",
     "write_checked": "checked",
     "checked_bytes": "checked",
+    "checked_copy": "checked",
+    "made_from": "checked",
     "read_lots": "lots",
     "carried": "carry",
     "fill_round": "referee",

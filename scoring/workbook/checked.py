@@ -9,6 +9,11 @@ The copy is rendered from what the reader holds (`RoundSheet.grids`) with XlsxWr
 beginning with `=` stays text), not by loading and re-saving the user's file with openpyxl: for a 64-table round
 that took four times as long as all the rest of `score`. So it keeps values, not the user's own formatting. It
 prints A4 landscape at a scale where its text is at least 10 pt, with each row as tall as its wrapped explanation.
+
+The copy is laid out first (`CheckedCopy`: its sheets as plain records), then written. Its fingerprint — of the
+layout and of the code that writes it — is kept in the file (a custom document property), so `score` run again
+on a round that did not change leaves the copy already there as it is (`made_from`), when event.db says it is
+the program's, unedited.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import hashlib
 import io
 import math
 import re
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,8 +162,61 @@ def write_checked(
     return write_bytes(path, checked_bytes(source, results), force=force)
 
 
+SOURCE_PROPERTY = "shuangsheng-source"  # the custom document property holding the copy's fingerprint
+
+
+@dataclass(frozen=True)
+class CheckedCopy:
+    """The checked copy laid out, not yet written."""
+
+    sheets: tuple[Sheet, ...]
+
+    @property
+    def source(self) -> str:
+        """The fingerprint of what the copy holds and of the code that writes it (this module, `style`,
+        XlsxWriter's version): equal fingerprints, equal copies."""
+        return hashlib.sha256(_writer_fingerprint().encode("ascii") + repr(self.sheets).encode("utf-8")).hexdigest()
+
+    def xlsx(self) -> bytes:
+        return xlsx_bytes(self.sheets, source=self.source)
+
+
+_WRITER: list[str] = []
+
+
+def _writer_fingerprint() -> str:
+    if not _WRITER:
+        import xlsxwriter
+
+        from scoring.workbook import style
+
+        code = Path(__file__).read_bytes() + Path(style.__file__).read_bytes() + xlsxwriter.__version__.encode()
+        _WRITER.append(hashlib.sha256(code).hexdigest())
+    return _WRITER[0]
+
+
+def made_from(path: Path) -> str | None:
+    """The fingerprint (`CheckedCopy.source`) a checked copy this program wrote carries, or None."""
+    from defusedxml import ElementTree
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            root = ElementTree.fromstring(archive.read("docProps/custom.xml"))
+    except (OSError, KeyError, zipfile.BadZipFile, ValueError, SyntaxError):  # no such part, or not ours
+        return None
+    for prop in root:
+        if prop.get("name") == SOURCE_PROPERTY:
+            return "".join(prop.itertext()).strip()
+    return None
+
+
 def checked_bytes(source: RoundSheet, results: Mapping[int, MatchResult]) -> bytes:
     """The checked copy of `source` as the bytes of an .xlsx file (see `write_checked`)."""
+    return checked_copy(source, results).xlsx()
+
+
+def checked_copy(source: RoundSheet, results: Mapping[int, MatchResult]) -> CheckedCopy:
+    """The checked copy of `source` laid out (see `write_checked`)."""
     name = Path(source.path).name
     if hashlib.sha256(read_file(source.path)).hexdigest() != source.sha256:
         raise WorkbookError([Problem.of_cell(name, None, None, "文件在读取之后又被修改过，请重新运行 score")])
@@ -193,13 +252,16 @@ def checked_bytes(source: RoundSheet, results: Mapping[int, MatchResult]) -> byt
             sheets.append(_match_sheet(grid, *by_sheet[title], marks))
         else:
             sheets.append(_plain_sheet(grid, marks))
-    return xlsx_bytes(sheets)
+    return CheckedCopy(tuple(sheets))
 
 
-def xlsx_bytes(sheets: Sequence[Sheet]) -> bytes:
-    """The copy as the bytes of an .xlsx file (XlsxWriter), sheets in the given order."""
+def xlsx_bytes(sheets: Sequence[Sheet], *, source: str | None = None) -> bytes:
+    """The copy as the bytes of an .xlsx file (XlsxWriter), sheets in the given order; `source`: its fingerprint,
+    kept as a custom document property."""
     buffer = io.BytesIO()
     wb = new_workbook(buffer, **FONT)
+    if source is not None:
+        wb.set_custom_property(SOURCE_PROPERTY, source)
     formats = {look: wb.add_format(dict(look.value)) for look in Look if look.value is not None}
     used: set[str] = set()
     for sheet in sheets:
