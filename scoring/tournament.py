@@ -213,10 +213,21 @@ def _errors_reason(problems: Sequence[Problem]) -> str:
     return f"{len(problems)}处错误：{shown}{'等' if len(problems) > 3 else ''}"
 
 
+# The last scoring of each round workbook: the same sheet (as read: `read_round` gives the same object for the same
+# content) under the same rules scores the same, and the rounds before the latest are scored again by every
+# draw, award and bracket of a process (the demo draws seven rounds in one).
+_LAST_SCORED: dict[Path, tuple[RoundSheet, RuleSet, RoundScore]] = {}
+
+
 def score_round(sheet: RoundSheet, rules: RuleSet) -> RoundScore:
     """Every table of a round from all its sources: the sheet, the phone entries attached to it, the 终局 cells."""
+    last = _LAST_SCORED.get(sheet.path)
+    if last is not None and last[0] is sheet and last[1] == rules:  # entries attached make another sheet object
+        return last[2]
     matches = tuple(score_match(m, rules, _phone(sheet, m, rules)) for m in sheet.matches)
-    return RoundScore(sheet, matches, knockout.advance(sheet.round, [m.outcome for m in matches]))
+    scored = RoundScore(sheet, matches, knockout.advance(sheet.round, [m.outcome for m in matches]))
+    _LAST_SCORED[sheet.path] = (sheet, rules, scored)
+    return scored
 
 
 def _phone(sheet: RoundSheet, match: MatchSheet, rules: RuleSet) -> sources.PhoneTable | None:
