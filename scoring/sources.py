@@ -23,7 +23,7 @@ from scoring.match import MatchResult, Status
 from scoring.rules import RuleSet
 from scoring.workbook.problems import Cell, Problem
 from scoring.workbook.round_reader import FinalCard, MatchSheet
-from scoring.workbook.schema import UNCHECKED
+from scoring.workbook.schema import UNCHECKED, YES_MARK
 
 PHONE = "扫码录分"  # where a phone hand is, in a problem: 扫码录分 第3桌 第4局
 
@@ -114,7 +114,7 @@ def _row_after(match: MatchSheet) -> Cell | None:
 
 def _value(value: object) -> str:
     if isinstance(value, bool):
-        return "是" if value else "空"
+        return YES_MARK if value else "空"
     if value is None:
         return "空"
     for attribute in ("label", "cn"):  # a Level's label; a Side's or an Offense's Chinese
