@@ -175,7 +175,13 @@ class CheckedCopy:
     def source(self) -> str:
         """The fingerprint of what the copy holds and of the code that writes it (this module, `style`,
         XlsxWriter's version): equal fingerprints, equal copies."""
-        return hashlib.sha256(_writer_fingerprint().encode("ascii") + repr(self.sheets).encode("utf-8")).hexdigest()
+        digest = hashlib.sha256(_writer_fingerprint().encode("ascii"))
+        for sheet in self.sheets:  # sheet by sheet, each look by its name: no text as large as the whole copy
+            looks = {cell: look.name for cell, look in sheet.looks.items()}
+            for part in (sheet.title, sheet.values, looks, sheet.widths, sheet.heights, sheet.merges, sheet.comments,
+                         sheet.title_rows, sheet.selected):
+                digest.update(repr(part).encode("utf-8"))
+        return digest.hexdigest()
 
     def xlsx(self) -> bytes:
         return xlsx_bytes(self.sheets, source=self.source)
