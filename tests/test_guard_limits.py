@@ -53,7 +53,7 @@ def refusal(data: bytes, name: str = "round-1.xlsx") -> str:
 def test_the_real_round_is_far_inside_every_limit(round_128):
     tables, rows, cells, unpacked = counts(round_128)
     assert tables == 64
-    assert rows * 5 < guard.MAX_TOTAL_ROWS and cells * 5 < guard.MAX_TOTAL_CELLS
+    assert rows * 4 < guard.MAX_TOTAL_ROWS and cells * 4 < guard.MAX_TOTAL_CELLS
     assert unpacked * 20 < guard.MAX_UNZIPPED_BYTES
     inspect(round_128, "round-1.xlsx")
 
@@ -75,7 +75,7 @@ def test_too_many_rows_over_the_whole_workbook_are_refused_naming_the_fullest_sh
 
 
 def test_too_many_cells_over_the_whole_workbook_are_refused(event_128, round_128):
-    pasted = paste_hands(round_128, lambda table: 240, cells=12)  # 19,000 rows, 218,000 cells
+    pasted = paste_hands(round_128, lambda table: 160, cells=12)  # 13,400 rows, 156,000 cells
     rows, cells = counts(pasted)[1:3]
     assert rows <= guard.MAX_TOTAL_ROWS < guard.MAX_TOTAL_CELLS < cells
     score_refuses(event_128, pasted, f"整个工作簿（各工作表合计）有超过 {guard.MAX_TOTAL_CELLS} 个单元格")

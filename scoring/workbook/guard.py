@@ -34,8 +34,8 @@ MAX_ROWS = 2_000  # per sheet: a score sheet has about 50 rows, the team list a 
 MAX_COLUMNS = 1_000  # per sheet: column ALL; a score sheet with its check columns uses about 20
 MAX_SHEET_AREA = 1_000_000  # per sheet: rows × columns of its extent (a parser may hold every cell in between)
 MAX_SHEET_CELLS = 20_000  # per sheet: <c> elements
-MAX_TOTAL_ROWS = 20_000  # the whole workbook: <row> elements of every sheet
-MAX_TOTAL_CELLS = 200_000  # the whole workbook: <c> elements of every sheet
+MAX_TOTAL_ROWS = 15_000  # the whole workbook: <row> elements of every sheet
+MAX_TOTAL_CELLS = 150_000  # the whole workbook: <c> elements of every sheet
 MAX_SHARED_TEXT = 32 * 1024 * 1024  # a sheet's cells × the longest shared string (a parser copies it per cell)
 CHUNK = 64 * 1024
 
