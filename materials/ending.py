@@ -37,7 +37,7 @@ from reportlab.lib.pagesizes import A3, A4, landscape
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from materials.conventions import players_of, prize_rows
+from materials.conventions import in_order, players_of, prize_rows
 from materials.flow import Flow, Piece, sizes, together
 from materials.fonts import Align, FontSet, FontSpec, choose_fonts, choose_formal
 from materials.page import INK, MARGIN, SHADE, Cell, break_lines
@@ -472,7 +472,7 @@ def announcement_pdf(
             byes = [s.entries[0].team for s in column.slots if s.kind is SlotKind.BYE]
             block = [*flow.paragraph(column.title), *flow.table(rows, [0.1, 0.32, 0.32, 0.12, 0.14])]
             if byes:
-                block += flow.note("轮空（直接晋级）：" + "、".join(team_name(t) for t in byes if t))
+                block += flow.note("轮空（直接晋级）：" + "、".join(team_name(t) for t in in_order(t for t in byes if t)))
             pieces += [*together(block), flow.space(flow.sizes.body * 0.6)]
         return pieces
 

@@ -204,6 +204,12 @@ def test_byes_advancing_and_the_index_are_in_number_order(demo40):
         if cells and len(cells) % 2 == 0 and all(re.fullmatch(r"\d+|轮空", c) for c in cells):
             index += [int(c) for c in cells[::2]]
     assert index == list(range(1, 41))
+    announced = "".join(page_texts((demo40 / "成绩公告.pdf").read_bytes()))
+    byes = re.findall(r"轮空（直接晋级）：((?:第\d+组、)*第\d+组)", announced)
+    assert byes, announced[:300]
+    for listed in byes:
+        numbers = team_numbers(listed)
+        assert numbers == sorted(numbers), listed
 
 
 def test_wall_sheets_carry_no_paths_or_commands(demo40):
