@@ -28,7 +28,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from display.page import page_html, version_of, views_html
-from scoring import tournament, venue
+from scoring import ledger, tournament, venue
+from scoring.announced import announced_tables
 from scoring.errors import UserError
 from scoring.event import EVENT_FILE
 from scoring.files import write_text
@@ -61,7 +62,8 @@ ROUND_MISSING_LOG = "如果是有意删除的，请按 Ctrl+C 停止大屏，再
 def load_board(folder: Path) -> Board:
     """The page data, through the calls `bracket` and `score` make. Raises UserError (its issues, all of them)."""
     chart, state = tournament.bracket(folder)
-    return venue.build_board(chart, state.scores())
+    scores = state.scores()
+    return venue.build_board(chart, scores, announced_tables(folder, scores), updated=time.strftime("%H:%M"))
 
 
 @dataclass(frozen=True)
@@ -99,12 +101,14 @@ def file_state(path: Path) -> FileState:
 
 
 def folder_fingerprint(folder: Path) -> tuple[FileState, ...]:
-    """event.toml, teams.xlsx and every round-N.xlsx (checked copies and backups are the program's own output)."""
+    """event.toml, teams.xlsx, every round-N.xlsx (checked copies and backups are the program's own output) and
+    event.db, where `score` records what the hall may see as final."""
     try:
         rounds = tournament.round_files(folder)
     except OSError:
         rounds = []
-    return tuple(file_state(p) for p in (folder / EVENT_FILE, folder / tournament.TEAMS_FILE, *rounds))
+    return tuple(file_state(p) for p in (folder / EVENT_FILE, folder / tournament.TEAMS_FILE, *rounds,
+                                         folder / ledger.DB_NAME))
 
 
 def written_before(fingerprint: Sequence[FileState], now_ns: int, settle: float) -> bool:
@@ -197,9 +201,19 @@ class BoardSource:
         self.log(f"{self.folder}：活动文件夹暂时不能完整读取，大屏继续显示最近一次能读取的内容：")
         for problem in problems:
             self.log(f"  {problem}")
-        if self._good is None:
-            return snapshot(DEFAULT_TITLE, None, (FOLDER_UNREADABLE.format(count=len(problems)),))
+        if self._good is None:  # a page that says what will come here, under the event's title when it is known
+            return snapshot(folder_title(self.folder), None, (FOLDER_UNREADABLE.format(count=len(problems)),))
         return snapshot(self._good.title, self._good, (FOLDER_TROUBLE.format(count=len(problems)),))
+
+
+def folder_title(folder: Path) -> str:
+    """The event's title from event.toml while the rest of the folder cannot be read yet; else 场地大屏."""
+    from scoring import event
+
+    try:
+        return event.load(folder).title or DEFAULT_TITLE
+    except UserError:
+        return DEFAULT_TITLE
 
 
 # --- HTTP: who may ask, what is answered ---

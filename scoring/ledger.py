@@ -34,7 +34,7 @@ import sqlite3
 import stat
 import sys
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from scoring.entry import Decision, Entry, read_entry
@@ -175,6 +175,7 @@ class ScoredRecord:
     workbook: str
     outcomes: dict[int, tuple[str, str | None]]
     at: str
+    sheets: dict[int, str] = field(default_factory=dict)  # each table's sheet fingerprint as `score` read it
 
 
 def fingerprint(path: Path) -> Fingerprint:
@@ -540,9 +541,11 @@ class Ledger:
                                (draw_id,)).fetchone()
         if row is None:
             return None
-        outcomes = {t: (status, winner) for t, status, winner in self._db.execute(
-            "SELECT tbl, status, winner FROM outcome WHERE scored = ? ORDER BY tbl", (row[0],))}
-        return ScoredRecord(draw_id, json.loads(row[1]), row[2], outcomes, row[3])
+        rows = self._db.execute(
+            "SELECT tbl, status, winner, sheet FROM outcome WHERE scored = ? ORDER BY tbl", (row[0],)).fetchall()
+        outcomes = {t: (status, winner) for t, status, winner, _ in rows}
+        sheets = {t: sheet for t, _, _, sheet in rows if sheet}
+        return ScoredRecord(draw_id, json.loads(row[1]), row[2], outcomes, row[3], sheets)
 
     # table-side entry: codes and entries
 

@@ -1102,24 +1102,27 @@ def _accept_rules(state: EventFolder) -> None:
             _record_scored(book, draws[change.number].id, sheet, score_round(sheet, state.rules), state.rules)
 
 
-def _record_scored(book: ledger.Ledger, draw_id: int, sheet: RoundSheet, scored: RoundScore, rules: RuleSet) -> None:
+def sheet_fingerprint(sheet: RoundSheet, name: str) -> str:
+    """A match sheet's content as `score` read it (its cells): what the ledger records beside each outcome, and
+    what the venue display compares to tell a scored table from one edited since."""
     import hashlib
 
-    def sheet_print(name: str) -> str:
-        """sha256 of repr(sorted (cell, text) pairs), fed piece by piece: a text shared by thousands of cells is
-        quoted once, and the list's repr is never built whole."""
-        grid = sheet.grids.get(name)
-        cells = sorted((k, str(v)) for k, v in grid.cells.items()) if grid is not None else []
-        quoted: dict[str, bytes] = {}
-        digest = hashlib.sha256(b"[")
-        for i, (cell, text) in enumerate(cells):
-            if text not in quoted:
-                quoted[text] = repr(text).encode("utf-8")
-            digest.update(b"%s(%s, %s)" % (b", " if i else b"", repr(cell).encode(), quoted[text]))
-        digest.update(b"]")
-        return digest.hexdigest()
+    grid = sheet.grids.get(name)
+    cells = sorted((k, str(v)) for k, v in grid.cells.items()) if grid is not None else []
+    # sha256 of repr(sorted (cell, text) pairs), fed piece by piece: a text shared by thousands of cells is quoted
+    # once, and the list's repr is never built whole.
+    quoted: dict[str, bytes] = {}
+    digest = hashlib.sha256(b"[")
+    for i, (cell, text) in enumerate(cells):
+        if text not in quoted:
+            quoted[text] = repr(text).encode("utf-8")
+        digest.update(b"%s(%s, %s)" % (b", " if i else b"", repr(cell).encode(), quoted[text]))
+    digest.update(b"]")
+    return digest.hexdigest()
 
-    outcomes = [(m.match.table, m.outcome.status.value, m.outcome.winner, sheet_print(m.match.sheet))
+
+def _record_scored(book: ledger.Ledger, draw_id: int, sheet: RoundSheet, scored: RoundScore, rules: RuleSet) -> None:
+    outcomes = [(m.match.table, m.outcome.status.value, m.outcome.winner, sheet_fingerprint(sheet, m.match.sheet))
                 for m in scored.matches]
     book.record_scored(draw_id, rules=rules.as_mapping(), workbook=sheet.sha256, outcomes=outcomes)
 

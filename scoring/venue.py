@@ -9,8 +9,8 @@ the tree out in screen-sized slots and words it for the hall.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from scoring.bracket import UNCHECKED_MARK, Bracket, Column, Slot, SlotKind
@@ -46,13 +46,26 @@ class TableView:
     third_place: bool
     status: TableStatus
     levels: tuple[str, str] | None  # (甲方, 乙方) after the last recorded hand; None before any hand
-    winner: str | None  # team id, once decided or by walkover
-    status_text: str  # the status in a few Chinese words for the TV: 尚未录入, 需加赛, 乙方弃权, 记录核对中…
+    winner: str | None  # team id, once decided or by walkover, and final for the hall (`final`)
+    status_text: str  # the status in a few Chinese words for the TV: 尚未录入, 进行中, 需加赛, 第85组弃权, 未逐局核对…
     unchecked: bool = False  # decided by a lost card's 终局 cells: 未逐局核对 beside the winner
+    final: bool = True  # scored and unchanged since (scoring.announced), or a phone table both teams confirmed
+
+    @property
+    def css(self) -> str:
+        return self.status.value if self.final else "playing"
 
     @property
     def winner_team(self) -> TeamView | None:
         return self.a if self.winner == self.a.id else self.b if self.winner == self.b.id else None
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A line of the list by 组号 that lets a player find their table: 第07组 → 12桌 (or 轮空)."""
+
+    team: TeamView
+    place: str
 
 
 @dataclass(frozen=True)
@@ -65,6 +78,13 @@ class RoundView:
     decided: bool  # every match decided: `advancing` is complete
     advancing: tuple[TeamView, ...]  # the winners by table, then the byes (only when decided)
     waiting: tuple[int, ...]  # tables not decided yet
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """Every team of the round by 组号 (in number order), with its table: a player finds theirs at a glance."""
+        seats = [Seat(side, f"{t.table}桌") for t in self.tables for side in (t.a, t.b)]
+        seats += [Seat(b, "轮空") for b in self.byes]
+        return tuple(sorted(seats, key=lambda s: number_order(s.team.id)))
 
     @property
     def scored(self) -> bool:
@@ -112,6 +132,12 @@ class Board:
     results: RoundView | None  # the latest round with anything scored
     bracket: BracketView | None  # once a second round is drawn
     placings: PlacingsView | None  # once the event is complete
+    updated: str = ""  # when the folder was read, HH:MM, for the page's 更新于
+
+
+def number_order(team_id: str) -> tuple[int, str]:
+    """Team ids in number order (09 before 10 before 100), as a player scans a list."""
+    return len(team_id), team_id
 
 
 def team_view(teams: Mapping[str, Team], team_id: str) -> TeamView:
@@ -127,15 +153,21 @@ STATUS_CN = {
 }
 
 
-def status_text(t: TableResult) -> str:
-    """The TV's few words on a table: 尚未录入, 需加赛, 乙方弃权, 记录核对中 (which cells are wrong is for the PC),
-    进行中 for a phone table still playing or not yet confirmed by both teams, 未逐局核对 for a lost card's match."""
+PLAYING = "进行中"
+
+
+def status_text(t: TableResult, *, final: bool = True) -> str:
+    """The TV's few words on a table, in the hall's words: 尚未录入, 进行中, 需加赛, 第85组弃权, 记录核对中 (which
+    cells are wrong is for the PC), 未逐局核对 for a lost card's match. A table not `final` (not scored as it stands,
+    or a phone table still playing or not yet confirmed by both teams) is 进行中 whatever it holds."""
     if _in_play(t):
-        return "进行中"
+        return PLAYING
+    if not final:
+        return STATUS_CN[TableStatus.OPEN] if t.status is TableStatus.OPEN else PLAYING
     if t.note:
         return UNCHECKED
     if t.status is TableStatus.WALKOVER:
-        return f"{t.forfeit.team}弃权" if t.forfeit else "弃权"
+        return f"{team_name(t.team(t.forfeit))}弃权" if t.forfeit else "弃权"
     if t.status is TableStatus.INVALID:
         return "记录核对中"
     return STATUS_CN[t.status]
@@ -146,11 +178,21 @@ def _in_play(t: TableResult) -> bool:
     return t.playing or (t.source == "phone" and not t.confirmed and t.status is not TableStatus.INVALID)
 
 
+def _final(t: TableResult, final: Collection[int] | None) -> bool:
+    """Whether the hall sees this table's result as final: as `score` recorded it with the sheet unchanged (`final`,
+    None: every table), or a phone table both teams confirmed; never a phone table still in play."""
+    if _in_play(t):
+        return False
+    return final is None or t.table in final or (t.source in ("phone", "both") and t.confirmed)
+
+
 def _levels(t: TableResult) -> tuple[str, str] | None:
     return (t.levels.a.label, t.levels.b.label) if t.levels is not None else None
 
 
-def round_view(results: RoundResults, teams: Mapping[str, Team]) -> RoundView:
+def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collection[int] | None = None) -> RoundView:
+    """A round as the hall sees it: `final` the tables whose result stands (None: all of them)."""
+    shown = {t.table: _final(t, final) for t in results.tables}
     tables = tuple(
         TableView(
             table=t.table,
@@ -159,21 +201,23 @@ def round_view(results: RoundResults, teams: Mapping[str, Team]) -> RoundView:
             third_place=t.third_place,
             status=t.status,
             levels=_levels(t),
-            winner=None if _in_play(t) else t.winner,
-            status_text=status_text(t),
+            winner=t.winner if shown[t.table] else None,
+            status_text=status_text(t, final=shown[t.table]),
             unchecked=bool(t.note),
+            final=shown[t.table],
         )
         for t in results.tables
     )
+    decided = results.decided and all(shown.values())
     return RoundView(
         number=results.number,
         title=results.title,
         final=results.final,
         tables=tables,
-        byes=tuple(team_view(teams, t) for t in results.byes),
-        decided=results.decided,
-        advancing=tuple(team_view(teams, t) for t in results.advancing) if results.decided else (),
-        waiting=tuple(t.table for t in results.tables if t.winner is None or _in_play(t)),
+        byes=tuple(team_view(teams, t) for t in sorted(results.byes, key=number_order)),
+        decided=decided,
+        advancing=tuple(team_view(teams, t) for t in results.advancing) if decided else (),
+        waiting=tuple(t.table for t in tables if t.winner is None),
     )
 
 
@@ -196,10 +240,11 @@ def _note(slot: Slot, index: int) -> str:
     return entry.level or ""
 
 
-def bracket_view(chart: Bracket, teams: Mapping[str, Team]) -> BracketView | None:
+def bracket_view(chart: Bracket, teams: Mapping[str, Team],
+                 pending: Collection[tuple[int, int]] = ()) -> BracketView | None:
     """The rounds drawn so far, the latest of them: the last two, and earlier ones while the first column keeps within
     BRACKET_MAX_LEAVES matches and byes (at most BRACKET_MAX_COLUMNS columns). None until a second round is drawn
-    (before that the draw and the results say it all)."""
+    (before that the draw and the results say it all). `pending`: (round, table) not yet final, shown without a winner."""
     drawn = [c for c in chart.columns if c.drawn]
     if len(drawn) < 2:
         return None
@@ -219,10 +264,12 @@ def bracket_view(chart: Bracket, teams: Mapping[str, Team]) -> BracketView | Non
             else:
                 position, leaves = float(leaves), leaves + 1
             placed.append(position)
-            nodes.append(_node(f"{c}-{i}", tuple(f"{c - 1}-{k}" for k in sources), c, position, slot, teams))
+            node = _node(f"{c}-{i}", tuple(f"{c - 1}-{k}" for k in sources), c, position, slot, teams)
+            nodes.append(replace(node, winner=None) if (column.number, node.table) in pending else node)
         positions.append(placed)
     if chart.third_place is not None and chart.third_place.round == window[-1].number:
-        nodes.append(_node("third", (), len(window) - 1, float(leaves), chart.third_place, teams, third_place=True))
+        third = _node("third", (), len(window) - 1, float(leaves), chart.third_place, teams, third_place=True)
+        nodes.append(replace(third, winner=None) if (window[-1].number, third.table) in pending else third)
         leaves += 1
     columns = tuple((column.number, column_title(column)) for column in window)
     return BracketView(columns, tuple(sorted(nodes, key=lambda n: (n.column, n.slot))), leaves)
@@ -252,20 +299,26 @@ def placings_view(placings: Placings, teams: Mapping[str, Team]) -> PlacingsView
     )
 
 
-def build_board(chart: Bracket, scores: Sequence[RoundScore]) -> Board:
+def build_board(chart: Bracket, scores: Sequence[RoundScore], final: Mapping[int, Collection[int]] | None = None,
+                *, updated: str = "") -> Board:
     """The page data from `tournament.bracket`'s chart (team list, placings, the tree) and every round drawn so far,
-    in order, as `scoring.tournament` scored them."""
+    in order, as `scoring.tournament` scored them. `final` (scoring.announced): round → the tables whose result
+    stands; the others show as 进行中 (None: every table stands). `updated`: when the folder was read (HH:MM)."""
     team_map = {t.id: t for t in chart.teams}
-    rounds = [round_view(round_results(s, team_map), team_map) for s in scores]
+    gate = final if final is not None else {}
+    rounds = [round_view(round_results(s, team_map), team_map, gate.get(s.round.number) if final is not None else None)
+              for s in scores]
+    pending = {(r.number, t.table) for r in rounds for t in r.tables if not t.final}
     current = rounds[-1] if rounds else None
     results = next((r for r in reversed(rounds) if r.scored), None)
     placings = chart.placings
-    done = placings.complete and bool(scores) and is_final(scores[-1].round)
+    done = placings.complete and bool(scores) and is_final(scores[-1].round) and not pending
     return Board(
         title=chart.title,
         teams=tuple(team_view(team_map, t.id) for t in chart.teams),
         current=current,
         results=results,
-        bracket=bracket_view(chart, team_map),
+        bracket=bracket_view(chart, team_map, pending),
         placings=placings_view(placings, team_map) if done else None,
+        updated=updated,
     )

@@ -132,7 +132,11 @@ def test_a_folder_not_yet_readable_shows_only_the_notice(tmp_path, serve):
     (tmp_path / "teams.xlsx").unlink()
     status, _, body = request(serve(tmp_path), "GET", "/board.json")
     views = json.loads(body)["views"]
-    assert status == 200 and "暂时无法读取活动文件夹" in views and 'class="view' not in views
+    assert status == 200 and "暂时无法读取活动文件夹" in views
+    assert 'class="view welcome"' in views and "抽签后这里会自动更新" in views  # a useful page, not a blank screen
+    assert 'class="view draw' not in views and 'class="view results' not in views
+    title = re.search(r"<title>(.*?)</title>", request(serve(tmp_path), "GET", "/")[2].decode())
+    assert title and "离退休" in title.group(1)  # the event's title, from event.toml
 
 
 def test_an_unexpected_failure_is_a_calm_page_not_a_traceback(tmp_path, serve, monkeypatch, capsys):

@@ -44,9 +44,9 @@ def test_export_replaces_only_an_earlier_export_and_only_with_force(event, tmp_p
     target = tmp_path / "大屏.html"
     cli("show", event, "--export", target)
     assert "文件已存在；如要覆盖，请加 --force" in cli("show", event, "--export", target, code=1).output
-    target.write_text(target.read_text(encoding="utf-8").replace("获奖名单", "改过的"), encoding="utf-8")
+    target.write_text(target.read_text(encoding="utf-8").replace("晋级图", "改过的"), encoding="utf-8")
     cli("show", event, "--export", target, "--force")  # still our export (its generator line): replaced
-    assert "获奖名单" in target.read_text(encoding="utf-8")
+    assert "晋级图" in target.read_text(encoding="utf-8") and "改过的" not in target.read_text(encoding="utf-8")
 
 
 def test_export_refuses_a_web_page_it_did_not_write_even_with_force(event, tmp_path):

@@ -14,7 +14,7 @@ from cli import app
 from scoring import tournament, workbook
 from scoring.simulate import simulate_match
 from scoring.venue import Board, build_board
-from tests.browser.conftest import SIZES
+from tests.browser.conftest import ALL_SIZES, SIZES
 from tests.events import TIED, WRONG, draw, finished, new_event, played_rounds, start_event
 from tests.show_process import start_show, stop
 
@@ -37,7 +37,14 @@ def events(tmp_path_factory):
     # Round 2 drawn and partly scored: a tie at table 1, a mistake at table 2, table 3 not yet entered.
     played_rounds(base / "mid", teams=11, rounds=1)
     workbook.fill_round(tournament.round_path(base / "mid", 2), {1: TIED, 2: WRONG})
+    tournament.score(base / "mid", 2)  # and scored: what the hall sees as final is what `score` recorded
     folders["mid"] = base / "mid"
+    # Round 1 typed in full at table 1 and saved, never scored: the hall must not see a winner yet.
+    rng = start_event(base / "half", teams=6)
+    draw(base / "half", rng)
+    rules = tournament.open_folder(base / "half").rules
+    workbook.fill_round(tournament.round_path(base / "half", 1), {1: simulate_match(rng, rules=rules)[0]})
+    folders["half"] = base / "half"
     finished(base / "end", teams=11)
     folders["end"] = base / "end"
     rng = start_event(base / "big", teams=100)  # 36 tables and 28 byes: the draw needs several pages
@@ -79,7 +86,8 @@ def pages_of(page) -> list[tuple[str, str]]:
     shown = []
     for i in range(page.evaluate("showDisplay.pages()")):
         page.evaluate(f"showDisplay.show({i})")
-        title = page.inner_text("#view-title")
+        title = page.evaluate("document.querySelector('#stage .page:not([hidden])').dataset.title")
+        assert title.startswith(page.inner_text("#view-title"))
         shown.append((title, page.inner_text("#stage .page:not([hidden])")))
     return shown
 
@@ -108,8 +116,10 @@ LAYOUT_PROBLEMS = """() => {
     if (el.scrollHeight > el.clientHeight + 1 && el.clientHeight > 0 && getComputedStyle(el).display !== "inline")
       problems.push(`cut off below: ${name} ${el.scrollHeight}>${el.clientHeight}`);
     for (const node of el.childNodes) {
-      if (node.nodeType === 3 && /[0-9]/.test(node.textContent) && parseFloat(getComputedStyle(el).fontSize) < 48)
-        problems.push(`number under 48 px: ${name} ${getComputedStyle(el).fontSize}`);
+      if (node.nodeType === 3 && /[0-9]/.test(node.textContent) && el.closest("#stage") && parseFloat(getComputedStyle(el).fontSize) < 0.05 * H - 0.5)
+        problems.push(`number under 5 % of the height: ${name} ${getComputedStyle(el).fontSize}`);
+      if (node.nodeType === 3 && node.textContent.trim() && parseFloat(getComputedStyle(el).fontSize) < 0.035 * H - 0.5)
+        problems.push(`text under 3.5 % of the height: ${name} ${getComputedStyle(el).fontSize}`);
     }
   }
   return problems;
@@ -132,12 +142,12 @@ def test_each_view_shows_what_the_folder_says(browser, events, size):
     pages = pages_of(page)
     assert page.errors == []
     current = board.current
-    draw_text = text_of(pages, f"{current.title} 对阵")
-    for t in current.tables:
-        assert f"{t.table}桌" in draw_text
-        for team in (t.a, t.b):
-            assert team.name in draw_text and team.players in draw_text
+    assert not any("对阵" in title for title, _ in pages)  # being scored: its results show the draw and the levels
     results = text_of(pages, f"{current.title} 成绩")
+    for t in current.tables:
+        assert f"{t.table}桌" in results
+        for team in (t.a, t.b):
+            assert team.name in results and team.players in results
     assert "需加赛" in results and "记录核对中" in results and "尚未录入" in results
     assert "还在进行" in results and "1桌" in results
     bracket = text_of(pages, "晋级图")
@@ -161,7 +171,7 @@ def test_at_the_end_the_placings_come_first(browser, events, size):
     for prize, team in [("一等奖", p.first), ("二等奖", p.second), *[("三等奖", t) for t in p.third]]:
         assert prize in prizes and team.name in prizes and team.players in prizes
     final = text_of(pages, "决赛")
-    assert f"{p.first.name}获胜" in final
+    assert re.search(rf"{p.first.name}\n{p.first.players}\n获胜", final), final
     assert not any("对阵" in title for title, _ in pages)  # the final is over: no draw to show
     page.close()
 
@@ -178,7 +188,7 @@ def test_nothing_overflows_and_numbers_are_large(browser, events, event, size):
         assert len(draw_pages) >= 2
         current = board_of(folder).current
         for t in current.tables:
-            assert sum(bool(re.search(rf"(?<![0-9]){t.table}桌", text)) for text in draw_pages) == 1, (t.table, draw_pages)
+            assert sum(bool(re.search(rf"(?<!→\n)(?<![0-9]){t.table}桌", text)) for text in draw_pages) == 1, (t.table, draw_pages)
         assert len(current.byes) == 28  # 100 teams: 36 matches in round 1, 28 byes, listed together
         byes = next(text for text in draw_pages if "轮空" in text)
         assert "直接进入下一轮" in byes and all(b.name in byes for b in current.byes)
@@ -194,9 +204,9 @@ def test_views_that_fit_share_one_screen(browser, events):
     title = board_of(folder).current.title
     page = open_page(browser, url, (1920, 1080))
     pages = pages_of(page)
-    assert pages[0][0] == f"{title} 对阵 · {title} 成绩"  # both fit: one screen, the second under its own heading
+    assert pages[0][0] == f"{title} 成绩 · {title} 找座位：组号 → 桌号"  # both fit: one screen, the second headed
     page.evaluate("showDisplay.show(0)")
-    assert page.inner_text("#stage .page:not([hidden]) h2", timeout=1000) == f"{title} 成绩"
+    assert page.inner_text("#stage .page:not([hidden]) h2", timeout=1000) == f"{title} 找座位：组号 → 桌号"
     assert {t for t, _ in pages[1:]} == {"晋级图"}
     page.close()
     page = open_page(browser, events["long"][1], (1920, 1080))
@@ -204,17 +214,21 @@ def test_views_that_fit_share_one_screen(browser, events):
     page.close()
 
 
-def test_the_display_rotates_through_its_pages(browser, events):
+def test_the_display_rotates_and_the_bracket_gets_at_most_a_third(browser, events):
     _, url = events["mid"]
     page = open_page(browser, url, (1280, 720), clock=True)
     count = page.evaluate("showDisplay.pages()")
-    assert count >= 3
-    titles = [page.inner_text("#view-title") + page.inner_text("#counter")]
-    for _ in range(count):
+    bracket = set(page.evaluate("[...document.querySelectorAll('#stage .page')].flatMap((p, i) => "
+                                "p.classList.contains('bracket') ? [i] : [])"))
+    assert count >= 3 and bracket and len(bracket) > count - len(bracket)  # the bracket alone would hold the screen
+    shown = [page.evaluate("showDisplay.current()")]
+    assert shown[0] == 0 and page.inner_text("#counter").startswith("1/")
+    for _ in range(6 * count):
         page.clock.run_for(12_000)
-        titles.append(page.inner_text("#view-title") + page.inner_text("#counter"))
-    assert len(set(titles[:count])) == count and titles[count] == titles[0]
-    assert titles[0].endswith(f"1/{count}")
+        shown.append(page.evaluate("showDisplay.current()"))
+    assert set(shown) == set(range(count))  # every page comes round
+    share = sum(i in bracket for i in shown) / len(shown)
+    assert share <= 1 / 3 + 0.05, (share, shown)  # the current round gets most of the screen time
     page.close()
 
 
@@ -242,9 +256,12 @@ def test_the_page_follows_the_folder_without_reloading(browser, tmp_path):
         titles = [title for title, _ in pages_of(page)]
         assert any(t.startswith("第2轮") and t.endswith("成绩") for t in titles)
 
+        page.evaluate("showDisplay.show(showDisplay.pages() - 1)")  # the hall is looking at the bracket
         written = time.monotonic()
         assert CliRunner().invoke(app, ["draw", str(tmp_path)]).exit_code == 0  # and the next round is drawn
         wait_until(page, "document.querySelector('#source .view.draw')?.dataset.title.startsWith('第3轮')")
+        assert page.evaluate("showDisplay.current()") == 0  # the new draw is brought to the front at once
+        assert page.inner_text("#view-title").startswith("第3轮") and "对阵" in page.inner_text("#view-title")
         second_update = time.monotonic() - written
         assert page.evaluate("window.stillTheSamePage") is True and navigations == []
         assert first_update < 5 and second_update < 5
@@ -318,29 +335,31 @@ BRACKET_LINKS = """() => [...document.querySelectorAll("#stage .page.bracket")].
 
 
 def test_a_bracket_over_several_pages_links_every_match_to_where_it_came_from(browser, tmp_path):
-    """A match whose earlier match is on another page gets a dashed line running to that page's edge. Where the
-    pages break depends on the screen's height: every height from 600 to 1080 lines is tried."""
-    played_rounds(tmp_path / "wide", teams=40, rounds=1)  # round 2 drawn: 16 matches from 8 played and 24 byes
+    """A match whose earlier match is on another page gets a dashed line running to that page's edge. Sizes follow
+    the screen's height, so where the pages break depends on its shape (narrower: names wrap, boxes grow): every
+    width from 640 to 1920 at 1080 lines is tried, and a field whose bracket splits differently."""
     target = tmp_path / "大屏.html"
-    assert CliRunner().invoke(app, ["show", str(tmp_path / "wide"), "--export", str(target)]).exit_code == 0
     continued = 0
-    for height in range(600, 1081, 30):
-        page = browser.new_page(viewport={"width": 1280, "height": height})
-        page.goto(target.as_uri())
-        wait_until(page, "window.showDisplay && window.showDisplay.pages() > 0")
-        assert page.evaluate("document.querySelectorAll('#stage .page.bracket').length") > 1, height
-        assert page.evaluate(BRACKET_LINKS) == [], height
-        continued += page.evaluate("document.querySelectorAll('#stage .page.bracket path.continued').length")
-        page.close()
-    assert continued > 0  # some height splits a match from the one it came from
+    for teams in (40, 27):
+        played_rounds(tmp_path / str(teams), teams=teams, rounds=1)  # round 2 drawn (40: 16 matches from 8 + 24 byes)
+        assert CliRunner().invoke(app, ["show", str(tmp_path / str(teams)), "--export", str(target), "--force"]).exit_code == 0
+        for width in range(640, 1921, 160):
+            page = browser.new_page(viewport={"width": width, "height": 1080})
+            page.goto(target.as_uri())
+            wait_until(page, "window.showDisplay && window.showDisplay.pages() > 0")
+            assert page.evaluate("document.querySelectorAll('#stage .page.bracket').length") > 1, width
+            assert page.evaluate(BRACKET_LINKS) == [], width
+            continued += page.evaluate("document.querySelectorAll('#stage .page.bracket path.continued').length")
+            page.close()
+    assert continued > 0  # some shape splits a match from the one it came from
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", ALL_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_screenshots_of_every_page(browser, events, screenshots, size):
     """The pictures a person looks at (SHUANGSHENG_SCREENSHOTS=folder keeps them); here: each is a real picture."""
     from PIL import Image
 
-    for event in ("mid", "end"):
+    for event in ("mid", "end", "big", "half"):
         _, url = events[event]
         page = open_page(browser, url, size)
         for i in range(page.evaluate("showDisplay.pages()")):
@@ -352,3 +371,87 @@ def test_screenshots_of_every_page(browser, events, screenshots, size):
                 colours = image.convert("RGB").getcolors(maxcolors=1_000_000)
                 assert colours is not None and len(colours) > 50  # text and boxes, not a blank screen
         page.close()
+
+
+def unscored_texts(page) -> str:
+    return "\n".join(text for _, text in pages_of(page))
+
+
+def test_a_half_typed_unscored_workbook_shows_no_winner_until_scored(browser, events, tmp_path):
+    """SPEC §8: a result is final for the hall only as `score` recorded it while the table's sheet is unchanged."""
+    _, url = events["half"]
+    page = open_page(browser, url, (1920, 1080))
+    text = unscored_texts(page)
+    assert "进行中" in text and "晋级" not in text and "获胜" not in text and "✓" not in text, text
+    page.close()
+
+    rng = start_event(tmp_path, teams=4)
+    draw(tmp_path, rng)
+    rules = tournament.open_folder(tmp_path).rules
+    path = tournament.round_path(tmp_path, 1)
+    workbook.fill_round(path, {1: simulate_match(rng, rules=rules)[0]})
+    proc, url, _ = start_show(tmp_path)
+    try:
+        page = open_page(browser, url, (1280, 720))
+        assert "晋级" not in unscored_texts(page)
+        assert CliRunner().invoke(app, ["score", str(tmp_path)]).exit_code == 0
+        wait_until(page, "document.querySelector('#source').textContent.includes('晋级')", timeout=10)
+        workbook.fill_round(path, {1: TIED})  # table 1's sheet typed over after `score`
+        wait_until(page, "!document.querySelector('#source').textContent.includes('晋级')", timeout=10)
+        assert "进行中" in unscored_texts(page) and page.errors == []
+        page.close()
+    finally:
+        stop(proc)
+
+
+FILL = """() => { const page = document.querySelector("#stage .page:not([hidden])");
+  const bottom = Math.max(...[...page.querySelectorAll(":scope > *")].filter(e => !(e instanceof SVGElement))
+    .map(e => e.offsetTop + e.offsetHeight));
+  return bottom / page.clientHeight; }"""
+
+
+@pytest.mark.parametrize("size", ALL_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("event", ["mid", "big", "end"])
+def test_no_page_is_mostly_empty(browser, events, event, size):
+    """When the views take more than one screen, every page in the rotation is at least half full."""
+    _, url = events[event]
+    page = open_page(browser, url, size)
+    count = page.evaluate("showDisplay.pages()")
+    brackets = page.evaluate("document.querySelectorAll('#stage .page.bracket').length")
+    for i in range(count if count > 1 else 0):
+        page.evaluate(f"showDisplay.show({i})")
+        if "bracket" in page.evaluate("document.querySelector('#stage .page:not([hidden])').className") and brackets < 2:
+            continue  # the whole bracket on one page: as tall as it is
+        assert page.evaluate(FILL) >= 0.5, (i, page.inner_text("#view-title"))
+    page.close()
+
+
+BOXES = """() => { const W = window.innerWidth, H = window.innerHeight;
+  return [...document.querySelectorAll("header > *, #stage .page:not([hidden]) .item, #stage .page:not([hidden]) .node, "
+    + "#stage .page:not([hidden]) .num")].filter(e => e.getClientRects().length).map(e => {
+    const r = e.getBoundingClientRect();
+    return [e.className, r.left / W, r.top / H, r.width / W, r.height / H];
+  }); }"""
+
+
+@pytest.mark.parametrize("event", ["mid", "big"])
+def test_a_4k_tv_shows_the_same_layout_as_1080p_and_720p(browser, events, event):
+    """Sizes follow the screen: every box at the same place and size relative to the screen, the same pages."""
+    _, url = events[event]
+    seen = {}
+    for size in ALL_SIZES:
+        page = open_page(browser, url, size)
+        layout = []
+        for i in range(page.evaluate("showDisplay.pages()")):
+            page.evaluate(f"showDisplay.show({i})")
+            layout.append((page.inner_text("#view-title"), page.evaluate(BOXES)))
+        seen[size] = layout
+        page.close()
+    base = seen[(1920, 1080)]
+    for size, layout in seen.items():
+        assert [t for t, _ in layout] == [t for t, _ in base], size
+        for (title, boxes), (_, expected) in zip(layout, base, strict=True):
+            assert len(boxes) == len(expected), (size, title)
+            for box, want in zip(boxes, expected, strict=True):
+                assert box[0] == want[0]
+                assert all(abs(a - b) < 0.02 for a, b in zip(box[1:], want[1:], strict=True)), (size, title, box, want)
