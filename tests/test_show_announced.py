@@ -11,8 +11,8 @@ from scoring import tournament, workbook
 from scoring.hands import Hand, MatchRecord
 from scoring.levels import Side
 from scoring.simulate import simulate_match
-from tests.conftest import cli
 from tests.events import draw, start_event
+from tests.helpers import cli
 
 AHEAD = MatchRecord((Hand(Side.B, 0), Hand(Side.B, 0)))  # two hands typed: 乙方 far ahead, the match not over
 
