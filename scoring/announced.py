@@ -1,4 +1,4 @@
-"""Which tables' results the venue display may show as final (SPEC §8, "The venue display").
+"""Which tables' results the venue display may show as final (docs/README.md, 场地大屏).
 
 A table's result is final for the hall only as `score` recorded it in event.db while the table's sheet still has
 the fingerprint `score` read, and the outcome read now is the one recorded (a 弃权 typed on the 对阵 sheet since is

@@ -1,5 +1,5 @@
 """The venue display shows a table's result as final only as `score` recorded it while the sheet is unchanged
-(SPEC §8): a half-typed workbook saved but never scored shows 进行中, `score` makes it final, editing the sheet
+(docs/README.md, 场地大屏): a half-typed workbook saved but never scored shows 进行中, `score` makes it final, editing the sheet
 again takes it back to 进行中. Through `show --export`, the same views the live page serves."""
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 SIZES = [(1920, 1080), (1280, 720)]
-ALL_SIZES = [(1280, 720), (1920, 1080), (3840, 2160)]  # a 4K TV shows the same layout (SPEC §8)
+ALL_SIZES = [(1280, 720), (1920, 1080), (3840, 2160)]  # a 4K TV shows the same layout as 1080p
 
 
 def find_chromium() -> str | None:

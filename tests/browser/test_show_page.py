@@ -378,7 +378,7 @@ def unscored_texts(page) -> str:
 
 
 def test_a_half_typed_unscored_workbook_shows_no_winner_until_scored(browser, events, tmp_path):
-    """SPEC §8: a result is final for the hall only as `score` recorded it while the table's sheet is unchanged."""
+    """A result is final for the hall only as `score` recorded it while the table's sheet is unchanged."""
     _, url = events["half"]
     page = open_page(browser, url, (1920, 1080))
     text = unscored_texts(page)
