@@ -194,6 +194,9 @@ def materials(
 
 
 FolderArg = Annotated[Path, typer.Argument(metavar="文件夹", help="活动文件夹（含 event.toml）", parser=a_folder)]
+PortOpt = Annotated[
+    int, typer.Option("--port", metavar="端口", parser=WholeNumber(0, 65535), help="网页端口（0 表示自动选一个空闲端口）")
+]
 ForceOpt = Annotated[bool, typer.Option("--force", help="覆盖已有文件")]
 
 
@@ -489,9 +492,7 @@ def bracket(
 @app.command()
 def show(
     folder: FolderArg = Path("."),
-    port: Annotated[
-        int, typer.Option("--port", metavar="端口", parser=WholeNumber(0, 65535), help="网页端口（0 表示自动选一个空闲端口）")
-    ] = 8000,
+    port: PortOpt = 8000,
     lan: Annotated[bool, typer.Option("--lan", help="让同一局域网中的电视也能打开（默认只有本机能打开）")] = False,
     export: Annotated[
         Path | None,
@@ -547,9 +548,7 @@ def show(
 @app.command()
 def serve(
     folder: FolderArg = Path("."),
-    port: Annotated[
-        int, typer.Option("--port", metavar="端口", parser=WholeNumber(0, 65535), help="网页端口（0 表示自动选一个空闲端口）")
-    ] = 8000,
+    port: PortOpt = 8000,
     lan: Annotated[bool, typer.Option("--lan", help="让同一局域网中的手机和电视也能打开（默认只有本机能打开）")] = False,
     address: Annotated[
         str | None,
