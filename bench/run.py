@@ -157,8 +157,8 @@ def measure_pair(first: list[str], second: list[str], runs: int) -> tuple[Sample
 
 def largest_accepted(event: Path, work: Path) -> list[tuple[str, int]]:
     """Peak resident bytes of `score --round 1` (a subprocess; exit 1: the pasted hands have errors) of the round
-    workbook of `event` filled up to the guard's limits, in three forms; and 210 rows of 12 cells pasted under every
-    hand table, all one shared text of 10,500 characters (a pasted page: 194,000 bad cells)."""
+    workbook of `event` filled up to the guard's limits, in three forms; and as many rows pasted under every
+    hand table as the guard accepts (12 cells a row), all one shared text of 10,500 characters (a pasted page)."""
     from scoring.workbook import guard
     from tests.big_workbooks import counts, fill_to, fill_with_text, to_shared_strings, with_formula
 
@@ -168,7 +168,10 @@ def largest_accepted(event: Path, work: Path) -> list[tuple[str, int]]:
     print(f"      the largest accepted round: {rows} rows, {cells} cells, {unpacked / MB:.1f} MB unpacked, "
           f"{len(full) / MB:.1f} MB on disk", flush=True)
     peaks = []
-    page = to_shared_strings(fill_with_text((event / "round-1.xlsx").read_bytes(), "x" * 10_500, below=210))
+    drawn = (event / "round-1.xlsx").read_bytes()
+    tables, _, drawn_cells, _ = counts(drawn)
+    below = (guard.MAX_TOTAL_CELLS - drawn_cells) // (tables * 12) - 1  # the most pasted rows the guard accepts
+    page = to_shared_strings(fill_with_text(drawn, "x" * 10_500, below=below))
     for label, data in (("as written", full), ("shared strings", to_shared_strings(full)),
                         ("with a formula", with_formula(full)), ("a pasted page", page)):
         folder = work / f"largest-{label.replace(' ', '-')}"
