@@ -15,6 +15,7 @@ from scoring import tournament, workbook
 from scoring.demo import make_teams
 from scoring.hands import Hand, MatchRecord
 from scoring.levels import Side
+from scoring.match import Status
 from scoring.simulate import simulate_match
 from scoring.teams import Team
 from tests.helpers import cli, tied_hands
@@ -111,3 +112,40 @@ def every_status_round(folder: Path) -> tournament.ScoreReport:
     wb["第4桌"]["D7"] = 33
     wb.save(path)
     return tournament.score(folder, 1)
+
+
+def round_file(folder: Path, number: int) -> Path:
+    return folder / tournament.round_file(number)
+
+
+def simulated(seed: int, folder: Path) -> MatchRecord:
+    """A plausible decided match that fits the sheet (the simulator may need more 加赛 hands than the 10 rows)."""
+    rules = event_file.load(folder).rules
+    rng = random.Random(seed)
+    while True:
+        record, result = simulate_match(rng, rules=rules)
+        playoff = sum(h.playoff for h in record.hands)
+        if result.status is not Status.NEEDS_PLAYOFF and playoff <= workbook.PLAYOFF_ROWS:
+            return record
+
+
+def fill(folder: Path, number: int, *, seed: int = 0, walkovers=None, skip=(), records=None) -> None:
+    """The referee types every match of round `number` (except tables in `skip` or with a walkover)."""
+    path = round_file(folder, number)
+    tables = [p.table for p in workbook.read_round(path).round.pairings]
+    walkovers = walkovers or {}
+    given = dict(records or {})
+    for t in tables:
+        if t not in skip and t not in walkovers and t not in given:
+            given[t] = simulated(seed * 1000 + number * 100 + t, folder)
+    workbook.fill_round(path, given, walkovers=walkovers)
+
+
+def second_round_drawn(folder: Path) -> Path:
+    """An 8-team event whose round 1 was drawn (seed 1), typed and scored, and round 2 drawn (seed 2)."""
+    new_event(folder, 8)
+    cli("draw", folder, "--seed", 1)
+    fill(folder, 1, records={t: simulated(t, folder) for t in (1, 2, 3, 4)})
+    cli("score", folder)
+    cli("draw", folder, "--seed", 2)
+    return folder

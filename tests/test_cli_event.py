@@ -15,14 +15,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from scoring import event as event_file
 from scoring import knockout, workbook
 from scoring.hands import Hand, MatchRecord
 from scoring.levels import Side
 from scoring.match import Status, replay
-from scoring.simulate import simulate_match
 from scoring.teams import Team
-from tests.events import new_event, team_list
+from tests.events import fill, new_event, round_file, team_list
 from tests.helpers import cli, digests, sha
 from tests.pdfcheck import text_of
 
@@ -34,33 +32,6 @@ TIED = MatchRecord((Hand(dealer=Side.A, points=80),))  # defenders take the deal
 
 
 # --- helpers ---
-
-
-def round_file(folder: Path, number: int) -> Path:
-    return folder / f"round-{number}.xlsx"
-
-
-def simulated(seed: int, folder: Path) -> MatchRecord:
-    """A plausible decided match that fits the sheet (the simulator may need more 加赛 hands than the 10 rows)."""
-    rules = event_file.load(folder).rules
-    rng = random.Random(seed)
-    while True:
-        record, result = simulate_match(rng, rules=rules)
-        playoff = sum(h.playoff for h in record.hands)
-        if result.status is not Status.NEEDS_PLAYOFF and playoff <= workbook.PLAYOFF_ROWS:
-            return record
-
-
-def fill(folder: Path, number: int, *, seed: int = 0, walkovers=None, skip=(), records=None) -> None:
-    """The referee types every match of round `number` (except tables in `skip` or with a walkover)."""
-    path = round_file(folder, number)
-    tables = [p.table for p in workbook.read_round(path).round.pairings]
-    walkovers = walkovers or {}
-    given = dict(records or {})
-    for t in tables:
-        if t not in skip and t not in walkovers and t not in given:
-            given[t] = simulated(seed * 1000 + number * 100 + t, folder)
-    workbook.fill_round(path, given, walkovers=walkovers)
 
 
 def score_json(folder: Path, *args: object, code: int = 0) -> dict:

@@ -10,10 +10,9 @@ from scoring import tournament, workbook
 from scoring.codes import format_code, parse_code
 from scoring.entry import Stamp, add_hand
 from scoring.ledger import Ledger
-from tests.events import new_event
+from tests.events import fill, new_event, round_file, second_round_drawn, simulated
 from tests.helpers import cli
 from tests.pdfcheck import page_texts
-from tests.test_cli_event import fill, round_file, simulated
 
 
 def _codes(folder: Path, number: int) -> dict[int, str]:
@@ -66,12 +65,8 @@ def test_redo_gives_new_codes_to_the_tables_it_changes_and_keeps_the_others(tmp_
 
     from scoring.hands import MatchRecord
 
-    folder = new_event(tmp_path / "event", 8)
-    cli("draw", folder, "--seed", 1)
-    records = {t: simulated(t, folder) for t in (1, 2, 3, 4)}
-    fill(folder, 1, records=records)
-    cli("score", folder)
-    cli("draw", folder, "--seed", 2)
+    folder = second_round_drawn(tmp_path / "event")
+    records = {t: simulated(t, folder) for t in (1, 2, 3, 4)}  # round 1 as second_round_drawn typed it
     before = _codes(folder, 2)
     round2 = workbook.read_round(round_file(folder, 2))
     with Ledger.open(folder) as book:  # a phone entered a hand at table 1 and at table 2

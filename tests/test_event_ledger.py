@@ -16,9 +16,8 @@ import pytest
 
 from scoring import ledger, workbook
 from scoring.ledger import DB_NAME, LEGACY_RECORD, Ledger
-from tests.events import new_event
+from tests.events import fill, new_event, round_file, second_round_drawn, simulated
 from tests.helpers import cli, sha
-from tests.test_cli_event import fill, round_file
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -301,14 +300,9 @@ def _mirrored(record):
 def test_a_correction_after_the_next_draw_has_one_way_forward_carried_to_the_end(tmp_path: Path) -> None:
     from scoring import tournament
     from scoring.workbook.round_writer import entered
-    from tests.test_cli_event import simulated
 
-    folder = new_event(tmp_path / "event", 8)
-    cli("draw", folder, "--seed", 1)
-    records = {t: simulated(t, folder) for t in (1, 2, 3, 4)}
-    fill(folder, 1, records=records)
-    cli("score", folder)
-    cli("draw", folder, "--seed", 2)
+    folder = second_round_drawn(tmp_path / "event")
+    records = {t: simulated(t, folder) for t in (1, 2, 3, 4)}  # round 1 as second_round_drawn typed it
     fill(folder, 2, seed=5, skip=(2,))  # round 2: table 1 played and entered, table 2 not yet
     round2 = workbook.read_round(round_file(folder, 2))
     kept_hands = round2.match(1).record
@@ -386,7 +380,8 @@ def _without_levels(record):
 
 
 def test_rules_changed_after_a_round_was_scored_alter_nothing_without_accept_rules(tmp_path: Path) -> None:
-    from tests.test_cli_event import score_json, simulated
+    from tests.events import simulated
+    from tests.test_cli_event import score_json
 
     folder = new_event(tmp_path / "event", 8)
     cli("draw", folder, "--seed", 1)

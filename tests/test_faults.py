@@ -117,7 +117,7 @@ def field(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     before_score = base / "before-score"
     shutil.copytree(before_draw, before_score)
     cli("draw", before_score, "--seed", 7)
-    from tests.test_cli_event import fill
+    from tests.events import fill
 
     fill(before_score, 1)
     reference = base / "reference"
