@@ -33,7 +33,7 @@ from materials.page import INK, RULE, break_lines, describe_pdf
 from materials.wording import Block, BlockKind, check_kinds, render
 from scoring.bracket import Bracket, Slot, SlotKind, entry_note
 from scoring.event import Event
-from scoring.ledger import is_generated, write_generated
+from scoring.ledger import is_generated, remove_generated, write_generated
 from scoring.results import RoundResults, TableResult
 from scoring.status import TableStatus
 from scoring.teams import Team, team_name
@@ -428,4 +428,13 @@ def write_pictures(folder: Path, stem: str, pictures: Sequence[Picture], *, forc
         if drawn_from(path) != picture.source or not is_generated(path):
             write_generated(path, picture.png(), force=force)
         paths.append(path)
+    _remove_stale_parts(folder, stem, len(pictures) + 1)
     return tuple(paths)
+
+
+def _remove_stale_parts(folder: Path, stem: str, first: int) -> None:
+    """Parts from an earlier, taller picture (成绩公告-3.png when two parts are drawn now) are removed while they
+    are ours and unedited, so the folder never holds a stale part beside the new ones."""
+    part = first
+    while remove_generated(folder / picture_name(stem, part)):
+        part += 1

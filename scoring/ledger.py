@@ -683,3 +683,14 @@ def write_generated(path: Path, data: bytes, *, force: bool) -> Path:
             raise OutputExists(path, edited=True)
         print_ = fingerprint_of(data)
         return write_bytes(path, data, force=True, before_rename=lambda: book.record_file(path, print_))
+
+
+def remove_generated(path: Path) -> bool:
+    """Delete an output of ours that is no longer made (a picture's part beyond the parts drawn now) when it is
+    exactly as we wrote it, and record that it is gone; a file a person edited (or never ours) is kept: False."""
+    with _ledger(path.parent) as book:
+        if not path.exists() or not book.is_ours(path):
+            return False
+        path.unlink()
+        book.forget_file(path)
+        return True

@@ -128,3 +128,24 @@ def test_a_very_tall_announcement_is_cut_into_parts_each_saying_it_continues(fon
     pictures = column.pictures(event="测试比赛", name="成绩公告")
     assert [Image.open(io.BytesIO(p.png())).width for p in pictures] == [1080, 1080]
     assert picture.picture_name("成绩公告", 2) == "成绩公告-2.png"
+
+
+class _Drawn:
+    """A picture as write_pictures takes it: its fingerprint source and its bytes."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def png(self) -> bytes:
+        return f"png of {self.source}".encode()
+
+
+def test_parts_of_an_earlier_taller_picture_are_removed_unless_a_person_edited_them(tmp_path):
+    paths = picture.write_pictures(tmp_path, "成绩公告", [_Drawn("a"), _Drawn("b"), _Drawn("c")])
+    assert [p.name for p in paths] == ["成绩公告.png", "成绩公告-2.png", "成绩公告-3.png"]
+    picture.write_pictures(tmp_path, "成绩公告", [_Drawn("d")])  # shorter now: its old parts go
+    assert sorted(p.name for p in tmp_path.glob("成绩公告*.png")) == ["成绩公告.png"]
+    picture.write_pictures(tmp_path, "成绩公告", [_Drawn("a"), _Drawn("b")])
+    (tmp_path / "成绩公告-2.png").write_bytes(b"a person's own picture")
+    picture.write_pictures(tmp_path, "成绩公告", [_Drawn("e")])
+    assert (tmp_path / "成绩公告-2.png").read_bytes() == b"a person's own picture"  # not ours any more: kept
