@@ -562,6 +562,16 @@ class Ledger:
             "ORDER BY tbl", (draw_id,))
         return dict(rows)
 
+    def in_force(self) -> tuple[tuple[int, int, int], dict[int, tuple[DrawRecord, dict[int, str]]]]:
+        """`draws_mark` and each round's draw in force with its tables' codes, read as one snapshot."""
+        self._db.execute("BEGIN")
+        try:
+            draws, voided, codes = self._db.execute(DRAWS_MARK).fetchone()
+            drawn = {n: (record, self.codes(record.id)) for n, record in self.draws().items()}
+        finally:
+            self._db.execute("COMMIT")
+        return (int(draws), int(voided), int(codes)), drawn
+
     def all_codes(self) -> set[str]:
         """Every code ever given in this event (a new one must not repeat any)."""
         return {code for (code,) in self._db.execute("SELECT code FROM code")}
@@ -622,6 +632,42 @@ class Ledger:
             return path.resolve().relative_to(self.folder.resolve()).as_posix()
         except ValueError:
             return path.name
+
+
+DRAWS_MARK = ("SELECT (SELECT COALESCE(MAX(id), 0) FROM draw), (SELECT COUNT(*) FROM draw_void), "
+              "(SELECT COALESCE(MAX(id), 0) FROM code)")
+
+
+def draws_mark(folder: Path) -> tuple[int, int, int] | None:
+    """A cheap mark of the draws and entry codes in event.db: it moves whenever a draw, a voided draw or a code is
+    recorded (rows are only added), so a watcher (`serve`'s 扫码单) reads this until it moves. None when event.db
+    is not there or cannot be read now. Only reads: waits at most a second for a writer, and skips the checkpoint
+    a Ledger makes on closing. (A plain path, not a `mode=rw` URI: SQLite refuses the URI of a folder on a
+    network share.)"""
+    path = folder / DB_NAME
+    if not path.is_file():
+        return None
+    try:
+        connection = sqlite3.connect(path, timeout=1.0, isolation_level=None)
+        try:
+            draws, voided, codes = connection.execute(DRAWS_MARK).fetchone()
+        finally:
+            connection.close()
+    except (sqlite3.Error, OSError, ValueError):
+        return None
+    return int(draws), int(voided), int(codes)
+
+
+def draws_in_force(folder: Path) -> tuple[tuple[int, int, int], dict[int, tuple[DrawRecord, dict[int, str]]]] | None:
+    """`Ledger.in_force` of the folder's event.db; None when it is not there or cannot be read now."""
+    book = Ledger.existing(folder)
+    if book is None:
+        return None
+    try:
+        with book:
+            return book.in_force()
+    except sqlite3.Error:
+        return None
 
 
 def _json(value: object) -> str:
