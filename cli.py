@@ -589,11 +589,17 @@ def serve(
     typer.echo(f"现场服务已启动：{urls[0]}（本机）")
     for url in urls[1:]:
         typer.echo(f"局域网地址：{url}（同一网络中的电视和手机用这个地址）")
+    sheets = None
     if len(urls) > 1:
         typer.echo("（Windows 防火墙询问是否允许 Python 访问网络时，请选“允许”，并勾选“专用网络”）")
-        _qr_sheet(folder, urls[1])
+        sheets = _qr_sheets(folder, urls[1])
     typer.echo(f"裁判台密码：{event.serve.pin or hall.new_pin()}")
     typer.echo("各桌录入的每一局都存入 event.db；按 Ctrl+C 停止")
+    _until_stopped(server, sheets)
+
+
+def _until_stopped(server, sheets) -> None:  # type: ignore[no-untyped-def]
+    """Serve until Ctrl+C, then stop the 扫码单's watch and the servers."""
     server.start()
     try:
         while True:
@@ -601,23 +607,19 @@ def serve(
     except KeyboardInterrupt:
         typer.echo("现场服务已停止")
     finally:
+        if sheets is not None:
+            sheets.stop()
         server.stop()
 
 
-def _qr_sheet(folder: Path, url: str) -> None:
-    """第N轮扫码单.pdf for the tables of the newest round, at the LAN address; a sheet a person edited is kept."""
-    from materials.qr_sheet import write_qr_sheet
-    from scoring import ledger
+def _qr_sheets(folder: Path, url: str):  # type: ignore[no-untyped-def]
+    """第N轮扫码单.pdf at the LAN address: the newest round's now, and each round's again when it is drawn while
+    serve runs (display/qr_watch.py); a sheet a person edited is kept and said. Returns the watch to stop."""
+    from display.qr_watch import QrWatch
 
-    try:
-        with ledger.exclusive(folder):
-            written = write_qr_sheet(folder, url.rstrip("/"))
-    except UserError as exc:
-        for line in exc.messages:
-            typer.echo(line, err=True)
-        return
-    if written is not None:
-        typer.echo(f"已生成 {written}（每桌一个二维码，打印后放在各桌）")
+    sheets = QrWatch(folder, url, say=typer.echo, warn=lambda line: typer.echo(line, err=True))
+    sheets.start()
+    return sheets
 
 
 def _lan_host(chosen: str | None) -> list[str]:

@@ -1,7 +1,7 @@
 """第N轮扫码单 (`serve --lan`): one QR code per table of the round, two tables to an A4 sheet (cut along the
 dashed line and put one half on each table). Each half shows the table number large, the QR code of the table
 page's address (`<base_url>/t/<code>`), the 录分码 as printed on the 计分卡 and the address as text, for a phone
-that cannot scan. Pure: returns the PDF's bytes.
+that cannot scan. Returns the PDF's bytes (reads event.toml for the title and font); writes nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from scoring import event as event_file
 from scoring.codes import format_code
 from scoring.event import Event
 from scoring.knockout import Pairing, Round
-from scoring.ledger import Ledger, write_generated
 from scoring.teams import canonical_id
 
 QR_SIDE = 66 * mm  # with its quiet zone: modules of 1.6 mm for an address of up to 62 characters (version 4,
@@ -43,23 +42,15 @@ def qr_sheet_name(number: int) -> str:
     return f"第{number}轮扫码单.pdf"
 
 
-def write_qr_sheet(folder: Path, base_url: str, *, font: str | None = None, force: bool = False,
-                   invariant: bool = False) -> Path | None:
-    """`第N轮扫码单.pdf` in the event folder for the newest round drawn, with the codes in force in event.db; None
-    when no round is drawn yet or its tables have no codes. What `serve --lan` calls when it starts and after each
-    draw. A sheet a person edited is kept (OutputExists, a UserError to show as a warning) unless `force`."""
-    with Ledger.open(folder) as book:
-        draws = book.draws()
-        if not draws:
-            return None
-        record = draws[max(draws)]
-        codes = book.codes(record.id)
-    if not codes:
-        return None
+def render_qr_sheet(folder: Path, round_: Round, codes: Mapping[int, str], base_url: str, *,
+                    invariant: bool = False) -> tuple[Path, bytes]:
+    """Where the 扫码单 of `round_` of the event in `folder` goes (`第N轮扫码单.pdf` in the folder) and its bytes,
+    with the title and font of event.toml (raises its UserError). What `serve --lan` writes, through the ledger's
+    generated-file writer, when it starts and after each draw (display/qr_watch.py)."""
     event = event_file.load(folder)
-    fonts = choose_fonts(font, event.print.font)
-    data = qr_sheet_pdf(event, record.round, codes, base_url, fonts=fonts, invariant=invariant)
-    return write_generated(folder / qr_sheet_name(record.round.number), data, force=force)
+    data = qr_sheet_pdf(event, round_, codes, base_url, fonts=choose_fonts(None, event.print.font),
+                        invariant=invariant)
+    return folder / qr_sheet_name(round_.number), data
 
 
 def qr_sheet_pdf(event: Event, round_: Round, codes: Mapping[int, str], base_url: str, *,

@@ -141,11 +141,33 @@ def fill(folder: Path, number: int, *, seed: int = 0, walkovers=None, skip=(), r
     workbook.fill_round(path, given, walkovers=walkovers)
 
 
-def second_round_drawn(folder: Path) -> Path:
-    """An 8-team event whose round 1 was drawn (seed 1), typed and scored, and round 2 drawn (seed 2)."""
+def first_round_scored(folder: Path) -> Path:
+    """An 8-team event whose round 1 was drawn (seed 1), typed and scored: round 2 is the next to draw."""
     new_event(folder, 8)
     cli("draw", folder, "--seed", 1)
     fill(folder, 1, records={t: simulated(t, folder) for t in (1, 2, 3, 4)})
     cli("score", folder)
+    return folder
+
+
+def second_round_drawn(folder: Path) -> Path:
+    """An 8-team event whose round 1 was drawn (seed 1), typed and scored, and round 2 drawn (seed 2)."""
+    first_round_scored(folder)
     cli("draw", folder, "--seed", 2)
     return folder
+
+
+def round_one_corrected(folder: Path) -> None:
+    """In a `second_round_drawn` event, the referee corrects round 1 at the table that sent a team to round 2's
+    table 2 (every hand's dealer the other side: the other team won) and scores it again: `draw --redo 2` is
+    the way forward, and changes table 2."""
+    from dataclasses import replace
+
+    round2 = workbook.read_round(round_file(folder, 2)).match(2).pairing
+    winners = {m.outcome.table: m.outcome.winner for m in tournament.score(folder, 1).score.matches}
+    wrong = next(p.table for p in workbook.read_round(round_file(folder, 1)).round.pairings
+                 if winners[p.table] in (round2.a, round2.b))
+    typed = simulated(wrong, folder)  # as second_round_drawn typed it
+    workbook.fill_round(round_file(folder, 1),
+                        {wrong: MatchRecord(tuple(replace(h, dealer=h.dealer.other) for h in typed.hands))})
+    cli("score", folder, "--round", 1)

@@ -97,3 +97,19 @@ def assert_printable(data: bytes, *, smallest: float) -> None:
     assert re.search(r"[\u4e00-\u9fff]", text_of(data))
     assert_inside_margins(data)
     assert smallest_text(data) >= smallest
+
+
+def qr_codes(data: bytes, dpi: int) -> list[list[str]]:
+    """The QR codes read from each page rendered at `dpi` (pypdfium2, as a printer would), top to bottom, by a
+    QR reader (zxing-cpp). Callers skip when these test extras are missing (pytest.importorskip)."""
+    import pypdfium2
+    import zxingcpp
+
+    document = pypdfium2.PdfDocument(data)
+    found = []
+    for page in document:
+        image = page.render(scale=dpi / 72).to_pil()
+        codes = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
+        found.append([c.text for c in sorted(codes, key=lambda c: c.position.top_left.y)])
+    document.close()
+    return found

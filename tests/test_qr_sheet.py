@@ -1,5 +1,6 @@
 """第N轮扫码单 (materials/qr_sheet.py): every table's QR code, rendered as a printer would and read back by a QR
-reader, is that table's address; table number, code and address are printed as text; nothing past the margins."""
+reader, is that table's address; table number, code and address are printed as text; nothing past the margins.
+When serve writes it (at start, after each draw): tests/test_qr_watch.py."""
 
 from __future__ import annotations
 
@@ -10,16 +11,14 @@ import re
 import pdfplumber
 import pytest
 
-from materials.qr_sheet import HALF, qr_sheet_name, qr_sheet_pdf, table_address, write_qr_sheet
+from materials.qr_sheet import HALF, qr_sheet_name, qr_sheet_pdf, table_address
 from scoring.codes import codes_for_tables, format_code
 from scoring.event import default_event
 from scoring.knockout import Pairing, Round
-from scoring.ledger import Ledger
-from tests.events import draw, start_event
-from tests.pdfcheck import assert_printable, page_texts, render_png
+from tests.pdfcheck import assert_printable, page_texts, qr_codes, render_png
 
-pdfium = pytest.importorskip("pypdfium2", reason="the 扫码单 test renders pages with pypdfium2: pip install -e '.[test]'")
-zxingcpp = pytest.importorskip("zxingcpp", reason="the 扫码单 test reads QR codes with zxing-cpp: pip install -e '.[test]'")
+pytest.importorskip("pypdfium2", reason="the 扫码单 test renders pages with pypdfium2: pip install -e '.[test]'")
+pytest.importorskip("zxingcpp", reason="the 扫码单 test reads QR codes with zxing-cpp: pip install -e '.[test]'")
 
 BASE = "http://192.168.137.1:8080"
 
@@ -27,18 +26,6 @@ BASE = "http://192.168.137.1:8080"
 def round_of(tables: int) -> Round:
     pairings = tuple(Pairing(t, f"{2 * t - 1:02d}", f"{2 * t:02d}") for t in range(1, tables + 1))
     return Round(3, tuple(team for p in pairings for team in (p.a, p.b)), pairings, (), 7)
-
-
-def decoded(data: bytes, dpi: int) -> list[list[str]]:
-    """The QR codes read from each page rendered at `dpi`, top to bottom."""
-    document = pdfium.PdfDocument(data)
-    found = []
-    for page in document:
-        image = page.render(scale=dpi / 72).to_pil()
-        codes = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
-        found.append([c.text for c in sorted(codes, key=lambda c: c.position.top_left.y)])
-    document.close()
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -51,10 +38,10 @@ def test_every_code_reads_back_as_its_tables_address(sheet):
     codes, data = sheet
     expected = [table_address(BASE, codes[t]) for t in range(1, 6)]
     assert expected[0] == f"{BASE}/t/{codes[1]}"
-    pages = decoded(data, 150)
+    pages = qr_codes(data, 150)
     assert pages == [expected[0:2], expected[2:4], expected[4:5]]
     # a cheap printer or a worn sheet: still read at a coarse 60 dpi
-    assert sum(decoded(data, 60), []) == expected
+    assert sum(qr_codes(data, 60), []) == expected
 
 
 def test_table_code_and_address_printed_as_text(sheet, tmp_path):
@@ -80,25 +67,6 @@ def test_only_tables_with_a_code_and_a_long_title_kept_inside(sheet):
     event = type(event)(**{**event.__dict__, "title": "某某市某某区离退休教职工第十二届“夕阳红”双升级（双扣）友谊比赛暨联谊活动"})
     codes = {2: "ABCD2345"}
     data = qr_sheet_pdf(event, round_of(3), codes, BASE)
-    assert decoded(data, 100) == [[f"{BASE}/t/ABCD2345"]]
+    assert qr_codes(data, 100) == [[f"{BASE}/t/ABCD2345"]]
     assert re.search("第2桌", page_texts(data)[0]) and "第1桌" not in page_texts(data)[0]
     assert_printable(data, smallest=9)
-
-
-def test_written_for_the_newest_round_with_the_codes_in_force(tmp_path):
-    folder = tmp_path / "event"
-    rng = start_event(folder, teams=6)
-    assert write_qr_sheet(folder, BASE) is None  # nothing drawn yet
-    report = draw(folder, rng)
-    with Ledger.open(folder) as book:
-        (record,) = book.draws().values()
-        book.set_codes(record.id, {p.table: f"ABCD234{p.table}" for p in report.round.pairings})
-        book.set_codes(record.id, {2: "WXYZ2345"})  # table 2 got a new code: the old one is not printed
-    path = write_qr_sheet(folder, BASE, invariant=True)
-    assert path == folder / "第1轮扫码单.pdf"
-    data = path.read_bytes()
-    tables = [p.table for p in report.round.pairings]
-    assert len(tables) >= 2
-    expected = {t: f"ABCD234{t}" for t in tables} | {2: "WXYZ2345"}
-    assert sum(decoded(data, 100), []) == [table_address(BASE, expected[t]) for t in tables]
-    assert f"录分码{format_code('WXYZ2345')}" in page_texts(data)[0]
