@@ -594,14 +594,15 @@ def serve(
         typer.echo("（Windows 防火墙询问是否允许 Python 访问网络时，请选“允许”，并勾选“专用网络”）")
         sheets = _qr_sheets(folder, urls[1])
     typer.echo(f"裁判台密码：{event.serve.pin or hall.new_pin()}")
-    typer.echo("各桌录入的每一局都存入 event.db；按 Ctrl+C 停止")
     _until_stopped(server, sheets)
 
 
 def _until_stopped(server, sheets) -> None:  # type: ignore[no-untyped-def]
-    """Serve until Ctrl+C, then stop the 扫码单's watch and the servers."""
+    """Serve until Ctrl+C, then stop the 扫码单's watch and the servers. Ctrl+C is offered once the servers
+    run, inside the `try` that catches it (a script that presses it on reading the line is caught too)."""
     server.start()
     try:
+        typer.echo("各桌录入的每一局都存入 event.db；按 Ctrl+C 停止")
         while True:
             time.sleep(3600)  # the servers answer in their threads; Ctrl+C ends the sleep
     except KeyboardInterrupt:
