@@ -30,6 +30,9 @@ Each request gets a `Decision`: its `result` (what the server answers, `Result.h
 - confirm `{"side": "A" | "B"}`: only once the match is over (CONFLICT before); again → SAME; both → locked.
 - reopen `{"reason": "…"}` (the desk's): unlocks and clears both confirmations (SAME when there is nothing to
   reopen; NO_REASON, 400, without a reason).
+- minutes `{"add": m, "reason": "…"}` (the desk's extra minutes for this table, `add_minutes`): NO_REASON without a
+  reason, INVALID unless m is a whole number 1 … 120; otherwise CHANGED, and the confirmations stand.
+- the desk's confirm `{"side", "reason"}` (`desk_confirm`, rule 十七): as confirm, NO_REASON without a reason.
 - Any change (a hand, an end, an undo, a reopening) clears both confirmations. A locked table refuses hands and
   undos (LOCKED, 423) — after a repeat has been recognised as SAME, so a phone retrying what was accepted still
   gets 200.
@@ -90,6 +93,7 @@ class Action(str, enum.Enum):
     UNDO = "undo"  # `hand` names the hand removed; None: the end undone
     CONFIRM = "confirm"
     REOPEN = "reopen"
+    MINUTES = "minutes"  # the desk's extra minutes for this table (`add`, with a reason)
 
 
 @dataclass(frozen=True)
@@ -113,7 +117,13 @@ class Entry:
     hand: int | None = None  # HAND: its number; UNDO: the hand removed (None: the end)
     record: Hand | None = None  # HAND: the hand as the engine reads it (`playoff` set by the table)
     side: Side | None = None  # CONFIRM
-    reason: str = ""  # REOPEN; a desk's CONFIRM (rule 十七)
+    reason: str = ""  # REOPEN, MINUTES; a desk's CONFIRM (rule 十七)
+    add: int | None = None  # MINUTES: the minutes added
+
+    @property
+    def by_desk(self) -> bool:
+        """The desk's action (a reopening, extra minutes, a confirmation for a team): these carry a reason."""
+        return self.action in (Action.REOPEN, Action.MINUTES) or (self.action is Action.CONFIRM and bool(self.reason))
 
     def as_json(self) -> dict[str, object]:
         """The entry as the ledger stores it (`read_entry` reads it back)."""
@@ -127,7 +137,18 @@ class Entry:
             data["side"] = self.side.value
         if self.reason:
             data["reason"] = self.reason
+        if self.add is not None:
+            data["add"] = self.add
         return data
+
+    def log_json(self) -> dict[str, object]:
+        """A desk action as the desk's log shows it: time, action, its values, reason and address."""
+        data: dict[str, object] = {"time": self.time, "action": self.action.value}
+        if self.add is not None:
+            data["add"] = self.add
+        if self.side is not None:
+            data["side"] = self.side.value
+        return data | {"reason": self.reason, "address": self.address}
 
 
 def hand_as_json(hand: Hand) -> dict[str, object]:
@@ -150,10 +171,12 @@ def read_entry(data: Mapping[str, object]) -> Entry:
             record = parsed.hands[0]
         side = Side(data["side"]) if "side" in data else None
         hand = data.get("hand")
-        if hand is not None and (isinstance(hand, bool) or not isinstance(hand, int)):
-            raise ValueError(hand)
+        add = data.get("add")
+        for number in (hand, add):
+            if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+                raise ValueError(number)
         return Entry(str(data["id"]), Action(data["action"]), str(data["time"]), str(data["address"]),
-                     hand=hand, record=record, side=side, reason=str(data.get("reason", "")))
+                     hand=hand, record=record, side=side, reason=str(data.get("reason", "")), add=add)
     except (KeyError, TypeError, RecordError) as exc:
         raise ValueError(f"不是录分记录：{shown(dict(data))}") from exc
 
@@ -166,10 +189,12 @@ class Log:
     ended: bool = False
     confirmed: frozenset[Side] = frozenset()
     locked: bool = False
+    extra_minutes: int = 0  # the desk's extra minutes for this table, all added up
 
 
 def fold(entries: Sequence[Entry]) -> Log:
-    """The log after every entry in order. Any change but a confirmation clears both confirmations."""
+    """The log after every entry in order. Any change but a confirmation (or extra minutes) clears both
+    confirmations."""
     log = Log()
     for entry in entries:
         log = _step(log, entry)
@@ -183,6 +208,8 @@ def _step(log: Log, entry: Entry) -> Log:
         return replace(log, confirmed=confirmed, locked=len(confirmed) == 2)
     if action is Action.REOPEN:
         return replace(log, confirmed=frozenset(), locked=False)
+    if action is Action.MINUTES:
+        return replace(log, extra_minutes=log.extra_minutes + (entry.add or 0))
     log = replace(log, confirmed=frozenset())
     if action is Action.HAND:
         return replace(log, hands=(*log.hands, entry))
@@ -548,3 +575,45 @@ def reopen(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: 
     if not table.log.confirmed:
         return Decision(Result.SAME, table)
     return _append(Result.CHANGED, table, _entry(stamp, Action.REOPEN, reason=reason.strip()))
+
+
+# --- the desk's other actions: POST /api/desk/t/<table>/minutes and …/confirm (rule 十七) ---
+
+MAX_EXTRA_MINUTES = 120  # one addition of extra minutes: 1 … this
+
+
+def desk_reason(body: object) -> str | None:
+    """The reason a desk action needs: the stripped text, or None when missing, empty or too long."""
+    reason = body.get("reason") if isinstance(body, Mapping) else None
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON_LENGTH:
+        return None
+    return reason.strip()
+
+
+def add_minutes(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
+    """The desk's extra minutes for one table, {"add": m, "reason": "…"} (m a whole number 1 … 120): CHANGED (the
+    table's confirmations stand), NO_REASON without a reason, INVALID for another `add`."""
+    table = table_state(setup, entries)
+    reason = desk_reason(body)
+    if reason is None:
+        return _refuse(Result.NO_REASON, table, None, "reason", f"加时须写明原因（{MAX_REASON_LENGTH} 字以内）")
+    add = body.get("add") if isinstance(body, Mapping) else None
+    if isinstance(add, bool) or not isinstance(add, int) or not 1 <= add <= MAX_EXTRA_MINUTES:
+        return _refuse(Result.INVALID, table, None, "add",
+                       f"加时应为 1 到 {MAX_EXTRA_MINUTES} 的整数分钟，实际为 {shown(add)}")
+    return _append(Result.CHANGED, table, _entry(stamp, Action.MINUTES, add=add, reason=reason))
+
+
+def desk_confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
+    """The desk's confirmation for a team that will not (rule 十七: the 比赛负责人 decides), {"side": "A", "reason":
+    "…"}: as `confirm`, with the reason required (NO_REASON without one) and kept in the entry."""
+    reason = desk_reason(body)
+    if reason is None:
+        table = table_state(setup, entries)
+        return _refuse(Result.NO_REASON, table, None, "reason", f"代为确认须写明原因（{MAX_REASON_LENGTH} 字以内）")
+    return confirm(setup, entries, {**body, "reason": reason}, stamp=stamp)  # type: ignore[dict-item]
+
+
+def desk_log(entries: Sequence[Entry]) -> list[dict[str, object]]:
+    """The desk's actions on a table (reopenings, extra minutes, desk confirmations), oldest first."""
+    return [e.log_json() for e in entries if e.by_desk]

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scoring.clock import ClockAction, ClockRow
 from scoring.entry import Decision, Entry, read_entry
 from scoring.errors import Issue, UserError
 from scoring.files import CannotWrite, OutputExists, write_bytes
@@ -129,6 +130,17 @@ MIGRATIONS: tuple[str, ...] = (
         address TEXT NOT NULL            -- the device's IP address
     );
     CREATE INDEX entry_by_table ON entry (draw, tbl, id);
+    """,
+    # 3: the round clock of each draw (the desk's start and stop, rule 十六's hour)
+    """
+    CREATE TABLE clock (
+        id INTEGER PRIMARY KEY,
+        draw INTEGER NOT NULL REFERENCES draw (id),
+        action TEXT NOT NULL,            -- start | stop (scoring/clock.py)
+        at TEXT NOT NULL,                -- ISO 8601 with the PC's UTC offset
+        address TEXT NOT NULL            -- the device's IP address
+    );
+    CREATE INDEX clock_by_draw ON clock (draw, id);
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -614,6 +626,28 @@ class Ledger:
                             decision.entry.address))
         return decision
 
+    # the round clock
+
+    def clock_rows(self, draw_id: int) -> tuple[ClockRow, ...]:
+        """The clock's rows of a draw, in the order added."""
+        rows = self._db.execute("SELECT action, at, address FROM clock WHERE draw = ? ORDER BY id", (draw_id,))
+        return tuple(ClockRow(ClockAction(action), at, address) for action, at, address in rows)
+
+    def decide_clock(self, draw_id: int, decide: Callable[[tuple[ClockRow, ...]], ClockRow | None]) -> ClockRow | None:
+        """Read a draw's clock rows, decide and add the row decided (if any), in one write transaction; committed
+        before it returns."""
+        with self._transaction() as db:
+            rows = db.execute("SELECT action, at, address FROM clock WHERE draw = ? ORDER BY id", (draw_id,))
+            row = decide(tuple(ClockRow(ClockAction(a), at, address) for a, at, address in rows))
+            if row is not None:
+                db.execute("INSERT INTO clock (draw, action, at, address) VALUES (?, ?, ?, ?)",
+                           (draw_id, row.action.value, row.at, row.address))
+        return row
+
+    def add_clock(self, draw_id: int, row: ClockRow) -> None:
+        """One clock row added as it is (committed before it returns)."""
+        self.decide_clock(draw_id, lambda _: row)
+
     # the log
 
     def log(self, kind: str, **detail: object) -> None:
@@ -688,6 +722,31 @@ def _set_aside(path: Path) -> Path:
     except OSError as exc:
         raise LedgerError([Issue.of_file(path, f"已损坏，也无法改名保留（{exc.strerror or exc}）；请把它移走后再运行")]) from None
     return aside
+
+
+def version(folder: Path) -> tuple[int, ...] | None:
+    """A cheap mark of everything event.db holds: its schema version and each table's row count (rows are only ever
+    added, so any commit changes it). SQLite commits are atomic, so a reader needs no settling time: in WAL mode a
+    commit lands in event.db-wal and event.db's own size and date may not change at all. None without a readable
+    event.db."""
+    path = folder / DB_NAME
+    if not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(path, timeout=10.0, isolation_level=None)
+    except sqlite3.Error:
+        return None
+    try:
+        db.execute("BEGIN")  # one snapshot for every count
+        names = [n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        counts = [db.execute(f'SELECT COUNT(*) FROM "{name}"').fetchone()[0] for name in names]
+        schema = db.execute("PRAGMA user_version").fetchone()[0]
+        db.execute("COMMIT")
+        return (schema, *counts)
+    except sqlite3.Error:
+        return None
+    finally:
+        db.close()
 
 
 # --- outputs the program regenerates (PDFs, checked copies): replaced freely unless somebody changed them ---

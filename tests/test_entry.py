@@ -19,7 +19,10 @@ from scoring.entry import (
     Stamp,
     TableSetup,
     add_hand,
+    add_minutes,
     confirm,
+    desk_confirm,
+    desk_log,
     end,
     hand_as_json,
     parse_hand_request,
@@ -87,6 +90,12 @@ class Phone:
 
     def reopen(self, body: object):
         return self.apply(reopen(self.setup, self.entries, body, stamp=self.stamp()))
+
+    def minutes(self, body: object):
+        return self.apply(add_minutes(self.setup, self.entries, body, stamp=self.stamp()))
+
+    def desk_confirm(self, body: object):
+        return self.apply(desk_confirm(self.setup, self.entries, body, stamp=self.stamp()))
 
     @property
     def state(self):
@@ -437,6 +446,59 @@ def test_reopen_unlocks_and_clears_confirmations_with_a_reason():
     assert phone.undo({"hand": 7}).result is Result.CHANGED
 
 
+# --- the desk: extra minutes and confirming for a team (rule 十七) ---
+
+
+def test_extra_minutes_add_up_keep_confirmations_and_are_logged():
+    phone = decided()
+    phone.confirm({"side": "A"})
+    first = phone.minutes({"add": 5, "reason": "换牌耽误"})
+    assert first.result is Result.CHANGED and first.http_status == 200
+    assert first.entry.action is Action.MINUTES and first.entry.add == 5
+    second = phone.minutes({"add": 10, "reason": " 裁判判罚 "})
+    assert second.state.log.extra_minutes == 15
+    assert second.state.log.confirmed == frozenset({Side.A})  # minutes are no change of the record
+    assert [(e["action"], e.get("add"), e["reason"]) for e in desk_log(phone.entries)] == [
+        ("minutes", 5, "换牌耽误"), ("minutes", 10, "裁判判罚")]
+
+
+@pytest.mark.parametrize("body", [{"add": 5}, {"add": 5, "reason": ""}, {"add": 5, "reason": "   "}, None,
+                                  {"add": 5, "reason": "长" * 501}])
+def test_extra_minutes_without_a_reason_are_400(body):
+    decision = Phone().minutes(body)
+    assert decision.result is Result.NO_REASON and decision.http_status == 400 and decision.entry is None
+
+
+@pytest.mark.parametrize("add", [0, 121, -5, 2.5, "5", True, None])
+def test_extra_minutes_other_than_1_to_120_are_422(add):
+    decision = Phone().minutes({"add": add, "reason": "换牌"})
+    assert decision.result is Result.INVALID and decision.http_status == 422
+    assert decision.errors[0].field == "add"
+
+
+def test_the_desk_confirms_for_a_team_only_with_a_reason_and_once_over():
+    phone = ended_tied()
+    assert phone.desk_confirm({"side": "A", "reason": "甲方拒绝签字"}).result is Result.CONFLICT  # 409 before over
+    phone = decided()
+    missing = phone.desk_confirm({"side": "A"})
+    assert missing.result is Result.NO_REASON and missing.http_status == 400
+    assert phone.desk_confirm({"side": "Q", "reason": "x"}).result is Result.INVALID
+    done = phone.desk_confirm({"side": "A", "reason": "甲方拒绝签字，比赛负责人裁定"})
+    assert done.result is Result.CHANGED and done.entry.reason == "甲方拒绝签字，比赛负责人裁定"
+    phone.confirm({"side": "B"})  # the other team on its phone: no reason, not the desk's
+    assert phone.state.log.locked
+    assert [(e["action"], e.get("side")) for e in desk_log(phone.entries)] == [("confirm", "A")]
+    assert desk_log(phone.entries)[0]["address"] == "192.168.1.23"
+
+
+def test_reopenings_are_in_the_desk_log_with_their_reason():
+    phone = decided()
+    phone.confirm({"side": "A"})
+    phone.reopen({"reason": "甲方第3局得分记错"})
+    assert desk_log(phone.entries) == [{"time": "2026-12-01T14:05:00+08:00", "action": "reopen",
+                                        "reason": "甲方第3局得分记错", "address": "192.168.1.23"}]
+
+
 # --- the log as the ledger keeps it ---
 
 
@@ -444,6 +506,8 @@ def test_entries_carry_id_time_and_address_and_read_back():
     phone = decided()
     phone.confirm({"side": "A"})
     phone.reopen({"reason": "核对"})
+    phone.minutes({"add": 5, "reason": "换牌"})
+    phone.desk_confirm({"side": "B", "reason": "乙方离场"})
     phone.undo({"hand": 7})
     hand = phone.entries[0]
     assert (hand.id, hand.time, hand.address, hand.action) == ("phone-1", "2026-12-01T14:05:00+08:00", "192.168.1.23", Action.HAND)
@@ -456,7 +520,8 @@ def test_entries_carry_id_time_and_address_and_read_back():
 
 @pytest.mark.parametrize("data", [{}, {"id": "x", "action": "fly", "time": "t", "address": "a"},
                                   {"id": "x", "action": "hand", "time": "t", "address": "a", "record": {"dealer": "Q"}},
-                                  {"id": "x", "action": "undo", "time": "t", "address": "a", "hand": "3"}])
+                                  {"id": "x", "action": "undo", "time": "t", "address": "a", "hand": "3"},
+                                  {"id": "x", "action": "minutes", "time": "t", "address": "a", "add": "5"}])
 def test_read_entry_refuses_what_is_not_an_entry(data):
     with pytest.raises(ValueError):
         read_entry(data)
