@@ -573,7 +573,9 @@ def serve(
     if lan or address is not None:
         hosts += _lan_host(address or event.serve.address)
     try:
-        server = hall.make_hall(folder, hosts, port, log=lambda line: typer.echo(line, err=True))
+        pin = event.serve.pin or hall.new_pin()
+        server = hall.make_hall(folder, hosts, port, log=lambda line: typer.echo(line, err=True), pin=pin,
+                                desk_lan=event.serve.desk_lan)
     except OSError as exc:
         import errno
 
@@ -593,7 +595,7 @@ def serve(
     if len(urls) > 1:
         typer.echo("（Windows 防火墙询问是否允许 Python 访问网络时，请选“允许”，并勾选“专用网络”）")
         sheets = _qr_sheets(folder, urls[1])
-    typer.echo(f"裁判台密码：{event.serve.pin or hall.new_pin()}")
+    typer.echo(f"裁判台密码：{pin}")
     _until_stopped(server, sheets)
 
 

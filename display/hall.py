@@ -31,6 +31,7 @@ from display import server as display
 from display.table_page import table_page
 from scoring import entry, ledger
 from scoring import event as event_file
+from scoring.clock import clock_at, parse_time
 from scoring.codes import parse_code
 from scoring.errors import Issue, UserError, issues_json
 from scoring.teams import Team
@@ -42,6 +43,7 @@ WRONG_WINDOW = 60.0
 BLOCK_SECONDS = 60.0  # … and that address gets 429 for this long
 MAX_TRACKED = 4096  # addresses remembered for counting wrong codes (the oldest forgotten first)
 API_PREFIX = "/api/t/"
+DESK_API_PREFIX = "/api/desk"  # the desk API (display/desk_api.py)
 TABLE_PAGE = "/t/"  # /t/<code>: the table page for phones (display/table_page.py)
 ACTIONS = ("hands", "end", "undo", "confirm")
 
@@ -200,13 +202,13 @@ class TableApi:
     """The table API: one `handle(request) → Reply` per request, safe from many threads at once."""
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, throttle: Throttle | None = None,
-                 clock: Callable[[], str] = now_iso):
+                 clock: Callable[[], str] = now_iso, seating: Seating | None = None):
         self.folder = folder
         self.names = frozenset(names)
         self.port = port
         self.throttle = throttle or Throttle()
         self.clock = clock
-        self.seating = Seating(folder)
+        self.seating = seating or Seating(folder)
 
     def handle(self, request: Request) -> Reply:
         if not display.host_allowed(request.headers.get("host"), self.names, self.port):
@@ -240,7 +242,7 @@ class TableApi:
             setup = self.seating.setup(record, table)
             if route.action is None:
                 state = entry.table_state(setup, book.table_entries(record.id, table))
-                return Reply(HTTPStatus.OK, state.as_json())
+                return Reply(HTTPStatus.OK, state.as_json() | {"clock": self._clock(book, record.id, state)})
             try:
                 body = json.loads(request.body.decode("utf-8")) if request.body.strip() else {}
             except (UnicodeDecodeError, ValueError, RecursionError):
@@ -248,7 +250,15 @@ class TableApi:
             decide = decider(route.action, setup, body, entry.Stamp(secrets.token_hex(8), self.clock(),
                                                                      request.address))
             decision = book.decide_entry(record.id, table, decide)
-        return Reply(decision.http_status, decision.as_json())
+            answer = decision.as_json()
+            if decision.http_status < 300:
+                answer |= {"clock": self._clock(book, record.id, decision.state)}
+        return Reply(decision.http_status, answer)
+
+    def _clock(self, book: ledger.Ledger, draw_id: int, state: entry.TableState) -> dict[str, object] | None:
+        """This table's clock (the round's minutes plus its extra minutes), None before the desk starts it."""
+        found = clock_at(book.clock_rows(draw_id), parse_time(self.clock()), state.setup.rules.match_minutes)
+        return found.table_json(state.log.extra_minutes) if found is not None else None
 
 
 def decider(action: str, setup: entry.TableSetup, body: object,
@@ -278,6 +288,7 @@ class HallHandler(display.DisplayHandler):
     """`show`'s pages, and the table API under /api/t/ (JSON in, JSON out)."""
 
     api: TableApi  # set on the subclass `make_hall` builds
+    desk: object  # the desk API (display.desk_api.DeskApi), set there too
     server_version = "shuangsheng-serve"
     messages = HALL_MESSAGES
 
@@ -286,7 +297,11 @@ class HallHandler(display.DisplayHandler):
         return "GET, HEAD, POST" if self._is_api() else "GET, HEAD"
 
     def _is_api(self) -> bool:
-        return getattr(self, "path", "").startswith(API_PREFIX)
+        path = urlsplit(getattr(self, "path", "")).path
+        return path.startswith(API_PREFIX) or path == DESK_API_PREFIX or path.startswith(DESK_API_PREFIX + "/")
+
+    def _answering(self, path: str):  # -> TableApi | DeskApi
+        return self.api if urlsplit(path).path.startswith(API_PREFIX) else self.desk
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         if not self._is_api():
@@ -348,7 +363,7 @@ class HallHandler(display.DisplayHandler):
         request = Request(self.command, self.path, self.client_address[0],
                           {k.lower(): v for k, v in self.headers.items()}, body, length)
         try:
-            reply = self.api.handle(request)
+            reply = self._answering(self.path).handle(request)
         except Exception:
             traceback.print_exc(file=sys.stderr)
             reply = refusal(HTTPStatus.INTERNAL_SERVER_ERROR, "服务器出了点问题，请看电脑上的提示；这一局请稍后再提交")
@@ -374,6 +389,7 @@ class Hall:
 
     servers: list[display.DisplayServer]
     api: TableApi
+    desk: object  # display.desk_api.DeskApi
     threads: list[threading.Thread] = field(default_factory=list)
 
     @property
@@ -400,14 +416,18 @@ class Hall:
 
 def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str], None],
               max_connections: int = display.MAX_CONNECTIONS, timeout: float = display.READ_SECONDS,
-              settle: float = display.SETTLE_SECONDS, throttle: Throttle | None = None) -> Hall:
+              settle: float = display.SETTLE_SECONDS, throttle: Throttle | None = None, pin: str | None = None,
+              desk_lan: bool = False, clock: Callable[[], str] = now_iso) -> Hall:
     """Bind `hosts` (127.0.0.1 first; raises OSError: port taken, address not ours) on one port (port 0: the
-    first free one, then the same for the others) and return them, not yet serving."""
+    first free one, then the same for the others) and return them, not yet serving. `pin`: the desk's (a new one
+    when None: `hall.desk.pin`); `desk_lan`: [serve] desk_lan; `clock`: the PC's time, ISO 8601 (tests inject it)."""
+    from display.desk_api import DeskApi
+
     names = {*display.LOCAL_NAMES, *(h.lower() for h in hosts), *display.own_names()}
     cap = display.connection_cap(max_connections, display.open_file_limit(max_connections + display.RESERVED_FILES))
     slots = display.Slots(cap)
-    handler: type[HallHandler] = type("Handler", (HallHandler,), {
-        "source": display.BoardSource(folder, log=log, settle=settle), "timeout": timeout})
+    source = display.BoardSource(folder, log=log, settle=settle, now=lambda: parse_time(clock()))
+    handler: type[HallHandler] = type("Handler", (HallHandler,), {"source": source, "timeout": timeout})
     servers: list[display.DisplayServer] = []
     try:
         for host in hosts:
@@ -418,8 +438,12 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
         for httpd in servers:
             httpd.server_close()
         raise
-    handler.api = TableApi(folder, names=names, port=port, throttle=throttle)
-    return Hall(servers, handler.api)
+    throttle = throttle or Throttle()  # wrong codes and wrong PINs counted together
+    seating = Seating(folder)
+    handler.api = TableApi(folder, names=names, port=port, throttle=throttle, clock=clock, seating=seating)
+    handler.desk = DeskApi(folder, names=names, port=port, pin=pin or new_pin(), desk_lan=desk_lan,
+                           throttle=throttle, source=source, clock=clock, seating=seating)
+    return Hall(servers, handler.api, handler.desk)
 
 
 # --- codes for rounds drawn before codes existed ---

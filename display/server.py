@@ -12,6 +12,7 @@ server waits on its socket and its clients, never in a loop that polls.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import errno
 import io
 import json
@@ -30,12 +31,14 @@ from urllib.parse import urlsplit
 from display.page import page_html, version_of, views_html
 from scoring import ledger, tournament, venue
 from scoring.announced import announced_tables
+from scoring.clock import ClockRow, clock_at
 from scoring.errors import UserError
 from scoring.event import EVENT_FILE
 from scoring.files import write_text
 from scoring.venue import Board
 
 DEFAULT_TITLE = "场地大屏"
+DEFAULT_MINUTES = 60  # a match's minutes while event.toml cannot be read
 
 # The server's limits: at most 512 connections; slow clients time out.
 MAX_CONNECTIONS = 512  # open connections, each with its thread; beyond it a new one is refused at once (503)
@@ -101,14 +104,14 @@ def file_state(path: Path) -> FileState:
 
 
 def folder_fingerprint(folder: Path) -> tuple[FileState, ...]:
-    """event.toml, teams.xlsx, every round-N.xlsx (checked copies and backups are the program's own output) and
-    event.db, where `score` records what the hall may see as final."""
+    """event.toml, teams.xlsx and every round-N.xlsx (checked copies and backups are the program's own output).
+    event.db is watched by its content instead (`ledger.version`): in WAL mode a commit lands in event.db-wal, and
+    a hall of phones entering hands keeps its files changing, so their dates would never settle."""
     try:
         rounds = tournament.round_files(folder)
     except OSError:
         rounds = []
-    return tuple(file_state(p) for p in (folder / EVENT_FILE, folder / tournament.TEAMS_FILE, *rounds,
-                                         folder / ledger.DB_NAME))
+    return tuple(file_state(p) for p in (folder / EVENT_FILE, folder / tournament.TEAMS_FILE, *rounds))
 
 
 def written_before(fingerprint: Sequence[FileState], now_ns: int, settle: float) -> bool:
@@ -126,11 +129,11 @@ class Watch:
     """When to read the folder again (pure): once a new fingerprint has stayed the same for `settle` seconds by the
     server's clock, or at once when its files' mtimes say they were written long enough ago (`settled`)."""
 
-    read: tuple[FileState, ...] | None = None  # the fingerprint of the last reading
-    changed: tuple[FileState, ...] | None = None  # a different one seen since, not yet read
+    read: tuple | None = None  # the fingerprint of the last reading
+    changed: tuple | None = None  # a different one seen since, not yet read
     since: float = 0.0  # when `changed` was first seen
 
-    def observe(self, fingerprint: tuple[FileState, ...], now: float, settle: float, *,
+    def observe(self, fingerprint: tuple, now: float, settle: float, *,
                 settled: bool = False) -> tuple[Watch, bool]:
         """The next state and whether to read the folder now."""
         if fingerprint == self.read:
@@ -157,8 +160,9 @@ class BoardSource:
     read and is gone is said on the page over the views last read: never a quiet step back to the round before."""
 
     def __init__(self, folder: Path, *, log: Callable[[str], None], settle: float = SETTLE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, now: Callable[[], dt.datetime] | None = None):
         self.folder = folder
+        self.now = now or (lambda: dt.datetime.now().astimezone())  # the wall clock of the round clock
         self.log = log
         self.settle = settle
         self.clock = clock
@@ -167,18 +171,42 @@ class BoardSource:
         self._good: Board | None = None
         self._good_rounds: frozenset[str] = frozenset()
         self._current: Snapshot | None = None
+        self._version: tuple[int, ...] | None = None  # event.db's, when the clock was last read
+        self._clock: tuple[tuple[ClockRow, ...], int] = ((), DEFAULT_MINUTES)  # the round clock's rows, its minutes
 
     def current(self) -> Snapshot:
+        """The views, read again when the folder's files changed and settled, or at once when only event.db did
+        (a commit is atomic: nothing to wait for)."""
         with self._lock:
-            fingerprint = folder_fingerprint(self.folder)
+            files = folder_fingerprint(self.folder)
+            version = ledger.version(self.folder)
+            if version != self._version:
+                self._version = version
+                self._clock = read_clock(self.folder)
+            fingerprint = (files, version)
+            same_files = self._watch.read is not None and self._watch.read[0] == files
             # A file gone has no date to go by, and a save that replaces a file (Excel's) leaves it gone a moment.
-            settled = self._good_rounds <= rounds_in(fingerprint) and written_before(
-                fingerprint, time.time_ns(), self.settle)
+            settled = same_files or (self._good_rounds <= rounds_in(files) and written_before(
+                files, time.time_ns(), self.settle))
             self._watch, due = self._watch.observe(fingerprint, self.clock(), self.settle, settled=settled)
             if due or self._current is None:
                 self._watch = Watch(fingerprint)
-                self._current = self._read(fingerprint)
+                self._current = self._read(files)
             return self._current
+
+    def board(self) -> Board | None:
+        """The last good reading of the folder (refreshed as `current` does), for the desk: None before any."""
+        self.current()
+        with self._lock:
+            return self._good
+
+    def clock_json(self, now: dt.datetime) -> tuple[dict[str, object] | None, int]:
+        """The round clock at `now` as `/board.json` gives it (None before the desk starts it), and how many rows it
+        has (a new row is a new state: the page's ETag changes with it). Call after `current`."""
+        with self._lock:
+            rows, minutes = self._clock
+        clock = clock_at(rows, now, minutes)
+        return (clock.as_json() if clock is not None else None), len(rows)
 
     def _read(self, fingerprint: tuple[FileState, ...]) -> Snapshot:
         missing = self._good_rounds - rounds_in(fingerprint)
@@ -204,6 +232,25 @@ class BoardSource:
         if self._good is None:  # a page that says what will come here, under the event's title when it is known
             return snapshot(folder_title(self.folder), None, (FOLDER_UNREADABLE.format(count=len(problems)),))
         return snapshot(self._good.title, self._good, (FOLDER_TROUBLE.format(count=len(problems)),))
+
+
+def read_clock(folder: Path) -> tuple[tuple[ClockRow, ...], int]:
+    """The clock's rows of the latest draw in force and the minutes of a match ([rules] match_minutes)."""
+    from scoring import event
+
+    try:
+        minutes = event.load(folder).rules.match_minutes
+    except UserError:
+        minutes = DEFAULT_MINUTES
+    try:
+        book = ledger.Ledger.existing(folder)
+    except ledger.LedgerError:
+        return (), minutes
+    if book is None:
+        return (), minutes
+    with book:
+        draws = book.draws()
+        return (book.clock_rows(draws[max(draws)].id) if draws else ()), minutes
 
 
 def folder_title(folder: Path) -> str:
@@ -377,13 +424,15 @@ class DisplayHandler(BaseHTTPRequestHandler):
 
     def _board(self, *, body: bool) -> None:
         snap = self.source.current()
-        etag = f'"{snap.version}"'
+        clock, rows = self.source.clock_json(self.source.now())
+        etag = f'"{snap.version}-{rows}"' if rows else f'"{snap.version}"'  # a start or stop is news too
         if self.headers.get("If-None-Match") == etag:
             self.send_response(HTTPStatus.NOT_MODIFIED)
             self.send_header("ETag", etag)
             self.end_headers()
             return
-        doc = json.dumps({"version": snap.version, "title": snap.title, "views": snap.views}, ensure_ascii=False)
+        doc = json.dumps({"version": snap.version, "title": snap.title, "views": snap.views, "clock": clock},
+                         ensure_ascii=False)
         self._send(doc, "application/json", body=body, etag=etag)
 
     def _favicon(self, *, body: bool) -> None:

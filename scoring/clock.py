@@ -33,12 +33,14 @@ class ClockRow:
 
 @dataclass(frozen=True)
 class Clock:
-    """The round clock at `now`: started at `started_at` (the first start), `elapsed_s` seconds run so far."""
+    """The round clock at `now`: started at `started_at` (the first start), `elapsed_s` seconds run so far;
+    `resumed_at` the start of the last running interval (the first start, or the latest resumption)."""
 
     minutes: int
     started_at: str
     elapsed_s: int
     running: bool
+    resumed_at: str = ""
 
     def left_s(self, extra_minutes: int = 0) -> int:
         """Seconds left of `minutes + extra_minutes`, never below 0."""
@@ -77,12 +79,13 @@ def clock_at(rows: Sequence[ClockRow], now: dt.datetime, minutes: int) -> Clock 
     """The clock after `rows` (in the order added) at `now`; None until the first start. A time going backwards
     (the PC's clock set back) never adds negative time."""
     started_at: str | None = None
+    resumed_at = ""
     since: dt.datetime | None = None  # the start of the running interval, None while paused
     elapsed = 0.0
     for row in rows:
         if row.action is ClockAction.START and since is None:
             started_at = started_at or row.at
-            since = parse_time(row.at)
+            resumed_at, since = row.at, parse_time(row.at)
         elif row.action is ClockAction.STOP and since is not None:
             elapsed += max(0.0, (parse_time(row.at) - since).total_seconds())
             since = None
@@ -90,7 +93,7 @@ def clock_at(rows: Sequence[ClockRow], now: dt.datetime, minutes: int) -> Clock 
         return None
     if since is not None:
         elapsed += max(0.0, (now - since).total_seconds())
-    return Clock(minutes, started_at, int(elapsed), since is not None)
+    return Clock(minutes, started_at, int(elapsed), since is not None, resumed_at)
 
 
 def decide_clock(rows: Sequence[ClockRow], action: ClockAction, *, at: str, address: str) -> ClockRow | None:

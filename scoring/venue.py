@@ -50,6 +50,8 @@ class TableView:
     status_text: str  # the status in a few Chinese words for the TV: 尚未录入, 进行中, 需加赛, 第85组弃权, 未逐局核对…
     unchecked: bool = False  # decided by a lost card's 终局 cells: 未逐局核对 beside the winner
     final: bool = True  # scored and unchanged since (scoring.announced), or a phone table both teams confirmed
+    source: str = "paper"  # where the record came from: paper, phone, both, final_only (the desk's states)
+    hands: int = 0  # hands recorded (regular and 加赛)
 
     @property
     def css(self) -> str:
@@ -205,6 +207,8 @@ def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collecti
             status_text=status_text(t, final=shown[t.table]),
             unchecked=bool(t.note),
             final=shown[t.table],
+            source=t.source,
+            hands=t.hands + t.playoff_hands,
         )
         for t in results.tables
     )

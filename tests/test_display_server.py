@@ -70,7 +70,7 @@ def test_page_and_board_json_come_from_the_folder(tmp_path, serve):
         "Content-Security-Policy"]
     status, headers, body = request(address, "GET", "/board.json")
     doc = json.loads(body)
-    assert status == 200 and set(doc) == {"version", "title", "views"} and headers["ETag"] == f'"{doc["version"]}"'
+    assert status == 200 and set(doc) == {"version", "title", "views", "clock"} and doc["clock"] is None and headers["ETag"] == f'"{doc["version"]}"'
     assert 'class="view draw"' in doc["views"]
     status, _, body = request(address, "GET", "/board.json", {"If-None-Match": headers["ETag"]})
     assert status == 304 and body == b""

@@ -83,7 +83,8 @@ def test_get_answers_the_table_as_spec_9_names_it(event, api):
     status, doc = call(api, "GET", f"/api/t/{codes[2]}")
     assert status == 200
     assert set(doc) == {"round", "table", "A", "B", "hands", "levels", "next_dealer", "status", "winner", "ended",
-                        "confirmed", "locked"}
+                        "confirmed", "locked", "clock"}
+    assert doc["clock"] is None  # until the desk starts the round clock
     assert (doc["round"], doc["table"], doc["hands"], doc["status"], doc["locked"]) == (1, 2, [], "playing", False)
     assert doc["confirmed"] == {"A": False, "B": False} and doc["levels"] == {"A": "2", "B": "2"}
     with Ledger.open(folder) as book:

@@ -1,0 +1,247 @@
+"""The desk API of `serve` (docs/table-api.md, 裁判台): `GET /api/desk`, `POST /api/desk/clock` and
+`POST /api/desk/t/<table>/minutes | reopen | confirm`, every call with `X-Desk-PIN`.
+
+Thin, like the table API beside it (`display.hall`): `DeskApi.handle` takes a parsed `Request` and refuses, in this
+order, a `Host` not ours (421), an address other than the PC itself unless `[serve] desk_lan` (403), an unknown
+path (404) or method (405), a POST not `application/json` (415) or over 16 KB (413), an address with 5 wrong codes
+or PINs in a minute (429), a missing or wrong PIN (401); then a table not in the round (404), a missing reason
+(400), bad values (422), a desk confirmation before the match is over (409). Every accepted action is one new row
+in event.db (through `scoring.ledger`), committed before the answer, which is the whole desk document.
+
+The workbook's view of each table comes from the venue display's cached reading of the folder (`BoardSource`:
+read again only when the files change), the phone entries and the clock from event.db on every request.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hmac
+import ipaddress
+import json
+import secrets
+from collections.abc import Callable, Collection
+from http import HTTPStatus
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from display import server as display
+from display.hall import (
+    BAD_JSON,
+    MAX_BODY,
+    NOT_JSON,
+    NOT_OURS,
+    NOT_READY,
+    TOO_LARGE,
+    Reply,
+    Request,
+    Seating,
+    Throttle,
+    media_type,
+    now_iso,
+    refusal,
+)
+from scoring import desk, entry, ledger
+from scoring.clock import ClockAction, clock_at, decide_clock, parse_time
+from scoring.errors import Issue, issues_json, shown
+from scoring.knockout import is_final, round_title
+
+DESK_PREFIX = "/api/desk"
+DESK_ACTIONS = ("minutes", "reopen", "confirm")
+PIN_HEADER = "x-desk-pin"
+
+NOT_HERE = ("裁判台只能在运行 shuangsheng serve 的这台电脑上打开（http://127.0.0.1:端口/desk）；"
+            "要在局域网的其他设备上打开，请在 event.toml 的 [serve] 中设 desk_lan = true，再重新运行 serve")
+NO_PIN = "请输入裁判台密码（运行 shuangsheng serve 时电脑上显示的 6 位数字）"
+WRONG_PIN = "裁判台密码不对；请看运行 shuangsheng serve 的电脑上显示的“裁判台密码”"
+TOO_MANY_PINS = "裁判台密码输错的次数太多，请一分钟后再试"
+NO_ROUND = "还没有抽签，没有正在进行的一轮"
+NO_TABLE = "本轮没有第{table}桌"
+NO_SUCH = "裁判台没有这个地址"
+ONLY = {"GET": "只能用 GET 读取裁判台", "POST": "只能用 POST 提交"}
+
+
+def is_local(address: str) -> bool:
+    """The PC itself: 127.0.0.1 (any 127.x), ::1, or ::ffff:127.0.0.1."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return (mapped or ip).is_loopback
+
+
+def desk_allowed(address: str, desk_lan: bool) -> bool:
+    """Whether `/desk` and `/api/desk…` answer a request from `address`: the PC itself, or anyone with desk_lan
+    (the page's 403 uses this too)."""
+    return desk_lan or is_local(address)
+
+
+def desk_route(path: str) -> tuple[str, int | None] | None:
+    """`/api/desk` → ("desk", None); `/api/desk/clock` → ("clock", None); `/api/desk/t/<n>/<action>` → (action, n),
+    n = 0 for a table number that is not a number (404 later); None for any other path."""
+    if path in (DESK_PREFIX, DESK_PREFIX + "/"):
+        return "desk", None
+    parts = path[len(DESK_PREFIX) + 1:].split("/") if path.startswith(DESK_PREFIX + "/") else []
+    if parts == ["clock"]:
+        return "clock", None
+    if len(parts) == 3 and parts[0] == "t" and parts[2] in DESK_ACTIONS:
+        number = parts[1]
+        return parts[2], int(number) if number.isascii() and number.isdigit() and len(number) < 6 else 0
+    return None
+
+
+def desk_refusal(status: int, field: str | None, message: str) -> Reply:
+    return Reply(status, issues_json((Issue.of_hand(None, field, message),)))
+
+
+class DeskApi:
+    """The desk API: one `handle(request) → Reply` per request, safe from many threads at once. `clock` gives the
+    PC's time as ISO 8601 with its offset (injected in tests); `source` is the venue display's cached reading."""
+
+    def __init__(self, folder: Path, *, names: Collection[str], port: int, pin: str, desk_lan: bool = False,
+                 throttle: Throttle | None = None, source: display.BoardSource | None = None,
+                 clock: Callable[[], str] = now_iso, seating: Seating | None = None):
+        self.folder = folder
+        self.names = frozenset(names)
+        self.port = port
+        self.pin = pin
+        self.desk_lan = desk_lan
+        self.throttle = throttle or Throttle()
+        self.source = source
+        self.clock = clock
+        self.seating = seating or Seating(folder)
+
+    def handle(self, request: Request) -> Reply:
+        refused = self._refused(request)
+        if refused is not None:
+            return refused
+        route = desk_route(urlsplit(request.path).path)
+        assert route is not None
+        action, table = route
+        if action == "desk":
+            return self._read()
+        try:
+            body = json.loads(request.body.decode("utf-8")) if request.body.strip() else {}
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return refusal(HTTPStatus.BAD_REQUEST, BAD_JSON)
+        if action == "clock":
+            return self._clock(body, request.address)
+        return self._table(action, table or 0, body, request.address)
+
+    def _refused(self, request: Request) -> Reply | None:
+        """Everything refused before the desk is read, in the order docs/table-api.md gives."""
+        if not display.host_allowed(request.headers.get("host"), self.names, self.port):
+            return refusal(HTTPStatus.MISDIRECTED_REQUEST, NOT_OURS)
+        if not desk_allowed(request.address, self.desk_lan):
+            return refusal(HTTPStatus.FORBIDDEN, NOT_HERE)
+        route = desk_route(urlsplit(request.path).path)
+        if route is None:
+            return refusal(HTTPStatus.NOT_FOUND, NO_SUCH)
+        wanted = "GET" if route[0] == "desk" else "POST"
+        if request.method != wanted and not (wanted == "GET" and request.method == "HEAD"):
+            return refusal(HTTPStatus.METHOD_NOT_ALLOWED, ONLY[wanted])
+        if wanted == "POST":
+            if media_type(request.headers.get("content-type")) != "application/json":
+                return refusal(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, NOT_JSON)
+            if max(request.length or 0, len(request.body)) > MAX_BODY:
+                return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, TOO_LARGE)
+        return self._pin_refused(request)
+
+    def _pin_refused(self, request: Request) -> Reply | None:
+        if self.throttle.blocked(request.address):
+            return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY_PINS)
+        given = request.headers.get(PIN_HEADER, "").strip()
+        if not given:
+            return refusal(HTTPStatus.UNAUTHORIZED, NO_PIN)
+        if not hmac.compare_digest(given.encode("utf-8"), self.pin.encode("utf-8")):
+            self.throttle.wrong(request.address)
+            return refusal(HTTPStatus.UNAUTHORIZED, WRONG_PIN)
+        return None
+
+    # --- reading ---
+
+    def _now(self) -> dt.datetime:
+        return parse_time(self.clock())
+
+    def _read(self) -> Reply:
+        book = ledger.Ledger.existing(self.folder)
+        if book is None:
+            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
+        with book:
+            return Reply(HTTPStatus.OK, self.document(book))
+
+    def document(self, book: ledger.Ledger) -> dict[str, object]:
+        """The whole desk (`GET /api/desk`), read in `book`."""
+        now = self._now()
+        record = current_draw(book)
+        if record is None:
+            return desk.desk_json(None, None, now, self.folder)
+        rules = self.seating.rules()
+        clock = clock_at(book.clock_rows(record.id), now, rules.match_minutes)
+        sheets = self._sheets(record.round.number)
+        tables = []
+        for pairing in record.round.pairings:
+            setup = self.seating.setup(record, pairing.table)
+            entries = book.table_entries(record.id, pairing.table)
+            tables.append(desk.DeskTable(entry.table_state(setup, entries), entries, sheets.get(pairing.table)))
+        round_ = desk.Round(record.round.number, round_title(record.round.number, len(record.round.pool)),
+                            is_final(record.round), tuple(tables))
+        return desk.desk_json(round_, clock, now, self.folder)
+
+    def _sheets(self, number: int) -> dict:
+        """The round workbook's view of each table, from the venue display's cached reading (never a new reading of
+        the workbooks on a poll): {} when the reading is of another round or there is none."""
+        board = self.source.board() if self.source is not None else None
+        current = board.current if board is not None else None
+        if current is None or current.number != number:
+            return {}
+        return {t.table: t for t in current.tables}
+
+    # --- actions ---
+
+    def _stamp(self, address: str) -> entry.Stamp:
+        return entry.Stamp(secrets.token_hex(8), self.clock(), address)
+
+    def _clock(self, body: object, address: str) -> Reply:
+        raw = body.get("action") if isinstance(body, dict) else None
+        try:
+            action = ClockAction(raw)
+        except ValueError:
+            return desk_refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "action",
+                                f"应为 {{\"action\": \"start\"}}（开始或继续）或 \"stop\"（暂停），实际为 {shown(raw)}")
+        book = ledger.Ledger.existing(self.folder)
+        if book is None:
+            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
+        with book:
+            record = current_draw(book)
+            if record is None:
+                return desk_refusal(HTTPStatus.CONFLICT, "action", NO_ROUND)
+            at = self.clock()
+            book.decide_clock(record.id, lambda rows: decide_clock(rows, action, at=at, address=address))
+            return Reply(HTTPStatus.OK, self.document(book))
+
+    def _table(self, action: str, table: int, body: object, address: str) -> Reply:
+        book = ledger.Ledger.existing(self.folder)
+        if book is None:
+            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
+        with book:
+            record = current_draw(book)
+            if record is None or table not in {p.table for p in record.round.pairings}:
+                return desk_refusal(HTTPStatus.NOT_FOUND, "table", NO_ROUND if record is None else
+                                    NO_TABLE.format(table=table))
+            setup = self.seating.setup(record, table)
+            decide = DECISIONS[action]
+            stamp = self._stamp(address)
+            decision = book.decide_entry(record.id, table, lambda entries: decide(setup, entries, body, stamp=stamp))
+            if decision.result.http_status >= 400:
+                return Reply(decision.http_status, issues_json(decision.errors))
+            return Reply(HTTPStatus.OK, self.document(book))
+
+
+DECISIONS = {"minutes": entry.add_minutes, "reopen": entry.reopen, "confirm": entry.desk_confirm}
+
+
+def current_draw(book: ledger.Ledger) -> ledger.DrawRecord | None:
+    """The round at the desk: the latest draw in force."""
+    draws = book.draws()
+    return draws[max(draws)] if draws else None
