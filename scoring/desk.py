@@ -130,9 +130,9 @@ class DeskTable:
         if self.phone.log.hands:
             return self.phone.winner.value if self.phone.winner else None
         sheet = self.sheet
-        if sheet is None or sheet.winner is None:
+        if sheet is None or sheet.sheet_winner is None:
             return None
-        return Side.A.value if sheet.winner == sheet.a.id else Side.B.value
+        return Side.A.value if sheet.sheet_winner == sheet.a.id else Side.B.value
 
 
 def seconds_between(earlier: str, now: dt.datetime) -> int:

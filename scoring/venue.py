@@ -52,6 +52,7 @@ class TableView:
     final: bool = True  # scored and unchanged since (scoring.announced), or a phone table both teams confirmed
     source: str = "paper"  # where the record came from: paper, phone, both, final_only (the desk's states)
     hands: int = 0  # hands recorded (regular and 加赛)
+    sheet_winner: str | None = None  # team id of the winner as recorded, final or not (the desk shows it)
 
     @property
     def css(self) -> str:
@@ -209,6 +210,7 @@ def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collecti
             final=shown[t.table],
             source=t.source,
             hands=t.hands + t.playoff_hands,
+            sheet_winner=t.winner,
         )
         for t in results.tables
     )

@@ -1,0 +1,539 @@
+"""The desk API of `serve` (display/desk_api.py, docs/table-api.md 裁判台) and the round clock on every screen:
+in-process through `DeskApi.handle` (no port) with an injected clock — never a sleep — and one real HTTP exchange
+on 127.0.0.1 for the PIN header. Each status code of the contract has its test."""
+
+from __future__ import annotations
+
+import datetime as dt
+import http.client
+import json
+import sqlite3
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from display import hall
+from display.desk_api import DeskApi, desk_allowed, is_local
+from display.hall import MAX_BODY, Request, TableApi, Throttle
+from display.server import BoardSource
+from scoring import ledger, workbook
+from scoring.ledger import DB_NAME, Ledger
+from scoring.levels import Side
+from scoring.workbook.schema import MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
+from tests.events import draw, simulated, start_event
+from tests.helpers import tied_hands
+
+NAMES = {"127.0.0.1", "localhost"}
+PORT = 8000
+PIN = "246810"
+HEADERS = {"content-type": "application/json", "host": f"127.0.0.1:{PORT}", "x-desk-pin": PIN}
+T0 = dt.datetime(2026, 12, 1, 14, 0, 0, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+
+
+class Wall:
+    """The PC's time as the server reads it (ISO 8601 with its offset), moved by the test."""
+
+    def __init__(self) -> None:
+        self.seconds = 0
+
+    def __call__(self) -> str:
+        return (T0 + dt.timedelta(seconds=self.seconds)).isoformat(timespec="seconds")
+
+
+class Monotonic:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Hall:
+    """A desk and the tables' API over one folder, as `serve` builds them, answering without a port."""
+
+    def __init__(self, folder: Path, *, desk_lan: bool = False, wall: Wall | None = None):
+        self.folder = folder
+        self.wall = wall or Wall()
+        self.ticks = Monotonic()
+        self.throttle = Throttle(self.ticks)
+        self.source = BoardSource(folder, log=lambda line: None, settle=0.0)
+        self.desk = DeskApi(folder, names=NAMES, port=PORT, pin=PIN, desk_lan=desk_lan, throttle=self.throttle,
+                            source=self.source, clock=self.wall)
+        self.tables = TableApi(folder, names=NAMES, port=PORT, throttle=self.throttle, clock=self.wall)
+        with Ledger.open(folder) as book:
+            self.codes = book.codes(book.draws()[1].id)
+
+    def call(self, method: str, path: str, body: object = None, *, headers: dict | None = None,
+             address: str = "127.0.0.1", raw: bytes | None = None) -> tuple[int, dict]:
+        data = raw if raw is not None else (b"" if body is None else json.dumps(body, ensure_ascii=False).encode())
+        api = self.tables if path.startswith("/api/t/") else self.desk
+        reply = api.handle(Request(method, path, address, {**HEADERS, **(headers or {})}, data, len(data)))
+        return reply.status, json.loads(reply.body())
+
+    def get(self) -> dict:
+        status, doc = self.call("GET", "/api/desk")
+        assert status == 200, doc
+        return doc
+
+    def table(self, number: int) -> dict:
+        return next(t for t in self.get()["tables"] if t["table"] == number)
+
+    def phone(self, number: int, action: str, body: object = None) -> tuple[int, dict]:
+        return self.call("POST", f"/api/t/{self.codes[number]}/{action}", {} if body is None else body,
+                         address="192.168.1.40")
+
+    def hand(self, number: int, n: int, points: int = 40, dealer: str = "A") -> None:
+        status, doc = self.phone(number, "hands", {"hand": n, "id": f"t{number}-{n}", "dealer": dealer,
+                                                   "points": points})
+        assert status == 201, doc
+
+    def decided(self, number: int) -> None:
+        """A keeps the deal twice (2 → 4 → 6), then time is up: A wins."""
+        self.hand(number, 1)
+        self.hand(number, 2)
+        assert self.phone(number, "end")[1]["status"] == "decided"
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """An event with round 1 drawn: 8 teams, 4 tables."""
+    folder = tmp_path / "event"
+    draw(folder, start_event(folder, teams=8))
+    return folder
+
+
+@pytest.fixture
+def room(folder: Path) -> Hall:
+    return Hall(folder)
+
+
+def rows(folder: Path, table: str) -> int:
+    with sqlite3.connect(folder / DB_NAME) as db:
+        return db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+
+
+# --- GET /api/desk ---
+
+
+def test_the_desk_lists_every_table_of_the_round_as_the_contract_names_it(folder, room):
+    doc = room.get()
+    assert set(doc) == {"round", "title", "now", "clock", "counts", "next", "tables"}
+    assert (doc["round"], doc["title"], doc["clock"], doc["next"]) == (1, "第1轮", None, None)
+    assert doc["now"] == "2026-12-01T14:00:00+08:00"
+    assert doc["counts"] == {"total": 4, "not_started": 4, "playing": 0, "to_confirm": 0, "confirmed": 0,
+                             "needs_playoff": 0, "invalid": 0, "paper": 0, "final_only": 0}
+    assert [t["table"] for t in doc["tables"]] == [1, 2, 3, 4]
+    first = doc["tables"][0]
+    assert set(first) == {"table", "state", "label", "hands", "last_entry", "idle_s", "quiet", "extra_minutes",
+                          "left_s", "A", "B", "levels", "winner", "confirmed", "log"}
+    with Ledger.open(folder) as book:
+        record = book.draws()[1]
+    pairing = record.round.pairings[0]
+    assert first["A"] == {"team": pairing.a, "players": list(record.names[pairing.a])}
+    assert (first["state"], first["label"], first["hands"], first["levels"], first["winner"]) == (
+        "not_started", "未开始", 0, None, None)
+    assert (first["last_entry"], first["idle_s"], first["quiet"], first["left_s"], first["log"]) == (
+        None, None, False, None, [])
+
+
+def test_a_whole_match_goes_not_started_playing_to_confirm_confirmed(room):
+    room.hand(1, 1)
+    room.wall.seconds = 65
+    table = room.table(1)
+    assert (table["state"], table["label"], table["hands"], table["levels"]) == ("playing", "第2局进行中", 1,
+                                                                                   {"A": "4", "B": "2"})
+    assert (table["last_entry"], table["idle_s"]) == ("2026-12-01T14:00:00+08:00", 65)
+    room.hand(1, 2)
+    assert room.table(1)["label"] == "第3局进行中"
+    room.phone(1, "end")
+    table = room.table(1)
+    assert (table["state"], table["label"], table["winner"], table["levels"]) == ("to_confirm", "待确认", "A",
+                                                                                  {"A": "6", "B": "2"})
+    room.phone(1, "confirm", {"side": "A"})
+    assert room.table(1)["confirmed"] == {"A": True, "B": False} and room.table(1)["state"] == "to_confirm"
+    room.phone(1, "confirm", {"side": "B"})
+    doc = room.get()
+    assert doc["tables"][0]["state"] == "confirmed" and doc["tables"][0]["label"] == "已确认"
+    assert doc["counts"]["confirmed"] == 1 and doc["counts"]["not_started"] == 3
+    assert doc["tables"][0]["log"] == []  # the teams' own confirmations are not the desk's
+
+
+def test_a_tied_match_at_time_is_needs_playoff(room):
+    for n, hand in enumerate(tied_hands(), start=1):
+        room.hand(2, n, hand.points, hand.dealer.value)
+    room.phone(2, "end")
+    table = room.table(2)
+    assert (table["state"], table["label"], table["winner"]) == ("needs_playoff", "需加赛", None)
+    assert room.get()["counts"]["needs_playoff"] == 1
+
+
+def put_final(folder: Path, table: int, a: str, b: str, reason: str) -> None:
+    path = folder / "round-1.xlsx"
+    wb = openpyxl.load_workbook(path)
+    ws = wb[MATCHES_SHEET]
+    row = next(r for r in range(MATCHES_HEADER_ROW + 1, ws.max_row + 1) if ws.cell(r, 1).value == table)
+    for label, value in zip(MATCHES_HEADER[-3:], (a, b, reason), strict=True):
+        ws.cell(row, MATCHES_HEADER.index(label) + 1).value = value
+    wb.save(path)
+
+
+def test_paper_final_only_and_a_sheet_with_an_error_come_from_the_workbook(folder, room):
+    path = folder / "round-1.xlsx"
+    workbook.fill_round(path, {2: simulated(2, folder), 4: simulated(4, folder)})
+    put_final(folder, 3, "7", "J", "记分卡遗失")
+    wb = openpyxl.load_workbook(path)
+    wb["第4桌"]["D7"] = 33
+    wb.save(path)
+    doc = room.get()
+    states = {t["table"]: (t["state"], t["label"]) for t in doc["tables"]}
+    assert states == {1: ("not_started", "未开始"), 2: ("paper", "纸质录入"), 3: ("final_only", "终局录入"),
+                      4: ("invalid", "有误")}
+    paper = doc["tables"][1]
+    assert paper["hands"] > 0 and paper["levels"] is not None and paper["winner"] in ("A", "B")
+    assert doc["tables"][2]["levels"] == {"A": "7", "B": "J"} and doc["tables"][2]["winner"] == "B"
+
+
+def test_paper_and_phone_disagreeing_is_invalid(folder, room):
+    room.decided(1)
+    record = simulated(1, folder)
+    workbook.fill_round(folder / "round-1.xlsx", {1: record})  # another match than the phone's
+    assert room.table(1)["state"] == "invalid"
+
+
+def test_once_every_table_is_decided_next_names_score_then_draw(folder, room):
+    room.decided(1)
+    path = folder / "round-1.xlsx"
+    workbook.fill_round(path, {2: simulated(2, folder)})
+    put_final(folder, 3, "A", "3", "记分卡被茶水打湿")
+    room.decided(4)
+    room.phone(4, "confirm", {"side": "A"})
+    room.phone(4, "confirm", {"side": "B"})
+    assert room.get()["next"] is None  # table 1 is still to be confirmed
+    room.phone(1, "confirm", {"side": "A"})
+    room.phone(1, "confirm", {"side": "B"})
+    doc = room.get()
+    assert [t["state"] for t in doc["tables"]] == ["confirmed", "paper", "final_only", "confirmed"]
+    assert f"shuangsheng score {folder} --round 1" in doc["next"] and f"shuangsheng draw {folder}" in doc["next"]
+
+
+# --- the round clock: POST /api/desk/clock ---
+
+
+def test_the_clock_starts_pauses_and_resumes_from_the_desk(folder, room):
+    status, doc = room.call("POST", "/api/desk/clock", {"action": "start"})
+    assert status == 200 and doc["clock"] == {"minutes": 60, "started_at": "2026-12-01T14:00:00+08:00",
+                                              "left_s": 3600, "running": True}
+    assert doc["tables"][0]["left_s"] == 3600
+    room.wall.seconds = 600
+    assert room.get()["clock"]["left_s"] == 3000
+    status, doc = room.call("POST", "/api/desk/clock", {"action": "stop"})
+    assert status == 200 and doc["clock"]["running"] is False
+    room.wall.seconds = 2000
+    assert room.get()["clock"]["left_s"] == 3000  # paused
+    assert room.call("POST", "/api/desk/clock", {"action": "stop"})[0] == 200  # stopped already: nothing added
+    assert rows(folder, "clock") == 2
+    room.call("POST", "/api/desk/clock", {"action": "start"})
+    room.wall.seconds = 2100
+    clock = room.get()["clock"]
+    assert (clock["left_s"], clock["running"], clock["started_at"]) == (2900, True, "2026-12-01T14:00:00+08:00")
+    assert room.call("POST", "/api/desk/clock", {"action": "start"})[0] == 200  # running already
+    assert rows(folder, "clock") == 3
+    with Ledger.open(folder) as book:
+        assert [(r.action.value, r.at, r.address) for r in book.clock_rows(book.draws()[1].id)] == [
+            ("start", "2026-12-01T14:00:00+08:00", "127.0.0.1"), ("stop", "2026-12-01T14:10:00+08:00", "127.0.0.1"),
+            ("start", "2026-12-01T14:33:20+08:00", "127.0.0.1")]
+
+
+@pytest.mark.parametrize("body", [{"action": "go"}, {}, {"action": None}, ["start"]])
+def test_a_clock_action_other_than_start_or_stop_is_422(room, body):
+    status, doc = room.call("POST", "/api/desk/clock", body)
+    assert status == 422 and doc["errors"][0]["field"] == "action" and "start" in doc["errors"][0]["message"]
+
+
+def test_the_table_page_gets_its_own_time_and_time_up(folder, room):
+    code = room.codes[1]
+    room.call("POST", "/api/desk/clock", {"action": "start"})
+    room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌耽误"})
+    room.wall.seconds = 3600
+    status, doc = room.call("GET", f"/api/t/{code}")
+    assert status == 200 and doc["clock"] == {"minutes": 60, "extra_minutes": 5,
+                                              "started_at": "2026-12-01T14:00:00+08:00", "left_s": 300,
+                                              "running": True, "time_up": False}
+    assert room.call("GET", f"/api/t/{room.codes[2]}")[1]["clock"]["time_up"] is True
+    room.wall.seconds = 4000
+    assert room.call("GET", f"/api/t/{code}")[1]["clock"]["left_s"] == 0
+    status, doc = room.phone(1, "hands", {"hand": 1, "id": "late", "dealer": "A", "points": 40})
+    assert status == 201 and doc["clock"]["time_up"] is True  # the answers to the phone carry it too
+
+
+def test_a_quiet_table_is_flagged_after_15_minutes_of_a_running_clock(room):
+    room.call("POST", "/api/desk/clock", {"action": "start"})
+    room.hand(1, 1)
+    room.wall.seconds = 15 * 60
+    assert [t["quiet"] for t in room.get()["tables"]] == [False] * 4
+    room.wall.seconds = 15 * 60 + 1
+    assert [t["quiet"] for t in room.get()["tables"]] == [True] * 4
+    room.hand(1, 2)
+    assert [t["quiet"] for t in room.get()["tables"]] == [False, True, True, True]
+    room.call("POST", "/api/desk/clock", {"action": "stop"})
+    assert not any(t["quiet"] for t in room.get()["tables"])  # a paused round is nobody's fault
+
+
+# --- POST /api/desk/t/<table>/minutes ---
+
+
+def test_extra_minutes_are_logged_and_add_to_one_table(folder, room):
+    room.call("POST", "/api/desk/clock", {"action": "start"})
+    status, doc = room.call("POST", "/api/desk/t/2/minutes", {"add": 5, "reason": "换牌耽误"})
+    assert status == 200 and set(doc) >= {"round", "tables", "clock"}
+    table = doc["tables"][1]
+    assert (table["extra_minutes"], table["left_s"], doc["tables"][0]["left_s"]) == (5, 3900, 3600)
+    assert table["log"] == [{"time": "2026-12-01T14:00:00+08:00", "action": "minutes", "add": 5,
+                             "reason": "换牌耽误", "address": "127.0.0.1"}]
+    assert table["state"] == "not_started" and table["last_entry"] is None  # the desk's action is not play
+    assert rows(folder, "entry") == 1
+
+
+@pytest.mark.parametrize("body", [{"add": 5}, {"add": 5, "reason": "  "}, {"reason": None, "add": 5}])
+def test_extra_minutes_without_a_reason_are_400(folder, room, body):
+    status, doc = room.call("POST", "/api/desk/t/1/minutes", body)
+    assert status == 400 and doc["errors"][0]["field"] == "reason" and "原因" in doc["errors"][0]["message"]
+    assert rows(folder, "entry") == 0
+
+
+@pytest.mark.parametrize("add", [0, 121, "5", 2.5, True, None])
+def test_extra_minutes_not_a_whole_number_1_to_120_are_422(folder, room, add):
+    status, doc = room.call("POST", "/api/desk/t/1/minutes", {"add": add, "reason": "换牌"})
+    assert status == 422 and doc["errors"][0]["field"] == "add"
+    assert rows(folder, "entry") == 0
+
+
+@pytest.mark.parametrize("table", ["9", "0", "x", "１"])
+def test_a_table_not_in_the_round_is_404(room, table):
+    status, doc = room.call("POST", f"/api/desk/t/{table}/minutes", {"add": 5, "reason": "换牌"})
+    assert status == 404 and doc["errors"][0]["message"].startswith("本轮没有第")
+
+
+# --- POST …/reopen and …/confirm (rule 十七) ---
+
+
+def test_reopen_needs_a_reason_and_unlocks_a_confirmed_table(folder, room):
+    room.decided(1)
+    room.phone(1, "confirm", {"side": "A"})
+    room.phone(1, "confirm", {"side": "B"})
+    assert room.phone(1, "undo", {"hand": 2})[0] == 423
+    status, doc = room.call("POST", "/api/desk/t/1/reopen", {})
+    assert status == 400 and doc["errors"][0]["field"] == "reason"
+    status, doc = room.call("POST", "/api/desk/t/1/reopen", {"reason": "甲方对第2局有异议，比赛负责人同意重新核对"})
+    table = doc["tables"][0]
+    assert status == 200 and table["state"] == "to_confirm" and table["confirmed"] == {"A": False, "B": False}
+    assert [e["action"] for e in table["log"]] == ["reopen"]
+    assert room.phone(1, "undo", {"hand": 2})[0] == 200  # the phones may correct it now
+    assert room.table(1)["state"] == "playing"
+
+
+def test_the_desk_confirms_for_a_team_with_a_reason_once_the_match_is_over(folder, room):
+    room.hand(1, 1)
+    status, doc = room.call("POST", "/api/desk/t/1/confirm", {"side": "B", "reason": "乙方拒绝确认"})
+    assert status == 409 and "尚未结束" in doc["errors"][0]["message"]
+    room.hand(1, 2)
+    room.phone(1, "end")
+    room.phone(1, "confirm", {"side": "A"})
+    status, doc = room.call("POST", "/api/desk/t/1/confirm", {"side": "B"})
+    assert status == 400 and doc["errors"][0]["field"] == "reason"
+    status, doc = room.call("POST", "/api/desk/t/1/confirm", {"side": "C", "reason": "x"})
+    assert status == 422 and doc["errors"][0]["field"] == "side"
+    status, doc = room.call("POST", "/api/desk/t/1/confirm", {"side": "B", "reason": "乙方离场，比赛负责人裁定"})
+    table = doc["tables"][0]
+    assert status == 200 and table["state"] == "confirmed"
+    assert [(e["action"], e["side"], e["reason"]) for e in table["log"]] == [("confirm", "B", "乙方离场，比赛负责人裁定")]
+    assert room.phone(1, "hands", {"hand": 3, "id": "x", "dealer": "A", "points": 40})[0] == 423  # locked
+
+
+# --- refusals before the desk is read: 421, 403, 404, 405, 415, 413, 401, 429 ---
+
+
+@pytest.mark.parametrize("host", [None, "evil.example", f"127.0.0.1:{PORT + 1}"])
+def test_a_host_not_ours_is_421(room, host):
+    assert room.call("GET", "/api/desk", headers={"host": host or ""})[0] == 421
+
+
+def test_the_desk_refuses_another_address_than_the_pc_itself_403(folder, room):
+    status, doc = room.call("GET", "/api/desk", address="192.168.1.31")
+    assert status == 403 and "desk_lan = true" in doc["errors"][0]["message"]
+    assert room.call("POST", "/api/desk/clock", {"action": "start"}, address="192.168.1.31")[0] == 403
+    assert rows(folder, "clock") == 0
+    assert room.call("GET", "/api/desk", address="::1")[0] == 200
+    lan = Hall(folder, desk_lan=True)
+    assert lan.call("GET", "/api/desk", address="192.168.1.31")[0] == 200
+    assert lan.call("GET", "/api/desk", address="192.168.1.31", headers={"x-desk-pin": ""})[0] == 401
+
+
+@pytest.mark.parametrize(("address", "local"), [("127.0.0.1", True), ("127.0.0.2", True), ("::1", True),
+                                                ("::ffff:127.0.0.1", True), ("192.168.1.2", False),
+                                                ("10.0.0.1", False), ("", False), ("localhost", False)])
+def test_only_the_pc_itself_is_local(address, local):
+    assert is_local(address) is local
+    assert desk_allowed(address, False) is local and desk_allowed(address, True)
+
+
+def test_unknown_paths_and_methods_are_refused(room):
+    assert room.call("GET", "/api/desk/tables")[0] == 404
+    assert room.call("POST", "/api/desk/t/1/undo", {})[0] == 404
+    assert room.call("POST", "/api/desk", {})[0] == 405
+    assert room.call("GET", "/api/desk/clock")[0] == 405
+    assert room.call("HEAD", "/api/desk")[0] == 200
+
+
+def test_a_post_not_json_is_415_and_a_body_over_16_kb_is_413(room):
+    assert room.call("POST", "/api/desk/clock", {"action": "start"}, headers={"content-type": "text/plain"})[0] == 415
+    big = json.dumps({"add": 5, "reason": "长" * MAX_BODY}).encode()
+    assert room.call("POST", "/api/desk/t/1/minutes", raw=big)[0] == 413
+    assert room.call("POST", "/api/desk/clock", raw=b"{not json")[0] == 400
+
+
+def test_a_missing_or_wrong_pin_is_401(folder, room):
+    status, doc = room.call("GET", "/api/desk", headers={"x-desk-pin": ""})
+    assert status == 401 and "裁判台密码" in doc["errors"][0]["message"]
+    status, doc = room.call("GET", "/api/desk", headers={"x-desk-pin": "000000"})
+    assert status == 401 and "不对" in doc["errors"][0]["message"]
+    assert room.call("POST", "/api/desk/clock", {"action": "start"}, headers={"x-desk-pin": "1"})[0] == 401
+    assert rows(folder, "clock") == 0
+
+
+def test_five_wrong_pins_in_a_minute_are_429_for_a_minute(room):
+    for _ in range(4):
+        assert room.call("GET", "/api/desk", headers={"x-desk-pin": "999999"})[0] == 401
+    assert room.call("GET", "/api/desk")[0] == 200
+    assert room.call("GET", "/api/desk", headers={"x-desk-pin": "999999"})[0] == 401
+    status, doc = room.call("GET", "/api/desk")  # even the right PIN, for a minute
+    assert status == 429 and "一分钟" in doc["errors"][0]["message"]
+    room.ticks.now += 61
+    assert room.call("GET", "/api/desk")[0] == 200
+
+
+# --- a restart keeps the clock and the log; every action is a row committed before the answer ---
+
+
+def test_a_new_server_on_the_same_folder_keeps_the_clock_and_the_log(folder):
+    wall = Wall()
+    first = Hall(folder, wall=wall)
+    first.call("POST", "/api/desk/clock", {"action": "start"})
+    first.call("POST", "/api/desk/t/3/minutes", {"add": 10, "reason": "停电"})
+    wall.seconds = 900
+    first.call("POST", "/api/desk/clock", {"action": "stop"})
+    before = first.get()
+    built = hall.make_hall(folder, ["127.0.0.1"], 0, log=lambda line: None, settle=0.0, pin=PIN, clock=wall)
+    try:
+        wall.seconds = 5000
+        headers = {**HEADERS, "host": f"127.0.0.1:{built.port}"}
+        reply = built.desk.handle(Request("GET", "/api/desk", "127.0.0.1", headers))
+    finally:
+        for httpd in built.servers:
+            httpd.server_close()
+    after = json.loads(reply.body())
+    assert reply.status == 200
+    assert after["clock"] == before["clock"] == {"minutes": 60, "started_at": "2026-12-01T14:00:00+08:00",
+                                                 "left_s": 2700, "running": False}
+    assert after["tables"][2]["log"] == before["tables"][2]["log"] and after["tables"][2]["extra_minutes"] == 10
+
+
+def test_every_accepted_action_is_a_row_with_its_time_and_address(folder, room):
+    room.decided(2)
+    room.call("POST", "/api/desk/t/2/minutes", {"add": 3, "reason": "a"})
+    room.call("POST", "/api/desk/t/2/confirm", {"side": "A", "reason": "b"})
+    room.call("POST", "/api/desk/t/2/reopen", {"reason": "c"})
+    with sqlite3.connect(folder / DB_NAME) as db:
+        found = db.execute("SELECT body, at, address FROM entry WHERE tbl = 2 ORDER BY id").fetchall()
+    desk = [(json.loads(body)["action"], at, address) for body, at, address in found[3:]]
+    assert desk == [("minutes", "2026-12-01T14:00:00+08:00", "127.0.0.1"),
+                    ("confirm", "2026-12-01T14:00:00+08:00", "127.0.0.1"),
+                    ("reopen", "2026-12-01T14:00:00+08:00", "127.0.0.1")]
+
+
+# --- the TV sees phone entries at once (event.db in WAL mode) ---
+
+
+def test_the_venue_display_sees_a_phone_entry_at_once_without_waiting_to_settle(folder):
+    ticks = Monotonic()
+    room = Hall(folder)
+    tv = BoardSource(folder, log=lambda line: None, settle=3600.0, clock=ticks)  # dates never settle here
+    before = tv.current()
+    room.decided(1)  # over: the TV shows it (进行中 with its levels until both teams confirm)
+    after = tv.current()
+    assert after.version != before.version  # read again at once: a commit is atomic
+    assert tv.current() is after  # and only once
+
+
+def test_the_ledger_version_changes_with_every_commit_in_wal_mode(folder):
+    with Ledger.open(folder) as book:
+        draw_id = book.draws()[1].id
+        with sqlite3.connect(folder / DB_NAME) as db:
+            assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        before = ledger.version(folder)
+        book.add_clock(draw_id, ledger.ClockRow(ledger.ClockAction.START, "2026-12-01T14:00:00+08:00", "x"))
+        assert ledger.version(folder) != before  # while the entry is in event.db-wal only
+    assert ledger.version(folder.parent / "nowhere") is None
+
+
+# --- one real HTTP exchange: the PIN header, and the clock on the TV's /board.json ---
+
+
+def test_end_to_end_the_pin_header_and_the_clock_on_the_tv(folder):
+    wall = Wall()
+    built = hall.make_hall(folder, ["127.0.0.1"], 0, log=lambda line: None, settle=0.0, pin=PIN, clock=wall)
+    built.start()
+    try:
+        port = built.port
+
+        def talk(method: str, path: str, body: object = None, headers: dict | None = None):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            try:
+                data = None if body is None else json.dumps(body).encode()
+                base = {"Content-Type": "application/json"} if data is not None else {}
+                conn.request(method, path, body=data, headers={**base, **(headers or {})})
+                response = conn.getresponse()
+                return response.status, response.getheader("ETag"), json.loads(response.read() or b"null")
+            finally:
+                conn.close()
+
+        assert talk("GET", "/api/desk")[0] == 401
+        assert talk("GET", "/api/desk", headers={"X-Desk-PIN": "111111"})[0] == 401
+        status, _, doc = talk("GET", "/api/desk", headers={"X-Desk-PIN": PIN})
+        assert status == 200 and doc["round"] == 1 and doc["clock"] is None
+        status, etag, board = talk("GET", "/board.json")
+        assert status == 200 and board["clock"] is None
+        status, _, doc = talk("POST", "/api/desk/clock", {"action": "start"}, {"X-Desk-PIN": PIN})
+        assert status == 200 and doc["clock"]["running"] is True
+        wall.seconds = 90
+        status, new_etag, board = talk("GET", "/board.json", headers={"If-None-Match": etag})
+        assert status == 200 and new_etag != etag  # a start is news for the TV
+        assert board["clock"] == {"minutes": 60, "started_at": "2026-12-01T14:00:00+08:00", "left_s": 3510,
+                                  "running": True}
+        assert talk("GET", "/board.json", headers={"If-None-Match": new_etag})[0] == 304
+    finally:
+        built.stop()
+
+
+def test_the_desk_before_any_draw_is_an_empty_round_and_the_clock_has_nothing_to_time(tmp_path):
+    from tests.events import new_event
+
+    folder = new_event(tmp_path / "e", 4)
+    with Ledger.open(folder):
+        pass
+    desk = DeskApi(folder, names=NAMES, port=PORT, pin=PIN, clock=Wall())
+    reply = desk.handle(Request("GET", "/api/desk", "127.0.0.1", HEADERS))
+    assert reply.status == 200 and reply.document["round"] is None and reply.document["tables"] == []
+    body = json.dumps({"action": "start"}).encode()
+    reply = desk.handle(Request("POST", "/api/desk/clock", "127.0.0.1", HEADERS, body, len(body)))
+    assert reply.status == 409
+
+
+def test_side_letters_of_the_sheet_winner(folder, room):
+    """A paper table's winner is said by side, as the table API says it."""
+    path = folder / "round-1.xlsx"
+    record = simulated(7, folder)
+    workbook.fill_round(path, {1: record})
+    table = room.table(1)
+    assert table["winner"] in (Side.A.value, Side.B.value)
