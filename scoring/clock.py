@@ -1,4 +1,4 @@
-"""The round clock (SPEC §9, rule 十六: each match has `[rules] match_minutes`): started, paused and resumed from the
+"""The round clock (docs/table-api.md, rule 十六: each match has `[rules] match_minutes`): started, paused and resumed from the
 desk. Pure: the clock is a function of its rows (as the ledger keeps them, only ever added) and `now`, which the
 caller passes (the server's own wall clock), never read here.
 

@@ -1,4 +1,4 @@
-"""The desk (裁判台, SPEC §9): where the round stands, table by table, as `GET /api/desk` gives it. Pure.
+"""The desk (裁判台, docs/table-api.md): where the round stands, table by table, as `GET /api/desk` gives it. Pure.
 
 Built from the round's draw (its pairings and the players' names), each table's phone entries replayed
 (`scoring.entry.TableState`, read live from event.db on every request), what the round workbook says of each table
