@@ -26,6 +26,29 @@ def test_a_new_folder_gets_the_current_schema(tmp_path: Path) -> None:
     assert {"file", "log"} <= {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
+def test_a_ledger_at_version_2_gains_the_clock_table_and_keeps_its_entries(tmp_path: Path) -> None:
+    """Migration 3 only adds the round clock's table: an event.db of the table-side entry version is upgraded in
+    place, its rows as they were."""
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    for step in ledger.MIGRATIONS[:2]:
+        db.executescript(step)
+    db.execute("PRAGMA user_version = 2")
+    db.execute("INSERT INTO draw (round, lots, pool, pairings, byes, names, at, command) "
+               "VALUES (1, '[]', '[\"01\", \"02\"]', '[[1, \"01\", \"02\", false]]', '[]', '{}', 't', 'c')")
+    db.execute("INSERT INTO entry (draw, tbl, body, at, address) VALUES (1, 1, ?, 't', 'a')",
+               (json.dumps({"id": "x", "action": "end", "time": "t", "address": "a"}),))
+    db.commit()
+    db.close()
+    with Ledger.open(tmp_path) as book:
+        assert [e.action.value for e in book.table_entries(1, 1)] == ["end"]
+        assert book.clock_rows(1) == ()
+        book.add_clock(1, ledger.ClockRow(ledger.ClockAction.START, "2026-12-01T14:00:00+08:00", "127.0.0.1"))
+        assert [r.action.value for r in book.clock_rows(1)] == ["start"]
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 3 == ledger.SCHEMA_VERSION
+    db.close()
+
+
 def test_a_ledger_from_a_newer_program_is_refused(tmp_path: Path) -> None:
     db = sqlite3.connect(tmp_path / DB_NAME)
     db.execute(f"PRAGMA user_version = {ledger.SCHEMA_VERSION + 1}")
