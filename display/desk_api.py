@@ -25,7 +25,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from display import server as display
-from display.hall import (
+from display.api_common import (
     BAD_JSON,
     MAX_BODY,
     NOT_JSON,

@@ -12,168 +12,53 @@ teams.xlsx; never holds the folder lock.
 
 from __future__ import annotations
 
-import collections
 import contextlib
-import datetime as dt
 import json
 import secrets
 import sys
 import threading
-import time
 import traceback
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from display import server as display
+from display.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, … and the rest stay importable from here
+    BAD_JSON,
+    BLOCK_SECONDS,
+    MAX_BODY,
+    MAX_TRACKED,
+    NOT_JSON,
+    NOT_OURS,
+    NOT_READY,
+    TOO_LARGE,
+    WRONG_CODES,
+    WRONG_WINDOW,
+    Reply,
+    Request,
+    Seating,
+    Throttle,
+    media_type,
+    now_iso,
+    refusal,
+)
+from display.desk_api import DeskApi
 from display.table_page import table_page
 from scoring import entry, ledger
-from scoring import event as event_file
 from scoring.clock import clock_at, parse_time
 from scoring.codes import parse_code
-from scoring.errors import Issue, UserError, issues_json
-from scoring.teams import Team
-from scoring.tournament import TEAMS_FILE
 
-MAX_BODY = 16 * 1024  # bytes of a POST body
-WRONG_CODES = 5  # wrong codes from one address within WRONG_WINDOW seconds …
-WRONG_WINDOW = 60.0
-BLOCK_SECONDS = 60.0  # … and that address gets 429 for this long
-MAX_TRACKED = 4096  # addresses remembered for counting wrong codes (the oldest forgotten first)
 API_PREFIX = "/api/t/"
 DESK_API_PREFIX = "/api/desk"  # the desk API (display/desk_api.py)
 TABLE_PAGE = "/t/"  # /t/<code>: the table page for phones (display/table_page.py)
 ACTIONS = ("hands", "end", "undo", "confirm")
 
-
-@dataclass(frozen=True)
-class Request:
-    """What the router needs of an HTTP request. `headers` by lower-case name; `length` the declared
-    Content-Length (the body is not read when it is over MAX_BODY)."""
-
-    method: str
-    path: str
-    address: str
-    headers: Mapping[str, str] = field(default_factory=dict)
-    body: bytes = b""
-    length: int | None = None
-
-
-@dataclass(frozen=True)
-class Reply:
-    status: int
-    document: Mapping[str, object]
-
-    def body(self) -> bytes:
-        return json.dumps(self.document, ensure_ascii=False).encode("utf-8")
-
-
-def refusal(status: int, message: str) -> Reply:
-    return Reply(status, issues_json((Issue.of_hand(None, None, message),)))
-
-
-NOT_OURS = "这个网址不是本场比赛服务器的地址；请用运行 shuangsheng serve 的电脑上显示的地址"
-NOT_JSON = "请求的 Content-Type 应为 application/json"
-TOO_LARGE = f"请求内容太长（不能超过 {MAX_BODY // 1024} KB）"
 TOO_MANY = "录分码输错的次数太多，请一分钟后再试；录分码印在本桌计分卡上（录分码 XXXX-XXXX）"
 WRONG_CODE = "录分码不对或已作废（重新抽签后换了新码）；请核对本桌计分卡上印的录分码"
-BAD_JSON = "请求内容不是正确的 JSON"
 NO_SUCH = "没有这个地址"
 ONLY = {"GET": "只能用 GET 读取本桌", "POST": "只能用 POST 提交"}
-NOT_READY = "服务器暂时无法读取比赛记录（event.db），请看电脑上的提示"
-
-
-class Throttle:
-    """Wrong codes counted per address: after WRONG_CODES within WRONG_WINDOW seconds, the address is refused
-    (429) for BLOCK_SECONDS. `clock` is time.monotonic except in tests. Thread-safe; bounded memory."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic, *, limit: int = WRONG_CODES,
-                 window: float = WRONG_WINDOW, block: float = BLOCK_SECONDS):
-        self.clock = clock
-        self.limit, self.window, self.block = limit, window, block
-        self._wrong: collections.OrderedDict[str, collections.deque[float]] = collections.OrderedDict()
-        self._until: dict[str, float] = {}
-        self._lock = threading.Lock()
-
-    def blocked(self, address: str) -> bool:
-        with self._lock:
-            until = self._until.get(address)
-            if until is None:
-                return False
-            if self.clock() < until:
-                return True
-            del self._until[address]
-            return False
-
-    def wrong(self, address: str) -> None:
-        now = self.clock()
-        with self._lock:
-            times = self._wrong.pop(address, None) or collections.deque(maxlen=self.limit)
-            times.append(now)
-            while times and now - times[0] >= self.window:
-                times.popleft()
-            if len(times) >= self.limit:
-                self._until[address] = now + self.block
-                times.clear()
-            self._wrong[address] = times
-            while len(self._wrong) > MAX_TRACKED:
-                self._wrong.popitem(last=False)
-
-
-def now_iso() -> str:
-    """The PC's time, ISO 8601 with its UTC offset."""
-    return dt.datetime.now().astimezone().isoformat(timespec="seconds")
-
-
-class Seating:
-    """Who plays at a table and under which rules: the draw's recorded names (teams.xlsx for a round recorded
-    without them) and the rules of event.toml, read again when these files change (the last good reading kept)."""
-
-    def __init__(self, folder: Path):
-        self.folder = folder
-        self._lock = threading.Lock()
-        self._read: dict[str, tuple[display.FileState, object]] = {}
-
-    def _cached(self, name: str, read: Callable[[Path], object], fallback: object) -> object:
-        path = self.folder / name
-        state = display.file_state(path)
-        with self._lock:
-            known = self._read.get(name)
-            if known is not None and known[0] == state:
-                return known[1]
-            try:
-                value = read(path)
-            except (UserError, OSError):
-                return known[1] if known is not None else fallback
-            self._read[name] = (state, value)
-            return value
-
-    def rules(self):  # -> RuleSet
-        return self._cached(event_file.EVENT_FILE, lambda _: event_file.load(self.folder).rules,
-                            event_file.default_event().rules)
-
-    def players(self, record: ledger.DrawRecord, team: str) -> tuple[str, ...]:
-        if team in record.names:
-            return record.names[team]
-        listed = self._cached(TEAMS_FILE, _read_teams, {})
-        found = listed.get(team) if isinstance(listed, dict) else None
-        return found.players if found is not None else ()
-
-    def setup(self, record: ledger.DrawRecord, table: int) -> entry.TableSetup:
-        pairing = next(p for p in record.round.pairings if p.table == table)
-        return entry.TableSetup(record.round.number, table, entry.Seat(pairing.a, self.players(record, pairing.a)),
-                                entry.Seat(pairing.b, self.players(record, pairing.b)), self.rules())
-
-
-def _read_teams(path: Path) -> dict[str, Team]:
-    from scoring import workbook
-
-    try:
-        return {t.id: t for t in workbook.read_teams(path)}
-    except workbook.WorkbookError as exc:
-        raise UserError(exc.issues) from None
 
 
 @dataclass(frozen=True)
@@ -192,10 +77,6 @@ def route_of(path: str) -> Route | None:
     if len(parts) == 2 and parts[0] and parts[1] in ACTIONS:
         return Route(parts[0], parts[1])
     return None
-
-
-def media_type(value: str | None) -> str:
-    return (value or "").split(";", 1)[0].strip().lower()
 
 
 class TableApi:
@@ -288,7 +169,7 @@ class HallHandler(display.DisplayHandler):
     """`show`'s pages, and the table API under /api/t/ (JSON in, JSON out)."""
 
     api: TableApi  # set on the subclass `make_hall` builds
-    desk: object  # the desk API (display.desk_api.DeskApi), set there too
+    desk: DeskApi  # the desk API, set there too
     server_version = "shuangsheng-serve"
     messages = HALL_MESSAGES
 
@@ -300,7 +181,7 @@ class HallHandler(display.DisplayHandler):
         path = urlsplit(getattr(self, "path", "")).path
         return path.startswith(API_PREFIX) or path == DESK_API_PREFIX or path.startswith(DESK_API_PREFIX + "/")
 
-    def _answering(self, path: str):  # -> TableApi | DeskApi
+    def _answering(self, path: str) -> TableApi | DeskApi:
         return self.api if urlsplit(path).path.startswith(API_PREFIX) else self.desk
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
@@ -389,7 +270,7 @@ class Hall:
 
     servers: list[display.DisplayServer]
     api: TableApi
-    desk: object  # display.desk_api.DeskApi
+    desk: DeskApi
     threads: list[threading.Thread] = field(default_factory=list)
 
     @property
@@ -421,8 +302,6 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
     """Bind `hosts` (127.0.0.1 first; raises OSError: port taken, address not ours) on one port (port 0: the
     first free one, then the same for the others) and return them, not yet serving. `pin`: the desk's (a new one
     when None: `hall.desk.pin`); `desk_lan`: [serve] desk_lan; `clock`: the PC's time, ISO 8601 (tests inject it)."""
-    from display.desk_api import DeskApi
-
     names = {*display.LOCAL_NAMES, *(h.lower() for h in hosts), *display.own_names()}
     cap = display.connection_cap(max_connections, display.open_file_limit(max_connections + display.RESERVED_FILES))
     slots = display.Slots(cap)

@@ -424,6 +424,9 @@ def test_serve_prints_its_address_and_a_new_six_digit_pin_each_start(event):
             (pin,) = [m.group(1) for line in lines if (m := re.fullmatch(r"裁判台密码：(\d{6})\n", line))]
             pins.append(pin)
             assert talk(port, "GET", f"/api/t/{codes[1]}")[0] == 200
+            assert talk(port, "GET", "/api/desk", headers={"X-Desk-PIN": pin})[0] == 200  # the PIN printed is the desk's
+            wrong = "1" + pin[1:] if pin[0] != "1" else "2" + pin[1:]
+            assert talk(port, "GET", "/api/desk", headers={"X-Desk-PIN": wrong})[0] == 401
         finally:
             code, _, err = stop(proc)
         assert code == 0 and "Traceback" not in err
@@ -434,8 +437,11 @@ def test_serve_uses_the_pin_of_event_toml(event):
     folder, _ = event
     toml = folder / "event.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace('pin = ""', 'pin = "012345"', 1), encoding="utf-8")
-    proc, _, lines = start_serve(folder)
-    stop(proc)
+    proc, port, lines = start_serve(folder)
+    try:
+        assert talk(port, "GET", "/api/desk", headers={"X-Desk-PIN": "012345"})[0] == 200
+    finally:
+        stop(proc)
     assert "裁判台密码：012345\n" in lines
 
 

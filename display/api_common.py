@@ -1,0 +1,156 @@
+"""What the two JSON APIs of `serve` share — the table API (`display.hall`) and the desk API (`display.desk_api`):
+the parsed request and the reply, the Chinese refusals both give, the count of wrong codes and PINs per address,
+the PC's time, and who sits at a table (`Seating`). Reads event.toml and teams.xlsx (cached by their state).
+"""
+
+from __future__ import annotations
+
+import collections
+import datetime as dt
+import json
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from display import server as display
+from scoring import entry, ledger
+from scoring import event as event_file
+from scoring.errors import Issue, UserError, issues_json
+from scoring.teams import Team
+from scoring.tournament import TEAMS_FILE
+
+MAX_BODY = 16 * 1024  # bytes of a POST body
+WRONG_CODES = 5  # wrong codes from one address within WRONG_WINDOW seconds …
+WRONG_WINDOW = 60.0
+BLOCK_SECONDS = 60.0  # … and that address gets 429 for this long
+MAX_TRACKED = 4096  # addresses remembered for counting wrong codes (the oldest forgotten first)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the router needs of an HTTP request. `headers` by lower-case name; `length` the declared
+    Content-Length (the body is not read when it is over MAX_BODY)."""
+
+    method: str
+    path: str
+    address: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    length: int | None = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    document: Mapping[str, object]
+
+    def body(self) -> bytes:
+        return json.dumps(self.document, ensure_ascii=False).encode("utf-8")
+
+
+def refusal(status: int, message: str) -> Reply:
+    return Reply(status, issues_json((Issue.of_hand(None, None, message),)))
+
+
+NOT_OURS = "这个网址不是本场比赛服务器的地址；请用运行 shuangsheng serve 的电脑上显示的地址"
+NOT_JSON = "请求的 Content-Type 应为 application/json"
+TOO_LARGE = f"请求内容太长（不能超过 {MAX_BODY // 1024} KB）"
+BAD_JSON = "请求内容不是正确的 JSON"
+NOT_READY = "服务器暂时无法读取比赛记录（event.db），请看电脑上的提示"
+
+
+class Throttle:
+    """Wrong codes counted per address: after WRONG_CODES within WRONG_WINDOW seconds, the address is refused
+    (429) for BLOCK_SECONDS. `clock` is time.monotonic except in tests. Thread-safe; bounded memory."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, *, limit: int = WRONG_CODES,
+                 window: float = WRONG_WINDOW, block: float = BLOCK_SECONDS):
+        self.clock = clock
+        self.limit, self.window, self.block = limit, window, block
+        self._wrong: collections.OrderedDict[str, collections.deque[float]] = collections.OrderedDict()
+        self._until: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def blocked(self, address: str) -> bool:
+        with self._lock:
+            until = self._until.get(address)
+            if until is None:
+                return False
+            if self.clock() < until:
+                return True
+            del self._until[address]
+            return False
+
+    def wrong(self, address: str) -> None:
+        now = self.clock()
+        with self._lock:
+            times = self._wrong.pop(address, None) or collections.deque(maxlen=self.limit)
+            times.append(now)
+            while times and now - times[0] >= self.window:
+                times.popleft()
+            if len(times) >= self.limit:
+                self._until[address] = now + self.block
+                times.clear()
+            self._wrong[address] = times
+            while len(self._wrong) > MAX_TRACKED:
+                self._wrong.popitem(last=False)
+
+
+def now_iso() -> str:
+    """The PC's time, ISO 8601 with its UTC offset."""
+    return dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+class Seating:
+    """Who plays at a table and under which rules: the draw's recorded names (teams.xlsx for a round recorded
+    without them) and the rules of event.toml, read again when these files change (the last good reading kept)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self._lock = threading.Lock()
+        self._read: dict[str, tuple[display.FileState, object]] = {}
+
+    def _cached(self, name: str, read: Callable[[Path], object], fallback: object) -> object:
+        path = self.folder / name
+        state = display.file_state(path)
+        with self._lock:
+            known = self._read.get(name)
+            if known is not None and known[0] == state:
+                return known[1]
+            try:
+                value = read(path)
+            except (UserError, OSError):
+                return known[1] if known is not None else fallback
+            self._read[name] = (state, value)
+            return value
+
+    def rules(self):  # -> RuleSet
+        return self._cached(event_file.EVENT_FILE, lambda _: event_file.load(self.folder).rules,
+                            event_file.default_event().rules)
+
+    def players(self, record: ledger.DrawRecord, team: str) -> tuple[str, ...]:
+        if team in record.names:
+            return record.names[team]
+        listed = self._cached(TEAMS_FILE, _read_teams, {})
+        found = listed.get(team) if isinstance(listed, dict) else None
+        return found.players if found is not None else ()
+
+    def setup(self, record: ledger.DrawRecord, table: int) -> entry.TableSetup:
+        pairing = next(p for p in record.round.pairings if p.table == table)
+        return entry.TableSetup(record.round.number, table, entry.Seat(pairing.a, self.players(record, pairing.a)),
+                                entry.Seat(pairing.b, self.players(record, pairing.b)), self.rules())
+
+
+def _read_teams(path: Path) -> dict[str, Team]:
+    from scoring import workbook
+
+    try:
+        return {t.id: t for t in workbook.read_teams(path)}
+    except workbook.WorkbookError as exc:
+        raise UserError(exc.issues) from None
+
+
+def media_type(value: str | None) -> str:
+    return (value or "").split(";", 1)[0].strip().lower()
