@@ -7,7 +7,8 @@ code 404), and otherwise calls the pure decision of `scoring.entry` inside one w
 (`Ledger.decide_entry`): the entry is committed to event.db before the answer is given. The HTTP side is `show`'s
 hardened server (`display.server`: connection cap, per-request deadline) with these routes added; the same
 `TableApi` answers in tests without a port. Touches event.db (through `scoring.ledger`) and reads event.toml and
-teams.xlsx; never holds the folder lock.
+teams.xlsx; never holds the folder lock. The desk API under /api/desk is `display.desk_api.DeskApi`, routed here;
+`GET /api/t/<code>` and the table's accepted POSTs carry the table's round clock (`"clock"`).
 """
 
 from __future__ import annotations
