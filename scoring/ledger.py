@@ -733,8 +733,8 @@ def version(folder: Path) -> tuple[int, ...] | None:
     if not path.is_file():
         return None
     try:
-        db = sqlite3.connect(path, timeout=10.0, isolation_level=None)
-    except sqlite3.Error:
+        db = sqlite3.connect(path, timeout=1.0, isolation_level=None)  # a poll waits a moment for a writer, no more
+    except (sqlite3.Error, OSError):
         return None
     try:
         db.execute("BEGIN")  # one snapshot for every count
@@ -743,7 +743,7 @@ def version(folder: Path) -> tuple[int, ...] | None:
         schema = db.execute("PRAGMA user_version").fetchone()[0]
         db.execute("COMMIT")
         return (schema, *counts)
-    except sqlite3.Error:
+    except (sqlite3.Error, OSError):
         return None
     finally:
         db.close()
