@@ -45,7 +45,8 @@ from display.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, … and t
     now_iso,
     refusal,
 )
-from display.desk_api import DeskApi
+from display.desk_api import DeskApi, desk_allowed
+from display.desk_page import desk_page
 from display.table_page import table_page
 from scoring import entry, ledger
 from scoring.clock import clock_at, parse_time
@@ -54,6 +55,7 @@ from scoring.codes import parse_code
 API_PREFIX = "/api/t/"
 DESK_API_PREFIX = "/api/desk"  # the desk API (display/desk_api.py)
 TABLE_PAGE = "/t/"  # /t/<code>: the table page for phones (display/table_page.py)
+DESK_PAGE = "/desk"  # the organiser's page (display/desk_page.py)
 ACTIONS = ("hands", "end", "undo", "confirm")
 
 TOO_MANY = "录分码输错的次数太多，请一分钟后再试；录分码印在本桌计分卡上（录分码 XXXX-XXXX）"
@@ -158,6 +160,11 @@ def decider(action: str, setup: entry.TableSetup, body: object,
 HALL_MESSAGES = {
     **display.MESSAGES,
     HTTPStatus.NOT_FOUND: ("这里没有这个页面", "请打开首页 /"),
+    HTTPStatus.FORBIDDEN: (
+        "裁判台只能在运行 shuangsheng serve 的电脑上打开",
+        "请在那台电脑上用浏览器打开（把地址里的 IP 换成 127.0.0.1）；要让别的设备也能打开，在 event.toml 的 [serve]"
+        " 里写 desk_lan = true，再重新启动 serve",
+    ),
     HTTPStatus.METHOD_NOT_ALLOWED: ("这个页面只能查看", "只接受 GET 和 HEAD 请求"),
     HTTPStatus.MISDIRECTED_REQUEST: (
         "这个网址不是本场比赛服务器的地址", "请输入运行 shuangsheng serve 的电脑上显示的地址（以 http:// 开头的那一行）"
@@ -208,6 +215,9 @@ class HallHandler(display.DisplayHandler):
 
     def _respond(self, *, body: bool) -> None:
         path = urlsplit(self.path).path
+        if path == DESK_PAGE:
+            self._desk(body=body)
+            return
         if not path.startswith(TABLE_PAGE):
             super()._respond(body=body)
             return
@@ -217,6 +227,12 @@ class HallHandler(display.DisplayHandler):
             self.send_error(HTTPStatus.NOT_FOUND)
             return
         self._send(page.decode("utf-8"), "text/html", body=body)
+
+    def _desk(self, *, body: bool) -> None:
+        if not desk_allowed(self.client_address[0], self.desk.desk_lan):
+            self.send_error(HTTPStatus.FORBIDDEN)
+            return
+        self._send(desk_page().decode("utf-8"), "text/html", body=body)
 
     def do_POST(self) -> None:
         if not self._is_api():

@@ -1,0 +1,252 @@
+"""The desk page (/desk) in a real Chromium against the desk API of the contract, answered by `page.route` from
+documents shaped as `serve` gives them (tests/browser/desk_fixtures.py): 64 tables on a 1366×768 screen without
+scrolling, the PIN asked once (again after a 401, a minute's wait after 429), an action with and without its
+reason, the clock, a lost server, names kept as text, screenshots."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.desk_fixtures import EVIL, ORIGIN, PIN, FakeDesk, round_document
+from tests.browser.test_show_page import wait_until
+
+DESK = f"{ORIGIN}/desk"
+
+
+def open_desk(browser, size=(1366, 768), *, fake: FakeDesk | None = None, clock: bool = False):
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="zh-CN")
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.fake = fake or FakeDesk()
+    page.fake.attach(page)
+    if clock:
+        page.clock.install()
+    page.goto(DESK)
+    return context, page
+
+
+def enter_pin(page, pin: str = PIN) -> None:
+    page.fill("#pinInput", pin)
+    page.click("#pinSubmit")
+
+
+def loaded(page) -> None:
+    wait_until(page, "window.deskPage && window.deskPage.doc() !== null && !window.deskPage.busy()")
+
+
+FITS = """() => {
+  const W = window.innerWidth, H = window.innerHeight, root = document.documentElement, problems = [];
+  if (root.scrollHeight > H || root.scrollWidth > W) problems.push(`page scrolls: ${root.scrollWidth}x${root.scrollHeight}`);
+  for (const el of document.querySelectorAll("header *, #next, #tiles .tile, #tiles .tile *")) {
+    if (!el.getClientRects().length) continue;
+    const r = el.getBoundingClientRect();
+    const name = `${el.className} «${el.textContent.trim().slice(0, 24)}»`;
+    if (r.left < 0 || r.top < 0 || r.right > W || r.bottom > H) problems.push(`outside the screen: ${name}`);
+    if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth) problems.push(`cut off sideways: ${name}`);
+    if (el.scrollHeight > el.clientHeight + 1 && el.clientHeight) problems.push(`cut off below: ${name}`);
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (own && parseFloat(getComputedStyle(el).fontSize) < 15) problems.push(`small text: ${name}`);
+  }
+  return problems;
+}"""
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080), (1280, 720)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_64_tables_fit_one_screen_without_scrolling(browser, screenshots, size):
+    context, page = open_desk(browser, size)
+    try:
+        enter_pin(page)
+        loaded(page)
+        tiles = page.locator("#tiles .tile")
+        assert tiles.count() == 64
+        assert page.evaluate(FITS) == []
+        for i in range(64):
+            assert tiles.nth(i).is_visible()
+            box = tiles.nth(i).bounding_box()
+            assert box["y"] + box["height"] <= size[1] and box["x"] + box["width"] <= size[0]
+        assert [tiles.nth(i).get_attribute("data-table") for i in range(64)] == [str(n) for n in range(1, 65)]
+        assert page.inner_text("#title").replace("\n", "") == "第2轮 · 裁判台已确认 10/64"
+        counts = page.inner_text("#counts").split("\n")
+        assert counts == ["待确认 5", "进行中 40", "未开始 3", "需加赛 1", "有误 1", "纸质录入 3", "终局录入 1"]
+        first = page.locator('.tile[data-table="1"]')
+        assert first.inner_text().split("\n") == ["1", "第6局进行中", "01 打10 : 02 打K", "15:04"]
+        quiet = page.locator('.tile[data-table="9"]')
+        assert "quiet" in quiet.get_attribute("class") and "14:45 (19分钟前)" in quiet.inner_text()
+        assert page.locator('.tile[data-table="41"]').inner_text().split("\n") == ["41", "未开始", "81 对 82", "未录入"]
+        assert "加时10分" in page.locator('.tile[data-table="7"]').inner_text()
+        colours = {page.locator(f".tile.s-{s} .label").first.evaluate("e => getComputedStyle(e).color")
+                   for s in ("playing", "not_started", "to_confirm", "confirmed", "needs_playoff", "invalid", "paper")}
+        assert len(colours) == 7  # each state its own colour
+        assert page.inner_text("#clockTime") == "30:00" and page.inner_text("#clockButton") == "暂停"
+        page.screenshot(path=str(screenshots / f"desk-{size[0]}x{size[1]}.png"))
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_when_every_table_is_in_the_next_step_is_shown_and_still_fits(browser, screenshots):
+    context, page = open_desk(browser, fake=FakeDesk(round_document(decided=True)))
+    try:
+        enter_pin(page)
+        loaded(page)
+        assert page.locator("#next").is_visible()
+        assert "shuangsheng score" in page.inner_text("#next") and "draw" in page.inner_text("#next")
+        assert page.evaluate(FITS) == []
+        page.screenshot(path=str(screenshots / "desk-next-1366x768.png"))
+    finally:
+        context.close()
+
+
+def test_the_pin_is_asked_once_again_after_a_401_and_429_says_wait(browser):
+    context, page = open_desk(browser)
+    try:
+        assert page.locator("#pinBox").is_visible()
+        assert page.fake.requests == []  # nothing asked before the PIN
+        enter_pin(page, "111111")
+        wait_until(page, "!document.getElementById('pinError').classList.contains('hidden')")
+        assert page.inner_text("#pinError") == "密码不对，请重新输入。"
+        assert page.locator("#pinBox").is_visible()
+        enter_pin(page)
+        loaded(page)
+        assert page.locator("#pinBox").is_hidden()
+        page.reload()  # kept for the session: not asked again
+        loaded(page)
+        assert page.locator("#pinBox").is_hidden()
+        assert page.fake.requests[-1][1] == "/api/desk"
+
+        page.fake.pin = "999999"  # serve restarted with a new PIN: the next poll gets 401 and asks again
+        wait_until(page, "!document.getElementById('pinBox').classList.contains('hidden')")
+        assert page.inner_text("#pinError") == "密码不对，请重新输入。"
+        for _ in range(4):
+            enter_pin(page, "123456")
+            wait_until(page, "!document.getElementById('pinBox').classList.contains('hidden')")
+        enter_pin(page, "999999")  # too late: held for a minute
+        wait_until(page, "document.getElementById('pinError').textContent.includes('一分钟')")
+        assert page.inner_text("#pinError") == "密码输错的次数太多，请等一分钟再输入。"
+        assert page.locator("#pinInput").is_visible()
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_an_action_needs_a_reason_and_shows_the_servers_words(browser, screenshots):
+    context, page = open_desk(browser)
+    try:
+        enter_pin(page)
+        loaded(page)
+        page.click('.tile[data-table="12"]')
+        assert page.locator("#detail").is_visible()
+        assert page.inner_text("#dTitle").startswith("第12桌 · 第")
+        page.click("#aReopen")  # no reason: the server's 400, in its words
+        wait_until(page, "!document.getElementById('dErrors').classList.contains('hidden')")
+        assert page.inner_text("#dErrors") == "请写明理由：重新开放、加时和代为确认都要写理由，记入本桌记录"
+        assert page.inner_text("#dLog") == "暂无"
+        page.fill("#dReason", "甲方对第3局的分数有异议")
+        page.click("#aReopen")
+        wait_until(page, "!document.getElementById('dDone').classList.contains('hidden')")
+        assert page.locator("#dErrors").is_hidden()
+        assert page.inner_text("#dDone") == "已记录：第12桌 重新开放"
+        assert page.inner_text("#dLog") == "15:04 重新开放（理由：甲方对第3局的分数有异议） 127.0.0.1"
+        assert page.fake.requests[-1] == ("POST", "/api/desk/t/12/reopen", {"reason": "甲方对第3局的分数有异议"})
+        assert page.input_value("#dReason") == ""
+
+        page.fill("#dMinutes", "8")
+        page.fill("#dReason", "换牌")
+        page.click("#aMinutes")
+        wait_until(page, "document.getElementById('dDone').textContent.includes('加时')")
+        assert page.fake.requests[-1] == ("POST", "/api/desk/t/12/minutes", {"reason": "换牌", "add": 8})
+        assert "加时 8 分钟（理由：换牌）" in page.inner_text("#dLog")
+        assert "加时8分" in page.locator('.tile[data-table="12"]').inner_text()  # the tile too, behind
+
+        page.fill("#dReason", "乙方不肯确认")  # 12 is playing: the server refuses (409) and says why
+        page.click("#aConfirmB")
+        wait_until(page, "!document.getElementById('dErrors').classList.contains('hidden')")
+        assert page.inner_text("#dErrors") == "这一桌的比赛还没有结束，不能代为确认"
+        page.keyboard.press("Escape")
+        assert page.locator("#detail").is_hidden()
+
+        page.click('.tile[data-table="44"]')  # to_confirm; 甲 confirmed itself, 乙 will not
+        page.fill("#dReason", "乙方离场，比赛负责人代为确认")
+        page.click("#aConfirmB")
+        wait_until(page, "document.getElementById('dDone').textContent.includes('代乙方确认')")
+        assert page.fake.requests[-1][2] == {"reason": "乙方离场，比赛负责人代为确认", "side": "B"}
+        assert "代乙方确认（理由：乙方离场，比赛负责人代为确认）" in page.inner_text("#dLog")
+        page.screenshot(path=str(screenshots / "desk-detail-1366x768.png"))
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_names_are_text_never_markup(browser):
+    context, page = open_desk(browser)
+    try:
+        enter_pin(page)
+        loaded(page)
+        page.click('.tile[data-table="3"]')  # team 05 holds markup in its names
+        assert page.inner_text("#dA .players") == f"{EVIL}、张<b>三</b>"
+        assert page.locator("#dA img, #dA b").count() == 0
+        assert page.evaluate("window.pwned") is None
+        page.click("#dClose")
+        page.click('.tile[data-table="50"]')  # a disputed table: its desk log, oldest first
+        assert page.inner_text("#dLog").split("\n") == [
+            "14:34 重新开放（理由：乙方对第6局有异议，裁判长复核） 127.0.0.1",
+            "14:52 代甲方确认（理由：甲方拒绝签字，比赛负责人裁定） 127.0.0.1",
+        ]
+    finally:
+        context.close()
+
+
+def test_the_clock_starts_pauses_and_counts_down_between_polls(browser, screenshots):
+    document = round_document()
+    document["clock"] = None
+    context, page = open_desk(browser, fake=FakeDesk(document), clock=True)
+    try:
+        enter_pin(page)
+        loaded(page)
+        assert page.inner_text("#clockTime") == "--:--" and page.inner_text("#clockState") == "未开始计时"
+        page.click("#clockButton")
+        assert page.inner_text("#clockButton") == "开始计时"
+        wait_until(page, "document.getElementById('clockButton').textContent === '暂停'")
+        assert page.fake.requests[-1] == ("POST", "/api/desk/clock", {"action": "start"})
+        assert page.inner_text("#clockTime") == "60:00"
+        page.fake.down = True  # no answers: the page counts down from the last one
+        page.clock.run_for(2_500)
+        assert page.inner_text("#clockTime") == "59:58"
+        page.fake.down = False
+        page.click("#clockButton")
+        wait_until(page, "document.getElementById('clockButton').textContent === '继续'")
+        assert page.fake.requests[-1] == ("POST", "/api/desk/clock", {"action": "stop"})
+        assert page.inner_text("#clockState") == "暂停"
+        shown = page.inner_text("#clockTime")
+        page.clock.run_for(10_000)
+        assert page.inner_text("#clockTime") == shown  # paused: not counting
+        page.fake.document["clock"] = {**page.fake.document["clock"], "left_s": 0, "running": True}
+        page.clock.run_for(3_500)
+        wait_until(page, "document.getElementById('clockTime').textContent === '时间到'")
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_a_lost_server_is_said_and_the_page_carries_on_when_it_is_back(browser, screenshots):
+    context, page = open_desk(browser, clock=True)
+    try:
+        enter_pin(page)
+        loaded(page)
+        page.fake.down = True
+        page.clock.run_for(3_500)
+        wait_until(page, "window.deskPage.failures() > 0")
+        assert "连不上服务器" in page.inner_text("#status")
+        assert page.locator("#tiles .tile").count() == 64  # the last state stays on the screen
+        assert page.evaluate(FITS) == []
+        page.screenshot(path=str(screenshots / "desk-lost-1366x768.png"))
+        page.fake.down = False
+        page.fake.document["tables"][0]["label"] = "第7局进行中"
+        page.clock.run_for(3_500)
+        wait_until(page, "window.deskPage.failures() === 0")
+        assert page.inner_text("#status").startswith("更新于")
+        assert "第7局进行中" in page.locator('.tile[data-table="1"]').inner_text()
+        assert page.errors == []
+    finally:
+        context.close()
