@@ -56,3 +56,13 @@ def screenshots(tmp_path) -> Path:
     folder = Path(os.environ.get("SHUANGSHENG_SCREENSHOTS") or tmp_path / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+CLOCK_START = 1_796_083_200_000  # 2026-12-01 00:00 UTC, in ms
+
+
+def frozen_clock(page) -> None:
+    """Playwright's clock in the page, standing still: time moves only by page.clock.run_for (no real waiting,
+    and none of the real time a test spends tapping counted by the page)."""
+    page.clock.install(time=CLOCK_START)
+    page.clock.pause_at(CLOCK_START + 1000)

@@ -1,0 +1,136 @@
+"""The round clock on the venue display (`/` of `serve`): board.json's `"clock"` shown large in the header (mm:ss,
+暂停 when paused, 时间到 at 0), counted down by the page only between answers, and nothing overflowing at the TV
+sizes. The page and board.json are answered by `page.route` from a real event's views; time is Playwright's clock,
+no real waiting."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from display.page import page_html, version_of, views_html
+from display.server import SECURITY_HEADERS
+from tests.browser.conftest import ALL_SIZES, frozen_clock
+from tests.browser.test_show_page import board_of, layout_problems, wait_until
+from tests.events import draw, played_rounds, start_event
+
+ORIGIN = "http://tv.test"
+
+
+def clock(left_s: int = 1800, *, running: bool = True) -> dict:
+    return {"minutes": 60, "started_at": "2026-12-01T14:34:05+08:00", "left_s": left_s, "running": running}
+
+
+class FakeBoard:
+    """`/` and `/board.json` as `serve` answers them, with a clock the test sets."""
+
+    def __init__(self, folder):
+        board = board_of(folder)
+        self.title = board.title
+        self.views = views_html(board)
+        self.clock: dict | None = clock()
+        self.down = False
+
+    def answer(self, route, request) -> None:
+        if request.url.endswith("/board.json"):
+            if self.down:
+                route.abort("connectionrefused")
+                return
+            doc = {"version": version_of(self.views), "title": self.title, "views": self.views, "clock": self.clock}
+            route.fulfill(status=200, body=json.dumps(doc, ensure_ascii=False),
+                          headers={"Content-Type": "application/json; charset=utf-8", **SECURITY_HEADERS})
+        else:
+            route.fulfill(status=200, body=page_html(self.title, self.views, live=True),
+                          headers={"Content-Type": "text/html; charset=utf-8", **SECURITY_HEADERS})
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    base = tmp_path_factory.mktemp("tv-clock")
+    played_rounds(base / "mid", teams=11, rounds=1)  # round 2 drawn: results of round 1, the bracket
+    draw(base / "big", start_event(base / "big", teams=100))  # 36 tables: the draw over several pages
+    return {"mid": base / "mid", "big": base / "big"}
+
+
+def open_tv(browser, folder, size=(1920, 1080)):
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.fake = FakeBoard(folder)
+    page.route(f"{ORIGIN}/**", page.fake.answer)
+    frozen_clock(page)
+    page.goto(f"{ORIGIN}/")
+    wait_until(page, "window.showDisplay && window.showDisplay.pages() > 0")
+    return page
+
+
+def answered(page) -> None:
+    """Let the page ask board.json once more (it asks every 1.5 s) and take the answer."""
+    page.clock.run_for(1_600)
+    page.wait_for_timeout(100)  # the answer itself is real (page.route), only timers are Playwright's
+
+
+def test_the_tv_shows_the_clock_large_and_counts_down_between_answers(browser, folders):
+    page = open_tv(browser, folders["mid"])
+    assert page.locator("#clock").is_hidden()  # before the first answer
+    answered(page)
+    wait_until(page, "!document.getElementById('clock').hidden")
+    assert page.inner_text("#clock-label") == "本轮剩余" and page.inner_text("#clock-time") == "30:00"
+    height = page.evaluate("document.getElementById('clock-time').getBoundingClientRect().height")
+    assert height >= 0.07 * 1080  # larger than the page's numbers (5.6 % of the screen's height)
+    page.fake.down = True  # no answers: the TV counts on from the last one
+    page.clock.run_for(65_500)
+    assert page.inner_text("#clock-time") == "28:55"  # 1800 − 65 s since the answer
+    page.fake.down = False
+    page.fake.clock = clock(1500)  # the server's figure wins at the next answer
+    answered(page)
+    wait_until(page, "document.getElementById('clock-time').textContent === '25:00'")
+    assert layout_problems(page) == [] and page.errors == []
+    page.close()
+
+
+def test_paused_the_tv_says_so_and_stops_counting_and_at_zero_says_time_is_up(browser, folders, screenshots):
+    page = open_tv(browser, folders["mid"])
+    page.fake.clock = clock(754, running=False)
+    answered(page)
+    wait_until(page, "!document.getElementById('clock').hidden")
+    assert page.inner_text("#clock-label") == "暂停" and page.inner_text("#clock-time") == "12:34"
+    page.fake.down = True
+    page.clock.run_for(30_000)
+    assert page.inner_text("#clock-time") == "12:34"
+    page.fake.down = False
+    page.fake.clock = clock(3, running=True)
+    answered(page)
+    wait_until(page, "document.getElementById('clock-label').textContent === '本轮剩余'")
+    page.fake.down = True
+    page.clock.run_for(5_000)  # counted down here to 0
+    assert page.inner_text("#clock-time") == "时间到" and page.inner_text("#clock-label") == ""
+    assert page.get_attribute("#clock", "class") == "up"
+    page.fake.down = False
+    page.fake.clock = clock(0)
+    answered(page)
+    assert page.inner_text("#clock-time") == "时间到"
+    page.screenshot(path=str(screenshots / "tv-time-up-1920x1080.png"))
+    page.fake.clock = None  # a new round drawn: no clock until the desk starts it
+    answered(page)
+    wait_until(page, "document.getElementById('clock').hidden")
+    assert layout_problems(page) == [] and page.errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("size", [*ALL_SIZES, (1366, 768)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("event", ["mid", "big"])
+def test_with_the_clock_nothing_overflows(browser, folders, screenshots, event, size):
+    page = open_tv(browser, folders[event], size)
+    without = page.evaluate("showDisplay.pages()")
+    answered(page)
+    wait_until(page, "!document.getElementById('clock').hidden")
+    wait_until(page, "document.querySelector('#stage .page').offsetTop >= 0")
+    assert layout_problems(page) == [], size
+    assert page.evaluate("showDisplay.pages()") >= without  # laid out again under the taller header
+    page.evaluate("showDisplay.show(0)")
+    if size in ((1920, 1080), (1366, 768)):
+        page.screenshot(path=str(screenshots / f"tv-clock-{event}-{size[0]}x{size[1]}.png"))
+    assert page.errors == []
+    page.close()
