@@ -16,6 +16,7 @@ from display.server import SECURITY_HEADERS
 from display.table_page import table_page
 from scoring import entry
 from scoring.entry import Action, Seat, Stamp, TableSetup
+from tests.browser.conftest import frozen_clock
 
 CODE = "ABCD2345"
 WECHAT_UA = (
@@ -36,6 +37,7 @@ class FakeTable:
         self.drop: set[str] = set()
         self.posts: list[tuple[str, dict]] = []
         self.down = False  # the API unreachable (nothing stored, no answer); the page itself is still served
+        self.clock: dict | None = None  # this table's clock as GET /api/t/<code> gives it (None: not started)
 
     def decide(self, action: str, body: object) -> entry.Decision:
         stamp = Stamp(f"s{len(self.entries)}", "2026-12-01T13:00:00+08:00", "127.0.0.1")
@@ -75,7 +77,7 @@ class FakeHandler(BaseHTTPRequestHandler):
             self.close_connection = True
         elif self.path == f"/api/t/{CODE}":
             with self.table.lock:
-                self.json(200, entry.table_state(SETUP, self.table.entries).as_json())
+                self.json(200, {**entry.table_state(SETUP, self.table.entries).as_json(), "clock": self.table.clock})
         else:
             self.json(404, {"errors": []})
 
@@ -335,3 +337,90 @@ def test_a_refused_hand_shows_the_engines_words_and_keeps_the_form(fake, phone):
     assert stored_hands(fake) == [1, 2]
     assert phone.locator("#errors").is_hidden()
     assert phone.errors == []
+
+
+# --- the round clock (docs/table-api.md: "clock" of GET /api/t/<code>), with Playwright's clock: no real waiting ---
+
+
+def table_clock(left_s: int, *, running: bool = True, extra: int = 0) -> dict:
+    return {"minutes": 60, "extra_minutes": extra, "started_at": "2026-12-01T14:00:00+08:00", "left_s": left_s,
+            "running": running, "time_up": left_s == 0}
+
+
+def open_with_clock(page, fake: FakeTable) -> None:
+    frozen_clock(page)
+    page.goto(fake.url)
+    settled(page)
+
+
+def polled(page) -> None:
+    """Let the page ask for the table once more (every 10 s) and take the answer (which is real, not faked)."""
+    page.clock.run_for(10_000)
+    time.sleep(0.2)
+    settled(page)
+
+
+def test_the_clock_counts_down_to_time_is_up_and_makes_end_prominent(fake, phone, screenshots):
+    fake.clock = table_clock(3 * 60 + 5, extra=5)
+    open_with_clock(phone, fake)
+    assert phone.inner_text("#clockLabel") == "本桌剩余（含加时5分钟）"
+    assert phone.inner_text("#clockTime") == "03:05"
+    enter_hand(phone, dealer="A", points="35")
+    assert phone.get_attribute("#end", "class") == "warn"
+    phone.clock.run_for(9_000)  # counted here between answers
+    assert phone.inner_text("#clockTime") == "02:56"
+    fake.clock = table_clock(7)  # the server's figure at the next answer wins
+    polled(phone)
+    assert phone.inner_text("#clockTime") == "00:07"
+    assert_large(phone)
+    phone.evaluate("window.scrollTo(0, 0)")
+    phone.screenshot(path=str(screenshots / "table-clock-360x780.png"))
+    fake.down = True  # no answers (the Wi-Fi dropped): the page's own countdown reaches 0
+    phone.clock.run_for(8_000)
+    assert phone.inner_text("#clockTime") == "时间到"
+    assert phone.inner_text("#clockNote") == "时间到：打完这一局，录入后按“结束”"
+    assert phone.get_attribute("#clock", "class") == "clock up"
+    assert phone.get_attribute("#end", "class") == "warn urgent"
+    order = phone.evaluate("[...document.querySelectorAll('#undo, #end')].map(b => b.id)")
+    assert order == ["end", "undo"]  # 结束 right under the form
+    fake.down = False
+    fake.clock = table_clock(0)  # and the server says so too
+    polled(phone)
+    assert phone.locator("#banner").is_hidden()
+    assert phone.inner_text("#clockTime") == "时间到" and phone.get_attribute("#end", "class") == "warn urgent"
+    assert_large(phone)
+    phone.evaluate("window.scrollTo(0, 0)")
+    phone.screenshot(path=str(screenshots / "table-time-up-360x780.png"))
+    phone.locator("#end").scroll_into_view_if_needed()
+    phone.screenshot(path=str(screenshots / "table-time-up-end-360x780.png"))
+    enter_hand(phone, points="40")  # the hand being played when time was up
+    tap(phone, "#end")
+    tap(phone, "#end")
+    settled(phone)
+    assert phone.locator("#clock").is_hidden()  # the match is decided: no clock to watch
+    assert phone.errors == []
+
+
+def test_time_up_said_by_the_server_is_shown_at_once(fake, phone):
+    fake.clock = table_clock(0, extra=10)
+    open_with_clock(phone, fake)
+    assert phone.inner_text("#clockTime") == "时间到"
+    assert phone.locator("#clockNote").is_visible()
+    assert_large(phone)
+
+
+def test_a_paused_clock_says_so_and_does_not_count(fake, phone):
+    fake.clock = table_clock(20 * 60 + 34, running=False)
+    open_with_clock(phone, fake)
+    assert phone.inner_text("#clockLabel") == "计时暂停，本桌剩余"
+    phone.clock.run_for(9_000)
+    assert phone.inner_text("#clockTime") == "20:34"
+    assert phone.get_attribute("#clock", "class") == "clock paused"
+
+
+def test_no_clock_before_the_desk_starts_it(fake, phone):
+    open_with_clock(phone, fake)
+    assert phone.locator("#clock").is_hidden()
+    fake.clock = table_clock(3600)
+    polled(phone)
+    assert phone.inner_text("#clockTime") == "60:00"
