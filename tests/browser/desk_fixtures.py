@@ -92,7 +92,7 @@ def round_document(*, decided: bool = False) -> dict:
     }
 
 
-NO_REASON = "请写明理由：重新开放、加时和代为确认都要写理由，记入本桌记录"
+NO_REASON = "请写明原因：重新开放、加时和代为确认都要写原因，记入本桌记录"
 
 
 class FakeDesk:

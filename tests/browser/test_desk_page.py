@@ -142,14 +142,14 @@ def test_an_action_needs_a_reason_and_shows_the_servers_words(browser, screensho
         assert page.inner_text("#dTitle").startswith("第12桌 · 第")
         page.click("#aReopen")  # no reason: the server's 400, in its words
         wait_until(page, "!document.getElementById('dErrors').classList.contains('hidden')")
-        assert page.inner_text("#dErrors") == "请写明理由：重新开放、加时和代为确认都要写理由，记入本桌记录"
+        assert page.inner_text("#dErrors") == "请写明原因：重新开放、加时和代为确认都要写原因，记入本桌记录"
         assert page.inner_text("#dLog") == "暂无"
         page.fill("#dReason", "甲方对第3局的分数有异议")
         page.click("#aReopen")
         wait_until(page, "!document.getElementById('dDone').classList.contains('hidden')")
         assert page.locator("#dErrors").is_hidden()
         assert page.inner_text("#dDone") == "已记录：第12桌 重新开放"
-        assert page.inner_text("#dLog") == "15:04 重新开放（理由：甲方对第3局的分数有异议） 127.0.0.1"
+        assert page.inner_text("#dLog") == "15:04 重新开放（原因：甲方对第3局的分数有异议） 127.0.0.1"
         assert page.fake.requests[-1] == ("POST", "/api/desk/t/12/reopen", {"reason": "甲方对第3局的分数有异议"})
         assert page.input_value("#dReason") == ""
 
@@ -158,7 +158,7 @@ def test_an_action_needs_a_reason_and_shows_the_servers_words(browser, screensho
         page.click("#aMinutes")
         wait_until(page, "document.getElementById('dDone').textContent.includes('加时')")
         assert page.fake.requests[-1] == ("POST", "/api/desk/t/12/minutes", {"reason": "换牌", "add": 8})
-        assert "加时 8 分钟（理由：换牌）" in page.inner_text("#dLog")
+        assert "加时 8 分钟（原因：换牌）" in page.inner_text("#dLog")
         assert "加时8分" in page.locator('.tile[data-table="12"]').inner_text()  # the tile too, behind
 
         page.fill("#dReason", "乙方不肯确认")  # 12 is playing: the server refuses (409) and says why
@@ -173,7 +173,7 @@ def test_an_action_needs_a_reason_and_shows_the_servers_words(browser, screensho
         page.click("#aConfirmB")
         wait_until(page, "document.getElementById('dDone').textContent.includes('代乙方确认')")
         assert page.fake.requests[-1][2] == {"reason": "乙方离场，比赛负责人代为确认", "side": "B"}
-        assert "代乙方确认（理由：乙方离场，比赛负责人代为确认）" in page.inner_text("#dLog")
+        assert "代乙方确认（原因：乙方离场，比赛负责人代为确认）" in page.inner_text("#dLog")
         page.screenshot(path=str(screenshots / "desk-detail-1366x768.png"))
         assert page.errors == []
     finally:
@@ -192,8 +192,8 @@ def test_names_are_text_never_markup(browser):
         page.click("#dClose")
         page.click('.tile[data-table="50"]')  # a disputed table: its desk log, oldest first
         assert page.inner_text("#dLog").split("\n") == [
-            "14:34 重新开放（理由：乙方对第6局有异议，裁判长复核） 127.0.0.1",
-            "14:52 代甲方确认（理由：甲方拒绝签字，比赛负责人裁定） 127.0.0.1",
+            "14:34 重新开放（原因：乙方对第6局有异议，裁判长复核） 127.0.0.1",
+            "14:52 代甲方确认（原因：甲方拒绝签字，比赛负责人裁定） 127.0.0.1",
         ]
     finally:
         context.close()
