@@ -179,3 +179,29 @@ def test_the_desk_runs_a_round_with_a_phone_and_the_tv(served, browser, screensh
     finally:
         for context in (desk_context, phone_context, tv_context):
             context.close()
+
+
+def test_a_64_table_round_from_the_real_server_fits_the_desk(tmp_path, browser, screenshots):
+    from tests.browser.test_desk_page import FITS
+
+    folder = tmp_path / "event"
+    draw(folder, start_event(folder, teams=128))
+    server = hall.make_hall(folder, ["127.0.0.1"], 0, log=lambda line: None, settle=0.0, pin=PIN)
+    server.start()
+    context, desk = page_in(browser, (1366, 768))
+    try:
+        desk.goto(f"http://127.0.0.1:{server.port}/desk")
+        desk.fill("#pinInput", PIN)
+        desk.click("#pinSubmit")
+        wait_until(desk, "window.deskPage.doc() !== null", timeout=15)
+        assert desk.locator("#tiles .tile").count() == 64
+        assert desk.evaluate(FITS) == []
+        assert "已确认 0/64" in desk.inner_text("#title") and desk.inner_text("#counts") == "未开始 64"
+        desk.click("#clockButton")
+        wait_until(desk, "document.getElementById('clockButton').textContent === '暂停'", timeout=15)
+        assert desk.evaluate(FITS) == []
+        desk.screenshot(path=str(screenshots / "served-desk-64-1366x768.png"))
+        assert desk.errors == []
+    finally:
+        context.close()
+        server.stop()
