@@ -12,6 +12,7 @@ import pytest
 from display import hall
 from display.desk_page import desk_page
 from tests.events import draw, start_event
+from tests.helpers import ROOT
 
 
 @pytest.fixture
@@ -72,3 +73,14 @@ def test_from_another_address_the_desk_page_is_403_unless_desk_lan(served):
 ])
 def test_desk_allowed(address, desk_lan, allowed):
     assert hall.desk_allowed(address, desk_lan) is allowed
+
+
+def test_the_hall_guide_names_the_desk_pages_words_as_they_are():
+    from templates import read
+
+    guide = (ROOT / "docs" / "hall-setup.md").read_text(encoding="utf-8")
+    desk = read("desk.html.j2")
+    for word in ["/desk", "开始计时", "暂停", "继续", "原因", "加时", "重新开放", "代甲方确认", "代乙方确认", "已确认",
+                 "连不上服务器", "分钟前"]:
+        assert word in guide and word in desk, word
+    assert "时间到：打完这一局，录入后按“结束”" in read("table.html.j2")
