@@ -69,7 +69,7 @@ def test_64_tables_fit_one_screen_without_scrolling(browser, screenshots, size):
         assert [tiles.nth(i).get_attribute("data-table") for i in range(64)] == [str(n) for n in range(1, 65)]
         assert page.inner_text("#title").replace("\n", "") == "第2轮 · 裁判台已确认 10/64"
         counts = page.inner_text("#counts").split("\n")
-        assert counts == ["待确认 5", "进行中 40", "未开始 3", "需加赛 1", "有误 1", "纸质录入 3", "终局录入 1"]
+        assert counts == ["待确认 5", "进行中 40", "未开始 3", "需加赛 1", "有误 1", "纸质录入 3", "终局录入 1", "久未录入 3"]
         first = page.locator('.tile[data-table="1"]')
         assert first.inner_text().split("\n") == ["1", "第6局进行中", "01 打10 : 02 打K", "15:04"]
         quiet = page.locator('.tile[data-table="9"]')
