@@ -100,6 +100,7 @@ def test_the_desk_runs_a_round_with_a_phone_and_the_tv(served, browser, screensh
         desk.click("#pinSubmit")
         wait_until(desk, "window.deskPage.doc() !== null")
         assert desk.locator("#tiles .tile").count() == 4
+        assert desk.locator('.tile[data-table="1"]').bounding_box()["height"] < 768 / 8  # as large as in 64 tables
         assert desk.locator("#tiles .tile .label").all_inner_texts() == ["未开始"] * 4
         assert "已确认 0/4" in desk.inner_text("#title")
         assert desk.inner_text("#clockTime") == "--:--" and desk.inner_text("#clockButton") == "开始计时"
