@@ -595,6 +595,8 @@ def serve(
     if len(urls) > 1:
         typer.echo("（Windows 防火墙询问是否允许 Python 访问网络时，请选“允许”，并勾选“专用网络”）")
         sheets = _qr_sheets(folder, urls[1])
+    where = f"（局域网中也可打开：{urls[-1]}desk）" if event.serve.desk_lan and len(urls) > 1 else "（在这台电脑上打开）"
+    typer.echo(f"裁判台：{urls[0]}desk{where}")
     typer.echo(f"裁判台密码：{pin}")
     _until_stopped(server, sheets)
 

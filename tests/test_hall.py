@@ -421,6 +421,7 @@ def test_serve_prints_its_address_and_a_new_six_digit_pin_each_start(event):
         proc, port, lines = start_serve(folder)
         try:
             assert lines[0] == f"现场服务已启动：http://127.0.0.1:{port}/（本机）\n"
+            assert f"裁判台：http://127.0.0.1:{port}/desk（在这台电脑上打开）\n" in lines
             (pin,) = [m.group(1) for line in lines if (m := re.fullmatch(r"裁判台密码：(\d{6})\n", line))]
             pins.append(pin)
             assert talk(port, "GET", f"/api/t/{codes[1]}")[0] == 200
