@@ -14,7 +14,9 @@ from scoring import event as event_file
 from scoring import files, knockout, ledger, tournament, workbook
 from scoring.errors import Issue, UserError
 from scoring.files import Written
-from scoring.knockout import Placings
+from scoring.hands import MatchRecord
+from scoring.knockout import Placings, Round
+from scoring.rules import RuleSet
 from scoring.simulate import simulate_match
 from scoring.teams import Team
 from scoring.text import typed_path
@@ -167,6 +169,26 @@ def record_folder(folder: Path) -> Path:
     return folder / ledger.DB_NAME
 
 
+class Referee:
+    """SIMULATION: the referees of one round, called by the draw with the round it drew (`tournament.Referee`):
+    every match is played (`records`, in table order from the demo's random numbers) and what the sheets hold when
+    time is up (`at_time`: without the 加赛 hands when `playoffs_later`, else everything) is typed, written by the
+    draw into the round workbook it writes: one workbook per round instead of a blank one written again filled."""
+
+    def __init__(self, rng: random.Random, rules: RuleSet, *, playoffs_later: bool):
+        self.rng, self.rules, self.playoffs_later = rng, rules, playoffs_later
+        self.drawn: Round | None = None  # the round it was called with
+        self.records: dict[int, MatchRecord] = {}
+        self.at_time: dict[int, MatchRecord] = {}
+
+    def __call__(self, drawn: Round) -> dict[str, dict[tuple[int, int], object]]:
+        self.drawn = drawn
+        self.records = {p.table: simulate_match(self.rng, rules=self.rules)[0] for p in drawn.pairings}
+        self.at_time = {t: replace(r, hands=tuple(h for h in r.hands if not h.playoff)) if self.playoffs_later else r
+                        for t, r in self.records.items()}
+        return workbook.typed_cells(self.at_time)
+
+
 def _note(written: Written | None, papers: dict[Path, None], warnings: dict[str, None]) -> None:
     papers.update(dict.fromkeys(written.paths if written else ()))
     warnings.update(dict.fromkeys(written.warnings if written else ()))
@@ -218,20 +240,19 @@ def _play(
     warnings: dict[str, None] = {}
     state = tournament.open_folder(folder)  # once; each round is read once, right after it is filled
     while not (scores and knockout.is_final(scores[-1].round)):
-        drawn = tournament.draw_in(state, seed=rng.randrange(10**6, 10**9))
+        referee = Referee(rng, event.rules, playoffs_later=after_score is not None)
+        drawn = tournament.draw_in(state, seed=rng.randrange(10**6, 10**9), referee=referee)
         papers: dict[Path, None] = {}  # in the order they were printed, each once
         if after_draw is not None:
             _note(after_draw(drawn), papers, warnings)
-        records = {
-            p.table: simulate_match(rng, rules=event.rules)[0] for p in drawn.round.pairings
-        }
-        at_time = {t: replace(r, hands=tuple(h for h in r.hands if not h.playoff)) for t, r in records.items()}
-        if after_score is not None and at_time != records:  # some table was tied when time was up
-            workbook.fill_round(drawn.path, at_time)
+        if referee.drawn is None:  # the draw completed an unfinished one, its workbook already there: typed now
+            referee(drawn.round)
+            workbook.fill_round(drawn.path, referee.at_time)
+        if after_score is not None and referee.at_time != referee.records:  # some table was tied when time was up
             tied = state.with_round(workbook.read_round(drawn.path))
             _note(after_score(tournament.score_in(tied, drawn.round.number)), papers, warnings)
-        workbook.fill_round(drawn.path, records)
-        state = state.with_round(workbook.read_round(drawn.path))
+            workbook.fill_round(drawn.path, referee.records)
+        state = state.with_round(workbook.read_round(drawn.path))  # what the referees filled is what is scored
         report = tournament.score_in(state, drawn.round.number)
         scores.append(report.score)
         checked = tournament.write_checked_copy(report)

@@ -677,9 +677,15 @@ def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None
     return replace(report, restored=restored)
 
 
+# SIMULATION ONLY (the demo): what a referee types into a newly drawn round, sheet → (row, column) → value, written
+# into the round workbook in the same pass as the draw writes it (see `workbook.typed_cells`).
+Referee = Callable[[Round], Mapping[str, Mapping[tuple[int, int], object]]]
+
+
 def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = None, force: bool = False,
-            papers: PapersWriter | None = None) -> DrawReport:
-    """`draw_next` on a folder already open."""
+            papers: PapersWriter | None = None, referee: Referee | None = None) -> DrawReport:
+    """`draw_next` on a folder already open. `referee` (the demo's simulation, never a real event): the values
+    typed into a new draw's workbook, written with it."""
     entries = _read_lots(lots) if lots is not None else None  # a bad lots file is named before anything else
     with ledger.Ledger.open(state.path) as book:
         _adopt_rounds(state.path, book)
@@ -690,7 +696,7 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
                 raise TournamentError([_no_second_draw(state.path, pending)])
             report, draw_id = _complete(state, book, pending), pending.id
         else:
-            report, draw_id = _draw_new(state, book, seed=seed, lots=lots, entries=entries)
+            report, draw_id = _draw_new(state, book, seed=seed, lots=lots, entries=entries, referee=referee)
         report = replace(report, notes=state.notes)
         if papers is not None:
             try:
@@ -763,7 +769,7 @@ def _read_lots(lots: Path) -> object:
 
 
 def _draw_new(state: EventFolder, book: ledger.Ledger, *, seed: int | None, lots: Path | None,
-              entries: object = None) -> tuple[DrawReport, int]:
+              entries: object = None, referee: Referee | None = None) -> tuple[DrawReport, int]:
     folder = state.path
     nxt = _next_round(state)
     generated = seed is None and lots is None
@@ -780,7 +786,8 @@ def _draw_new(state: EventFolder, book: ledger.Ledger, *, seed: int | None, lots
     draw_id = book.record_draw(drawn, {t: teams[t].players for t in drawn.pool if t in teams},
                                format={"third_place": state.event.third_place.value, "byes": state.event.byes.value})
     codes = table_codes(book, draw_id, drawn)
-    workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules))
+    typed = referee(drawn) if referee is not None else None
+    workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules), typed=typed)
     book.record_file(path)
     note = knockout.prize_note(drawn, state.event.third_place)
     return DrawReport(drawn, path, generated, None, nxt.title, note, teams, state.event, lots, codes=codes), draw_id

@@ -4,11 +4,14 @@ is refused by name and left exactly as it was."""
 
 from __future__ import annotations
 
+import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
 
-from scoring.demo import BOOKKEEPING, HELD, RECORD
+from scoring import tournament, workbook
+from scoring.demo import BOOKKEEPING, HELD, RECORD, run_demo
 from scoring.files import CannotWrite
 from scoring.ledger import Ledger
 from tests.events import new_event
@@ -102,3 +105,33 @@ def test_outputs_other_commands_regenerated_in_a_demo_folder_do_not_block_it_but
     result = cli("demo", "--out", demo, "--teams", 2, "--seed", 1, code=1)
     assert "改动过：晋级图.pdf" in result.output
     assert digests(demo) == before
+
+
+def parts(path: Path) -> dict[str, bytes]:
+    """An .xlsx file's parts but the one holding the time it was written."""
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist() if name != "docProps/core.xml"}
+
+
+def test_each_round_workbook_is_what_draw_writes_with_the_referees_hands_then_typed_in(tmp_path):
+    """The demo writes each round workbook once, the simulated referees' hands typed in the same pass as the draw
+    writes it: the same file as `draw` writes for that seed with the same hands typed into it afterwards."""
+    report = run_demo(tmp_path / "demo", teams=5, seed=1)
+    again = tmp_path / "again"
+    again.mkdir()
+    for name in ("event.toml", "teams.xlsx"):
+        shutil.copy2(tmp_path / "demo" / name, again / name)
+    for played in report.files:
+        drawn = tournament.draw_next(again, seed=played.seed)
+        hands = {m.table: m.record for m in workbook.read_round(played.workbook).matches}
+        assert hands and all(record.hands for record in hands.values())
+        workbook.fill_round(drawn.path, hands)
+        assert parts(drawn.path) == parts(played.workbook), played.number
+
+
+def test_a_table_tied_when_time_is_up_gets_its_playoff_slip_then_is_scored_with_its_playoff(tmp_path):
+    out = tmp_path / "demo"
+    cli("demo", "--out", out, "--teams", 4, "--seed", 1)  # round 2, table 1: tied when time was up
+    assert (out / "第2轮第1桌加赛单.pdf").exists()
+    table = next(m for m in workbook.read_round(out / "round-2.xlsx").matches if m.table == 1)
+    assert any(hand.playoff for hand in table.record.hands)

@@ -45,6 +45,7 @@ _EXPORTS = {
     "read_lots": "lots",
     "carried": "carry",
     "fill_round": "referee",
+    "typed_cells": "referee",
     "parse_capture": "parsers",
     "parse_cards": "parsers",
     "parse_flag": "parsers",

@@ -1,9 +1,11 @@
 """SIMULATION ONLY: typing hands into a drawn round workbook as a referee would, for `demo` and the tests.
 
-Never used on a real event's files: it rewrites the workbook it is given (reads and writes files). The workbook is
-read (the drawn round, each team's players, the rules note and whatever is already typed in its input cells) and
-written anew by `round_writer` with the new values in their cells, so the result is the workbook `draw` wrote as a
-referee leaves it after typing: the same look, validation and protection, each typed value in its input cell.
+Never used on a real event's files: `fill_round` rewrites the workbook it is given (reads and writes files). The
+workbook is read (the drawn round, each team's players, the rules note and whatever is already typed in its input
+cells) and written anew by `round_writer` with the new values in their cells, so the result is the workbook `draw`
+wrote as a referee leaves it after typing: the same look, validation and protection, each typed value in its input
+cell. `typed_cells` is what a referee types, for `round_writer` to write in the same pass as the drawn workbook (the
+demo: one workbook written per round instead of two).
 """
 
 from __future__ import annotations
@@ -56,11 +58,17 @@ def fill_round(
         if side is not None or before is not None:
             forfeits[(r, FORFEIT_COLUMN)] = side.cn if side is not None else before
         forfeits.update({(r, col): matches.get(r, col) for col in FINAL_COLUMNS if matches.get(r, col) is not None})
-    for table, record in records.items():
-        typed.setdefault(sheet_name(table), {}).update(_record_cells(table, record))
+    for title, cells in typed_cells(records).items():
+        typed.setdefault(title, {}).update(cells)
     rules = matches.get(MATCHES_RULES_ROW, 2) if matches.get(MATCHES_RULES_ROW, 1) == RULES_LABEL else None
     names = _names(matches, below=match_row(len(drawn.pairings)))
     return render_round(path, drawn, names, rules_note=str(rules or ""), typed=typed, force=True)
+
+
+def typed_cells(records: Mapping[int, MatchRecord]) -> dict[str, dict[tuple[int, int], object]]:
+    """What a referee types for `records` (table → its hands), sheet by sheet, as `write_round(typed=…)` takes it:
+    regular hands from hand row 1, 加赛 hands into the 加 rows. ValueError if a match does not fit its sheet."""
+    return {sheet_name(table): _record_cells(table, record) for table, record in records.items()}
 
 
 def _names(matches: Grid, *, below: int) -> dict[str, str]:
