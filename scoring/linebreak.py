@@ -96,7 +96,7 @@ def _fits(advance: Sequence[float], start: int, limit: float) -> int:
 
 def _cuts(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float]) -> list[list[int]]:
     """[start, end] of each line; the spaces between one line's end and the next one's start are dropped."""
-    no = forbidden(chars)
+    no: set[int] | None = None  # where no line may begin, found once a line must be cut (most texts fit in one)
     lines: list[list[int]] = []
     start = 0
     while start < len(chars):
@@ -104,6 +104,7 @@ def _cuts(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float])
         if end >= len(chars):
             lines.append([start, len(chars)])
             break
+        no = forbidden(chars) if no is None else no
         cut = end
         while cut > start + 1 and cut in no:
             cut -= 1
