@@ -143,8 +143,15 @@ def _inspect_archive(archive: zipfile.ZipFile, refuse) -> Inspection:  # type: i
 
 def _fresh(pattern: re.Pattern[bytes], text: bytes, fresh: int) -> int:
     """How many matches of `pattern` in `text` end after its first `fresh` bytes (the carry from the chunk before,
-    whose matches were counted then)."""
-    return sum(1 for m in pattern.finditer(text, max(0, fresh - 64)) if m.end() > fresh)
+    whose matches were counted then): all of them from 64 bytes before that point (counted by `findall`, in C; a
+    chunk holds thousands of cells), less the few leading ones that end within the carry."""
+    start = max(0, fresh - 64)
+    counted = 0
+    for m in pattern.finditer(text, start):
+        if m.end() > fresh:
+            break
+        counted += 1
+    return len(pattern.findall(text, start)) - counted
 
 
 class _Part:
@@ -264,8 +271,8 @@ def _extent(text: bytes, last_row: int, last_column: int) -> tuple[int, int]:
         columns, rows = (set(values) for values in zip(*refs, strict=True))
         columns.discard(b"")
         last_row = max(last_row, max(map(int, rows)))
-        if columns:
-            last_column = max(last_column, max(map(column_number, columns)))
+        if columns:  # of letters A–Z, a longer name is a later column, and of names as long, the later in order
+            last_column = max(last_column, column_number(max(columns, key=lambda c: (len(c), c))))
     return last_row, last_column
 
 
