@@ -149,3 +149,26 @@ def test_parts_of_an_earlier_taller_picture_are_removed_unless_a_person_edited_t
     (tmp_path / "成绩公告-2.png").write_bytes(b"a person's own picture")
     picture.write_pictures(tmp_path, "成绩公告", [_Drawn("e")])
     assert (tmp_path / "成绩公告-2.png").read_bytes() == b"a person's own picture"  # not ours any more: kept
+
+
+@pytest.mark.parametrize("width", [1, 7, 1080])
+def test_the_png_holds_the_same_pixels_as_pillow_would_write_and_the_fingerprint(tmp_path, width):
+    """grey_png puts the PNG together itself (one zlib call, not one a row): Pillow reads back every pixel, the 16
+    greys and the fingerprint chunk, as from a PNG Pillow's own writer made of the same image."""
+    import random
+
+    rng = random.Random(width)
+    indices = [rng.randrange(16) for _ in range(width * 5)]
+    levels = Image.new("P", (width, 5))
+    levels.putdata(indices)
+    levels.putpalette([g * picture.GREY_STEP for g in range(16) for _ in range(3)])
+    ours = Image.open(io.BytesIO(picture.grey_png(width, 5, levels.tobytes("raw", "P;4"), source="abc123")))
+    buffer = io.BytesIO()
+    levels.save(buffer, format="PNG", bits=4)
+    pillows = Image.open(buffer)
+    assert (ours.mode, ours.size) == (pillows.mode, pillows.size) == ("P", (width, 5))
+    assert ours.convert("L").tobytes() == pillows.convert("L").tobytes()
+    assert list(ours.convert("L").tobytes()) == [g * 17 for g in indices]
+    path = tmp_path / "p.png"
+    path.write_bytes(picture.grey_png(width, 5, levels.tobytes("raw", "P;4"), source="abc123"))
+    assert picture.drawn_from(path) == "abc123" and ours.text == {"shuangsheng-source": "abc123"}
