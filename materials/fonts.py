@@ -144,6 +144,7 @@ class FontSet:
         self._fallbacks: list[TTFont] = []
         self._warnings: dict[str, None] = dict.fromkeys(warnings)
         self._widths: dict[tuple[str, float], float] = {}
+        self._plain: set[str] = set()  # texts wholly in the main font (one run, nothing to warn about)
         if main is None:
             pdfmetrics.registerFont(UnicodeCIDFont(CID_FALLBACK))
 
@@ -206,6 +207,8 @@ class FontSet:
         """
         if self._main is None:
             return [(CID_FALLBACK, text)] if text else []
+        if text in self._plain:
+            return [(self._main.fontName, text)]
         main_map = self._main.face.charToGlyph
         runs: list[tuple[str, str]] = []
         for ch in text:
@@ -226,6 +229,8 @@ class FontSet:
                 runs[-1] = (name, runs[-1][1] + ch)
             else:
                 runs.append((name, ch))
+        if len(runs) == 1 and runs[0] == (self._main.fontName, text):
+            self._plain.add(text)
         return runs
 
     def markup(self, text: str, who: str | None = None) -> str:
@@ -258,15 +263,17 @@ class FontSet:
             canvas.saveState()
             canvas.setLineWidth(size * BOLD_STROKE)
         runs = self.runs(text, who)
-        total = sum(pdfmetrics.stringWidth(seg, name, size) for name, seg in runs)
+        whole = align in (Align.CENTRE, Align.RIGHT)  # else where the last run ends is not needed
+        widths = [pdfmetrics.stringWidth(seg, name, size) if whole or k < len(runs) - 1 else 0.0
+                  for k, (name, seg) in enumerate(runs)]  # each run measured once
         if align is Align.CENTRE:
-            x -= total / 2
+            x -= sum(widths) / 2
         elif align is Align.RIGHT:
-            x -= total
-        for name, seg in runs:
+            x -= sum(widths)
+        for (name, seg), width in zip(runs, widths, strict=True):
             canvas.setFont(name, size)
             canvas.drawString(x, y, seg, mode=2 if bold else None, charSpace=char_space)
-            x += pdfmetrics.stringWidth(seg, name, size) + char_space * len(seg)
+            x += width + char_space * len(seg)
         if bold:
             canvas.restoreState()
 
