@@ -245,9 +245,7 @@ def _play(
         papers: dict[Path, None] = {}  # in the order they were printed, each once
         if after_draw is not None:
             _note(after_draw(drawn), papers, warnings)
-        if referee.drawn is None:  # the draw completed an unfinished one, its workbook already there: typed now
-            referee(drawn.round)
-            workbook.fill_round(drawn.path, referee.at_time)
+        assert referee.drawn == drawn.round, "a demo starts from an empty folder: each draw is new, typed as drawn"
         if after_score is not None and referee.at_time != referee.records:  # some table was tied when time was up
             tied = state.with_round(workbook.read_round(drawn.path))
             _note(after_score(tournament.score_in(tied, drawn.round.number)), papers, warnings)
