@@ -244,30 +244,58 @@ def replay(record: MatchRecord, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
     after the end) of the hands before the first bad one, all in hand order. The replay itself stops at the first
     bad hand: what follows depends on it, and checking on would only repeat the same mistake.
     """
-    value_errors = {number: check_hand(number, hand) for number, hand in enumerate(record.hands, start=1)}
-    errors: list[HandError] = [e for found in value_errors.values() for e in found]
-    walk = _Replay(record, rules)
-    outcomes: list[HandOutcome] = []
-    progress = _Progress()
-    for number, hand in enumerate(record.hands, start=1):
-        if value_errors[number]:
-            break
-        prev = outcomes[-1] if outcomes else None
-        complaint = _sequence_complaint(hand, prev, walk.levels, progress, rules)
+    walk = Replay(record.start, rules)
+    for hand in record.hands:
+        walk.add(hand)
+    return walk.result()
+
+
+class Replay:
+    """`replay` one hand at a time: `add` a hand, then `result` is what `replay` gives for the record of the hands
+    added so far (`record`). For whoever chooses each hand from where the ones before left the match (the
+    simulator), without replaying them all again."""
+
+    def __init__(self, start: Levels = START, rules: RuleSet = DEFAULT_RULES):
+        self.start, self.rules = start, rules
+        self._hands: list[Hand] = []
+        self._walk = _Replay(MatchRecord((), start), rules)
+        self._outcomes: list[HandOutcome] = []
+        self._progress = _Progress()
+        self._errors: list[HandError] = []
+        self._stopped = False  # at the first bad hand
+
+    @property
+    def record(self) -> MatchRecord:
+        return MatchRecord(tuple(self._hands), self.start)
+
+    def add(self, hand: Hand) -> None:
+        self._hands.append(hand)
+        number = len(self._hands)
+        value_errors = check_hand(number, hand)
+        self._errors.extend(value_errors)
+        if self._stopped or value_errors:
+            self._stopped = True
+            return
+        prev = self._outcomes[-1] if self._outcomes else None
+        progress = self._progress
+        complaint = _sequence_complaint(hand, prev, self._walk.levels, progress, self.rules)
         if complaint is not None:
-            errors.append(Issue.of_hand(number, *complaint))
-            break
-        outcome = walk.play(number, hand)
-        outcomes.append(outcome)
+            self._errors.append(Issue.of_hand(number, *complaint))
+            self._stopped = True
+            return
+        outcome = self._walk.play(number, hand)
+        self._outcomes.append(outcome)
         if outcome.passed_a:
             progress.status, progress.winner, progress.decided_at = Status.PASSED_A, outcome.dealer, number
         elif hand.playoff and not outcome.after.tied:
             progress.status, progress.winner, progress.decided_at = Status.DECIDED, outcome.after.leader, number
-    if errors:
-        errors.sort(key=error_order)
-        return MatchResult(tuple(outcomes), record.start, walk.levels, None, None, None, tuple(errors),
-                           progress.time_up)
-    return _finished(record, tuple(outcomes), walk.levels, progress, rules)
+
+    def result(self) -> MatchResult:
+        outcomes, levels = tuple(self._outcomes), self._walk.levels
+        if self._errors:
+            errors = sorted(self._errors, key=error_order)
+            return MatchResult(outcomes, self.start, levels, None, None, None, tuple(errors), self._progress.time_up)
+        return _finished(self.record, outcomes, levels, self._progress, self.rules)
 
 
 def _sequence_complaint(hand: Hand, prev: HandOutcome | None, levels: Levels, progress: _Progress,

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from scoring.hands import Hand, MatchRecord, Offense
 from scoring.levels import START, Level, Levels, Side
-from scoring.match import MatchResult, Status, replay
+from scoring.match import MatchResult, Replay, Status
 from scoring.rules import DEFAULT_RULES, RuleSet
 
 MAX_PLAYOFF_HANDS = 20
@@ -42,21 +41,19 @@ def simulate_match(
     """An hour of play (10–16 hands unless given), then 加赛 hands while tied; stops when A is passed."""
     count = hands if hands is not None else rng.randint(10, 16)
     dealer = rng.choice(list(Side))
-    record = MatchRecord((), start)
-    result = replay(record, rules)
+    walk = Replay(start, rules)  # each hand is played on from where the ones before left the match
+    result = walk.result()
     for _ in range(count):
         if result.status is Status.PASSED_A:
             break
         if result.outcomes:
             dealer = result.next_dealer
-        hand = _random_hand(rng, dealer, result.levels[dealer], playoff=False)
-        record = replace(record, hands=(*record.hands, hand))
-        result = replay(record, rules)
+        walk.add(_random_hand(rng, dealer, result.levels[dealer], playoff=False))
+        result = walk.result()
     for _ in range(MAX_PLAYOFF_HANDS):
         if result.status is not Status.NEEDS_PLAYOFF:
             break
         dealer = result.next_dealer or dealer
-        hand = _random_hand(rng, dealer, result.levels[dealer], playoff=True)
-        record = replace(record, hands=(*record.hands, hand))
-        result = replay(record, rules)
-    return record, result
+        walk.add(_random_hand(rng, dealer, result.levels[dealer], playoff=True))
+        result = walk.result()
+    return walk.record, result

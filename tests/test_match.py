@@ -697,3 +697,29 @@ def test_impossible_json_values_are_refused(hand):
     with pytest.raises(RecordError) as info:
         parse_record({"hands": [hand]})
     assert info.value.errors[0].hand == 1 and info.value.errors[0].message.startswith("第1局")
+
+
+def test_a_replay_one_hand_at_a_time_gives_after_each_hand_what_replaying_those_hands_gives():
+    """match.Replay as the simulator uses it (its result asked after every hand, then played on) against a replay
+    of those hands afresh: plausible records, and records with a wrong dealer and an impossible value."""
+    import random
+    from dataclasses import replace
+
+    from scoring.match import Replay
+    from scoring.simulate import simulate_match
+
+    rng = random.Random(3)
+    records = [simulate_match(rng)[0] for _ in range(20)]
+    for record in records[:6]:
+        hands = list(record.hands)
+        hands[2] = replace(hands[2], dealer=hands[2].dealer.other)  # a sequence error
+        hands[4] = replace(hands[4], points=83)  # a value error, after it
+        records.append(replace(record, hands=tuple(hands)))
+        records.append(replace(record, hands=(*record.hands[:3], replace(record.hands[3], points=83))))
+    for record in records:
+        walk = Replay(record.start)
+        for n, hand in enumerate(record.hands, start=1):
+            walk.add(hand)
+            assert walk.result() == replay(replace(record, hands=record.hands[:n])), n
+        assert walk.record == record
+    assert any(replay(r).errors for r in records) and any(not replay(r).errors for r in records)
