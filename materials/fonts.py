@@ -172,6 +172,8 @@ class FontSet:
         """Whether the main face has every character of `text` (spaces aside): it can set the text whole."""
         if self._main is None:
             return False
+        if text in self._plain:
+            return True
         glyphs = self._main.face.charToGlyph
         return all(ch.isspace() or ord(ch) in glyphs for ch in text)
 

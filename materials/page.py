@@ -40,8 +40,17 @@ def break_lines(fonts: FontSet, text: str, size: float, widths: Sequence[float],
     """Chinese line breaking (scoring.linebreak) by the font's character widths; `widths` are the line widths
     (first line, then the rest). Every document's text goes through here, so one rule set holds everywhere: no
     unit split (team ids, tables, levels, numbers, times, file names, commands, short asides), no mark where it
-    may not stand, no last line of one character. A line keeps 0.01 pt clear of its width."""
-    return linebreak.break_lines(text, lambda ch: fonts.width(ch, size, who), [w - 0.01 for w in widths])
+    may not stand, no last line of one character. A line keeps 0.01 pt clear of its width.
+
+    A text wholly in the main face and clearly narrower than the first line is that line, as the rules would
+    have it (most table cells and labels: their characters are not measured one by one)."""
+    limits = [w - 0.01 for w in widths]
+    if text and "\r" not in text and fonts.covers(text) and fonts.width(text, size) <= limits[0] - CLEARLY:
+        return [text]
+    return linebreak.break_lines(text, lambda ch: fonts.width(ch, size, who), limits)
+
+
+CLEARLY = 0.5  # points: far more than the rounding between a text's width and the sum of its characters' widths
 
 
 @dataclass(frozen=True)
