@@ -50,11 +50,11 @@ CELLS = st.lists(st.one_of(IDS, NAMES, WORDS, st.sampled_from(LABELS).map(lambda
 @st.composite
 def documents(draw) -> list[str]:
     """Markup lines of a document: titles, lead-ins, paragraphs and tables in any order."""
-    lines = ["# " + draw(PARAGRAPHS)[:20]]
+    lines = ["# " + draw(PARAGRAPHS)[:20].rstrip("".join(NO_LINE_END))]
     for _ in range(draw(st.integers(3, 25))):
         kind = draw(st.sampled_from(["title", "lead", "plain", "body", "table", "aside"]))
-        if kind == "title":
-            lines.append("# " + draw(PARAGRAPHS)[:24])
+        if kind == "title":  # consecutive titles are one title of several lines, broken where the author chose:
+            lines.append("# " + draw(PARAGRAPHS)[:24].rstrip("".join(NO_LINE_END)))  # never after an opening mark
         elif kind == "lead":
             lines.append("< " + draw(PARAGRAPHS)[:30] + "：")
         elif kind == "plain":
