@@ -644,6 +644,13 @@ class Ledger:
                            (draw_id, row.action.value, row.at, row.address))
         return row
 
+    def carry_clock(self, from_draw: int, to_draw: int) -> None:
+        """The round clock's rows copied under a draw that replaced theirs (`--redo` of a round being played: its
+        hour goes on); the rows of the old draw stay as they were."""
+        with self._transaction() as db:
+            db.execute("INSERT INTO clock (draw, action, at, address) SELECT ?, action, at, address FROM clock "
+                       "WHERE draw = ? ORDER BY id", (to_draw, from_draw))
+
     def add_clock(self, draw_id: int, row: ClockRow) -> None:
         """One clock row added as it is (committed before it returns)."""
         self.decide_clock(draw_id, lambda _: row)

@@ -953,11 +953,13 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
 def _carry_tables(book: ledger.Ledger, old: ledger.DrawRecord | None, draw_id: int, drawn: Round,
                   touched: set[int]) -> dict[int, str]:
     """`--redo`: the tables it did not change keep their entry codes (the cards on them stay good) and their
-    phone entries; the tables it changed get new codes (the old ones stop working) and start with no entries."""
+    phone entries; the tables it changed get new codes (the old ones stop working) and start with no entries. The
+    round clock goes on as it was (the round's hour, not a table's)."""
     if old is not None:
         kept = {t: c for t, c in book.codes(old.id).items() if t not in touched}
         book.set_codes(draw_id, kept)
         book.carry_entries(old.id, draw_id, sorted(kept))
+        book.carry_clock(old.id, draw_id)
     return table_codes(book, draw_id, drawn)
 
 

@@ -537,3 +537,25 @@ def test_side_letters_of_the_sheet_winner(folder, room):
     workbook.fill_round(path, {1: record})
     table = room.table(1)
     assert table["winner"] in (Side.A.value, Side.B.value)
+
+
+def test_a_redo_of_the_round_being_played_keeps_its_clock_running(tmp_path):
+    """`draw --redo 2` while round 2 is played: the tables it keeps go on, and so does the round's hour (the clock is
+    the round's, carried to the draw that replaces it, as the kept tables' entries are)."""
+    from tests.events import round_one_corrected, second_round_drawn
+    from tests.helpers import cli
+
+    folder = second_round_drawn(tmp_path / "event")
+    room = Hall(folder)
+    room.call("POST", "/api/desk/clock", {"action": "start"})
+    room.wall.seconds = 600
+    round_one_corrected(folder)
+    cli("draw", folder, "--redo", 2)
+    room.wall.seconds = 900
+    doc = room.get()
+    assert doc["round"] == 2
+    assert doc["clock"] == {"minutes": 60, "started_at": "2026-12-01T14:00:00+08:00", "left_s": 2700, "running": True}
+    tv = BoardSource(folder, log=lambda line: None, settle=0.0)
+    tv.current()
+    assert tv.clock_json(dt.datetime.fromisoformat(room.wall()))[0] == doc["clock"]
+    assert room.call("POST", "/api/desk/clock", {"action": "stop"})[1]["clock"]["running"] is False
