@@ -172,6 +172,7 @@ class BoardSource:
         self._good_rounds: frozenset[str] = frozenset()
         self._current: Snapshot | None = None
         self._version: tuple[int, ...] | None = None  # event.db's, when the clock was last read
+        self._clock_files: tuple[FileState, ...] = ()  # the folder's files then (event.toml: its minutes)
         self._clock: tuple[tuple[ClockRow, ...], int] = ((), DEFAULT_MINUTES)  # the round clock's rows, its minutes
 
     def current(self) -> Snapshot:
@@ -180,9 +181,9 @@ class BoardSource:
         with self._lock:
             files = folder_fingerprint(self.folder)
             version = ledger.version(self.folder)
-            if version != self._version:
-                self._version = version
-                self._clock = read_clock(self.folder)
+            if version != self._version or files != self._clock_files:
+                self._version, self._clock_files = version, files
+                self._clock = read_clock(self.folder, self._clock[1])
             fingerprint = (files, version)
             same_files = self._watch.read is not None and self._watch.read[0] == files
             # A file gone has no date to go by, and a save that replaces a file (Excel's) leaves it gone a moment.
@@ -200,13 +201,14 @@ class BoardSource:
         with self._lock:
             return self._good
 
-    def clock_json(self, now: dt.datetime) -> tuple[dict[str, object] | None, int]:
-        """The round clock at `now` as `/board.json` gives it (None before the desk starts it), and how many rows it
-        has (a new row is a new state: the page's ETag changes with it). Call after `current`."""
+    def clock_json(self, now: dt.datetime) -> tuple[dict[str, object] | None, str]:
+        """The round clock at `now` as `/board.json` gives it (None before the desk starts it), and a mark of its
+        state — its rows and minutes ("" before any row): a start, a stop or new minutes are news, and the page's
+        ETag changes with them. Call after `current`."""
         with self._lock:
             rows, minutes = self._clock
         clock = clock_at(rows, now, minutes)
-        return (clock.as_json() if clock is not None else None), len(rows)
+        return (clock.as_json() if clock is not None else None), (f"{len(rows)}-{minutes}" if rows else "")
 
     def _read(self, fingerprint: tuple[FileState, ...]) -> Snapshot:
         missing = self._good_rounds - rounds_in(fingerprint)
@@ -234,14 +236,13 @@ class BoardSource:
         return snapshot(self._good.title, self._good, (FOLDER_TROUBLE.format(count=len(problems)),))
 
 
-def read_clock(folder: Path) -> tuple[tuple[ClockRow, ...], int]:
-    """The clock's rows of the latest draw in force and the minutes of a match ([rules] match_minutes)."""
+def read_clock(folder: Path, minutes: int = DEFAULT_MINUTES) -> tuple[tuple[ClockRow, ...], int]:
+    """The clock's rows of the latest draw in force and the minutes of a match ([rules] match_minutes; `minutes`,
+    the last read, while event.toml cannot be read — as the desk and the table pages keep them)."""
     from scoring import event
 
-    try:
+    with contextlib.suppress(UserError):
         minutes = event.load(folder).rules.match_minutes
-    except UserError:
-        minutes = DEFAULT_MINUTES
     try:
         book = ledger.Ledger.existing(folder)
     except ledger.LedgerError:
@@ -424,8 +425,8 @@ class DisplayHandler(BaseHTTPRequestHandler):
 
     def _board(self, *, body: bool) -> None:
         snap = self.source.current()
-        clock, rows = self.source.clock_json(self.source.now())
-        etag = f'"{snap.version}-{rows}"' if rows else f'"{snap.version}"'  # a start or stop is news too
+        clock, mark = self.source.clock_json(self.source.now())
+        etag = f'"{snap.version}-{mark}"' if mark else f'"{snap.version}"'  # a start, stop or new minutes is news too
         if self.headers.get("If-None-Match") == etag:
             self.send_response(HTTPStatus.NOT_MODIFIED)
             self.send_header("ETag", etag)

@@ -559,3 +559,41 @@ def test_a_redo_of_the_round_being_played_keeps_its_clock_running(tmp_path):
     tv.current()
     assert tv.clock_json(dt.datetime.fromisoformat(room.wall()))[0] == doc["clock"]
     assert room.call("POST", "/api/desk/clock", {"action": "stop"})[1]["clock"]["running"] is False
+
+
+def fetch(port: int, path: str, headers: dict | None = None) -> tuple[int, str | None, object]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, response.getheader("ETag"), json.loads(response.read() or b"null")
+    finally:
+        conn.close()
+
+
+def test_the_tv_clock_follows_match_minutes_changed_in_event_toml_while_it_runs(folder):
+    """The organiser lengthens the round in event.toml ([rules] match_minutes): the TV shows what the desk and the
+    table pages show, at once — not the old minutes until the next entry, and never a 304 for the old ones."""
+    wall = Wall()
+    built = hall.make_hall(folder, ["127.0.0.1"], 0, log=lambda line: None, settle=0.0, pin=PIN, clock=wall)
+    built.start()
+    try:
+        headers = {**HEADERS, "host": f"127.0.0.1:{built.port}"}
+        body = json.dumps({"action": "start"}).encode()
+        assert built.desk.handle(Request("POST", "/api/desk/clock", "127.0.0.1", headers, body, len(body))).status == 200
+        wall.seconds = 600
+        status, etag, board = fetch(built.port, "/board.json")
+        assert status == 200 and board["clock"]["left_s"] == 3000
+        toml = folder / "event.toml"
+        toml.write_text(toml.read_text(encoding="utf-8").replace("match_minutes = 60", "match_minutes = 90"),
+                        encoding="utf-8")
+        status, _, board = fetch(built.port, "/board.json", {"If-None-Match": etag})
+        assert status == 200 and board["clock"]["minutes"] == 90 and board["clock"]["left_s"] == 4800
+        desk = json.loads(built.desk.handle(Request("GET", "/api/desk", "127.0.0.1", headers)).body())
+        assert desk["clock"] == board["clock"]
+        toml.write_text(toml.read_text(encoding="utf-8") + "\n[rules\n", encoding="utf-8")  # saved half-typed
+        assert fetch(built.port, "/board.json")[2]["clock"]["minutes"] == 90  # the last good reading, as the desk
+        desk = json.loads(built.desk.handle(Request("GET", "/api/desk", "127.0.0.1", headers)).body())
+        assert desk["clock"]["minutes"] == 90
+    finally:
+        built.stop()
