@@ -537,23 +537,20 @@ def _undo_end(table: TableState, stamp: Stamp) -> Decision:
 # --- POST /api/t/<code>/confirm (and the desk's confirm, rule 十七) ---
 
 
-def confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
-    """POST /api/t/<code>/confirm with {"side": "A" | "B"} (and "reason" from the desk): CHANGED, SAME, CONFLICT,
-    INVALID."""
+def confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp, reason: str = "") -> Decision:
+    """POST /api/t/<code>/confirm with {"side": "A" | "B"}: CHANGED, SAME, CONFLICT, INVALID. `reason` only from the
+    desk (`desk_confirm`): a "reason" in a phone's body is not read, so a phone's confirmation is never the desk's."""
     table = table_state(setup, entries)
     raw = body.get("side") if isinstance(body, Mapping) else None
     try:
         side = Side.parse(raw)
     except ValueError:
         return _refuse(Result.INVALID, table, None, "side", f"应为 {{\"side\": \"A\"}}（甲方）或 \"B\"（乙方），实际为 {shown(raw)}")
-    reason = body.get("reason", "")
-    if not isinstance(reason, str) or len(reason) > MAX_REASON_LENGTH:
-        return _refuse(Result.INVALID, table, None, "reason", f"原因应为 {MAX_REASON_LENGTH} 字以内的文字")
     if side in table.log.confirmed:
         return Decision(Result.SAME, table)
     if not table.over:
         return _refuse(Result.CONFLICT, table, None, "side", f"比赛尚未结束（{_standing(table)}），结束后双方再确认")
-    return _append(Result.CHANGED, table, _entry(stamp, Action.CONFIRM, side=side, reason=reason.strip()))
+    return _append(Result.CHANGED, table, _entry(stamp, Action.CONFIRM, side=side, reason=reason))
 
 
 def _standing(table: TableState) -> str:
@@ -611,7 +608,7 @@ def desk_confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, s
     if reason is None:
         table = table_state(setup, entries)
         return _refuse(Result.NO_REASON, table, None, "reason", f"代为确认须写明原因（{MAX_REASON_LENGTH} 字以内）")
-    return confirm(setup, entries, {**body, "reason": reason}, stamp=stamp)  # type: ignore[dict-item]
+    return confirm(setup, entries, body, stamp=stamp, reason=reason)
 
 
 def desk_log(entries: Sequence[Entry]) -> list[dict[str, object]]:

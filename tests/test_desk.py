@@ -597,3 +597,16 @@ def test_the_tv_clock_follows_match_minutes_changed_in_event_toml_while_it_runs(
         assert desk["clock"]["minutes"] == 90
     finally:
         built.stop()
+
+
+def test_a_phone_cannot_pass_its_confirmation_off_as_the_desk_s(folder, room):
+    """Rule 十七's confirmation for a team is the desk's alone: a phone posting a `reason` with its confirm (anyone who
+    has the table's code can) confirms as a team does, and nothing of it enters the desk's log."""
+    room.decided(1)
+    status, _ = room.phone(1, "confirm", {"side": "B", "reason": "乙方拒绝确认，比赛负责人裁定"})
+    assert status == 201 or status == 200
+    table = room.table(1)
+    assert table["confirmed"] == {"A": False, "B": True} and table["log"] == []
+    with sqlite3.connect(folder / DB_NAME) as db:
+        bodies = [json.loads(b) for (b,) in db.execute("SELECT body FROM entry WHERE tbl = 1 ORDER BY id")]
+    assert bodies[-1]["action"] == "confirm" and "reason" not in bodies[-1]

@@ -421,7 +421,7 @@ def test_a_table_passing_a_can_be_confirmed_without_an_end():
     assert phone.confirm({"side": "B"}).result is Result.CHANGED
 
 
-@pytest.mark.parametrize("body", [None, {}, {"side": "C"}, {"side": 1}, {"side": "A", "reason": 5}])
+@pytest.mark.parametrize("body", [None, {}, {"side": "C"}, {"side": 1}, {"side": 5, "reason": "x"}])
 def test_confirm_needs_a_side(body):
     assert decided().confirm(body).result is Result.INVALID
 
