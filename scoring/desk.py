@@ -8,7 +8,8 @@ clock (`scoring.clock.Clock`) and `now`.
 A table's state, in the SPEC's words (code → label):
 - `invalid` 有误 — the sheet has errors, paper and phone disagree, or the phone's log no longer replays;
 - `final_only` 终局录入 — only the 终局 cells of a lost card;
-- `paper` 纸质录入 — the sheet holds the record (or a 弃权) and the phone has no hand;
+- `paper` 纸质录入 — the sheet holds the record (or a 弃权): the phone has no hand, or its match is not over (as
+  `score` takes it, scoring.sources);
 - `needs_playoff` 需加赛 — tied when time was up, 加赛 to play (on the phone or on the sheet);
 - `not_started` 未开始 — no hand yet; `playing` 第k局进行中 (k = hands + 1);
 - `to_confirm` 待确认 — the phone's match is over, not both teams have confirmed; `confirmed` 已确认 — both have.
@@ -76,11 +77,18 @@ class DeskTable:
 
     @property
     def on_paper(self) -> bool:
-        """The sheet holds the record (or a 弃权) and the phone has no hand."""
+        """The sheet holds the record (or a 弃权): what `score` takes (scoring.sources) when the phone has no hand,
+        or when its match is not over (a phone given up mid-match, the card typed instead)."""
         sheet = self.sheet
         if sheet is None or sheet.source != "paper":
             return False
-        return sheet.status is TableStatus.WALKOVER or (not self.phone.log.hands and sheet.levels is not None)
+        return sheet.status is TableStatus.WALKOVER or sheet.levels is not None
+
+    @property
+    def by_phone(self) -> bool:
+        """The phone's hands are what the desk shows (its levels, hands, winner): it has some, and the sheet is not
+        the record."""
+        return bool(self.phone.log.hands) and not self.on_paper
 
     @property
     def state(self) -> DeskState:
@@ -109,7 +117,7 @@ class DeskTable:
 
     @property
     def hands(self) -> int:
-        if self.phone.log.hands or self.sheet is None:
+        if self.by_phone or self.sheet is None:
             return len(self.phone.log.hands)
         return self.sheet.hands
 
@@ -120,14 +128,14 @@ class DeskTable:
         return times[-1] if times else None
 
     def levels(self) -> dict[str, str] | None:
-        if self.phone.log.hands:
+        if self.by_phone:
             return self.phone.levels.as_json()
         if self.sheet is not None and self.sheet.levels is not None and self.state is not DeskState.NOT_STARTED:
             return {"A": self.sheet.levels[0], "B": self.sheet.levels[1]}
         return None
 
     def winner(self) -> str | None:
-        if self.phone.log.hands:
+        if self.by_phone:
             return self.phone.winner.value if self.phone.winner else None
         sheet = self.sheet
         if sheet is None or sheet.sheet_winner is None:

@@ -610,3 +610,18 @@ def test_a_phone_cannot_pass_its_confirmation_off_as_the_desk_s(folder, room):
     with sqlite3.connect(folder / DB_NAME) as db:
         bodies = [json.loads(b) for (b,) in db.execute("SELECT body FROM entry WHERE tbl = 1 ORDER BY id")]
     assert bodies[-1]["action"] == "confirm" and "reason" not in bodies[-1]
+
+
+def test_a_phone_given_up_mid_match_and_the_card_typed_is_paper_not_still_playing(folder, room):
+    """The hall guide's fallback: the phone stops after two hands, the referee types the signed card. `score` takes
+    the sheet as the record (the phone's match is not over), so the desk says 纸质录入 with the sheet's result —
+    not 第3局进行中 for ever, which would also keep `next` from ever appearing."""
+    room.hand(2, 1)
+    room.hand(2, 2)
+    record = simulated(2, folder)
+    workbook.fill_round(folder / "round-1.xlsx", {2: record})
+    table = room.table(2)
+    assert (table["state"], table["label"]) == ("paper", "纸质录入")
+    assert table["hands"] == len(record.hands) and table["winner"] in ("A", "B")
+    sheet = next(t for t in room.source.board().current.tables if t.table == 2)
+    assert table["levels"] == {"A": sheet.levels[0], "B": sheet.levels[1]}
