@@ -128,7 +128,7 @@ def score_match(match: MatchSheet, rules: RuleSet, phone: sources.PhoneTable | N
     problems = scored.problems + sources.differences(match, phone) + sources.phone_problems(match, phone)
     status = table_status(scored.result, errors=bool(problems))
     return replace(scored, problems=problems, outcome=_outcome(match, status, scored.result, problems),
-                   source=Source.BOTH)
+                   source=Source.BOTH, confirmed=phone.state.log.locked)
 
 
 def _paper(match: MatchSheet, rules: RuleSet) -> MatchScore:

@@ -625,3 +625,26 @@ def test_a_phone_given_up_mid_match_and_the_card_typed_is_paper_not_still_playin
     assert table["hands"] == len(record.hands) and table["winner"] in ("A", "B")
     sheet = next(t for t in room.source.board().current.tables if t.table == 2)
     assert table["levels"] == {"A": sheet.levels[0], "B": sheet.levels[1]}
+
+
+def test_a_confirmed_phone_table_stays_final_on_the_tv_once_its_card_is_typed_too(folder, room):
+    """Both teams confirmed on the phone (the TV shows the result as final); then the referee types the signed card
+    as usual and it agrees hand by hand: the record is confirmed all the same — never back to 进行中 on the TV."""
+    from scoring.entry import hand_as_json
+
+    record = simulated(1, folder)
+    for n, hand in enumerate(record.hands, start=1):
+        assert room.phone(1, "hands", {"hand": n, "id": f"h{n}", **hand_as_json(hand)})[0] == 201
+    room.phone(1, "end")
+    room.phone(1, "confirm", {"side": "A"})
+    room.phone(1, "confirm", {"side": "B"})
+
+    def shown() -> tuple[str, bool, str]:
+        view = next(t for t in room.source.board().current.tables if t.table == 1)
+        return view.status_text, view.final, view.source
+
+    assert shown()[1:] == (True, "phone")
+    workbook.fill_round(folder / "round-1.xlsx", {1: record})
+    text, final, source = shown()
+    assert (final, source) == (True, "both") and text != "进行中"
+    assert room.table(1)["state"] == "confirmed"
