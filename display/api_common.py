@@ -112,7 +112,7 @@ class Seating:
         self._lock = threading.Lock()
         self._read: dict[str, tuple[display.FileState, object]] = {}
 
-    def _cached(self, name: str, read: Callable[[Path], object], fallback: object) -> object:
+    def _cached(self, name: str, read: Callable[[Path], object], fallback: Callable[[], object]) -> object:
         path = self.folder / name
         state = display.file_state(path)
         with self._lock:
@@ -122,18 +122,18 @@ class Seating:
             try:
                 value = read(path)
             except (UserError, OSError):
-                return known[1] if known is not None else fallback
+                return known[1] if known is not None else fallback()
             self._read[name] = (state, value)
             return value
 
     def rules(self):  # -> RuleSet
         return self._cached(event_file.EVENT_FILE, lambda _: event_file.load(self.folder).rules,
-                            event_file.default_event().rules)
+                            lambda: event_file.default_event().rules)
 
     def players(self, record: ledger.DrawRecord, team: str) -> tuple[str, ...]:
         if team in record.names:
             return record.names[team]
-        listed = self._cached(TEAMS_FILE, _read_teams, {})
+        listed = self._cached(TEAMS_FILE, _read_teams, dict)
         found = listed.get(team) if isinstance(listed, dict) else None
         return found.players if found is not None else ()
 

@@ -19,7 +19,7 @@ import secrets
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
@@ -82,6 +82,69 @@ def route_of(path: str) -> Route | None:
     return None
 
 
+class Ledgers:
+    """Open connections to event.db lent to the request threads, one request at a time each, so that a request does
+    not pay for opening (and checkpointing) the database; closed, and so checkpointed, by `close` when the hall
+    stops. One whose event.db was replaced under it (set aside and rebuilt by a command) is closed, not lent."""
+
+    def __init__(self, folder: Path, *, keep: int = 16):
+        self.folder = folder
+        self.keep = keep
+        self._idle: list[tuple[tuple[int, int], ledger.Ledger]] = []
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def _identity(self) -> tuple[int, int] | None:
+        try:
+            st = (self.folder / ledger.DB_NAME).stat()
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def _idle_one(self, identity: tuple[int, int]) -> ledger.Ledger | None:
+        """An idle ledger of this event.db; those of a replaced one are closed."""
+        book, stale = None, []
+        with self._lock:
+            while self._idle and book is None:
+                known, candidate = self._idle.pop()
+                if known == identity:
+                    book = candidate
+                else:
+                    stale.append(candidate)
+        for old in stale:
+            old.close()
+        return book
+
+    @contextlib.contextmanager
+    def lend(self) -> Iterator[ledger.Ledger | None]:
+        """An open ledger for one request; None while the folder has no readable event.db."""
+        identity = self._identity()
+        book = self._idle_one(identity) if identity is not None else None
+        if book is None and identity is not None:
+            book = ledger.Ledger.existing(self.folder)
+        if book is None:
+            yield None
+            return
+        try:
+            yield book
+        except BaseException:
+            book.close()  # whatever it was doing is rolled back; a fresh one next time
+            raise
+        with self._lock:
+            kept = not self._closed and len(self._idle) < self.keep
+            if kept:
+                self._idle.append((identity, book))
+        if not kept:
+            book.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for _, book in idle:
+            book.close()
+
+
 class TableApi:
     """The table API: one `handle(request) → Reply` per request, safe from many threads at once."""
 
@@ -93,6 +156,14 @@ class TableApi:
         self.throttle = throttle or Throttle()
         self.clock = clock
         self.seating = seating or Seating(folder)
+        self.ledgers = Ledgers(folder)
+        self._writing = threading.Lock()  # this process's entries one at a time (no SQLite busy-wait among them)
+        self._codes: tuple[tuple[int, ...], dict[str, tuple[ledger.DrawRecord, int]]] = ((), {})
+        self._codes_lock = threading.Lock()
+
+    def close(self) -> None:
+        """Close (and checkpoint) the ledgers kept open; the API may still answer, opening new ones."""
+        self.ledgers.close()
 
     def handle(self, request: Request) -> Reply:
         if not display.host_allowed(request.headers.get("host"), self.names, self.port):
@@ -112,13 +183,28 @@ class TableApi:
             return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY)
         return self._table(request, route)
 
+    def _find(self, book: ledger.Ledger, code: str) -> tuple[ledger.DrawRecord, int] | None:
+        """`book.find_code(code)`, remembered until a draw or a code is recorded (only codes in force are kept:
+        at most one per table)."""
+        version = book.mark()
+        with self._codes_lock:
+            known_version, known = self._codes
+            if known_version == version and code in known:
+                return known[code]
+        found = book.find_code(code)
+        with self._codes_lock:
+            if self._codes[0] != version:
+                self._codes = (version, {})
+            if found is not None:
+                self._codes[1][code] = found
+        return found
+
     def _table(self, request: Request, route: Route) -> Reply:
-        book = ledger.Ledger.existing(self.folder)
-        if book is None:
-            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
-        with book:
+        with self.ledgers.lend() as book:
+            if book is None:
+                return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
             code = parse_code(route.code)
-            found = book.find_code(code) if code is not None else None
+            found = self._find(book, code) if code is not None else None
             if found is None:
                 self.throttle.wrong(request.address)
                 return refusal(HTTPStatus.NOT_FOUND, WRONG_CODE)
@@ -133,7 +219,10 @@ class TableApi:
                 return refusal(HTTPStatus.BAD_REQUEST, BAD_JSON)
             decide = decider(route.action, setup, body, entry.Stamp(secrets.token_hex(8), self.clock(),
                                                                      request.address))
-            decision = book.decide_entry(record.id, table, decide)
+            decision = decide(book.table_entries(record.id, table))  # on what is committed now, without waiting
+            if decision.entry is not None:  # a change: decided again, and appended, in one write transaction
+                with self._writing:
+                    decision = book.decide_entry(record.id, table, decide)
             answer = decision.as_json()
             if decision.http_status < 300:
                 answer |= {"clock": self._clock(book, record.id, decision.state)}
@@ -310,6 +399,7 @@ class Hall:
             httpd.server_close()
         for thread in self.threads:
             thread.join(5)
+        self.api.close()
 
 
 def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str], None],

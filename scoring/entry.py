@@ -47,6 +47,7 @@ transaction, so that of two phones posting hand n at once the second is decided 
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -301,8 +302,14 @@ def table_state(setup: TableSetup, entries: Sequence[Entry]) -> TableState:
 
 
 def _table(setup: TableSetup, log: Log) -> TableState:
-    record = MatchRecord(tuple(e.record for e in log.hands), START)
-    return TableState(setup, log, replay(record, setup.rules))
+    return TableState(setup, log, replayed(tuple(e.record for e in log.hands), setup.rules))
+
+
+@functools.lru_cache(maxsize=1024)
+def replayed(hands: tuple[Hand, ...], rules: RuleSet) -> MatchResult:
+    """The engine's replay of a table's hands from the start, remembered: a table's phones and the TV ask about the
+    same hands again and again (all of it immutable, so a remembered result is as good as a new one)."""
+    return replay(MatchRecord(hands, START), rules)
 
 
 # --- decisions ---
@@ -470,7 +477,7 @@ def _play(table: TableState, request: HandRequest, stamp: Stamp) -> Decision:
     """The engine's verdict on the new hand after the standing ones: CREATED, or INVALID with its records."""
     record = replace(request.record, playoff=table.log.ended)
     hands = (*(e.record for e in table.log.hands), record)
-    result = replay(MatchRecord(hands, START), table.setup.rules)
+    result = replayed(hands, table.setup.rules)
     if result.errors:
         return Decision(Result.INVALID, table, errors=result.errors)
     entry = Entry(request.id, Action.HAND, stamp.time, stamp.address, hand=request.number, record=record)

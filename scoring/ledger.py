@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import hashlib
 import json
 import os
@@ -364,7 +365,8 @@ class Ledger:
     @classmethod
     def _connect(cls, folder: Path) -> Ledger:
         path = folder / DB_NAME
-        connection = sqlite3.connect(path, timeout=10.0, isolation_level=None)
+        # check_same_thread off: `serve` keeps a few open and lends each to one request thread at a time
+        connection = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
         try:
             connection.execute("PRAGMA foreign_keys = ON")
             mode = "WAL" if on_local_disk(folder) else "DELETE"
@@ -598,10 +600,15 @@ class Ledger:
             return None
         return None
 
+    def mark(self) -> tuple[int, int, int]:
+        """`draws_mark` on this open ledger: what `find_code` answers from moves with it."""
+        draws, voided, codes = self._db.execute(DRAWS_MARK).fetchone()
+        return int(draws), int(voided), int(codes)
+
     def table_entries(self, draw_id: int, table: int) -> tuple[Entry, ...]:
         """Every entry of a table, in the order accepted."""
         rows = self._db.execute("SELECT body FROM entry WHERE draw = ? AND tbl = ? ORDER BY id", (draw_id, table))
-        return tuple(read_entry(json.loads(body)) for (body,) in rows)
+        return tuple(_entry_of(body) for (body,) in rows)
 
     def carry_entries(self, from_draw: int, to_draw: int, tables: list[int]) -> None:
         """Copies of these tables' entries under a draw that replaced theirs (`--redo` keeps the tables it does
@@ -619,7 +626,7 @@ class Ledger:
         (two phones posting at once are decided one after the other); committed before it returns."""
         with self._transaction() as db:
             rows = db.execute("SELECT body FROM entry WHERE draw = ? AND tbl = ? ORDER BY id", (draw_id, table))
-            decision = decide(tuple(read_entry(json.loads(body)) for (body,) in rows))
+            decision = decide(tuple(_entry_of(body) for (body,) in rows))
             if decision.entry is not None:
                 db.execute("INSERT INTO entry (draw, tbl, body, at, address) VALUES (?, ?, ?, ?, ?)",
                            (draw_id, table, _json(decision.entry.as_json()), decision.entry.time,
@@ -709,6 +716,13 @@ def draws_in_force(folder: Path) -> tuple[tuple[int, int, int], dict[int, tuple[
             return book.in_force()
     except sqlite3.Error:
         return None
+
+
+@functools.lru_cache(maxsize=8192)
+def _entry_of(body: str) -> Entry:
+    """An entry row's body read back (rows never change, and an Entry is immutable: each read once per process, not
+    once per request of its table)."""
+    return read_entry(json.loads(body))
 
 
 def _json(value: object) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from display import hall
+from display import api_common, hall
 from display import server as display_server
 from display.hall import MAX_BODY, Request, TableApi, Throttle
 from scoring.codes import format_code
@@ -108,10 +108,30 @@ def test_a_wrong_code_is_404_in_chinese(event, api):
 
 def test_an_outdated_code_is_404(event, api):
     folder, codes = event
+    assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 200  # the code is remembered (until a code is recorded)
     with Ledger.open(folder) as book:
         book.set_codes(book.draws()[1].id, {1: "CCCC4444"})  # table 1 got a new code (a --redo)
     assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 404
     assert call(api, "GET", "/api/t/CCCC-4444")[0] == 200
+
+
+def test_an_event_db_replaced_under_the_server_is_read_afresh(event, api):
+    folder, codes = event
+    assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 200  # a ledger kept open for the next request
+    for name in (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm"):  # set aside, as a damaged event.db is
+        (folder / name).rename(folder / f"aside-{name}")
+    assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 503
+    with Ledger.open(folder):
+        pass  # rebuilt: no draw recorded in it
+    assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 404  # not the set-aside file's answer
+
+
+def test_the_rules_come_from_event_toml_without_building_the_defaults(event, api, monkeypatch):
+    def defaults():
+        raise AssertionError("the default event built for a request while event.toml reads fine")
+
+    monkeypatch.setattr(api_common.event_file, "default_event", defaults)
+    assert call(api, "GET", f"/api/t/{event[1][1]}")[0] == 200
 
 
 # --- POST …/hands: 201, 200, 409, 422 ---
@@ -133,6 +153,28 @@ def test_the_same_hand_again_is_200_and_nothing_duplicated(event, api):
     again = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))  # the same id: a retry
     other_phone = call(api, "POST", f"/api/t/{codes[1]}/hands", {**hand(1), "id": "the-other-phone"})
     assert first[0] == 201 and again == (200, first[1]) and other_phone == (200, first[1])
+    assert rows(folder) == 1
+
+
+def test_a_request_that_changes_nothing_is_answered_from_what_is_committed_without_a_write(event, api, monkeypatch):
+    folder, codes = event
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201
+    writes = []
+    original = Ledger.decide_entry
+    monkeypatch.setattr(Ledger, "decide_entry", lambda self, *args: writes.append(args) or original(self, *args))
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 200  # the same hand again
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(3))[0] == 409  # out of turn
+    assert writes == []  # no write transaction: 256 phones repeating hands do not queue for the writer
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(2))[0] == 201
+    assert len(writes) == 1 and rows(folder) == 2
+
+
+def test_a_change_decided_on_a_stale_reading_is_decided_again_in_the_write(event, api, monkeypatch):
+    folder, codes = event
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1, points=40))[0] == 201
+    monkeypatch.setattr(Ledger, "table_entries", lambda self, draw, table: ())  # read before that hand was committed
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1, points=60))  # another phone, other content
+    assert status == 409 and "第1局已录入另一条记录" in doc["errors"][0]["message"]
     assert rows(folder) == 1
 
 
@@ -388,6 +430,48 @@ def test_two_phones_posting_the_same_hands_at_once_store_each_hand_once(event, r
     with Ledger.open(folder) as book:
         stored = book.table_entries(book.draws()[1].id, 1)
     assert [e.hand for e in stored] == list(range(1, 7))  # no duplicate, in order
+
+
+def test_the_tv_shows_a_phone_entry_before_event_db_is_checkpointed(event, running):
+    folder, codes = event
+    port = running().port
+    before = talk(port, "GET", "/board.json")[2]
+    for n in (1, 2):
+        assert talk(port, "POST", f"/api/t/{codes[1]}/hands", hand(n, points=0))[0] == 201
+    assert talk(port, "POST", f"/api/t/{codes[1]}/end", {})[0] == 200  # A at 10, B at 2: decided
+    assert (folder / f"{DB_NAME}-wal").stat().st_size > 0  # the entries are in the write-ahead log so far
+    after = talk(port, "GET", "/board.json")[2]
+    assert after["version"] != before["version"]
+
+
+def test_once_the_phones_stop_the_tv_stops_reading_the_folder_again(event):
+    """Reading the board checkpoints event.db (which empties its log and dates it anew): not a change to read."""
+    folder, codes = event
+    lines: list[str] = []
+    server = hall.make_hall(folder, ["127.0.0.1"], 0, log=lines.append, settle=0.0)
+    server.start()
+    try:
+        talk(server.port, "GET", "/board.json")
+        for n in (1, 2):
+            assert talk(server.port, "POST", f"/api/t/{codes[1]}/hands", hand(n, points=0))[0] == 201
+        for _ in range(6):
+            talk(server.port, "GET", "/board.json")
+    finally:
+        server.stop()
+    assert 1 <= len([line for line in lines if "大屏已更新" in line]) <= 2  # the entries, and the checkpoint's pages
+
+
+def test_stopping_the_hall_checkpoints_so_event_db_alone_holds_every_entry(event, running, tmp_path):
+    folder, codes = event
+    server = running()
+    assert talk(server.port, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201
+    server.stop()
+    wal = folder / f"{DB_NAME}-wal"
+    assert not wal.exists() or wal.stat().st_size == 0
+    copy = tmp_path / "copy.db"
+    copy.write_bytes((folder / DB_NAME).read_bytes())  # event.db copied alone, as onto a USB stick
+    with sqlite3.connect(copy) as db:
+        assert db.execute("SELECT COUNT(*) FROM entry").fetchone()[0] == 1
 
 
 # --- the CLI: addresses, the PIN, SIGKILL in the middle of entries ---
