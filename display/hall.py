@@ -3,8 +3,10 @@
 
 Thin: `TableApi.handle` takes a parsed `Request`, refuses what docs/table-api.md lists (a `Host` not ours 421, a POST not
 `application/json` 415, a body over 16 KB 413, an address with 5 wrong codes in a minute 429, a wrong or outdated
-code 404), and otherwise calls the pure decision of `scoring.entry` inside one write transaction of the ledger
-(`Ledger.decide_entry`): the entry is committed to event.db before the answer is given. The HTTP side is `show`'s
+code 404), and otherwise calls the pure decision of `scoring.entry` on the table's committed entries; a decision
+that appends something is made again inside one write transaction of the ledger (`Ledger.decide_entry`): the
+entry is committed to event.db before the answer is given. event.db's connections are kept open between
+requests (`Ledgers`) and closed, checkpointing, when the hall stops. The HTTP side is `show`'s
 hardened server (`display.server`: connection cap, per-request deadline) with these routes added; the same
 `TableApi` answers in tests without a port. Touches event.db (through `scoring.ledger`) and reads event.toml and
 teams.xlsx; never holds the folder lock. The desk API under /api/desk is `display.desk_api.DeskApi`, routed here;
