@@ -536,8 +536,8 @@ def show(
         typer.echo("（Windows 防火墙询问是否允许 Python 访问网络时，请选“允许”，并勾选“专用网络”）")
     else:
         typer.echo("在这台电脑的浏览器中打开上面的地址（按 F11 全屏）；要让电视也能打开，请加 --lan")
-    typer.echo("计分后页面会自动更新；按 Ctrl+C 停止")
-    try:
+    try:  # Ctrl+C is offered inside the `try` that catches it (pressed on reading the line, it is caught too)
+        typer.echo("计分后页面会自动更新；按 Ctrl+C 停止")
         httpd.serve_forever()
     except KeyboardInterrupt:
         typer.echo("场地大屏已停止")
