@@ -58,6 +58,7 @@ API_PREFIX = "/api/t/"
 DESK_API_PREFIX = "/api/desk"  # the desk API (display/desk_api.py)
 TABLE_PAGE = "/t/"  # /t/<code>: the table page for phones (display/table_page.py)
 DESK_PAGE = "/desk"  # the organiser's page (display/desk_page.py)
+SEALED = "下一轮已经抽签，本桌的记录已封存，不能再在手机上改动；如有争议请到裁判台"
 ACTIONS = ("hands", "end", "undo", "confirm")
 
 TOO_MANY = "录分码输错的次数太多，请一分钟后再试；录分码印在本桌计分卡上（录分码 XXXX-XXXX）"
@@ -160,7 +161,7 @@ class TableApi:
         self.seating = seating or Seating(folder)
         self.ledgers = Ledgers(folder)
         self._writing = threading.Lock()  # this process's entries one at a time (no SQLite busy-wait among them)
-        self._codes: tuple[tuple[int, ...], dict[str, tuple[ledger.DrawRecord, int]]] = ((), {})
+        self._codes: tuple[object, dict[str, tuple[ledger.DrawRecord, int]], int] = ((), {}, 0)
         self._codes_lock = threading.Lock()
 
     def close(self) -> None:
@@ -190,16 +191,22 @@ class TableApi:
         at most one per table)."""
         version = book.mark()
         with self._codes_lock:
-            known_version, known = self._codes
+            known_version, known, _ = self._codes
             if known_version == version and code in known:
                 return known[code]
         found = book.find_code(code)
         with self._codes_lock:
             if self._codes[0] != version:
-                self._codes = (version, {})
+                self._codes = (version, {}, max(book.draws(), default=0))
             if found is not None:
                 self._codes[1][code] = found
         return found
+
+    def _sealed(self, record: ledger.DrawRecord) -> bool:
+        """A round whose next round has been drawn: its tables' records are sealed against the phones (what they
+        decided has been drawn on); a correction goes through the desk and `score`, as on paper."""
+        with self._codes_lock:
+            return self._codes[2] > record.round.number
 
     def _table(self, request: Request, route: Route) -> Reply:
         with self.ledgers.lend() as book:
@@ -222,6 +229,9 @@ class TableApi:
             decide = decider(route.action, setup, body, entry.Stamp(secrets.token_hex(8), self.clock(),
                                                                      request.address))
             decision = decide(book.table_entries(record.id, table))  # on what is committed now, without waiting
+            if decision.entry is not None and self._sealed(record):
+                return Reply(HTTPStatus.LOCKED, {**refusal(HTTPStatus.LOCKED, SEALED).document,
+                                                 "state": decision.state.as_json()})  # nothing stored
             if decision.entry is not None:  # a change: decided again, and appended, in one write transaction
                 with self._writing:
                     decision = book.decide_entry(record.id, table, decide)

@@ -20,9 +20,11 @@ import pytest
 from display import api_common, hall
 from display import server as display_server
 from display.hall import MAX_BODY, Request, TableApi, Throttle
+from scoring import entry
 from scoring.codes import format_code
 from scoring.ledger import DB_NAME, Ledger
 from tests.events import draw, start_event
+from tests.helpers import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = {"127.0.0.1", "localhost"}
@@ -239,6 +241,31 @@ def test_confirm_only_once_over_then_both_lock_the_table_423(event, api):
     status, doc = call(api, "POST", f"/api/t/{codes[1]}/undo", {"hand": 2})
     assert status == 423 and "锁定" in doc["errors"][0]["message"]
     assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(2))[0] == 200  # a retry of what was accepted
+
+
+def test_once_the_next_round_is_drawn_the_phones_cannot_change_a_table_of_this_one(event, api):
+    """Round 2 was drawn on round 1's results: a round-1 code still shows its table, and a retry of what was
+    accepted still gets 200, but a change is 423 and nothing is stored (a correction goes through the desk)."""
+    folder, codes = event
+    for code in codes.values():
+        _decided(api, code)
+        for side in ("A", "B"):
+            assert call(api, "POST", f"/api/t/{code}/confirm", {"side": side})[0] == 200
+    call(api, "POST", f"/api/t/{codes[1]}/hands", hand(3))  # the table is locked: 423 before the draw too
+    cli("score", folder)
+    cli("draw", folder, "--seed", 2)
+    stored = rows(folder)
+    assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 200
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(2))[0] == 200  # a retry of an accepted hand
+    with Ledger.open(folder) as book:  # the desk reopens table 2 of round 1 (as the desk API would)
+        book.decide_entry(book.draws()[1].id, 2, lambda entries: entry.reopen(
+            hall.Seating(folder).setup(book.draws()[1], 2), entries, {"reason": "核对"},
+            stamp=entry.Stamp("desk-1", "2026-03-10T10:00:00+08:00", "127.0.0.1")))
+    stored += 1
+    status, doc = call(api, "POST", f"/api/t/{codes[2]}/undo", {"hand": 2})
+    assert status == 423 and doc["errors"][0]["message"] == hall.SEALED and doc["state"]["round"] == 1
+    assert call(api, "POST", f"/api/t/{codes[2]}/confirm", {"side": "A"})[0] == 423
+    assert rows(folder) == stored  # nothing stored
 
 
 def test_undo_removes_only_the_last_hand(event, api):
