@@ -17,13 +17,18 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 CID_FALLBACK = "STSong-Light"
+
+
+def escape(text: str) -> str:
+    """`text` safe inside Paragraph markup: &, < and > as entities (what xml.sax.saxutils.escape does, without
+    importing urllib.request, http.client and the email package with it)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 class Align(enum.Enum):
