@@ -214,9 +214,10 @@ def run_demo(
         raise DemoError([f"参赛组数应为 {knockout.MIN_TEAMS}–{knockout.MAX_TEAMS}，实际为 {teams}"])
     prepare_folder(folder)
     try:
-        report = _play(folder, random.Random(seed), teams, after_draw=after_draw, after_score=after_score)
-        if finish is not None:
-            finish(report)
+        with ledger.kept_open(folder):  # event.db opened once for the dozens of files written
+            report = _play(folder, random.Random(seed), teams, after_draw=after_draw, after_score=after_score)
+            if finish is not None:
+                finish(report)
     finally:
         record_folder(folder)
     return report

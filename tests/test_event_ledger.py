@@ -410,3 +410,22 @@ def test_format_is_frozen_after_the_first_draw(tmp_path: Path) -> None:
     for command in ("score", "draw", "bracket"):
         result = cli(command, folder, code=1)
         assert '[format] 在第1轮抽签之后改过（third_place 抽签时为 "shared"，现在为 "playoff"）' in result.output
+
+
+def test_kept_open_shares_one_connection_and_closes_it_checkpointed_at_the_end(tmp_path: Path) -> None:
+    folder = tmp_path / "event"
+    folder.mkdir()
+    written = folder / "第1轮对阵表.pdf"
+    with ledger.kept_open(folder):
+        with Ledger.open(folder) as book:
+            book.record_file(written, ledger.Fingerprint("0" * 64, 1))
+        assert Ledger.open(folder) is book and Ledger.existing(folder) is book  # closing it did nothing
+        assert book.recorded(written.name) == ledger.Fingerprint("0" * 64, 1)
+        with sqlite3.connect(folder / DB_NAME) as other:  # each write committed when it was made
+            assert other.execute("SELECT COUNT(*) FROM file").fetchone() == (1,)
+        other.close()
+    with pytest.raises(sqlite3.ProgrammingError):  # closed at the end, its log checkpointed into event.db
+        book.recorded(written.name)
+    assert not (folder / (DB_NAME + "-wal")).exists() or (folder / (DB_NAME + "-wal")).stat().st_size == 0
+    with Ledger.open(folder) as fresh:
+        assert fresh is not book and fresh.recorded(written.name) == ledger.Fingerprint("0" * 64, 1)
