@@ -4,6 +4,7 @@ is refused by name and left exactly as it was."""
 
 from __future__ import annotations
 
+import gc
 import shutil
 import zipfile
 from pathlib import Path
@@ -90,8 +91,10 @@ def test_a_demo_stopped_part_way_still_records_what_it_wrote(tmp_path, monkeypat
 
     monkeypatch.setattr(materials.ending, "write_awards", refuse)
     out = tmp_path / "demo"
+    frozen = gc.get_freeze_count()
     cli("demo", "--out", out, "--teams", 2, "--seed", 1, code=1)
     assert (out / "round-1.xlsx").exists() and not (out / "晋级图.pdf").exists()
+    assert gc.get_freeze_count() == frozen  # what the demo froze out of the collector's sight is given back
     monkeypatch.undo()
     cli("demo", "--out", out, "--teams", 2, "--seed", 1)  # everything there was the demo's: replaced
     assert (out / "晋级图.pdf").exists()
