@@ -6,23 +6,15 @@ no network.
 
 from __future__ import annotations
 
-from functools import cache
-
 import jinja2
 
-from templates import TEMPLATE_DIR
+from display.page import html_env
 
 POLL_MS = 3000  # how often the desk asks for the round's state
 
 
-@cache
 def _template() -> jinja2.Template:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR), encoding="utf-8"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-    )
-    return env.get_template("desk.html.j2")
+    return html_env().get_template("desk.html.j2")
 
 
 def desk_page() -> bytes:

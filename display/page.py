@@ -21,7 +21,8 @@ POLL_MS = 1500  # how often the live page asks whether the folder changed (it mu
 
 
 @cache
-def _env() -> jinja2.Environment:
+def html_env() -> jinja2.Environment:
+    """The one jinja2 environment of the hall's pages (venue display, table page, desk): HTML autoescaped."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR), encoding="utf-8"),
         autoescape=True,
@@ -32,7 +33,7 @@ def _env() -> jinja2.Environment:
 
 def views_html(board: Board | None, notices: Sequence[str] = ()) -> str:
     """The views (and any calm notices) as an HTML fragment; `board` None shows the notices only."""
-    return _env().get_template("show_views.j2").render(board=board, notices=tuple(notices))
+    return html_env().get_template("show_views.j2").render(board=board, notices=tuple(notices))
 
 
 def version_of(views: str) -> str:
@@ -42,7 +43,7 @@ def version_of(views: str) -> str:
 
 def page_html(title: str, views: str, *, live: bool) -> str:
     """The whole page: `live` polls board.json on the server that served it; an export does not."""
-    return _env().get_template("show.html.j2").render(
+    return html_env().get_template("show.html.j2").render(
         title=title,
         views=Markup(views),
         version=version_of(views),

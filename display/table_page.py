@@ -6,22 +6,14 @@ but the template, no network.
 
 from __future__ import annotations
 
-from functools import cache
-
 import jinja2
 
+from display.page import html_env
 from scoring.codes import format_code, parse_code
-from templates import TEMPLATE_DIR
 
 
-@cache
 def _template() -> jinja2.Template:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR), encoding="utf-8"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-    )
-    return env.get_template("table.html.j2")
+    return html_env().get_template("table.html.j2")
 
 
 def table_page(code: str) -> bytes:
