@@ -230,11 +230,13 @@ class TableApi:
                                                                      request.address))
             decision = decide(book.table_entries(record.id, table))  # on what is committed now, without waiting
             if decision.entry is not None and self._sealed(record):
-                return Reply(HTTPStatus.LOCKED, {**refusal(HTTPStatus.LOCKED, SEALED).document,
-                                                 "state": decision.state.as_json()})  # nothing stored
+                return sealed(decision)
             if decision.entry is not None:  # a change: decided again, and appended, in one write transaction
-                with self._writing:
-                    decision = book.decide_entry(record.id, table, decide)
+                try:
+                    with self._writing:
+                        decision = book.decide_entry(record.id, table, unless_sealed(book, record, decide))
+                except Sealed as drawn:  # the next round was drawn (by another process) since the look above
+                    return sealed(drawn.decision)
             answer = decision.as_json()
             if decision.http_status < 300:
                 answer |= {"clock": self._clock(book, record.id, decision.state)}
@@ -244,6 +246,34 @@ class TableApi:
         """This table's clock (the round's minutes plus its extra minutes), None before the desk starts it."""
         found = clock_at(book.clock_rows(draw_id), parse_time(self.clock()), state.setup.rules.match_minutes)
         return found.table_json(state.log.extra_minutes) if found is not None else None
+
+
+class Sealed(Exception):
+    """Raised inside the write transaction of a change when the next round has been drawn: rolled back, 423."""
+
+    def __init__(self, decision: entry.Decision):
+        super().__init__(SEALED)
+        self.decision = decision
+
+
+def sealed(decision: entry.Decision) -> Reply:
+    """423 with the seal's message and the table as it stands: nothing stored."""
+    return Reply(HTTPStatus.LOCKED, {**refusal(HTTPStatus.LOCKED, SEALED).document, "state": decision.state.as_json()})
+
+
+def unless_sealed(book: ledger.Ledger, record: ledger.DrawRecord,
+                  decide: Callable[[tuple[entry.Entry, ...]], entry.Decision],
+                  ) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
+    """`decide`, refusing (`Sealed`) a change once a later round than `record`'s is drawn, as read in the write
+    transaction itself: `draw` is another process and may record the next round after `TableApi._sealed` looked."""
+
+    def decided(entries: tuple[entry.Entry, ...]) -> entry.Decision:
+        decision = decide(entries)
+        if decision.entry is not None and book.last_round() > record.round.number:
+            raise Sealed(decision)
+        return decision
+
+    return decided
 
 
 def decider(action: str, setup: entry.TableSetup, body: object,

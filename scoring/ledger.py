@@ -660,6 +660,12 @@ class Ledger:
             return None
         return None
 
+    def last_round(self) -> int:
+        """The highest round with a draw in force (0 before the first draw): `max(draws())` without reading them."""
+        (number,) = self._db.execute(
+            "SELECT COALESCE(MAX(round), 0) FROM draw WHERE id NOT IN (SELECT draw FROM draw_void)").fetchone()
+        return int(number)
+
     def mark(self) -> tuple[int, int, int]:
         """`draws_mark` on this open ledger: what `find_code` answers from moves with it."""
         draws, voided, codes = self._db.execute(DRAWS_MARK).fetchone()

@@ -652,3 +652,28 @@ def test_serve_on_a_port_in_use_or_an_address_not_this_pc_s_is_a_chinese_message
         assert f"无法在 {port} 端口上启动（端口已被占用）" in cli("serve", event[0], "--port", port, code=1).output
     result = cli("serve", event[0], "--port", 0, "--address", "192.0.2.1", code=1)  # a documentation address
     assert "指定的地址须是这台电脑的局域网地址" in result.output
+
+
+def test_a_change_decided_before_the_next_round_is_drawn_is_sealed_if_the_draw_lands_before_its_write(
+        event, api, monkeypatch):
+    """`draw` is another process: round 2 drawn between the first (unlocked) decision and the write transaction must
+    not let the phone's change land in round 1 after round 2 was drawn on it: 423, nothing stored."""
+    folder, codes = event
+    for code in codes.values():
+        _decided(api, code)
+        for side in ("A", "B"):
+            if (code, side) != (codes[2], "B"):
+                assert call(api, "POST", f"/api/t/{code}/confirm", {"side": side})[0] == 200
+    cli("score", folder)
+    unsealed = TableApi._sealed
+
+    def drawn_meanwhile(self, record):
+        sealed = unsealed(self, record)  # not yet: round 2 is drawn just after this look
+        cli("draw", folder, "--seed", 2)
+        return sealed
+
+    monkeypatch.setattr(TableApi, "_sealed", drawn_meanwhile)
+    stored = rows(folder)
+    status, doc = call(api, "POST", f"/api/t/{codes[2]}/confirm", {"side": "B"})
+    assert status == 423 and doc["errors"][0]["message"] == hall.SEALED and doc["state"]["round"] == 1
+    assert rows(folder) == stored
