@@ -60,6 +60,7 @@ TABLE_PAGE = "/t/"  # /t/<code>: the table page for phones (display/table_page.p
 DESK_PAGE = "/desk"  # the organiser's page (display/desk_page.py)
 SEALED = "下一轮已经抽签，本桌的记录已封存，不能再在手机上改动；如有争议请到裁判台"
 ACTIONS = ("hands", "end", "undo", "confirm")
+STOP_WAIT = 5.0  # seconds `Hall.stop` waits for requests in flight to give back (and checkpoint) their ledger
 
 TOO_MANY = "录分码输错的次数太多，请一分钟后再试；录分码印在本桌计分卡上（录分码 XXXX-XXXX）"
 WRONG_CODE = "录分码不对或已作废（重新抽签后换了新码）；请核对本桌计分卡上印的录分码"
@@ -95,6 +96,8 @@ class Ledgers:
         self.keep = keep
         self._idle: list[tuple[tuple[int, int], ledger.Ledger]] = []
         self._lock = threading.Lock()
+        self._back = threading.Condition(self._lock)  # a lent ledger given back
+        self._lent = 0
         self._closed = False
 
     def _identity(self) -> tuple[int, int] | None:
@@ -128,6 +131,16 @@ class Ledgers:
         if book is None:
             yield None
             return
+        with self._lock:
+            self._lent += 1
+        try:
+            yield from self._lent_out(identity, book)
+        finally:
+            with self._lock:
+                self._lent -= 1
+                self._back.notify_all()
+
+    def _lent_out(self, identity: tuple[int, int], book: ledger.Ledger) -> Iterator[ledger.Ledger]:
         try:
             yield book
         except BaseException:
@@ -140,12 +153,16 @@ class Ledgers:
         if not kept:
             book.close()
 
-    def close(self) -> None:
+    def close(self, *, wait: float = 0.0) -> None:
+        """Close the idle ledgers, and wait up to `wait` seconds for the lent ones: each is closed (checkpointed) as
+        its request gives it back, and `serve`'s request threads end with the process."""
         with self._lock:
             self._closed = True
             idle, self._idle = self._idle, []
         for _, book in idle:
             book.close()
+        with self._back:
+            self._back.wait_for(lambda: self._lent == 0, timeout=wait)
 
 
 class TableApi:
@@ -164,9 +181,10 @@ class TableApi:
         self._codes: tuple[object, dict[str, tuple[ledger.DrawRecord, int]], int] = ((), {}, 0)
         self._codes_lock = threading.Lock()
 
-    def close(self) -> None:
-        """Close (and checkpoint) the ledgers kept open; the API may still answer, opening new ones."""
-        self.ledgers.close()
+    def close(self, *, wait: float = 0.0) -> None:
+        """Close (and checkpoint) the ledgers kept open, waiting up to `wait` seconds for those lent to requests in
+        flight; the API may still answer, opening new ones."""
+        self.ledgers.close(wait=wait)
 
     def handle(self, request: Request) -> Reply:
         if not display.host_allowed(request.headers.get("host"), self.names, self.port):
@@ -441,7 +459,7 @@ class Hall:
             httpd.server_close()
         for thread in self.threads:
             thread.join(5)
-        self.api.close()
+        self.api.close(wait=STOP_WAIT)
 
 
 def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str], None],

@@ -677,3 +677,27 @@ def test_a_change_decided_before_the_next_round_is_drawn_is_sealed_if_the_draw_l
     status, doc = call(api, "POST", f"/api/t/{codes[2]}/confirm", {"side": "B"})
     assert status == 423 and doc["errors"][0]["message"] == hall.SEALED and doc["state"]["round"] == 1
     assert rows(folder) == stored
+
+
+def test_closing_the_ledgers_waits_for_a_request_in_flight_so_its_entry_is_checkpointed(event, tmp_path):
+    """Ctrl+C with a phone's POST in flight: `serve` closes its ledgers and exits, and its request threads are
+    daemons. `close` waits for a lent connection to come back (closed, and so checkpointed) before it returns, so
+    event.db alone holds the entry the phone was answered for."""
+    folder, _ = event
+    ledgers = hall.Ledgers(folder)
+    lent = ledgers.lend()
+    book = lent.__enter__()
+    book.log("in_flight")  # a request's commit, still in event.db-wal
+    said = []
+
+    def stop() -> None:
+        ledgers.close(wait=10)
+        wal = folder / f"{DB_NAME}-wal"
+        said.append(wal.stat().st_size if wal.exists() else 0)  # as the process would exit now
+
+    closer = threading.Thread(target=stop)
+    closer.start()
+    closer.join(0.5)  # the old close returned at once, before the request was done
+    lent.__exit__(None, None, None)  # the request answers and gives its connection back
+    closer.join(10)
+    assert said == [0]
