@@ -60,6 +60,8 @@ TABLE_PAGE = "/t/"  # /t/<code>: the table page for phones (display/table_page.p
 DESK_PAGE = "/desk"  # the organiser's page (display/desk_page.py)
 SEALED = "下一轮已经抽签，本桌的记录已封存，不能再在手机上改动；如有争议请到裁判台"
 ACTIONS = ("hands", "end", "undo", "confirm")
+MOVED_TRIES = 3  # a request whose table was redrawn under it is handled again, at most this many times in all
+MOVING = "本轮刚刚重新抽签，请稍后再提交一次"
 STOP_WAIT = 5.0  # seconds `Hall.stop` waits for requests in flight to give back (and checkpoint) their ledger
 
 TOO_MANY = "录分码输错的次数太多，请一分钟后再试；录分码印在本桌计分卡上（录分码 XXXX-XXXX）"
@@ -202,7 +204,10 @@ class TableApi:
                 return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, TOO_LARGE)
         if self.throttle.blocked(request.address):
             return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY)
-        return self._table(request, route)
+        for _ in range(MOVED_TRIES):
+            with contextlib.suppress(Moved):  # a redraw landed meanwhile: the code is looked up again
+                return self._table(request, route)
+        return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
 
     def _find(self, book: ledger.Ledger, code: str) -> tuple[ledger.DrawRecord, int] | None:
         """`book.find_code(code)`, remembered until a draw or a code is recorded (only codes in force are kept:
@@ -252,7 +257,7 @@ class TableApi:
             if decision.entry is not None:  # a change: decided again, and appended, in one write transaction
                 try:
                     with self._writing:
-                        decision = book.decide_entry(record.id, table, unless_sealed(book, record, decide))
+                        decision = book.decide_entry(record.id, table, checked(book, record, decide))
                 except Sealed as drawn:  # the next round was drawn (by another process) since the look above
                     return sealed(drawn.decision)
             answer = decision.as_json()
@@ -279,15 +284,25 @@ def sealed(decision: entry.Decision) -> Reply:
     return Reply(HTTPStatus.LOCKED, {**refusal(HTTPStatus.LOCKED, SEALED).document, "state": decision.state.as_json()})
 
 
-def unless_sealed(book: ledger.Ledger, record: ledger.DrawRecord,
-                  decide: Callable[[tuple[entry.Entry, ...]], entry.Decision],
-                  ) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
-    """`decide`, refusing (`Sealed`) a change once a later round than `record`'s is drawn, as read in the write
-    transaction itself: `draw` is another process and may record the next round after `TableApi._sealed` looked."""
+class Moved(Exception):
+    """Raised inside the write transaction of a change when the table's draw is no longer the one in force (a
+    `draw --redo` or a redraw meanwhile): rolled back, and the request handled again from its code."""
+
+
+def checked(book: ledger.Ledger, record: ledger.DrawRecord,
+            decide: Callable[[tuple[entry.Entry, ...]], entry.Decision],
+            ) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
+    """`decide`, as read in the write transaction itself (`draw` is another process and may have recorded a draw
+    since the table was looked up): a change to a draw no longer in force raises `Moved` (it would be stored where
+    no table shows it), one to a round whose next round is drawn raises `Sealed`."""
 
     def decided(entries: tuple[entry.Entry, ...]) -> entry.Decision:
         decision = decide(entries)
-        if decision.entry is not None and book.last_round() > record.round.number:
+        if decision.entry is None:
+            return decision
+        if book.draw_in_force(record.round.number) != record.id:
+            raise Moved
+        if book.last_round() > record.round.number:
             raise Sealed(decision)
         return decision
 

@@ -660,6 +660,12 @@ class Ledger:
             return None
         return None
 
+    def draw_in_force(self, number: int) -> int | None:
+        """The id of round `number`'s draw in force (the newest not voided, as in `draws`), None when it has none."""
+        (draw_id,) = self._db.execute(
+            "SELECT MAX(id) FROM draw WHERE round = ? AND id NOT IN (SELECT draw FROM draw_void)", (number,)).fetchone()
+        return draw_id
+
     def last_round(self) -> int:
         """The highest round with a draw in force (0 before the first draw): `max(draws())` without reading them."""
         (number,) = self._db.execute(

@@ -701,3 +701,27 @@ def test_closing_the_ledgers_waits_for_a_request_in_flight_so_its_entry_is_check
     lent.__exit__(None, None, None)  # the request answers and gives its connection back
     closer.join(10)
     assert said == [0]
+
+
+def test_a_hand_decided_before_a_redo_of_its_round_is_stored_under_the_draw_in_force(event, api, monkeypatch):
+    """`draw --redo` (another process) may void the table's draw, record the new one and carry the untouched tables'
+    codes and entries between the first look at the table and the write: the hand must not be committed under the
+    voided draw (answered 201, then gone from the table); it is decided again on the draw in force."""
+    folder, codes = event
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201
+    unsealed = TableApi._sealed
+
+    def redone_meanwhile(self, record):
+        monkeypatch.setattr(TableApi, "_sealed", unsealed)  # once
+        with Ledger.open(folder) as book:  # what tournament's --redo does for a table it keeps
+            old = book.draws()[1]
+            book.void_draw(old.id, "--redo 1")
+            new = book.record_draw(old.round, old.names, done=True)
+            book.set_codes(new, book.codes(old.id))
+            book.carry_entries(old.id, new, sorted(book.codes(old.id)))
+        return unsealed(self, record)
+
+    monkeypatch.setattr(TableApi, "_sealed", redone_meanwhile)
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(2))[0] == 201
+    status, doc = call(api, "GET", f"/api/t/{codes[1]}")
+    assert status == 200 and [h["hand"] for h in doc["hands"]] == [1, 2]
