@@ -204,9 +204,9 @@ class TableApi:
                 return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, TOO_LARGE)
         if self.throttle.blocked(request.address):
             return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY)
-        for _ in range(MOVED_TRIES):
+        for attempt in range(MOVED_TRIES):
             with contextlib.suppress(Moved):  # a redraw landed meanwhile: the code is looked up again
-                return self._table(request, route)
+                return self._table(request, route, moved=attempt > 0)
         return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
 
     def _find(self, book: ledger.Ledger, code: str) -> tuple[ledger.DrawRecord, int] | None:
@@ -231,12 +231,16 @@ class TableApi:
         with self._codes_lock:
             return self._codes[2] > record.round.number
 
-    def _table(self, request: Request, route: Route) -> Reply:
+    def _table(self, request: Request, route: Route, *, moved: bool = False) -> Reply:
+        """`moved`: this request's table was redrawn under it; a code not found now may be one the redraw has not
+        carried over yet, so the phone is told to send again (503), not that its code is wrong."""
         with self.ledgers.lend() as book:
             if book is None:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
             code = parse_code(route.code)
             found = self._find(book, code) if code is not None else None
+            if found is None and moved:
+                return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
             if found is None:
                 self.throttle.wrong(request.address)
                 return refusal(HTTPStatus.NOT_FOUND, WRONG_CODE)

@@ -725,3 +725,28 @@ def test_a_hand_decided_before_a_redo_of_its_round_is_stored_under_the_draw_in_f
     assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(2))[0] == 201
     status, doc = call(api, "GET", f"/api/t/{codes[1]}")
     assert status == 200 and [h["hand"] for h in doc["hands"]] == [1, 2]
+
+
+def test_a_hand_caught_in_the_middle_of_a_redo_is_503_for_the_phone_to_send_again_not_404(event, api, monkeypatch):
+    """The redo has voided the table's draw but not yet carried its code to the new one: the phone is told to try
+    again (503, it keeps the hand and sends it again with the same id), not that its code is wrong (404, which
+    drops the hand and says to scan a new code)."""
+    folder, codes = event
+    unsealed = TableApi._sealed
+
+    def voided_meanwhile(self, record):
+        monkeypatch.setattr(TableApi, "_sealed", unsealed)
+        with Ledger.open(folder) as book:
+            old = book.draws()[1]
+            book.void_draw(old.id, "--redo 1")
+            fake.append((old, book.record_draw(old.round, old.names, done=True)))
+        return unsealed(self, record)
+
+    fake = []
+    monkeypatch.setattr(TableApi, "_sealed", voided_meanwhile)
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
+    assert status == 503 and doc["errors"][0]["message"] == hall.MOVING
+    (old, new), = fake
+    with Ledger.open(folder) as book:  # the redo goes on: the table kept, with its code
+        book.set_codes(new, book.codes(old.id))
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201
