@@ -38,6 +38,7 @@ class FakeTable:
         self.posts: list[tuple[str, dict]] = []
         self.down = False  # the API unreachable (nothing stored, no answer); the page itself is still served
         self.clock: dict | None = None  # this table's clock as GET /api/t/<code> gives it (None: not started)
+        self.missing = 0  # the next so many GETs of the table answer 404 (a redraw carrying its code over, or done)
 
     def decide(self, action: str, body: object) -> entry.Decision:
         stamp = Stamp(f"s{len(self.entries)}", "2026-12-01T13:00:00+08:00", "127.0.0.1")
@@ -75,6 +76,9 @@ class FakeHandler(BaseHTTPRequestHandler):
             self.answer(200, table_page(CODE), "text/html; charset=utf-8")
         elif self.table.down:
             self.close_connection = True
+        elif self.path == f"/api/t/{CODE}" and self.table.missing > 0:
+            self.table.missing -= 1
+            self.json(404, {"errors": [{"hand": None, "field": None, "message": "录分码不对或已作废"}]})
         elif self.path == f"/api/t/{CODE}":
             with self.table.lock:
                 self.json(200, {**entry.table_state(SETUP, self.table.entries).as_json(), "clock": self.table.clock})
@@ -424,3 +428,21 @@ def test_no_clock_before_the_desk_starts_it(fake, phone):
     fake.clock = table_clock(3600)
     polled(phone)
     assert phone.inner_text("#clockTime") == "60:00"
+
+
+def test_one_404_while_playing_is_asked_again_and_two_in_a_row_say_the_code_is_outdated(fake, phone):
+    """`draw --redo` of the round being played voids the table's draw, then carries the code of a table it keeps
+    over to the new draw: a poll in between gets 404 for a code that works again a moment later. The page asks
+    once more before it gives up on the code (a code really outdated is 404 again at the next poll)."""
+    open_with_clock(phone, fake)
+    fake.missing = 1
+    polled(phone)
+    assert phone.locator("#main").is_visible()
+    polled(phone)
+    assert phone.locator("#main").is_visible() and phone.locator("#loading").is_hidden()
+    fake.missing = 2  # the table was changed by the redo: its code is gone for good
+    polled(phone)
+    polled(phone)
+    assert phone.locator("#main").is_hidden()
+    assert "录分码无效或已过期" in phone.inner_text("#loading")
+    assert phone.errors == []
