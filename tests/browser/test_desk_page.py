@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import frozen_clock
+from tests.browser.conftest import CLOCK_START, frozen_clock
 from tests.browser.desk_fixtures import EVIL, ORIGIN, PIN, FakeDesk, round_document
 from tests.browser.test_show_page import wait_until
 
@@ -249,6 +249,22 @@ def test_a_lost_server_is_said_and_the_page_carries_on_when_it_is_back(browser, 
         wait_until(page, "window.deskPage.failures() === 0")
         assert page.inner_text("#status").startswith("更新于")
         assert "第7局进行中" in page.locator('.tile[data-table="1"]').inner_text()
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_the_clock_counts_elapsed_time_not_the_pc_s_wall_clock(browser):
+    """The desk's countdown between polls goes by the time that has passed: the PC's clock set meanwhile (a time
+    sync) does not make it jump."""
+    context, page = open_desk(browser, clock=True)
+    try:
+        enter_pin(page)
+        loaded(page)
+        page.fake.down = True  # no answer to correct it meanwhile
+        page.clock.set_system_time(CLOCK_START + 3_600_000)  # the wall clock jumps an hour ahead
+        page.clock.run_for(2_000)
+        assert page.inner_text("#clockTime") == "29:58"
         assert page.errors == []
     finally:
         context.close()

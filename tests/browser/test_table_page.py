@@ -16,7 +16,7 @@ from display.server import SECURITY_HEADERS
 from display.table_page import table_page
 from scoring import entry
 from scoring.entry import Action, Seat, Stamp, TableSetup
-from tests.browser.conftest import frozen_clock
+from tests.browser.conftest import CLOCK_START, frozen_clock
 
 CODE = "ABCD2345"
 WECHAT_UA = (
@@ -445,4 +445,16 @@ def test_one_404_while_playing_is_asked_again_and_two_in_a_row_say_the_code_is_o
     polled(phone)
     assert phone.locator("#main").is_hidden()
     assert "录分码无效或已过期" in phone.inner_text("#loading")
+    assert phone.errors == []
+
+
+def test_the_clock_counts_elapsed_time_not_the_phone_s_wall_clock(fake, phone):
+    """A phone whose clock is set while the page counts (time synced on joining the hall's Wi-Fi, or set by hand)
+    keeps counting from the server's left_s by the time that has passed, not by the jump of its wall clock."""
+    fake.clock = table_clock(3 * 60 + 5)
+    open_with_clock(phone, fake)
+    fake.down = True  # no answer to correct it meanwhile
+    phone.clock.set_system_time(CLOCK_START + 3_600_000)  # the wall clock jumps an hour ahead
+    phone.clock.run_for(2_000)
+    assert phone.inner_text("#clockTime") == "03:03"
     assert phone.errors == []
