@@ -94,6 +94,10 @@ class FakeHandler(BaseHTTPRequestHandler):
         if action not in ("hands", "end", "undo", "confirm"):
             self.json(404, {"errors": []})
             return
+        if self.table.missing > 0:
+            self.table.missing -= 1
+            self.json(404, {"errors": [{"hand": None, "field": None, "message": "录分码不对或已作废"}]})
+            return
         assert self.headers["Content-Type"] == "application/json"
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         with self.table.lock:
@@ -458,3 +462,22 @@ def test_the_clock_counts_elapsed_time_not_the_phone_s_wall_clock(fake, phone):
     phone.clock.run_for(2_000)
     assert phone.inner_text("#clockTime") == "03:03"
     assert phone.errors == []
+
+
+def test_a_hand_answered_404_once_while_playing_is_sent_again_with_the_same_id(fake, phone):
+    """The same moment of a redo for a hand being sent: it is kept and sent again, not dropped."""
+    open_with_clock(phone, fake)
+    enter_hand(phone, dealer="A", points="35")
+    assert stored_hands(fake) == [1]
+    fake.missing = 1
+    for digit in "40":
+        tap(phone, f'#pad button[data-key="{digit}"]')
+    tap(phone, "#submit")
+    wait_until(phone, "window.tablePage.pending() && !window.tablePage.busy()")  # answered 404, still pending
+    assert stored_hands(fake) == [1]
+    phone.clock.run_for(3_000)  # sent again after RETRY_MS
+    time.sleep(0.2)
+    settled(phone)
+    assert stored_hands(fake) == [1, 2]
+    assert len({body["id"] for action, body in fake.posts if action == "hands" and body["hand"] == 2}) == 1
+    assert phone.locator("#errors").is_hidden() and phone.errors == []
