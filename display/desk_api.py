@@ -56,6 +56,8 @@ WRONG_PIN = "裁判台密码不对；请看运行 shuangsheng serve 的电脑上
 TOO_MANY_PINS = "裁判台密码输错的次数太多，请一分钟后再试"
 NO_ROUND = "还没有抽签，没有正在进行的一轮"
 NO_TABLE = "本轮没有第{table}桌"
+REDRAWN_TRIES = 3  # an action whose round was redrawn under it is made again on the new draw, at most this often
+REDRAWING = "本轮正在重新抽签，请稍后再操作一次"
 NO_SUCH = "裁判台没有这个地址"
 ONLY = {"GET": "只能用 GET 读取裁判台", "POST": "只能用 POST 提交"}
 
@@ -124,9 +126,14 @@ class DeskApi:
             body = json.loads(request.body.decode("utf-8")) if request.body.strip() else {}
         except (UnicodeDecodeError, ValueError, RecursionError):
             return refusal(HTTPStatus.BAD_REQUEST, BAD_JSON)
-        if action == "clock":
-            return self._clock(body, request.address)
-        return self._table(action, table or 0, body, request.address)
+        for _ in range(REDRAWN_TRIES):
+            try:
+                if action == "clock":
+                    return self._clock(body, request.address)
+                return self._table(action, table or 0, body, request.address)
+            except ledger.DrawReplaced:  # a redraw landed between the look at the round and the write: again
+                continue
+        return refusal(HTTPStatus.SERVICE_UNAVAILABLE, REDRAWING)
 
     def _refused(self, request: Request) -> Reply | None:
         """Everything refused before the desk is read, in the order docs/table-api.md gives."""

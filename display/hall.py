@@ -205,7 +205,7 @@ class TableApi:
         if self.throttle.blocked(request.address):
             return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY)
         for attempt in range(MOVED_TRIES):
-            with contextlib.suppress(Moved):  # a redraw landed meanwhile: the code is looked up again
+            with contextlib.suppress(ledger.DrawReplaced):  # a redraw landed meanwhile: the code is looked up again
                 return self._table(request, route, moved=attempt > 0)
         return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
 
@@ -232,8 +232,8 @@ class TableApi:
             return self._codes[2] > record.round.number
 
     def _table(self, request: Request, route: Route, *, moved: bool = False) -> Reply:
-        """`moved`: this request's table was redrawn under it; a code not found now may be one the redraw has not
-        carried over yet, so the phone is told to send again (503), not that its code is wrong."""
+        """`moved`: this request's table was redrawn under it (`ledger.DrawReplaced`); a code not found now may be
+        one the redraw has not carried over yet, so the phone is told to send again (503), not that it is wrong."""
         with self.ledgers.lend() as book:
             if book is None:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
@@ -288,25 +288,16 @@ def sealed(decision: entry.Decision) -> Reply:
     return Reply(HTTPStatus.LOCKED, {**refusal(HTTPStatus.LOCKED, SEALED).document, "state": decision.state.as_json()})
 
 
-class Moved(Exception):
-    """Raised inside the write transaction of a change when the table's draw is no longer the one in force (a
-    `draw --redo` or a redraw meanwhile): rolled back, and the request handled again from its code."""
-
-
 def checked(book: ledger.Ledger, record: ledger.DrawRecord,
             decide: Callable[[tuple[entry.Entry, ...]], entry.Decision],
             ) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
-    """`decide`, as read in the write transaction itself (`draw` is another process and may have recorded a draw
-    since the table was looked up): a change to a draw no longer in force raises `Moved` (it would be stored where
-    no table shows it), one to a round whose next round is drawn raises `Sealed`."""
+    """`decide`, refusing (`Sealed`) a change once a later round than `record`'s is drawn, as read in the write
+    transaction itself: `draw` is another process and may record the next round after `TableApi._sealed` looked.
+    (A change to a draw voided meanwhile is refused by the ledger: `ledger.DrawReplaced`.)"""
 
     def decided(entries: tuple[entry.Entry, ...]) -> entry.Decision:
         decision = decide(entries)
-        if decision.entry is None:
-            return decision
-        if book.draw_in_force(record.round.number) != record.id:
-            raise Moved
-        if book.last_round() > record.round.number:
+        if decision.entry is not None and book.last_round() > record.round.number:
             raise Sealed(decision)
         return decision
 

@@ -158,6 +158,11 @@ class LedgerError(UserError, ValueError):
     """event.db cannot be used (damaged, from a newer version of the program, or not writable)."""
 
 
+class DrawReplaced(RuntimeError):
+    """A change for a draw no longer in force (voided or superseded by a `draw` since the caller read it): rolled
+    back, nothing stored; the caller looks the table up again."""
+
+
 class FolderBusy(UserError, RuntimeError):
     """Another command of this program is working in the same event folder."""
 
@@ -660,12 +665,6 @@ class Ledger:
             return None
         return None
 
-    def draw_in_force(self, number: int) -> int | None:
-        """The id of round `number`'s draw in force (the newest not voided, as in `draws`), None when it has none."""
-        (draw_id,) = self._db.execute(
-            "SELECT MAX(id) FROM draw WHERE round = ? AND id NOT IN (SELECT draw FROM draw_void)", (number,)).fetchone()
-        return draw_id
-
     def last_round(self) -> int:
         """The highest round with a draw in force (0 before the first draw): `max(draws())` without reading them."""
         (number,) = self._db.execute(
@@ -695,11 +694,13 @@ class Ledger:
 
     def decide_entry(self, draw_id: int, table: int, decide: Callable[[tuple[Entry, ...]], Decision]) -> Decision:
         """Read a table's entries, decide on a request and append the entry it makes, in one write transaction
-        (two phones posting at once are decided one after the other); committed before it returns."""
+        (two phones posting at once are decided one after the other); committed before it returns. Raises
+        DrawReplaced, storing nothing, when the decision appends to a draw no longer in force."""
         with self._transaction() as db:
             rows = db.execute("SELECT body FROM entry WHERE draw = ? AND tbl = ? ORDER BY id", (draw_id, table))
             decision = decide(tuple(_entry_of(body) for (body,) in rows))
             if decision.entry is not None:
+                self._still_in_force(draw_id)
                 db.execute("INSERT INTO entry (draw, tbl, body, at, address) VALUES (?, ?, ?, ?, ?)",
                            (draw_id, table, _json(decision.entry.as_json()), decision.entry.time,
                             decision.entry.address))
@@ -714,14 +715,23 @@ class Ledger:
 
     def decide_clock(self, draw_id: int, decide: Callable[[tuple[ClockRow, ...]], ClockRow | None]) -> ClockRow | None:
         """Read a draw's clock rows, decide and add the row decided (if any), in one write transaction; committed
-        before it returns."""
+        before it returns. Raises DrawReplaced, storing nothing, for a draw no longer in force."""
         with self._transaction() as db:
             rows = db.execute("SELECT action, at, address FROM clock WHERE draw = ? ORDER BY id", (draw_id,))
             row = decide(tuple(ClockRow(ClockAction(a), at, address) for a, at, address in rows))
             if row is not None:
+                self._still_in_force(draw_id)
                 db.execute("INSERT INTO clock (draw, action, at, address) VALUES (?, ?, ?, ?)",
                            (draw_id, row.action.value, row.at, row.address))
         return row
+
+    def _still_in_force(self, draw_id: int) -> None:
+        """Inside a write transaction: DrawReplaced unless `draw_id` is its round's draw in force (`draws`)."""
+        (current,) = self._db.execute(
+            "SELECT MAX(d.id) FROM draw d JOIN draw o ON d.round = o.round WHERE o.id = ? "
+            "AND d.id NOT IN (SELECT draw FROM draw_void)", (draw_id,)).fetchone()
+        if current != draw_id:
+            raise DrawReplaced(draw_id)
 
     def carry_clock(self, from_draw: int, to_draw: int) -> None:
         """The round clock's rows copied under a draw that replaced theirs (`--redo` of a round being played: its

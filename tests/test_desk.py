@@ -648,3 +648,25 @@ def test_a_confirmed_phone_table_stays_final_on_the_tv_once_its_card_is_typed_to
     text, final, source = shown()
     assert (final, source) == (True, "both") and text != "进行中"
     assert room.table(1)["state"] == "confirmed"
+
+
+def test_a_desk_action_during_a_redo_lands_on_the_draw_in_force(room, folder, monkeypatch):
+    """`draw --redo` (another process) may replace the round's draw between the desk's look at the round and its
+    write: the extra minutes are stored on the table of the draw in force, not under the voided one (answered 200
+    while the desk then showed none)."""
+    stamp = DeskApi._stamp
+
+    def redone_meanwhile(self, address):
+        monkeypatch.setattr(DeskApi, "_stamp", stamp)  # once
+        with Ledger.open(folder) as book:  # what tournament's --redo does for the tables it keeps
+            old = book.draws()[1]
+            book.void_draw(old.id, "--redo 1")
+            new = book.record_draw(old.round, old.names, done=True)
+            book.set_codes(new, book.codes(old.id))
+            book.carry_entries(old.id, new, sorted(book.codes(old.id)))
+        return stamp(self, address)
+
+    monkeypatch.setattr(DeskApi, "_stamp", redone_meanwhile)
+    status, doc = room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌耽误"})
+    assert status == 200
+    assert room.table(1)["extra_minutes"] == 5

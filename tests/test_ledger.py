@@ -343,3 +343,27 @@ def test_an_exception_while_deciding_rolls_back(tmp_path: Path) -> None:
             book.decide_entry(draw, 1, broken)
         book.log("after")  # the connection is usable again
         assert book.table_entries(draw, 1) == ()
+
+
+def test_a_change_to_a_draw_no_longer_in_force_is_refused_and_nothing_stored(tmp_path: Path) -> None:
+    """A request read its draw, then `draw --redo` voided it or a newer draw of the round superseded it: the entry
+    or clock row would be stored where no table shows it, so the ledger refuses it (DrawReplaced, rolled back);
+    what changes nothing is still answered."""
+    from scoring.entry import Result, Stamp, add_hand
+
+    hand = {"hand": 1, "id": "p1", "dealer": "A", "points": 35}
+    start = ledger.ClockRow(ledger.ClockAction.START, "2026-12-01T14:00:00+08:00", "127.0.0.1")
+    with Ledger.open(tmp_path) as book:
+        voided = book.record_draw(_round_of_two_tables(), {})
+        book.decide_entry(voided, 1, lambda e: add_hand(_setup(), e, hand, stamp=Stamp("s", "t", "a")))
+        book.void_draw(voided, "--redo 2")
+        superseded = book.record_draw(_round_of_two_tables(), {})
+        book.record_draw(_round_of_two_tables(), {})
+        for draw in (voided, superseded):
+            with pytest.raises(ledger.DrawReplaced):
+                book.decide_entry(draw, 2, lambda e: add_hand(_setup(), e, hand, stamp=Stamp("s", "t", "a")))
+            with pytest.raises(ledger.DrawReplaced):
+                book.add_clock(draw, start)
+            assert book.table_entries(draw, 2) == () and book.clock_rows(draw) == ()
+        again = book.decide_entry(voided, 1, lambda e: add_hand(_setup(), e, hand, stamp=Stamp("s", "t", "a")))
+        assert again.result is Result.SAME
