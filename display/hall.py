@@ -5,7 +5,9 @@ Thin: `TableApi.handle` takes a parsed `Request`, refuses what docs/table-api.md
 `application/json` 415, a body over 16 KB 413, an address with 5 wrong codes in a minute 429, a wrong or outdated
 code 404), and otherwise calls the pure decision of `scoring.entry` on the table's committed entries; a decision
 that appends something is made again inside one write transaction of the ledger (`Ledger.decide_entry`): the
-entry is committed to event.db before the answer is given. event.db's connections are kept open between
+entry is committed to event.db before the answer is given. In that transaction the table's draw must still be
+in force (a change caught by a `draw --redo` is handled again from its code: `ledger.DrawReplaced`) and its next
+round not drawn (423, sealed). event.db's connections are kept open between
 requests (`Ledgers`) and closed, checkpointing, when the hall stops. The HTTP side is `show`'s
 hardened server (`display.server`: connection cap, per-request deadline) with these routes added; the same
 `TableApi` answers in tests without a port. Touches event.db (through `scoring.ledger`) and reads event.toml and
