@@ -11,7 +11,7 @@ import pytest
 
 from display.page import page_html, version_of, views_html
 from display.server import SECURITY_HEADERS
-from tests.browser.conftest import ALL_SIZES, frozen_clock
+from tests.browser.conftest import ALL_SIZES, CLOCK_START, frozen_clock
 from tests.browser.test_show_page import board_of, layout_problems, wait_until
 from tests.events import draw, played_rounds, start_event
 
@@ -98,6 +98,18 @@ def test_the_tv_shows_the_clock_large_and_counts_down_between_answers(browser, f
     page.fake.clock = clock(1500)  # the server's figure wins at the next answer
     answered_until(page, "document.getElementById('clock-time').textContent === '25:00'")
     assert layout_problems(page) == [] and page.errors == []
+    page.close()
+
+
+def test_the_tv_counts_elapsed_time_not_its_wall_clock(browser, folders):
+    """A TV or PC whose clock is set while the page counts (a time sync) keeps counting by the time that has passed."""
+    page = open_tv(browser, folders["mid"])
+    answered_until(page, "document.getElementById('clock-time').textContent === '30:00'")
+    page.fake.down = True  # no answer to correct it meanwhile
+    page.clock.set_system_time(CLOCK_START + 3_600_000)  # the wall clock jumps an hour ahead
+    page.clock.run_for(2_000)
+    assert page.inner_text("#clock-time") in ("29:59", "29:58", "29:57")  # not 时间到: 2 s passed, not an hour
+    assert page.errors == []
     page.close()
 
 
