@@ -171,3 +171,17 @@ def round_one_corrected(folder: Path) -> None:
     workbook.fill_round(round_file(folder, 1),
                         {wrong: MatchRecord(tuple(replace(h, dealer=h.dealer.other) for h in typed.hands))})
     cli("score", folder, "--round", 1)
+
+
+def redone_in_ledger(folder: Path, number: int) -> None:
+    """What `draw --redo` records in event.db for a round whose tables it all keeps, as another process would do it
+    between a server's look at a table and its write: the draw voided, the same draw recorded again, the codes and
+    entries carried over to it."""
+    from scoring.ledger import Ledger
+
+    with Ledger.open(folder) as book:
+        old = book.draws()[number]
+        book.void_draw(old.id, f"--redo {number}")
+        new = book.record_draw(old.round, old.names, done=True)
+        book.set_codes(new, book.codes(old.id))
+        book.carry_entries(old.id, new, sorted(book.codes(old.id)))

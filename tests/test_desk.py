@@ -21,7 +21,7 @@ from scoring import ledger, workbook
 from scoring.ledger import DB_NAME, Ledger
 from scoring.levels import Side
 from scoring.workbook.schema import MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
-from tests.events import draw, simulated, start_event
+from tests.events import draw, redone_in_ledger, simulated, start_event
 from tests.helpers import tied_hands
 
 NAMES = {"127.0.0.1", "localhost"}
@@ -658,12 +658,7 @@ def test_a_desk_action_during_a_redo_lands_on_the_draw_in_force(room, folder, mo
 
     def redone_meanwhile(self, address):
         monkeypatch.setattr(DeskApi, "_stamp", stamp)  # once
-        with Ledger.open(folder) as book:  # what tournament's --redo does for the tables it keeps
-            old = book.draws()[1]
-            book.void_draw(old.id, "--redo 1")
-            new = book.record_draw(old.round, old.names, done=True)
-            book.set_codes(new, book.codes(old.id))
-            book.carry_entries(old.id, new, sorted(book.codes(old.id)))
+        redone_in_ledger(folder, 1)
         return stamp(self, address)
 
     monkeypatch.setattr(DeskApi, "_stamp", redone_meanwhile)

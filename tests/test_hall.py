@@ -23,7 +23,7 @@ from display.hall import MAX_BODY, Request, TableApi, Throttle
 from scoring import entry
 from scoring.codes import format_code
 from scoring.ledger import DB_NAME, Ledger
-from tests.events import draw, start_event
+from tests.events import draw, redone_in_ledger, start_event
 from tests.helpers import cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -713,12 +713,7 @@ def test_a_hand_decided_before_a_redo_of_its_round_is_stored_under_the_draw_in_f
 
     def redone_meanwhile(self, record):
         monkeypatch.setattr(TableApi, "_sealed", unsealed)  # once
-        with Ledger.open(folder) as book:  # what tournament's --redo does for a table it keeps
-            old = book.draws()[1]
-            book.void_draw(old.id, "--redo 1")
-            new = book.record_draw(old.round, old.names, done=True)
-            book.set_codes(new, book.codes(old.id))
-            book.carry_entries(old.id, new, sorted(book.codes(old.id)))
+        redone_in_ledger(folder, 1)
         return unsealed(self, record)
 
     monkeypatch.setattr(TableApi, "_sealed", redone_meanwhile)
