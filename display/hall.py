@@ -7,10 +7,10 @@ code 404), and otherwise calls the pure decision of `scoring.entry` on the table
 that appends something is made again inside one write transaction of the ledger (`Ledger.decide_entry`): the
 entry is committed to event.db before the answer is given. In that transaction the table's draw must still be
 in force (a change caught by a `draw --redo` is handled again from its code: `ledger.DrawReplaced`) and its next
-round not drawn (423, sealed). event.db's connections are kept open between
-requests (`Ledgers`) and closed, checkpointing, when the hall stops. The HTTP side is `show`'s
-hardened server (`display.server`: connection cap, per-request deadline) with these routes added; the same
-`TableApi` answers in tests without a port. Touches event.db (through `scoring.ledger`) and reads event.toml and
+round not drawn (423, sealed). event.db's one connection is kept open between requests and lent to one request at
+a time (`SharedLedger`); it is closed, checkpointing, when the hall stops. The HTTP side is `show`'s hardened
+server (`display.server`: connection cap, per-request deadline) with these routes added; the same `TableApi`
+answers in tests without a port. Touches event.db (through `scoring.ledger`) and reads event.toml and
 teams.xlsx; never holds the folder lock. The desk API under /api/desk is `display.desk_api.DeskApi`, routed here;
 `GET /api/t/<code>` and the table's accepted POSTs carry the table's round clock (`"clock"`).
 """
@@ -90,83 +90,65 @@ def route_of(path: str) -> Route | None:
     return None
 
 
-class Ledgers:
-    """Open connections to event.db lent to the request threads, one request at a time each, so that a request does
-    not pay for opening (and checkpointing) the database; closed, and so checkpointed, by `close` when the hall
-    stops. One whose event.db was replaced under it (set aside and rebuilt by a command) is closed, not lent."""
+class SharedLedger:
+    """event.db's one connection for the table API, lent to one request at a time: the table decisions are made one
+    after the other, each on what the one before it committed. Two phones of a table posting hand n at once are
+    decided in turn (the second finds the first's hand: SAME, without a write transaction), one connection keeps
+    its pages cached instead of re-reading what another wrote, and a hall of request threads waits on one lock
+    instead of trading Python's GIL at every SQLite call (measured with bench/run.py --only load: the p99 of a hand
+    fell from 1.1-1.5 s to 0.6 s, the floor's being 0.35 s). Kept open between requests; closed, and so
+    checkpointed, when the hall stops (`close`). Replaced when event.db was (set aside and rebuilt by a command)."""
 
-    def __init__(self, folder: Path, *, keep: int = 16):
+    def __init__(self, folder: Path):
         self.folder = folder
-        self.keep = keep
-        self._idle: list[tuple[tuple[int, int], ledger.Ledger]] = []
-        self._lock = threading.Lock()
-        self._back = threading.Condition(self._lock)  # a lent ledger given back
-        self._lent = 0
+        self._turn = threading.Lock()  # held by the request the ledger is lent to
+        self._book: ledger.Ledger | None = None
+        self._identity: tuple[int, int] | None = None  # the event.db file `_book` has open
         self._closed = False
 
-    def _identity(self) -> tuple[int, int] | None:
+    def _identity_now(self) -> tuple[int, int] | None:
         try:
             st = (self.folder / ledger.DB_NAME).stat()
         except OSError:
             return None
         return st.st_dev, st.st_ino
 
-    def _idle_one(self, identity: tuple[int, int]) -> ledger.Ledger | None:
-        """An idle ledger of this event.db; those of a replaced one are closed."""
-        book, stale = None, []
-        with self._lock:
-            while self._idle and book is None:
-                known, candidate = self._idle.pop()
-                if known == identity:
-                    book = candidate
-                else:
-                    stale.append(candidate)
-        for old in stale:
-            old.close()
-        return book
+    def _drop(self) -> None:
+        if self._book is not None:
+            self._book.close()
+        self._book = None
 
     @contextlib.contextmanager
     def lend(self) -> Iterator[ledger.Ledger | None]:
-        """An open ledger for one request; None while the folder has no readable event.db."""
-        identity = self._identity()
-        book = self._idle_one(identity) if identity is not None else None
-        if book is None and identity is not None:
-            book = ledger.Ledger.existing(self.folder)
-        if book is None:
-            yield None
-            return
-        with self._lock:
-            self._lent += 1
-        try:
-            yield from self._lent_out(identity, book)
-        finally:
-            with self._lock:
-                self._lent -= 1
-                self._back.notify_all()
-
-    def _lent_out(self, identity: tuple[int, int], book: ledger.Ledger) -> Iterator[ledger.Ledger]:
-        try:
-            yield book
-        except BaseException:
-            book.close()  # whatever it was doing is rolled back; a fresh one next time
-            raise
-        with self._lock:
-            kept = not self._closed and len(self._idle) < self.keep
-            if kept:
-                self._idle.append((identity, book))
-        if not kept:
-            book.close()
+        """The open ledger for one request, once the request before has given it back; None while the folder has
+        no readable event.db."""
+        with self._turn:
+            identity = self._identity_now()
+            if identity != self._identity:
+                self._drop()
+            if self._book is None and identity is not None:
+                self._book, self._identity = ledger.Ledger.existing(self.folder), identity
+            if self._book is None:
+                yield None
+                return
+            try:
+                yield self._book
+            except BaseException:
+                self._drop()  # whatever it was doing is rolled back; a fresh connection next time
+                raise
+            finally:
+                if self._closed:
+                    self._drop()
 
     def close(self, *, wait: float = 0.0) -> None:
-        """Close the idle ledgers, and wait up to `wait` seconds for the lent ones: each is closed (checkpointed) as
-        its request gives it back, and `serve`'s request threads end with the process."""
-        with self._lock:
-            self._closed = True
-            idle, self._idle = self._idle, []
-        for _, book in idle:
-            book.close()
-        with self._back:
-            self._back.wait_for(lambda: self._lent == 0, timeout=wait)
+        """Close (and checkpoint) the ledger, waiting up to `wait` seconds for the request it is lent to: that request
+        closes it as it gives it back, and `serve`'s request threads end with the process."""
+        self._closed = True
+        if self._turn.acquire(timeout=wait):
+            try:
+                self._drop()
+            finally:
+                self._turn.release()
 
 
 class TableApi:
@@ -180,15 +162,13 @@ class TableApi:
         self.throttle = throttle or Throttle()
         self.clock = clock
         self.seating = seating or Seating(folder)
-        self.ledgers = Ledgers(folder)
-        self._writing = threading.Lock()  # this process's entries one at a time (no SQLite busy-wait among them)
-        self._codes: tuple[object, dict[str, tuple[ledger.DrawRecord, int]], int] = ((), {}, 0)
-        self._codes_lock = threading.Lock()
+        self.ledger = SharedLedger(folder)  # requests decided one at a time (its docstring says why)
+        self._codes: tuple[object, dict[str, tuple[ledger.DrawRecord, int]], int] = ((), {}, 0)  # see `_find`
 
     def close(self, *, wait: float = 0.0) -> None:
-        """Close (and checkpoint) the ledgers kept open, waiting up to `wait` seconds for those lent to requests in
-        flight; the API may still answer, opening new ones."""
-        self.ledgers.close(wait=wait)
+        """Close (and checkpoint) the ledger kept open, waiting up to `wait` seconds for the request in flight; the
+        API may still answer, opening and closing it for each request."""
+        self.ledger.close(wait=wait)
 
     def handle(self, request: Request) -> Reply:
         if not display.host_allowed(request.headers.get("host"), self.names, self.port):
@@ -213,30 +193,27 @@ class TableApi:
 
     def _find(self, book: ledger.Ledger, code: str) -> tuple[ledger.DrawRecord, int] | None:
         """`book.find_code(code)`, remembered until a draw or a code is recorded (only codes in force are kept:
-        at most one per table)."""
+        at most one per table). Called with the ledger lent, so one request at a time."""
         version = book.mark()
-        with self._codes_lock:
-            known_version, known, _ = self._codes
-            if known_version == version and code in known:
-                return known[code]
+        known_version, known, _ = self._codes
+        if known_version == version and code in known:
+            return known[code]
         found = book.find_code(code)
-        with self._codes_lock:
-            if self._codes[0] != version:
-                self._codes = (version, {}, max(book.draws(), default=0))
-            if found is not None:
-                self._codes[1][code] = found
+        if self._codes[0] != version:
+            self._codes = (version, {}, max(book.draws(), default=0))
+        if found is not None:
+            self._codes[1][code] = found
         return found
 
     def _sealed(self, record: ledger.DrawRecord) -> bool:
         """A round whose next round has been drawn: its tables' records are sealed against the phones (what they
         decided has been drawn on); a correction goes through the desk and `score`, as on paper."""
-        with self._codes_lock:
-            return self._codes[2] > record.round.number
+        return self._codes[2] > record.round.number
 
     def _table(self, request: Request, route: Route, *, moved: bool = False) -> Reply:
         """`moved`: this request's table was redrawn under it (`ledger.DrawReplaced`); a code not found now may be
         one the redraw has not carried over yet, so the phone is told to send again (503), not that it is wrong."""
-        with self.ledgers.lend() as book:
+        with self.ledger.lend() as book:
             if book is None:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
             code = parse_code(route.code)
@@ -262,8 +239,7 @@ class TableApi:
                 return sealed(decision)
             if decision.entry is not None:  # a change: decided again, and appended, in one write transaction
                 try:
-                    with self._writing:
-                        decision = book.decide_entry(record.id, table, checked(book, record, decide))
+                    decision = book.decide_entry(record.id, table, checked(book, record, decide))
                 except Sealed as drawn:  # the next round was drawn (by another process) since the look above
                     return sealed(drawn.decision)
             answer = decision.as_json()

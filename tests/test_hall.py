@@ -684,7 +684,7 @@ def test_closing_the_ledgers_waits_for_a_request_in_flight_so_its_entry_is_check
     daemons. `close` waits for a lent connection to come back (closed, and so checkpointed) before it returns, so
     event.db alone holds the entry the phone was answered for."""
     folder, _ = event
-    ledgers = hall.Ledgers(folder)
+    ledgers = hall.SharedLedger(folder)
     lent = ledgers.lend()
     book = lent.__enter__()
     book.log("in_flight")  # a request's commit, still in event.db-wal
