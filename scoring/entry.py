@@ -49,7 +49,7 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from scoring.errors import Issue, issues_json, shown
 from scoring.hands import FIELDS, Hand, HandError, MatchRecord, RecordError, parse_record
@@ -156,10 +156,10 @@ def hand_as_json(hand: Hand) -> dict[str, object]:
     """A hand as an input hand of the match record (docs/match-record.md): the fields that differ from the default."""
     data: dict[str, object] = {"dealer": hand.dealer.value, "points": hand.points}
     default = Hand(hand.dealer)
-    for field in FIELDS[2:]:
-        value = getattr(hand, field)
-        if value != getattr(default, field):
-            data[field] = value.value if field == "offense" else value.label if field == "level" else value
+    for name in FIELDS[2:]:
+        value = getattr(hand, name)
+        if value != getattr(default, name):
+            data[name] = value.value if name == "offense" else value.label if name == "level" else value
     return data
 
 
@@ -203,26 +203,27 @@ def fold(entries: Sequence[Entry]) -> Log:
 
 
 def _step(log: Log, entry: Entry) -> Log:
+    """One entry on the log (built field by field: a table's phones fold its log on every request)."""
+    hands, ended, confirmed, locked, extra = log.hands, log.ended, log.confirmed, log.locked, log.extra_minutes
     action = entry.action
     if action is Action.CONFIRM:
-        confirmed = log.confirmed | {entry.side}
-        return replace(log, confirmed=confirmed, locked=len(confirmed) == 2)
+        confirmed = confirmed | {entry.side}
+        return Log(hands, ended, confirmed, len(confirmed) == 2, extra)
     if action is Action.REOPEN:
-        return replace(log, confirmed=frozenset(), locked=False)
+        return Log(hands, ended, frozenset(), False, extra)
     if action is Action.MINUTES:
-        return replace(log, extra_minutes=log.extra_minutes + (entry.add or 0))
-    log = replace(log, confirmed=frozenset())
+        return Log(hands, ended, confirmed, locked, extra + (entry.add or 0))
     if action is Action.HAND:
-        return replace(log, hands=(*log.hands, entry))
+        return Log((*hands, entry), ended, frozenset(), locked, extra)
     if action is Action.END:
-        return replace(log, ended=True)
+        return Log(hands, True, frozenset(), locked, extra)
     if entry.hand is None:  # UNDO of the end
-        return replace(log, ended=False)
-    if not log.hands or log.hands[-1].hand != entry.hand:  # nothing to remove (a decision never appends this)
-        return log
-    removed = log.hands[-1]
-    ended = log.ended and removed.record is not None and removed.record.playoff
-    return replace(log, hands=log.hands[:-1], ended=ended)
+        return Log(hands, False, frozenset(), locked, extra)
+    if not hands or hands[-1].hand != entry.hand:  # nothing to remove (a decision never appends this)
+        return Log(hands, ended, frozenset(), locked, extra)
+    removed = hands[-1]
+    ended = ended and removed.record is not None and removed.record.playoff
+    return Log(hands[:-1], ended, frozenset(), locked, extra)
 
 
 # --- the state a phone sees ---
@@ -245,6 +246,7 @@ class TableState:
     setup: TableSetup
     log: Log
     result: MatchResult
+    entries: tuple[Entry, ...] = field(default=(), compare=False, repr=False)  # the log folded (undone hands too)
 
     @property
     def status(self) -> EntryStatus:
@@ -274,7 +276,12 @@ class TableState:
         return self.result.levels
 
     def as_json(self) -> dict[str, object]:
-        """GET /api/t/<code>; "errors" only when the standing hands no longer replay."""
+        """GET /api/t/<code>; "errors" only when the standing hands no longer replay. A new dict each time (over
+        values made once per state: a table's phones are answered the same state again and again)."""
+        return dict(self._json)
+
+    @functools.cached_property
+    def _json(self) -> dict[str, object]:
         setup = self.setup
         shown_result = result_as_json(replace(self.result, errors=()))
         data: dict[str, object] = {"round": setup.round, "table": setup.table}
@@ -297,12 +304,29 @@ class TableState:
 
 
 def table_state(setup: TableSetup, entries: Sequence[Entry]) -> TableState:
-    """The table after its entries, as GET /api/t/<code> shows it."""
-    return _table(setup, fold(entries))
+    """The table after its entries, as GET /api/t/<code> shows it. The last state of each table is remembered: its
+    phones ask about the same entries again and again (and the ledger reads a row back as the same `Entry`), and a
+    state is immutable, so a remembered one is as good as a new one."""
+    entries = tuple(entries)
+    known = _states.get((setup.round, setup.table))
+    if known is not None and known.entries == entries and known.setup == setup:
+        return known
+    return _remembered(_table(setup, fold(entries), entries))
 
 
-def _table(setup: TableSetup, log: Log) -> TableState:
-    return TableState(setup, log, replayed(tuple(e.record for e in log.hands), setup.rules))
+_states: dict[tuple[int, int], TableState] = {}  # (round, table) → its last state
+STATES_KEPT = 1024
+
+
+def _remembered(state: TableState) -> TableState:
+    if len(_states) >= STATES_KEPT:
+        _states.clear()
+    _states[state.setup.round, state.setup.table] = state
+    return state
+
+
+def _table(setup: TableSetup, log: Log, entries: tuple[Entry, ...]) -> TableState:
+    return TableState(setup, log, replayed(tuple(e.record for e in log.hands), setup.rules), entries)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -361,7 +385,7 @@ def _refuse(result: Result, table: TableState, hand: int | None, field: str | No
 
 def _append(result: Result, table: TableState, entry: Entry) -> Decision:
     log = _step(table.log, entry)
-    return Decision(result, _table(table.setup, log), entry)
+    return Decision(result, _remembered(_table(table.setup, log, (*table.entries, entry))), entry)
 
 
 def _entry(stamp: Stamp, action: Action, **fields: object) -> Entry:

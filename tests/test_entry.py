@@ -18,16 +18,19 @@ from scoring.entry import (
     Seat,
     Stamp,
     TableSetup,
+    TableState,
     add_hand,
     add_minutes,
     confirm,
     desk_confirm,
     desk_log,
     end,
+    fold,
     hand_as_json,
     parse_hand_request,
     read_entry,
     reopen,
+    replayed,
     table_state,
     undo,
 )
@@ -67,7 +70,7 @@ class Phone:
         assert (decision.entry is not None) == decision.result.appended
         if decision.entry is not None:
             self.entries.append(decision.entry)
-        assert decision.state == table_state(self.setup, self.entries)  # the fold agrees with the decision
+        assert decision.state == folded(self.setup, self.entries)  # the fold agrees with the decision
         return decision
 
     def hand(self, n: int, content: dict, id: str | None = None):
@@ -100,6 +103,12 @@ class Phone:
     @property
     def state(self):
         return table_state(self.setup, self.entries)
+
+
+def folded(setup: TableSetup, entries: list[Entry]) -> TableState:
+    """The state folded afresh, not the one `table_state` remembers for the table."""
+    log = fold(entries)
+    return TableState(setup, log, replayed(tuple(e.record for e in log.hands), setup.rules))
 
 
 def ended_tied() -> Phone:
@@ -619,3 +628,33 @@ def test_a_request_repeated_changes_nothing(data):
             assert again.result is Result.SAME and again.http_status == 200
         else:
             assert again.result is first.result and again.errors == first.errors
+
+
+# --- the state remembered per table: as good as a new one ---
+
+
+def test_a_remembered_state_is_the_fold_of_exactly_the_entries_and_setup_asked_about():
+    """`table_state` remembers each table's last state; asked about other entries or another setup of the same
+    round and table (other teams after a redo, other rules after event.toml changed) it folds afresh, and a
+    decision's state that was never stored (refused by the write transaction) is not taken for the stored log."""
+    phone = Phone().hands(EXAMPLE_HANDS[:3])
+    stored = list(phone.entries)
+    decided = add_hand(SETUP, stored, {**EXAMPLE_HANDS[3], "hand": 4, "id": "late"}, stamp=phone.stamp())
+    assert decided.result is Result.CREATED and len(decided.state.log.hands) == 4
+    assert table_state(SETUP, stored) == folded(SETUP, stored) and len(table_state(SETUP, stored).log.hands) == 3
+    assert table_state(SETUP, stored[:2]) == folded(SETUP, stored[:2])
+    other_teams = TableSetup(2, 7, Seat("11", ("甲",)), Seat("12", ("乙",)))
+    assert table_state(other_teams, stored).setup == other_teams
+    other_rules = TableSetup(2, 7, SETUP.a, SETUP.b, RuleSet(tie_break=TieBreak.DEALER))
+    assert table_state(other_rules, stored) == folded(other_rules, stored)
+    assert table_state(SETUP, stored) == folded(SETUP, stored)
+    equal_not_same = [read_entry(json.loads(json.dumps(e.as_json()))) for e in stored]  # as another read gives them
+    assert table_state(SETUP, equal_not_same) == folded(SETUP, stored)
+
+
+def test_a_states_json_is_a_new_dict_each_time():
+    """The answer's top level gets the clock added (`answer |= {"clock": …}`): the next answer must not carry it."""
+    state = Phone().hands(EXAMPLE_HANDS[:2]).state
+    first = state.as_json()
+    first["clock"] = {"left_s": 1}
+    assert "clock" not in state.as_json() and state.as_json() == table_state(SETUP, state.entries).as_json()
