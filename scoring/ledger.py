@@ -458,6 +458,11 @@ class Ledger:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; inside `atomic()`, a savepoint of the transaction it holds (committed with it)."""
+        if self._db.in_transaction:
+            with self._savepoint():
+                yield self._db
+            return
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield self._db
@@ -465,6 +470,25 @@ class Ledger:
             self._db.execute("ROLLBACK")
             raise
         self._db.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def _savepoint(self) -> Iterator[None]:
+        self._db.execute("SAVEPOINT part")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK TO part")
+            self._db.execute("RELEASE part")
+            raise
+        self._db.execute("RELEASE part")
+
+    @contextlib.contextmanager
+    def atomic(self) -> Iterator[None]:
+        """Several changes (`record_draw`, `void_draw`, `set_codes`, `carry_entries`, …) as one write transaction:
+        committed together when the block ends, rolled back together when it raises; no other connection (a phone's
+        request in `serve`) sees a part of them, and none writes between them."""
+        with self._transaction():
+            yield
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -680,6 +704,21 @@ class Ledger:
         """Every entry of a table, in the order accepted."""
         rows = self._db.execute("SELECT body FROM entry WHERE draw = ? AND tbl = ? ORDER BY id", (draw_id, table))
         return tuple(_entry_of(body) for (body,) in rows)
+
+    def draw_entries(self, draw_id: int) -> tuple[dict[int, tuple[Entry, ...]], int]:
+        """Every entry of a draw by table, in the order accepted, and their mark (`entries_mark`), read as one."""
+        found: dict[int, list[Entry]] = {}
+        mark = 0
+        for row_id, table, body in self._db.execute("SELECT id, tbl, body FROM entry WHERE draw = ? ORDER BY id",
+                                                    (draw_id,)):
+            found.setdefault(table, []).append(_entry_of(body))
+            mark = max(mark, row_id)
+        return {t: tuple(found[t]) for t in sorted(found)}, mark
+
+    def entries_mark(self, draw_id: int) -> int:
+        """A mark of a draw's entries: it moves whenever an entry of the draw is accepted (rows are only added)."""
+        (mark,) = self._db.execute("SELECT COALESCE(MAX(id), 0) FROM entry WHERE draw = ?", (draw_id,)).fetchone()
+        return int(mark)
 
     def carry_entries(self, from_draw: int, to_draw: int, tables: list[int]) -> None:
         """Copies of these tables' entries under a draw that replaced theirs (`--redo` keeps the tables it does

@@ -7,6 +7,7 @@ The commands `draw`, `score` and `awards` are one call each into this module. It
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -284,6 +285,9 @@ class EventFolder:
     rounds: tuple[RoundSheet, ...]
     notes: tuple[str, ...] = ()  # what every command should say (a team renamed or deleted after the draw, …)
     rules_changes: tuple[RulesChange, ...] = ()  # scored rounds kept under the rules they were scored with
+    # round → (its draw's id, `Ledger.entries_mark` of the phone entries read with it): what a draw computed from
+    # this reading checks in the transaction that records it (`_unchanged`)
+    entry_marks: Mapping[int, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def rules(self) -> RuleSet:
@@ -341,7 +345,7 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
         number += 1
     draws = recorded_draws(folder)
     problems.extend(_ledger_problems(folder, draws, rounds, drawing=drawing))
-    rounds = _with_entries(folder, rounds, draws, problems)
+    rounds, marks = _with_entries(folder, rounds, draws, problems)
     strays = [p.name for p in round_files(folder) if (round_number(p.name) or 0) > number]
     if strays and number not in draws:
         problems.append(Issue.of_file(folder, f"缺少 {round_file(number)}，却有 {'、'.join(strays)}；轮次文件应从 round-1 起连续"))
@@ -354,7 +358,7 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
     problems.extend(missing)
     if problems:
         raise TournamentError(problems)
-    state = EventFolder(folder, event, teams, tuple(rounds), tuple(notes))
+    state = EventFolder(folder, event, teams, tuple(rounds), tuple(notes), entry_marks=marks)
     changes = _rules_changes(state, draws) if not accept_rules else ()
     if changes:
         state = replace(state, rules_changes=changes, notes=(*state.notes, rules_note_text(folder, changes)))
@@ -362,27 +366,30 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
 
 
 def _with_entries(folder: Path, rounds: Sequence[RoundSheet], draws: Mapping[int, ledger.DrawRecord],
-                  problems: list[Issue]) -> list[RoundSheet]:
-    """Each round with its tables' phone entries (event.db), for the draw its workbook holds; an entry event.db
-    cannot read back is a problem."""
+                  problems: list[Issue]) -> tuple[list[RoundSheet], dict[int, tuple[int, int]]]:
+    """Each round with its tables' phone entries (event.db), for the draw its workbook holds, and the mark of the
+    entries read (round → (draw id, mark)); an entry event.db cannot read back is a problem."""
     wanted = {s.round.number: draws[s.round.number].id for s in rounds
               if s.round.number in draws and same_draw(draws[s.round.number].round, s.round)}
     if not wanted:
-        return list(rounds)
+        return list(rounds), {}
     try:
         book = ledger.Ledger.existing(folder)
     except ledger.LedgerError:
-        return list(rounds)
+        return list(rounds), {}
     if book is None:
-        return list(rounds)
+        return list(rounds), {}
     found: dict[int, dict[int, tuple]] = {}
+    marks: dict[int, tuple[int, int]] = {}
     with book:
         for number, draw_id in wanted.items():
             try:
-                found[number] = {t: book.table_entries(draw_id, t) for t in sorted(book.tables_with_entries(draw_id))}
+                found[number], mark = book.draw_entries(draw_id)
             except ValueError as exc:
                 problems.append(Issue.of_file(folder / ledger.DB_NAME, f"第{number}轮的扫码录分记录无法读取（{exc}）"))
-    return [replace(s, entries=found[s.round.number]) if found.get(s.round.number) else s for s in rounds]
+                continue
+            marks[number] = (draw_id, mark)
+    return [replace(s, entries=found[s.round.number]) if found.get(s.round.number) else s for s in rounds], marks
 
 
 def _format_problems(folder: Path, event: Event, draws: Mapping[int, ledger.DrawRecord]) -> list[str]:
@@ -673,8 +680,37 @@ def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None
     pairings. With the last round not decided, refuse naming every match; with `force`, write its papers again
     (and a missing round workbook of a recorded draw, blank). Never draws a round again."""
     restored = restore_missing(folder) if force else ()
-    report = draw_in(open_folder(folder, drawing=True), seed=seed, lots=lots, force=force, papers=papers)
-    return replace(report, restored=restored)
+
+    def once() -> DrawReport:
+        report = draw_in(open_folder(folder, drawing=True), seed=seed, lots=lots, force=force, papers=papers)
+        return replace(report, restored=restored)
+
+    for _ in range(DRAW_TRIES - 1):
+        with contextlib.suppress(EntriesMoved):  # a phone entered something meanwhile: read and computed again
+            return once()
+    return once()  # the last try: its refusal (EntriesMoved) is the user's
+
+
+DRAW_TRIES = 3  # a draw whose round's phone entries moved while it was computed is computed again, in all this often
+
+
+class EntriesMoved(TournamentError):
+    """A phone entry of a round was accepted after `draw` read the round's results and before it recorded the new
+    draw: nothing recorded, nothing written (`draw_next` reads everything again)."""
+
+    def __init__(self, folder: Path, number: int):
+        super().__init__([f"抽签时，手机刚为第{number}轮录入了新的记录（扫码录分）；这次抽签用的是录入之前的成绩，"
+                          "所以没有记下，也没有生成任何文件"],
+                         hint=f"请再运行一次 {command_line('draw', folder)}，按最新的成绩抽签")
+
+
+def _unchanged(book: ledger.Ledger, state: EventFolder) -> None:
+    """Inside the write transaction that records a draw: EntriesMoved unless every round's phone entries are as
+    `state` read them (what the draw was computed from); a phone's entry after this waits for the transaction, and
+    then finds its round sealed (display/hall.py)."""
+    for number, (draw_id, mark) in sorted(state.entry_marks.items()):
+        if book.entries_mark(draw_id) != mark:
+            raise EntriesMoved(state.path, number)
 
 
 # SIMULATION ONLY (the demo): what a referee types into a newly drawn round, sheet → (row, column) → value, written
@@ -783,9 +819,11 @@ def _draw_new(state: EventFolder, book: ledger.Ledger, *, seed: int | None, lots
     path = round_path(folder, drawn.number)
     files.check_writable(path, force=False)
     teams = state.team_map
-    draw_id = book.record_draw(drawn, {t: teams[t].players for t in drawn.pool if t in teams},
-                               format={"third_place": state.event.third_place.value, "byes": state.event.byes.value})
-    codes = table_codes(book, draw_id, drawn)
+    with book.atomic():  # the draw and its codes, only on the results it was computed from: all or nothing
+        _unchanged(book, state)
+        draw_id = book.record_draw(drawn, {t: teams[t].players for t in drawn.pool if t in teams},
+                                   format={"third_place": state.event.third_place.value, "byes": state.event.byes.value})
+        codes = table_codes(book, draw_id, drawn)
     typed = referee(drawn) if referee is not None else None
     workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules), typed=typed)
     book.record_file(path)
@@ -923,18 +961,21 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
                      for team, new_team in ((old.a, new.a), (old.b, new.b)) if team != new_team)
     touched = {t for t, _, _ in replaced}
     with ledger.Ledger.open(folder) as book:
-        voided, backups = _void_after(folder, book, number)
+        voided, backups = _remove_after(folder, book, number)
         path = round_path(folder, number)
         backups.insert(0, _backup(path))
-        book.log("redo", round=number, replaced=[list(r) for r in replaced], backup=backups[0].name,
-                 voided_entries={str(m.table): _entries(m) for m in sheet.matches if m.table in touched},
-                 voided_rounds=list(voided))
-        if (old := book.draws().get(number)) is not None:
-            book.void_draw(old.id, f"--redo {number}")
+        old = book.draws().get(number)
         teams = with_recorded_names(state.team_map, old)
-        draw_id = book.record_draw(corrected, {t: teams[t].players for t in corrected.pool if t in teams},
-                                   format=old.format if old is not None else None)
-        codes = _carry_tables(book, old, draw_id, corrected, touched)
+        with book.atomic():  # no reader sees round N without a draw, or the new draw without its codes and entries
+            _void_later(book, number)
+            book.log("redo", round=number, replaced=[list(r) for r in replaced], backup=backups[0].name,
+                     voided_entries={str(m.table): _entries(m) for m in sheet.matches if m.table in touched},
+                     voided_rounds=list(voided))
+            if old is not None:
+                book.void_draw(old.id, f"--redo {number}")
+            draw_id = book.record_draw(corrected, {t: teams[t].players for t in corrected.pool if t in teams},
+                                       format=old.format if old is not None else None)
+            codes = _carry_tables(book, old, draw_id, corrected, touched)
         kept = workbook.carried(sheet, [p.table for p in corrected.pairings if p.table not in touched])
         workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), typed=kept, force=True)
         book.record_file(path)
@@ -966,12 +1007,13 @@ def _carry_tables(book: ledger.Ledger, old: ledger.DrawRecord | None, draw_id: i
 def table_codes(book: ledger.Ledger, draw_id: int, drawn: Round) -> dict[int, str]:
     """The entry code in force of each table of a draw, made (and recorded) for the tables that have none: a
     new draw, or a round drawn before codes existed. A new code never repeats one given before in the event."""
-    have = book.codes(draw_id)
-    missing = [p.table for p in drawn.pairings if p.table not in have]
-    if missing:
-        book.set_codes(draw_id, dict(zip(missing, entry_codes.codes_for_tables(len(missing), taken=book.all_codes()),
-                                         strict=True)))
+    with book.atomic():  # the codes given so far, and the new ones, read and added as one
         have = book.codes(draw_id)
+        missing = [p.table for p in drawn.pairings if p.table not in have]
+        if missing:
+            book.set_codes(draw_id, dict(zip(missing, entry_codes.codes_for_tables(
+                len(missing), taken=book.all_codes()), strict=True)))
+            have = book.codes(draw_id)
     return {p.table: have[p.table] for p in drawn.pairings}
 
 
@@ -987,8 +1029,8 @@ def _entries(match: MatchSheet) -> dict[str, object]:
     return {"walkover": plain(match.walkover), "hands": hands}
 
 
-def _void_after(folder: Path, book: ledger.Ledger, number: int) -> tuple[tuple[int, ...], list[Path]]:
-    """Every round after `number` voided: its draw in event.db, its workbook backed up and removed."""
+def _remove_after(folder: Path, book: ledger.Ledger, number: int) -> tuple[tuple[int, ...], list[Path]]:
+    """Every round after `number`: its workbook backed up and removed (`_void_later` voids its draw)."""
     draws = book.draws()
     later = sorted({n for n in draws if n > number} | {n for n in range(number + 1, number + 8)
                                                         if round_path(folder, n).exists()})
@@ -998,9 +1040,14 @@ def _void_after(folder: Path, book: ledger.Ledger, number: int) -> tuple[tuple[i
         if path.exists():
             backups.append(_backup(path))
             path.unlink()
-        if n in draws:
-            book.void_draw(draws[n].id, f"--redo {number}")
     return tuple(later), backups
+
+
+def _void_later(book: ledger.Ledger, number: int) -> None:
+    """The draw of every round after `number` voided in event.db (inside the redo's transaction)."""
+    for n, record in sorted(book.draws().items(), reverse=True):
+        if n > number:
+            book.void_draw(record.id, f"--redo {number}")
 
 
 # --- draw --check ---

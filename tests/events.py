@@ -176,10 +176,10 @@ def round_one_corrected(folder: Path) -> None:
 def redone_in_ledger(folder: Path, number: int) -> None:
     """What `draw --redo` records in event.db for a round whose tables it all keeps, as another process would do it
     between a server's look at a table and its write: the draw voided, the same draw recorded again, the codes and
-    entries carried over to it."""
+    entries carried over to it, in one transaction."""
     from scoring.ledger import Ledger
 
-    with Ledger.open(folder) as book:
+    with Ledger.open(folder) as book, book.atomic():
         old = book.draws()[number]
         book.void_draw(old.id, f"--redo {number}")
         new = book.record_draw(old.round, old.names, done=True)

@@ -723,9 +723,11 @@ def test_a_hand_decided_before_a_redo_of_its_round_is_stored_under_the_draw_in_f
 
 
 def test_a_hand_caught_in_the_middle_of_a_redo_is_503_for_the_phone_to_send_again_not_404(event, api, monkeypatch):
-    """The redo has voided the table's draw but not yet carried its code to the new one: the phone is told to try
-    again (503, it keeps the hand and sends it again with the same id), not that its code is wrong (404, which
-    drops the hand and says to scan a new code)."""
+    """The table's draw voided and its code not yet carried to the new one: the phone is told to try again (503, it
+    keeps the hand and sends it again with the same id), not that its code is wrong (404, which drops the hand and
+    says to scan a new code). `draw --redo` records the void, the new draw and the carried codes in one transaction
+    (tests/test_draw_transactions.py), so no phone sees this state from it; the 503 stays as a defence (an event.db
+    written so by an earlier version of the program, or another writer)."""
     folder, codes = event
     unsealed = TableApi._sealed
 

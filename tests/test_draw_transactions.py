@@ -1,0 +1,248 @@
+"""`draw` and `draw --redo` against phones entering at the same time (`serve` is another process on the same folder,
+SPEC §9–§10): what a draw is computed from is what it records, and no phone or reader ever sees half a draw.
+
+The phone's request is made through the table API in-process (`TableApi.handle`, its own connection to event.db,
+as `serve` has) at the moment between the command's reading and its recording, injected with monkeypatch; event.db's
+rows are read afterwards with a connection of the test's own."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from display.hall import SEALED, Request, TableApi, Throttle
+from scoring import tournament
+from scoring.ledger import DB_NAME, Ledger
+from tests.events import round_one_corrected, second_round_drawn, start_event
+from tests.helpers import cli, digests
+
+PORT = 8000
+HEADERS = {"content-type": "application/json", "host": f"127.0.0.1:{PORT}"}
+
+
+def phone(folder: Path) -> TableApi:
+    return TableApi(folder, names={"127.0.0.1"}, port=PORT, throttle=Throttle(),
+                    clock=lambda: "2026-03-10T09:00:00+08:00")
+
+
+def call(api: TableApi, method: str, path: str, body: object = None) -> tuple[int, dict]:
+    data = b"" if body is None else json.dumps(body).encode()
+    reply = api.handle(Request(method, path, "192.168.1.31", HEADERS, data, len(data)))
+    return reply.status, reply.document
+
+
+def count(folder: Path, query: str, *args: object) -> int:
+    with sqlite3.connect(folder / DB_NAME) as db:
+        return db.execute(query, args).fetchone()[0]
+
+
+def codes_of(folder: Path, number: int) -> dict[int, str]:
+    with Ledger.open(folder) as book:
+        return book.codes(book.draws()[number].id)
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> tuple[Path, dict[int, str], TableApi]:
+    """An 8-team event whose round 1 was played on the phones (at each table 甲 keeps the deal twice, then time is
+    up: 甲 wins), confirmed by both teams at table 1 and by 甲 alone at tables 2–4, and scored: round 2 is the next
+    to draw."""
+    folder = tmp_path / "event"
+    start_event(folder, teams=8)
+    cli("draw", folder, "--seed", 1)
+    codes = codes_of(folder, 1)
+    api = phone(folder)
+    for table, code in codes.items():
+        for n in (1, 2):
+            assert call(api, "POST", f"/api/t/{code}/hands", {"hand": n, "id": f"h{n}", "dealer": "A", "points": 40})[0] == 201
+        assert call(api, "POST", f"/api/t/{code}/end")[0] == 200
+        for side in ("A", "B") if table == 1 else ("A",):
+            assert call(api, "POST", f"/api/t/{code}/confirm", {"side": side})[0] == 200
+    cli("score", folder)
+    return folder, codes, api
+
+
+def between_reading_and_recording(monkeypatch, entered) -> list[int]:
+    """`entered(k)` is called each time `draw` has computed the next round from what it read (k = 1, 2, …), before
+    it records anything: a phone's request arriving then. Returns the calls made so far."""
+    calls: list[int] = []
+    computed = tournament._next_round
+
+    def next_round(state):
+        found = computed(state)
+        calls.append(len(calls) + 1)
+        entered(len(calls))
+        return found
+
+    monkeypatch.setattr(tournament, "_next_round", next_round)
+    return calls
+
+
+def not_event_db(folder: Path) -> dict[str, str]:
+    return {name: digest for name, digest in digests(folder).items() if not name.startswith(DB_NAME)}
+
+
+# --- item 1: the next round is recorded only on the entries it was computed from ---
+
+
+def test_a_phone_reopening_a_table_while_draw_computes_the_next_round_leaves_nothing_drawn(played, monkeypatch):
+    """Table 2's phone undoes its 时间到 after `draw` read round 1 (table 2 decided) and before it recorded round 2:
+    round 2 must not be drawn on the stale result (and round 1 then sealed under the phone): read again, table 2
+    is playing, so the draw is refused naming it, and nothing is recorded or written."""
+    folder, codes, api = played
+    files = not_event_db(folder)
+
+    def reopened(k: int) -> None:
+        if k == 1:
+            assert call(api, "POST", f"/api/t/{codes[2]}/undo", {"end": True})[0] == 200
+
+    calls = between_reading_and_recording(monkeypatch, reopened)
+    result = cli("draw", folder, "--seed", 2, code=1)
+    assert "第2桌" in result.output
+    assert count(folder, "SELECT COUNT(*) FROM draw WHERE round = 2") == 0
+    assert count(folder, "SELECT COUNT(*) FROM code") == 4  # round 1's only
+    assert not_event_db(folder) == files  # no round-2.xlsx, no papers
+    assert len(calls) == 1  # the second reading stopped before computing a draw
+    status, doc = call(api, "GET", f"/api/t/{codes[2]}")
+    assert status == 200 and doc["status"] == "playing"  # the phone's undo stands, round 1 not sealed
+
+
+def test_a_confirmation_while_draw_computes_is_read_and_the_round_drawn_once(played, monkeypatch):
+    """A confirmation (it changes no result) between the reading and the recording: the draw is computed again from
+    a fresh reading and recorded once, with its codes; round 1 is sealed after it (423)."""
+    folder, codes, api = played
+    calls = between_reading_and_recording(
+        monkeypatch, lambda k: k == 1 and call(api, "POST", f"/api/t/{codes[2]}/confirm", {"side": "B"}))
+    cli("draw", folder, "--seed", 2)
+    assert calls == [1, 2]
+    assert count(folder, "SELECT COUNT(*) FROM draw WHERE round = 2") == 1
+    assert len(codes_of(folder, 2)) == 2 and count(folder, "SELECT COUNT(*) FROM code") == 4 + 2
+    assert (folder / "round-2.xlsx").exists()
+    status, doc = call(api, "POST", f"/api/t/{codes[3]}/confirm", {"side": "B"})
+    assert status == 423 and doc["errors"][0]["message"] == SEALED
+
+
+def test_phones_entering_at_every_try_get_the_draw_refused_with_nothing_written(played, monkeypatch):
+    """A phone entry lands between reading and recording at every try: after `DRAW_TRIES` the command says so in
+    Chinese and asks to run it again; no draw, no code, no file. Run again, it draws."""
+    folder, codes, api = played
+    files = not_event_db(folder)
+    entries = count(folder, "SELECT COUNT(*) FROM entry")
+
+    def confirming(k: int) -> None:  # 乙 of table 2, then of table 3, then of table 4 confirms
+        assert call(api, "POST", f"/api/t/{codes[k + 1]}/confirm", {"side": "B"})[0] == 200
+
+    calls = between_reading_and_recording(monkeypatch, confirming)
+    result = cli("draw", folder, "--seed", 2, code=1)
+    assert len(calls) == tournament.DRAW_TRIES
+    assert "手机刚为第1轮录入了新的记录" in result.output and "请再运行一次" in result.output
+    assert count(folder, "SELECT COUNT(*) FROM entry") > entries
+    assert count(folder, "SELECT COUNT(*) FROM draw WHERE round = 2") == 0
+    assert count(folder, "SELECT COUNT(*) FROM code") == 4
+    assert not_event_db(folder) == files
+    monkeypatch.undo()
+    cli("draw", folder, "--seed", 2)
+    assert count(folder, "SELECT COUNT(*) FROM draw WHERE round = 2") == 1 and len(codes_of(folder, 2)) == 2
+
+
+def test_a_draw_s_codes_are_recorded_with_it_in_one_transaction(played, monkeypatch):
+    """While `draw` records round 2's codes, another connection (a phone, the 扫码单 watcher) sees either no round 2
+    or round 2 with every table's code: never a draw without its codes."""
+    folder, _, _ = played
+    seen = []
+    recording = Ledger.set_codes
+
+    def set_codes(self, draw_id, codes):
+        with sqlite3.connect(folder / DB_NAME) as other:
+            seen.append(other.execute("SELECT COUNT(*) FROM draw WHERE round = 2").fetchone()[0])
+        return recording(self, draw_id, codes)
+
+    monkeypatch.setattr(Ledger, "set_codes", set_codes)
+    cli("draw", folder, "--seed", 2)
+    assert seen == [0]
+    assert len(codes_of(folder, 2)) == 2
+
+
+# --- item 2: draw --redo voids, records and carries in one transaction ---
+
+
+@pytest.fixture
+def to_redo(tmp_path: Path) -> tuple[Path, dict[int, str], TableApi]:
+    """An 8-team event with round 2 drawn, a hand entered on the phone at both its tables, then round 1 corrected
+    and scored so that `draw --redo 2` replaces a team at table 2 (table 1 kept, with its code and its hand)."""
+    folder = second_round_drawn(tmp_path / "event")
+    codes, api = codes_of(folder, 2), phone(folder)
+    for code in codes.values():
+        assert call(api, "POST", f"/api/t/{code}/hands", {"hand": 1, "id": "h1", "dealer": "A", "points": 40})[0] == 201
+    round_one_corrected(folder)
+    return folder, codes, api
+
+
+def in_force(folder: Path, number: int) -> int:
+    return count(folder, "SELECT COUNT(*) FROM draw WHERE round = ? AND id NOT IN (SELECT draw FROM draw_void)", number)
+
+
+def test_a_phone_during_a_redo_sees_the_old_draw_or_the_new_one_with_its_codes_and_entries(to_redo, monkeypatch):
+    """At each step of the redo's recording (the new draw recorded after the old one was voided; the kept table's
+    entries carried after its code), a phone reading its table — `serve` is another process — sees round 2 with
+    a draw in force and table 1 with its hand: the old draw until the redo commits, never a round without a draw
+    (404 for a good code) or the new draw with table 1 empty. A hand posted meanwhile lands on the new draw."""
+    folder, codes, api = to_redo
+    seen, posted = [], []
+    recording, carrying = Ledger.record_draw, Ledger.carry_entries
+
+    def look(step: str) -> None:
+        status, doc = call(api, "GET", f"/api/t/{codes[1]}")
+        seen.append((step, in_force(folder, 2), status, [h["hand"] for h in doc.get("hands", [])]))
+
+    def record_draw(self, *args, **kwargs):
+        look("record")
+        other = phone(folder)  # another phone, another connection: it waits for the redo's transaction
+        thread = threading.Thread(target=lambda: posted.append(call(other, "POST", f"/api/t/{codes[1]}/hands", {
+            "hand": 2, "id": "h2", "dealer": "A", "points": 40})[0]), daemon=True)
+        thread.start()
+        posted.append(thread)
+        return recording(self, *args, **kwargs)
+
+    def carry_entries(self, *args):
+        look("carry")
+        return carrying(self, *args)
+
+    monkeypatch.setattr(Ledger, "record_draw", record_draw)
+    monkeypatch.setattr(Ledger, "carry_entries", carry_entries)
+    cli("draw", folder, "--redo", 2)
+    thread = posted.pop(0)
+    thread.join(60)
+    assert seen == [("record", 1, 200, [1]), ("carry", 1, 200, [1])]
+    assert not thread.is_alive() and posted == [201]
+    status, doc = call(api, "GET", f"/api/t/{codes[1]}")
+    assert status == 200 and [h["hand"] for h in doc["hands"]] == [1, 2]
+    with Ledger.open(folder) as book:
+        new = book.draws()[2]
+        assert len(book.table_entries(new.id, 1)) == 2 and book.table_entries(new.id, 2) == ()
+        assert set(book.codes(new.id)) == {1, 2} and book.codes(new.id)[1] == codes[1]
+    assert count(folder, "SELECT COUNT(*) FROM entry WHERE tbl = 1") == 1 + 2  # the old draw's one, and the two now
+    assert call(api, "GET", f"/api/t/{codes[2]}")[0] == 404  # the changed table's old code
+
+
+def test_a_redo_stopped_inside_its_recording_leaves_event_db_as_it_was_and_runs_again(to_redo, monkeypatch):
+    """The redo's recording stopped half-way (here an error while carrying the kept table's entries): nothing of it
+    is in event.db — round 2's draw in force, codes and entries as before — and the same command again does it."""
+    folder, codes, _ = to_redo
+    tables = ("draw", "draw_void", "code", "entry", "log")
+    before = {t: count(folder, f"SELECT COUNT(*) FROM {t}") for t in tables}
+
+    def broken(self, *args):
+        raise RuntimeError("stopped")
+
+    monkeypatch.setattr(Ledger, "carry_entries", broken)
+    with pytest.raises(RuntimeError):
+        tournament.redo_draw(folder, 2)
+    assert {t: count(folder, f"SELECT COUNT(*) FROM {t}") for t in tables} == before
+    assert codes_of(folder, 2) == codes
+    monkeypatch.undo()
+    cli("draw", folder, "--redo", 2)
+    assert in_force(folder, 2) == 1 and codes_of(folder, 2)[1] == codes[1] and codes_of(folder, 2)[2] != codes[2]
