@@ -570,10 +570,21 @@ def _ledger_problems(folder: Path, draws: Mapping[int, ledger.DrawRecord], round
                 continue
             problems.append(_missing_round(folder, number, record))
         elif number in read and not same_draw(read[number].round, record.round):
+            if number == latest and not record.done:  # `draw --redo` stopped after recording, before its workbook
+                if not drawing:
+                    problems.append(_redo_unfinished(folder, number))
+                continue
             problems.append(
                 f"{path}：对阵与第{number}轮抽签时记下的不同，不是这次比赛抽出的那份记分表（可能从别处拷来，或被改动过）；"
                 f"请换回第{number}轮抽签生成的 {path.name}（其对阵与对阵表相同）")
     return problems
+
+
+def _redo_unfinished(folder: Path, number: int) -> str:
+    """Round `number`'s latest draw is recorded but unfinished while its workbook holds the draw before it: a
+    `draw --redo` stopped between recording the corrected draw and writing its workbook; running it again finishes."""
+    return (f"{folder}：第{number}轮的重新抽签（--redo）被中断，{round_file(number)} 还是改正之前的对阵；请再运行 "
+            f"{command_line('draw', folder)} --redo {number} 完成它")
 
 
 def same_draw(a: Round, b: Round) -> bool:
@@ -727,6 +738,8 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
         _adopt_rounds(state.path, book)
         draws = book.draws()
         pending = _to_complete(state, draws, force=force)
+        if pending is not None and not _holds(state, pending):
+            raise TournamentError([_redo_unfinished(state.path, pending.round.number)])
         if pending is not None:
             if (seed is not None and seed != pending.round.seed) or lots is not None:  # the same seed: the same draw
                 raise TournamentError([_no_second_draw(state.path, pending)])
@@ -755,6 +768,12 @@ def _to_complete(state: EventFolder, draws: Mapping[int, ledger.DrawRecord], *,
     undecided = force and latest.round.number == len(state.rounds) and not score_round(
         state.rounds[-1], state.rules).advancement.decided
     return latest if undecided else None
+
+
+def _holds(state: EventFolder, record: ledger.DrawRecord) -> bool:
+    """The round workbook read holds `record`'s draw, or there is none yet (`_complete` writes it)."""
+    number = record.round.number
+    return len(state.rounds) < number or same_draw(state.rounds[number - 1].round, record.round)
 
 
 def _no_second_draw(folder: Path, record: ledger.DrawRecord) -> str:

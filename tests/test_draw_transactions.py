@@ -246,3 +246,31 @@ def test_a_redo_stopped_inside_its_recording_leaves_event_db_as_it_was_and_runs_
     monkeypatch.undo()
     cli("draw", folder, "--redo", 2)
     assert in_force(folder, 2) == 1 and codes_of(folder, 2)[1] == codes[1] and codes_of(folder, 2)[2] != codes[2]
+
+
+def test_a_redo_stopped_after_its_recording_is_named_and_finished_by_running_it_again(to_redo, monkeypatch):
+    """The redo stopped after its transaction and before round-2.xlsx was written again (killed, disk full): the
+    corrected draw is in force, unfinished, and the workbook still holds the draw before it. Every command names
+    `draw --redo 2` (plain `draw` completes nothing on the wrong workbook, `score` does not blame a person), and
+    running it again finishes the job: the workbook, the papers, table 1's code and hand kept."""
+    folder, codes, api = to_redo
+
+    def stopped(*args, **kwargs):
+        raise RuntimeError("stopped")
+
+    monkeypatch.setattr(tournament.workbook, "write_round", stopped)
+    with pytest.raises(RuntimeError):
+        tournament.redo_draw(folder, 2)
+    monkeypatch.undo()
+    files = not_event_db(folder)
+    for command in ("score", "draw"):
+        assert f"{folder} --redo 2 完成它" in cli(command, folder, code=1).output
+    assert not_event_db(folder) == files
+    cli("draw", folder, "--redo", 2)
+    with Ledger.open(folder) as book:
+        record = book.draws()[2]
+        assert record.done and tournament.same_draw(tournament.workbook.read_round(folder / "round-2.xlsx").round,
+                                                    record.round)
+        assert book.codes(record.id)[1] == codes[1] and len(book.table_entries(record.id, 1)) == 1
+    assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 200
+    cli("score", folder)
