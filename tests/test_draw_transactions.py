@@ -1,5 +1,6 @@
-"""`draw` and `draw --redo` against phones entering at the same time (`serve` is another process on the same folder,
-SPEC §9–§10): what a draw is computed from is what it records, and no phone or reader ever sees half a draw.
+"""`draw` and `draw --redo` against phones entering at the same time (`serve` is another process on the same folder:
+docs/ledger.md, docs/table-api.md): what a draw is computed from is what it records, and no phone or reader ever
+sees half a draw.
 
 The phone's request is made through the table API in-process (`TableApi.handle`, its own connection to event.db,
 as `serve` has) at the moment between the command's reading and its recording, injected with monkeypatch; event.db's
