@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
@@ -14,6 +15,7 @@ from scoring.entry import (
     Action,
     Entry,
     EntryStatus,
+    Log,
     Result,
     Seat,
     Stamp,
@@ -34,7 +36,7 @@ from scoring.entry import (
     table_state,
     undo,
 )
-from scoring.hands import MatchRecord, parse_record
+from scoring.hands import Hand, MatchRecord, parse_record
 from scoring.levels import Side
 from scoring.match import replay, replay_record, result_as_json
 from scoring.rules import RuleSet, TieBreak
@@ -658,3 +660,46 @@ def test_a_states_json_is_a_new_dict_each_time():
     first = state.as_json()
     first["clock"] = {"left_s": 1}
     assert "clock" not in state.as_json() and state.as_json() == table_state(SETUP, state.entries).as_json()
+
+
+
+def _old_step(log: Log, entry: Entry) -> Log:
+    """`_step` as it was before 7f76615 (with dataclasses.replace), to compare the rewrite with."""
+    action = entry.action
+    if action is Action.CONFIRM:
+        confirmed = log.confirmed | {entry.side}
+        return replace(log, confirmed=confirmed, locked=len(confirmed) == 2)
+    if action is Action.REOPEN:
+        return replace(log, confirmed=frozenset(), locked=False)
+    if action is Action.MINUTES:
+        return replace(log, extra_minutes=log.extra_minutes + (entry.add or 0))
+    log = replace(log, confirmed=frozenset())
+    if action is Action.HAND:
+        return replace(log, hands=(*log.hands, entry))
+    if action is Action.END:
+        return replace(log, ended=True)
+    if entry.hand is None:
+        return replace(log, ended=False)
+    if not log.hands or log.hands[-1].hand != entry.hand:
+        return log
+    removed = log.hands[-1]
+    ended = log.ended and removed.record is not None and removed.record.playoff
+    return replace(log, hands=log.hands[:-1], ended=ended)
+
+
+ANY_ENTRY = st.builds(
+    lambda action, hand, record, side, add: Entry("x", action, "t", "a", hand=hand, record=record, side=side, add=add),
+    st.sampled_from(list(Action)), st.one_of(st.none(), st.integers(1, 4)),
+    st.one_of(st.none(), st.builds(lambda playoff: Hand(Side.A, 40, playoff=playoff), st.booleans())),
+    st.one_of(st.none(), st.sampled_from(list(Side))), st.one_of(st.none(), st.integers(0, 30)))
+
+
+@given(st.lists(ANY_ENTRY, max_size=25))
+@settings(max_examples=300, deadline=None)
+def test_the_rewritten_step_folds_any_entries_as_the_replace_based_one_did(entries):
+    """7f76615 rewrote `_step` field by field: every branch (undo of the end, of a hand not the last, of a playoff
+    hand after the end; confirmations by either side or none; minutes with and without `add`) folds as before."""
+    old = Log()
+    for e in entries:
+        old = _old_step(old, e)
+    assert fold(entries) == old
