@@ -20,8 +20,10 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
+import sqlite3
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
@@ -64,6 +66,9 @@ SEALED = "下一轮已经抽签，本桌的记录已封存，不能再在手机�
 ACTIONS = ("hands", "end", "undo", "confirm")
 MOVED_TRIES = 3  # a request whose table was redrawn under it is handled again, at most this many times in all
 MOVING = "本轮刚刚重新抽签，请稍后再提交一次"
+BUSY_TRY = 0.1  # seconds a request holding the ledger waits for another process's lock on event.db, then gives it back
+BUSY_WAIT = 5.0  # seconds in all a request waits for that lock (tries BUSY_TRY apart); the phone gives up after 8
+BUSY = "本比赛的记录文件正被另一个程序占用，请稍后再提交一次"
 STOP_WAIT = 5.0  # seconds `Hall.stop` waits for requests in flight to give back (and checkpoint) their ledger
 
 TOO_MANY = "录分码输错的次数太多，请一分钟后再试；录分码印在本桌计分卡上（录分码 XXXX-XXXX）"
@@ -128,6 +133,8 @@ class SharedLedger:
                 self._drop()
             if self._book is None and identity is not None:
                 self._book, self._identity = ledger.Ledger.existing(self.folder), identity
+                if self._book is not None:  # a request waiting for another process gives the ledger back meanwhile
+                    self._book.wait_for_locks(BUSY_TRY)
             if self._book is None:
                 yield None
                 return
@@ -186,6 +193,24 @@ class TableApi:
                 return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, TOO_LARGE)
         if self.throttle.blocked(request.address):
             return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY)
+        return self._waiting(request, route)
+
+    def _waiting(self, request: Request, route: Route) -> Reply:
+        """The request, tried again while another process holds event.db's lock (`draw`, `score`, a database viewer):
+        the ledger is given back between tries, so the other phones' requests are answered meanwhile (what is
+        committed can be read during another's write) instead of queueing behind this one's wait."""
+        deadline = time.monotonic() + BUSY_WAIT
+        while True:
+            try:
+                return self._moving(request, route)
+            except sqlite3.OperationalError as exc:
+                if exc.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                    raise
+            if time.monotonic() >= deadline:  # nothing stored: the phone sends it again (same id) on a 503
+                return refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY)
+            time.sleep(BUSY_TRY)
+
+    def _moving(self, request: Request, route: Route) -> Reply:
         for attempt in range(MOVED_TRIES):
             with contextlib.suppress(ledger.DrawReplaced):  # a redraw landed meanwhile: the code is looked up again
                 return self._table(request, route, moved=attempt > 0)

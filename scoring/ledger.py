@@ -443,6 +443,11 @@ class Ledger:
             raise
         return ledger
 
+    def wait_for_locks(self, seconds: float) -> None:
+        """How long a statement waits for another connection's lock on event.db before raising
+        `sqlite3.OperationalError` (SQLITE_BUSY): 10 s as opened."""
+        self._db.execute(f"PRAGMA busy_timeout = {round(seconds * 1000)}")
+
     def __enter__(self) -> Ledger:
         return self
 

@@ -747,3 +747,50 @@ def test_a_hand_caught_in_the_middle_of_a_redo_is_503_for_the_phone_to_send_agai
     with Ledger.open(folder) as book:  # the redo goes on: the table kept, with its code
         book.set_codes(new, book.codes(old.id))
     assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201
+
+
+def test_a_phone_s_write_waiting_on_another_process_s_lock_does_not_hold_up_the_other_tables(event, api, monkeypatch):
+    """Another process (a `score`, `draw`, a database viewer) holds event.db's write lock: a phone's hand waits for
+    it, but the connection lent to that request must not keep every other phone waiting behind it. What is committed
+    can be read during another's write (WAL), so another table's GET is answered while the lock is still held."""
+    folder, codes = event
+    holder = sqlite3.connect(folder / DB_NAME, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")  # the other process's write, not yet committed
+    writing = threading.Event()
+    decide_entry = Ledger.decide_entry
+
+    def in_write(self, *args, **kwargs):
+        writing.set()
+        return decide_entry(self, *args, **kwargs)
+
+    monkeypatch.setattr(Ledger, "decide_entry", in_write)
+    posted, got = [], []
+    poster = threading.Thread(target=lambda: posted.append(call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))))
+    poster.start()
+    assert writing.wait(10)
+    getter = threading.Thread(target=lambda: got.append(call(api, "GET", f"/api/t/{codes[2]}")[0]))
+    getter.start()
+    getter.join(5)  # bounded: while the other process still holds its lock
+    answered_meanwhile = list(got)
+    holder.execute("ROLLBACK")
+    holder.close()
+    getter.join(15)
+    poster.join(15)
+    assert answered_meanwhile == [200]
+    assert posted[0][0] == 201 and rows(folder) == 1  # the hand is stored once the lock is let go
+
+
+def test_a_lock_held_by_another_process_past_the_wait_is_503_for_the_phone_to_send_again(event, api, monkeypatch):
+    """The other process keeps its lock past what a phone waits for: 503 in Chinese (the phone sends the hand again
+    with the same id), not a 500 with a traceback; nothing stored, and the hand lands once the lock is let go."""
+    folder, codes = event
+    monkeypatch.setattr(hall, "BUSY_WAIT", 0.3)
+    holder = sqlite3.connect(folder / DB_NAME, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
+    assert status == 503 and doc["errors"][0]["message"] == hall.BUSY
+    assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 200  # reading goes on meanwhile
+    holder.execute("ROLLBACK")
+    holder.close()
+    assert rows(folder) == 0
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201 and rows(folder) == 1
