@@ -118,8 +118,12 @@ class SharedLedger:
             return None
         return st.st_dev, st.st_ino
 
-    def _drop(self) -> None:
+    def _drop(self, *, for_good: bool = False) -> None:
+        """Close the connection; `for_good` (the hall stops): its checkpoint waits for the other connections'
+        readers and writers as any ledger's does, not only the moment a request waits."""
         if self._book is not None:
+            if for_good:
+                self._book.wait_for_locks(ledger.LOCK_WAIT)
             self._book.close()
         self._book = None
 
@@ -140,12 +144,16 @@ class SharedLedger:
                 return
             try:
                 yield self._book
+            except sqlite3.OperationalError as exc:
+                if not busy(exc) or self._book.in_transaction:  # kept while another process holds event.db
+                    self._drop()
+                raise
             except BaseException:
                 self._drop()  # whatever it was doing is rolled back; a fresh connection next time
                 raise
             finally:
                 if self._closed:
-                    self._drop()
+                    self._drop(for_good=True)
 
     def close(self, *, wait: float = 0.0) -> None:
         """Close (and checkpoint) the ledger, waiting up to `wait` seconds for the request it is lent to: that request
@@ -153,9 +161,14 @@ class SharedLedger:
         self._closed = True
         if self._turn.acquire(timeout=wait):
             try:
-                self._drop()
+                self._drop(for_good=True)
             finally:
                 self._turn.release()
+
+
+def busy(exc: sqlite3.OperationalError) -> bool:
+    """Another connection held event.db's lock longer than this one waits (SQLITE_BUSY)."""
+    return exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY
 
 
 class TableApi:
@@ -204,7 +217,7 @@ class TableApi:
             try:
                 return self._moving(request, route)
             except sqlite3.OperationalError as exc:
-                if exc.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                if not busy(exc):
                     raise
             if time.monotonic() >= deadline:  # nothing stored: the phone sends it again (same id) on a 503
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY)

@@ -46,6 +46,7 @@ from scoring.files import CannotWrite, OutputExists, write_bytes
 from scoring.knockout import Pairing, Round
 
 DB_NAME = "event.db"
+LOCK_WAIT = 10.0  # seconds a statement waits for another connection's lock on event.db (SQLite's busy timeout)
 LOCK_NAME = ".shuangsheng.lock"
 HOLDER_NAME = ".shuangsheng.lock.holder"  # who holds the lock: written by the holder, read by whoever waits
 LEGACY_RECORD = ".shuangsheng-generated.json"  # the bookkeeping before event.db: imported once, then removed
@@ -429,7 +430,7 @@ class Ledger:
     def _connect(cls, folder: Path) -> Ledger:
         path = folder / DB_NAME
         # check_same_thread off: `serve` keeps a few open and lends each to one request thread at a time
-        connection = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
+        connection = sqlite3.connect(path, timeout=LOCK_WAIT, isolation_level=None, check_same_thread=False)
         try:
             connection.execute("PRAGMA foreign_keys = ON")
             mode = "WAL" if on_local_disk(folder) else "DELETE"
@@ -445,8 +446,13 @@ class Ledger:
 
     def wait_for_locks(self, seconds: float) -> None:
         """How long a statement waits for another connection's lock on event.db before raising
-        `sqlite3.OperationalError` (SQLITE_BUSY): 10 s as opened."""
+        `sqlite3.OperationalError` (SQLITE_BUSY): LOCK_WAIT as opened."""
         self._db.execute(f"PRAGMA busy_timeout = {round(seconds * 1000)}")
+
+    @property
+    def in_transaction(self) -> bool:
+        """A transaction is open (one whose COMMIT failed: closing the ledger rolls it back)."""
+        return self._db.in_transaction
 
     def __enter__(self) -> Ledger:
         return self

@@ -794,3 +794,28 @@ def test_a_lock_held_by_another_process_past_the_wait_is_503_for_the_phone_to_se
     holder.close()
     assert rows(folder) == 0
     assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201 and rows(folder) == 1
+
+
+def test_closing_the_shared_ledger_waits_for_a_reader_of_another_connection_to_checkpoint(event, api):
+    """The table API's connection waits only a moment for other connections' locks while answering phones, but not
+    when it is closed as the hall stops: a reader still in its snapshot (the TV's, a desk request) is waited for,
+    so event.db alone holds every answered entry."""
+    folder, codes = event
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201  # in event.db-wal
+    reader = sqlite3.connect(folder / DB_NAME, isolation_level=None, check_same_thread=False)
+    reader.execute("BEGIN")
+    reader.execute("SELECT COUNT(*) FROM entry").fetchone()  # a snapshot held: the WAL cannot be reset meanwhile
+    said = []
+
+    def stop() -> None:
+        api.close(wait=10)
+        wal = folder / f"{DB_NAME}-wal"
+        said.append(wal.stat().st_size if wal.exists() else 0)
+
+    closer = threading.Thread(target=stop)
+    closer.start()
+    closer.join(0.5)  # closing, waiting for the reader
+    reader.execute("COMMIT")
+    reader.close()
+    closer.join(15)
+    assert said == [0]
