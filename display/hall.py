@@ -231,8 +231,9 @@ class TableApi:
 
     def _find(self, book: ledger.Ledger, code: str) -> tuple[ledger.DrawRecord, int] | None:
         """`book.find_code(code)`, remembered until a draw or a code is recorded (only codes in force are kept:
-        at most one per table). Called with the ledger lent, so one request at a time."""
-        version = book.mark()
+        at most one per table). Called with the ledger lent, so one request at a time. Remembered per connection:
+        an event.db set aside and rebuilt may reach the same mark with other codes."""
+        version = (book, book.mark())
         known_version, known, _ = self._codes
         if known_version == version and code in known:
             return known[code]

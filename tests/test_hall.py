@@ -819,3 +819,24 @@ def test_closing_the_shared_ledger_waits_for_a_reader_of_another_connection_to_c
     reader.close()
     closer.join(15)
     assert said == [0]
+
+
+def test_codes_remembered_from_a_replaced_event_db_are_not_taken_for_the_new_one_s(event, api):
+    """A damaged event.db set aside and rebuilt may hold as many draws and codes as the old one (the same mark:
+    draws, voided draws, codes) but other codes for its tables: a code is looked up in the event.db in force, not
+    answered from what the one set aside said."""
+    folder, codes = event
+    assert call(api, "GET", f"/api/t/{codes[1]}")[1]["table"] == 1  # remembered
+    with Ledger.open(folder) as book:
+        old, mark = book.draws()[1], book.mark()
+    for name in (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm"):  # set aside, as a damaged event.db is
+        if (folder / name).exists():
+            (folder / name).rename(folder / f"aside-{name}")
+    tables = sorted(codes)
+    rotated = {t: codes[tables[(i + 1) % len(tables)]] for i, t in enumerate(tables)}  # other codes, same number
+    with Ledger.open(folder) as book:
+        book.set_codes(book.record_draw(old.round, old.names, done=True), rotated)
+        assert book.mark() == mark
+    table_now = next(t for t, c in rotated.items() if c == codes[1])
+    status, doc = call(api, "GET", f"/api/t/{codes[1]}")
+    assert status == 200 and doc["table"] == table_now != 1
