@@ -206,28 +206,25 @@ class TableApi:
                 return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, TOO_LARGE)
         if self.throttle.blocked(request.address):
             return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY)
-        return self._waiting(request, route)
-
-    def _waiting(self, request: Request, route: Route) -> Reply:
-        """The request, tried again while another process holds event.db's lock (`draw`, `score`, a database viewer):
-        the ledger is given back between tries, so the other phones' requests are answered meanwhile (what is
-        committed can be read during another's write) instead of queueing behind this one's wait."""
         deadline = time.monotonic() + BUSY_WAIT
+        for attempt in range(MOVED_TRIES):
+            with contextlib.suppress(ledger.DrawReplaced):  # a redraw landed meanwhile: the code is looked up again
+                return self._waiting(request, route, moved=attempt > 0, deadline=deadline)
+        return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
+
+    def _waiting(self, request: Request, route: Route, *, moved: bool, deadline: float) -> Reply:
+        """The request, tried again while another process holds event.db's lock (`draw`, `score`, a database viewer)
+        until `deadline`: the ledger is given back between tries, so the other phones' requests are answered
+        meanwhile (what is committed can be read during another's write) instead of queueing behind this one."""
         while True:
             try:
-                return self._moving(request, route)
+                return self._table(request, route, moved=moved)
             except sqlite3.OperationalError as exc:
                 if not busy(exc):
                     raise
             if time.monotonic() >= deadline:  # nothing stored: the phone sends it again (same id) on a 503
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY)
             time.sleep(BUSY_TRY)
-
-    def _moving(self, request: Request, route: Route) -> Reply:
-        for attempt in range(MOVED_TRIES):
-            with contextlib.suppress(ledger.DrawReplaced):  # a redraw landed meanwhile: the code is looked up again
-                return self._table(request, route, moved=attempt > 0)
-        return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
 
     def _find(self, book: ledger.Ledger, code: str) -> tuple[ledger.DrawRecord, int] | None:
         """`book.find_code(code)`, remembered until a draw or a code is recorded (only codes in force are kept:

@@ -840,3 +840,31 @@ def test_codes_remembered_from_a_replaced_event_db_are_not_taken_for_the_new_one
     table_now = next(t for t, c in rotated.items() if c == codes[1])
     status, doc = call(api, "GET", f"/api/t/{codes[1]}")
     assert status == 200 and doc["table"] == table_now != 1
+
+
+def test_a_hand_caught_in_a_redo_then_kept_waiting_by_its_lock_is_still_503_not_404(event, api, monkeypatch):
+    """The redo (another process) voids the table's draw, then holds event.db's lock as the phone's request looks
+    its code up again (a rollback journal, on a network folder, makes readers wait for a writer): the request,
+    tried again once the lock is let go, still knows its table was redrawn under it (503, sent again), and does not
+    take the code not carried over yet for a wrong one (404, which drops the hand)."""
+    folder, codes = event
+    unsealed, find = TableApi._sealed, TableApi._find
+
+    def voided_meanwhile(self, record):
+        monkeypatch.setattr(TableApi, "_sealed", unsealed)
+        with Ledger.open(folder) as book:
+            old = book.draws()[1]
+            book.void_draw(old.id, "--redo 1")
+            book.record_draw(old.round, old.names, done=True)
+        monkeypatch.setattr(TableApi, "_find", locked_once)
+        return unsealed(self, record)
+
+    def locked_once(self, book, code):
+        monkeypatch.setattr(TableApi, "_find", find)
+        locked = sqlite3.OperationalError("database is locked")
+        locked.sqlite_errorcode = sqlite3.SQLITE_BUSY
+        raise locked
+
+    monkeypatch.setattr(TableApi, "_sealed", voided_meanwhile)
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
+    assert status == 503 and doc["errors"][0]["message"] == hall.MOVING
