@@ -308,20 +308,26 @@ def table_state(setup: TableSetup, entries: Sequence[Entry]) -> TableState:
     phones ask about the same entries again and again (and the ledger reads a row back as the same `Entry`), and a
     state is immutable, so a remembered one is as good as a new one."""
     entries = tuple(entries)
-    known = _states.get((setup.round, setup.table))
+    known = _states.get(_key(setup))
     if known is not None and known.entries == entries and known.setup == setup:
         return known
     return _remembered(_table(setup, fold(entries), entries))
 
 
-_states: dict[tuple[int, int], TableState] = {}  # (round, table) → its last state
+_states: dict[tuple[int, int, Seat, Seat], TableState] = {}  # a table's last state, by `_key`
 STATES_KEPT = 1024
+
+
+def _key(setup: TableSetup) -> tuple[int, int, Seat, Seat]:
+    """Round, table and seats: the phones' setup (with the players' names) and the venue display's (without) are
+    remembered side by side; the rules are checked on the way out, not hashed on the way in."""
+    return setup.round, setup.table, setup.a, setup.b
 
 
 def _remembered(state: TableState) -> TableState:
     if len(_states) >= STATES_KEPT:
         _states.clear()
-    _states[state.setup.round, state.setup.table] = state
+    _states[_key(state.setup)] = state
     return state
 
 

@@ -703,3 +703,14 @@ def test_the_rewritten_step_folds_any_entries_as_the_replace_based_one_did(entri
     for e in entries:
         old = _old_step(old, e)
     assert fold(entries) == old
+
+
+def test_the_venue_displays_reading_of_a_table_does_not_push_out_the_phones_remembered_state():
+    """The TV reads each table with a setup without names (scoring/sources.py) between the phones' requests: both
+    states are remembered side by side, each the fold of its own setup."""
+    stored = Phone().hands(EXAMPLE_HANDS[:3]).entries
+    phones = table_state(SETUP, stored)
+    tv_setup = TableSetup(SETUP.round, SETUP.table, Seat(SETUP.a.team, ()), Seat(SETUP.b.team, ()))
+    tv = table_state(tv_setup, stored)
+    assert tv.setup == tv_setup and tv == folded(tv_setup, stored)
+    assert table_state(SETUP, stored) is phones and table_state(tv_setup, stored) is tv
