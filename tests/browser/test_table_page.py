@@ -347,6 +347,63 @@ def test_a_refused_hand_shows_the_engines_words_and_keeps_the_form(fake, phone):
     assert phone.errors == []
 
 
+
+def entered_elsewhere(table: FakeTable, body: dict) -> None:
+    """Another phone at the table enters a hand first (straight into the log, as its POST would)."""
+    with table.lock:
+        decision = table.decide("hands", body)
+        assert decision.http_status == 201, decision.as_json()
+        table.entries.append(decision.entry)
+
+
+def test_a_hand_another_phone_entered_first_keeps_what_was_typed_as_the_next_hand(fake, phone, screenshots):
+    """409: hand n holds another phone's entry. The page shows the table as it stands and keeps the draft in the
+    form as hand n+1, says so in large words, sends nothing by itself; submitted, it goes as hand n+1, new id."""
+    phone.goto(fake.url)
+    settled(phone)
+    enter_hand(phone, dealer="A", points="35")
+    tap(phone, '#captures button[data-capture="2"]')  # hand 2 typed here: 60, 抠底 ×2 with 15, one 台下罚张
+    for digit in "15":
+        tap(phone, f'#pad button[data-key="{digit}"]')
+    tap(phone, '#common button[data-set="60"]')
+    tap(phone, 'button[data-step="defender_wrong_cards"][data-by="1"]')
+    entered_elsewhere(fake, {"hand": 2, "id": "other-phone-2", "dealer": "A", "points": 45})
+    tap(phone, "#submit")
+    settled(phone)
+    sent = [body for action, body in fake.posts if action == "hands"]
+    assert [body["hand"] for body in sent] == [1, 2]  # this phone's hand 2: answered 409
+    assert stored_hands(fake) == [1, 2]
+    other = entry.table_state(SETUP, fake.entries).result.outcomes[1].explanation
+    assert other.startswith("第2局：")
+    assert phone.locator("#taken").inner_text() == (
+        f"第2局已由另一部手机录入：{other.removeprefix('第2局：')}。您刚才填写的内容还在下面，如果这是第3局，请核对后再提交。")
+    assert phone.locator("#errors").is_hidden()
+    assert phone.locator("#hands li").count() == 2 and other in phone.locator("#hands li").first.inner_text()
+    assert phone.locator("#formTitle").inner_text() == "录第3局"
+    assert phone.locator("#pointsValue").inner_text() == "60" and phone.locator("#bottomValue").inner_text() == "15"
+    assert phone.locator("#defender_wrong_cards").inner_text() == "1"
+    assert phone.locator("#submit").inner_text() == "提交第3局"
+    assert_large(phone)
+    top = phone.locator("#taken").evaluate("e => e.getBoundingClientRect().top")
+    assert -1 < top < 100  # scrolled to it: the submit button the finger was on is far below
+    phone.screenshot(path=str(screenshots / "table-taken-360x780.png"))
+    phone.reload()  # the kept draft is on the phone, as hand 3
+    settled(phone)
+    assert phone.locator("#pointsValue").inner_text() == "60" and phone.locator("#formTitle").inner_text() == "录第3局"
+    time.sleep(0.3)
+    assert len([a for a, _ in fake.posts if a == "hands"]) == 2  # nothing sent by itself
+    dealer = phone.evaluate("window.tablePage.state().next_dealer")
+    tap(phone, "#submit")
+    settled(phone)
+    last = [body for action, body in fake.posts if action == "hands"][-1]
+    assert {k: v for k, v in last.items() if k != "id"} == {
+        "hand": 3, "dealer": dealer, "points": 60, "capture": 2,
+        "bottom": 15, "defender_wrong_cards": 1}
+    assert last["id"] != sent[-1]["id"]
+    assert stored_hands(fake) == [1, 2, 3]
+    assert phone.locator("#taken").is_hidden() and phone.locator("#errors").is_hidden()
+    assert phone.errors == []
+
 # --- the round clock (docs/table-api.md: "clock" of GET /api/t/<code>), with Playwright's clock: no real waiting ---
 
 
