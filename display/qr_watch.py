@@ -7,9 +7,12 @@ that gave tables new codes, codes made for a round drawn before codes existed) i
 the sheet of each round whose draw or codes changed, and writes it through `ledger.write_generated` holding the folder
 (`ledger.exclusive`) only while writing, waiting at most `wait` seconds: a folder held by another command (the
 `draw` itself, while it writes its papers) is tried again on the next poll. A sheet a person edited is kept and said,
-as at the start. What it could not do is said once on the console and tried again; it never blocks the server.
+as at the start. The sheet of a round whose draw is voided (`draw --redo N` voids the rounds after N) is removed
+while it is as written (scoring/qr_sheets.py), so nobody hands out its dead codes; one a person edited is kept and
+said. What it could not do is said once on the console and tried again; it never blocks the server.
 
-Touches event.db (through scoring.ledger), reads event.toml, writes `第N轮扫码单.pdf` and the folder's lock file.
+Touches event.db (through scoring.ledger), reads event.toml, writes (and removes) `第N轮扫码单.pdf` and the folder's
+lock file.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from materials.qr_sheet import render_qr_sheet
-from scoring import ledger
+from scoring import ledger, qr_sheets
 from scoring.errors import Issue, UserError
 from scoring.files import OutputExists
 from scoring.knockout import Round
@@ -43,7 +46,7 @@ class Poll(enum.Enum):
     UNREADABLE = "unreadable"  # event.db or event.toml could not be read now: tried again
     BUSY = "busy"  # another command holds the folder: tried again
     MOVED = "moved"  # a draw was being recorded while the sheets were rendered: tried again
-    DONE = "done"  # every changed round's sheet written (or a person's edited sheet kept)
+    DONE = "done"  # every changed round's sheet written and every voided round's removed (or a person's edited one kept)
     FAILED = "failed"  # a sheet could not be written (said): tried again
 
 
@@ -86,6 +89,7 @@ class _Plan:
     mark: tuple[int, int, int]
     drawn: dict[int, Drawn]
     sheets: tuple[Sheet, ...]
+    voided: tuple[int, ...] = ()  # rounds whose sheet event.db records, without a draw in force: to be removed
 
 
 class QrWatch:
@@ -153,6 +157,7 @@ class QrWatch:
                 if ledger.draws_mark(self.folder) != plan.mark:  # recorded meanwhile: render again from it
                     return Poll.MOVED
                 written = [self._write(sheet) for sheet in plan.sheets]
+                removed = self._remove_voided(plan.voided)
         except ledger.FolderBusy:
             return Poll.BUSY
         except OSError as exc:  # the lock file cannot be made (a folder that cannot be written to)
@@ -163,9 +168,10 @@ class QrWatch:
         unwritten = {s.number for s, ok in zip(plan.sheets, written, strict=True) if not ok}
         if unwritten and self._known is None:  # the start-up sheet: tried again as such
             return Poll.FAILED
-        self._known = {**(self._known or {}), **{n: d for n, d in plan.drawn.items() if n not in unwritten}}
-        self._done = None if unwritten else plan.mark
-        return Poll.FAILED if unwritten else Poll.DONE
+        known = {**(self._known or {}), **{n: d for n, d in plan.drawn.items() if n not in unwritten}}
+        self._known = {n: d for n, d in known.items() if n in plan.drawn}  # a voided round is new if drawn again
+        self._done = None if unwritten or not removed else plan.mark
+        return Poll.FAILED if unwritten or not removed else Poll.DONE
 
     def _render(self) -> _Plan | None:
         """The sheets to write for the draws in force: at the start the newest round's, then each round whose
@@ -185,7 +191,7 @@ class QrWatch:
             self._problem("event", exc.messages)
             return None
         self._said.pop("event", None)
-        return _Plan(mark, drawn, sheets)
+        return _Plan(mark, drawn, sheets, tuple(sorted(n for n in qr_sheets.recorded_rounds(self.folder) if n not in drawn)))
 
     def _sheet(self, round_: Round, drawn: Drawn) -> Sheet:
         path, data = render_qr_sheet(self.folder, round_, drawn.codes, self.base_url, invariant=self.invariant)
@@ -206,6 +212,19 @@ class QrWatch:
         self._said.pop(sheet.number, None)
         self.say(sheet.line())
         return True
+
+    def _remove_voided(self, rounds: tuple[int, ...]) -> bool:
+        """Remove the sheets of voided rounds (the folder held): each removed said, each kept said once; False when
+        one could not be removed now and should be tried again."""
+        again = False
+        for sheet in qr_sheets.remove_voided(self.folder, rounds):
+            if sheet.kept:
+                self._problem(("voided", sheet.number), [sheet.line()])
+                again = again or sheet.removal is ledger.Removal.REFUSED
+            else:
+                self._said.pop(("voided", sheet.number), None)
+                self.say(sheet.line())
+        return not again
 
     def _problem(self, key: object, lines: list[str]) -> None:
         """Say what went wrong, once: the same problem again on the next poll is not repeated."""

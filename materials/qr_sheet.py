@@ -19,6 +19,7 @@ from scoring import event as event_file
 from scoring.codes import format_code
 from scoring.event import Event
 from scoring.knockout import Pairing, Round
+from scoring.qr_sheets import qr_sheet_name
 from scoring.teams import canonical_id
 
 QR_SIDE = 66 * mm  # with its quiet zone: modules of 1.6 mm for an address of up to 62 characters (version 4,
@@ -36,10 +37,6 @@ GAP = 4 * mm  # between the cut line and the lower half's first line
 def table_address(base_url: str, code: str) -> str:
     """The table page's address that the QR code carries, e.g. http://192.168.1.5:8080/t/ABCD2345."""
     return f"{base_url.rstrip('/')}/t/{code}"
-
-
-def qr_sheet_name(number: int) -> str:
-    return f"第{number}轮扫码单.pdf"
 
 
 def render_qr_sheet(folder: Path, round_: Round, codes: Mapping[int, str], base_url: str, *,

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import enum
 import functools
 import hashlib
 import json
@@ -943,12 +944,32 @@ def write_generated(path: Path, data: bytes, *, force: bool) -> Path:
         return write_bytes(path, data, force=True, before_rename=lambda: book.record_file(path, print_))
 
 
+class Removal(enum.Enum):
+    """What became of an output of ours that is no longer wanted (`discard_generated`)."""
+
+    REMOVED = "removed"  # deleted, and forgotten in event.db
+    ABSENT = "absent"  # not there
+    EDITED = "edited"  # not as we last wrote it (a person edited it, or it was never ours): kept
+    REFUSED = "refused"  # ours, but the system would not delete it (open in a PDF reader on Windows): kept
+
+
+def discard_generated(path: Path) -> Removal:
+    """Delete an output of ours that is no longer wanted when it is exactly as we wrote it, and record that it is
+    gone; a file a person edited (or never ours), or one that cannot be deleted now, is kept."""
+    with _ledger(path.parent) as book:
+        if not path.exists():
+            return Removal.ABSENT
+        if not book.is_ours(path):
+            return Removal.EDITED
+        try:
+            path.unlink()
+        except OSError:
+            return Removal.REFUSED
+        book.forget_file(path)
+        return Removal.REMOVED
+
+
 def remove_generated(path: Path) -> bool:
     """Delete an output of ours that is no longer made (a picture's part beyond the parts drawn now) when it is
     exactly as we wrote it, and record that it is gone; a file a person edited (or never ours) is kept: False."""
-    with _ledger(path.parent) as book:
-        if not path.exists() or not book.is_ours(path):
-            return False
-        path.unlink()
-        book.forget_file(path)
-        return True
+    return discard_generated(path) is Removal.REMOVED

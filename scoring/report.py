@@ -108,6 +108,7 @@ def redo_lines(report: DrawReport) -> list[str]:
     if redo.voided:
         lines.append(f"第{'、'.join(str(n) for n in redo.voided)}轮的抽签已作废，记分表已另存备份并移走；第{redo.number}轮决出后再抽下一轮")
     lines += [f"原记分表已备份为 {path}" for path in redo.backups]
+    lines += [sheet.line() for sheet in redo.sheets]
     return lines
 
 

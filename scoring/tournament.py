@@ -16,7 +16,7 @@ from pathlib import Path
 
 from scoring import codes as entry_codes
 from scoring import event as event_file
-from scoring import files, knockout, ledger, sources, workbook
+from scoring import files, knockout, ledger, qr_sheets, sources, workbook
 from scoring.bracket import Bracket
 from scoring.bracket import build as build_bracket
 from scoring.entry import EntryStatus
@@ -678,6 +678,7 @@ class Redo:
     replaced: tuple[tuple[int, str, str], ...]
     voided: tuple[int, ...]
     backups: tuple[Path, ...]
+    sheets: tuple[qr_sheets.VoidedSheet, ...] = ()  # the voided rounds' 扫码单: removed, or kept and why
 
 
 PapersWriter = Callable[[DrawReport], object]
@@ -995,12 +996,13 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
             draw_id = book.record_draw(corrected, {t: teams[t].players for t in corrected.pool if t in teams},
                                        format=old.format if old is not None else None)
             codes = _carry_tables(book, old, draw_id, corrected, touched)
+        sheets = qr_sheets.remove_voided(folder, voided, book)  # the voided rounds' 扫码单: their codes no longer work
         kept = workbook.carried(sheet, [p.table for p in corrected.pairings if p.table not in touched])
         workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), typed=kept, force=True)
         book.record_file(path)
         title = knockout.round_title(number, len(corrected.pool))
         report = DrawReport(corrected, path, False, backups[0], title, knockout.prize_note(corrected, state.event.third_place),
-                            teams, state.event, redo=Redo(number, replaced, voided, tuple(backups)), codes=codes)
+                            teams, state.event, redo=Redo(number, replaced, voided, tuple(backups), sheets), codes=codes)
         if papers is not None:
             try:
                 report = replace(report, papers=papers(report))

@@ -157,6 +157,17 @@ def second_round_drawn(folder: Path) -> Path:
     return folder
 
 
+def third_round_drawn(folder: Path, before_third: Callable[[Path], object] = lambda folder: None) -> Path:
+    """A `second_round_drawn` event whose round 2 was typed and scored and round 3 (the final) drawn (seed 3);
+    `before_third(folder)` runs just before round 3 is drawn (a 扫码单 watch's first look, say)."""
+    second_round_drawn(folder)
+    fill(folder, 2, seed=5)
+    cli("score", folder)
+    before_third(folder)
+    cli("draw", folder, "--seed", 3)
+    return folder
+
+
 def round_one_corrected(folder: Path) -> None:
     """In a `second_round_drawn` event, the referee corrects round 1 at the table that sent a team to round 2's
     table 2 (every hand's dealer the other side: the other team won) and scores it again: `draw --redo 2` is

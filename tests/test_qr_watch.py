@@ -2,7 +2,8 @@
 while serve runs (`draw`, `draw --redo N`) gets its 第N轮扫码单.pdf with the codes in force — every QR code read back
 by a QR reader and opening its table on the running hall; a folder held by another command is written on a later
 poll; a person's edited sheet is kept and said once; what cannot be read now is said once and tried again; stopping
-ends the thread. In-process with short injected poll intervals, and once end to end through
+ends the thread; the sheet of a round whose draw is voided (`draw --redo N` voids the rounds after N) is removed,
+or kept and said when a person edited it or it cannot be deleted now. In-process with short injected poll intervals, and once end to end through
 `serve --address 127.0.0.2`."""
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from materials.qr_sheet import qr_sheet_name, table_address
 from scoring import ledger, tournament
 from scoring.codes import format_code
 from scoring.ledger import Ledger
-from tests.events import first_round_scored, round_one_corrected, second_round_drawn
+from tests.events import first_round_scored, round_one_corrected, second_round_drawn, third_round_drawn
 from tests.helpers import cli
 from tests.pdfcheck import page_texts, qr_codes
 
@@ -236,6 +237,66 @@ def test_a_sheet_open_in_a_pdf_reader_is_said_once_and_written_once_it_is_closed
     assert console.said[-1] == f"第1轮扫码单已更新：{sheet(folder, 1)}（第1轮第1桌换了新录分码，旧码作废，请重新打印）"
     assert table_address(BASE, "WXYZ2345") in addresses(sheet(folder, 1))
 
+
+def voided_while_watched(folder: Path, edit: bool = False) -> tuple[QrWatch, Console, Path]:
+    """Round 3 drawn while the watch runs (its sheet written), then its draw voided as `draw --redo 2` records it
+    from another process (whose own removal of the sheet did not happen: stopped, or the file was open then)."""
+    sheets, console = watch(folder)
+    third_round_drawn(folder, before_third=lambda f: sheets.poll_once())
+    assert sheets.poll_once() is Poll.DONE and sheet(folder, 3).is_file()
+    assert console.said[-1] == f"第3轮扫码单已更新：{sheet(folder, 3)}（第3轮已抽签，请打印后放在各桌）"
+    if edit:
+        sheet(folder, 3).write_bytes(sheet(folder, 3).read_bytes() + b"% a note typed in a PDF editor\n")
+    with Ledger.open(folder) as book:
+        book.void_draw(book.draws()[3].id, "--redo 2")
+    return sheets, console, sheet(folder, 3)
+
+
+def test_the_sheet_of_a_round_voided_while_serve_runs_is_removed(tmp_path):
+    sheets, console, third = voided_while_watched(tmp_path / "event")
+    assert sheets.poll_once() is Poll.DONE
+    assert not third.exists() and sheet(tmp_path / "event", 2).is_file()
+    assert console.said[-1] == f"已删除 {third}（第3轮的抽签已作废，上面的二维码已不能用）"
+    assert sheets.poll_once() is Poll.UNCHANGED and console.warned == []
+    again, console = watch(tmp_path / "event")  # serve started again: nothing more to remove, nothing said of it
+    assert again.poll_once() is Poll.DONE and console.said == [f"已生成 {sheet(tmp_path / 'event', 2)}（每桌一个二维码，打印后放在各桌）"]
+
+
+def test_the_edited_sheet_of_a_voided_round_is_kept_and_said_once(tmp_path):
+    folder = tmp_path / "event"
+    sheets, console, third = voided_while_watched(folder, edit=True)
+    edited = third.read_bytes()
+    assert sheets.poll_once() is Poll.DONE
+    kept = (f"{third}：第3轮的抽签已作废，这张扫码单上的二维码已不能用；它和本程序生成的不一样（可能有人改动过），"
+            "所以没有删除。请不要打印或发放它，把它删掉或移走")
+    assert console.warned == [kept] and third.read_bytes() == edited
+    with Ledger.open(folder) as book:  # the mark moves again (table 1 of round 2 gets a new code)
+        book.set_codes(book.draws()[2].id, {1: "WXYZ2345"})
+    assert sheets.poll_once() is Poll.DONE and console.warned == [kept]  # said once, not at every change
+    again, console = watch(folder)  # serve started again: said again at its start
+    assert again.poll_once() is Poll.DONE and console.warned == [kept] and third.read_bytes() == edited
+
+
+def test_the_sheet_of_a_voided_round_open_in_a_pdf_reader_is_said_once_and_removed_once_it_is_closed(tmp_path,
+                                                                                                    monkeypatch):
+    sheets, console, third = voided_while_watched(tmp_path / "event")
+    unlink = Path.unlink
+
+    def refuse(path: Path, missing_ok: bool = False) -> None:  # as Windows does while the PDF is open in a reader
+        if path.name == third.name:
+            raise PermissionError(13, "另一个程序正在使用此文件，进程无法访问。", os.fspath(path))
+        unlink(path, missing_ok=missing_ok)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(Path, "unlink", refuse)
+        assert sheets.poll_once() is Poll.FAILED
+        assert sheets.poll_once() is Poll.FAILED  # tried again on every poll, said once
+    assert console.warned == [f"{third}：第3轮的抽签已作废，这张扫码单上的二维码已不能用，但现在无法删除（可能正在 PDF "
+                              "阅读器中打开）。请关闭后把它删掉，不要打印或发放"]
+    assert third.is_file()
+    assert sheets.poll_once() is Poll.DONE  # closed: removed
+    assert not third.exists() and console.said[-1] == f"已删除 {third}（第3轮的抽签已作废，上面的二维码已不能用）"
+    assert sheets.poll_once() is Poll.UNCHANGED
 
 def test_a_bug_in_the_watch_is_reported_and_ends_only_the_watch(tmp_path, monkeypatch, running_hall):
     from display import qr_watch
