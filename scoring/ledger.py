@@ -953,20 +953,23 @@ class Removal(enum.Enum):
     REFUSED = "refused"  # ours, but the system would not delete it (open in a PDF reader on Windows): kept
 
 
-def discard_generated(path: Path) -> Removal:
+def discard_generated(path: Path, book: Ledger | None = None) -> Removal:
     """Delete an output of ours that is no longer wanted when it is exactly as we wrote it, and record that it is
-    gone; a file a person edited (or never ours), or one that cannot be deleted now, is kept."""
-    with _ledger(path.parent) as book:
-        if not path.exists():
-            return Removal.ABSENT
-        if not book.is_ours(path):
-            return Removal.EDITED
-        try:
-            path.unlink()
-        except OSError:
-            return Removal.REFUSED
-        book.forget_file(path)
-        return Removal.REMOVED
+    gone (in `book`, the folder's event.db already open, or opened here); a file a person edited (or never ours), or
+    one that cannot be deleted now, is kept."""
+    if book is None:
+        with _ledger(path.parent) as opened:
+            return discard_generated(path, opened)
+    if not path.exists():
+        return Removal.ABSENT
+    if not book.is_ours(path):
+        return Removal.EDITED
+    try:
+        path.unlink()
+    except OSError:
+        return Removal.REFUSED
+    book.forget_file(path)
+    return Removal.REMOVED
 
 
 def remove_generated(path: Path) -> bool:

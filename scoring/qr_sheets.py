@@ -56,12 +56,13 @@ class VoidedSheet:
         return str(Issue.of_file(self.path, detail))
 
 
-def remove_voided(folder: Path, rounds: Iterable[int]) -> tuple[VoidedSheet, ...]:
-    """The 扫码单 of each voided round in `rounds` removed while it is ours and unedited; one per sheet found."""
+def remove_voided(folder: Path, rounds: Iterable[int], book: ledger.Ledger | None = None) -> tuple[VoidedSheet, ...]:
+    """The 扫码单 of each voided round in `rounds` removed while it is ours and unedited (recorded in `book`, the
+    folder's event.db when the caller has it open); one record per sheet found."""
     found = []
     for number in sorted(set(rounds)):
         path = folder / qr_sheet_name(number)
-        removal = ledger.discard_generated(path) if path.exists() else Removal.ABSENT
+        removal = ledger.discard_generated(path, book) if path.exists() else Removal.ABSENT
         if removal is not Removal.ABSENT:
             found.append(VoidedSheet(number, path, removal))
     return tuple(found)

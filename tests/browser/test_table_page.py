@@ -404,6 +404,29 @@ def test_a_hand_another_phone_entered_first_keeps_what_was_typed_as_the_next_han
     assert phone.locator("#taken").is_hidden() and phone.locator("#errors").is_hidden()
     assert phone.errors == []
 
+
+def test_a_hand_sent_again_after_a_reload_and_found_taken_keeps_what_was_typed(fake, phone):
+    """The Wi-Fi dropped while hand 2 was being sent, the page was reloaded, and the other phone entered hand 2
+    meanwhile: the hand kept on the phone is answered 409 when it finally goes, and stays in the form as hand 3."""
+    phone.goto(fake.url)
+    settled(phone)
+    enter_hand(phone, dealer="A", points="35")
+    fake.down = True
+    for digit in "70":
+        tap(phone, f'#pad button[data-key="{digit}"]')
+    tap(phone, "#submit")
+    wait_until(phone, "!document.getElementById('banner').classList.contains('hidden')")
+    phone.reload()
+    wait_until(phone, "!document.getElementById('banner').classList.contains('hidden')")
+    entered_elsewhere(fake, {"hand": 2, "id": "other-phone-2", "dealer": "A", "points": 45})
+    fake.down = False
+    settled(phone)
+    assert stored_hands(fake) == [1, 2]
+    assert phone.locator("#taken").inner_text().startswith("第2局已由另一部手机录入：")
+    assert phone.locator("#formTitle").inner_text() == "录第3局"
+    assert phone.locator("#pointsValue").inner_text() == "70"
+    assert phone.errors == []
+
 # --- the round clock (docs/table-api.md: "clock" of GET /api/t/<code>), with Playwright's clock: no real waiting ---
 
 
