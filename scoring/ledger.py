@@ -632,12 +632,17 @@ class Ledger:
             "WHERE d.id NOT IN (SELECT draw FROM draw_void) ORDER BY d.id")
         found: dict[int, DrawRecord] = {}
         for draw_id, number, seed, lots, pool, pairings, byes, names, at, done, fmt in rows:
-            round_ = Round(number, tuple(json.loads(pool)),
-                           tuple(Pairing(t, a, b, bool(third)) for t, a, b, third in json.loads(pairings)),
-                           tuple(json.loads(byes)), seed, tuple((t, n) for t, n in json.loads(lots)))
+            round_ = _round_of(number, seed, lots, pool, pairings, byes)
             found[number] = DrawRecord(draw_id, round_, {t: tuple(p) for t, p in json.loads(names).items()},
                                        bool(done), at, None if fmt is None else json.loads(fmt))
         return dict(sorted(found.items()))
+
+    def voided_rounds(self, number: int, reason: str) -> tuple[Round, ...]:
+        """The draws of round `number` voided for `reason` (e.g. "--redo 3"), oldest first."""
+        rows = self._db.execute(
+            "SELECT d.round, d.seed, d.lots, d.pool, d.pairings, d.byes FROM draw d JOIN draw_void v ON v.draw = d.id "
+            "WHERE d.round = ? AND v.reason = ? ORDER BY d.id", (number, reason))
+        return tuple(_round_of(*row) for row in rows)
 
     # scoring
 
@@ -852,6 +857,12 @@ def draws_in_force(folder: Path) -> tuple[tuple[int, int, int], dict[int, tuple[
 
 
 @functools.lru_cache(maxsize=8192)
+def _round_of(number: int, seed: int | None, lots: str, pool: str, pairings: str, byes: str) -> Round:
+    return Round(number, tuple(json.loads(pool)),
+                 tuple(Pairing(t, a, b, bool(third)) for t, a, b, third in json.loads(pairings)),
+                 tuple(json.loads(byes)), seed, tuple((t, n) for t, n in json.loads(lots)))
+
+
 def _entry_of(body: str) -> Entry:
     """An entry row's body read back (rows never change, and an Entry is immutable: each read once per process, not
     once per request of its table)."""

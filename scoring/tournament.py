@@ -570,7 +570,7 @@ def _ledger_problems(folder: Path, draws: Mapping[int, ledger.DrawRecord], round
                 continue
             problems.append(_missing_round(folder, number, record))
         elif number in read and not same_draw(read[number].round, record.round):
-            if number == latest and not record.done:  # `draw --redo` stopped after recording, before its workbook
+            if number == latest and not record.done and _redo_stopped(folder, number, read[number].round):
                 if not drawing:
                     problems.append(_redo_unfinished(folder, number))
                 continue
@@ -578,6 +578,19 @@ def _ledger_problems(folder: Path, draws: Mapping[int, ledger.DrawRecord], round
                 f"{path}：对阵与第{number}轮抽签时记下的不同，不是这次比赛抽出的那份记分表（可能从别处拷来，或被改动过）；"
                 f"请换回第{number}轮抽签生成的 {path.name}（其对阵与对阵表相同）")
     return problems
+
+
+def _redo_stopped(folder: Path, number: int, held: Round) -> bool:
+    """round-N.xlsx holds a draw of round `number` that `draw --redo` voided: the redo stopped after recording the
+    corrected draw and before writing its workbook (not a workbook a person put there)."""
+    try:
+        book = ledger.Ledger.existing(folder)
+    except ledger.LedgerError:
+        return False
+    if book is None:
+        return False
+    with book:
+        return any(same_draw(voided, held) for voided in book.voided_rounds(number, f"--redo {number}"))
 
 
 def _redo_unfinished(folder: Path, number: int) -> str:

@@ -9,6 +9,7 @@ rows are read afterwards with a connection of the test's own."""
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import threading
 from pathlib import Path
@@ -18,7 +19,7 @@ import pytest
 from display.hall import SEALED, Request, TableApi, Throttle
 from scoring import tournament
 from scoring.ledger import DB_NAME, Ledger
-from tests.events import round_one_corrected, second_round_drawn, start_event
+from tests.events import new_event, round_one_corrected, second_round_drawn, start_event
 from tests.helpers import cli, digests
 
 PORT = 8000
@@ -275,3 +276,31 @@ def test_a_redo_stopped_after_its_recording_is_named_and_finished_by_running_it_
         assert book.codes(record.id)[1] == codes[1] and len(book.table_entries(record.id, 1)) == 1
     assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 200
     cli("score", folder)
+
+
+# --- review: an interrupted redo told apart from a person's wrong workbook; every step of a redo stopped ---
+
+
+def test_a_draw_whose_papers_failed_and_whose_workbook_a_person_replaced_is_not_called_an_interrupted_redo(
+        tmp_path, monkeypatch):
+    """Round 1 drawn, its papers not written (a PDF held open: the draw stays unfinished), then round-1.xlsx replaced
+    by another draw's workbook (copied from a rehearsal): that is a person's file, named as such ("换回"), not a
+    `draw --redo 1` to run again (which --redo refuses for round 1)."""
+    import materials.paper
+    from scoring.errors import UserError
+
+    folder, other = tmp_path / "event", tmp_path / "rehearsal"
+    for place in (folder, other):
+        new_event(place, 8)
+
+    def held_open(*args, **kwargs):
+        raise UserError(["第1轮对阵表.pdf 正被其他程序打开"])
+
+    monkeypatch.setattr(materials.paper, "write_draw_papers", held_open)
+    cli("draw", folder, "--seed", 1, code=1)
+    monkeypatch.undo()
+    cli("draw", other, "--seed", 5)
+    shutil.copyfile(other / "round-1.xlsx", folder / "round-1.xlsx")
+    for command in ("score", "draw"):
+        output = cli(command, folder, code=1).output
+        assert "不是这次比赛抽出的那份记分表" in output and "--redo" not in output, output
