@@ -637,11 +637,11 @@ class Ledger:
                                        bool(done), at, None if fmt is None else json.loads(fmt))
         return dict(sorted(found.items()))
 
-    def voided_rounds(self, number: int, reason: str) -> tuple[Round, ...]:
-        """The draws of round `number` voided for `reason` (e.g. "--redo 3"), oldest first."""
+    def voided_rounds(self, number: int, reason: str | None = None) -> tuple[Round, ...]:
+        """The draws of round `number` voided (for `reason`, e.g. "--redo 3", when given), oldest first."""
         rows = self._db.execute(
             "SELECT d.round, d.seed, d.lots, d.pool, d.pairings, d.byes FROM draw d JOIN draw_void v ON v.draw = d.id "
-            "WHERE d.round = ? AND v.reason = ? ORDER BY d.id", (number, reason))
+            "WHERE d.round = ? AND v.reason = COALESCE(?, v.reason) ORDER BY d.id", (number, reason))
         return tuple(_round_of(*row) for row in rows)
 
     # scoring

@@ -639,6 +639,8 @@ def _adopt_rounds(folder: Path, book: ledger.Ledger) -> None:
                 sheet = workbook.read_round(path)
             except workbook.WorkbookError:
                 break  # the command reading it names the problem
+            if any(same_draw(voided, sheet.round) for voided in book.voided_rounds(number)):
+                break  # a draw event.db voided (`draw --redo` stopped before removing it), never drawn again
             book.record_draw(sheet.round, {}, done=True)
             book.record_file(path)
         number += 1
@@ -994,9 +996,10 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
                      for team, new_team in ((old.a, new.a), (old.b, new.b)) if team != new_team)
     touched = {t for t, _, _ in replaced}
     with ledger.Ledger.open(folder) as book:
-        voided, backups = _remove_after(folder, book, number)
+        voided = _later_rounds(folder, book, number)
         path = round_path(folder, number)
-        backups.insert(0, _backup(path))
+        backups = [_backup(path), *(_backup(round_path(folder, n)) for n in reversed(voided)
+                                    if round_path(folder, n).exists())]
         old = book.draws().get(number)
         teams = with_recorded_names(state.team_map, old)
         with book.atomic():  # no reader sees round N without a draw, or the new draw without its codes and entries
@@ -1009,6 +1012,7 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
             draw_id = book.record_draw(corrected, {t: teams[t].players for t in corrected.pool if t in teams},
                                        format=old.format if old is not None else None)
             codes = _carry_tables(book, old, draw_id, corrected, touched)
+        _remove_later(folder, voided)  # only now: a redo stopped before this is still named by its recorded draw
         sheets = qr_sheets.remove_voided(folder, voided, book)  # the voided rounds' 扫码单: their codes no longer work
         kept = workbook.carried(sheet, [p.table for p in corrected.pairings if p.table not in touched])
         workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), typed=kept, force=True)
@@ -1063,18 +1067,17 @@ def _entries(match: MatchSheet) -> dict[str, object]:
     return {"walkover": plain(match.walkover), "hands": hands}
 
 
-def _remove_after(folder: Path, book: ledger.Ledger, number: int) -> tuple[tuple[int, ...], list[Path]]:
-    """Every round after `number`: its workbook backed up and removed (`_void_later` voids its draw)."""
+def _later_rounds(folder: Path, book: ledger.Ledger, number: int) -> tuple[int, ...]:
+    """Every round after `number` that has a draw in force or a workbook (`--redo number` voids them)."""
     draws = book.draws()
-    later = sorted({n for n in draws if n > number} | {n for n in range(number + 1, number + 8)
-                                                        if round_path(folder, n).exists()})
-    backups = []
+    return tuple(sorted({n for n in draws if n > number} | {n for n in range(number + 1, number + 8)
+                                                             if round_path(folder, n).exists()}))
+
+
+def _remove_later(folder: Path, later: Sequence[int]) -> None:
+    """The workbooks of the rounds `--redo` voided removed (backed up before its recording)."""
     for n in reversed(later):
-        path = round_path(folder, n)
-        if path.exists():
-            backups.append(_backup(path))
-            path.unlink()
-    return tuple(later), backups
+        round_path(folder, n).unlink(missing_ok=True)
 
 
 def _void_later(book: ledger.Ledger, number: int) -> None:

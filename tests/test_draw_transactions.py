@@ -15,11 +15,13 @@ import threading
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from cli import app
 from display.hall import SEALED, Request, TableApi, Throttle
 from scoring import tournament
 from scoring.ledger import DB_NAME, Ledger
-from tests.events import new_event, round_one_corrected, second_round_drawn, start_event
+from tests.events import fill, new_event, round_one_corrected, second_round_drawn, start_event
 from tests.helpers import cli, digests
 
 PORT = 8000
@@ -304,3 +306,43 @@ def test_a_draw_whose_papers_failed_and_whose_workbook_a_person_replaced_is_not_
     for command in ("score", "draw"):
         output = cli(command, folder, code=1).output
         assert "不是这次比赛抽出的那份记分表" in output and "--redo" not in output, output
+
+
+@pytest.fixture
+def redo_over_round_three(tmp_path: Path) -> Path:
+    """An 8-team event with round 3 (the final) drawn, then round 1 corrected so that `draw --redo 2` is due: the
+    redo voids round 3 and removes round-3.xlsx (backed up)."""
+    folder = second_round_drawn(tmp_path / "event")
+    fill(folder, 2)
+    cli("score", folder)
+    cli("draw", folder, "--seed", 3)
+    round_one_corrected(folder)
+    return folder
+
+
+@pytest.mark.parametrize("step", ["_void_later", "_remove_later", "write_round"])
+def test_a_redo_stopped_before_or_after_its_recording_is_finished_by_running_it_again(
+        redo_over_round_three, monkeypatch, step):
+    """`draw --redo 2` stopped just before its transaction (nothing recorded), just after it (round-3.xlsx not yet
+    removed) or before round-2.xlsx is written: no command calls a round workbook lost (`draw --force` would bring round 3 back blank), and the same
+    command run again finishes the job: round 3 voided, its workbook kept only as a backup, round 2 corrected."""
+    folder = redo_over_round_three
+
+    def stopped(*args, **kwargs):
+        raise RuntimeError("killed")
+
+    monkeypatch.setattr(tournament.workbook if step == "write_round" else tournament, step, stopped)
+    with pytest.raises(RuntimeError):
+        tournament.redo_draw(folder, 2)
+    monkeypatch.undo()
+    for command in ("score", "bracket"):
+        output = CliRunner().invoke(app, [command, str(folder)]).output
+        assert "不见了" not in output and "--force" not in output, output
+        assert step == "_void_later" or f"{folder} --redo 2" in output, output  # before it: the event as it was
+    cli("draw", folder, "--redo", 2)
+    assert in_force(folder, 3) == 0 and not (folder / "round-3.xlsx").exists()
+    assert list(folder.glob("round-3.备份-*.xlsx"))
+    with Ledger.open(folder) as book:
+        record = book.draws()[2]
+        assert record.done and tournament.same_draw(
+            tournament.workbook.read_round(folder / "round-2.xlsx").round, record.round)
