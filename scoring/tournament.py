@@ -989,6 +989,8 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
                               heading=f"第{number - 1}轮还有比赛没有决出胜负：",
                               hint=f"先补全或改正它并运行 {command_line('score', folder)}，再 --redo {number}")
     swap = _substitution(before, sheet.round)
+    if not swap and _unfinished(folder, sheet):  # stopped while writing its papers: run again, it completes them
+        return draw_next(folder, papers=papers)
     if not swap:
         raise TournamentError([f"第{number}轮的参赛组与第{number - 1}轮现在的晋级组一致，不需要 --redo"])
     corrected = _substituted(sheet.round, swap)
@@ -1027,6 +1029,14 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
                 return replace(report, papers_problems=tuple(exc.messages))
         book.draw_done(draw_id)
     return report
+
+
+def _unfinished(folder: Path, sheet: RoundSheet) -> bool:
+    """`sheet`'s round is the latest drawn, its draw (the one the workbook holds) not complete yet."""
+    draws = recorded_draws(folder)
+    record = draws.get(sheet.round.number)
+    return (record is not None and not record.done and sheet.round.number == max(draws)
+            and same_draw(record.round, sheet.round))
 
 
 def _carry_tables(book: ledger.Ledger, old: ledger.DrawRecord | None, draw_id: int, drawn: Round,

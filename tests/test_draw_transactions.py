@@ -346,3 +346,27 @@ def test_a_redo_stopped_before_or_after_its_recording_is_finished_by_running_it_
         record = book.draws()[2]
         assert record.done and tournament.same_draw(
             tournament.workbook.read_round(folder / "round-2.xlsx").round, record.round)
+
+
+def test_a_redo_stopped_while_its_papers_are_written_is_finished_by_running_it_again(to_redo, monkeypatch):
+    """`draw --redo 2` killed while writing its papers (round-2.xlsx already corrected, the draw unfinished): the same
+    command again writes the papers and completes the draw, rather than saying no --redo is needed."""
+    import materials.paper
+
+    folder, codes, _ = to_redo
+    writing = materials.paper.write_draw_papers
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(materials.paper, "write_draw_papers", killed)
+    CliRunner().invoke(app, ["draw", str(folder), "--redo", "2"])
+    monkeypatch.setattr(materials.paper, "write_draw_papers", writing)
+    with Ledger.open(folder) as book:
+        assert not book.draws()[2].done
+    output = cli("draw", folder, "--redo", 2).output
+    assert "不需要" not in output and "补全" in output, output
+    with Ledger.open(folder) as book:
+        record = book.draws()[2]
+        assert record.done and book.codes(record.id)[1] == codes[1]
+    assert (folder / "第2轮对阵表.pdf").exists()
