@@ -1013,7 +1013,7 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
                 book.void_draw(old.id, f"--redo {number}")
             draw_id = book.record_draw(corrected, {t: teams[t].players for t in corrected.pool if t in teams},
                                        format=old.format if old is not None else None)
-            codes = _carry_tables(book, old, draw_id, corrected, touched)
+            codes = _carry_tables(book, old, draw_id, corrected, _changed(old, corrected))
         _remove_later(folder, voided)  # only now: a redo stopped before this is still named by its recorded draw
         sheets = qr_sheets.remove_voided(folder, voided, book)  # the voided rounds' 扫码单: their codes no longer work
         kept = workbook.carried(sheet, [p.table for p in corrected.pairings if p.table not in touched])
@@ -1029,6 +1029,13 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
                 return replace(report, papers_problems=tuple(exc.messages))
         book.draw_done(draw_id)
     return report
+
+
+def _changed(old: ledger.DrawRecord | None, corrected: Round) -> set[int]:
+    """The tables whose teams the redo changes in the draw in force: those `touched` in the workbook, except when a
+    stopped redo already recorded `corrected` (its codes were in force meanwhile, and may have been entered with)."""
+    before = {p.table: p for p in old.round.pairings} if old is not None else {}
+    return {p.table for p in corrected.pairings if before.get(p.table) != p}
 
 
 def _unfinished(folder: Path, sheet: RoundSheet) -> bool:

@@ -370,3 +370,26 @@ def test_a_redo_stopped_while_its_papers_are_written_is_finished_by_running_it_a
         record = book.draws()[2]
         assert record.done and book.codes(record.id)[1] == codes[1]
     assert (folder / "第2轮对阵表.pdf").exists()
+
+
+def test_a_redo_run_again_keeps_the_codes_and_hands_its_stopped_run_gave_the_changed_tables(to_redo, monkeypatch):
+    """The stopped redo's draw was in force meanwhile: `serve` answered table 2's new code (the 扫码单 watcher printed
+    it) and a phone entered a hand with it. Run again, the redo changes no table of that draw: table 2 keeps the
+    code and the hand, as table 1 keeps its own."""
+    folder, codes, api = to_redo
+
+    def stopped(*args, **kwargs):
+        raise RuntimeError("stopped")
+
+    monkeypatch.setattr(tournament.workbook, "write_round", stopped)
+    with pytest.raises(RuntimeError):
+        tournament.redo_draw(folder, 2)
+    monkeypatch.undo()
+    given = codes_of(folder, 2)
+    assert given[1] == codes[1] and given[2] != codes[2]
+    assert call(api, "POST", f"/api/t/{given[2]}/hands", {"hand": 1, "id": "n1", "dealer": "B", "points": 40})[0] == 201
+    cli("draw", folder, "--redo", 2)
+    assert codes_of(folder, 2) == given
+    with Ledger.open(folder) as book:
+        record = book.draws()[2]
+        assert [len(book.table_entries(record.id, t)) for t in (1, 2)] == [1, 1]
