@@ -58,6 +58,7 @@ NO_ROUND = "还没有抽签，没有正在进行的一轮"
 NO_TABLE = "本轮没有第{table}桌"
 REDRAWN_TRIES = 3  # an action whose round was redrawn under it is made again on the new draw, at most this often
 REDRAWING = "本轮正在重新抽签，请稍后再操作一次"
+NEXT_DRAWN = "下一轮刚刚抽签，上一轮的记录已封存，这次操作没有记下；请刷新页面"
 NO_SUCH = "裁判台没有这个地址"
 ONLY = {"GET": "只能用 GET 读取裁判台", "POST": "只能用 POST 提交"}
 
@@ -239,13 +240,35 @@ class DeskApi:
             setup = self.seating.setup(record, table)
             decide = DECISIONS[action]
             stamp = self._stamp(address)
-            decision = book.decide_entry(record.id, table, lambda entries: decide(setup, entries, body, stamp=stamp))
+            try:
+                decision = book.decide_entry(record.id, table, unsealed(book, record, lambda entries: decide(
+                    setup, entries, body, stamp=stamp)))
+            except NextRoundDrawn:
+                return desk_refusal(HTTPStatus.CONFLICT, "action", NEXT_DRAWN)
             if decision.result.http_status >= 400:
                 return Reply(decision.http_status, issues_json(decision.errors))
             return Reply(HTTPStatus.OK, self.document(book))
 
 
 DECISIONS = {"minutes": entry.add_minutes, "reopen": entry.reopen, "confirm": entry.desk_confirm}
+
+
+class NextRoundDrawn(Exception):
+    """Raised inside a desk change's write transaction when a later round was drawn since the desk looked."""
+
+
+def unsealed(book: ledger.Ledger, record: ledger.DrawRecord,
+             decide: Callable[[tuple[entry.Entry, ...]], entry.Decision]) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
+    """`decide`, refusing (NextRoundDrawn, rolled back) a change to `record`'s round once a later round is drawn, as
+    read in the write transaction: `draw` (another process) may record it after the desk looked at the round."""
+
+    def decided(entries: tuple[entry.Entry, ...]) -> entry.Decision:
+        decision = decide(entries)
+        if decision.entry is not None and book.last_round() > record.round.number:
+            raise NextRoundDrawn
+        return decision
+
+    return decided
 
 
 def current_draw(book: ledger.Ledger) -> ledger.DrawRecord | None:

@@ -393,3 +393,32 @@ def test_a_redo_run_again_keeps_the_codes_and_hands_its_stopped_run_gave_the_cha
     with Ledger.open(folder) as book:
         record = book.draws()[2]
         assert [len(book.table_entries(record.id, t)) for t in (1, 2)] == [1, 1]
+
+
+def test_a_desk_reopen_caught_by_the_next_draw_is_refused_not_stored_under_the_sealed_round(played, monkeypatch):
+    """The desk (`serve`'s 裁判台) reopens round 1's table 2 while `draw` records round 2 in another process: the desk
+    looked at the round in play (round 1) just before the draw committed and writes just after. Round 1 is sealed by
+    then: the desk is refused (409, in Chinese), and round 1's table 2 stays decided as round 2 was drawn on it."""
+    from display import desk_api
+
+    folder, codes, api = played
+    desk = desk_api.DeskApi(folder, names={"127.0.0.1"}, port=PORT, pin="246810", throttle=Throttle(),
+                            clock=lambda: "2026-03-10T09:30:00+08:00")
+    looked = desk_api.current_draw
+    drawn: list[int] = []
+
+    def current_draw(book):
+        found = looked(book)
+        if not drawn:
+            drawn.append(cli("draw", folder, "--seed", 2).exit_code)
+        return found
+
+    monkeypatch.setattr(desk_api, "current_draw", current_draw)
+    entries = count(folder, "SELECT COUNT(*) FROM entry")
+    body = json.dumps({"reason": "甲方对第2局有异议"}).encode()
+    reply = desk.handle(Request("POST", "/api/desk/t/2/reopen", "127.0.0.1", {**HEADERS, "x-desk-pin": "246810"},
+                                body, len(body)))
+    assert drawn == [0] and in_force(folder, 2) == 1
+    assert reply.status == 409 and "下一轮刚刚抽签" in reply.body().decode(), reply.body().decode()
+    assert count(folder, "SELECT COUNT(*) FROM entry") == entries
+    assert call(api, "GET", f"/api/t/{codes[2]}")[1]["status"] == "decided"
