@@ -715,7 +715,11 @@ def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None
     for _ in range(DRAW_TRIES - 1):
         with contextlib.suppress(EntriesMoved):  # a phone entered something meanwhile: read and computed again
             return once()
-    return once()  # the last try: its refusal (EntriesMoved) is the user's
+    try:
+        return once()
+    except EntriesMoved as moved:  # the last try: its refusal is the user's, naming the command as typed
+        typed = ("--seed", seed) if seed is not None else ("--lots", lots) if lots is not None else ()
+        raise EntriesMoved(folder, moved.number, typed) from None
 
 
 DRAW_TRIES = 3  # a draw whose round's phone entries moved while it was computed is computed again, in all this often
@@ -725,10 +729,11 @@ class EntriesMoved(TournamentError):
     """A phone entry of a round was accepted after `draw` read the round's results and before it recorded the new
     draw: nothing recorded, nothing written (`draw_next` reads everything again)."""
 
-    def __init__(self, folder: Path, number: int):
+    def __init__(self, folder: Path, number: int, typed: Sequence[object] = ()):
+        self.number = number
         super().__init__([f"抽签时，手机刚为第{number}轮录入了新的记录（扫码录分）；这次抽签用的是录入之前的成绩，"
                           "所以没有记下，也没有生成任何文件"],
-                         hint=f"请再运行一次 {command_line('draw', folder)}，按最新的成绩抽签")
+                         hint=f"请再运行一次 {command_line('draw', folder, *typed)}，按最新的成绩抽签")
 
 
 def _unchanged(book: ledger.Ledger, state: EventFolder) -> None:

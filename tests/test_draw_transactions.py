@@ -422,3 +422,13 @@ def test_a_desk_reopen_caught_by_the_next_draw_is_refused_not_stored_under_the_s
     assert reply.status == 409 and "下一轮刚刚抽签" in reply.body().decode(), reply.body().decode()
     assert count(folder, "SELECT COUNT(*) FROM entry") == entries
     assert call(api, "GET", f"/api/t/{codes[2]}")[1]["status"] == "decided"
+
+
+def test_a_draw_refused_for_phones_entering_names_the_command_with_its_seed_or_lots(played, monkeypatch):
+    """The refusal after every try asks to run the draw again: the same command, `--seed` (or `--lots`, the paper lots
+    drawn in the hall) included — plain `draw` would draw by a random seed instead."""
+    folder, codes, api = played
+    between_reading_and_recording(
+        monkeypatch, lambda k: call(api, "POST", f"/api/t/{codes[k + 1]}/confirm", {"side": "B"}))
+    output = cli("draw", folder, "--seed", 2, code=1).output
+    assert f"{folder} --seed 2，" in output, output
