@@ -479,7 +479,8 @@ class Ledger:
         try:
             yield self._db
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:  # not already rolled back by SQLite itself (a full disk, an I/O error)
+                self._db.execute("ROLLBACK")
             raise
         self._db.execute("COMMIT")
 
@@ -489,8 +490,9 @@ class Ledger:
         try:
             yield
         except BaseException:
-            self._db.execute("ROLLBACK TO part")
-            self._db.execute("RELEASE part")
+            if self._db.in_transaction:  # as in `_transaction`: the error's own rollback may have ended it all
+                self._db.execute("ROLLBACK TO part")
+                self._db.execute("RELEASE part")
             raise
         self._db.execute("RELEASE part")
 

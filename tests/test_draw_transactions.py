@@ -432,3 +432,35 @@ def test_a_draw_refused_for_phones_entering_names_the_command_with_its_seed_or_l
         monkeypatch, lambda k: call(api, "POST", f"/api/t/{codes[k + 1]}/confirm", {"side": "B"}))
     output = cli("draw", folder, "--seed", 2, code=1).output
     assert f"{folder} --seed 2，" in output, output
+
+
+# --- Ledger.atomic(): nesting ---
+
+
+def test_atomic_nests_as_savepoints_and_keeps_the_error_sqlite_rolled_back_itself(tmp_path):
+    """A write method inside `atomic()` is a savepoint: an error inside it rolled back to it, the outer changes kept
+    when the error is handled; one outside commits on its own. An error after which SQLite rolled the whole
+    transaction back itself (a full disk, an I/O error) reaches the caller as it was, not as 'no such savepoint'."""
+    folder = second_round_drawn(tmp_path / "event")
+    logs = count(folder, "SELECT COUNT(*) FROM log")
+    with Ledger.open(folder) as book:
+        with book.atomic():
+            book.log("outer")
+            with pytest.raises(RuntimeError), book.atomic():
+                book.log("inner")
+                raise RuntimeError("inner")
+        assert count(folder, "SELECT COUNT(*) FROM log") == logs + 1
+        book.log("alone")
+        assert count(folder, "SELECT COUNT(*) FROM log") == logs + 2
+
+        def full(self, kind, **detail):
+            with self._transaction() as db:
+                db.execute("ROLLBACK")  # what SQLite does itself on SQLITE_FULL inside a transaction
+                raise sqlite3.OperationalError("database or disk is full")
+
+        with pytest.raises(sqlite3.OperationalError, match="disk is full"), book.atomic():
+            book.log("before")
+            full(book, "x")
+        assert not book.in_transaction
+        book.log("after")
+    assert count(folder, "SELECT COUNT(*) FROM log") == logs + 3
