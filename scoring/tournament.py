@@ -1099,7 +1099,10 @@ def _later_rounds(folder: Path, book: ledger.Ledger, number: int) -> tuple[int, 
 def _remove_later(folder: Path, later: Sequence[int]) -> None:
     """The workbooks of the rounds `--redo` voided removed (backed up before its recording)."""
     for n in reversed(later):
-        round_path(folder, n).unlink(missing_ok=True)
+        try:
+            round_path(folder, n).unlink(missing_ok=True)
+        except OSError as exc:  # open in Excel on Windows: said; `draw --redo` again removes it
+            raise files.CannotWrite(round_path(folder, n), exc) from None
 
 
 def _void_later(book: ledger.Ledger, number: int) -> None:

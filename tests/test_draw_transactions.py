@@ -467,3 +467,25 @@ def test_atomic_nests_as_savepoints_and_keeps_the_error_sqlite_rolled_back_itsel
         assert not book.in_transaction
         book.log("after")
     assert count(folder, "SELECT COUNT(*) FROM log") == logs + 3
+
+
+def test_a_later_round_workbook_open_in_excel_stops_the_redo_in_chinese_and_running_it_again_finishes(
+        redo_over_round_three, monkeypatch):
+    """On Windows a workbook open in Excel cannot be removed: `draw --redo 2` says so in Chinese, naming
+    round-3.xlsx (no error report), and once it is closed the same command finishes the job."""
+    folder = redo_over_round_three
+    removing = Path.unlink
+
+    def held_open(self, *args, **kwargs):
+        if self.name == "round-3.xlsx":
+            raise PermissionError(13, "Permission denied", str(self))
+        return removing(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "unlink", held_open)
+    output = cli("draw", folder, "--redo", 2, code=1).output
+    assert "round-3.xlsx" in output and "关闭" in output, output
+    monkeypatch.undo()
+    cli("draw", folder, "--redo", 2)
+    assert in_force(folder, 3) == 0 and not (folder / "round-3.xlsx").exists()
+    with Ledger.open(folder) as book:
+        assert book.draws()[2].done
