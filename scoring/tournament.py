@@ -1020,7 +1020,8 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
                                        format=old.format if old is not None else None)
             codes = _carry_tables(book, old, draw_id, corrected, _changed(old, corrected))
         _remove_later(folder, voided)  # only now: a redo stopped before this is still named by its recorded draw
-        sheets = qr_sheets.remove_voided(folder, voided, book)  # the voided rounds' 扫码单: their codes no longer work
+        # the voided rounds' 扫码单 (their codes no longer work), also those a stopped run of this redo voided
+        sheets = qr_sheets.remove_voided(folder, (*voided, *_voided_by_redo(book, number)), book)
         kept = workbook.carried(sheet, [p.table for p in corrected.pairings if p.table not in touched])
         workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), typed=kept, force=True)
         book.record_file(path)
@@ -1094,6 +1095,11 @@ def _later_rounds(folder: Path, book: ledger.Ledger, number: int) -> tuple[int, 
     draws = book.draws()
     return tuple(sorted({n for n in draws if n > number} | {n for n in range(number + 1, number + 8)
                                                              if round_path(folder, n).exists()}))
+
+
+def _voided_by_redo(book: ledger.Ledger, number: int) -> list[int]:
+    """The rounds after `number` whose draw a `--redo number` voided (a stopped run of it, say)."""
+    return [n for n in range(number + 1, number + 8) if book.voided_rounds(n, f"--redo {number}")]
 
 
 def _remove_later(folder: Path, later: Sequence[int]) -> None:

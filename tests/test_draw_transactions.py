@@ -489,3 +489,24 @@ def test_a_later_round_workbook_open_in_excel_stops_the_redo_in_chinese_and_runn
     assert in_force(folder, 3) == 0 and not (folder / "round-3.xlsx").exists()
     with Ledger.open(folder) as book:
         assert book.draws()[2].done
+
+
+def test_a_redo_stopped_before_removing_the_voided_round_s_qr_sheet_removes_it_when_run_again(tmp_path, monkeypatch):
+    """`draw --redo 2` stopped after its recording, before it removed round 3's 扫码单 (dead codes): run again, it
+    removes it (round 3's draw is voided already, so it is no longer among the rounds the redo voids now)."""
+    from materials.qr_sheet import qr_sheet_name
+    from tests.test_qr_sheets import with_sheets
+
+    folder = with_sheets(tmp_path / "event")
+    round_one_corrected(folder)
+
+    def stopped(*args, **kwargs):
+        raise RuntimeError("killed")
+
+    monkeypatch.setattr(tournament.qr_sheets, "remove_voided", stopped)
+    with pytest.raises(RuntimeError):
+        tournament.redo_draw(folder, 2)
+    monkeypatch.undo()
+    assert (folder / qr_sheet_name(3)).exists()
+    cli("draw", folder, "--redo", 2)
+    assert not (folder / qr_sheet_name(3)).exists() and (folder / qr_sheet_name(2)).exists()
