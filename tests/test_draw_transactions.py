@@ -252,12 +252,8 @@ def test_a_redo_stopped_inside_its_recording_leaves_event_db_as_it_was_and_runs_
     assert in_force(folder, 2) == 1 and codes_of(folder, 2)[1] == codes[1] and codes_of(folder, 2)[2] != codes[2]
 
 
-def test_a_redo_stopped_after_its_recording_is_named_and_finished_by_running_it_again(to_redo, monkeypatch):
-    """The redo stopped after its transaction and before round-2.xlsx was written again (killed, disk full): the
-    corrected draw is in force, unfinished, and the workbook still holds the draw before it. Every command names
-    `draw --redo 2` (plain `draw` completes nothing on the wrong workbook, `score` does not blame a person), and
-    running it again finishes the job: the workbook, the papers, table 1's code and hand kept."""
-    folder, codes, api = to_redo
+def redo_stopped_before_its_workbook(folder, monkeypatch) -> None:
+    """`draw --redo 2` stopped (killed, disk full) after its transaction, before round-2.xlsx was written again."""
 
     def stopped(*args, **kwargs):
         raise RuntimeError("stopped")
@@ -266,6 +262,16 @@ def test_a_redo_stopped_after_its_recording_is_named_and_finished_by_running_it_
     with pytest.raises(RuntimeError):
         tournament.redo_draw(folder, 2)
     monkeypatch.undo()
+
+
+def test_a_redo_stopped_after_its_recording_is_named_and_finished_by_running_it_again(to_redo, monkeypatch):
+    """The redo stopped after its transaction and before round-2.xlsx was written again (killed, disk full): the
+    corrected draw is in force, unfinished, and the workbook still holds the draw before it. Every command names
+    `draw --redo 2` (plain `draw` completes nothing on the wrong workbook, `score` does not blame a person), and
+    running it again finishes the job: the workbook, the papers, table 1's code and hand kept."""
+    folder, codes, api = to_redo
+
+    redo_stopped_before_its_workbook(folder, monkeypatch)
     files = not_event_db(folder)
     for command in ("score", "draw"):
         assert f"{folder} --redo 2 完成它" in cli(command, folder, code=1).output
@@ -381,13 +387,7 @@ def test_a_redo_run_again_keeps_the_codes_and_hands_its_stopped_run_gave_the_cha
     code and the hand, as table 1 keeps its own."""
     folder, codes, api = to_redo
 
-    def stopped(*args, **kwargs):
-        raise RuntimeError("stopped")
-
-    monkeypatch.setattr(tournament.workbook, "write_round", stopped)
-    with pytest.raises(RuntimeError):
-        tournament.redo_draw(folder, 2)
-    monkeypatch.undo()
+    redo_stopped_before_its_workbook(folder, monkeypatch)
     given = codes_of(folder, 2)
     assert given[1] == codes[1] and given[2] != codes[2]
     assert call(api, "POST", f"/api/t/{given[2]}/hands", {"hand": 1, "id": "n1", "dealer": "B", "points": 40})[0] == 201
