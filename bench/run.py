@@ -26,17 +26,19 @@ Budgets (issues 10, 16, 17 and 20):
   `/board.json` every second: every request answered, no 5xx, each hand stored exactly once (event.db read
   afterwards), the TV's board updating meanwhile; p99 of a hand's POST ≤ 3 × the p99 of a floor driven the same
   way (a bare `ThreadingHTTPServer`, backlog 256, inserting each body into SQLite in WAL and answering 201), each
-  product run against the floor run just before it, the median of five turns; the TV's p99 ≤ 2 s. Measured on 2
-  cores shared with other work (load average about 5): ratio 2.39 (turns 1.48-2.72; serve p99 0.69-0.79 s against
-  the floor's 0.29-0.47 s); the TV's p99 0.34-0.55 s; server CPU per run 3.6-6.0 s against the floor's 1.6-1.9 s;
-  about 50 s in all. Earlier runs of three turns gave ratios from 0.87 to 5.4 as the machine's other load came and
-  went (hence the turns paired). (16.7 in a first run, with two phones a table, before the hall kept its event.db
-  connections open, remembered the codes, stopped parsing event.toml's defaults on every request and answered
-  repeated hands without the writer; 5.1 on a quieter machine before that last change.)
-  On the final main of that session, on a QUIET machine (load average under 1), it FAILS: ratio 3.12-3.91 over four
-  runs (serve p99 1.0-1.3 s against the floor's 0.26-0.36 s; serve's CPU 5.5-9.7 s a run against the floor's
-  1.7-2.3 s), the TV's p99 0.6-1.5 s: with both cores free the floor gains more than serve, whose CPU per request
-  (HTTP handling, the table's whole state in every answer, a fsync'd commit per change) is the limit.
+  product run against the floor run just before it, the median of five turns; the TV's p99 ≤ 2 s.
+  Measured on a quiet machine (2 cores, load average under 1), since `serve` decides the table requests one at a
+  time on one event.db connection and remembers each table's state: ratio 1.83 (turns 1.80-2.04; serve p99 0.51 s
+  against the floor's 0.26 s), the TV's p99 0.22 s, about 40 s in all; 2.00 (turns 1.61-2.12) in another quiet
+  run; under other load (load average 3-4) ratios from 0.98 to 5.3 by turn, median 2.29, as the machine's other
+  work came and went (hence the turns paired and the median taken). Before (the previous session's final main:
+  16 pooled connections, each table's log folded and its JSON made on every request) the quiet machine FAILED it:
+  ratio 3.12-3.91 (serve p99 1.0-1.5 s, serve's CPU 7.5-9.6 s a run against the floor's 2.1-2.8 s). Found by
+  elimination, not by cProfile (which inflates Python-heavy code): a stub table API made serve's HTTP side cost
+  1.6 s a run, less than the whole floor; more pooled connections made it worse, one lock over the decisions
+  better: 256 request threads traded the GIL at every SQLite call and re-read each other's pages. (16.7 in a first
+  run, with two phones a table, before the hall kept its event.db connections open, remembered the codes and
+  stopped parsing event.toml's defaults on every request.)
   `--only load` runs this part alone.
 
 Exit status 1 if any budget fails. `--only demo,score` measures only those budgets (see `--help`).
