@@ -2,11 +2,15 @@
 `POST /api/desk/t/<table>/minutes | reopen | confirm`, every call with `X-Desk-PIN`.
 
 Thin, like the table API beside it (`display.hall`): `DeskApi.handle` takes a parsed `Request` and refuses, in this
-order, a `Host` not ours (421), an address other than the PC itself unless `[serve] desk_lan` (403), an unknown
+order, a `Host` not ours (421), an address other than the PC itself (127.0.0.1, ::1, or an address the server is
+bound to: the PC opening its own LAN address) unless `[serve] desk_lan` (403), an unknown
 path (404) or method (405), a POST not `application/json` (415) or over 16 KB (413), an address with 5 wrong codes
 or PINs in a minute (429), a missing or wrong PIN (401); then a table not in the round (404), a missing reason
 (400), bad values (422), a desk confirmation before the match is over (409). Every accepted action is one new row
-in event.db (through `scoring.ledger`), committed before the answer, which is the whole desk document.
+in event.db (through `scoring.ledger`), committed before the answer, which is the whole desk document. A POST may
+carry the page's `"id"` for the press: the same id again (a retry after a lost answer) is answered 200 with the desk
+as it stands and adds nothing; the same id for another action or content is 409 — decided inside the write
+transaction (`scoring.entry.desk_action`, `scoring.clock.decide_clock`).
 
 The workbook's view of each table comes from the venue display's cached reading of the folder (`BoardSource`:
 read again only when the files change), the phone entries and the clock from event.db on every request.
@@ -61,22 +65,39 @@ REDRAWING = "本轮正在重新抽签，请稍后再操作一次"
 NEXT_DRAWN = "下一轮刚刚抽签，上一轮的记录已封存，这次操作没有记下；请刷新页面"
 NO_SUCH = "裁判台没有这个地址"
 ONLY = {"GET": "只能用 GET 读取裁判台", "POST": "只能用 POST 提交"}
+ID_REUSED = "操作编号 {id} 已用于 {time} 的另一项计时操作，这次没有记录；请刷新页面后再操作"
 
 
 def is_local(address: str) -> bool:
     """The PC itself: 127.0.0.1 (any 127.x), ::1, or ::ffff:127.0.0.1."""
+    ip = _ip(address)
+    return ip is not None and ip.is_loopback
+
+
+def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """An address as an IP (an IPv4 address mapped into IPv6 as itself, a zone dropped); None for anything else."""
     try:
         ip = ipaddress.ip_address(address.split("%", 1)[0])
     except ValueError:
+        return None
+    return getattr(ip, "ipv4_mapped", None) or ip
+
+
+def is_own(address: str, bound: Collection[str]) -> bool:
+    """Whether `address` is one of the addresses this server listens on (`bound`: the PC's own LAN address that
+    `serve --lan` printed, and 127.0.0.1): a request from there comes from the PC itself. A wildcard (0.0.0.0, ::)
+    names no address and counts for nothing."""
+    ip = _ip(address)
+    if ip is None or ip.is_unspecified:
         return False
-    mapped = getattr(ip, "ipv4_mapped", None)
-    return (mapped or ip).is_loopback
+    return any(_ip(host) == ip for host in bound)
 
 
-def desk_allowed(address: str, desk_lan: bool) -> bool:
-    """Whether `/desk` and `/api/desk…` answer a request from `address`: the PC itself, or anyone with desk_lan
+def desk_allowed(address: str, desk_lan: bool, bound: Collection[str] = ()) -> bool:
+    """Whether `/desk` and `/api/desk…` answer a request from `address`: the PC itself (127.0.0.1, ::1, or one of
+    the addresses the server is bound to, `bound`: the PC opening its own LAN address), or anyone with desk_lan
     (the page's 403 uses this too)."""
-    return desk_lan or is_local(address)
+    return desk_lan or is_local(address) or is_own(address, bound)
 
 
 def desk_route(path: str) -> tuple[str, int | None] | None:
@@ -99,16 +120,19 @@ def desk_refusal(status: int, field: str | None, message: str) -> Reply:
 
 class DeskApi:
     """The desk API: one `handle(request) → Reply` per request, safe from many threads at once. `clock` gives the
-    PC's time as ISO 8601 with its offset (injected in tests); `source` is the venue display's cached reading."""
+    PC's time as ISO 8601 with its offset (injected in tests); `source` is the venue display's cached reading;
+    `bound` the addresses the server listens on (`desk_allowed`)."""
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, pin: str, desk_lan: bool = False,
-                 throttle: Throttle | None = None, source: display.BoardSource | None = None,
-                 clock: Callable[[], str] = now_iso, seating: Seating | None = None):
+                 bound: Collection[str] = (), throttle: Throttle | None = None,
+                 source: display.BoardSource | None = None, clock: Callable[[], str] = now_iso,
+                 seating: Seating | None = None):
         self.folder = folder
         self.names = frozenset(names)
         self.port = port
         self.pin = pin
         self.desk_lan = desk_lan
+        self.bound = tuple(bound)  # the addresses the server listens on: a request from one is the PC itself
         self.throttle = throttle or Throttle()
         self.source = source
         self.clock = clock
@@ -136,11 +160,15 @@ class DeskApi:
                 continue
         return refusal(HTTPStatus.SERVICE_UNAVAILABLE, REDRAWING)
 
+    def allows(self, address: str) -> bool:
+        """Whether the desk (page and API) answers `address` (`desk_allowed`)."""
+        return desk_allowed(address, self.desk_lan, self.bound)
+
     def _refused(self, request: Request) -> Reply | None:
         """Everything refused before the desk is read, in the order docs/table-api.md gives."""
         if not display.host_allowed(request.headers.get("host"), self.names, self.port):
             return refusal(HTTPStatus.MISDIRECTED_REQUEST, NOT_OURS)
-        if not desk_allowed(request.address, self.desk_lan):
+        if not self.allows(request.address):
             return refusal(HTTPStatus.FORBIDDEN, NOT_HERE)
         route = desk_route(urlsplit(request.path).path)
         if route is None:
@@ -217,6 +245,9 @@ class DeskApi:
         except ValueError:
             return desk_refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "action",
                                 f"应为 {{\"action\": \"start\"}}（开始或继续）或 \"stop\"（暂停），实际为 {shown(raw)}")
+        request_id = entry.parse_request_id(body)
+        if isinstance(request_id, Issue):
+            return Reply(HTTPStatus.UNPROCESSABLE_ENTITY, issues_json((request_id,)))
         book = ledger.Ledger.existing(self.folder)
         if book is None:
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
@@ -225,7 +256,11 @@ class DeskApi:
             if record is None:
                 return desk_refusal(HTTPStatus.CONFLICT, "action", NO_ROUND)
             at = self.clock()
-            book.decide_clock(record.id, lambda rows: decide_clock(rows, action, at=at, address=address))
+            decision = book.decide_clock(record.id, lambda rows: decide_clock(
+                rows, action, at=at, address=address, request=request_id or ""))
+            if decision.reused is not None:
+                return desk_refusal(HTTPStatus.CONFLICT, "id", ID_REUSED.format(
+                    id=shown(request_id), time=decision.reused.at[11:16]))
             return Reply(HTTPStatus.OK, self.document(book))
 
     def _table(self, action: str, table: int, body: object, address: str) -> Reply:
@@ -238,19 +273,15 @@ class DeskApi:
                 return desk_refusal(HTTPStatus.NOT_FOUND, "table", NO_ROUND if record is None else
                                     NO_TABLE.format(table=table))
             setup = self.seating.setup(record, table)
-            decide = DECISIONS[action]
             stamp = self._stamp(address)
             try:
-                decision = book.decide_entry(record.id, table, unsealed(book, record, lambda entries: decide(
-                    setup, entries, body, stamp=stamp)))
+                decision = book.decide_entry(record.id, table, unsealed(book, record, lambda entries: entry.desk_action(
+                    entry.Action(action), setup, entries, body, stamp=stamp)))
             except NextRoundDrawn:
                 return desk_refusal(HTTPStatus.CONFLICT, "action", NEXT_DRAWN)
             if decision.result.http_status >= 400:
                 return Reply(decision.http_status, issues_json(decision.errors))
             return Reply(HTTPStatus.OK, self.document(book))
-
-
-DECISIONS = {"minutes": entry.add_minutes, "reopen": entry.reopen, "confirm": entry.desk_confirm}
 
 
 class NextRoundDrawn(Exception):

@@ -51,7 +51,7 @@ from display.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, … and t
     now_iso,
     refusal,
 )
-from display.desk_api import DeskApi, desk_allowed
+from display.desk_api import DeskApi
 from display.desk_page import desk_page
 from display.table_page import table_page
 from scoring import entry, ledger
@@ -402,7 +402,7 @@ class HallHandler(display.DisplayHandler):
         self._send(page.decode("utf-8"), "text/html", body=body)
 
     def _desk(self, *, body: bool) -> None:
-        if not desk_allowed(self.client_address[0], self.desk.desk_lan):
+        if not self.desk.allows(self.client_address[0]):
             self.send_error(HTTPStatus.FORBIDDEN)
             return
         self._send(desk_page().decode("utf-8"), "text/html", body=body)
@@ -512,7 +512,8 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
     seating = Seating(folder)
     handler.api = TableApi(folder, names=names, port=port, throttle=throttle, clock=clock, seating=seating)
     handler.desk = DeskApi(folder, names=names, port=port, pin=pin or new_pin(), desk_lan=desk_lan,
-                           throttle=throttle, source=source, clock=clock, seating=seating)
+                           bound=[httpd.server_address[0] for httpd in servers], throttle=throttle, source=source,
+                           clock=clock, seating=seating)
     return Hall(servers, handler.api, handler.desk)
 
 

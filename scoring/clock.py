@@ -4,7 +4,9 @@ caller passes (the server's own wall clock), never read here.
 
 A row is `start` or `stop` with its time (ISO 8601 with the PC's UTC offset). `stop` pauses, `start` resumes; a
 `start` while running or a `stop` while stopped changes nothing (the desk's decision adds no such row, and the
-fold ignores one all the same). Elapsed = the sum of the running intervals: each start → the stop after it, the
+fold ignores one all the same). A row keeps the desk's id for the press that made it (`"id"` of the request, "" when
+the page sent none): the same id again is that press again (a retry after a lost answer) and adds nothing; the same
+id with the other action is refused. Elapsed = the sum of the running intervals: each start → the stop after it, the
 last start → now. A table's time is the round's minutes plus that table's extra minutes; `left_s` is never
 negative, and a clock never started is `None` (`null` in JSON).
 """
@@ -29,6 +31,16 @@ class ClockRow:
     action: ClockAction
     at: str
     address: str = ""
+    id: str = ""  # the desk's id for the press ("" when it sent none)
+
+
+@dataclass(frozen=True)
+class ClockDecision:
+    """The desk's clock action decided: `row` to add (None: nothing changes), or `reused`, the row that already holds
+    the request's id for the other action (refused, 409)."""
+
+    row: ClockRow | None = None
+    reused: ClockRow | None = None
 
 
 @dataclass(frozen=True)
@@ -96,9 +108,14 @@ def clock_at(rows: Sequence[ClockRow], now: dt.datetime, minutes: int) -> Clock 
     return Clock(minutes, started_at, int(elapsed), since is not None, resumed_at)
 
 
-def decide_clock(rows: Sequence[ClockRow], action: ClockAction, *, at: str, address: str) -> ClockRow | None:
-    """The row to add for the desk's `action`: None when the clock already is so (start while running, stop while
-    stopped or never started)."""
+def decide_clock(rows: Sequence[ClockRow], action: ClockAction, *, at: str, address: str,
+                 request: str = "") -> ClockDecision:
+    """The row to add for the desk's `action` with the request's id (`request`, "" for none): nothing when a row holds
+    that id for the same action (the press made again) or the clock already is so (start while running, stop while
+    stopped or never started); `reused` when a row holds that id for the other action."""
+    for row in rows if request else ():
+        if row.id == request:
+            return ClockDecision() if row.action is action else ClockDecision(reused=row)
     if (action is ClockAction.START) == running_after(rows):
-        return None
-    return ClockRow(action, at, address)
+        return ClockDecision()
+    return ClockDecision(ClockRow(action, at, address, request))

@@ -33,6 +33,8 @@ Each request gets a `Decision`: its `result` (what the server answers, `Result.h
 - minutes `{"add": m, "reason": "…"}` (the desk's extra minutes for this table, `add_minutes`): NO_REASON without a
   reason, INVALID unless m is a whole number 1 … 120; otherwise CHANGED, and the confirmations stand.
 - the desk's confirm `{"side", "reason"}` (`desk_confirm`, rule 十七): as confirm, NO_REASON without a reason.
+- a desk action (`desk_action`) may carry the page's `"id"` for the press: an id already in the table's log for the
+  same action and content is that press sent again (SAME, nothing appended); for anything else, a CONFLICT.
 - Any change (a hand, an end, an undo, a reopening) clears both confirmations. A locked table refuses hands and
   undos (LOCKED, 423) — after a repeat has been recognised as SAME, so a phone retrying what was accepted still
   gets 200.
@@ -99,8 +101,9 @@ class Action(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Stamp:
-    """Where a request came from and when: `id` is the server's id for the entry (a hand keeps the client's `id`
-    from its body instead), `time` ISO 8601 with the PC's UTC offset, `address` the device's IP address."""
+    """Where a request came from and when: `id` is the server's id for the entry (a hand, and a desk action sent
+    with one, keeps the client's `id` from its body instead), `time` ISO 8601 with the PC's UTC offset, `address`
+    the device's IP address."""
 
     id: str
     time: str
@@ -646,6 +649,63 @@ def desk_confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, s
         table = table_state(setup, entries)
         return _refuse(Result.NO_REASON, table, None, "reason", f"代为确认须写明原因（{MAX_REASON_LENGTH} 字以内）")
     return confirm(setup, entries, body, stamp=stamp, reason=reason)
+
+
+# --- the desk's id for one press: a press sent again (its answer lost) is taken once ---
+
+
+def parse_request_id(body: object) -> str | None | HandError:
+    """The client's optional `"id"` of a desk action (as a phone's hand id: text of 1 … 100 characters): None when
+    there is none (an older desk page), the problem when it is not such a text."""
+    request_id = body.get("id") if isinstance(body, Mapping) else None
+    if request_id is None:
+        return None
+    if not isinstance(request_id, str) or not 1 <= len(request_id) <= MAX_ID_LENGTH:
+        return Issue.of_hand(None, "id", f"操作编号 id 应为 {MAX_ID_LENGTH} 个字符以内的文字，实际为 {shown(request_id)}")
+    return request_id
+
+
+DESK_DECISIONS = {Action.MINUTES: add_minutes, Action.REOPEN: reopen, Action.CONFIRM: desk_confirm}
+
+
+def desk_action(action: Action, setup: TableSetup, entries: Sequence[Entry], body: object, *,
+                stamp: Stamp) -> Decision:
+    """A desk action on one table (`add_minutes`, `reopen`, `desk_confirm`) with the page's optional `"id"`, which
+    the entry keeps as its id: an id already in the table's log for this very action and content is the same press
+    sent again (SAME, nothing appended, the table as it stands); for anything else, a CONFLICT. Without an id, as
+    before: the action alone decides."""
+    request_id = parse_request_id(body)
+    if isinstance(request_id, HandError):
+        return Decision(Result.INVALID, table_state(setup, entries), errors=(request_id,))
+    if request_id is None:
+        return DESK_DECISIONS[action](setup, entries, body, stamp=stamp)
+    for earlier in entries:
+        if earlier.id == request_id:
+            table = table_state(setup, entries)
+            if _desk_content(earlier) == _requested(action, body):
+                return Decision(Result.SAME, table)
+            return _refuse(Result.CONFLICT, table, None, "id",
+                           f"操作编号 {shown(request_id)} 已用于本桌 {earlier.time[11:16]} 的另一项操作，这次没有记录；"
+                           "请刷新页面，看一下本桌记录后再操作")
+    return DESK_DECISIONS[action](setup, entries, body, stamp=replace(stamp, id=request_id))
+
+
+def _desk_content(entry: Entry) -> tuple[object, ...]:
+    return entry.action, entry.add, entry.side, entry.reason
+
+
+def _requested(action: Action, body: object) -> tuple[object, ...]:
+    """What a desk request asks, as `_desk_content` shows the entry it makes."""
+    fields = body if isinstance(body, Mapping) else {}
+    add = fields.get("add")
+    add = add if action is Action.MINUTES and type(add) is int else None
+    side = None
+    if action is Action.CONFIRM:
+        try:
+            side = Side.parse(fields.get("side"))
+        except ValueError:
+            side = None
+    return action, add, side, desk_reason(body) or ""
 
 
 def desk_log(entries: Sequence[Entry]) -> list[dict[str, object]]:

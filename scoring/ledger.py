@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scoring.clock import ClockAction, ClockRow
+from scoring.clock import ClockAction, ClockDecision, ClockRow
 from scoring.entry import Decision, Entry, read_entry
 from scoring.errors import Issue, UserError
 from scoring.files import CannotWrite, OutputExists, write_bytes
@@ -145,6 +145,11 @@ MIGRATIONS: tuple[str, ...] = (
         address TEXT NOT NULL            -- the device's IP address
     );
     CREATE INDEX clock_by_draw ON clock (draw, id);
+    """,
+    # 4: the desk's id for the press that made a clock row ("" without one: a press sent again after a lost answer
+    # adds nothing, scoring/clock.py)
+    """
+    ALTER TABLE clock ADD COLUMN request TEXT NOT NULL DEFAULT ''
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -768,20 +773,20 @@ class Ledger:
 
     def clock_rows(self, draw_id: int) -> tuple[ClockRow, ...]:
         """The clock's rows of a draw, in the order added."""
-        rows = self._db.execute("SELECT action, at, address FROM clock WHERE draw = ? ORDER BY id", (draw_id,))
-        return tuple(ClockRow(ClockAction(action), at, address) for action, at, address in rows)
+        return _clock_rows(self._db, draw_id)
 
-    def decide_clock(self, draw_id: int, decide: Callable[[tuple[ClockRow, ...]], ClockRow | None]) -> ClockRow | None:
-        """Read a draw's clock rows, decide and add the row decided (if any), in one write transaction; committed
-        before it returns. Raises DrawReplaced, storing nothing, for a draw no longer in force."""
+    def decide_clock(self, draw_id: int, decide: Callable[[tuple[ClockRow, ...]], ClockDecision]) -> ClockDecision:
+        """Read a draw's clock rows, decide (a press made again is recognised by its id here, in the transaction)
+        and add the row decided (if any), in one write transaction; committed before it returns. Raises
+        DrawReplaced, storing nothing, for a draw no longer in force."""
         with self._transaction() as db:
-            rows = db.execute("SELECT action, at, address FROM clock WHERE draw = ? ORDER BY id", (draw_id,))
-            row = decide(tuple(ClockRow(ClockAction(a), at, address) for a, at, address in rows))
+            decision = decide(_clock_rows(db, draw_id))
+            row = decision.row
             if row is not None:
                 self._still_in_force(draw_id)
-                db.execute("INSERT INTO clock (draw, action, at, address) VALUES (?, ?, ?, ?)",
-                           (draw_id, row.action.value, row.at, row.address))
-        return row
+                db.execute("INSERT INTO clock (draw, action, at, address, request) VALUES (?, ?, ?, ?, ?)",
+                           (draw_id, row.action.value, row.at, row.address, row.id))
+        return decision
 
     def _still_in_force(self, draw_id: int) -> None:
         """Inside a write transaction: DrawReplaced unless `draw_id` is its round's draw in force (`draws`)."""
@@ -795,12 +800,12 @@ class Ledger:
         """The round clock's rows copied under a draw that replaced theirs (`--redo` of a round being played: its
         hour goes on); the rows of the old draw stay as they were."""
         with self._transaction() as db:
-            db.execute("INSERT INTO clock (draw, action, at, address) SELECT ?, action, at, address FROM clock "
-                       "WHERE draw = ? ORDER BY id", (to_draw, from_draw))
+            db.execute("INSERT INTO clock (draw, action, at, address, request) SELECT ?, action, at, address, request "
+                       "FROM clock WHERE draw = ? ORDER BY id", (to_draw, from_draw))
 
     def add_clock(self, draw_id: int, row: ClockRow) -> None:
         """One clock row added as it is (committed before it returns)."""
-        self.decide_clock(draw_id, lambda _: row)
+        self.decide_clock(draw_id, lambda _: ClockDecision(row))
 
     # the log
 
@@ -856,6 +861,11 @@ def draws_in_force(folder: Path) -> tuple[tuple[int, int, int], dict[int, tuple[
             return book.in_force()
     except sqlite3.Error:
         return None
+
+
+def _clock_rows(db: sqlite3.Connection, draw_id: int) -> tuple[ClockRow, ...]:
+    rows = db.execute("SELECT action, at, address, request FROM clock WHERE draw = ? ORDER BY id", (draw_id,))
+    return tuple(ClockRow(ClockAction(action), at, address, request) for action, at, address, request in rows)
 
 
 @functools.lru_cache(maxsize=8192)

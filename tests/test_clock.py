@@ -7,7 +7,7 @@ import datetime as dt
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.clock import ClockAction, ClockRow, clock_at, decide_clock, running_after
+from scoring.clock import ClockAction, ClockDecision, ClockRow, clock_at, decide_clock, running_after
 
 T0 = dt.datetime(2026, 12, 1, 9, 0, 0, tzinfo=dt.timezone(dt.timedelta(hours=8)))
 START, STOP = ClockAction.START, ClockAction.STOP
@@ -73,11 +73,24 @@ def test_the_same_rows_read_again_give_the_same_clock():
 
 
 def test_decide_adds_a_row_only_when_it_changes_the_clock():
-    assert decide_clock([], STOP, at=at(0), address="x") is None
-    started = decide_clock([], START, at=at(0), address="127.0.0.1")
+    assert decide_clock([], STOP, at=at(0), address="x") == ClockDecision()
+    started = decide_clock([], START, at=at(0), address="127.0.0.1").row
     assert started == ClockRow(START, at(0), "127.0.0.1")
-    assert decide_clock([started], START, at=at(5), address="x") is None
-    assert decide_clock([started], STOP, at=at(5), address="x") == ClockRow(STOP, at(5), "x")
+    assert decide_clock([started], START, at=at(5), address="x") == ClockDecision()
+    assert decide_clock([started], STOP, at=at(5), address="x") == ClockDecision(ClockRow(STOP, at(5), "x"))
+
+
+def test_a_press_made_again_with_its_id_adds_nothing_and_its_id_for_the_other_action_is_reused():
+    started = decide_clock([], START, at=at(0), address="x", request="p1").row
+    assert started == ClockRow(START, at(0), "x", "p1")
+    stopped = decide_clock([started], STOP, at=at(60), address="x", request="p2").row
+    rows = [started, stopped]
+    # the start's answer was lost and the page sends it again: the clock is paused since, and stays so
+    assert decide_clock(rows, START, at=at(90), address="x", request="p1") == ClockDecision()
+    assert decide_clock(rows, STOP, at=at(90), address="x", request="p1") == ClockDecision(reused=started)
+    assert decide_clock(rows, START, at=at(90), address="x", request="p3").row == ClockRow(START, at(90), "x", "p3")
+    # without an id (an older page): decided on the clock alone, as before
+    assert decide_clock(rows, START, at=at(90), address="x").row == ClockRow(START, at(90), "x")
 
 
 def test_times_with_different_offsets_compare_as_moments():
@@ -124,7 +137,7 @@ def test_decided_rows_alternate_start_and_stop(actions, _):
     t = 0
     for action, gap in actions:
         t += gap
-        added = decide_clock(rows, action, at=at(t), address="x")
+        added = decide_clock(rows, action, at=at(t), address="x").row
         if added is not None:
             rows.append(added)
     assert all(a.action is not b.action for a, b in zip(rows, rows[1:], strict=False))

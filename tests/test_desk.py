@@ -8,6 +8,8 @@ import datetime as dt
 import http.client
 import json
 import sqlite3
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import openpyxl
@@ -52,14 +54,14 @@ class Monotonic:
 class Hall:
     """A desk and the tables' API over one folder, as `serve` builds them, answering without a port."""
 
-    def __init__(self, folder: Path, *, desk_lan: bool = False, wall: Wall | None = None):
+    def __init__(self, folder: Path, *, desk_lan: bool = False, wall: Wall | None = None, bound: tuple = ()):
         self.folder = folder
         self.wall = wall or Wall()
         self.ticks = Monotonic()
         self.throttle = Throttle(self.ticks)
         self.source = BoardSource(folder, log=lambda line: None, settle=0.0)
-        self.desk = DeskApi(folder, names=NAMES, port=PORT, pin=PIN, desk_lan=desk_lan, throttle=self.throttle,
-                            source=self.source, clock=self.wall)
+        self.desk = DeskApi(folder, names=NAMES, port=PORT, pin=PIN, desk_lan=desk_lan, bound=bound,
+                            throttle=self.throttle, source=self.source, clock=self.wall)
         self.tables = TableApi(folder, names=NAMES, port=PORT, throttle=self.throttle, clock=self.wall)
         with Ledger.open(folder) as book:
             self.codes = book.codes(book.draws()[1].id)
@@ -351,6 +353,115 @@ def test_the_desk_confirms_for_a_team_with_a_reason_once_the_match_is_over(folde
     assert room.phone(1, "hands", {"hand": 3, "id": "x", "dealer": "A", "points": 40})[0] == 423  # locked
 
 
+# --- a press sent again: the page's "id" for each press (a retry after a lost answer is taken once) ---
+
+
+def desk_rows(folder: Path, table: int) -> list[dict]:
+    with sqlite3.connect(folder / DB_NAME) as db:
+        found = db.execute("SELECT body FROM entry WHERE tbl = ? ORDER BY id", (table,)).fetchall()
+    return [json.loads(body) for (body,) in found]
+
+
+def test_extra_minutes_sent_again_with_their_id_are_stored_once(folder, room):
+    room.call("POST", "/api/desk/clock", {"action": "start"})
+    press = {"add": 5, "reason": "换牌耽误", "id": "m-1"}
+    status, first = room.call("POST", "/api/desk/t/2/minutes", press)
+    assert status == 200 and first["tables"][1]["extra_minutes"] == 5
+    room.wall.seconds = 30  # the answer was lost; the page sends the same press again
+    status, again = room.call("POST", "/api/desk/t/2/minutes", press)
+    assert status == 200 and again["tables"][1]["extra_minutes"] == 5 and again["tables"][1]["left_s"] == 3870
+    assert again["tables"][1]["log"] == first["tables"][1]["log"]
+    assert [(e["action"], e["id"], e["add"]) for e in desk_rows(folder, 2)] == [("minutes", "m-1", 5)]
+    status, doc = room.call("POST", "/api/desk/t/2/minutes", {"add": 10, "reason": "换牌耽误", "id": "m-1"})
+    assert status == 409 and doc["errors"][0]["field"] == "id"
+    assert doc["errors"][0]["message"] == ("操作编号 'm-1' 已用于本桌 14:00 的另一项操作，这次没有记录；"
+                                           "请刷新页面，看一下本桌记录后再操作")
+    status, doc = room.call("POST", "/api/desk/t/2/minutes", {**press, "id": "m-2"})  # a new press: more minutes
+    assert status == 200 and doc["tables"][1]["extra_minutes"] == 10
+    assert room.call("POST", "/api/desk/t/3/minutes", press)[0] == 200  # ids are per table: table 3's first
+    assert len(desk_rows(folder, 2)) == 2 and len(desk_rows(folder, 3)) == 1
+
+
+def test_without_an_id_each_request_is_a_new_action_as_from_an_older_page(folder, room):
+    for _ in range(2):
+        assert room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌"})[0] == 200
+    assert room.table(1)["extra_minutes"] == 10
+    assert len({e["id"] for e in desk_rows(folder, 1)}) == 2  # the server's own ids
+
+
+def test_a_reopening_sent_again_after_the_teams_confirmed_anew_does_not_reopen_twice(folder, room):
+    room.decided(1)
+    for side in "AB":
+        room.phone(1, "confirm", {"side": side})
+    press = {"reason": "甲方对第2局有异议", "id": "r-1"}
+    status, doc = room.call("POST", "/api/desk/t/1/reopen", press)
+    assert status == 200 and doc["tables"][0]["state"] == "to_confirm"
+    for side in "AB":  # checked again at the table and confirmed anew
+        room.phone(1, "confirm", {"side": side})
+    status, doc = room.call("POST", "/api/desk/t/1/reopen", press)  # the lost answer's retry, arriving late
+    assert status == 200 and doc["tables"][0]["state"] == "confirmed"
+    assert [e["action"] for e in doc["tables"][0]["log"]] == ["reopen"]
+    status, doc = room.call("POST", "/api/desk/t/1/reopen", {"reason": "另一件事", "id": "r-1"})
+    assert status == 409 and doc["errors"][0]["field"] == "id"
+    assert room.table(1)["state"] == "confirmed" and len(desk_rows(folder, 1)) == 3 + 2 + 1 + 2
+
+
+def test_a_desk_confirmation_sent_again_is_taken_once_and_its_id_for_the_other_side_is_409(folder, room):
+    room.decided(1)
+    press = {"side": "B", "reason": "乙方离场，比赛负责人裁定", "id": "c-1"}
+    assert room.call("POST", "/api/desk/t/1/confirm", press)[0] == 200
+    room.call("POST", "/api/desk/t/1/reopen", {"reason": "复核", "id": "r-9"})
+    status, doc = room.call("POST", "/api/desk/t/1/confirm", {**press, "side": "乙"})  # the same press, in other words
+    assert status == 200 and doc["tables"][0]["confirmed"] == {"A": False, "B": False}  # the reopening stands
+    status, doc = room.call("POST", "/api/desk/t/1/confirm", {**press, "side": "A"})
+    assert status == 409 and doc["errors"][0]["field"] == "id"
+    status, doc = room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "x", "id": "t1-1"})
+    assert status == 409 and doc["errors"][0]["field"] == "id"  # the id of the phone's hand 1
+    assert [e["action"] for e in desk_rows(folder, 1)][-2:] == ["confirm", "reopen"]
+
+
+def test_the_clock_s_press_sent_again_adds_nothing_and_its_id_for_the_other_action_is_409(folder, room):
+    assert room.call("POST", "/api/desk/clock", {"action": "start", "id": "s-1"})[0] == 200
+    room.wall.seconds = 600
+    assert room.call("POST", "/api/desk/clock", {"action": "stop", "id": "s-2"})[0] == 200
+    room.wall.seconds = 700
+    status, doc = room.call("POST", "/api/desk/clock", {"action": "start", "id": "s-1"})  # late retry of the start
+    assert status == 200 and doc["clock"] == {"minutes": 60, "started_at": "2026-12-01T14:00:00+08:00",
+                                              "left_s": 3000, "running": False}
+    status, doc = room.call("POST", "/api/desk/clock", {"action": "stop", "id": "s-1"})
+    assert status == 409 and doc["errors"][0]["field"] == "id"
+    assert doc["errors"][0]["message"] == "操作编号 's-1' 已用于 14:00 的另一项计时操作，这次没有记录；请刷新页面后再操作"
+    assert rows(folder, "clock") == 2
+    status, doc = room.call("POST", "/api/desk/clock", {"action": "start", "id": "s-3"})
+    assert status == 200 and doc["clock"]["running"] is True
+    with Ledger.open(folder) as book:
+        assert [r.id for r in book.clock_rows(book.draws()[1].id)] == ["s-1", "s-2", "s-3"]
+
+
+@pytest.mark.parametrize("request_id", ["", "x" * 101, 7, ["a"], True])
+@pytest.mark.parametrize(("path", "body"), [("/api/desk/clock", {"action": "start"}),
+                                            ("/api/desk/t/1/minutes", {"add": 5, "reason": "换牌"})])
+def test_an_id_not_a_text_of_1_to_100_characters_is_422(folder, room, request_id, path, body):
+    status, doc = room.call("POST", path, {**body, "id": request_id})
+    assert status == 422 and doc["errors"][0]["field"] == "id" and "操作编号" in doc["errors"][0]["message"]
+    assert rows(folder, "entry") == rows(folder, "clock") == 0
+
+
+def test_the_same_press_from_many_threads_at_once_is_stored_once(folder, room):
+    """The id is looked up inside the write transaction: of presses arriving together, one is stored."""
+    press = {"add": 5, "reason": "换牌", "id": "m-burst"}
+    barrier = threading.Barrier(6, timeout=10)
+
+    def send() -> int:
+        barrier.wait()
+        return room.call("POST", "/api/desk/t/4/minutes", press)[0]
+
+    with ThreadPoolExecutor(6) as pool:
+        statuses = list(pool.map(lambda _: send(), range(6), timeout=60))
+    assert statuses == [200] * 6
+    assert len(desk_rows(folder, 4)) == 1 and room.table(4)["extra_minutes"] == 5
+
+
 # --- refusals before the desk is read: 421, 403, 404, 405, 415, 413, 401, 429 ---
 
 
@@ -376,6 +487,45 @@ def test_the_desk_refuses_another_address_than_the_pc_itself_403(folder, room):
 def test_only_the_pc_itself_is_local(address, local):
     assert is_local(address) is local
     assert desk_allowed(address, False) is local and desk_allowed(address, True)
+
+
+BOUND = ("127.0.0.1", "192.168.1.20")  # serve --lan on a PC whose LAN address is 192.168.1.20
+
+
+@pytest.mark.parametrize(("address", "allowed"), [
+    ("192.168.1.20", True),  # the PC opening the address it printed: the PC itself
+    ("::ffff:192.168.1.20", True), ("127.0.0.1", True), ("::1", True),
+    ("192.168.1.21", False), ("192.168.1.2", False), ("10.0.0.1", False), ("0.0.0.0", False), ("", False),
+    ("192.168.1.20.evil", False),
+])
+def test_an_address_the_server_is_bound_to_is_the_pc_itself(address, allowed):
+    assert desk_allowed(address, False, BOUND) is allowed
+    assert desk_allowed(address, True, BOUND)
+    assert desk_allowed("192.168.1.20", False, ()) is False  # not bound there: another device
+    assert desk_allowed("0.0.0.0", False, ("0.0.0.0",)) is False  # a wildcard names no address
+
+
+def test_the_desk_from_the_pc_s_own_lan_address_is_answered_behind_the_pin(folder):
+    room = Hall(folder, bound=BOUND)
+    assert room.call("GET", "/api/desk", address="192.168.1.20")[0] == 200
+    status, doc = room.call("POST", "/api/desk/clock", {"action": "start"}, address="192.168.1.20")
+    assert status == 200 and doc["clock"]["running"] is True
+    assert room.call("GET", "/api/desk", address="192.168.1.20", headers={"x-desk-pin": ""})[0] == 401
+    assert room.call("GET", "/api/desk", address="192.168.1.20", headers={"x-desk-pin": "000000"})[0] == 401
+    status, doc = room.call("GET", "/api/desk", address="192.168.1.21")  # another device on the Wi-Fi
+    assert status == 403 and "desk_lan = true" in doc["errors"][0]["message"]
+    assert room.call("POST", "/api/desk/clock", {"action": "stop"}, address="192.168.1.21")[0] == 403
+    assert rows(folder, "clock") == 1
+
+
+def test_serve_gives_the_desk_the_addresses_it_is_bound_to(folder):
+    server = hall.make_hall(folder, ["127.0.0.1"], 0, log=lambda line: None, settle=0.0)
+    server.start()
+    try:
+        assert server.desk.bound == ("127.0.0.1",)
+        assert server.desk.allows("127.0.0.1") and not server.desk.allows("192.168.1.20")
+    finally:
+        server.stop()
 
 
 def test_unknown_paths_and_methods_are_refused(room):

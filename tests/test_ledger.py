@@ -45,7 +45,30 @@ def test_a_ledger_at_version_2_gains_the_clock_table_and_keeps_its_entries(tmp_p
         book.add_clock(1, ledger.ClockRow(ledger.ClockAction.START, "2026-12-01T14:00:00+08:00", "127.0.0.1"))
         assert [r.action.value for r in book.clock_rows(1)] == ["start"]
     db = sqlite3.connect(tmp_path / DB_NAME)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 3 == ledger.SCHEMA_VERSION
+    assert db.execute("PRAGMA user_version").fetchone()[0] == ledger.SCHEMA_VERSION
+    db.close()
+
+
+def test_a_ledger_at_version_3_gains_the_clock_rows_ids_and_keeps_its_rows(tmp_path: Path) -> None:
+    """Migration 4 only adds the desk's id of a clock row (a press made again adds nothing): the rows of a version-3
+    event.db are kept as they were, with no id."""
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    for step in ledger.MIGRATIONS[:3]:
+        db.executescript(step)
+    db.execute("PRAGMA user_version = 3")
+    db.execute("INSERT INTO draw (round, lots, pool, pairings, byes, names, at, command) "
+               "VALUES (1, '[]', '[\"01\", \"02\"]', '[[1, \"01\", \"02\", false]]', '[]', '{}', 't', 'c')")
+    db.execute("INSERT INTO clock (draw, action, at, address) VALUES (1, 'start', '2026-12-01T14:00:00+08:00', 'a')")
+    db.commit()
+    db.close()
+    start = ledger.ClockRow(ledger.ClockAction.START, "2026-12-01T14:00:00+08:00", "a")
+    stop = ledger.ClockRow(ledger.ClockAction.STOP, "2026-12-01T14:10:00+08:00", "127.0.0.1", "press-1")
+    with Ledger.open(tmp_path) as book:
+        assert book.clock_rows(1) == (start,)
+        book.add_clock(1, stop)
+        assert book.clock_rows(1) == (start, stop)
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 4 == ledger.SCHEMA_VERSION
     db.close()
 
 

@@ -97,13 +97,17 @@ NO_REASON = "请写明原因：重新开放、加时和代为确认都要写原�
 
 class FakeDesk:
     """The desk API of the contract over one document, answering `page.route`: the PIN (401; 429 after 5 wrong),
-    the clock, and the three table actions (400 without a reason)."""
+    the clock, and the three table actions (400 without a reason); a press's `id` seen before is answered 200 with
+    nothing done (409 for another action or content). `drop` names POST paths whose next answer is lost after the
+    action was done (the Wi-Fi dropped it on the way back)."""
 
     def __init__(self, document: dict | None = None):
         self.document = document or round_document()
         self.pin = PIN
         self.wrong = 0
         self.down = False  # the server out of reach
+        self.drop: set[str] = set()
+        self.done: dict[str, tuple[str, dict]] = {}  # id → (path, body) of the press done with it
         self.requests: list[tuple[str, str, dict | None]] = []
 
     def attach(self, page) -> None:
@@ -121,6 +125,10 @@ class FakeDesk:
         body = request.post_data_json if request.method == "POST" else None
         self.requests.append((request.method, path, body))
         status, document = self.decide(request.method, path, request.headers.get("x-desk-pin"), body)
+        if path in self.drop:
+            self.drop.discard(path)
+            route.abort("connectionreset")
+            return
         route.fulfill(status=status, body=json.dumps(document, ensure_ascii=False),
                       headers={"Content-Type": "application/json; charset=utf-8", **SECURITY_HEADERS})
 
@@ -132,6 +140,17 @@ class FakeDesk:
             return 401, refusal("请输入裁判台密码（运行 serve 的电脑上显示的 6 位数字）")
         if method == "GET" and path == "/api/desk":
             return 200, self.document
+        press = body.get("id")
+        if press in self.done:
+            if self.done[press] == (path, body):
+                return 200, copy.deepcopy(self.document)
+            return 409, refusal("操作编号已用于另一项操作", field="id")
+        status, document = self.act_on(path, body)
+        if status == 200 and press is not None:
+            self.done[press] = (path, body)
+        return status, document
+
+    def act_on(self, path: str, body: dict) -> tuple[int, dict]:
         if path == "/api/desk/clock":
             return self.clock(body["action"])
         parts = path.split("/")  # /api/desk/t/<table>/<action>

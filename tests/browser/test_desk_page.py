@@ -5,6 +5,8 @@ reason, the clock, a lost server, names kept as text, screenshots."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.browser.conftest import CLOCK_START, frozen_clock
@@ -30,6 +32,16 @@ def open_desk(browser, size=(1366, 768), *, fake: FakeDesk | None = None, clock:
 def enter_pin(page, pin: str = PIN) -> None:
     page.fill("#pinInput", pin)
     page.click("#pinSubmit")
+
+
+def last_press(page) -> tuple[str, str, dict]:
+    """The last request, its body without the press's id (checked: 32 hex digits, a new one for every press)."""
+    method, path, body = page.fake.requests[-1]
+    rest = {k: v for k, v in body.items() if k != "id"}
+    assert re.fullmatch(r"[0-9a-f]{32}", body["id"]), body
+    earlier = [b["id"] for _, _, b in page.fake.requests[:-1] if b and "id" in b]
+    assert body["id"] not in earlier  # every press its own id
+    return method, path, rest
 
 
 def loaded(page) -> None:
@@ -150,14 +162,14 @@ def test_an_action_needs_a_reason_and_shows_the_servers_words(browser, screensho
         assert page.locator("#dErrors").is_hidden()
         assert page.inner_text("#dDone") == "已记录：第12桌 重新开放"
         assert page.inner_text("#dLog") == "15:04 重新开放（原因：甲方对第3局的分数有异议） 127.0.0.1"
-        assert page.fake.requests[-1] == ("POST", "/api/desk/t/12/reopen", {"reason": "甲方对第3局的分数有异议"})
+        assert last_press(page) == ("POST", "/api/desk/t/12/reopen", {"reason": "甲方对第3局的分数有异议"})
         assert page.input_value("#dReason") == ""
 
         page.fill("#dMinutes", "8")
         page.fill("#dReason", "换牌")
         page.click("#aMinutes")
         wait_until(page, "document.getElementById('dDone').textContent.includes('加时')")
-        assert page.fake.requests[-1] == ("POST", "/api/desk/t/12/minutes", {"reason": "换牌", "add": 8})
+        assert last_press(page) == ("POST", "/api/desk/t/12/minutes", {"reason": "换牌", "add": 8})
         assert "加时 8 分钟（原因：换牌）" in page.inner_text("#dLog")
         assert "加时8分" in page.locator('.tile[data-table="12"]').inner_text()  # the tile too, behind
 
@@ -172,7 +184,7 @@ def test_an_action_needs_a_reason_and_shows_the_servers_words(browser, screensho
         page.fill("#dReason", "乙方离场，比赛负责人代为确认")
         page.click("#aConfirmB")
         wait_until(page, "document.getElementById('dDone').textContent.includes('代乙方确认')")
-        assert page.fake.requests[-1][2] == {"reason": "乙方离场，比赛负责人代为确认", "side": "B"}
+        assert last_press(page)[2] == {"reason": "乙方离场，比赛负责人代为确认", "side": "B"}
         assert "代乙方确认（原因：乙方离场，比赛负责人代为确认）" in page.inner_text("#dLog")
         page.screenshot(path=str(screenshots / "desk-detail-1366x768.png"))
         assert page.errors == []
@@ -210,7 +222,7 @@ def test_the_clock_starts_pauses_and_counts_down_between_polls(browser, screensh
         assert page.inner_text("#clockButton") == "开始计时"
         page.click("#clockButton")
         wait_until(page, "document.getElementById('clockButton').textContent === '暂停'")
-        assert page.fake.requests[-1] == ("POST", "/api/desk/clock", {"action": "start"})
+        assert last_press(page) == ("POST", "/api/desk/clock", {"action": "start"})
         assert page.inner_text("#clockTime") == "60:00"
         page.fake.down = True  # no answers: the page counts down from the last one
         page.clock.run_for(2_500)
@@ -218,7 +230,7 @@ def test_the_clock_starts_pauses_and_counts_down_between_polls(browser, screensh
         page.fake.down = False
         page.click("#clockButton")
         wait_until(page, "document.getElementById('clockButton').textContent === '继续'")
-        assert page.fake.requests[-1] == ("POST", "/api/desk/clock", {"action": "stop"})
+        assert last_press(page) == ("POST", "/api/desk/clock", {"action": "stop"})
         assert page.inner_text("#clockState") == "暂停"
         shown = page.inner_text("#clockTime")
         page.clock.run_for(10_000)
@@ -265,6 +277,114 @@ def test_the_clock_counts_elapsed_time_not_the_pc_s_wall_clock(browser):
         page.clock.set_system_time(CLOCK_START + 3_600_000)  # the wall clock jumps an hour ahead
         page.clock.run_for(2_000)
         assert page.inner_text("#clockTime") == "29:58"
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+SAME_ID = """(() => {  // every press gets the same id: what a page reusing an id would send
+  window.crypto.getRandomValues = function (bytes) { bytes.fill(7); return bytes; };
+})()"""
+
+
+def presses(page, path: str) -> list[dict]:
+    return [body for method, p, body in page.fake.requests if method == "POST" and p == path]
+
+
+def test_a_press_whose_answer_is_lost_is_sent_again_with_its_id_and_recorded_once(browser, screenshots):
+    context, page = open_desk(browser, clock=True)
+    try:
+        enter_pin(page)
+        loaded(page)
+        page.click('.tile[data-table="12"]')
+        page.fill("#dMinutes", "5")
+        page.fill("#dReason", "换牌耽误")
+        page.fake.drop.add("/api/desk/t/12/minutes")  # done at the server, the answer lost on the way back
+        page.click("#aMinutes")
+        wait_until(page, "window.deskPage.sending() !== null && window.deskPage.sending().tries === 1")
+        said = "连不上服务器：“第12桌 加时”还没有送到，正在用同一个操作编号自动重试（第 1 次），送到后只记一次；请不要关闭本页。"
+        assert page.inner_text("#dRetry") == said and page.inner_text("#status") == said
+        assert page.locator("#aMinutes").is_disabled() and page.locator("#clockButton").is_disabled()
+        assert page.locator("#dDone").is_hidden() and page.locator("#dErrors").is_hidden()
+        page.click("#dClose")  # behind the details, the whole round still fits the screen with the retry said
+        assert page.evaluate(FITS) == []
+        page.click('.tile[data-table="12"]')
+        assert page.inner_text("#dRetry") == said  # said again when its table is opened
+        page.screenshot(path=str(screenshots / "desk-detail-retrying-1366x768.png"))
+        page.clock.run_for(3_000)
+        wait_until(page, "!document.getElementById('dDone').classList.contains('hidden')")
+        assert page.inner_text("#dDone") == "已记录：第12桌 加时（重试后送到，只记了一次）"
+        assert page.locator("#dRetry").is_hidden() and page.inner_text("#status").startswith("更新于")
+        first, retry = presses(page, "/api/desk/t/12/minutes")
+        assert retry == first and first["add"] == 5  # the same press, the same id
+        assert page.inner_text("#dLog") == "15:04 加时 5 分钟（原因：换牌耽误） 127.0.0.1"  # once
+        assert "加时5分" in page.locator('.tile[data-table="12"]').inner_text()
+        page.screenshot(path=str(screenshots / "desk-detail-retried-1366x768.png"))
+
+        page.fill("#dReason", "又换了一副牌")  # a new press is a new action: a new id
+        page.click("#aMinutes")
+        wait_until(page, "document.getElementById('dDone').textContent === '已记录：第12桌 加时'")
+        third = presses(page, "/api/desk/t/12/minutes")[-1]
+        assert third["id"] != first["id"] and "加时10分" in page.locator('.tile[data-table="12"]').inner_text()
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_the_clock_s_press_with_a_lost_answer_is_sent_again_with_its_id(browser):
+    document = round_document()
+    document["clock"] = None
+    context, page = open_desk(browser, fake=FakeDesk(document), clock=True)
+    try:
+        enter_pin(page)
+        loaded(page)
+        page.fake.drop.add("/api/desk/clock")
+        page.click("#clockButton")
+        wait_until(page, "window.deskPage.sending() !== null && window.deskPage.sending().tries === 1")
+        assert page.inner_text("#status").startswith("连不上服务器：“开始计时”还没有送到，正在用同一个操作编号自动重试")
+        page.clock.run_for(3_000)
+        wait_until(page, "document.getElementById('clockButton').textContent === '暂停'")
+        first, retry = presses(page, "/api/desk/clock")
+        assert first == retry and first["action"] == "start"
+        page.fake.down = True  # out of reach for a while: the page keeps sending the same press
+        page.click("#clockButton")
+        for tries in (1, 2, 3):
+            if tries > 1:
+                page.clock.run_for(3_000)
+            wait_until(page, f"window.deskPage.sending() !== null && window.deskPage.sending().tries === {tries}")
+        assert "“暂停计时”还没有送到" in page.inner_text("#status") and "（第 3 次）" in page.inner_text("#status")
+        page.fake.down = False
+        page.clock.run_for(3_000)
+        wait_until(page, "document.getElementById('clockButton').textContent === '继续'")
+        stops = presses(page, "/api/desk/clock")[2:]
+        assert [b["action"] for b in stops] == ["stop"] and stops[0]["id"] != first["id"]
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_an_id_used_before_for_another_action_shows_the_server_s_409(browser):
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN")
+    page = context.new_page()
+    page.add_init_script(SAME_ID)
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.fake = FakeDesk()
+    page.fake.attach(page)
+    try:
+        page.goto(DESK)
+        enter_pin(page)
+        loaded(page)
+        page.click('.tile[data-table="12"]')
+        page.fill("#dReason", "换牌")
+        page.click("#aMinutes")
+        wait_until(page, "document.getElementById('dDone').textContent === '已记录：第12桌 加时'")
+        page.fill("#dReason", "复核")
+        page.click("#aReopen")
+        wait_until(page, "!document.getElementById('dErrors').classList.contains('hidden')")
+        assert page.inner_text("#dErrors") == "操作编号已用于另一项操作"
+        assert page.locator("#dDone").is_hidden() and page.input_value("#dReason") == "复核"  # kept to press again
+        assert [b["id"] for _, _, b in page.fake.requests if b] == ["07" * 16] * 2
         assert page.errors == []
     finally:
         context.close()

@@ -201,3 +201,75 @@ def test_a_64_table_round_from_the_real_server_fits_the_desk(tmp_path, browser, 
     finally:
         context.close()
         server.stop()
+
+
+def drop_first_answer(page, pattern: str) -> list[dict]:
+    """The first request to `pattern` reaches the server, its answer is lost (the Wi-Fi dropped it); later ones go
+    through. Returns the bodies sent, in order."""
+    sent: list[dict] = []
+
+    def answer(route, request) -> None:
+        sent.append(request.post_data_json)
+        if len(sent) == 1:
+            route.fetch()  # done at the server …
+            route.abort("connectionreset")  # … the answer never arrives
+        else:
+            route.continue_()
+
+    page.route(pattern, answer)
+    return sent
+
+
+def test_a_desk_press_whose_answer_is_lost_is_stored_once_by_serve(served, browser, screenshots):
+    from tests.browser.test_desk_page import SAME_ID
+
+    context, desk = page_in(browser, (1366, 768))
+    try:
+        minutes = drop_first_answer(desk, "**/api/desk/t/1/minutes")
+        clock = drop_first_answer(desk, "**/api/desk/clock")
+        desk.goto(f"{served.base}/desk")
+        desk.fill("#pinInput", PIN)
+        desk.click("#pinSubmit")
+        wait_until(desk, "window.deskPage.doc() !== null")
+        desk.click("#clockButton")
+        until(desk, 3_000, "document.getElementById('clockButton').textContent === '暂停'")
+        desk.click('.tile[data-table="1"]')
+        desk.fill("#dMinutes", "5")
+        desk.fill("#dReason", "换牌耽误")
+        desk.click("#aMinutes")
+        wait_until(desk, "window.deskPage.sending() !== null && window.deskPage.sending().tries === 1")
+        assert "正在用同一个操作编号自动重试" in desk.inner_text("#dRetry")
+        until(desk, 3_000, "document.getElementById('dDone').textContent.includes('只记了一次')")
+        assert desk.inner_text("#dLog") == "14:00 加时 5 分钟（原因：换牌耽误） 127.0.0.1"
+        assert "加时 5 分钟" in desk.inner_text("#dInfo")
+        assert len(minutes) == 2 and minutes[0] == minutes[1] and len(clock) == 2 and clock[0] == clock[1]
+        with Ledger.open(served.folder) as book:
+            draw_id = book.draws()[1].id
+            assert [(e.action.value, e.id, e.add) for e in book.table_entries(draw_id, 1)] == [
+                ("minutes", minutes[0]["id"], 5)]
+            assert [(r.action.value, r.id) for r in book.clock_rows(draw_id)] == [("start", clock[0]["id"])]
+        desk.screenshot(path=str(screenshots / "served-desk-detail-retried-1366x768.png"))
+        assert desk.errors == []
+    finally:
+        context.close()
+
+    context, desk = page_in(browser, (1366, 768))  # a page whose presses all carry one id: serve says 409
+    try:
+        desk.add_init_script(SAME_ID)
+        desk.goto(f"{served.base}/desk")
+        desk.fill("#pinInput", PIN)
+        desk.click("#pinSubmit")
+        wait_until(desk, "window.deskPage.doc() !== null")
+        desk.click('.tile[data-table="2"]')
+        desk.fill("#dReason", "换牌")
+        desk.click("#aMinutes")
+        until(desk, 3_000, "document.getElementById('dDone').textContent === '已记录：第2桌 加时'")
+        desk.fill("#dReason", "复核")
+        desk.click("#aReopen")
+        until(desk, 3_000, "!document.getElementById('dErrors').classList.contains('hidden')")
+        assert desk.inner_text("#dErrors") == (f"操作编号 '{'07' * 16}' 已用于本桌 14:00 的另一项操作，这次没有记录；"
+                                               "请刷新页面，看一下本桌记录后再操作")
+        assert desk.inner_text("#dLog") == "14:00 加时 5 分钟（原因：换牌） 127.0.0.1"
+        assert desk.errors == []
+    finally:
+        context.close()
