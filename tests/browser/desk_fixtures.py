@@ -99,7 +99,7 @@ class FakeDesk:
     """The desk API of the contract over one document, answering `page.route`: the PIN (401; 429 after 5 wrong),
     the clock, and the three table actions (400 without a reason); a press's `id` seen before is answered 200 with
     nothing done (409 for another action or content). `drop` names POST paths whose next answer is lost after the
-    action was done (the Wi-Fi dropped it on the way back)."""
+    action was done (the Wi-Fi dropped it on the way back); `unavailable` POST paths answered 503 meanwhile."""
 
     def __init__(self, document: dict | None = None):
         self.document = document or round_document()
@@ -107,6 +107,7 @@ class FakeDesk:
         self.wrong = 0
         self.down = False  # the server out of reach
         self.drop: set[str] = set()
+        self.unavailable: set[str] = set()  # POST paths answered 503 (the server redrawing) until removed
         self.done: dict[str, tuple[str, dict]] = {}  # id → (path, body) of the press done with it
         self.requests: list[tuple[str, str, dict | None]] = []
 
@@ -124,6 +125,10 @@ class FakeDesk:
             return
         body = request.post_data_json if request.method == "POST" else None
         self.requests.append((request.method, path, body))
+        if request.method == "POST" and path in self.unavailable:
+            route.fulfill(status=503, body=json.dumps(refusal("本轮正在重新抽签，请稍后再操作一次"), ensure_ascii=False),
+                          headers={"Content-Type": "application/json; charset=utf-8", **SECURITY_HEADERS})
+            return
         status, document = self.decide(request.method, path, request.headers.get("x-desk-pin"), body)
         if path in self.drop:
             self.drop.discard(path)

@@ -388,3 +388,56 @@ def test_an_id_used_before_for_another_action_shows_the_server_s_409(browser):
         assert page.errors == []
     finally:
         context.close()
+
+
+def test_a_press_being_sent_again_is_not_forgotten_when_the_page_is_reloaded(browser):
+    """F5 while the page says it is retrying: the press (done at the server, its answer lost) is sent again with its
+    id once the page is back, not dropped — else the organiser presses again and the minutes are added twice."""
+    context, page = open_desk(browser, clock=True)
+    try:
+        enter_pin(page)
+        loaded(page)
+        page.click('.tile[data-table="12"]')
+        page.fill("#dMinutes", "5")
+        page.fill("#dReason", "换牌耽误")
+        page.fake.drop.add("/api/desk/t/12/minutes")
+        page.click("#aMinutes")
+        wait_until(page, "window.deskPage.sending() !== null && window.deskPage.sending().tries === 1")
+        page.reload()
+        wait_until(page, "window.deskPage && window.deskPage.doc() !== null && window.deskPage.sending() === null"
+                         " && !window.deskPage.busy()")
+        first, retry = presses(page, "/api/desk/t/12/minutes")
+        assert retry == first  # the same press, its id kept over the reload
+        assert page.inner_text("#dDone") == "已记录：第12桌 加时（重试后送到，只记了一次）"  # its table opened again
+        assert page.locator("#aMinutes").is_enabled() and page.locator("#clockButton").is_enabled()
+        assert page.inner_text("#dLog") == "15:04 加时 5 分钟（原因：换牌耽误） 127.0.0.1"  # once
+        page.reload()  # nothing left to send
+        loaded(page)
+        assert len(presses(page, "/api/desk/t/12/minutes")) == 2
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_a_poll_answered_while_a_press_is_sent_again_keeps_the_retry_said(browser):
+    """The round's state read while the clock's press still gets no answer (503: a redraw at the server): the
+    header keeps saying the press is being sent again, not "更新于", which reads as if all were well."""
+    context, page = open_desk(browser, clock=True)
+    try:
+        enter_pin(page)
+        loaded(page)
+        page.fake.unavailable.add("/api/desk/clock")
+        page.click("#clockButton")
+        wait_until(page, "window.deskPage.sending() !== null && window.deskPage.sending().tries === 1")
+        for _ in range(16):  # polls and retries, every half second for 8 s
+            answers = page.evaluate("window.deskPage.answers()")
+            page.clock.run_for(500)
+            wait_until(page, f"window.deskPage.answers() >= {answers}")
+            assert "还没有送到，正在用同一个操作编号自动重试" in page.inner_text("#status")
+        assert page.evaluate("window.deskPage.answers()") >= 3  # polls were answered meanwhile
+        page.fake.unavailable.clear()
+        page.clock.run_for(3_000)
+        wait_until(page, "window.deskPage.sending() === null")
+        assert page.errors == []
+    finally:
+        context.close()
