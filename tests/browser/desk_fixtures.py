@@ -108,6 +108,7 @@ class FakeDesk:
         self.down = False  # the server out of reach
         self.drop: set[str] = set()
         self.unavailable: set[str] = set()  # POST paths answered 503 (the server redrawing) until removed
+        self.cut: set[str] = set()  # POST paths whose next 200 comes with its body cut short (done at the server)
         self.done: dict[str, tuple[str, dict]] = {}  # id → (path, body) of the press done with it
         self.requests: list[tuple[str, str, dict | None]] = []
 
@@ -133,6 +134,11 @@ class FakeDesk:
         if path in self.drop:
             self.drop.discard(path)
             route.abort("connectionreset")
+            return
+        if path in self.cut:
+            self.cut.discard(path)
+            route.fulfill(status=status, body=json.dumps(document, ensure_ascii=False)[:40],
+                          headers={"Content-Type": "application/json; charset=utf-8", **SECURITY_HEADERS})
             return
         route.fulfill(status=status, body=json.dumps(document, ensure_ascii=False),
                       headers={"Content-Type": "application/json; charset=utf-8", **SECURITY_HEADERS})

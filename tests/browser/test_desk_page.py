@@ -441,3 +441,28 @@ def test_a_poll_answered_while_a_press_is_sent_again_keeps_the_retry_said(browse
         assert page.errors == []
     finally:
         context.close()
+
+
+def test_a_200_whose_body_is_cut_short_is_sent_again_not_called_refused(browser):
+    """The action done and its 200 come back with the desk cut short (the Wi-Fi dropped the rest): the page sends the
+    press again with its id and says it was recorded once — not "服务器拒绝了这次操作（200）"."""
+    context, page = open_desk(browser, clock=True)
+    try:
+        enter_pin(page)
+        loaded(page)
+        page.click('.tile[data-table="12"]')
+        page.fill("#dMinutes", "5")
+        page.fill("#dReason", "换牌耽误")
+        page.fake.cut.add("/api/desk/t/12/minutes")
+        page.click("#aMinutes")
+        wait_until(page, "window.deskPage.sending() !== null && window.deskPage.sending().tries === 1")
+        page.clock.run_for(3_000)
+        wait_until(page, "!document.getElementById('dDone').classList.contains('hidden')")
+        assert page.inner_text("#dDone") == "已记录：第12桌 加时（重试后送到，只记了一次）"
+        assert page.locator("#dErrors").is_hidden()
+        first, retry = presses(page, "/api/desk/t/12/minutes")
+        assert retry == first
+        assert page.inner_text("#dLog") == "15:04 加时 5 分钟（原因：换牌耽误） 127.0.0.1"
+        assert page.errors == []
+    finally:
+        context.close()
