@@ -661,7 +661,7 @@ def parse_request_id(body: object) -> str | None | HandError:
     if request_id is None:
         return None
     if not isinstance(request_id, str) or not 1 <= len(request_id) <= MAX_ID_LENGTH:
-        return Issue.of_hand(None, "id", f"操作编号 id 应为 {MAX_ID_LENGTH} 个字符以内的文字，实际为 {shown(request_id)}")
+        return Issue.of_hand(None, "id", f"操作编号 id 应为 1 到 {MAX_ID_LENGTH} 个字符的文字，实际为 {shown(request_id)}")
     return request_id
 
 
