@@ -466,3 +466,37 @@ def test_a_200_whose_body_is_cut_short_is_sent_again_not_called_refused(browser)
         assert page.errors == []
     finally:
         context.close()
+
+
+def test_a_press_sent_again_is_kept_over_serve_restarted_with_a_new_pin(browser):
+    """The desk on the PC itself gets no answer mostly while serve is stopped; restarted, it has a new PIN: the press
+    still unsent is kept over the 401 and sent with its id once the new PIN is entered, not dropped unsaid."""
+    context, page = open_desk(browser, clock=True)
+    try:
+        enter_pin(page)
+        loaded(page)
+        page.click('.tile[data-table="12"]')
+        page.fill("#dMinutes", "5")
+        page.fill("#dReason", "换牌耽误")
+        page.fake.down = True  # serve stopped
+        page.click("#aMinutes")
+        wait_until(page, "window.deskPage.sending() !== null && window.deskPage.sending().tries === 1")
+        page.fake.down = False
+        page.fake.pin = "999999"  # started again, with a new PIN
+        page.clock.run_for(3_000)
+        wait_until(page, "!document.getElementById('pinBox').classList.contains('hidden')")
+        page.clock.run_for(6_000)  # no more tries while the PIN is asked: the half-typed PIN is not wiped
+        assert page.evaluate("window.deskPage.sending() !== null")
+        assert "“第12桌 加时”还没有送到" in page.inner_text("#pinError")
+        enter_pin(page, "999999")
+        wait_until(page, "window.deskPage.sending() === null && !window.deskPage.busy()")
+        assert page.inner_text("#dDone") == "已记录：第12桌 加时（重试后送到，只记了一次）"
+        sent = presses(page, "/api/desk/t/12/minutes")
+        assert len({b["id"] for b in sent}) == 1 and sent[-1]["add"] == 5  # one press, its id kept over the 401
+        answers = page.evaluate("window.deskPage.answers()")
+        page.clock.run_for(3_000)  # the next poll (one sent with the press may have been answered after it)
+        wait_until(page, f"window.deskPage.answers() > {answers}")
+        assert page.inner_text("#dLog") == "15:04 加时 5 分钟（原因：换牌耽误） 127.0.0.1"
+        assert page.errors == []
+    finally:
+        context.close()
