@@ -442,9 +442,11 @@ def open_with_clock(page, fake: FakeTable) -> None:
 
 
 def polled(page) -> None:
-    """Let the page ask for the table once more (every 10 s) and take the answer (which is real, not faked)."""
+    """Let the page ask for the table once more (every 10 s) and take the answer (which is real, not faked): waited
+    for until the page has it, not for a fixed moment (too short on a busy machine)."""
+    before = page.evaluate("window.tablePage.polls()")
     page.clock.run_for(10_000)
-    time.sleep(0.2)
+    wait_until(page, f"window.tablePage.polls() > {before}")
     settled(page)
 
 
