@@ -66,6 +66,7 @@ NEXT_DRAWN = "下一轮刚刚抽签，上一轮的记录已封存，这次操作
 NO_SUCH = "裁判台没有这个地址"
 ONLY = {"GET": "只能用 GET 读取裁判台", "POST": "只能用 POST 提交"}
 ID_REUSED = "操作编号 {id} 已用于 {time} 的另一项计时操作，这次没有记录；请刷新页面后再操作"
+ROUND_MOVED = "现在是第{number}轮，按的时候是第{given}轮（已经抽了下一轮），这次计时操作没有记录；请刷新页面后再操作"
 
 
 def is_local(address: str) -> bool:
@@ -255,6 +256,9 @@ class DeskApi:
             record = current_draw(book)
             if record is None:
                 return desk_refusal(HTTPStatus.CONFLICT, "action", NO_ROUND)
+            other = other_round(body, record.round.number)
+            if other is not None:
+                return other
             at = self.clock()
             decision = book.decide_clock(record.id, lambda rows: decide_clock(
                 rows, action, at=at, address=address, request=request_id or ""))
@@ -282,6 +286,18 @@ class DeskApi:
             if decision.result.http_status >= 400:
                 return Reply(decision.http_status, issues_json(decision.errors))
             return Reply(HTTPStatus.OK, self.document(book))
+
+
+def other_round(body: object, number: int) -> Reply | None:
+    """The page's optional `"round"` of a clock press, the round it showed: a press sent again after the next round
+    was drawn is not applied to that round (409); 422 when it is not a whole number. None when it fits or is not
+    given."""
+    given = body.get("round") if isinstance(body, dict) else None
+    if given is None or given == number and type(given) is int:
+        return None
+    if type(given) is not int:
+        return desk_refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "round", f"应为轮次（整数），实际为 {shown(given)}")
+    return desk_refusal(HTTPStatus.CONFLICT, "round", ROUND_MOVED.format(given=given, number=number))
 
 
 class NextRoundDrawn(Exception):

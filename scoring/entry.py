@@ -678,7 +678,7 @@ def desk_action(action: Action, setup: TableSetup, entries: Sequence[Entry], bod
     if isinstance(request_id, HandError):
         return Decision(Result.INVALID, table_state(setup, entries), errors=(request_id,))
     if request_id is None:
-        return DESK_DECISIONS[action](setup, entries, body, stamp=stamp)
+        return _meant_elsewhere(setup, entries, body) or DESK_DECISIONS[action](setup, entries, body, stamp=stamp)
     for earlier in entries:
         if earlier.id == request_id:
             table = table_state(setup, entries)
@@ -687,7 +687,25 @@ def desk_action(action: Action, setup: TableSetup, entries: Sequence[Entry], bod
             return _refuse(Result.CONFLICT, table, None, "id",
                            f"操作编号 {shown(request_id)} 已用于本桌 {earlier.time[11:16]} 的另一项操作，这次没有记录；"
                            "请刷新页面，看一下本桌记录后再操作")
-    return DESK_DECISIONS[action](setup, entries, body, stamp=replace(stamp, id=request_id))
+    return _meant_elsewhere(setup, entries, body) or DESK_DECISIONS[action](setup, entries, body,
+                                                                           stamp=replace(stamp, id=request_id))
+
+
+def _meant_elsewhere(setup: TableSetup, entries: Sequence[Entry], body: object) -> Decision | None:
+    """The page's optional `"teams": [甲方, 乙方]`, the pairing it showed when the button was pressed: a press sent
+    again after a `draw --redo` changed the table is not applied to the new pairing (CONFLICT); INVALID when it is
+    not two team ids. None when it fits or is not given."""
+    teams = body.get("teams") if isinstance(body, Mapping) else None
+    if teams is None:
+        return None
+    if not (isinstance(teams, list) and len(teams) == 2 and all(isinstance(t, str) for t in teams)):
+        return _refuse(Result.INVALID, table_state(setup, entries), None, "teams",
+                       f"应为两队的组号，如 [\"05\", \"04\"]，实际为 {shown(teams)}")
+    if teams == [setup.a.team, setup.b.team]:
+        return None
+    return _refuse(Result.CONFLICT, table_state(setup, entries), None, "teams",
+                   f"第{setup.table}桌现在是第{setup.a.team}组对第{setup.b.team}组（按的时候是第{teams[0]}组对第{teams[1]}组，"
+                   "本轮重新抽签了），这次操作没有记录；请看清本桌后再操作")
 
 
 def _desk_content(entry: Entry) -> tuple[object, ...]:

@@ -816,3 +816,82 @@ def test_a_desk_action_during_a_redo_lands_on_the_draw_in_force(room, folder, mo
     status, doc = room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌耽误"})
     assert status == 200
     assert room.table(1)["extra_minutes"] == 5
+
+
+# --- a press sent again is not moved to another pairing or round ---
+
+
+def redrawn_tables_1_and_2(folder: Path) -> tuple[str, str]:
+    """What a `draw --redo 1` that swaps the 乙方 of tables 1 and 2 records (tables 3 and 4 kept, with their codes
+    and entries); returns table 1's teams now."""
+    from dataclasses import replace
+
+    with Ledger.open(folder) as book, book.atomic():
+        old = book.draws()[1]
+        p1, p2, *rest = old.round.pairings
+        pairings = (replace(p1, b=p2.b), replace(p2, b=p1.b), *rest)
+        book.void_draw(old.id, "--redo 1")
+        new = book.record_draw(replace(old.round, pairings=pairings), old.names, done=True)
+        kept = {t: c for t, c in book.codes(old.id).items() if t > 2}
+        book.set_codes(new, kept | {1: "NEWCODE1", 2: "NEWCODE2"})
+        book.carry_entries(old.id, new, sorted(kept))
+    return p1.a, p2.b
+
+
+def test_a_table_press_meant_for_the_pairing_before_a_redo_is_409_and_stores_nothing(folder, room):
+    """The desk showed table 1 as 第a组 对 第b组 when 加时 was pressed; the answer was lost, `draw --redo 1` changed
+    table 1, and the page sends the press again: the minutes are not given to the new pairing."""
+    shown = room.table(1)
+    teams = [shown["A"]["team"], shown["B"]["team"]]
+    assert room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌", "teams": teams})[0] == 200
+    now_a, now_b = redrawn_tables_1_and_2(folder)
+    status, doc = room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌", "id": "m-7", "teams": teams})
+    assert status == 409 and doc["errors"][0]["field"] == "teams"
+    assert doc["errors"][0]["message"] == (
+        f"第1桌现在是第{now_a}组对第{now_b}组（按的时候是第{teams[0]}组对第{teams[1]}组，本轮重新抽签了），"
+        "这次操作没有记录；请看清本桌后再操作")
+    assert room.table(1)["extra_minutes"] == 0 and desk_rows(folder, 1)[-1]["id"] != "m-7"
+    assert room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌", "teams": [now_a, now_b]})[0] == 200
+    assert room.table(1)["extra_minutes"] == 5
+
+
+def test_a_press_on_a_table_the_redo_kept_is_taken_once_with_its_teams(folder, room):
+    """Table 3 is kept by the redo with its entries: the same press sent again is the one already stored (200)."""
+    shown = room.table(3)
+    press = {"add": 5, "reason": "换牌", "id": "m-3", "teams": [shown["A"]["team"], shown["B"]["team"]]}
+    assert room.call("POST", "/api/desk/t/3/minutes", press)[0] == 200
+    redrawn_tables_1_and_2(folder)
+    status, doc = room.call("POST", "/api/desk/t/3/minutes", press)
+    assert status == 200 and doc["tables"][2]["extra_minutes"] == 5
+
+
+@pytest.mark.parametrize("teams", [["01"], "01-02", [1, 2], ["01", "02", "03"]])
+def test_teams_that_are_not_two_team_ids_are_422(folder, room, teams):
+    status, doc = room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌", "teams": teams})
+    assert status == 422 and doc["errors"][0]["field"] == "teams"
+    assert rows(folder, "entry") == 0
+
+
+def test_a_clock_press_meant_for_the_round_before_is_409_and_stores_nothing(folder, room, monkeypatch):
+    """The start of round 1's clock, answered or not, sent again once round 2 is drawn: round 2's clock is not
+    started by it (the desk starts it when that round begins)."""
+    assert room.call("POST", "/api/desk/clock", {"action": "start", "round": 1})[0] == 200
+    monkeypatch.setattr("display.desk_api.current_draw", lambda book: replace_round(book.draws()[1], 2))
+    status, doc = room.call("POST", "/api/desk/clock", {"action": "stop", "id": "s-9", "round": 1})
+    assert status == 409 and doc["errors"][0]["field"] == "round"
+    assert doc["errors"][0]["message"] == (
+        "现在是第2轮，按的时候是第1轮（已经抽了下一轮），这次计时操作没有记录；请刷新页面后再操作")
+    assert rows(folder, "clock") == 1
+
+
+def replace_round(record: ledger.DrawRecord, number: int) -> ledger.DrawRecord:
+    from dataclasses import replace
+
+    return replace(record, round=replace(record.round, number=number))
+
+
+@pytest.mark.parametrize("given", ["1", 1.0, True, [1]])
+def test_a_clock_round_that_is_not_a_whole_number_is_422(folder, room, given):
+    status, doc = room.call("POST", "/api/desk/clock", {"action": "start", "round": given})
+    assert status == 422 and doc["errors"][0]["field"] == "round"
+    assert rows(folder, "clock") == 0

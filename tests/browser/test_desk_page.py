@@ -162,14 +162,14 @@ def test_an_action_needs_a_reason_and_shows_the_servers_words(browser, screensho
         assert page.locator("#dErrors").is_hidden()
         assert page.inner_text("#dDone") == "已记录：第12桌 重新开放"
         assert page.inner_text("#dLog") == "15:04 重新开放（原因：甲方对第3局的分数有异议） 127.0.0.1"
-        assert last_press(page) == ("POST", "/api/desk/t/12/reopen", {"reason": "甲方对第3局的分数有异议"})
+        assert last_press(page) == ("POST", "/api/desk/t/12/reopen", {"reason": "甲方对第3局的分数有异议", "teams": ["23", "24"]})
         assert page.input_value("#dReason") == ""
 
         page.fill("#dMinutes", "8")
         page.fill("#dReason", "换牌")
         page.click("#aMinutes")
         wait_until(page, "document.getElementById('dDone').textContent.includes('加时')")
-        assert last_press(page) == ("POST", "/api/desk/t/12/minutes", {"reason": "换牌", "add": 8})
+        assert last_press(page) == ("POST", "/api/desk/t/12/minutes", {"reason": "换牌", "add": 8, "teams": ["23", "24"]})
         assert "加时 8 分钟（原因：换牌）" in page.inner_text("#dLog")
         assert "加时8分" in page.locator('.tile[data-table="12"]').inner_text()  # the tile too, behind
 
@@ -184,7 +184,7 @@ def test_an_action_needs_a_reason_and_shows_the_servers_words(browser, screensho
         page.fill("#dReason", "乙方离场，比赛负责人代为确认")
         page.click("#aConfirmB")
         wait_until(page, "document.getElementById('dDone').textContent.includes('代乙方确认')")
-        assert last_press(page)[2] == {"reason": "乙方离场，比赛负责人代为确认", "side": "B"}
+        assert last_press(page)[2] == {"reason": "乙方离场，比赛负责人代为确认", "side": "B", "teams": ["87", "88"]}
         assert "代乙方确认（原因：乙方离场，比赛负责人代为确认）" in page.inner_text("#dLog")
         page.screenshot(path=str(screenshots / "desk-detail-1366x768.png"))
         assert page.errors == []
@@ -222,7 +222,7 @@ def test_the_clock_starts_pauses_and_counts_down_between_polls(browser, screensh
         assert page.inner_text("#clockButton") == "开始计时"
         page.click("#clockButton")
         wait_until(page, "document.getElementById('clockButton').textContent === '暂停'")
-        assert last_press(page) == ("POST", "/api/desk/clock", {"action": "start"})
+        assert last_press(page) == ("POST", "/api/desk/clock", {"action": "start", "round": 2})
         assert page.inner_text("#clockTime") == "60:00"
         page.fake.down = True  # no answers: the page counts down from the last one
         page.clock.run_for(2_500)
@@ -230,7 +230,7 @@ def test_the_clock_starts_pauses_and_counts_down_between_polls(browser, screensh
         page.fake.down = False
         page.click("#clockButton")
         wait_until(page, "document.getElementById('clockButton').textContent === '继续'")
-        assert last_press(page) == ("POST", "/api/desk/clock", {"action": "stop"})
+        assert last_press(page) == ("POST", "/api/desk/clock", {"action": "stop", "round": 2})
         assert page.inner_text("#clockState") == "暂停"
         shown = page.inner_text("#clockTime")
         page.clock.run_for(10_000)
