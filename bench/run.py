@@ -30,7 +30,8 @@ Budgets (issues 10, 16, 17 and 20):
   Measured on a quiet machine (2 cores, load average under 1), since `serve` decides the table requests one at a
   time on one event.db connection and remembers each table's state: ratio 1.83 (turns 1.80-2.04; serve p99 0.51 s
   against the floor's 0.26 s), the TV's p99 0.22 s, about 40 s in all; 2.00 (turns 1.61-2.12) in another quiet
-  run; under other load (load average 3-4) ratios from 0.98 to 5.3 by turn, median 2.29, as the machine's other
+  run; on the session's final main (with the retries for another process's lock) 2.02 and 2.05 (turns 1.38-2.24;
+  serve p99 0.61-0.63 s against 0.32-0.33 s; the TV's p99 0.32 s); under other load (load average 3-4) ratios from 0.98 to 5.3 by turn, median 2.29, as the machine's other
   work came and went (hence the turns paired and the median taken). Before (the previous session's final main:
   16 pooled connections, each table's log folded and its JSON made on every request) the quiet machine FAILED it:
   ratio 3.12-3.91 (serve p99 1.0-1.5 s, serve's CPU 7.5-9.6 s a run against the floor's 2.1-2.8 s). Found by
