@@ -48,6 +48,21 @@ def loaded(page) -> None:
     wait_until(page, "window.deskPage && window.deskPage.doc() !== null && !window.deskPage.busy()")
 
 
+def five_minutes_typed_at_table_12(page) -> None:
+    """PIN entered, the desk loaded, table 12 opened with 加时 5 分钟 and its reason typed, not yet pressed."""
+    enter_pin(page)
+    loaded(page)
+    page.click('.tile[data-table="12"]')
+    page.fill("#dMinutes", "5")
+    page.fill("#dReason", "换牌耽误")
+
+
+def pressed_and_unanswered(page) -> None:
+    """加时 pressed, and its first sending over without an answer the page could take (it is sending again)."""
+    page.click("#aMinutes")
+    wait_until(page, "window.deskPage.sending() !== null && window.deskPage.sending().tries === 1")
+
+
 FITS = """() => {
   const W = window.innerWidth, H = window.innerHeight, root = document.documentElement, problems = [];
   if (root.scrollHeight > H || root.scrollWidth > W) problems.push(`page scrolls: ${root.scrollWidth}x${root.scrollHeight}`);
@@ -294,14 +309,9 @@ def presses(page, path: str) -> list[dict]:
 def test_a_press_whose_answer_is_lost_is_sent_again_with_its_id_and_recorded_once(browser, screenshots):
     context, page = open_desk(browser, clock=True)
     try:
-        enter_pin(page)
-        loaded(page)
-        page.click('.tile[data-table="12"]')
-        page.fill("#dMinutes", "5")
-        page.fill("#dReason", "换牌耽误")
+        five_minutes_typed_at_table_12(page)
         page.fake.drop.add("/api/desk/t/12/minutes")  # done at the server, the answer lost on the way back
-        page.click("#aMinutes")
-        wait_until(page, "window.deskPage.sending() !== null && window.deskPage.sending().tries === 1")
+        pressed_and_unanswered(page)
         said = "连不上服务器：“第12桌 加时”还没有送到，正在用同一个操作编号自动重试（第 1 次），送到后只记一次；请不要关闭本页。"
         assert page.inner_text("#dRetry") == said and page.inner_text("#status") == said
         assert page.locator("#aMinutes").is_disabled() and page.locator("#clockButton").is_disabled()
@@ -395,14 +405,9 @@ def test_a_press_being_sent_again_is_not_forgotten_when_the_page_is_reloaded(bro
     id once the page is back, not dropped — else the organiser presses again and the minutes are added twice."""
     context, page = open_desk(browser, clock=True)
     try:
-        enter_pin(page)
-        loaded(page)
-        page.click('.tile[data-table="12"]')
-        page.fill("#dMinutes", "5")
-        page.fill("#dReason", "换牌耽误")
+        five_minutes_typed_at_table_12(page)
         page.fake.drop.add("/api/desk/t/12/minutes")
-        page.click("#aMinutes")
-        wait_until(page, "window.deskPage.sending() !== null && window.deskPage.sending().tries === 1")
+        pressed_and_unanswered(page)
         page.reload()
         wait_until(page, "window.deskPage && window.deskPage.doc() !== null && window.deskPage.sending() === null"
                          " && !window.deskPage.busy()")
@@ -449,14 +454,9 @@ def test_a_200_whose_body_is_cut_short_is_sent_again_not_called_refused(browser)
     press again with its id and says it was recorded once — not "服务器拒绝了这次操作（200）"."""
     context, page = open_desk(browser, clock=True)
     try:
-        enter_pin(page)
-        loaded(page)
-        page.click('.tile[data-table="12"]')
-        page.fill("#dMinutes", "5")
-        page.fill("#dReason", "换牌耽误")
+        five_minutes_typed_at_table_12(page)
         page.fake.cut.add("/api/desk/t/12/minutes")
-        page.click("#aMinutes")
-        wait_until(page, "window.deskPage.sending() !== null && window.deskPage.sending().tries === 1")
+        pressed_and_unanswered(page)
         page.clock.run_for(3_000)
         wait_until(page, "!document.getElementById('dDone').classList.contains('hidden')")
         assert page.inner_text("#dDone") == "已记录：第12桌 加时（重试后送到，只记了一次）"
@@ -474,14 +474,9 @@ def test_a_press_sent_again_is_kept_over_serve_restarted_with_a_new_pin(browser)
     still unsent is kept over the 401 and sent with its id once the new PIN is entered, not dropped unsaid."""
     context, page = open_desk(browser, clock=True)
     try:
-        enter_pin(page)
-        loaded(page)
-        page.click('.tile[data-table="12"]')
-        page.fill("#dMinutes", "5")
-        page.fill("#dReason", "换牌耽误")
+        five_minutes_typed_at_table_12(page)
         page.fake.down = True  # serve stopped
-        page.click("#aMinutes")
-        wait_until(page, "window.deskPage.sending() !== null && window.deskPage.sending().tries === 1")
+        pressed_and_unanswered(page)
         page.fake.down = False
         page.fake.pin = "999999"  # started again, with a new PIN
         page.clock.run_for(3_000)
