@@ -26,15 +26,22 @@ def test_a_new_folder_gets_the_current_schema(tmp_path: Path) -> None:
     assert {"file", "log"} <= {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
+def older_ledger(folder: Path, version: int) -> sqlite3.Connection:
+    """An event.db as version `version` of the program left it (its migrations only), holding one draw of round 1;
+    open, for the test to add its rows and commit."""
+    db = sqlite3.connect(folder / DB_NAME)
+    for step in ledger.MIGRATIONS[:version]:
+        db.executescript(step)
+    db.execute(f"PRAGMA user_version = {version}")
+    db.execute("INSERT INTO draw (round, lots, pool, pairings, byes, names, at, command) "
+               "VALUES (1, '[]', '[\"01\", \"02\"]', '[[1, \"01\", \"02\", false]]', '[]', '{}', 't', 'c')")
+    return db
+
+
 def test_a_ledger_at_version_2_gains_the_clock_table_and_keeps_its_entries(tmp_path: Path) -> None:
     """Migration 3 only adds the round clock's table: an event.db of the table-side entry version is upgraded in
     place, its rows as they were."""
-    db = sqlite3.connect(tmp_path / DB_NAME)
-    for step in ledger.MIGRATIONS[:2]:
-        db.executescript(step)
-    db.execute("PRAGMA user_version = 2")
-    db.execute("INSERT INTO draw (round, lots, pool, pairings, byes, names, at, command) "
-               "VALUES (1, '[]', '[\"01\", \"02\"]', '[[1, \"01\", \"02\", false]]', '[]', '{}', 't', 'c')")
+    db = older_ledger(tmp_path, 2)
     db.execute("INSERT INTO entry (draw, tbl, body, at, address) VALUES (1, 1, ?, 't', 'a')",
                (json.dumps({"id": "x", "action": "end", "time": "t", "address": "a"}),))
     db.commit()
@@ -52,12 +59,7 @@ def test_a_ledger_at_version_2_gains_the_clock_table_and_keeps_its_entries(tmp_p
 def test_a_ledger_at_version_3_gains_the_clock_rows_ids_and_keeps_its_rows(tmp_path: Path) -> None:
     """Migration 4 only adds the desk's id of a clock row (a press made again adds nothing): the rows of a version-3
     event.db are kept as they were, with no id."""
-    db = sqlite3.connect(tmp_path / DB_NAME)
-    for step in ledger.MIGRATIONS[:3]:
-        db.executescript(step)
-    db.execute("PRAGMA user_version = 3")
-    db.execute("INSERT INTO draw (round, lots, pool, pairings, byes, names, at, command) "
-               "VALUES (1, '[]', '[\"01\", \"02\"]', '[[1, \"01\", \"02\", false]]', '[]', '{}', 't', 'c')")
+    db = older_ledger(tmp_path, 3)
     db.execute("INSERT INTO clock (draw, action, at, address) VALUES (1, 'start', '2026-12-01T14:00:00+08:00', 'a')")
     db.commit()
     db.close()

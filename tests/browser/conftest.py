@@ -8,8 +8,10 @@ reading outside the repository watches this Python process and the `show` server
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -66,3 +68,22 @@ def frozen_clock(page) -> None:
     and none of the real time a test spends tapping counted by the page)."""
     page.clock.install(time=CLOCK_START)
     page.clock.pause_at(CLOCK_START + 1000)
+
+
+@contextlib.contextmanager
+def serving_round_1(folder: Path, **options: object) -> Iterator[tuple[dict[int, str], str]]:
+    """An 8-team event with round 1 drawn in `folder`, served by the real hall on 127.0.0.1 (a free port) until the
+    block ends: the tables' entry codes and the base address. `options` go to `hall.make_hall` (pin, clock)."""
+    from display import hall
+    from scoring.ledger import Ledger
+    from tests.events import draw, start_event
+
+    draw(folder, start_event(folder, teams=8))
+    with Ledger.open(folder) as book:
+        codes = book.codes(book.draws()[1].id)
+    server = hall.make_hall(folder, ["127.0.0.1"], 0, log=lambda line: None, settle=0.0, **options)
+    server.start()
+    try:
+        yield codes, f"http://127.0.0.1:{server.port}"
+    finally:
+        server.stop()

@@ -14,7 +14,7 @@ import pytest
 from display import hall
 from scoring.codes import format_code
 from scoring.ledger import Ledger
-from tests.browser.conftest import frozen_clock
+from tests.browser.conftest import frozen_clock, serving_round_1
 from tests.browser.test_show_page import wait_until
 from tests.browser.test_table_page import enter_hand, settled, tap
 from tests.browser.test_table_page_served import phone_in
@@ -38,15 +38,9 @@ class ServerClock:
 
 @pytest.fixture
 def served(tmp_path):
-    folder = tmp_path / "event"
-    draw(folder, start_event(folder, teams=8))
-    with Ledger.open(folder) as book:
-        codes = book.codes(book.draws()[1].id)
-    clock = ServerClock()
-    server = hall.make_hall(folder, ["127.0.0.1"], 0, log=lambda line: None, settle=0.0, pin=PIN, clock=clock)
-    server.start()
-    yield SimpleNamespace(folder=folder, codes=codes, base=f"http://127.0.0.1:{server.port}", clock=clock)
-    server.stop()
+    folder, clock = tmp_path / "event", ServerClock()
+    with serving_round_1(folder, pin=PIN, clock=clock) as (codes, base):
+        yield SimpleNamespace(folder=folder, codes=codes, base=base, clock=clock)
 
 
 def page_in(browser, size: tuple[int, int]):

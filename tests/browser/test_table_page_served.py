@@ -5,24 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from display import hall
 from scoring import entry
 from scoring.codes import format_code
 from scoring.ledger import Ledger
+from tests.browser.conftest import serving_round_1
 from tests.browser.test_table_page import WECHAT_UA, enter_hand, levels, settled, tap
-from tests.events import draw, start_event
 
 
 @pytest.fixture
 def served(tmp_path):
-    folder = tmp_path / "event"
-    draw(folder, start_event(folder, teams=8))
-    with Ledger.open(folder) as book:
-        codes = book.codes(book.draws()[1].id)
-    server = hall.make_hall(folder, ["127.0.0.1"], 0, log=lambda line: None, settle=0.0)
-    server.start()
-    yield folder, codes, f"http://127.0.0.1:{server.port}"
-    server.stop()
+    with serving_round_1(tmp_path / "event") as (codes, base):
+        yield tmp_path / "event", codes, base
 
 
 def phone_in(browser):
