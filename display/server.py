@@ -243,10 +243,7 @@ def read_clock(folder: Path, minutes: int = DEFAULT_MINUTES) -> tuple[tuple[Cloc
 
     with contextlib.suppress(UserError):
         minutes = event.load(folder).rules.match_minutes
-    try:
-        book = ledger.Ledger.existing(folder)
-    except ledger.LedgerError:
-        return (), minutes
+    book = ledger.Ledger.readable(folder)
     if book is None:
         return (), minutes
     with book:

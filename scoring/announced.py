@@ -27,10 +27,7 @@ def announced_tables(folder: Path, scores: Sequence[RoundScore]) -> Announced:
         return final
     latest = scores[-1]
     final[latest.round.number] = frozenset()
-    try:
-        book = ledger.Ledger.existing(folder)
-    except ledger.LedgerError:
-        return final
+    book = ledger.Ledger.readable(folder)
     if book is None:
         return final
     with book:

@@ -417,6 +417,15 @@ class Ledger:
         except sqlite3.DatabaseError:
             return None  # damaged: the next command that writes sets it aside and rebuilds it
 
+    @classmethod
+    def readable(cls, folder: Path) -> Ledger | None:
+        """`existing`, or None when event.db cannot be taken as it stands (a newer program's, or one that cannot be
+        upgraded here): for what only reads and goes on without it (the command that writes names the problem)."""
+        try:
+            return cls.existing(folder)
+        except LedgerError:
+            return None
+
     @staticmethod
     def _kept_book(folder: Path) -> Ledger | None:
         books = _kept()

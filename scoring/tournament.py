@@ -373,10 +373,7 @@ def _with_entries(folder: Path, rounds: Sequence[RoundSheet], draws: Mapping[int
               if s.round.number in draws and same_draw(draws[s.round.number].round, s.round)}
     if not wanted:
         return list(rounds), {}
-    try:
-        book = ledger.Ledger.existing(folder)
-    except ledger.LedgerError:
-        return list(rounds), {}
+    book = ledger.Ledger.readable(folder)
     if book is None:
         return list(rounds), {}
     found: dict[int, dict[int, tuple]] = {}
@@ -448,10 +445,7 @@ def _rules_changes(state: EventFolder, draws: Mapping[int, ledger.DrawRecord]) -
     differ from scoring under the rules recorded when the round was scored)."""
     if not draws or not state.rounds:
         return ()
-    try:
-        book = ledger.Ledger.existing(state.path)
-    except ledger.LedgerError:
-        return ()
+    book = ledger.Ledger.readable(state.path)
     if book is None:
         return ()
     with book:
@@ -515,10 +509,7 @@ def _draw_problems(rounds: Sequence[RoundSheet]) -> list[Issue]:
 def recorded_draws(folder: Path) -> dict[int, ledger.DrawRecord]:
     """The draws event.db holds (none for a folder without one, or with a damaged one: the next command that
     writes rebuilds it)."""
-    try:
-        book = ledger.Ledger.existing(folder)
-    except ledger.LedgerError:
-        return {}
+    book = ledger.Ledger.readable(folder)
     if book is None:
         return {}
     with book:
@@ -583,10 +574,7 @@ def _ledger_problems(folder: Path, draws: Mapping[int, ledger.DrawRecord], round
 def _redo_stopped(folder: Path, number: int, held: Round) -> bool:
     """round-N.xlsx holds a draw of round `number` that `draw --redo` voided: the redo stopped after recording the
     corrected draw and before writing its workbook (not a workbook a person put there)."""
-    try:
-        book = ledger.Ledger.existing(folder)
-    except ledger.LedgerError:
-        return False
+    book = ledger.Ledger.readable(folder)
     if book is None:
         return False
     with book:
@@ -606,10 +594,7 @@ def same_draw(a: Round, b: Round) -> bool:
 
 def verify_copies(folder: Path) -> list[Path]:
     """The files once given to `score --verify` (the second entries of double entry)."""
-    try:
-        book = ledger.Ledger.existing(folder)
-    except ledger.LedgerError:
-        return []
+    book = ledger.Ledger.readable(folder)
     if book is None:
         return []
     with book:
