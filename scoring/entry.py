@@ -677,18 +677,17 @@ def desk_action(action: Action, setup: TableSetup, entries: Sequence[Entry], bod
     request_id = parse_request_id(body)
     if isinstance(request_id, HandError):
         return Decision(Result.INVALID, table_state(setup, entries), errors=(request_id,))
-    if request_id is None:
-        return _meant_elsewhere(setup, entries, body) or DESK_DECISIONS[action](setup, entries, body, stamp=stamp)
-    for earlier in entries:
-        if earlier.id == request_id:
+    if request_id is not None:
+        earlier = next((e for e in entries if e.id == request_id), None)
+        if earlier is not None:
             table = table_state(setup, entries)
             if _desk_content(earlier) == _requested(action, body):
                 return Decision(Result.SAME, table)
             return _refuse(Result.CONFLICT, table, None, "id",
                            f"操作编号 {shown(request_id)} 已用于本桌 {earlier.time[11:16]} 的另一项操作，这次没有记录；"
                            "请刷新页面，看一下本桌记录后再操作")
-    return _meant_elsewhere(setup, entries, body) or DESK_DECISIONS[action](setup, entries, body,
-                                                                           stamp=replace(stamp, id=request_id))
+        stamp = replace(stamp, id=request_id)
+    return _meant_elsewhere(setup, entries, body) or DESK_DECISIONS[action](setup, entries, body, stamp=stamp)
 
 
 def _meant_elsewhere(setup: TableSetup, entries: Sequence[Entry], body: object) -> Decision | None:
