@@ -154,3 +154,31 @@ def _read_teams(path: Path) -> dict[str, Team]:
 
 def media_type(value: str | None) -> str:
     return (value or "").split(";", 1)[0].strip().lower()
+
+
+# --- a change to a round whose next round is drawn: refused in the write transaction (table API and desk) ---
+
+
+class Sealed(Exception):
+    """Raised inside the write transaction of a change when a later round than the table's has been drawn: rolled
+    back, nothing stored; `decision` is what would have been stored, its state the table as it stands."""
+
+    def __init__(self, decision: entry.Decision):
+        super().__init__("sealed")
+        self.decision = decision
+
+
+def checked(book: ledger.Ledger, record: ledger.DrawRecord,
+            decide: Callable[[tuple[entry.Entry, ...]], entry.Decision],
+            ) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
+    """`decide`, refusing (`Sealed`) a change once a later round than `record`'s is drawn, as read in the write
+    transaction itself: `draw` is another process and may record the next round after the server looked.
+    (A change to a draw voided meanwhile is refused by the ledger: `ledger.DrawReplaced`.)"""
+
+    def decided(entries: tuple[entry.Entry, ...]) -> entry.Decision:
+        decision = decide(entries)
+        if decision.entry is not None and book.last_round() > record.round.number:
+            raise Sealed(decision)
+        return decision
+
+    return decided

@@ -38,8 +38,10 @@ from display.api_common import (
     TOO_LARGE,
     Reply,
     Request,
+    Sealed,
     Seating,
     Throttle,
+    checked,
     media_type,
     now_iso,
     refusal,
@@ -279,9 +281,9 @@ class DeskApi:
             setup = self.seating.setup(record, table)
             stamp = self._stamp(address)
             try:
-                decision = book.decide_entry(record.id, table, unsealed(book, record, lambda entries: entry.desk_action(
+                decision = book.decide_entry(record.id, table, checked(book, record, lambda entries: entry.desk_action(
                     entry.Action(action), setup, entries, body, stamp=stamp)))
-            except NextRoundDrawn:
+            except Sealed:
                 return desk_refusal(HTTPStatus.CONFLICT, "action", NEXT_DRAWN)
             if decision.result.http_status >= 400:
                 return Reply(decision.http_status, issues_json(decision.errors))
@@ -298,24 +300,6 @@ def other_round(body: object, number: int) -> Reply | None:
     if type(given) is not int:
         return desk_refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "round", f"应为轮次（整数），实际为 {shown(given)}")
     return desk_refusal(HTTPStatus.CONFLICT, "round", ROUND_MOVED.format(given=given, number=number))
-
-
-class NextRoundDrawn(Exception):
-    """Raised inside a desk change's write transaction when a later round was drawn since the desk looked."""
-
-
-def unsealed(book: ledger.Ledger, record: ledger.DrawRecord,
-             decide: Callable[[tuple[entry.Entry, ...]], entry.Decision]) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
-    """`decide`, refusing (NextRoundDrawn, rolled back) a change to `record`'s round once a later round is drawn, as
-    read in the write transaction: `draw` (another process) may record it after the desk looked at the round."""
-
-    def decided(entries: tuple[entry.Entry, ...]) -> entry.Decision:
-        decision = decide(entries)
-        if decision.entry is not None and book.last_round() > record.round.number:
-            raise NextRoundDrawn
-        return decision
-
-    return decided
 
 
 def current_draw(book: ledger.Ledger) -> ledger.DrawRecord | None:

@@ -45,8 +45,10 @@ from display.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, … and t
     WRONG_WINDOW,
     Reply,
     Request,
+    Sealed,
     Seating,
     Throttle,
+    checked,
     media_type,
     now_iso,
     refusal,
@@ -289,33 +291,9 @@ class TableApi:
         return found.table_json(state.log.extra_minutes) if found is not None else None
 
 
-class Sealed(Exception):
-    """Raised inside the write transaction of a change when the next round has been drawn: rolled back, 423."""
-
-    def __init__(self, decision: entry.Decision):
-        super().__init__(SEALED)
-        self.decision = decision
-
-
 def sealed(decision: entry.Decision) -> Reply:
     """423 with the seal's message and the table as it stands: nothing stored."""
     return Reply(HTTPStatus.LOCKED, {**refusal(HTTPStatus.LOCKED, SEALED).document, "state": decision.state.as_json()})
-
-
-def checked(book: ledger.Ledger, record: ledger.DrawRecord,
-            decide: Callable[[tuple[entry.Entry, ...]], entry.Decision],
-            ) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
-    """`decide`, refusing (`Sealed`) a change once a later round than `record`'s is drawn, as read in the write
-    transaction itself: `draw` is another process and may record the next round after `TableApi._sealed` looked.
-    (A change to a draw voided meanwhile is refused by the ledger: `ledger.DrawReplaced`.)"""
-
-    def decided(entries: tuple[entry.Entry, ...]) -> entry.Decision:
-        decision = decide(entries)
-        if decision.entry is not None and book.last_round() > record.round.number:
-            raise Sealed(decision)
-        return decision
-
-    return decided
 
 
 def decider(action: str, setup: entry.TableSetup, body: object,
