@@ -145,11 +145,18 @@ class Table:
 
     def steps(self) -> list[Step]:
         """What each of the table's clients posts, in order: the regular hands, end, the 加赛 hands, the two
-        confirmations. Hand n has the id `t<table>-h<n>` on every client."""
+        confirmations. Every client sends each press with the same id (hand n: `t<table>-h<n>`) and the mark of the
+        table before it (the count of entries the presses before it made), as the table page does."""
         numbered = [Step("hands", {**h, "hand": n, "id": f"t{self.number}-h{n}"}) for n, h in enumerate(self.hands, 1)]
         regular = [s for s in numbered if not s.body.get("playoff")]
         playoff = [s for s in numbered if s.body.get("playoff")]
-        return [*regular, Step("end", {}), *playoff, Step("confirm", {"side": "A"}), Step("confirm", {"side": "B"})]
+        ending = Step("end", {"id": f"t{self.number}-end"})
+        confirms = [Step("confirm", {"side": side, "id": f"t{self.number}-ok{side}"}) for side in "AB"]
+        marked, mark = [], 0
+        for step in [*regular, ending, *playoff, *confirms]:
+            marked.append(Step(step.action, {**step.body, "mark": mark}))
+            mark += step.action != "end" or self.ended  # an end after passing A changes nothing
+        return marked
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,11 @@ bound to: the PC opening its own LAN address) unless `[serve] desk_lan` (403), a
 path (404) or method (405), a POST not `application/json` (415) or over 16 KB (413), an address with 5 wrong codes
 or PINs in a minute (429), a missing or wrong PIN (401); then a table not in the round (404), a missing reason
 (400), bad values (422), a desk confirmation before the match is over (409). Every accepted action is one new row
-in event.db (through `scoring.ledger`), committed before the answer, which is the whole desk document. A POST may
-carry the page's `"id"` for the press: the same id again (a retry after a lost answer) is answered 200 with the desk
-as it stands and adds nothing; the same id for another action or content is 409 — decided inside the write
-transaction (`scoring.entry.desk_action`, `scoring.clock.decide_clock`).
+in event.db (through `scoring.ledger`), committed before the answer, which is the whole desk document. Every POST
+carries the page's `"id"` for the press and the `"mark"` of what it showed (the table's, or the clock's
+`clock_mark`), 422 without them: the same id again (a retry after a lost answer) is answered 200 with the desk as it
+stands and adds nothing; the same id for another action or content, or a new press on an older mark, is 409 —
+decided inside the write transaction (`scoring.entry.desk_action`, `scoring.clock.decide_clock`).
 
 The workbook's view of each table comes from the venue display's cached reading of the folder (`BoardSource`:
 read again only when the files change), the phone entries and the clock from event.db on every request.
@@ -68,6 +69,7 @@ NEXT_DRAWN = "下一轮刚刚抽签，上一轮的记录已封存，这次操作
 NO_SUCH = "裁判台没有这个地址"
 ONLY = {"GET": "只能用 GET 读取裁判台", "POST": "只能用 POST 提交"}
 ID_REUSED = "操作编号 {id} 已用于 {time} 的另一项计时操作，这次没有记录；请刷新页面后再操作"
+CLOCK_MOVED = "本轮计时在您按下之前刚有变动（另一台电脑的裁判台），这次计时操作没有记录；请看一下现在的计时后再操作"
 ROUND_MOVED = "现在是第{number}轮，按的时候是第{given}轮（已经抽了下一轮），这次计时操作没有记录；请刷新页面后再操作"
 
 
@@ -216,7 +218,8 @@ class DeskApi:
         if record is None:
             return desk.desk_json(None, None, now, self.folder)
         rules = self.seating.rules()
-        clock = clock_at(book.clock_rows(record.id), now, rules.match_minutes)
+        rows = book.clock_rows(record.id)
+        clock = clock_at(rows, now, rules.match_minutes)
         sheets = self._sheets(record.round.number)
         tables = []
         for pairing in record.round.pairings:
@@ -225,7 +228,7 @@ class DeskApi:
             tables.append(desk.DeskTable(entry.table_state(setup, entries), entries, sheets.get(pairing.table)))
         round_ = desk.Round(record.round.number, round_title(record.round.number, len(record.round.pool)),
                             is_final(record.round), tuple(tables))
-        return desk.desk_json(round_, clock, now, self.folder)
+        return desk.desk_json(round_, clock, now, self.folder, clock_mark=len(rows))
 
     def _sheets(self, number: int) -> dict:
         """The round workbook's view of each table, from the venue display's cached reading (never a new reading of
@@ -248,9 +251,9 @@ class DeskApi:
         except ValueError:
             return desk_refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "action",
                                 f"应为 {{\"action\": \"start\"}}（开始或继续）或 \"stop\"（暂停），实际为 {shown(raw)}")
-        request_id = entry.parse_request_id(body)
-        if isinstance(request_id, Issue):
-            return Reply(HTTPStatus.UNPROCESSABLE_ENTITY, issues_json((request_id,)))
+        made = entry.parse_made(body)
+        if isinstance(made, Issue):
+            return Reply(HTTPStatus.UNPROCESSABLE_ENTITY, issues_json((made,)))
         book = ledger.Ledger.existing(self.folder)
         if book is None:
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
@@ -263,10 +266,12 @@ class DeskApi:
                 return other
             at = self.clock()
             decision = book.decide_clock(record.id, lambda rows: decide_clock(
-                rows, action, at=at, address=address, request=request_id or ""))
+                rows, action, at=at, address=address, request=made.id, mark=made.mark))
             if decision.reused is not None:
                 return desk_refusal(HTTPStatus.CONFLICT, "id", ID_REUSED.format(
-                    id=shown(request_id), time=decision.reused.at[11:16]))
+                    id=shown(made.id), time=decision.reused.at[11:16]))
+            if decision.stale:
+                return desk_refusal(HTTPStatus.CONFLICT, "mark", CLOCK_MOVED)
             return Reply(HTTPStatus.OK, self.document(book))
 
     def _table(self, action: str, table: int, body: object, address: str) -> Reply:

@@ -299,9 +299,7 @@ def sealed(decision: entry.Decision) -> Reply:
 def decider(action: str, setup: entry.TableSetup, body: object,
             stamp: entry.Stamp) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
     """The pure decision of one POST, over the table's entries as the ledger reads them in its transaction."""
-    if action == "end":
-        return lambda entries: entry.end(setup, entries, stamp=stamp)
-    decide = {"hands": entry.add_hand, "undo": entry.undo, "confirm": entry.confirm}[action]
+    decide = {"hands": entry.add_hand, "end": entry.end, "undo": entry.undo, "confirm": entry.confirm}[action]
     return lambda entries: decide(setup, entries, body, stamp=stamp)
 
 

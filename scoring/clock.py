@@ -4,9 +4,10 @@ caller passes (the server's own wall clock), never read here.
 
 A row is `start` or `stop` with its time (ISO 8601 with the PC's UTC offset). `stop` pauses, `start` resumes; a
 `start` while running or a `stop` while stopped changes nothing (the desk's decision adds no such row, and the
-fold ignores one all the same). A row keeps the desk's id for the press that made it (`"id"` of the request, "" when
-the page sent none): the same id again is that press again (a retry after a lost answer) and adds nothing; the same
-id with the other action is refused. Elapsed = the sum of the running intervals: each start → the stop after it, the
+fold ignores one all the same). A row keeps the desk's id for the press that made it (`"id"` of the request; "" in
+rows made before presses carried one): the same id again is that press again (a retry after a lost answer) and adds
+nothing; the same id with the other action is refused; a new press carries the clock's mark it was made on (the
+count of the round's rows), and one made on an older mark is refused (`stale`), as a table's requests are. Elapsed = the sum of the running intervals: each start → the stop after it, the
 last start → now. A table's time is the round's minutes plus that table's extra minutes; `left_s` is never
 negative, and a clock never started is `None` (`null` in JSON).
 """
@@ -37,10 +38,11 @@ class ClockRow:
 @dataclass(frozen=True)
 class ClockDecision:
     """The desk's clock action decided: `row` to add (None: nothing changes), or `reused`, the row that already holds
-    the request's id for the other action (refused, 409)."""
+    the request's id for the other action, or `stale`, a new press made on an older mark (both refused, 409)."""
 
     row: ClockRow | None = None
     reused: ClockRow | None = None
+    stale: bool = False
 
 
 @dataclass(frozen=True)
@@ -108,14 +110,17 @@ def clock_at(rows: Sequence[ClockRow], now: dt.datetime, minutes: int) -> Clock 
     return Clock(minutes, started_at, int(elapsed), since is not None, resumed_at)
 
 
-def decide_clock(rows: Sequence[ClockRow], action: ClockAction, *, at: str, address: str,
-                 request: str = "") -> ClockDecision:
-    """The row to add for the desk's `action` with the request's id (`request`, "" for none): nothing when a row holds
-    that id for the same action (the press made again) or the clock already is so (start while running, stop while
-    stopped or never started); `reused` when a row holds that id for the other action."""
-    for row in rows if request else ():
+def decide_clock(rows: Sequence[ClockRow], action: ClockAction, *, at: str, address: str, request: str,
+                 mark: int) -> ClockDecision:
+    """The row to add for the desk's `action` with the request's id (`request`) made on the clock's `mark` (the count
+    of `rows` the page showed): nothing when a row holds that id for the same action (the press made again) or the
+    clock already is so (start while running, stop while stopped or never started); `reused` when a row holds that
+    id for the other action; `stale` when the rows have changed since the page's mark."""
+    for row in rows:
         if row.id == request:
             return ClockDecision() if row.action is action else ClockDecision(reused=row)
+    if mark != len(rows):
+        return ClockDecision(stale=True)
     if (action is ClockAction.START) == running_after(rows):
         return ClockDecision()
     return ClockDecision(ClockRow(action, at, address, request))

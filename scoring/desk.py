@@ -163,7 +163,7 @@ def table_json(table: DeskTable, clock: Clock | None, now: dt.datetime) -> dict[
     data: dict[str, object] = {
         "table": table.number, "state": state.value, "label": label(state, table.hands), "hands": table.hands,
         "last_entry": last, "idle_s": seconds_between(last, now) if last else None,
-        "quiet": quiet(table, state, clock, now), "extra_minutes": log.extra_minutes,
+        "quiet": quiet(table, state, clock, now), "extra_minutes": log.extra_minutes, "mark": table.phone.mark,
         "left_s": clock.left_s(log.extra_minutes) if clock is not None else None,
     }
     for side in Side:
@@ -203,14 +203,17 @@ class Round:
     tables: tuple[DeskTable, ...]
 
 
-def desk_json(round_: Round | None, clock: Clock | None, now: dt.datetime, folder: Path) -> dict[str, object]:
-    """`GET /api/desk`: the round, the time, the clock, the counts, what to do next and every table."""
+def desk_json(round_: Round | None, clock: Clock | None, now: dt.datetime, folder: Path, *,
+              clock_mark: int = 0) -> dict[str, object]:
+    """`GET /api/desk`: the round, the time, the clock (and its mark: the count of the round's clock rows, what a
+    clock press is made on), the counts, what to do next and every table."""
     tables = round_.tables if round_ is not None else ()
     return {
         "round": round_.number if round_ is not None else None,
         "title": round_.title if round_ is not None else "",
         "now": now.isoformat(timespec="seconds"),
         "clock": clock.as_json() if clock is not None else None,
+        "clock_mark": clock_mark,
         "counts": counts(tables),
         "next": next_step(tables, round_.number, round_.final, folder) if round_ is not None else None,
         "tables": [table_json(t, clock, now) for t in tables],

@@ -10,31 +10,36 @@ engine as everywhere (`scoring.hands.parse_record`, `scoring.match.replay`).
 Each request gets a `Decision`: its `result` (what the server answers, `Result.http_status`), the entry to append
 (None when nothing changes) and the state after it. The rules of the log, precisely:
 
-- hand n (a hand of the match record, docs/match-record.md, plus `"hand": n` and the client's `"id"`): n must be the
-  next number. The same `id` again, or hand n's content again from another phone, is SAME (200, nothing appended);
-  a request whose `id` was applied before is never applied again, even when its hand has been undone since (a late
-  retry): SAME, with the table as it stands. An `id` already used for other content, hand n already holding
-  different content, a number past the next one, or a hand after the match is over (decided after the end, or
-  passed A) is a CONFLICT (409): the phone's view of the table is out of date. A hand without `points` (unless it
-  has an `offense` or `level_card_capture`), with bad values, or one the engine refuses after the hands before it,
-  is INVALID (422) with the engine's records. Hands after the end are 加赛 hands (`playoff` is set by the table;
-  `"playoff": true` before the end is INVALID).
+- every change a page asks for (a hand, the end, an undo, a confirmation, a desk press) carries the page's `"id"`
+  for the press (1 … 100 characters; the entry keeps it as its id) and the `"mark"` of the state the page showed
+  (every state carries it: the count of the table's entries). Without either: INVALID (422, "请刷新页面后再操作").
+  An id already in the table's log is that press sent again (its answer lost on the Wi-Fi): SAME (200, the table
+  as it stands, nothing appended) when it asked for the same thing, CONFLICT (409) when the id was used for
+  something else. A new id with an old mark was made on a state that has changed since (another phone, the desk):
+  CONFLICT with `field: "mark"`, never applied to a record the page did not show. So a retry never changes a
+  record it was not made on: an undo resent after another phone entered the hand anew removes nothing.
+- hand n (a hand of the match record, docs/match-record.md, plus `"hand": n`, `"id"` and `"mark"`): n must be the
+  next number. Hand n's content again from another phone is SAME, whatever the mark (it changes nothing); hand n
+  already holding different content, a number past the next one, or a hand after the match is over (decided after
+  the end, or passed A) is a CONFLICT (409): the phone's view of the table is out of date. A hand without `points`
+  (unless it has an `offense` or `level_card_capture`), with bad values, or one the engine refuses after the hands
+  before it, is INVALID (422) with the engine's records. Hands after the end are 加赛 hands (`playoff` is set by
+  the table; `"playoff": true` before the end is INVALID).
 - end: closes the regular hands; the match is then decided, or needs 加赛 until a 加赛 hand leaves the levels
   different. Ending a table already ended (or won by passing A) is SAME; ending a table without hands is a CONFLICT.
-- undo `{"hand": n}`: removes hand n when it is the last hand (CHANGED); when hand n is gone already (n past the
-  last hand, as a repeated undo finds it), SAME; when a later hand stands, CONFLICT. Undoing the last regular hand
-  of an ended table (no 加赛 hand left after it) undoes the end too, as the end closed the regular hands after
-  that very hand: the regular hands are open again. undo `{"end": true}` undoes only the end (a 结束 pressed too
-  early): CHANGED when the table is ended and no 加赛 hand follows, SAME when it is not ended, CONFLICT when 加赛
-  hands follow.
+- undo `{"hand": n}`: removes hand n when it is the last hand (CHANGED); any other n is a CONFLICT. Undoing the last
+  regular hand of an ended table (no 加赛 hand left after it) undoes the end too, as the end closed the regular
+  hands after that very hand: the regular hands are open again. undo `{"end": true}` undoes only the end (a 结束
+  pressed too early): CHANGED when the table is ended and no 加赛 hand follows, SAME when it is not ended, CONFLICT
+  when 加赛 hands follow.
 - confirm `{"side": "A" | "B"}`: only once the match is over (CONFLICT before); again → SAME; both → locked.
 - reopen `{"reason": "…"}` (the desk's): unlocks and clears both confirmations (SAME when there is nothing to
   reopen; NO_REASON, 400, without a reason).
 - minutes `{"add": m, "reason": "…"}` (the desk's extra minutes for this table, `add_minutes`): NO_REASON without a
   reason, INVALID unless m is a whole number 1 … 120; otherwise CHANGED, and the confirmations stand.
 - the desk's confirm `{"side", "reason"}` (`desk_confirm`, rule 十七): as confirm, NO_REASON without a reason.
-- a desk action (`desk_action`) may carry the page's `"id"` for the press: an id already in the table's log for the
-  same action and content is that press sent again (SAME, nothing appended); for anything else, a CONFLICT.
+- a desk action (`desk_action`) carries the page's `"id"` and `"mark"` as a phone's request does, and the pairing
+  it showed (`"teams"`, optional): a press sent again after a `draw --redo` changed the table is a CONFLICT.
 - Any change (a hand, an end, an undo, a reopening) clears both confirmations. A locked table refuses hands and
   undos (LOCKED, 423) — after a repeat has been recognised as SAME, so a phone retrying what was accepted still
   gets 200.
@@ -278,6 +283,11 @@ class TableState:
     def levels(self) -> Levels:
         return self.result.levels
 
+    @property
+    def mark(self) -> int:
+        """The count of the table's entries: what a page sends back as the state it made its request on."""
+        return len(self.entries)
+
     def as_json(self) -> dict[str, object]:
         """GET /api/t/<code>; "errors" only when the standing hands no longer replay. A new dict each time (over
         values made once per state: a table's phones are answered the same state again and again)."""
@@ -300,6 +310,7 @@ class TableState:
             "ended": self.log.ended,
             "confirmed": {side.value: side in self.log.confirmed for side in Side},
             "locked": self.log.locked,
+            "mark": self.mark,
         }
         if self.result.errors:
             data.update(issues_json(self.result.errors))
@@ -401,30 +412,104 @@ def _entry(stamp: Stamp, action: Action, **fields: object) -> Entry:
     return Entry(stamp.id, action, stamp.time, stamp.address, **fields)  # type: ignore[arg-type]
 
 
+# --- every change is made on a state: the page's id for the press, and the mark of the state it showed ---
+
+REFRESH = "请刷新页面后再操作"
+STALE = ("本桌的记录在您按下之前刚有变动（另一部手机或裁判台），这次操作没有记下；"
+         "请看一下本桌现在的记录，需要的话再操作一次")
+
+
+@dataclass(frozen=True)
+class Made:
+    """What every state-changing request carries: `id`, the page's for the press (kept as the entry's id), and
+    `mark`, the mark of the state the page showed (`TableState.mark`)."""
+
+    id: str
+    mark: int
+
+
+def parse_made(body: object) -> Made | HandError:
+    """The request's `"id"` and `"mark"`, or the problem (422: a page too old, or a request not made on a state)."""
+    fields = body if isinstance(body, Mapping) else {}
+    request_id, mark = fields.get("id"), fields.get("mark")
+    if request_id is None or mark is None:
+        missing = "操作编号 id" if request_id is None else "记录状态 mark"
+        return Issue.of_hand(None, "id" if request_id is None else "mark",
+                             f"请求里缺少{missing}（页面版本太旧，或没有读到本桌现在的记录）；{REFRESH}")
+    if not isinstance(request_id, str) or not 1 <= len(request_id) <= MAX_ID_LENGTH:
+        return Issue.of_hand(None, "id", f"操作编号 id 应为 1 到 {MAX_ID_LENGTH} 个字符的文字，实际为 {shown(request_id)}；{REFRESH}")
+    if isinstance(mark, bool) or not isinstance(mark, int) or not 0 <= mark <= MAX_MARK:
+        return Issue.of_hand(None, "mark", f"记录状态 mark 应为 0 起的整数，实际为 {shown(mark)}；{REFRESH}")
+    return Made(request_id, mark)
+
+
+MAX_MARK = 10**9
+
+
+def _asked(action: Action, *, hand: int | None = None, record: Hand | None = None, side: Side | None = None,
+           add: int | None = None, reason: str = "") -> tuple[object, ...]:
+    """What a request asks for, as `_content` shows the entry it makes (a hand's `playoff` and `level` aside)."""
+    return action, hand, record and replace(record, playoff=False, level=None), side, add, reason
+
+
+def _content(entry: Entry) -> tuple[object, ...]:
+    return _asked(entry.action, hand=entry.hand, record=entry.record, side=entry.side, add=entry.add,
+                  reason=entry.reason)
+
+
+def _again(table: TableState, made: Made, asked: tuple[object, ...], hand: int | None = None) -> Decision | None:
+    """A press whose id is in the table's log already: SAME when it asked for this very thing (sent again after
+    its answer was lost), CONFLICT when the id was used for something else; None for a new press."""
+    earlier = next((e for e in table.entries if e.id == made.id), None)
+    if earlier is None:
+        return None
+    if _content(earlier) == asked:
+        return Decision(Result.SAME, table)
+    return _refuse(Result.CONFLICT, table, hand, "id",
+                   f"操作编号 {shown(made.id)} 已用于本桌 {earlier.time[11:16]} 的另一项操作，这次没有记录；{REFRESH}")
+
+
+def _stale(table: TableState, made: Made, hand: int | None = None) -> Decision | None:
+    """CONFLICT for a new press made on a state that has changed since (`field: "mark"`); None when it is current."""
+    if made.mark == table.mark:
+        return None
+    return _refuse(Result.CONFLICT, table, hand, "mark", STALE)
+
+
+def _checked(table: TableState, made: Made, asked: tuple[object, ...], hand: int | None = None) -> Decision | None:
+    """`_again`, then `_stale`: None when the press is new and made on the table as it stands."""
+    return _again(table, made, asked, hand) or _stale(table, made, hand)
+
+
 # --- POST /api/t/<code>/hands ---
 
 
 @dataclass(frozen=True)
 class HandRequest:
-    id: str
+    made: Made
     number: int
     record: Hand
 
+    @property
+    def asked(self) -> tuple[object, ...]:
+        return _asked(Action.HAND, hand=self.number, record=self.record)
+
 
 def parse_hand_request(body: object) -> HandRequest | tuple[HandError, ...]:
-    """One input hand plus "hand" (its number) and "id" (the client's) → the request, or every problem with it."""
+    """One input hand plus "hand" (its number), "id" (the client's) and "mark" (of the state it was typed on) → the
+    request, or every problem with it."""
     if not isinstance(body, Mapping):
-        return (Issue.of_hand(None, None, "应为 JSON 对象，如 {\"hand\": 1, \"id\": \"…\", \"dealer\": \"A\", \"points\": 35}"),)
+        return (Issue.of_hand(None, None, "应为 JSON 对象，如 {\"hand\": 1, \"id\": \"…\", \"mark\": 0, \"dealer\": \"A\", \"points\": 35}"),)
     number = body.get("hand")
     valid_number = isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= 999
     where = number if valid_number else None
     errors: list[HandError] = []
     if not valid_number:
         errors.append(Issue.of_hand(None, "hand", f"局号应为 1 起的整数，实际为 {shown(number)}"))
-    client_id = body.get("id")
-    if not isinstance(client_id, str) or not 1 <= len(client_id) <= MAX_ID_LENGTH:
-        errors.append(Issue.of_hand(where, "id", f"缺少记录编号 id（{MAX_ID_LENGTH} 个字符以内的文字），实际为 {shown(client_id)}"))
-    raw = {key: value for key, value in body.items() if key not in ("hand", "id")}
+    made = parse_made(body)
+    if isinstance(made, Issue):
+        errors.append(made.placed(hand=where))
+    raw = {key: value for key, value in body.items() if key not in ("hand", "id", "mark")}
     if body.get("points") is None and not raw.get("offense") and raw.get("level_card_capture") is not True:
         errors.append(Issue.of_hand(where, "points", "没有填；台下方一分未得请填 0"))
         raw["points"] = 0  # reported above; the other fields are still checked
@@ -434,9 +519,9 @@ def parse_hand_request(body: object) -> HandRequest | tuple[HandError, ...]:
         record = parsed.hands[0]
     except RecordError as exc:
         errors.extend(e.placed(hand=where) for e in exc.errors)
-    if errors:
+    if errors or not isinstance(made, Made) or record is None:
         return tuple(errors)
-    return HandRequest(client_id, number, record)
+    return HandRequest(made, number, record)
 
 
 def add_hand(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
@@ -445,7 +530,7 @@ def add_hand(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp
     request = parse_hand_request(body)
     if isinstance(request, tuple):
         return Decision(Result.INVALID, table, errors=request)
-    repeat = _repeat(table, entries, request)
+    repeat = _repeat(table, request) or _stale(table, request.made, request.number)
     if repeat is not None:
         return repeat
     if table.log.locked:
@@ -456,15 +541,13 @@ def add_hand(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp
     return _play(table, request, stamp)
 
 
-def _repeat(table: TableState, entries: Sequence[Entry], request: HandRequest) -> Decision | None:
+def _repeat(table: TableState, request: HandRequest) -> Decision | None:
     """SAME for a request already applied (by id, or hand n's content from another phone); CONFLICT for an id
-    used before for other content, or hand n holding other content; None for a new hand."""
+    used before for something else, or hand n holding other content; None for a new hand."""
     n = request.number
-    for entry in entries:
-        if entry.action is Action.HAND and entry.id == request.id:
-            if entry.hand == n and _same_content(entry.record, request.record):
-                return Decision(Result.SAME, table)
-            return _refuse(Result.CONFLICT, table, n, "id", f"记录编号 {shown(request.id)} 已用于第{entry.hand}局的另一条记录")
+    again = _again(table, request.made, request.asked, n)
+    if again is not None:
+        return again
     if n >= table.next_hand:
         return None
     standing = table.log.hands[n - 1]
@@ -513,53 +596,66 @@ def _play(table: TableState, request: HandRequest, stamp: Stamp) -> Decision:
     result = replayed(hands, table.setup.rules)
     if result.errors:
         return Decision(Result.INVALID, table, errors=result.errors)
-    entry = Entry(request.id, Action.HAND, stamp.time, stamp.address, hand=request.number, record=record)
+    entry = Entry(request.made.id, Action.HAND, stamp.time, stamp.address, hand=request.number, record=record)
     return _append(Result.CREATED, table, entry)
 
 
 # --- POST /api/t/<code>/end ---
 
 
-def end(setup: TableSetup, entries: Sequence[Entry], *, stamp: Stamp) -> Decision:
-    """POST /api/t/<code>/end (时间到, rule 十六): CHANGED, or SAME when already ended or over."""
+def end(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
+    """POST /api/t/<code>/end (时间到, rule 十六) with {"id", "mark"}: CHANGED, or SAME when already ended or over."""
     table = table_state(setup, entries)
+    made = parse_made(body)
+    if isinstance(made, Issue):
+        return Decision(Result.INVALID, table, errors=(made,))
+    checked = _checked(table, made, _asked(Action.END))
+    if checked is not None:
+        return checked
     if table.log.ended or table.over:
         return Decision(Result.SAME, table)
     if not table.log.hands:
         return _refuse(Result.CONFLICT, table, None, None, "还没有录入任何一局，不能结束；时间到时请先录完正在打的这一局")
     if table.status is EntryStatus.INVALID:
         return Decision(Result.CONFLICT, table, errors=table.result.errors)
-    return _append(Result.CHANGED, table, _entry(stamp, Action.END))
+    return _append(Result.CHANGED, table, _entry(replace(stamp, id=made.id), Action.END))
 
 
 # --- POST /api/t/<code>/undo ---
 
 
 def parse_undo_request(body: object) -> int | None | HandError:
-    """{"hand": n} → n; {"end": true} → None (the end); anything else → the problem."""
-    if isinstance(body, Mapping) and set(body) == {"end"} and body["end"] is True:
+    """{"hand": n} → n; {"end": true} → None (the end); anything else → the problem (`id` and `mark` aside)."""
+    fields = {k: v for k, v in body.items() if k not in ("id", "mark")} if isinstance(body, Mapping) else None
+    if fields is not None and set(fields) == {"end"} and fields["end"] is True:
         return None
-    number = body.get("hand") if isinstance(body, Mapping) and set(body) == {"hand"} else None
+    number = fields.get("hand") if fields is not None and set(fields) == {"hand"} else None
     if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-        return Issue.of_hand(None, "hand", f"撤销应写明局号，如 {{\"hand\": 3}}（或撤销结束：{{\"end\": true}}），实际为 {shown(body)}")
+        shown_body = fields if fields is not None else body
+        return Issue.of_hand(None, "hand", f"撤销应写明局号，如 {{\"hand\": 3}}（或撤销结束：{{\"end\": true}}），实际为 {shown(shown_body)}")
     return number
 
 
 def undo(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
-    """POST /api/t/<code>/undo with {"hand": n} or {"end": true}: CHANGED, SAME, CONFLICT, INVALID or LOCKED."""
+    """POST /api/t/<code>/undo with {"hand": n} or {"end": true}, and {"id", "mark"}: CHANGED, SAME, CONFLICT,
+    INVALID or LOCKED. A resend is known by its id, never by the hand being gone: an undo sent again after another
+    phone entered that hand anew removes nothing."""
     table = table_state(setup, entries)
-    number = parse_undo_request(body)
-    if isinstance(number, HandError):
-        return Decision(Result.INVALID, table, errors=(number,))
+    made, number = parse_made(body), parse_undo_request(body)
+    if isinstance(made, Issue) or isinstance(number, Issue):
+        return Decision(Result.INVALID, table, errors=tuple(e for e in (made, number) if isinstance(e, Issue)))
+    checked = _checked(table, made, _asked(Action.UNDO, hand=number), number)
+    if checked is not None:
+        return checked
+    stamp = replace(stamp, id=made.id)
     if number is None:
         return _undo_end(table, stamp)
-    last = len(table.log.hands)
-    if number > last:
-        return Decision(Result.SAME, table)  # hand n is gone already
     if table.log.locked:
         return _refuse(Result.LOCKED, table, number, None, LOCKED_MESSAGE)
-    if number < last:
-        return _refuse(Result.CONFLICT, table, number, "hand", f"只能撤销最后一局（第{last}局）")
+    last = len(table.log.hands)
+    if number != last:
+        return _refuse(Result.CONFLICT, table, number, "hand",
+                       f"只能撤销最后一局（第{last}局）" if last else "还没有录入任何一局，没有可以撤销的")
     return _append(Result.CHANGED, table, _entry(stamp, Action.UNDO, hand=number))
 
 
@@ -577,15 +673,27 @@ def _undo_end(table: TableState, stamp: Stamp) -> Decision:
 # --- POST /api/t/<code>/confirm (and the desk's confirm, rule 十七) ---
 
 
-def confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp, reason: str = "") -> Decision:
-    """POST /api/t/<code>/confirm with {"side": "A" | "B"}: CHANGED, SAME, CONFLICT, INVALID. `reason` only from the
-    desk (`desk_confirm`): a "reason" in a phone's body is not read, so a phone's confirmation is never the desk's."""
+def confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
+    """POST /api/t/<code>/confirm with {"side": "A" | "B", "id", "mark"}: CHANGED, SAME, CONFLICT, INVALID. A
+    "reason" in a phone's body is not read, so a phone's confirmation is never the desk's."""
     table = table_state(setup, entries)
+    made, side = parse_made(body), _side(body)
+    if isinstance(made, Issue) or isinstance(side, Issue):
+        return Decision(Result.INVALID, table, errors=tuple(e for e in (made, side) if isinstance(e, Issue)))
+    return _checked(table, made, _asked(Action.CONFIRM, side=side)) or _confirm(table, side, replace(stamp, id=made.id))
+
+
+def _side(body: object) -> Side | HandError:
     raw = body.get("side") if isinstance(body, Mapping) else None
     try:
-        side = Side.parse(raw)
+        return Side.parse(raw)
     except ValueError:
-        return _refuse(Result.INVALID, table, None, "side", f"应为 {{\"side\": \"A\"}}（甲方）或 \"B\"（乙方），实际为 {shown(raw)}")
+        return Issue.of_hand(None, "side", f"应为 {{\"side\": \"A\"}}（甲方）或 \"B\"（乙方），实际为 {shown(raw)}")
+
+
+def _confirm(table: TableState, side: Side, stamp: Stamp, reason: str = "") -> Decision:
+    """A team's acceptance of the record (`reason`: the desk's, rule 十七): CHANGED, SAME when it has accepted
+    already, CONFLICT before the match is over."""
     if side in table.log.confirmed:
         return Decision(Result.SAME, table)
     if not table.over:
@@ -644,25 +752,17 @@ def add_minutes(setup: TableSetup, entries: Sequence[Entry], body: object, *, st
 def desk_confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
     """The desk's confirmation for a team that will not (rule 十七: the 比赛负责人 decides), {"side": "A", "reason":
     "…"}: as `confirm`, with the reason required (NO_REASON without one) and kept in the entry."""
+    table = table_state(setup, entries)
     reason = desk_reason(body)
     if reason is None:
-        table = table_state(setup, entries)
         return _refuse(Result.NO_REASON, table, None, "reason", f"代为确认须写明原因（{MAX_REASON_LENGTH} 字以内）")
-    return confirm(setup, entries, body, stamp=stamp, reason=reason)
+    side = _side(body)
+    if isinstance(side, Issue):
+        return Decision(Result.INVALID, table, errors=(side,))
+    return _confirm(table, side, stamp, reason)
 
 
-# --- the desk's id for one press: a press sent again (its answer lost) is taken once ---
-
-
-def parse_request_id(body: object) -> str | None | HandError:
-    """The client's optional `"id"` of a desk action (as a phone's hand id: text of 1 … 100 characters): None when
-    there is none (an older desk page), the problem when it is not such a text."""
-    request_id = body.get("id") if isinstance(body, Mapping) else None
-    if request_id is None:
-        return None
-    if not isinstance(request_id, str) or not 1 <= len(request_id) <= MAX_ID_LENGTH:
-        return Issue.of_hand(None, "id", f"操作编号 id 应为 1 到 {MAX_ID_LENGTH} 个字符的文字，实际为 {shown(request_id)}")
-    return request_id
+# --- a desk press: made on a state, as a phone's request is ---
 
 
 DESK_DECISIONS = {Action.MINUTES: add_minutes, Action.REOPEN: reopen, Action.CONFIRM: desk_confirm}
@@ -670,59 +770,45 @@ DESK_DECISIONS = {Action.MINUTES: add_minutes, Action.REOPEN: reopen, Action.CON
 
 def desk_action(action: Action, setup: TableSetup, entries: Sequence[Entry], body: object, *,
                 stamp: Stamp) -> Decision:
-    """A desk action on one table (`add_minutes`, `reopen`, `desk_confirm`) with the page's optional `"id"`, which
-    the entry keeps as its id: an id already in the table's log for this very action and content is the same press
-    sent again (SAME, nothing appended, the table as it stands); for anything else, a CONFLICT. Without an id, as
-    before: the action alone decides."""
-    request_id = parse_request_id(body)
-    if isinstance(request_id, HandError):
-        return Decision(Result.INVALID, table_state(setup, entries), errors=(request_id,))
-    if request_id is not None:
-        earlier = next((e for e in entries if e.id == request_id), None)
-        if earlier is not None:
-            table = table_state(setup, entries)
-            if _desk_content(earlier) == _requested(action, body):
-                return Decision(Result.SAME, table)
-            return _refuse(Result.CONFLICT, table, None, "id",
-                           f"操作编号 {shown(request_id)} 已用于本桌 {earlier.time[11:16]} 的另一项操作，这次没有记录；"
-                           "请刷新页面，看一下本桌记录后再操作")
-        stamp = replace(stamp, id=request_id)
-    return _meant_elsewhere(setup, entries, body) or DESK_DECISIONS[action](setup, entries, body, stamp=stamp)
+    """A desk action on one table (`add_minutes`, `reopen`, `desk_confirm`) with the page's `"id"` (kept as the
+    entry's id) and `"mark"`: INVALID without them; the same press sent again (its id in the table's log for this
+    very action and content) is SAME, nothing appended; an id used for anything else, a pairing other than the one
+    the page showed (`"teams"`), or an old mark is a CONFLICT."""
+    table = table_state(setup, entries)
+    made = parse_made(body)
+    if isinstance(made, Issue):
+        return Decision(Result.INVALID, table, errors=(made,))
+    refused = (_again(table, made, _requested(action, body)) or _meant_elsewhere(table, body)
+               or _stale(table, made))
+    if refused is not None:
+        return refused
+    return DESK_DECISIONS[action](setup, entries, body, stamp=replace(stamp, id=made.id))
 
 
-def _meant_elsewhere(setup: TableSetup, entries: Sequence[Entry], body: object) -> Decision | None:
+def _meant_elsewhere(table: TableState, body: object) -> Decision | None:
     """The page's optional `"teams": [甲方, 乙方]`, the pairing it showed when the button was pressed: a press sent
     again after a `draw --redo` changed the table is not applied to the new pairing (CONFLICT); INVALID when it is
     not two team ids. None when it fits or is not given."""
+    setup = table.setup
     teams = body.get("teams") if isinstance(body, Mapping) else None
     if teams is None:
         return None
     if not (isinstance(teams, list) and len(teams) == 2 and all(isinstance(t, str) for t in teams)):
-        return _refuse(Result.INVALID, table_state(setup, entries), None, "teams",
-                       f"应为两队的组号，如 [\"05\", \"04\"]，实际为 {shown(teams)}")
+        return _refuse(Result.INVALID, table, None, "teams", f"应为两队的组号，如 [\"05\", \"04\"]，实际为 {shown(teams)}")
     if teams == [setup.a.team, setup.b.team]:
         return None
-    return _refuse(Result.CONFLICT, table_state(setup, entries), None, "teams",
+    return _refuse(Result.CONFLICT, table, None, "teams",
                    f"第{setup.table}桌现在是第{setup.a.team}组对第{setup.b.team}组（按的时候是第{teams[0]}组对第{teams[1]}组，"
                    "本轮重新抽签了），这次操作没有记录；请看清本桌后再操作")
 
 
-def _desk_content(entry: Entry) -> tuple[object, ...]:
-    return entry.action, entry.add, entry.side, entry.reason
-
-
 def _requested(action: Action, body: object) -> tuple[object, ...]:
-    """What a desk request asks, as `_desk_content` shows the entry it makes."""
+    """What a desk request asks, as `_content` shows the entry it makes."""
     fields = body if isinstance(body, Mapping) else {}
     add = fields.get("add")
-    add = add if action is Action.MINUTES and type(add) is int else None
-    side = None
-    if action is Action.CONFIRM:
-        try:
-            side = Side.parse(fields.get("side"))
-        except ValueError:
-            side = None
-    return action, add, side, desk_reason(body) or ""
+    side = _side(body) if action is Action.CONFIRM else None
+    return _asked(action, side=side if isinstance(side, Side) else None,
+                  add=add if action is Action.MINUTES and type(add) is int else None, reason=desk_reason(body) or "")
 
 
 def desk_log(entries: Sequence[Entry]) -> list[dict[str, object]]:

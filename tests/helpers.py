@@ -63,3 +63,37 @@ def digests(folder: Path) -> dict[str, str]:
     """Every file below `folder` by its path relative to it, with its SHA-256: compare two to see that nothing
     was written, changed or removed."""
     return {p.relative_to(folder).as_posix(): sha(p) for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+_PRESSES = __import__("itertools").count(1)
+
+
+def page_body(path: str, body: object, marks) -> object:
+    """`body` of a POST as the pages send it (docs/table-api.md, 重发): every press with a new `"id"` and the `"mark"`
+    of the state it was made on — for the table API the table's (`marks("table", code)`), for a desk press on a table
+    that table's (`marks("desk", n)`), for the clock the desk's `clock_mark` (`marks("clock", None)`). A body that
+    already has them, or is not a JSON object, or goes elsewhere, is sent as it is."""
+    import re
+
+    if not isinstance(body, dict):
+        return body
+    found = re.fullmatch(r"/api/t/([^/]+)/(?:hands|end|undo|confirm)", path)
+    desk = re.fullmatch(r"/api/desk/t/(\d+)/(?:minutes|reopen|confirm)", path)
+    if found:
+        where = ("table", found.group(1))
+    elif desk:
+        where = ("desk", int(desk.group(1)))
+    elif path == "/api/desk/clock":
+        where = ("clock", None)
+    else:
+        return body
+    body = {"id": f"press-{next(_PRESSES)}", **body}
+    if "mark" not in body:
+        body["mark"] = marks(*where)
+    return body
+
+
+def on(entries, body: dict) -> dict:
+    """`body` made on the table's `entries` as they stand (what a page that has just read the table sends): their
+    count as the mark, and a new id for the press unless the body has one."""
+    return {"id": f"press-{next(_PRESSES)}", **body, "mark": len(entries)}

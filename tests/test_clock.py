@@ -73,24 +73,32 @@ def test_the_same_rows_read_again_give_the_same_clock():
 
 
 def test_decide_adds_a_row_only_when_it_changes_the_clock():
-    assert decide_clock([], STOP, at=at(0), address="x") == ClockDecision()
-    started = decide_clock([], START, at=at(0), address="127.0.0.1").row
-    assert started == ClockRow(START, at(0), "127.0.0.1")
-    assert decide_clock([started], START, at=at(5), address="x") == ClockDecision()
-    assert decide_clock([started], STOP, at=at(5), address="x") == ClockDecision(ClockRow(STOP, at(5), "x"))
+    assert decide_clock([], STOP, at=at(0), address="x", request="p0", mark=0) == ClockDecision()
+    started = decide_clock([], START, at=at(0), address="127.0.0.1", request="p1", mark=0).row
+    assert started == ClockRow(START, at(0), "127.0.0.1", "p1")
+    assert decide_clock([started], START, at=at(5), address="x", request="p2", mark=1) == ClockDecision()
+    assert decide_clock([started], STOP, at=at(5), address="x", request="p3", mark=1) == ClockDecision(
+        ClockRow(STOP, at(5), "x", "p3"))
 
 
 def test_a_press_made_again_with_its_id_adds_nothing_and_its_id_for_the_other_action_is_reused():
-    started = decide_clock([], START, at=at(0), address="x", request="p1").row
+    started = decide_clock([], START, at=at(0), address="x", request="p1", mark=0).row
     assert started == ClockRow(START, at(0), "x", "p1")
-    stopped = decide_clock([started], STOP, at=at(60), address="x", request="p2").row
+    stopped = decide_clock([started], STOP, at=at(60), address="x", request="p2", mark=1).row
     rows = [started, stopped]
     # the start's answer was lost and the page sends it again: the clock is paused since, and stays so
-    assert decide_clock(rows, START, at=at(90), address="x", request="p1") == ClockDecision()
-    assert decide_clock(rows, STOP, at=at(90), address="x", request="p1") == ClockDecision(reused=started)
-    assert decide_clock(rows, START, at=at(90), address="x", request="p3").row == ClockRow(START, at(90), "x", "p3")
-    # without an id (an older page): decided on the clock alone, as before
-    assert decide_clock(rows, START, at=at(90), address="x").row == ClockRow(START, at(90), "x")
+    assert decide_clock(rows, START, at=at(90), address="x", request="p1", mark=0) == ClockDecision()
+    assert decide_clock(rows, STOP, at=at(90), address="x", request="p1", mark=2) == ClockDecision(reused=started)
+    assert decide_clock(rows, START, at=at(90), address="x", request="p3", mark=2).row == ClockRow(
+        START, at(90), "x", "p3")
+
+
+def test_a_new_press_made_on_an_older_mark_of_the_clock_is_stale():
+    """Two desks: one paused the clock since the other's page read it; the other's new press is refused."""
+    started = decide_clock([], START, at=at(0), address="x", request="p1", mark=0).row
+    stopped = decide_clock([started], STOP, at=at(60), address="y", request="p2", mark=1).row
+    assert decide_clock([started, stopped], STOP, at=at(90), address="x", request="p3", mark=1) == ClockDecision(
+        stale=True)
 
 
 def test_times_with_different_offsets_compare_as_moments():
@@ -137,7 +145,7 @@ def test_decided_rows_alternate_start_and_stop(actions, _):
     t = 0
     for action, gap in actions:
         t += gap
-        added = decide_clock(rows, action, at=at(t), address="x").row
+        added = decide_clock(rows, action, at=at(t), address="x", request=f"p{t}-{len(rows)}", mark=len(rows)).row
         if added is not None:
             rows.append(added)
     assert all(a.action is not b.action for a, b in zip(rows, rows[1:], strict=False))

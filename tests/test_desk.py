@@ -24,7 +24,7 @@ from scoring.ledger import DB_NAME, Ledger
 from scoring.levels import Side
 from scoring.workbook.schema import MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
 from tests.events import draw, redone_in_ledger, simulated, start_event
-from tests.helpers import tied_hands
+from tests.helpers import page_body, tied_hands
 
 NAMES = {"127.0.0.1", "localhost"}
 PORT = 8000
@@ -67,11 +67,25 @@ class Hall:
             self.codes = book.codes(book.draws()[1].id)
 
     def call(self, method: str, path: str, body: object = None, *, headers: dict | None = None,
-             address: str = "127.0.0.1", raw: bytes | None = None) -> tuple[int, dict]:
+             address: str = "127.0.0.1", raw: bytes | None = None, as_is: bool = False) -> tuple[int, dict]:
+        """One request; a POST's body as the pages send it (`page_body`: a new id, the mark as it stands) unless
+        `as_is`."""
+        if method == "POST" and raw is None and not as_is:
+            body = page_body(path, body, self.mark)
         data = raw if raw is not None else (b"" if body is None else json.dumps(body, ensure_ascii=False).encode())
         api = self.tables if path.startswith("/api/t/") else self.desk
         reply = api.handle(Request(method, path, address, {**HEADERS, **(headers or {})}, data, len(data)))
         return reply.status, json.loads(reply.body())
+
+    def mark(self, kind: str, where: object) -> int:
+        """The mark a page would send: the table's (by its code, or by its number at the desk) or the clock's."""
+        if kind == "table":
+            reply = self.tables.handle(Request("GET", f"/api/t/{where}", "192.168.1.40", HEADERS, b"", 0))
+            return reply.document.get("mark", 0)
+        status, doc = self.call("GET", "/api/desk")
+        if kind == "clock" or status != 200:
+            return doc.get("clock_mark", 0)
+        return next((t["mark"] for t in doc["tables"] if t["table"] == where), 0)
 
     def get(self) -> dict:
         status, doc = self.call("GET", "/api/desk")
@@ -120,7 +134,8 @@ def rows(folder: Path, table: str) -> int:
 
 def test_the_desk_lists_every_table_of_the_round_as_the_contract_names_it(folder, room):
     doc = room.get()
-    assert set(doc) == {"round", "title", "now", "clock", "counts", "next", "tables"}
+    assert set(doc) == {"round", "title", "now", "clock", "clock_mark", "counts", "next", "tables"}
+    assert doc["clock_mark"] == 0 and [t["mark"] for t in doc["tables"]] == [0, 0, 0, 0]
     assert (doc["round"], doc["title"], doc["clock"], doc["next"]) == (1, "第1轮", None, None)
     assert doc["now"] == "2026-12-01T14:00:00+08:00"
     assert doc["counts"] == {"total": 4, "not_started": 4, "playing": 0, "to_confirm": 0, "confirmed": 0,
@@ -128,7 +143,7 @@ def test_the_desk_lists_every_table_of_the_round_as_the_contract_names_it(folder
     assert [t["table"] for t in doc["tables"]] == [1, 2, 3, 4]
     first = doc["tables"][0]
     assert set(first) == {"table", "state", "label", "hands", "last_entry", "idle_s", "quiet", "extra_minutes",
-                          "left_s", "A", "B", "levels", "winner", "confirmed", "log"}
+                          "mark", "left_s", "A", "B", "levels", "winner", "confirmed", "log"}
     with Ledger.open(folder) as book:
         record = book.draws()[1]
     pairing = record.round.pairings[0]
@@ -374,19 +389,56 @@ def test_extra_minutes_sent_again_with_their_id_are_stored_once(folder, room):
     assert [(e["action"], e["id"], e["add"]) for e in desk_rows(folder, 2)] == [("minutes", "m-1", 5)]
     status, doc = room.call("POST", "/api/desk/t/2/minutes", {"add": 10, "reason": "换牌耽误", "id": "m-1"})
     assert status == 409 and doc["errors"][0]["field"] == "id"
-    assert doc["errors"][0]["message"] == ("操作编号 'm-1' 已用于本桌 14:00 的另一项操作，这次没有记录；"
-                                           "请刷新页面，看一下本桌记录后再操作")
+    assert doc["errors"][0]["message"] == "操作编号 'm-1' 已用于本桌 14:00 的另一项操作，这次没有记录；请刷新页面后再操作"
     status, doc = room.call("POST", "/api/desk/t/2/minutes", {**press, "id": "m-2"})  # a new press: more minutes
     assert status == 200 and doc["tables"][1]["extra_minutes"] == 10
     assert room.call("POST", "/api/desk/t/3/minutes", press)[0] == 200  # ids are per table: table 3's first
     assert len(desk_rows(folder, 2)) == 2 and len(desk_rows(folder, 3)) == 1
 
 
-def test_without_an_id_each_request_is_a_new_action_as_from_an_older_page(folder, room):
-    for _ in range(2):
-        assert room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌"})[0] == 200
-    assert room.table(1)["extra_minutes"] == 10
-    assert len({e["id"] for e in desk_rows(folder, 1)}) == 2  # the server's own ids
+@pytest.mark.parametrize("missing", ["id", "mark"])
+@pytest.mark.parametrize(("path", "body"), [("/api/desk/clock", {"action": "start"}),
+                                            ("/api/desk/t/1/minutes", {"add": 5, "reason": "换牌"}),
+                                            ("/api/desk/t/1/reopen", {"reason": "核对"}),
+                                            ("/api/desk/t/1/confirm", {"side": "A", "reason": "离场"})])
+def test_a_press_without_its_id_or_mark_is_422_asking_to_reload_the_page(folder, room, path, body, missing):
+    """An older desk page (or a script) that sends no id or no mark cannot tell a retry from a new press: refused."""
+    sent = {k: v for k, v in page_body(path, body, room.mark).items() if k != missing}
+    status, doc = room.call("POST", path, sent, as_is=True)
+    assert status == 422 and doc["errors"][0]["field"] == missing
+    assert "请刷新页面后再操作" in doc["errors"][0]["message"]
+    assert rows(folder, "entry") == rows(folder, "clock") == 0
+
+
+def test_a_desk_press_on_an_old_mark_of_its_table_is_409_and_stores_nothing(folder, room):
+    seen = room.table(1)["mark"]
+    room.hand(1, 1)  # a phone entered a hand while the desk was typing the reason
+    status, doc = room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌", "id": "m-old", "mark": seen})
+    assert status == 409 and doc["errors"][0]["field"] == "mark" and "刚有变动" in doc["errors"][0]["message"]
+    assert room.table(1)["extra_minutes"] == 0 and room.table(1)["mark"] == 1
+    assert room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌", "id": "m-new"})[0] == 200
+
+
+def test_a_clock_press_on_an_old_clock_mark_is_409_and_stores_nothing(folder, room):
+    seen = room.get()["clock_mark"]
+    assert room.call("POST", "/api/desk/clock", {"action": "start", "id": "other-desk"})[0] == 200
+    status, doc = room.call("POST", "/api/desk/clock", {"action": "stop", "id": "s-old", "mark": seen})
+    assert status == 409 and doc["errors"][0]["field"] == "mark" and "计时" in doc["errors"][0]["message"]
+    assert room.get()["clock"]["running"] is True and rows(folder, "clock") == 1
+
+
+def test_a_phone_s_confirmation_resent_after_the_desk_reopened_does_not_confirm_again(folder, room):
+    """The attack of issue 27: team A confirms, the answer is lost; the desk reopens the table (the confirmation
+    count stays as it was); A's page sends the confirmation again: nothing is confirmed for a record A has not seen."""
+    room.decided(1)
+    mark = room.table(1)["mark"]
+    press = {"side": "A", "id": "a-confirms", "mark": mark}
+    assert room.phone(1, "confirm", press)[0] == 200  # its answer lost on the Wi-Fi
+    assert room.call("POST", "/api/desk/t/1/reopen", {"reason": "乙方对第2局有异议"})[0] == 200
+    status, doc = room.phone(1, "confirm", press)
+    assert status == 200 and doc["confirmed"] == {"A": False, "B": False}
+    status, doc = room.phone(1, "confirm", {**press, "id": "a-confirms-2"})  # a new press, on the old mark
+    assert status == 409 and doc["errors"][0]["field"] == "mark" and room.table(1)["confirmed"]["A"] is False
 
 
 def test_a_reopening_sent_again_after_the_teams_confirmed_anew_does_not_reopen_twice(folder, room):
@@ -655,7 +707,7 @@ def test_end_to_end_the_pin_header_and_the_clock_on_the_tv(folder):
         assert status == 200 and doc["round"] == 1 and doc["clock"] is None
         status, etag, board = talk("GET", "/board.json")
         assert status == 200 and board["clock"] is None
-        status, _, doc = talk("POST", "/api/desk/clock", {"action": "start"}, {"X-Desk-PIN": PIN})
+        status, _, doc = talk("POST", "/api/desk/clock", {"action": "start", "id": "s-1", "mark": 0}, {"X-Desk-PIN": PIN})
         assert status == 200 and doc["clock"]["running"] is True
         wall.seconds = 90
         status, new_etag, board = talk("GET", "/board.json", headers={"If-None-Match": etag})
@@ -676,7 +728,7 @@ def test_the_desk_before_any_draw_is_an_empty_round_and_the_clock_has_nothing_to
     desk = DeskApi(folder, names=NAMES, port=PORT, pin=PIN, clock=Wall())
     reply = desk.handle(Request("GET", "/api/desk", "127.0.0.1", HEADERS))
     assert reply.status == 200 and reply.document["round"] is None and reply.document["tables"] == []
-    body = json.dumps({"action": "start"}).encode()
+    body = json.dumps({"action": "start", "id": "s-1", "mark": 0}).encode()
     reply = desk.handle(Request("POST", "/api/desk/clock", "127.0.0.1", HEADERS, body, len(body)))
     assert reply.status == 409
 
@@ -730,7 +782,7 @@ def test_the_tv_clock_follows_match_minutes_changed_in_event_toml_while_it_runs(
     built.start()
     try:
         headers = {**HEADERS, "host": f"127.0.0.1:{built.port}"}
-        body = json.dumps({"action": "start"}).encode()
+        body = json.dumps({"action": "start", "id": "s-1", "mark": 0}).encode()
         assert built.desk.handle(Request("POST", "/api/desk/clock", "127.0.0.1", headers, body, len(body))).status == 200
         wall.seconds = 600
         status, etag, board = fetch(built.port, "/board.json")

@@ -11,7 +11,7 @@ from scoring.codes import format_code, parse_code
 from scoring.entry import Stamp, add_hand
 from scoring.ledger import Ledger
 from tests.events import fill, new_event, round_file, second_round_drawn, simulated
-from tests.helpers import cli
+from tests.helpers import cli, on
 from tests.pdfcheck import page_texts
 
 
@@ -74,7 +74,7 @@ def test_redo_gives_new_codes_to_the_tables_it_changes_and_keeps_the_others(tmp_
         for table in (1, 2):
             setup = tournament_setup(folder, 2, table)
             book.decide_entry(draw_id, table, lambda entries, setup=setup, table=table: add_hand(
-                setup, entries, {"hand": 1, "id": f"p{table}", "dealer": "A", "points": 40},
+                setup, entries, on(entries, {"hand": 1, "id": f"p{table}", "dealer": "A", "points": 40}),
                 stamp=Stamp(f"p{table}", "2026-03-10T09:00:00+08:00", "127.0.0.1")))
     winners = {m.outcome.table: m.outcome.winner for m in tournament.score(folder, 1).score.matches}
     wrong = next(p for p in workbook.read_round(round_file(folder, 1)).round.pairings

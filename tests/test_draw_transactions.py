@@ -22,7 +22,7 @@ from display.hall import SEALED, Request, TableApi, Throttle
 from scoring import tournament
 from scoring.ledger import DB_NAME, Ledger
 from tests.events import fill, new_event, round_one_corrected, second_round_drawn, start_event
-from tests.helpers import cli, digests
+from tests.helpers import cli, digests, page_body
 
 PORT = 8000
 HEADERS = {"content-type": "application/json", "host": f"127.0.0.1:{PORT}"}
@@ -34,6 +34,10 @@ def phone(folder: Path) -> TableApi:
 
 
 def call(api: TableApi, method: str, path: str, body: object = None) -> tuple[int, dict]:
+    """One request; a POST's body as the page sends it (`page_body`: a new id, the table's mark as it stands)."""
+    if method == "POST":
+        body = page_body(path, {} if body is None else body, lambda _, code: api.handle(
+            Request("GET", f"/api/t/{code}", "192.168.1.31", HEADERS, b"", 0)).document.get("mark", 0))
     data = b"" if body is None else json.dumps(body).encode()
     reply = api.handle(Request(method, path, "192.168.1.31", HEADERS, data, len(data)))
     return reply.status, reply.document
@@ -418,7 +422,8 @@ def test_a_desk_reopen_caught_by_the_next_draw_is_refused_not_stored_under_the_s
 
     monkeypatch.setattr(desk_api, "current_draw", current_draw)
     entries = count(folder, "SELECT COUNT(*) FROM entry")
-    body = json.dumps({"reason": "甲方对第2局有异议"}).encode()
+    mark = call(api, "GET", f"/api/t/{codes[2]}")[1]["mark"]
+    body = json.dumps({"reason": "甲方对第2局有异议", "id": "r-1", "mark": mark}).encode()
     reply = desk.handle(Request("POST", "/api/desk/t/2/reopen", "127.0.0.1", {**HEADERS, "x-desk-pin": "246810"},
                                 body, len(body)))
     assert drawn == [0] and in_force(folder, 2) == 1

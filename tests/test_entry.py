@@ -75,8 +75,15 @@ class Phone:
         assert decision.state == folded(self.setup, self.entries)  # the fold agrees with the decision
         return decision
 
-    def hand(self, n: int, content: dict, id: str | None = None):
-        body = {**content, "hand": n, "id": id or f"phone-{n}"}
+    def made(self, body: object, id: str | None = None, mark: int | None = None) -> object:
+        """`body` as a page sends it: with a new id for the press (or `id`) and the mark of the table as it stands
+        (or `mark`); a body that is not an object is sent as it is."""
+        if not isinstance(body, dict):
+            return body
+        return {"id": id or f"press-{next(self.counter)}", "mark": len(self.entries) if mark is None else mark, **body}
+
+    def hand(self, n: int, content: dict, id: str | None = None, mark: int | None = None):
+        body = self.made({**content, "hand": n}, id or f"phone-{n}", mark)
         return self.apply(add_hand(self.setup, self.entries, body, stamp=self.stamp()))
 
     def hands(self, contents: list[dict]):
@@ -84,14 +91,14 @@ class Phone:
             assert self.hand(n, content).result is Result.CREATED
         return self
 
-    def end(self):
-        return self.apply(end(self.setup, self.entries, stamp=self.stamp()))
+    def end(self, id: str | None = None, mark: int | None = None):
+        return self.apply(end(self.setup, self.entries, self.made({}, id, mark), stamp=self.stamp()))
 
-    def undo(self, body: object):
-        return self.apply(undo(self.setup, self.entries, body, stamp=self.stamp()))
+    def undo(self, body: object, id: str | None = None, mark: int | None = None):
+        return self.apply(undo(self.setup, self.entries, self.made(body, id, mark), stamp=self.stamp()))
 
-    def confirm(self, body: object):
-        return self.apply(confirm(self.setup, self.entries, body, stamp=self.stamp()))
+    def confirm(self, body: object, id: str | None = None, mark: int | None = None):
+        return self.apply(confirm(self.setup, self.entries, self.made(body, id, mark), stamp=self.stamp()))
 
     def reopen(self, body: object):
         return self.apply(reopen(self.setup, self.entries, body, stamp=self.stamp()))
@@ -165,6 +172,7 @@ def test_get_state_has_exactly_the_fields_of_the_table_api():
         "ended": False,
         "confirmed": {"A": False, "B": False},
         "locked": False,
+        "mark": 1,  # the table's count of entries: what the next request is made on
     }
 
 
@@ -236,7 +244,7 @@ def test_a_hand_without_points_asks_for_0():
 def test_a_hand_with_an_offense_or_level_card_capture_needs_no_points():
     phone = Phone()
     assert phone.hand(1, {"dealer": "A", "offense": "defender_wrong_bury"}).result is Result.CREATED
-    request = parse_hand_request({"hand": 9, "id": "x", "dealer": "A", "bottom": 20, "capture": 2, "level_card_capture": True})
+    request = parse_hand_request({"hand": 9, "id": "x", "mark": 0, "dealer": "A", "bottom": 20, "capture": 2, "level_card_capture": True})
     assert not isinstance(request, tuple) and request.record.points == 0
 
 
@@ -315,8 +323,8 @@ def test_a_locked_table_refuses_hands_and_undos_but_repeats_stay_200():
     assert phone.undo({"hand": 7}).result is Result.LOCKED
     assert phone.undo({"end": True}).result is Result.LOCKED
     assert phone.hand(7, EXAMPLE_PLAYOFF).result is Result.SAME  # the retry of what was accepted
-    assert phone.undo({"hand": 8}).result is Result.SAME
-    assert phone.end().result is Result.SAME
+    assert phone.undo({"hand": 8}).result is Result.LOCKED
+    assert phone.end().result is Result.SAME  # already ended: nothing to change
 
 
 # --- end (rule 十六) ---
@@ -355,14 +363,101 @@ def test_rule_16_tie_break_dealer_decides_at_the_end_without_playoff():
 # --- undo ---
 
 
-def test_undo_removes_the_last_hand_and_again_is_the_same_state():
+def test_undo_removes_the_last_hand_and_the_same_press_again_is_the_same_state():
     phone = Phone().hands(EXAMPLE_HANDS[:3])
-    decision = phone.undo({"hand": 3})
+    decision = phone.undo({"hand": 3}, id="undo-3", mark=3)
     assert decision.result is Result.CHANGED and len(decision.state.log.hands) == 2
-    again = phone.undo({"hand": 3})
+    assert decision.entry.id == "undo-3"  # the page's id for the press, kept in the ledger
+    again = phone.undo({"hand": 3}, id="undo-3", mark=3)  # its answer lost: sent again, as it was
     assert again.result is Result.SAME and len(again.state.log.hands) == 2  # nothing else removed
     assert phone.undo({"hand": 1}).result is Result.CONFLICT
     assert phone.hand(3, EXAMPLE_HANDS[2], id="phone-3-again").result is Result.CREATED
+
+
+def test_a_new_undo_of_a_hand_already_gone_is_a_conflict_not_the_undo_of_another():
+    """docs/table-api.md 重发: the hand being gone does not say the undo was done; only its id does."""
+    phone = Phone().hands(EXAMPLE_HANDS[:3])
+    phone.undo({"hand": 3})
+    decision = phone.undo({"hand": 3})
+    assert decision.result is Result.CONFLICT and decision.errors[0].field == "hand"
+    assert "只能撤销最后一局（第2局）" in decision.errors[0].message and len(phone.state.log.hands) == 2
+
+
+def test_an_undo_resent_after_another_phone_entered_that_hand_anew_removes_nothing():
+    """Phone A undoes hand 2, its answer is lost; phone B enters a corrected hand 2 (201); A's page sends the same
+    undo again: 200 with B's hand standing (the attack that removed an accepted hand)."""
+    phone = Phone().hands(EXAMPLE_HANDS[:2])
+    assert phone.undo({"hand": 2}, id="a-undo-2", mark=2).result is Result.CHANGED  # the answer lost on the Wi-Fi
+    corrected = {"dealer": "A", "points": 55}
+    assert phone.hand(2, corrected, id="b-hand-2").result is Result.CREATED
+    again = phone.undo({"hand": 2}, id="a-undo-2", mark=2)
+    assert again.result is Result.SAME and again.http_status == 200 and again.entry is None
+    assert phone.state.log.hands[-1].id == "b-hand-2" and phone.state.log.hands[-1].record.points == 55
+
+
+def test_an_undo_never_sent_before_on_an_old_mark_is_409_with_the_state():
+    phone = Phone().hands(EXAMPLE_HANDS[:2])
+    seen = phone.state.mark
+    phone.undo({"hand": 2})  # the other phone undid it
+    phone.hand(2, {"dealer": "A", "points": 55}, id="b-hand-2")  # and entered it anew
+    decision = phone.undo({"hand": 2}, id="a-undo-2", mark=seen)
+    assert decision.result is Result.CONFLICT and decision.http_status == 409 and decision.entry is None
+    assert decision.errors[0].field == "mark" and "刚有变动" in decision.errors[0].message
+    assert decision.as_json()["state"]["mark"] == 4 and len(phone.state.log.hands) == 2
+
+
+def test_a_confirm_resent_after_the_desk_reopened_does_not_confirm_again():
+    phone = decided()
+    assert phone.confirm({"side": "A"}, id="a-ok", mark=8).result is Result.CHANGED  # its answer lost
+    assert phone.reopen({"reason": "甲方对第3局有异议"}).result is Result.CHANGED
+    again = phone.confirm({"side": "A"}, id="a-ok", mark=8)
+    assert again.result is Result.SAME and phone.state.log.confirmed == frozenset()
+
+
+def test_a_confirm_never_sent_on_a_state_the_desk_has_reopened_since_is_409():
+    phone = decided()
+    phone.confirm({"side": "A"})
+    seen = phone.state.mark
+    phone.reopen({"reason": "核对"})
+    decision = phone.confirm({"side": "B"}, id="b-ok", mark=seen)
+    assert decision.result is Result.CONFLICT and decision.errors[0].field == "mark"
+    assert phone.state.log.confirmed == frozenset()
+
+
+def test_an_end_resent_after_the_other_phone_undid_the_end_does_not_end_again():
+    phone = Phone().hands(EXAMPLE_HANDS)
+    assert phone.end(id="a-end", mark=6).result is Result.CHANGED  # its answer lost
+    assert phone.undo({"end": True}).result is Result.CHANGED  # the other phone: 结束 was pressed too early
+    again = phone.end(id="a-end", mark=6)
+    assert again.result is Result.SAME and not phone.state.log.ended
+
+
+@pytest.mark.parametrize("kind", ["hand", "end", "undo", "confirm"])
+def test_an_id_used_for_another_press_is_409(kind):
+    phone = decided()
+    press = {"hand": lambda: phone.hand(8, EXAMPLE_PLAYOFF, id="phone-1"),
+             "end": lambda: phone.end(id="phone-1"),
+             "undo": lambda: phone.undo({"hand": 7}, id="phone-1"),
+             "confirm": lambda: phone.confirm({"side": "A"}, id="phone-1")}[kind]()
+    assert press.result is Result.CONFLICT and press.errors[0].field == "id" and press.entry is None
+
+
+@pytest.mark.parametrize("missing", ["id", "mark"])
+@pytest.mark.parametrize("kind", ["hand", "end", "undo", "confirm"])
+def test_a_press_without_its_id_or_mark_is_422_asking_to_reload(kind, missing):
+    phone = Phone().hands(EXAMPLE_HANDS[:2])
+    body = {"hand": {**EXAMPLE_HANDS[2], "hand": 3}, "end": {}, "undo": {"hand": 2}, "confirm": {"side": "A"}}[kind]
+    body = {k: v for k, v in phone.made(body).items() if k != missing}
+    decide = {"hand": add_hand, "end": end, "undo": undo, "confirm": confirm}[kind]
+    decision = decide(SETUP, phone.entries, body, stamp=phone.stamp())
+    assert decision.result is Result.INVALID and decision.http_status == 422 and decision.entry is None
+    assert any(e.field == missing and "请刷新页面后再操作" in e.message for e in decision.errors)
+
+
+@pytest.mark.parametrize("mark", [-1, True, "3", 2.0, 10**12])
+def test_a_mark_that_is_not_a_count_is_422(mark):
+    phone = Phone().hands(EXAMPLE_HANDS[:2])
+    assert phone.end(mark=mark).result is Result.INVALID
 
 
 def test_undo_a_hand_not_the_last_is_a_conflict():
@@ -522,7 +617,7 @@ def test_entries_carry_id_time_and_address_and_read_back():
     phone.undo({"hand": 7})
     hand = phone.entries[0]
     assert (hand.id, hand.time, hand.address, hand.action) == ("phone-1", "2026-12-01T14:05:00+08:00", "192.168.1.23", Action.HAND)
-    assert phone.entries[6].id.startswith("server-")  # the end: the server's id
+    assert phone.entries[6].id.startswith("press-")  # the end: the page's id for the press
     for entry in phone.entries:
         data = json.loads(json.dumps(entry.as_json(), ensure_ascii=False))
         assert read_entry(data) == entry
@@ -570,16 +665,22 @@ def requests(draw, state):
             content = {"dealer": dealer.value, "offense": draw(st.sampled_from(
                 ["dealer_wrong_bury", "defender_wrong_bury", "dealer_revoke", "defender_revoke"]))}
         number = draw(st.sampled_from([state.next_hand, state.next_hand, state.next_hand, max(1, state.next_hand - 1), state.next_hand + 1]))
-        return ("hand", {**content, "hand": number, "id": draw(st.sampled_from(["a", "b", "c", "d", "e"])) + str(number)})
+        return ("hand", made(draw, state, {**content, "hand": number}, draw(st.sampled_from("abcde")) + str(number)))
     if kind == "undo":
-        return ("undo", {"hand": draw(st.integers(1, state.next_hand))})
+        return ("undo", made(draw, state, {"hand": draw(st.integers(1, state.next_hand))}))
     if kind == "undo_end":
-        return ("undo", {"end": True})
+        return ("undo", made(draw, state, {"end": True}))
     if kind == "confirm":
-        return ("confirm", {"side": draw(st.sampled_from("AB"))})
+        return ("confirm", made(draw, state, {"side": draw(st.sampled_from("AB"))}))
     if kind == "reopen":
         return ("reopen", {"reason": "核对"})
-    return ("end", None)
+    return ("end", made(draw, state, {}))
+
+
+def made(draw, state, body: dict, request_id: str | None = None) -> dict:
+    """`body` with an id (few, so that some are used again) and mostly the current mark, sometimes an older one."""
+    mark = draw(st.sampled_from([state.mark, state.mark, state.mark, max(0, state.mark - 1)]))
+    return {**body, "id": request_id or draw(st.sampled_from(["p1", "p2", "p3", "p4", "p5", "p6"])), "mark": mark}
 
 
 def decide(phone: Phone, request):
@@ -587,7 +688,7 @@ def decide(phone: Phone, request):
     if kind == "hand":
         return add_hand(phone.setup, phone.entries, body, stamp=phone.stamp())
     if kind == "end":
-        return end(phone.setup, phone.entries, stamp=phone.stamp())
+        return end(phone.setup, phone.entries, body, stamp=phone.stamp())
     return {"undo": undo, "confirm": confirm, "reopen": reopen}[kind](phone.setup, phone.entries, body, stamp=phone.stamp())
 
 
@@ -641,7 +742,7 @@ def test_a_remembered_state_is_the_fold_of_exactly_the_entries_and_setup_asked_a
     decision's state that was never stored (refused by the write transaction) is not taken for the stored log."""
     phone = Phone().hands(EXAMPLE_HANDS[:3])
     stored = list(phone.entries)
-    decided = add_hand(SETUP, stored, {**EXAMPLE_HANDS[3], "hand": 4, "id": "late"}, stamp=phone.stamp())
+    decided = add_hand(SETUP, stored, {**EXAMPLE_HANDS[3], "hand": 4, "id": "late", "mark": 3}, stamp=phone.stamp())
     assert decided.result is Result.CREATED and len(decided.state.log.hands) == 4
     assert table_state(SETUP, stored) == folded(SETUP, stored) and len(table_state(SETUP, stored).log.hands) == 3
     assert table_state(SETUP, stored[:2]) == folded(SETUP, stored[:2])

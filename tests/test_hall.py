@@ -24,7 +24,7 @@ from scoring import entry
 from scoring.codes import format_code
 from scoring.ledger import DB_NAME, Ledger
 from tests.events import draw, redone_in_ledger, start_event
-from tests.helpers import cli
+from tests.helpers import cli, page_body
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = {"127.0.0.1", "localhost"}
@@ -56,11 +56,21 @@ def api(event) -> TableApi:
 
 
 def call(api: TableApi, method: str, path: str, body: object = None, *, headers: dict | None = None,
-         address: str = "192.168.1.31", raw: bytes | None = None):
+         address: str = "192.168.1.31", raw: bytes | None = None, as_is: bool = False):
+    """One request, answered without a port; a POST's body as the page sends it (`page_body`: a new id for the
+    press and the table's mark as it stands) unless `as_is`."""
+    if method == "POST" and raw is None and not as_is:
+        body = page_body(path, {} if body is None else body, lambda _, code: mark_of(api, code))
     data = raw if raw is not None else (b"" if body is None else json.dumps(body, ensure_ascii=False).encode())
     reply = api.handle(Request(method, path, address, {**JSON, **(headers or {})}, data, len(data)))
     json.loads(reply.body())  # every answer is JSON
     return reply.status, reply.document
+
+
+def mark_of(api: TableApi, code: str) -> int | None:
+    """The table's mark as GET /api/t/<code> gives it (None for a code of no table: the request is refused anyway)."""
+    reply = api.handle(Request("GET", f"/api/t/{code}", "192.168.1.31", JSON, b"", 0))
+    return reply.document.get("mark") if reply.status == 200 else 0
 
 
 def hand(n: int, points: int = 40, dealer: str = "A", **more) -> dict:
@@ -85,8 +95,9 @@ def test_get_answers_the_table_as_spec_9_names_it(event, api):
     status, doc = call(api, "GET", f"/api/t/{codes[2]}")
     assert status == 200
     assert set(doc) == {"round", "table", "A", "B", "hands", "levels", "next_dealer", "status", "winner", "ended",
-                        "confirmed", "locked", "clock"}
+                        "confirmed", "locked", "clock", "mark"}
     assert doc["clock"] is None  # until the desk starts the round clock
+    assert doc["mark"] == 0  # the table's count of entries, what the next POST is made on
     assert (doc["round"], doc["table"], doc["hands"], doc["status"], doc["locked"]) == (1, 2, [], "playing", False)
     assert doc["confirmed"] == {"A": False, "B": False} and doc["levels"] == {"A": "2", "B": "2"}
     with Ledger.open(folder) as book:
@@ -190,14 +201,15 @@ def test_hand_n_holding_a_different_entry_is_409(event, api):
 
 
 @pytest.mark.parametrize(("body", "field"), [
-    ({"hand": 1, "id": "x", "dealer": "A"}, "points"),  # no points, no offense
-    ({"hand": 1, "id": "x", "dealer": "A", "points": 83}, "points"),  # not a multiple of 5
-    ({"hand": 1, "id": "x", "dealer": "C", "points": 40}, "dealer"),
-    ({"hand": 1, "dealer": "A", "points": 40}, "id"),
+    ({"hand": 1, "id": "x", "mark": 0, "dealer": "A"}, "points"),  # no points, no offense
+    ({"hand": 1, "id": "x", "mark": 0, "dealer": "A", "points": 83}, "points"),  # not a multiple of 5
+    ({"hand": 1, "id": "x", "mark": 0, "dealer": "C", "points": 40}, "dealer"),
+    ({"hand": 1, "mark": 0, "dealer": "A", "points": 40}, "id"),  # a page too old: 请刷新页面后再操作
+    ({"hand": 1, "id": "x", "dealer": "A", "points": 40}, "mark"),
 ])
 def test_a_hand_the_engine_refuses_is_422_in_chinese_and_nothing_stored(event, api, body, field):
     folder, codes = event
-    status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", body)
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", body, as_is=True)
     assert status == 422 and field in [e["field"] for e in doc["errors"]]
     assert all(re.search(r"[\u4e00-\u9fff]", e["message"]) for e in doc["errors"])
     assert rows(folder) == 0
@@ -273,9 +285,12 @@ def test_undo_removes_only_the_last_hand(event, api):
     call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
     call(api, "POST", f"/api/t/{codes[1]}/hands", hand(2))
     assert call(api, "POST", f"/api/t/{codes[1]}/undo", {"hand": 1})[0] == 409  # not the last
-    status, doc = call(api, "POST", f"/api/t/{codes[1]}/undo", {"hand": 2})
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/undo", {"hand": 2, "id": "undo-2", "mark": 2})
     assert status == 200 and len(doc["hands"]) == 1
-    assert call(api, "POST", f"/api/t/{codes[1]}/undo", {"hand": 2}) == (200, doc)  # already gone
+    again = call(api, "POST", f"/api/t/{codes[1]}/undo", {"hand": 2, "id": "undo-2", "mark": 2})
+    assert again[0] == 200 and again[1] | {"clock": None} == doc | {"clock": None}  # the same press: nothing more
+    status, refused = call(api, "POST", f"/api/t/{codes[1]}/undo", {"hand": 2})  # a new undo of a hand gone
+    assert status == 409 and refused["state"]["hands"] == doc["hands"]
     assert rows(folder) == 3  # two hands and the undo: nothing deleted
 
 
@@ -317,8 +332,9 @@ def test_a_body_over_16_kb_is_413(event, api):
     folder, codes = event
     big = {**hand(1), "note": "长" * (MAX_BODY // 3 + 1)}
     assert call(api, "POST", f"/api/t/{codes[1]}/hands", big)[0] == 413
-    fits = {**hand(1), "pad": "x" * (MAX_BODY - len(json.dumps(hand(1))) - 12)}
-    assert len(json.dumps(fits)) <= MAX_BODY and call(api, "POST", f"/api/t/{codes[1]}/hands", fits)[0] != 413
+    made = {**hand(1), "mark": 0}
+    fits = {**made, "pad": "x" * (MAX_BODY - len(json.dumps(made)) - 12)}
+    assert len(json.dumps(fits)) <= MAX_BODY and call(api, "POST", f"/api/t/{codes[1]}/hands", fits, as_is=True)[0] != 413
     assert rows(folder) <= 1
 
 
@@ -380,6 +396,9 @@ def running(event):
 
 
 def talk(port: int, method: str, path: str, body: object = None, headers: dict | None = None):
+    """One request over a real port; a POST's body as the page sends it (`page_body`), the mark read first."""
+    if method == "POST" and (headers or {}).get("Content-Type", "application/json") == "application/json":
+        body = page_body(path, body, lambda _, code: talk(port, "GET", f"/api/t/{code}")[2].get("mark", 0))
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
         data = None if body is None else json.dumps(body).encode()
@@ -868,3 +887,74 @@ def test_a_hand_caught_in_a_redo_then_kept_waiting_by_its_lock_is_still_503_not_
     monkeypatch.setattr(TableApi, "_sealed", voided_meanwhile)
     status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
     assert status == 503 and doc["errors"][0]["message"] == hall.MOVING
+
+
+# --- retries (docs/table-api.md 重发): every change made on a state, a resend known by its id ---
+
+
+def test_every_answer_carries_the_table_s_mark(event, api):
+    _, codes = event
+    url = f"/api/t/{codes[1]}"
+    assert call(api, "GET", url)[1]["mark"] == 0
+    assert call(api, "POST", f"{url}/hands", hand(1))[1]["mark"] == 1  # 201
+    assert call(api, "POST", f"{url}/hands", hand(1))[1]["mark"] == 1  # 200, the same hand
+    assert call(api, "POST", f"{url}/hands", hand(3))[1]["state"]["mark"] == 1  # 409
+    assert call(api, "POST", f"{url}/hands", {**hand(2), "points": 83})[1]["state"]["mark"] == 1  # 422
+
+
+def test_an_undo_resent_after_another_phone_entered_that_hand_anew_removes_nothing(event, api):
+    """Phone A undoes hand 2 and the answer is lost on the Wi-Fi; phone B enters a corrected hand 2 (201); A's page
+    sends the same undo again: 200, and B's accepted hand stands."""
+    folder, codes = event
+    url = f"/api/t/{codes[1]}"
+    call(api, "POST", f"{url}/hands", hand(1))
+    call(api, "POST", f"{url}/hands", hand(2))
+    undo = {"hand": 2, "id": "phone-a-undo", "mark": 2}
+    assert call(api, "POST", f"{url}/undo", undo, address="192.168.1.31")[0] == 200  # the answer never arrives
+    assert call(api, "POST", f"{url}/hands", hand(2, points=60), address="192.168.1.32")[0] == 201  # phone B
+    status, doc = call(api, "POST", f"{url}/undo", undo, address="192.168.1.31")  # A's page sends it again
+    assert status == 200 and len(doc["hands"]) == 2 and doc["hands"][1]["points"] == 60
+    assert rows(folder) == 4  # two hands, the undo, B's hand: the resend added nothing
+
+
+def test_an_end_resent_after_the_other_phone_undid_the_end_does_not_end_again(event, api):
+    folder, codes = event
+    url = f"/api/t/{codes[1]}"
+    call(api, "POST", f"{url}/hands", hand(1))
+    call(api, "POST", f"{url}/hands", hand(2))
+    press = {"id": "phone-a-end", "mark": 2}
+    assert call(api, "POST", f"{url}/end", press)[1]["ended"]  # its answer lost
+    assert call(api, "POST", f"{url}/undo", {"end": True}, address="192.168.1.32")[0] == 200  # too early, says B
+    status, doc = call(api, "POST", f"{url}/end", press)
+    assert status == 200 and not doc["ended"] and rows(folder) == 4
+
+
+def test_a_new_press_on_an_old_mark_is_409_with_the_state_and_nothing_stored(event, api):
+    folder, codes = event
+    url = f"/api/t/{codes[1]}"
+    call(api, "POST", f"{url}/hands", hand(1))
+    seen = call(api, "GET", url)[1]["mark"]
+    call(api, "POST", f"{url}/hands", hand(2), address="192.168.1.32")  # the other phone, meanwhile
+    status, doc = call(api, "POST", f"{url}/undo", {"hand": 1, "id": "late", "mark": seen})
+    assert status == 409 and doc["errors"][0]["field"] == "mark" and "刚有变动" in doc["errors"][0]["message"]
+    assert doc["state"]["mark"] == 2 and len(doc["state"]["hands"]) == 2 and rows(folder) == 2
+
+
+def test_the_same_press_is_applied_once_however_often_it_comes(event, api):
+    folder, codes = event
+    url = f"/api/t/{codes[1]}"
+    call(api, "POST", f"{url}/hands", hand(1))
+    press = {"hand": 1, "id": "one-undo", "mark": 1}
+    answers = [call(api, "POST", f"{url}/undo", press) for _ in range(3)]
+    assert [status for status, _ in answers] == [200, 200, 200] and rows(folder) == 2
+
+
+@pytest.mark.parametrize("action", ["end", "undo", "confirm"])
+@pytest.mark.parametrize("missing", ["id", "mark"])
+def test_a_press_without_its_id_or_mark_is_422_asking_to_reload_the_page(event, api, action, missing):
+    folder, codes = event
+    call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
+    body = {"end": {}, "undo": {"hand": 1}, "confirm": {"side": "A"}}[action] | {"id": "p", "mark": 1}
+    del body[missing]
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/{action}", body, as_is=True)
+    assert status == 422 and "请刷新页面后再操作" in doc["errors"][0]["message"] and rows(folder) == 1

@@ -16,6 +16,7 @@ import pytest
 
 from scoring import ledger
 from scoring.ledger import DB_NAME, FolderBusy, Ledger, LedgerError, exclusive, fingerprint_of
+from tests.helpers import on
 
 
 def test_a_new_folder_gets_the_current_schema(tmp_path: Path) -> None:
@@ -335,10 +336,10 @@ def test_entries_are_decided_and_appended_in_one_transaction_and_read_back(tmp_p
     with Ledger.open(tmp_path) as book:
         draw = book.record_draw(_round_of_two_tables(), {})
         hand = {"hand": 1, "id": "p1", "dealer": "A", "points": 35}
-        first = book.decide_entry(draw, 1, lambda entries: add_hand(_setup(), entries, hand, stamp=stamp))
-        again = book.decide_entry(draw, 1, lambda entries: add_hand(_setup(), entries, hand, stamp=stamp))
+        first = book.decide_entry(draw, 1, lambda entries: add_hand(_setup(), entries, on(entries, hand), stamp=stamp))
+        again = book.decide_entry(draw, 1, lambda entries: add_hand(_setup(), entries, on(entries, hand), stamp=stamp))
         assert (first.result, again.result) == (Result.CREATED, Result.SAME)
-        book.decide_entry(draw, 1, lambda entries: end(_setup(), entries, stamp=Stamp("s2", stamp.time, "::1")))
+        book.decide_entry(draw, 1, lambda entries: end(_setup(), entries, on(entries, {}), stamp=Stamp("s2", stamp.time, "::1")))
         assert book.tables_with_entries(draw) == {1}
     with Ledger.open(tmp_path) as book:  # committed: another connection reads every accepted entry
         entries = book.table_entries(draw, 1)
@@ -353,7 +354,7 @@ def test_a_refused_request_appends_nothing(tmp_path: Path) -> None:
     with Ledger.open(tmp_path) as book:
         draw = book.record_draw(_round_of_two_tables(), {})
         bad = {"hand": 1, "id": "p1", "dealer": "A", "points": 83}
-        decision = book.decide_entry(draw, 1, lambda e: add_hand(_setup(), e, bad, stamp=Stamp("x", "t", "a")))
+        decision = book.decide_entry(draw, 1, lambda e: add_hand(_setup(), e, on(e, bad), stamp=Stamp("x", "t", "a")))
         assert decision.result is Result.INVALID and book.table_entries(draw, 1) == ()
 
 
@@ -380,15 +381,15 @@ def test_a_change_to_a_draw_no_longer_in_force_is_refused_and_nothing_stored(tmp
     start = ledger.ClockRow(ledger.ClockAction.START, "2026-12-01T14:00:00+08:00", "127.0.0.1")
     with Ledger.open(tmp_path) as book:
         voided = book.record_draw(_round_of_two_tables(), {})
-        book.decide_entry(voided, 1, lambda e: add_hand(_setup(), e, hand, stamp=Stamp("s", "t", "a")))
+        book.decide_entry(voided, 1, lambda e: add_hand(_setup(), e, on(e, hand), stamp=Stamp("s", "t", "a")))
         book.void_draw(voided, "--redo 2")
         superseded = book.record_draw(_round_of_two_tables(), {})
         book.record_draw(_round_of_two_tables(), {})
         for draw in (voided, superseded):
             with pytest.raises(ledger.DrawReplaced):
-                book.decide_entry(draw, 2, lambda e: add_hand(_setup(), e, hand, stamp=Stamp("s", "t", "a")))
+                book.decide_entry(draw, 2, lambda e: add_hand(_setup(), e, on(e, hand), stamp=Stamp("s", "t", "a")))
             with pytest.raises(ledger.DrawReplaced):
                 book.add_clock(draw, start)
             assert book.table_entries(draw, 2) == () and book.clock_rows(draw) == ()
-        again = book.decide_entry(voided, 1, lambda e: add_hand(_setup(), e, hand, stamp=Stamp("s", "t", "a")))
+        again = book.decide_entry(voided, 1, lambda e: add_hand(_setup(), e, on(e, hand), stamp=Stamp("s", "t", "a")))
         assert again.result is Result.SAME

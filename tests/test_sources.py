@@ -22,7 +22,7 @@ from scoring.venue import build_board
 from scoring.workbook.loading import read_file, read_grids
 from scoring.workbook.schema import FIRST_HAND_ROW, MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
 from tests.events import new_event
-from tests.helpers import cli
+from tests.helpers import cli, on
 from tests.pdfcheck import text_of
 
 STAMPS = itertools.count(1)
@@ -53,7 +53,7 @@ def by_phone(folder: Path, number: int, table: int, match: MatchRecord, *, over:
 
         def hand(n: int, h: Hand) -> None:
             body = {k: v for k, v in hand_as_json(h).items() if k != "playoff"} | {"hand": n, "id": f"p{next(STAMPS)}"}
-            decision = book.decide_entry(draw.id, table, lambda entries: add_hand(setup, entries, body, stamp=stamp()))
+            decision = book.decide_entry(draw.id, table, lambda entries: add_hand(setup, entries, on(entries, body), stamp=stamp()))
             assert decision.http_status == 201, decision.as_json()
 
         regular = [h for h in match.hands if not h.playoff]
@@ -61,7 +61,7 @@ def by_phone(folder: Path, number: int, table: int, match: MatchRecord, *, over:
             hand(n, h)
         if not over:
             return
-        assert book.decide_entry(draw.id, table, lambda entries: end(setup, entries, stamp=stamp())).http_status in (200, 201)
+        assert book.decide_entry(draw.id, table, lambda entries: end(setup, entries, on(entries, {}), stamp=stamp())).http_status in (200, 201)
         for n, h in enumerate((h for h in match.hands if h.playoff), start=len(regular) + 1):
             hand(n, h)
 
@@ -264,7 +264,7 @@ def test_the_tv_shows_a_phone_table_as_final_only_once_both_teams_confirmed(tmp_
         setup = TableSetup(1, 1, Seat(p.a, ()), Seat(p.b, ()), rules)
         for side in ("A", "B"):
             stamp = Stamp(f"c{side}", "2026-12-01T15:05:00+08:00", "192.168.1.23")
-            book.decide_entry(draw.id, 1, lambda entries, side=side, stamp=stamp: confirm(setup, entries, {"side": side},
+            book.decide_entry(draw.id, 1, lambda entries, side=side, stamp=stamp: confirm(setup, entries, on(entries, {"side": side}),
                                                                                           stamp=stamp))
     shown = tv_table()
     assert shown.winner is not None and shown.status_text != "进行中"

@@ -263,7 +263,7 @@ def test_a_desk_press_whose_answer_is_lost_is_stored_once_by_serve(served, brows
         desk.click("#aReopen")
         until(desk, 3_000, "!document.getElementById('dErrors').classList.contains('hidden')")
         assert desk.inner_text("#dErrors") == (f"操作编号 '{'07' * 16}' 已用于本桌 14:00 的另一项操作，这次没有记录；"
-                                               "请刷新页面，看一下本桌记录后再操作")
+                                               "请刷新页面后再操作")
         assert desk.inner_text("#dLog") == "14:00 加时 5 分钟（原因：换牌） 127.0.0.1"
         assert desk.errors == []
     finally:

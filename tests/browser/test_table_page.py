@@ -45,7 +45,7 @@ class FakeTable:
         if action == "hands":
             return entry.add_hand(SETUP, self.entries, body, stamp=stamp)
         if action == "end":
-            return entry.end(SETUP, self.entries, stamp=stamp)
+            return entry.end(SETUP, self.entries, body, stamp=stamp)
         if action == "undo":
             return entry.undo(SETUP, self.entries, body, stamp=stamp)
         return entry.confirm(SETUP, self.entries, body, stamp=stamp)
@@ -232,7 +232,8 @@ def test_a_whole_match_on_a_phone(fake, phone, screenshots):
     enter_hand(phone, points="50", capture=4, bottom="25")  # a digit after a quick button starts afresh
     posts = [body for action, body in fake.posts if action == "hands"]
     assert len(posts) == 3 and posts[1] == posts[2], posts  # the retry is the very same request
-    assert posts[1] == {"hand": 2, "id": posts[1]["id"], "dealer": "A", "points": 50, "capture": 4, "bottom": 25}
+    assert posts[1] == {"hand": 2, "id": posts[1]["id"], "mark": 1, "dealer": "A", "points": 50, "capture": 4,
+                        "bottom": 25}  # made on the table after hand 1 (its mark), as the page showed it
     assert stored_hands(fake) == [1, 2]
     assert levels(phone) == ("打 2", "打 2")
     assert phone.locator("#banner").is_hidden()
@@ -351,7 +352,7 @@ def test_a_refused_hand_shows_the_engines_words_and_keeps_the_form(fake, phone):
 def entered_elsewhere(table: FakeTable, body: dict) -> None:
     """Another phone at the table enters a hand first (straight into the log, as its POST would)."""
     with table.lock:
-        decision = table.decide("hands", body)
+        decision = table.decide("hands", {**body, "mark": len(table.entries)})
         assert decision.http_status == 201, decision.as_json()
         table.entries.append(decision.entry)
 
@@ -397,7 +398,7 @@ def test_a_hand_another_phone_entered_first_keeps_what_was_typed_as_the_next_han
     settled(phone)
     last = [body for action, body in fake.posts if action == "hands"][-1]
     assert {k: v for k, v in last.items() if k != "id"} == {
-        "hand": 3, "dealer": dealer, "points": 60, "capture": 2,
+        "hand": 3, "mark": 2, "dealer": dealer, "points": 60, "capture": 2,
         "bottom": 15, "defender_wrong_cards": 1}
     assert last["id"] != sent[-1]["id"]
     assert stored_hands(fake) == [1, 2, 3]
@@ -563,3 +564,28 @@ def test_a_hand_answered_404_once_while_playing_is_sent_again_with_the_same_id(f
     assert stored_hands(fake) == [1, 2]
     assert len({body["id"] for action, body in fake.posts if action == "hands" and body["hand"] == 2}) == 1
     assert phone.locator("#errors").is_hidden() and phone.errors == []
+
+
+def test_an_undo_sent_again_after_a_reload_with_its_id_removes_nothing_the_page_did_not_show(fake, phone):
+    """The attack of docs/table-api.md 重发: this phone undoes hand 2 and the answer is lost on the Wi-Fi; the other
+    phone enters a corrected hand 2; this page, reloaded, sends its undo again — with the same id and the mark of
+    the table it showed — and the other phone's hand stands."""
+    phone.goto(fake.url)
+    settled(phone)
+    enter_hand(phone, dealer="A", points="35")
+    enter_hand(phone, points="50")
+    assert stored_hands(fake) == [1, 2]
+    fake.drop.add("undo")  # stored, the answer lost
+    tap(phone, "#undo")
+    tap(phone, "#undo")  # pressed twice, as the page asks
+    wait_until(phone, "!document.getElementById('banner').classList.contains('hidden')")
+    entered_elsewhere(fake, {"hand": 2, "id": "other-phone-2", "dealer": "A", "points": 60})
+    phone.reload()  # the unanswered undo is kept on the phone and sent again from there
+    settled(phone)
+    undos = [body for action, body in fake.posts if action == "undo"]
+    assert len(undos) >= 2 and all(body == undos[0] for body in undos), undos  # the very same request
+    assert undos[0]["hand"] == 2 and undos[0]["mark"] == 2 and undos[0]["id"]
+    assert stored_hands(fake) == [1, 2] and entry.fold(fake.entries).hands[-1].id == "other-phone-2"
+    assert phone.evaluate("window.tablePage.state().hands.length") == 2
+    assert phone.evaluate("window.tablePage.state().hands[1].points") == 60
+    assert phone.errors == []
