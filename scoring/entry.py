@@ -415,8 +415,7 @@ def _entry(stamp: Stamp, action: Action, **fields: object) -> Entry:
 # --- every change is made on a state: the page's id for the press, and the mark of the state it showed ---
 
 REFRESH = "请刷新页面后再操作"
-STALE = ("本桌的记录在您按下之前刚有变动（另一部手机或裁判台），这次操作没有记下；"
-         "请看一下本桌现在的记录，需要的话再操作一次")
+STALE = "另一部手机或裁判台刚改了本桌的记录，您这次按的没有记下；请看一下现在的记录，需要的话再按一次"
 
 
 @dataclass(frozen=True)
@@ -469,16 +468,17 @@ def _again(table: TableState, made: Made, asked: tuple[object, ...], hand: int |
                    f"操作编号 {shown(made.id)} 已用于本桌 {earlier.time[11:16]} 的另一项操作，这次没有记录；{REFRESH}")
 
 
-def _stale(table: TableState, made: Made, hand: int | None = None) -> Decision | None:
-    """CONFLICT for a new press made on a state that has changed since (`field: "mark"`); None when it is current."""
+def _stale(table: TableState, made: Made) -> Decision | None:
+    """CONFLICT for a new press made on a state that has changed since (`field: "mark"`: the table's record, not
+    one hand of it); None when it is current."""
     if made.mark == table.mark:
         return None
-    return _refuse(Result.CONFLICT, table, hand, "mark", STALE)
+    return _refuse(Result.CONFLICT, table, None, "mark", STALE)
 
 
 def _checked(table: TableState, made: Made, asked: tuple[object, ...], hand: int | None = None) -> Decision | None:
     """`_again`, then `_stale`: None when the press is new and made on the table as it stands."""
-    return _again(table, made, asked, hand) or _stale(table, made, hand)
+    return _again(table, made, asked, hand) or _stale(table, made)
 
 
 # --- POST /api/t/<code>/hands ---
@@ -530,7 +530,7 @@ def add_hand(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp
     request = parse_hand_request(body)
     if isinstance(request, tuple):
         return Decision(Result.INVALID, table, errors=request)
-    repeat = _repeat(table, request) or _stale(table, request.made, request.number)
+    repeat = _repeat(table, request) or _stale(table, request.made)
     if repeat is not None:
         return repeat
     if table.log.locked:

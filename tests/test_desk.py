@@ -414,7 +414,7 @@ def test_a_desk_press_on_an_old_mark_of_its_table_is_409_and_stores_nothing(fold
     seen = room.table(1)["mark"]
     room.hand(1, 1)  # a phone entered a hand while the desk was typing the reason
     status, doc = room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌", "id": "m-old", "mark": seen})
-    assert status == 409 and doc["errors"][0]["field"] == "mark" and "刚有变动" in doc["errors"][0]["message"]
+    assert status == 409 and doc["errors"][0]["field"] == "mark" and "刚改了本桌的记录" in doc["errors"][0]["message"]
     assert room.table(1)["extra_minutes"] == 0 and room.table(1)["mark"] == 1
     assert room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌", "id": "m-new"})[0] == 200
 

@@ -402,7 +402,7 @@ def test_an_undo_never_sent_before_on_an_old_mark_is_409_with_the_state():
     phone.hand(2, {"dealer": "A", "points": 55}, id="b-hand-2")  # and entered it anew
     decision = phone.undo({"hand": 2}, id="a-undo-2", mark=seen)
     assert decision.result is Result.CONFLICT and decision.http_status == 409 and decision.entry is None
-    assert decision.errors[0].field == "mark" and "刚有变动" in decision.errors[0].message
+    assert decision.errors[0].field == "mark" and "刚改了本桌的记录" in decision.errors[0].message
     assert decision.as_json()["state"]["mark"] == 4 and len(phone.state.log.hands) == 2
 
 

@@ -936,7 +936,7 @@ def test_a_new_press_on_an_old_mark_is_409_with_the_state_and_nothing_stored(eve
     seen = call(api, "GET", url)[1]["mark"]
     call(api, "POST", f"{url}/hands", hand(2), address="192.168.1.32")  # the other phone, meanwhile
     status, doc = call(api, "POST", f"{url}/undo", {"hand": 1, "id": "late", "mark": seen})
-    assert status == 409 and doc["errors"][0]["field"] == "mark" and "刚有变动" in doc["errors"][0]["message"]
+    assert status == 409 and doc["errors"][0]["field"] == "mark" and "刚改了本桌的记录" in doc["errors"][0]["message"]
     assert doc["state"]["mark"] == 2 and len(doc["state"]["hands"]) == 2 and rows(folder) == 2
 
 
