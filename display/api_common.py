@@ -47,7 +47,12 @@ class Reply:
     document: Mapping[str, object]
 
     def body(self) -> bytes:
-        return json.dumps(self.document, ensure_ascii=False).encode("utf-8")
+        """The document as UTF-8 JSON; text that UTF-8 cannot carry (a lone surrogate quoted back in a message) is
+        sent escaped, never as a failure to answer."""
+        try:
+            return json.dumps(self.document, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            return json.dumps(self.document).encode("ascii")
 
 
 def refusal(status: int, message: str) -> Reply:
@@ -58,6 +63,7 @@ NOT_OURS = "这个网址不是本场比赛服务器的地址；请用运行 shua
 NOT_JSON = "请求的 Content-Type 应为 application/json"
 TOO_LARGE = f"请求内容太长（不能超过 {MAX_BODY // 1024} KB）"
 BAD_JSON = "请求内容不是正确的 JSON"
+BAD_TEXT = "请求内容里有无法识别的字符（不是正确的 UTF-8 文字），请刷新页面后再操作"
 NOT_READY = "服务器暂时无法读取比赛记录（event.db），请看电脑上的提示"
 
 
@@ -150,6 +156,32 @@ def _read_teams(path: Path) -> dict[str, Team]:
         return {t.id: t for t in workbook.read_teams(path)}
     except workbook.WorkbookError as exc:
         raise UserError(exc.issues) from None
+
+
+class BadBody(ValueError):
+    """A POST body that is not one JSON document of UTF-8 text: its refusal (400) is `reply`."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.reply = refusal(400, message)
+
+
+def json_body(data: bytes) -> object:
+    """A POST's JSON body (`{}` when empty), for both APIs. BadBody for anything that is not JSON, or whose text
+    UTF-8 cannot carry (invalid bytes, or a lone surrogate written as `\ud800`): such text could never be stored
+    or quoted back."""
+    try:
+        text = data.decode("utf-8")
+        body = json.loads(text) if text.strip() else {}
+    except UnicodeDecodeError:
+        raise BadBody(BAD_TEXT) from None
+    except (ValueError, RecursionError):
+        raise BadBody(BAD_JSON) from None
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadBody(BAD_TEXT) from None
+    return body
 
 
 def media_type(value: str | None) -> str:

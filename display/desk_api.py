@@ -4,9 +4,9 @@
 Thin, like the table API beside it (`display.hall`): `DeskApi.handle` takes a parsed `Request` and refuses, in this
 order, a `Host` not ours (421), an address other than the PC itself (127.0.0.1, ::1, or an address the server is
 bound to: the PC opening its own LAN address) unless `[serve] desk_lan` (403), an unknown
-path (404) or method (405), a POST not `application/json` (415) or over 16 KB (413), an address with 5 wrong codes
-or PINs in a minute (429), a missing or wrong PIN (401); then a table not in the round (404), a missing reason
-(400), bad values (422), a desk confirmation before the match is over (409). Every accepted action is one new row
+path (404) or method (405), a POST not `application/json` (415) or over 16 KB (413), an address with 5 wrong PINs
+in a minute (429; wrong table codes are counted apart), a missing or wrong PIN (401); then a body that is not JSON
+of UTF-8 text (400), a table not in the round (404), a missing reason (400), bad values (422), a desk confirmation before the match is over (409). Every accepted action is one new row
 in event.db (through `scoring.ledger`), committed before the answer, which is the whole desk document. Every POST
 carries the page's `"id"` for the press and the `"mark"` of what it showed (the table's, or the clock's
 `clock_mark`), 422 without them: the same id again (a retry after a lost answer) is answered 200 with the desk as it
@@ -22,7 +22,6 @@ from __future__ import annotations
 import datetime as dt
 import hmac
 import ipaddress
-import json
 import secrets
 from collections.abc import Callable, Collection
 from http import HTTPStatus
@@ -31,18 +30,19 @@ from urllib.parse import urlsplit
 
 from display import server as display
 from display.api_common import (
-    BAD_JSON,
     MAX_BODY,
     NOT_JSON,
     NOT_OURS,
     NOT_READY,
     TOO_LARGE,
+    BadBody,
     Reply,
     Request,
     Sealed,
     Seating,
     Throttle,
     checked,
+    json_body,
     media_type,
     now_iso,
     refusal,
@@ -153,9 +153,9 @@ class DeskApi:
         if action == "desk":
             return self._read()
         try:
-            body = json.loads(request.body.decode("utf-8")) if request.body.strip() else {}
-        except (UnicodeDecodeError, ValueError, RecursionError):
-            return refusal(HTTPStatus.BAD_REQUEST, BAD_JSON)
+            body = json_body(request.body)
+        except BadBody as bad:
+            return bad.reply
         for _ in range(REDRAWN_TRIES):
             try:
                 if action == "clock":

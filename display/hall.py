@@ -18,7 +18,6 @@ teams.xlsx; never holds the folder lock. The desk API under /api/desk is `displa
 from __future__ import annotations
 
 import contextlib
-import json
 import secrets
 import sqlite3
 import sys
@@ -43,12 +42,14 @@ from display.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, … and t
     TOO_LARGE,
     WRONG_CODES,
     WRONG_WINDOW,
+    BadBody,
     Reply,
     Request,
     Sealed,
     Seating,
     Throttle,
     checked,
+    json_body,
     media_type,
     now_iso,
     refusal,
@@ -76,6 +77,7 @@ STOP_WAIT = 5.0  # seconds `Hall.stop` waits for requests in flight to give back
 TOO_MANY = "录分码输错的次数太多，请一分钟后再试；录分码印在本桌计分卡上（录分码 XXXX-XXXX）"
 WRONG_CODE = "录分码不对或已作废（重新抽签后换了新码）；请核对本桌计分卡上印的录分码"
 NO_SUCH = "没有这个地址"
+NO_LENGTH = "请求须带 Content-Length，不能分块发送（Transfer-Encoding: chunked）"
 ONLY = {"GET": "只能用 GET 读取本桌", "POST": "只能用 POST 提交"}
 
 
@@ -267,9 +269,9 @@ class TableApi:
                 state = entry.table_state(setup, book.table_entries(record.id, table))
                 return Reply(HTTPStatus.OK, state.as_json() | {"clock": self._clock(book, record.id, state)})
             try:
-                body = json.loads(request.body.decode("utf-8")) if request.body.strip() else {}
-            except (UnicodeDecodeError, ValueError, RecursionError):
-                return refusal(HTTPStatus.BAD_REQUEST, BAD_JSON)
+                body = json_body(request.body)
+            except BadBody as bad:
+                return bad.reply
             decide = decider(route.action, setup, body, entry.Stamp(secrets.token_hex(8), self.clock(),
                                                                      request.address))
             decision = decide(book.table_entries(record.id, table))  # on what is committed now, without waiting
@@ -387,6 +389,10 @@ class HallHandler(display.DisplayHandler):
         if not self._is_api():
             self._refuse()
             return
+        if self.headers.get("Transfer-Encoding", "identity").strip().lower() != "identity":
+            self.close_connection = True  # a chunked body is not read (it would be taken for an empty one)
+            self._reply(refusal(HTTPStatus.LENGTH_REQUIRED, NO_LENGTH))
+            return
         try:
             length = int(self.headers.get("Content-Length") or 0)
         except ValueError:
@@ -484,11 +490,14 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
         for httpd in servers:
             httpd.server_close()
         raise
-    throttle = throttle or Throttle()  # wrong codes and wrong PINs counted together
+    codes = throttle or Throttle()
+    # wrong PINs are counted apart from wrong table codes: codes mistyped on the desk PC (or fetched by a page open in
+    # its browser) must not lock the desk out for a minute
+    pins = Throttle(codes.clock, limit=codes.limit, window=codes.window, block=codes.block)
     seating = Seating(folder)
-    handler.api = TableApi(folder, names=names, port=port, throttle=throttle, clock=clock, seating=seating)
+    handler.api = TableApi(folder, names=names, port=port, throttle=codes, clock=clock, seating=seating)
     handler.desk = DeskApi(folder, names=names, port=port, pin=pin or new_pin(), desk_lan=desk_lan,
-                           bound=[httpd.server_address[0] for httpd in servers], throttle=throttle, source=source,
+                           bound=[httpd.server_address[0] for httpd in servers], throttle=pins, source=source,
                            clock=clock, seating=seating)
     return Hall(servers, handler.api, handler.desk)
 

@@ -286,6 +286,15 @@ def host_allowed(host: str | None, names: Collection[str], port: int) -> bool:
     return name in names
 
 
+def target_allowed(target: str, names: Collection[str], port: int) -> bool:
+    """Whether a request target names this server: the usual `/path`, or an absolute form (`http://host:port/path`,
+    as a proxy would send) whose host is checked as `Host` is; anything else (`*`, another authority) is not ours."""
+    if target.startswith("/"):
+        return True
+    parts = urlsplit(target)
+    return parts.scheme in ("http", "https") and host_allowed(parts.netloc, names, port)
+
+
 CALM_ERROR = """<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><title>场地大屏</title></head>
 <body style="font-family: sans-serif; font-size: 48px; background: #fdfbf5; padding: 48px">
 <p>%(message)s</p><p style="color: #6b6b6b">%(explain)s</p></body></html>
@@ -367,7 +376,8 @@ class DisplayHandler(BaseHTTPRequestHandler):
         if not super().parse_request():
             return False
         self.connection.settimeout(self.timeout)  # the request is read: the answer gets its own time to be taken
-        if not host_allowed(self.headers.get("Host"), self.server.names, self.server.server_address[1]):
+        names, port = self.server.names, self.server.server_address[1]
+        if not host_allowed(self.headers.get("Host"), names, port) or not target_allowed(self.path, names, port):
             self.send_error(HTTPStatus.MISDIRECTED_REQUEST)
             return False
         return True

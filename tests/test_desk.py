@@ -947,3 +947,9 @@ def test_a_clock_round_that_is_not_a_whole_number_is_422(folder, room, given):
     status, doc = room.call("POST", "/api/desk/clock", {"action": "start", "round": given})
     assert status == 422 and doc["errors"][0]["field"] == "round"
     assert rows(folder, "clock") == 0
+
+
+def test_a_desk_press_whose_text_utf8_cannot_carry_is_400_and_stores_nothing(folder, room):
+    raw = b'{"add": 5, "reason": "\\ud800", "id": "m-1", "mark": 0}'
+    status, doc = room.call("POST", "/api/desk/t/1/minutes", raw=raw)
+    assert status == 400 and "无法识别的字符" in doc["errors"][0]["message"] and rows(folder, "entry") == 0

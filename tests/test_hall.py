@@ -958,3 +958,73 @@ def test_a_press_without_its_id_or_mark_is_422_asking_to_reload_the_page(event, 
     del body[missing]
     status, doc = call(api, "POST", f"/api/t/{codes[1]}/{action}", body, as_is=True)
     assert status == 422 and "请刷新页面后再操作" in doc["errors"][0]["message"] and rows(folder) == 1
+
+
+# --- the request checks: text UTF-8 cannot carry, a chunked body, an absolute-form target, codes and PINs apart ---
+
+
+@pytest.mark.parametrize("raw", [
+    b'{"hand": 1, "id": "\\ud800", "mark": 0, "dealer": "A", "points": 40}',  # a lone surrogate, escaped
+    b'{"hand": 1, "id": "p", "mark": 0, "dealer": "A", "points": 40, "note": "\\udfff"}',
+    b'{"hand": "\\ud83d", "id": "p", "mark": 0}',  # quoted back in a message, it could not be sent
+    b'{"hand": 1, "id": "\xff\xfe", "mark": 0}',  # not UTF-8
+])
+def test_text_utf8_cannot_carry_is_400_in_chinese_and_nothing_stored(event, api, raw):
+    folder, codes = event
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", raw=raw)
+    assert status == 400 and "无法识别的字符" in doc["errors"][0]["message"] and rows(folder) == 0
+
+
+def raw_exchange(port: int, request: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+def test_end_to_end_a_lone_surrogate_is_400_not_a_dropped_connection(event, running, capfd):
+    folder, codes = event
+    port = running().port
+    body = b'{"hand": "\\ud800", "id": "\\ud800", "mark": 0, "dealer": "A", "points": 40}'
+    answer = raw_exchange(port, f"POST /api/t/{codes[1]}/hands HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
+    assert answer.startswith(b"HTTP/1.0 400") and "无法识别的字符".encode() in answer
+    assert "Traceback" not in capfd.readouterr().err and rows(folder) == 0
+
+
+def test_end_to_end_a_chunked_body_is_411_not_read_as_empty(event, running):
+    folder, codes = event
+    port = running().port
+    body = b'{"hand": 1, "id": "p", "mark": 0, "dealer": "A", "points": 40}'
+    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+    answer = raw_exchange(port, f"POST /api/t/{codes[1]}/hands HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".encode() + chunked)
+    assert answer.startswith(b"HTTP/1.0 411") and b"Content-Length" in answer and rows(folder) == 0
+
+
+@pytest.mark.parametrize(("target", "status"), [
+    ("http://evil.example/api/t/{code}", b"421"),  # another authority: refused as a wrong Host is
+    ("http://127.0.0.1:{port}/api/t/{code}", b"200"),  # this server, written in full: answered
+    ("*", b"421"),
+])
+def test_end_to_end_an_absolute_form_target_is_checked_like_host(event, running, target, status):
+    _, codes = event
+    port = running().port
+    line = target.format(code=codes[1], port=port)
+    answer = raw_exchange(port, f"GET {line} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+    assert answer.split(b" ")[1] == status, answer[:200]
+
+
+def test_wrong_codes_on_the_desk_pc_do_not_lock_the_desk_out(event, running):
+    """Wrong table codes and wrong PINs are counted apart: a page on the desk PC asking for stale codes (or a
+    mistyped code) leaves the desk answering its PIN."""
+    server = running(pin="135790")
+    host = {"host": f"127.0.0.1:{server.port}"}
+    for _ in range(6):
+        assert call(server.api, "GET", "/api/t/ZZZZZZZZ", address="127.0.0.1", headers=host)[0] in (404, 429)
+    assert call(server.api, "GET", "/api/t/ZZZZZZZZ", address="127.0.0.1", headers=host)[0] == 429
+    reply = server.desk.handle(Request("GET", "/api/desk", "127.0.0.1",
+                                       {"host": f"127.0.0.1:{server.port}", "x-desk-pin": "135790"}))
+    assert reply.status == 200
