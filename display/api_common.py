@@ -68,8 +68,8 @@ NOT_READY = "服务器暂时无法读取比赛记录（event.db），请看电�
 
 
 class Throttle:
-    """Wrong codes counted per address: after WRONG_CODES within WRONG_WINDOW seconds, the address is refused
-    (429) for BLOCK_SECONDS. `clock` is time.monotonic except in tests. Thread-safe; bounded memory."""
+    """Wrong codes (or wrong PINs: a Throttle of their own) counted per address: after WRONG_CODES within
+    WRONG_WINDOW seconds, the address is refused (429) for BLOCK_SECONDS. `clock` is time.monotonic except in tests. Thread-safe; bounded memory."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, *, limit: int = WRONG_CODES,
                  window: float = WRONG_WINDOW, block: float = BLOCK_SECONDS):
@@ -81,27 +81,50 @@ class Throttle:
 
     def blocked(self, address: str) -> bool:
         with self._lock:
-            until = self._until.get(address)
-            if until is None:
-                return False
-            if self.clock() < until:
-                return True
-            del self._until[address]
+            return self._blocked(address)
+
+    def _blocked(self, address: str) -> bool:
+        until = self._until.get(address)
+        if until is None:
             return False
+        if self.clock() < until:
+            return True
+        del self._until[address]
+        return False
+
+    def count(self, address: str) -> bool:
+        """One try that may be wrong, counted before it is looked up (so that a burst sent at once cannot all be
+        looked up before the first is counted): False, and nothing counted, when the address is held already;
+        otherwise counted as `wrong` (`forgive` takes it back when it was right after all) and True."""
+        with self._lock:
+            if self._blocked(address):
+                return False
+            self._count(address)
+            return True
+
+    def forgive(self, address: str) -> None:
+        """Take back the last try `count` counted (it was right after all)."""
+        with self._lock:
+            times = self._wrong.get(address)
+            if times:
+                times.pop()
 
     def wrong(self, address: str) -> None:
-        now = self.clock()
         with self._lock:
-            times = self._wrong.pop(address, None) or collections.deque(maxlen=self.limit)
-            times.append(now)
-            while times and now - times[0] >= self.window:
-                times.popleft()
-            if len(times) >= self.limit:
-                self._until[address] = now + self.block
-                times.clear()
-            self._wrong[address] = times
-            while len(self._wrong) > MAX_TRACKED:
-                self._wrong.popitem(last=False)
+            self._count(address)
+
+    def _count(self, address: str) -> None:
+        now = self.clock()
+        times = self._wrong.pop(address, None) or collections.deque(maxlen=self.limit)
+        times.append(now)
+        while times and now - times[0] >= self.window:
+            times.popleft()
+        if len(times) >= self.limit:
+            self._until[address] = now + self.block
+            times.clear()
+        self._wrong[address] = times
+        while len(self._wrong) > MAX_TRACKED:
+            self._wrong.popitem(last=False)
 
 
 def now_iso() -> str:

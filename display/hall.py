@@ -188,6 +188,7 @@ class TableApi:
         self.seating = seating or Seating(folder)
         self.ledger = SharedLedger(folder)  # requests decided one at a time (its docstring says why)
         self._codes: tuple[object, dict[str, tuple[ledger.DrawRecord, int]], int] = ((), {}, 0)  # see `_find`
+        self._known: frozenset[str] | None = None  # the codes in force as last read (`_find`), None before
 
     def close(self, *, wait: float = 0.0) -> None:
         """Close (and checkpoint) the ledger kept open, waiting up to `wait` seconds for the request in flight; the
@@ -210,19 +211,35 @@ class TableApi:
                 return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, TOO_LARGE)
         if self.throttle.blocked(request.address):
             return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY)
+        suspect = self._suspect(route.code)
+        if suspect and not self.throttle.count(request.address):  # counted before it waits for the ledger
+            return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY)
+        reply = self._answer(request, route, suspect=suspect)
+        if suspect and reply.status != HTTPStatus.NOT_FOUND:  # the code was right after all (a draw gave it since)
+            self.throttle.forgive(request.address)
+        return reply
+
+    def _answer(self, request: Request, route: Route, *, suspect: bool) -> Reply:
         deadline = time.monotonic() + BUSY_WAIT
         for attempt in range(MOVED_TRIES):
             with contextlib.suppress(ledger.DrawReplaced):  # a redraw landed meanwhile: the code is looked up again
-                return self._waiting(request, route, moved=attempt > 0, deadline=deadline)
+                return self._waiting(request, route, moved=attempt > 0, deadline=deadline, suspect=suspect)
         return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
 
-    def _waiting(self, request: Request, route: Route, *, moved: bool, deadline: float) -> Reply:
+    def _suspect(self, typed: str) -> bool:
+        """A code that is no code, or none of the codes in force as last read: counted as wrong before it is looked
+        up (and forgiven when found after all, a draw having given it since), so that a burst of wrong codes from
+        one address is refused after the fifth, not all looked up while the first ones wait for the ledger."""
+        code = parse_code(typed)
+        return code is None or (self._known is not None and code not in self._known)
+
+    def _waiting(self, request: Request, route: Route, *, moved: bool, deadline: float, suspect: bool) -> Reply:
         """The request, tried again while another process holds event.db's lock (`draw`, `score`, a database viewer)
         until `deadline`: the ledger is given back between tries, so the other phones' requests are answered
         meanwhile (what is committed can be read during another's write) instead of queueing behind this one."""
         while True:
             try:
-                return self._table(request, route, moved=moved)
+                return self._table(request, route, moved=moved, suspect=suspect)
             except sqlite3.OperationalError as exc:
                 if not busy(exc):
                     raise
@@ -231,28 +248,27 @@ class TableApi:
             time.sleep(BUSY_TRY)
 
     def _find(self, book: ledger.Ledger, code: str) -> tuple[ledger.DrawRecord, int] | None:
-        """`book.find_code(code)`, remembered until a draw or a code is recorded (only codes in force are kept:
-        at most one per table). Called with the ledger lent, so one request at a time. Remembered per connection:
-        an event.db set aside and rebuilt may reach the same mark with other codes."""
+        """The draw in force and the table whose code in force is `code` (None: a wrong or outdated code), from
+        every code in force, read again when a draw or a code is recorded. Called with the ledger lent, so one
+        request at a time. Remembered per connection: an event.db set aside and rebuilt may reach the same mark
+        with other codes."""
         version = (book, book.mark())
-        known_version, known, _ = self._codes
-        if known_version == version and code in known:
-            return known[code]
-        found = book.find_code(code)
         if self._codes[0] != version:
-            self._codes = (version, {}, max(book.draws(), default=0))
-        if found is not None:
-            self._codes[1][code] = found
-        return found
+            _, drawn = book.in_force()
+            found = {c: (record, table) for record, codes in drawn.values() for table, c in codes.items()}
+            self._codes = (version, found, max(drawn, default=0))
+            self._known = frozenset(found)
+        return self._codes[1].get(code)
 
     def _sealed(self, record: ledger.DrawRecord) -> bool:
         """A round whose next round has been drawn: its tables' records are sealed against the phones (what they
         decided has been drawn on); a correction goes through the desk and `score`, as on paper."""
         return self._codes[2] > record.round.number
 
-    def _table(self, request: Request, route: Route, *, moved: bool = False) -> Reply:
+    def _table(self, request: Request, route: Route, *, moved: bool = False, suspect: bool = False) -> Reply:
         """`moved`: this request's table was redrawn under it (`ledger.DrawReplaced`); a code not found now may be
-        one the redraw has not carried over yet, so the phone is told to send again (503), not that it is wrong."""
+        one the redraw has not carried over yet, so the phone is told to send again (503), not that it is wrong.
+        `suspect`: counted as a wrong code already (`_suspect`)."""
         with self.ledger.lend() as book:
             if book is None:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
@@ -261,7 +277,8 @@ class TableApi:
             if found is None and moved:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
             if found is None:
-                self.throttle.wrong(request.address)
+                if not suspect:
+                    self.throttle.wrong(request.address)
                 return refusal(HTTPStatus.NOT_FOUND, WRONG_CODE)
             record, table = found
             setup = self.seating.setup(record, table)

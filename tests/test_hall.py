@@ -1028,3 +1028,43 @@ def test_wrong_codes_on_the_desk_pc_do_not_lock_the_desk_out(event, running):
     reply = server.desk.handle(Request("GET", "/api/desk", "127.0.0.1",
                                        {"host": f"127.0.0.1:{server.port}", "x-desk-pin": "135790"}))
     assert reply.status == 200
+
+
+def test_a_burst_of_wrong_codes_from_one_address_is_counted_before_it_waits_for_the_ledger(event, api):
+    """100 wrong codes sent at once from one address while the ledger is busy with another request: each is counted
+    before it waits, so after the fifth they are refused (429) at once instead of all being looked up."""
+    folder, codes = event
+    assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 200  # the codes in force have been read once
+    answers: list[int] = []
+    with api.ledger.lend():  # lent to another request meanwhile
+        threads = [threading.Thread(target=lambda n=n: answers.append(
+            call(api, "GET", f"/api/t/ZZZZZZ{n % 10}{n // 10}", address="192.168.1.66")[0])) for n in range(100)]
+        for thread in threads:
+            thread.start()
+        for _ in range(200):  # those refused at once are answered while the ledger is still lent
+            if len(answers) >= 95:
+                break
+            threading.Event().wait(0.01)
+        refused_at_once = len(answers)
+    for thread in threads:
+        thread.join(10)
+    assert refused_at_once >= 95 and answers.count(429) >= 95 and answers.count(404) <= 5, sorted(set(answers))
+    assert call(api, "GET", f"/api/t/{codes[1]}", address="192.168.1.67")[0] == 200  # another phone is not held
+
+
+def test_a_code_given_since_the_codes_were_read_is_not_held_against_the_phone(event, api):
+    """A code not among those last read (given a moment ago, as a redo gives a table) is counted first, then
+    forgiven when it is found: six new codes in a row from one phone are six answers, not a 429."""
+    folder, codes = event
+    assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 200
+    for n in range(6):
+        code = entry_code(n)
+        with Ledger.open(folder) as book:
+            book.set_codes(book.draws()[1].id, {2: code})
+        assert call(api, "GET", f"/api/t/{code}", address="192.168.1.68")[0] == 200
+
+
+def entry_code(n: int) -> str:
+    from scoring.codes import encode
+
+    return encode(0x5A5A5A5A00 + n)
