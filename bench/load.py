@@ -43,6 +43,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 HOST = "127.0.0.1"
+LOOPBACK_RANGE = sys.platform.startswith("linux")  # 127.0.0.2 … can be sent from (macOS and Windows: only .1)
 TEAMS = 128
 CLIENTS_PER_TABLE = 4  # every player's phone: 256 clients for 64 tables
 SOCKET_SECONDS = 30.0  # every client socket: connect, send, answer
@@ -271,9 +272,11 @@ class Tally:
 
 
 def request(port: int, method: str, path: str, body: bytes | None = None,
-            headers: Mapping[str, str] | None = None) -> tuple[int, dict[str, str]]:
-    """One request on a new connection (as a phone's page makes it); the status and the answer's headers."""
-    conn = http.client.HTTPConnection(HOST, port, timeout=SOCKET_SECONDS)
+            headers: Mapping[str, str] | None = None, *, source: str | None = None) -> tuple[int, dict[str, str]]:
+    """One request on a new connection (as a phone's page makes it), from the loopback address `source` (a phone's
+    own; None: the PC's, 127.0.0.1); the status and the answer's headers."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=SOCKET_SECONDS,
+                                      source_address=(source, 0) if source else None)
     try:
         conn.request(method, path, body=body, headers=dict(headers or {}))
         response = conn.getresponse()
@@ -283,9 +286,21 @@ def request(port: int, method: str, path: str, body: bytes | None = None,
         conn.close()
 
 
-def client(port: int, table: Table, together: threading.Barrier, stop: threading.Event, floor: bool) -> Tally:
-    """One of a table's phones: each step posted at the same moment as the table's other phones (`together`, the
-    table's barrier), waiting for the answer before the next."""
+def own_address(n: int) -> str | None:
+    """`phone_address(n)` where this system answers it (Linux: all of 127/8), else None (the PC's own address)."""
+    return phone_address(n) if LOOPBACK_RANGE else None
+
+
+def phone_address(n: int) -> str:
+    """The n-th phone's own address (0-based): 127.0.1.2, 127.0.1.3, … — phones of a hall come from addresses of
+    their own, each held to its share of serve's connections, not from the PC's (Linux answers all of 127/8)."""
+    return f"127.0.{1 + n // 250}.{2 + n % 250}"
+
+
+def client(port: int, table: Table, together: threading.Barrier, stop: threading.Event, floor: bool,
+           source: str | None = None) -> Tally:
+    """One of a table's phones, from `source`: each step posted at the same moment as the table's other phones
+    (`together`, the table's barrier), waiting for the answer before the next."""
     tally = Tally()
     try:
         for step in table.steps():
@@ -294,7 +309,7 @@ def client(port: int, table: Table, together: threading.Barrier, stop: threading
                 together.abort()  # the other phones of the table are not left waiting
                 return tally
             together.wait()
-            _post(port, table, step, tally, floor)
+            _post(port, table, step, tally, floor, source)
     except threading.BrokenBarrierError:
         tally.lost.append(f"第{table.number}桌: another phone of the table stopped")
     except BaseException:
@@ -306,12 +321,12 @@ def client(port: int, table: Table, together: threading.Barrier, stop: threading
 EXPECTED = {"hands": {200, 201}, "end": {200}, "confirm": {200}}
 
 
-def _post(port: int, table: Table, step: Step, tally: Tally, floor: bool) -> None:
+def _post(port: int, table: Table, step: Step, tally: Tally, floor: bool, source: str | None) -> None:
     data = json.dumps(step.body, ensure_ascii=False).encode("utf-8")
     start = time.perf_counter()
     try:
         status, _ = request(port, "POST", f"/api/t/{table.code}/{step.action}", data,
-                            {"Content-Type": "application/json"})
+                            {"Content-Type": "application/json"}, source=source)
     except (OSError, http.client.HTTPException) as exc:
         tally.lost.append(f"第{table.number}桌 {step.action} {step.body.get('hand', '')}: {exc!r}")
         return
@@ -361,15 +376,16 @@ def drive(port: int, event: Event, *, floor: bool) -> Run:
     results: list[Tally] = []
     lock = threading.Lock()
 
-    def phone(table: Table, together: threading.Barrier) -> None:
-        tally = client(port, table, together, stop, floor)
+    def phone(table: Table, together: threading.Barrier, source: str | None) -> None:
+        tally = client(port, table, together, stop, floor, source)
         with lock:
             results.append(tally)
 
     threads = []
     for table in event.tables:
         together = threading.Barrier(CLIENTS_PER_TABLE, timeout=2 * SOCKET_SECONDS)
-        threads += [threading.Thread(target=phone, args=(table, together), daemon=True) for _ in range(CLIENTS_PER_TABLE)]
+        threads += [threading.Thread(target=phone, args=(table, together, own_address(len(threads) + k)), daemon=True)
+                    for k in range(CLIENTS_PER_TABLE)]
     tv_log = TvLog()
     watcher = None if floor else threading.Thread(target=tv, args=(port, stop, tv_log), daemon=True)
     start = time.perf_counter()

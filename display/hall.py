@@ -494,7 +494,7 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
     when None: `hall.desk.pin`); `desk_lan`: [serve] desk_lan; `clock`: the PC's time, ISO 8601 (tests inject it)."""
     names = {*display.LOCAL_NAMES, *(h.lower() for h in hosts), *display.own_names()}
     cap = display.connection_cap(max_connections, display.open_file_limit(max_connections + display.RESERVED_FILES))
-    slots = display.Slots(cap)
+    slots = display.Slots(cap, own=hosts)  # the PC's own addresses hold any share of the connections
     source = display.BoardSource(folder, log=log, settle=settle, now=lambda: parse_time(clock()))
     handler: type[HallHandler] = type("Handler", (HallHandler,), {"source": source, "timeout": timeout})
     servers: list[display.DisplayServer] = []

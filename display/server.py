@@ -49,6 +49,7 @@ ACCEPT_PAUSE = 0.1  # seconds to wait before accepting again when the system has
 OUT_OF_FILES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM,
                 *(getattr(errno, name) for name in ("WSAEMFILE", "WSAENOBUFS") if hasattr(errno, name))}  # Windows
 LOCAL_NAMES = ("localhost", "127.0.0.1")
+LOCAL_ADDRESSES = ("127.0.0.1", "::1", "::ffff:127.0.0.1")  # the PC itself, as a connection's address
 
 # The folder is read again once its files have stopped changing for this long: by their mtimes when these are all
 # in the past, else by this server's own clock (a file from a stick or a share may carry a clock ahead of ours).
@@ -477,12 +478,20 @@ def refuse_at_once(connection: socket.socket) -> None:
         pass
 
 
-class Slots:
-    """The connections allowed at once, counted across every address a server listens on."""
+SHARE = 16  # one client address may hold at most 1/SHARE of the connections (the PC's own addresses: any number)
 
-    def __init__(self, limit: int):
+
+class Slots:
+    """The connections allowed at once, counted across every address a server listens on; one client address holds
+    at most `share` of them (a phone or program reconnecting without end cannot keep the hall's other phones out),
+    except the PC's own addresses (`own`: the TV and the desk on the PC itself)."""
+
+    def __init__(self, limit: int, *, own: Collection[str] = (), share: int | None = None):
         self.limit = limit
+        self.share = share if share is not None else max(2, limit // SHARE)
+        self.own = frozenset({"", *LOCAL_ADDRESSES, *own})
         self._active = 0
+        self._by: dict[str, int] = {}
         self._lock = threading.Lock()
 
     @property
@@ -490,15 +499,21 @@ class Slots:
         with self._lock:
             return self._active
 
-    def take(self) -> bool:
+    def take(self, address: str = "") -> bool:
         with self._lock:
-            admitted = self._active < self.limit
-            self._active += int(admitted)
+            held = self._by.get(address, 0)
+            admitted = self._active < self.limit and (address in self.own or held < self.share)
+            if admitted:
+                self._active += 1
+                self._by[address] = held + 1
         return admitted
 
-    def release(self) -> None:
+    def release(self, address: str = "") -> None:
         with self._lock:
             self._active -= 1
+            held = self._by.pop(address, 0) - 1
+            if held > 0:
+                self._by[address] = held
 
 
 class DisplayServer(ThreadingHTTPServer):
@@ -530,24 +545,21 @@ class DisplayServer(ThreadingHTTPServer):
             raise
 
     def process_request(self, request, client_address) -> None:
-        if not self.slots.take():
+        if not self.slots.take(client_address[0]):
             refuse_at_once(request)
             self.shutdown_request(request)
             return
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._release()
+            self.slots.release(client_address[0])
             raise
 
     def process_request_thread(self, request, client_address) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._release()
-
-    def _release(self) -> None:
-        self.slots.release()
+            self.slots.release(client_address[0])
 
     def handle_error(self, request, client_address) -> None:
         if isinstance(sys.exc_info()[1], OSError):

@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -1068,3 +1069,34 @@ def entry_code(n: int) -> str:
     from scoring.codes import encode
 
     return encode(0x5A5A5A5A00 + n)
+
+
+def test_one_address_holds_at_most_its_share_of_the_connections_the_pc_itself_any(event, running):
+    """A phone (or a program) reconnecting without end holds at most 1/16 of the connections: the hall's other
+    phones are still answered. The PC's own address (the TV, the desk) is not held to a share."""
+    _, codes = event
+    server = running(max_connections=32, timeout=4.0)  # a share of 2
+    idle = []
+    try:
+        for _ in range(2):
+            idle.append(socket.create_connection(("127.0.0.1", server.port), timeout=5, source_address=("127.0.0.2", 0)))
+        deadline = time.monotonic() + 5
+        while server.servers[0].active < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        request = f"GET /api/t/{codes[1]} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nConnection: close\r\n\r\n"
+        over = socket.create_connection(("127.0.0.1", server.port), timeout=5, source_address=("127.0.0.2", 0))
+        with over:
+            over.sendall(request.encode())
+            assert over.recv(65536).startswith(b"HTTP/1.0 503")  # its own third connection: refused at once
+        for address in ("127.0.0.3", "127.0.0.1", "127.0.0.1", "127.0.0.1"):
+            with socket.create_connection(("127.0.0.1", server.port), timeout=5, source_address=(address, 0)) as sock:
+                sock.sendall(request.encode())
+                assert sock.recv(65536).startswith(b"HTTP/1.0 200"), address
+        local = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(4)]
+        idle += local  # the PC itself holds four at once, over its share
+        while server.servers[0].active < 6 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert server.servers[0].active == 6
+    finally:
+        for sock in idle:
+            sock.close()
