@@ -8,6 +8,7 @@ from __future__ import annotations
 import collections
 import datetime as dt
 import json
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -65,6 +66,13 @@ TOO_LARGE = f"请求内容太长（不能超过 {MAX_BODY // 1024} KB）"
 BAD_JSON = "请求内容不是正确的 JSON"
 BAD_TEXT = "请求内容里有无法识别的字符（不是正确的 UTF-8 文字），请刷新页面后再操作"
 NOT_READY = "服务器暂时无法读取比赛记录（event.db），请看电脑上的提示"
+BUSY_WAIT = 5.0  # seconds in all a request waits for another program's lock on event.db; the phone gives up after 8
+BUSY = "本比赛的记录文件正被另一个程序占用，请稍后再提交一次"
+
+
+def busy(exc: sqlite3.OperationalError) -> bool:
+    """Another connection held event.db's lock longer than this one waits (SQLITE_BUSY)."""
+    return exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY
 
 
 class Throttle:

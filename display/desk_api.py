@@ -23,6 +23,7 @@ import datetime as dt
 import hmac
 import ipaddress
 import secrets
+import sqlite3
 from collections.abc import Callable, Collection
 from http import HTTPStatus
 from pathlib import Path
@@ -30,6 +31,7 @@ from urllib.parse import urlsplit
 
 from display import server as display
 from display.api_common import (
+    BUSY_WAIT,
     MAX_BODY,
     NOT_JSON,
     NOT_OURS,
@@ -41,6 +43,7 @@ from display.api_common import (
     Sealed,
     Seating,
     Throttle,
+    busy,
     checked,
     json_body,
     media_type,
@@ -67,6 +70,7 @@ REDRAWN_TRIES = 3  # an action whose round was redrawn under it is made again on
 REDRAWING = "本轮正在重新抽签，请稍后再操作一次"
 NEXT_DRAWN = "下一轮刚刚抽签，上一轮的记录已封存，这次操作没有记下；请刷新页面"
 NO_SUCH = "裁判台没有这个地址"
+BUSY_PRESS = "本比赛的记录文件（event.db）正被另一个程序占用，这次操作没有记下；请关掉那个程序（或等命令运行完）后再按一次"
 ONLY = {"GET": "只能用 GET 读取裁判台", "POST": "只能用 POST 提交"}
 ID_REUSED = "操作编号 {id} 已用于 {time} 的另一项计时操作，这次没有记录；请刷新页面后再操作"
 CLOCK_MOVED = "另一台电脑的裁判台刚按了本轮计时，您这次按的没有记下；请看一下现在的计时，需要的话再按一次"
@@ -163,7 +167,18 @@ class DeskApi:
                 return self._table(action, table or 0, body, request.address)
             except ledger.DrawReplaced:  # a redraw landed between the look at the round and the write: again
                 continue
+            except sqlite3.OperationalError as exc:  # another program held event.db's lock for BUSY_WAIT
+                if not busy(exc):
+                    raise
+                return refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY_PRESS)
         return refusal(HTTPStatus.SERVICE_UNAVAILABLE, REDRAWING)
+
+    def _writing(self) -> ledger.Ledger | None:
+        """The folder's event.db for one press, waiting at most BUSY_WAIT for another program's lock on it."""
+        book = ledger.Ledger.existing(self.folder)
+        if book is not None:
+            book.wait_for_locks(BUSY_WAIT)
+        return book
 
     def allows(self, address: str) -> bool:
         """Whether the desk (page and API) answers `address` (`desk_allowed`)."""
@@ -255,7 +270,7 @@ class DeskApi:
         made = entry.parse_made(body)
         if isinstance(made, Issue):
             return Reply(HTTPStatus.UNPROCESSABLE_ENTITY, issues_json((made,)))
-        book = ledger.Ledger.existing(self.folder)
+        book = self._writing()
         if book is None:
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
         with book:
@@ -276,7 +291,7 @@ class DeskApi:
             return Reply(HTTPStatus.OK, self.document(book))
 
     def _table(self, action: str, table: int, body: object, address: str) -> Reply:
-        book = ledger.Ledger.existing(self.folder)
+        book = self._writing()
         if book is None:
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
         with book:

@@ -34,6 +34,8 @@ from display import server as display
 from display.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, … and the rest stay importable from here
     BAD_JSON,
     BLOCK_SECONDS,
+    BUSY,
+    BUSY_WAIT,
     MAX_BODY,
     MAX_TRACKED,
     NOT_JSON,
@@ -48,6 +50,7 @@ from display.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, … and t
     Sealed,
     Seating,
     Throttle,
+    busy,
     checked,
     json_body,
     media_type,
@@ -70,8 +73,6 @@ ACTIONS = ("hands", "end", "undo", "confirm")
 MOVED_TRIES = 3  # a request whose table was redrawn under it is handled again, at most this many times in all
 MOVING = "本轮刚刚重新抽签，请稍后再提交一次"
 BUSY_TRY = 0.1  # seconds a request holding the ledger waits for another process's lock on event.db, then gives it back
-BUSY_WAIT = 5.0  # seconds in all a request waits for that lock (tries BUSY_TRY apart); the phone gives up after 8
-BUSY = "本比赛的记录文件正被另一个程序占用，请稍后再提交一次"
 STOP_WAIT = 5.0  # seconds `Hall.stop` waits for requests in flight to give back (and checkpoint) their ledger
 
 TOO_MANY = "录分码输错的次数太多，请一分钟后再试；录分码印在本桌计分卡上（录分码 XXXX-XXXX）"
@@ -168,11 +169,6 @@ class SharedLedger:
                 self._drop(for_good=True)
             finally:
                 self._turn.release()
-
-
-def busy(exc: sqlite3.OperationalError) -> bool:
-    """Another connection held event.db's lock longer than this one waits (SQLITE_BUSY)."""
-    return exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY
 
 
 class TableApi:

@@ -376,6 +376,7 @@ class Ledger:
         self.kept = False  # held open by `kept_open`: closing it does nothing
         self.created = False  # event.db was made by this opening (a new folder, or one from before event.db)
         self.notes: list[str] = []  # what the opening did that the user should hear (a damaged event.db set aside)
+        self.wrote = False  # a write transaction was begun on this connection (its close waits to checkpoint)
 
     @classmethod
     def open(cls, folder: Path) -> Ledger:
@@ -476,9 +477,14 @@ class Ledger:
         self.close()
 
     def close(self) -> None:
+        """Close, checkpointing: a connection that wrote waits for the others as any statement does (so that the
+        folder copied afterwards holds everything); one that only read tries once and never waits — another
+        program holding event.db's write lock must not hold up a reader's answer (the desk, the TV) for LOCK_WAIT."""
         if self.kept:
             return
         with contextlib.suppress(sqlite3.Error):
+            if not self.wrote:
+                self._db.execute("PRAGMA busy_timeout = 0")
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
 
@@ -490,6 +496,7 @@ class Ledger:
                 yield self._db
             return
         self._db.execute("BEGIN IMMEDIATE")
+        self.wrote = True
         try:
             yield self._db
         except BaseException:

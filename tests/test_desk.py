@@ -953,3 +953,30 @@ def test_a_desk_press_whose_text_utf8_cannot_carry_is_400_and_stores_nothing(fol
     raw = b'{"add": 5, "reason": "\\ud800", "id": "m-1", "mark": 0}'
     status, doc = room.call("POST", "/api/desk/t/1/minutes", raw=raw)
     assert status == 400 and "无法识别的字符" in doc["errors"][0]["message"] and rows(folder, "entry") == 0
+
+
+def test_with_event_db_write_locked_by_another_program_the_desk_and_tv_answer_and_a_press_is_503(folder, room):
+    """Another program (a database viewer, a command) holds event.db's write lock: the desk and the TV answer from
+    what is committed within 2 s (a reader's close no longer waits to checkpoint); a press waits at most 5 s and is
+    503 in Chinese, stored nowhere (the page sends it again with its id)."""
+    import sqlite3
+    import time
+
+    room.hand(1, 1)
+    other = sqlite3.connect(folder / "event.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        started = time.monotonic()
+        status, doc = room.call("GET", "/api/desk")
+        assert status == 200 and doc["tables"][0]["hands"] == 1 and time.monotonic() - started < 2
+        started = time.monotonic()
+        assert room.source.current().views and time.monotonic() - started < 2  # the TV's reading of the folder
+        started = time.monotonic()
+        status, doc = room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌", "id": "m-1", "mark": 1})
+        waited = time.monotonic() - started
+        assert status == 503 and "被另一个程序占用" in doc["errors"][0]["message"] and 4 < waited < 8
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert rows(folder, "entry") == 1
+    assert room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌", "id": "m-1", "mark": 1})[0] == 200
