@@ -75,6 +75,24 @@ def busy(exc: sqlite3.OperationalError) -> bool:
     return exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY
 
 
+# What SQLite says when the PC, not the request, is at fault: said in plain words (503: nothing stored; the page
+# sends the same press again later), never a 500 with a traceback on serve's console.
+FAULTS = {
+    sqlite3.SQLITE_FULL: "运行 serve 的电脑磁盘已满，这次没有记下；请在电脑上删掉不用的文件腾出空间，手机会自动再发一次",
+    sqlite3.SQLITE_READONLY: "活动文件夹现在不能写入（只读，或在只读的 U 盘、网络文件夹上），这次没有记下；"
+                             "请把活动文件夹放到电脑的本地磁盘上再运行 serve",
+    sqlite3.SQLITE_IOERR: "读写比赛记录 event.db 时出错（磁盘或 U 盘有问题），这次没有记下；请看电脑上的提示，稍后再试",
+    sqlite3.SQLITE_CANTOPEN: "打不开比赛记录 event.db（文件夹被移走、改名或不能写入），这次没有记下；请看电脑上的提示",
+}
+
+
+def fault(exc: sqlite3.Error) -> Reply | None:
+    """The plain-words 503 for a known fault of the PC's disk or folder (`FAULTS`); None for anything else."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    message = FAULTS.get(code & 0xFF) if isinstance(code, int) else None
+    return refusal(503, message) if message else None
+
+
 class Throttle:
     """Wrong codes (or wrong PINs: a Throttle of their own) counted per address: after WRONG_CODES within
     WRONG_WINDOW seconds, the address is refused (429) for BLOCK_SECONDS. `clock` is time.monotonic except in tests. Thread-safe; bounded memory."""

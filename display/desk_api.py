@@ -45,6 +45,7 @@ from display.api_common import (
     Throttle,
     busy,
     checked,
+    fault,
     json_body,
     media_type,
     now_iso,
@@ -167,10 +168,11 @@ class DeskApi:
                 return self._table(action, table or 0, body, request.address)
             except ledger.DrawReplaced:  # a redraw landed between the look at the round and the write: again
                 continue
-            except sqlite3.OperationalError as exc:  # another program held event.db's lock for BUSY_WAIT
-                if not busy(exc):
+            except sqlite3.OperationalError as exc:  # another program held event.db's lock for BUSY_WAIT, or the disk
+                known = refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY_PRESS) if busy(exc) else fault(exc)
+                if known is None:
                     raise
-                return refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY_PRESS)
+                return known
         return refusal(HTTPStatus.SERVICE_UNAVAILABLE, REDRAWING)
 
     def _writing(self) -> ledger.Ledger | None:

@@ -52,6 +52,7 @@ from display.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, … and t
     Throttle,
     busy,
     checked,
+    fault,
     json_body,
     media_type,
     now_iso,
@@ -237,6 +238,9 @@ class TableApi:
             try:
                 return self._table(request, route, moved=moved, suspect=suspect)
             except sqlite3.OperationalError as exc:
+                known = None if busy(exc) else fault(exc)  # a full disk, a read-only folder: said in plain words
+                if known is not None:
+                    return known
                 if not busy(exc):
                     raise
             if time.monotonic() >= deadline:  # nothing stored: the phone sends it again (same id) on a 503

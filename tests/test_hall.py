@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import re
@@ -1100,3 +1101,51 @@ def test_one_address_holds_at_most_its_share_of_the_connections_the_pc_itself_an
     finally:
         for sock in idle:
             sock.close()
+
+
+def tiny_disk(tmp_path: Path) -> Path:
+    """A 3 MB tmpfs (skipped where this machine cannot mount one: not root, or no tmpfs)."""
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    return mount
+
+
+def test_a_hand_on_a_full_disk_is_503_in_plain_words_and_the_same_press_lands_once_there_is_room(tmp_path, capfd):
+    mount = tiny_disk(tmp_path)
+    try:
+        folder = mount / "event"
+        draw(folder, start_event(folder, teams=4))
+        with Ledger.open(folder) as book:
+            codes = book.codes(book.draws()[1].id)
+        api = TableApi(folder, names=NAMES, port=PORT, throttle=Throttle(Clock()))
+        assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201
+        filler = mount / "filler"
+        with contextlib.suppress(OSError), filler.open("wb") as out:
+            while True:
+                out.write(b"\0" * 65536)
+        press = {**hand(2), "mark": 1}
+        status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", press, as_is=True)
+        assert status == 503 and "磁盘已满" in doc["errors"][0]["message"]
+        assert "Traceback" not in capfd.readouterr().err
+        filler.unlink()
+        assert call(api, "POST", f"/api/t/{codes[1]}/hands", press, as_is=True)[0] == 201
+        api.close()
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_a_hand_into_a_read_only_event_db_is_503_in_plain_words(event, api, monkeypatch):
+    """(As root a folder cannot be made read-only for SQLite: the ledger's write is made to fail as SQLite does.)"""
+    folder, codes = event
+
+    def read_only(self, *args, **kwargs):
+        exc = sqlite3.OperationalError("attempt to write a readonly database")
+        exc.sqlite_errorcode = sqlite3.SQLITE_READONLY
+        raise exc
+
+    monkeypatch.setattr(Ledger, "decide_entry", read_only)
+    status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
+    assert status == 503 and "不能写入" in doc["errors"][0]["message"] and rows(folder) == 0
