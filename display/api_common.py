@@ -20,7 +20,7 @@ from scoring import entry, ledger
 from scoring import event as event_file
 from scoring.errors import Issue, UserError, issues_json
 from scoring.teams import Team
-from scoring.tournament import TEAMS_FILE
+from scoring.tournament import TEAMS_FILE, round_path
 
 MAX_BODY = 16 * 1024  # bytes of a POST body
 WRONG_CODES = 5  # wrong codes from one address within WRONG_WINDOW seconds …
@@ -166,6 +166,7 @@ class Seating:
         self.folder = folder
         self._lock = threading.Lock()
         self._read: dict[str, tuple[display.FileState, object]] = {}
+        self._held: dict[tuple, object] = {}  # `rules_for` of a round whose rules changed after it was scored
 
     def _cached(self, name: str, read: Callable[[Path], object], fallback: Callable[[], object]) -> object:
         path = self.folder / name
@@ -192,10 +193,39 @@ class Seating:
         found = listed.get(team) if isinstance(listed, dict) else None
         return found.players if found is not None else ()
 
-    def setup(self, record: ledger.DrawRecord, table: int) -> entry.TableSetup:
+    def setup(self, record: ledger.DrawRecord, table: int, book: ledger.Ledger) -> entry.TableSetup:
+        """Table `table` of the draw `record`, under the rules its round is scored under (`rules_for`)."""
         pairing = next(p for p in record.round.pairings if p.table == table)
         return entry.TableSetup(record.round.number, table, entry.Seat(pairing.a, self.players(record, pairing.a)),
-                                entry.Seat(pairing.b, self.players(record, pairing.b)), self.rules())
+                                entry.Seat(pairing.b, self.players(record, pairing.b)), self.rules_for(record, book))
+
+    def rules_for(self, record: ledger.DrawRecord, book: ledger.Ledger):  # -> RuleSet
+        """The rules round `record` is scored under, as `score` and the TV have them (`EventFolder.rules_for`): the
+        current ones, unless the round was scored under others and the change would alter it, not yet accepted
+        (`score --accept-rules`). The common case costs one look at the ledger; the rare one reads the folder, once
+        per state of event.toml, the round's workbook and its phone entries."""
+        current = self.rules()
+        scored = book.scored_rules(record.id)
+        if scored is None or scored == current.as_mapping():
+            return current
+        number = record.round.number
+        key = (number, display.file_state(self.folder / event_file.EVENT_FILE),
+               display.file_state(round_path(self.folder, number)), book.entries_mark(record.id))
+        with self._lock:
+            known = self._held.get(key)
+        if known is None:
+            known = self._read_held(number, current)
+            with self._lock:
+                self._held = {key: known}  # one round at a time is held: the one asked about
+        return known
+
+    def _read_held(self, number: int, current):  # -> RuleSet
+        from scoring import tournament
+
+        try:
+            return tournament.open_folder(self.folder, up_to=number).rules_for(number)
+        except UserError:  # a folder that cannot be read now: the current rules, as the desk says what is wrong
+            return current
 
 
 def _read_teams(path: Path) -> dict[str, Team]:

@@ -241,7 +241,7 @@ class DeskApi:
         sheets = self._sheets(record.round.number)
         tables = []
         for pairing in record.round.pairings:
-            setup = self.seating.setup(record, pairing.table)
+            setup = self.seating.setup(record, pairing.table, book)
             entries = book.table_entries(record.id, pairing.table)
             tables.append(desk.DeskTable(entry.table_state(setup, entries), entries, sheets.get(pairing.table)))
         round_ = desk.Round(record.round.number, round_title(record.round.number, len(record.round.pool)),
@@ -301,7 +301,7 @@ class DeskApi:
             if record is None or table not in {p.table for p in record.round.pairings}:
                 return desk_refusal(HTTPStatus.NOT_FOUND, "table", NO_ROUND if record is None else
                                     NO_TABLE.format(table=table))
-            setup = self.seating.setup(record, table)
+            setup = self.seating.setup(record, table, book)
             stamp = self._stamp(address)
             try:
                 decision = book.decide_entry(record.id, table, checked(book, record, lambda entries: entry.desk_action(

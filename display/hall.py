@@ -281,7 +281,7 @@ class TableApi:
                     self.throttle.wrong(request.address)
                 return refusal(HTTPStatus.NOT_FOUND, WRONG_CODE)
             record, table = found
-            setup = self.seating.setup(record, table)
+            setup = self.seating.setup(record, table, book)
             if route.action is None:
                 state = entry.table_state(setup, book.table_entries(record.id, table))
                 return Reply(HTTPStatus.OK, state.as_json() | {"clock": self._clock(book, record.id, state)})

@@ -679,6 +679,12 @@ class Ledger:
             db.executemany("INSERT INTO outcome (scored, tbl, status, winner, sheet) VALUES (?, ?, ?, ?, ?)",
                            [(cursor.lastrowid, *o) for o in outcomes])
 
+    def scored_rules(self, draw_id: int) -> dict | None:
+        """The rules the draw's round was last scored under (`last_scored(…).rules`, in one small read); None when
+        it was never scored."""
+        row = self._db.execute("SELECT rules FROM scored WHERE draw = ? ORDER BY id DESC LIMIT 1", (draw_id,)).fetchone()
+        return json.loads(row[0]) if row is not None else None
+
     def last_scored(self, draw_id: int) -> ScoredRecord | None:
         row = self._db.execute("SELECT id, rules, workbook, at FROM scored WHERE draw = ? ORDER BY id DESC LIMIT 1",
                                (draw_id,)).fetchone()

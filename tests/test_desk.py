@@ -980,3 +980,36 @@ def test_with_event_db_write_locked_by_another_program_the_desk_and_tv_answer_an
         other.close()
     assert rows(folder, "entry") == 1
     assert room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌", "id": "m-1", "mark": 1})[0] == 200
+
+
+def test_a_round_held_under_the_rules_it_was_scored_with_is_shown_so_on_the_phone_and_the_desk(folder, room):
+    """One rules_for: a confirmed phone table, round 1 scored, then [rules] dealer_table changed ceil → floor and
+    held back by `score` (the change would alter the round). The phone page and the desk show what `score`, the
+    checked copy and the TV show — decided 3:2 — not 需加赛 2:2 under the new rules."""
+    from dataclasses import replace
+
+    from scoring import tournament
+    from scoring.hands import MatchRecord
+    from tests.helpers import cli
+
+    assert room.phone(1, "hands", {"hand": 1, "id": "h1", "dealer": "A", "points": 75})[0] == 201  # ceil: +1 level
+    assert room.phone(1, "end")[1]["status"] == "decided"
+    for side in "AB":
+        assert room.phone(1, "confirm", {"side": side})[0] == 200
+    paper = {t: MatchRecord(tuple(replace(h, level=None) for h in simulated(t, folder).hands)) for t in (2, 3, 4)}
+    workbook.fill_round(tournament.round_path(folder, 1), paper)
+    cli("score", folder)
+    toml = folder / "event.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('dealer_table = "ceil"', 'dealer_table = "floor"'),
+                    encoding="utf-8")
+    assert "[rules] 在计分之后改过" in cli("score", folder, code=1).output
+    status, phone = room.call("GET", f"/api/t/{room.codes[1]}")
+    assert status == 200 and (phone["status"], phone["levels"]) == ("decided", {"A": "3", "B": "2"})
+    table = room.table(1)
+    assert table["state"] == "confirmed" and table["levels"] == {"A": "3", "B": "2"} and table["winner"] == "A"
+    chart, state = tournament.bracket(folder)
+    tv = next(m for m in state.scores()[0].matches if m.match.table == 1)
+    assert tv.result.levels.a.label == "3" and tv.result.levels.b.label == "2"
+    cli("score", folder, "--accept-rules")  # accepted: every reader takes the new rules
+    status, phone = room.call("GET", f"/api/t/{room.codes[1]}")
+    assert phone["status"] == "needs_playoff" and phone["levels"] == {"A": "2", "B": "2"}
