@@ -273,7 +273,7 @@ def test_once_the_next_round_is_drawn_the_phones_cannot_change_a_table_of_this_o
     assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(2))[0] == 200  # a retry of an accepted hand
     with Ledger.open(folder) as book:  # the desk reopens table 2 of round 1 (as the desk API would)
         book.decide_entry(book.draws()[1].id, 2, lambda entries: entry.reopen(
-            hall.Seating(folder).setup(book.draws()[1], 2), entries, {"reason": "核对"},
+            hall.Seating(folder).setup(book.draws()[1], 2, book), entries, {"reason": "核对"},
             stamp=entry.Stamp("desk-1", "2026-03-10T10:00:00+08:00", "127.0.0.1")))
     stored += 1
     status, doc = call(api, "POST", f"/api/t/{codes[2]}/undo", {"hand": 2})
