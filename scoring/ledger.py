@@ -45,12 +45,16 @@ from scoring.entry import Decision, Entry, read_entry
 from scoring.errors import Issue, UserError
 from scoring.files import CannotWrite, OutputExists, write_bytes
 from scoring.knockout import Pairing, Round
+from scoring.text import command_line as typed_command
 
 DB_NAME = "event.db"
 LOCK_WAIT = 10.0  # seconds a statement waits for another connection's lock on event.db (SQLite's busy timeout)
 LOCK_NAME = ".shuangsheng.lock"
 HOLDER_NAME = ".shuangsheng.lock.holder"  # who holds the lock: written by the holder, read by whoever waits
 LEGACY_RECORD = ".shuangsheng-generated.json"  # the bookkeeping before event.db: imported once, then removed
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
+# What shows that a round was drawn in a folder: its workbook (and checked copy, backups) or its printed papers
+DRAWN_SIGNS = ("round-[0-9]*.xlsx", "第[0-9]*轮*.pdf")
 WAIT_SECONDS = 5.0
 
 # Each entry upgrades the schema by one version (PRAGMA user_version); a folder at version k runs entries k…
@@ -163,6 +167,45 @@ NETWORK_FILESYSTEMS = frozenset({
 
 class LedgerError(UserError, ValueError):
     """event.db cannot be used (damaged, from a newer version of the program, or not writable)."""
+
+
+class Loss(enum.Enum):
+    """How event.db was lost (the words after its name in the refusal)."""
+
+    MISSING = "不见了"
+    EMPTY = "是空的（0 字节）"
+    BLANK = "里面没有本比赛的任何记录"  # an SQLite file of no schema version: never one of ours
+    DAMAGED = "已损坏（不是能读取的比赛记录）"
+    REPLACED = "被换成了另一个文件"  # `serve`: not the file it opened (another one put in its place)
+
+
+class LedgerLost(LedgerError):
+    """event.db is lost (`Loss`) in a folder where rounds were drawn (`drawn`: the files that show it), or, for
+    `serve` (`serving`), is no longer the file it opened: refused, naming what was lost and what to do."""
+
+    def __init__(self, folder: Path, loss: Loss, drawn: tuple[str, ...] = (), *, serving: bool = False):
+        self.folder, self.loss, self.drawn, self.serving = folder, loss, drawn, serving
+        super().__init__([Issue.of_file(folder / DB_NAME, lost_text(folder, loss, drawn, serving=serving))])
+
+
+LOST = ("比赛记录丢失了：各轮计分卡上印的录分码、手机录入的各局、每一轮抽签的记录都只在这个文件里，"
+        "程序不会不声不响地另建一个。")
+
+
+def lost_text(folder: Path, loss: Loss, drawn: tuple[str, ...] = (), *, serving: bool = False) -> str:
+    """The refusal of a lost ledger, without the file's name: what was lost, and the ways on."""
+    serve = typed_command("serve", folder)
+    if loss is Loss.REPLACED:
+        return (f"{loss.value}（serve 运行时）。serve 不会改用换上的文件，从现在起不再接受录入（手机上会看到提示）："
+                f"请关掉 serve（Ctrl+C）再重新启动 {serve}；换上的文件里没有的各局，以双方签字的纸质计分卡为准录入记分表")
+    if serving:
+        return (f"{loss.value}（serve 运行时）。{LOST}serve 从现在起不再接受录入（手机上会看到提示），也不会改用别的文件："
+                f"请关掉 serve（Ctrl+C），再按重新启动 {serve} 时的提示处理")
+    shown = f"（有 {'、'.join(drawn[:3])}{' 等' if len(drawn) > 3 else ''}）" if drawn else ""
+    return (f"{loss.value}，而这个活动已经抽过签{shown}。{LOST}"
+            "请把 event.db 的副本放回这个文件夹（从备份，或从之前复制的活动文件夹里拷回），再运行原来的命令；"
+            f"没有副本时运行 {typed_command('rebuild', folder)}：按文件夹里的文件重建记录，为当前一轮各桌换新的录分码、"
+            "重新生成计分卡（旧的录分码作废；手机录入的各局无法找回，以双方签字的纸质计分卡为准，录入记分表）")
 
 
 class DrawReplaced(RuntimeError):
@@ -330,6 +373,68 @@ def clean_temporary(folder: Path) -> list[str]:
     return sorted(removed)
 
 
+# --- a lost ledger: event.db gone, emptied, damaged or replaced where rounds were drawn ---
+
+FileId = tuple[int, int]  # (st_dev, st_ino): which file a path names
+
+
+def file_id(path: Path) -> FileId | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def file_loss(path: Path, expected: FileId | None = None) -> Loss | None:
+    """What is wrong with `path` as a ledger, seen from outside SQLite: not there, another file than `expected` (the
+    one a connection opened), emptied, or not an SQLite file; None when it may be one (SQLite tells the rest)."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return Loss.MISSING
+    except OSError:
+        return None  # cannot be looked at now (permissions): opening it says why
+    if expected is not None and (st.st_dev, st.st_ino) != expected:
+        return Loss.REPLACED
+    if not stat.S_ISREG(st.st_mode):
+        return Loss.DAMAGED
+    if st.st_size == 0:
+        return Loss.EMPTY
+    try:
+        with open(path, "rb") as fh:
+            header = fh.read(len(SQLITE_HEADER))
+    except OSError:
+        return None
+    return None if header == SQLITE_HEADER else Loss.DAMAGED
+
+
+def drawn_signs(folder: Path) -> tuple[str, ...]:
+    """The files that show a round was drawn in `folder` (round workbooks first, then checked copies, backups and
+    printed papers), by name."""
+    try:
+        names = {p.name for pattern in DRAWN_SIGNS for p in folder.glob(pattern)}
+    except OSError:
+        return ()
+    return tuple(sorted(names, key=lambda n: (re.fullmatch(r"round-\d+\.xlsx", n) is None, len(n), n)))
+
+
+def drawn_here(folder: Path) -> tuple[str, ...]:
+    """`drawn_signs`, unless the folder is from before event.db (its JSON bookkeeping is there): a folder that has
+    them cannot be given a new event.db without a word. Empty for an old folder, or one where nothing was drawn."""
+    return () if (folder / LEGACY_RECORD).exists() else drawn_signs(folder)
+
+
+def lost_ledger(folder: Path) -> LedgerLost | None:
+    """The refusal for `folder` when its event.db is missing, emptied or not an SQLite file while rounds were drawn
+    there (and it is no old folder); None otherwise. (A file only SQLite finds damaged is refused on opening.)"""
+    loss = file_loss(folder / DB_NAME)
+    if loss is None:
+        return None
+    drawn = drawn_here(folder)
+    return LedgerLost(folder, loss, drawn) if drawn else None
+
+
 # --- the ledger ---
 
 # What the program generates beside the inputs (taken as ours when event.db is built from a folder's files)
@@ -376,6 +481,7 @@ class Ledger:
         self.kept = False  # held open by `kept_open`: closing it does nothing
         self.created = False  # event.db was made by this opening (a new folder, or one from before event.db)
         self.notes: list[str] = []  # what the opening did that the user should hear (a damaged event.db set aside)
+        self.file = file_id(folder / DB_NAME)  # the file this connection opened (`still_the_file`)
 
     @classmethod
     def open(cls, folder: Path) -> Ledger:
@@ -767,7 +873,8 @@ class Ledger:
     def decide_entry(self, draw_id: int, table: int, decide: Callable[[tuple[Entry, ...]], Decision]) -> Decision:
         """Read a table's entries, decide on a request and append the entry it makes, in one write transaction
         (two phones posting at once are decided one after the other); committed before it returns. Raises
-        DrawReplaced, storing nothing, when the decision appends to a draw no longer in force."""
+        DrawReplaced, storing nothing, when the decision appends to a draw no longer in force, and LedgerLost when
+        event.db is no longer the file this connection opened (`still_the_file`)."""
         with self._transaction() as db:
             rows = db.execute("SELECT body FROM entry WHERE draw = ? AND tbl = ? ORDER BY id", (draw_id, table))
             decision = decide(tuple(_entry_of(body) for (body,) in rows))
@@ -776,6 +883,7 @@ class Ledger:
                 db.execute("INSERT INTO entry (draw, tbl, body, at, address) VALUES (?, ?, ?, ?, ?)",
                            (draw_id, table, _json(decision.entry.as_json()), decision.entry.time,
                             decision.entry.address))
+                self.still_the_file()
         return decision
 
     # the round clock
@@ -787,7 +895,7 @@ class Ledger:
     def decide_clock(self, draw_id: int, decide: Callable[[tuple[ClockRow, ...]], ClockDecision]) -> ClockDecision:
         """Read a draw's clock rows, decide (a press made again is recognised by its id here, in the transaction)
         and add the row decided (if any), in one write transaction; committed before it returns. Raises
-        DrawReplaced, storing nothing, for a draw no longer in force."""
+        DrawReplaced, storing nothing, for a draw no longer in force, and LedgerLost as `decide_entry` does."""
         with self._transaction() as db:
             decision = decide(_clock_rows(db, draw_id))
             row = decision.row
@@ -795,7 +903,17 @@ class Ledger:
                 self._still_in_force(draw_id)
                 db.execute("INSERT INTO clock (draw, action, at, address, request) VALUES (?, ?, ?, ?, ?)",
                            (draw_id, row.action.value, row.at, row.address, row.id))
+                self.still_the_file()
         return decision
+
+    def still_the_file(self) -> None:
+        """Inside a write transaction, before its COMMIT (`decide_entry`, `decide_clock`): LedgerLost unless event.db
+        is still the file this connection opened, not emptied and still an SQLite file. SQLite commits into a file
+        deleted, cut to 0 bytes or replaced under it as if nothing happened: the entry would land nowhere anyone reads,
+        and its phone would be told it was kept."""
+        loss = file_loss(self.folder / DB_NAME, self.file)
+        if loss is not None:
+            raise LedgerLost(self.folder, loss, serving=True)
 
     def _still_in_force(self, draw_id: int) -> None:
         """Inside a write transaction: DrawReplaced unless `draw_id` is its round's draw in force (`draws`)."""
