@@ -9,7 +9,12 @@ newest row of a name or round is what counts.
 
 A folder from before event.db gets one on its next command, built from its files: the old JSON bookkeeping is
 imported, and every PDF and checked copy there is taken as the program's (the round workbooks' draws are added by
-`scoring.tournament`). A damaged event.db is set aside under another name and rebuilt the same way, and said.
+`scoring.tournament`). That is an old folder: one with the JSON bookkeeping, or one where no round has been drawn (a
+damaged event.db there is set aside under another name and rebuilt the same way, and said). Anywhere else an
+event.db missing, emptied, damaged or (in `serve`) replaced is a lost ledger (`LedgerLost`): the entry codes printed
+on the cards, the phones' entries and the draws' records went with it, so every opening refuses, naming what to do
+(a copy put back, or `shuangsheng rebuild`, which builds it again through `Ledger.rebuilt`); nothing is rebuilt
+without a word.
 
 The journal is WAL on a local disk and SQLite's rollback journal elsewhere (WAL needs shared memory, which network
 folders do not give); every connection checkpoints when it closes, so copying the folder copies everything.
@@ -55,6 +60,7 @@ LEGACY_RECORD = ".shuangsheng-generated.json"  # the bookkeeping before event.db
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
 # What shows that a round was drawn in a folder: its workbook (and checked copy, backups) or its printed papers
 DRAWN_SIGNS = ("round-[0-9]*.xlsx", "第[0-9]*轮*.pdf")
+SIDE_FILES = ("-wal", "-journal", "-shm")  # SQLite's files beside event.db (its write-ahead log, journal, index)
 WAIT_SECONDS = 5.0
 
 # Each entry upgrades the schema by one version (PRAGMA user_version); a folder at version k runs entries k…
@@ -494,21 +500,38 @@ class Ledger:
     @classmethod
     def _open(cls, folder: Path) -> Ledger:
         path = folder / DB_NAME
+        if (lost := lost_ledger(folder)) is not None:
+            raise lost
         existed = path.exists()
         try:
             ledger = cls._connect(folder)
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) or not existed:
                 raise LedgerError([Issue.of_file(path, f"无法打开本比赛的记录文件（{exc}）。请确认这个文件夹可以写入")]) from None
+            if drawn := drawn_here(folder):
+                raise LedgerLost(folder, Loss.DAMAGED, drawn) from None
             aside = _set_aside(path)
             ledger = cls._connect(folder)
-            ledger.notes.append(f"{path} 已损坏（{exc}），已改名为 {aside.name} 保留，并按文件夹里的文件重建了记录")
+            kept = f"已改名为 {aside.name} 保留，" if aside is not None else ""
+            ledger.notes.append(f"{path} 已损坏（{exc}），{kept}并按文件夹里的文件重建了记录")
             existed = False
-        ledger.created = ledger.created or not existed
-        ledger._import_legacy()
-        if ledger.created:
-            ledger._adopt_generated()
-        return ledger
+        return ledger._built(existed=existed)
+
+    @classmethod
+    def rebuilt(cls, folder: Path) -> tuple[Ledger, Path | None]:
+        """`shuangsheng rebuild`: the lost event.db (and SQLite's files beside it) set aside under another name, and a
+        new one built from the folder's files as for an old folder (the round workbooks' draws are added by
+        `scoring.tournament`). Returns it (not kept open) and where the lost file went (None: it was not there)."""
+        aside = _set_aside(folder / DB_NAME)
+        return cls._connect(folder, building=True)._built(existed=False), aside
+
+    def _built(self, *, existed: bool) -> Ledger:
+        """Opened: the old JSON bookkeeping imported; a new event.db takes the folder's outputs as the program's."""
+        self.created = self.created or not existed
+        self._import_legacy()
+        if self.created:
+            self._adopt_generated()
+        return self
 
     @classmethod
     def existing(cls, folder: Path) -> Ledger | None:
@@ -516,12 +539,12 @@ class Ledger:
         kept = cls._kept_book(folder)
         if kept is not None:
             return kept
-        if not (folder / DB_NAME).is_file():
-            return None
+        if file_loss(folder / DB_NAME) is not None:
+            return None  # not there, emptied or no SQLite file: nothing to read (and nothing made here)
         try:
             return cls._keep(folder, cls._connect(folder))
-        except sqlite3.DatabaseError:
-            return None  # damaged: the next command that writes sets it aside and rebuilds it
+        except (sqlite3.DatabaseError, LedgerLost):
+            return None  # damaged, or holding no ledger: the next command that writes names it (or rebuilds it)
 
     @classmethod
     def readable(cls, folder: Path) -> Ledger | None:
@@ -548,12 +571,16 @@ class Ledger:
         return book
 
     @classmethod
-    def _connect(cls, folder: Path) -> Ledger:
+    def _connect(cls, folder: Path, *, building: bool = False) -> Ledger:
+        """`building`: a new event.db may be made here even though rounds were drawn (`rebuilt`)."""
         path = folder / DB_NAME
         # check_same_thread off: `serve` keeps a few open and lends each to one request thread at a time
         connection = sqlite3.connect(path, timeout=LOCK_WAIT, isolation_level=None, check_same_thread=False)
         try:
             connection.execute("PRAGMA foreign_keys = ON")
+            blank = not building and connection.execute("PRAGMA user_version").fetchone()[0] == 0
+            if blank and (drawn := drawn_here(folder)):  # an SQLite file with nothing of ours where rounds were drawn
+                raise LedgerLost(folder, Loss.BLANK, drawn)
             mode = "WAL" if on_local_disk(folder) else "DELETE"
             if connection.execute("PRAGMA journal_mode").fetchone()[0].upper() != mode:
                 connection.execute(f"PRAGMA journal_mode = {mode}")
@@ -1012,20 +1039,24 @@ def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _set_aside(path: Path) -> Path:
-    """A damaged event.db renamed `event.损坏-YYYYMMDD-HHMMSS.db` (kept for whoever wants to look into it)."""
+def _set_aside(path: Path) -> Path | None:
+    """A damaged or lost event.db renamed `event.损坏-YYYYMMDD-HHMMSS.db`, with its write-ahead log and journal under
+    that name beside it (they hold its last commits: kept for whoever wants to look into them), its shared-memory
+    index removed. None when event.db was not there (a log left behind is set aside all the same: SQLite would read
+    it into the new event.db)."""
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     for n in range(1, 1000):
         aside = path.with_name(f"{path.stem}.损坏-{stamp}{'' if n == 1 else f'-{n}'}{path.suffix}")
-        if not aside.exists():
+        if not any(Path(str(aside) + extra).exists() for extra in ("", *SIDE_FILES)):
             break
+    present = [extra for extra in ("", "-wal", "-journal") if os.path.lexists(str(path) + extra)]
     try:
-        os.replace(path, aside)
-        for extra in ("-wal", "-shm", "-journal"):
-            Path(str(path) + extra).unlink(missing_ok=True)
+        for extra in present:
+            os.replace(str(path) + extra, str(aside) + extra)
+        Path(str(path) + "-shm").unlink(missing_ok=True)
     except OSError as exc:
-        raise LedgerError([Issue.of_file(path, f"已损坏，也无法改名保留（{exc.strerror or exc}）；请把它移走后再运行")]) from None
-    return aside
+        raise LedgerError([Issue.of_file(path, f"无法改名保留（{exc.strerror or exc}）；请把它移走后再运行")]) from None
+    return aside if "" in present else None
 
 
 def version(folder: Path) -> tuple[int, ...] | None:

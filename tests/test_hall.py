@@ -134,7 +134,7 @@ def test_an_event_db_replaced_under_the_server_is_503_and_never_read(event, api)
     again, even with the same draws and codes, it is 503 with the lost ledger's message, not the new file's answer."""
     folder, codes = event
     assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 200  # a ledger kept open for the next request
-    for name in (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm"):  # set aside, as a damaged event.db is
+    for name in (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm"):  # set aside, as `shuangsheng rebuild` does
         if (folder / name).exists():
             (folder / name).rename(folder / f"aside-{name}")
     status, doc = call(api, "GET", f"/api/t/{codes[1]}")
@@ -855,12 +855,13 @@ def test_codes_remembered_from_a_replaced_event_db_are_not_taken_for_the_new_one
     assert call(api, "GET", f"/api/t/{codes[1]}")[1]["table"] == 1  # remembered
     with Ledger.open(folder) as book:
         old, mark = book.draws()[1], book.mark()
-    for name in (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm"):  # set aside, as a damaged event.db is
+    for name in (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm"):  # set aside, as `shuangsheng rebuild` does
         if (folder / name).exists():
             (folder / name).rename(folder / f"aside-{name}")
     tables = sorted(codes)
     rotated = {t: codes[tables[(i + 1) % len(tables)]] for i, t in enumerate(tables)}  # other codes, same number
-    with Ledger.open(folder) as book:  # a new event.db in its place
+    book, _ = Ledger.rebuilt(folder)
+    with book:
         book.set_codes(book.record_draw(old.round, old.names, done=True), rotated)
         assert book.mark() == mark
     status, doc = call(api, "GET", f"/api/t/{codes[1]}")
