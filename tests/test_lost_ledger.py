@@ -305,3 +305,18 @@ def test_event_db_lost_while_serving_the_next_hand_is_503_and_nothing_is_answere
         with Ledger.open(event) as book:
             assert [e.hand for e in book.table_entries(book.draws()[2].id, 1)] == [1]
             assert book.table_entries(book.draws()[2].id, 2) == () and book.clock_rows(book.draws()[2].id) == ()
+
+
+def test_docs_quote_the_refusal_and_the_command_as_they_are(event: Path) -> None:
+    from tests.helpers import ROOT
+
+    guide = (ROOT / "docs" / "ledger.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    lose(event, "deleted")
+    refused = cli("draw", event, code=1).output
+    for words in ("：不见了，而这个活动已经抽过签（有 round-1.xlsx、round-2.xlsx",
+                  "请把 event.db 的副本放回这个文件夹（从备份，或从之前复制的活动文件夹里拷回），再运行原来的命令；",
+                  "没有副本时运行 shuangsheng rebuild "):
+        assert words in refused and words.replace(str(event), "活动") in guide, words
+    assert "| `shuangsheng rebuild DIR` |" in readme and "    shuangsheng rebuild 活动\n" in guide
+    assert "录分码不对或已作废" in guide and hall.WRONG_CODE.startswith("录分码不对或已作废")
