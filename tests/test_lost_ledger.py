@@ -305,6 +305,11 @@ def test_event_db_lost_while_serving_the_next_hand_is_503_and_nothing_is_answere
         with Ledger.open(event) as book:
             assert [e.hand for e in book.table_entries(book.draws()[2].id, 1)] == [1]
             assert book.table_entries(book.draws()[2].id, 2) == () and book.clock_rows(book.draws()[2].id) == ()
+        again = TableApi(event, names=NAMES, port=PORT, throttle=Throttle(lambda: 0.0))  # serve started again
+        try:  # as the console said: the copy put in place is served, and the phone's resent hand is kept
+            assert call(again, "POST", f"/api/t/{codes[1]}/hands", hand(2))[0] == 201
+        finally:
+            again.close()
 
 
 def test_docs_quote_the_refusal_and_the_command_as_they_are(event: Path) -> None:
