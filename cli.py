@@ -507,6 +507,32 @@ def bracket(
 
 
 @app.command()
+def rebuild(folder: FolderArg = Path(".")) -> None:
+    """比赛记录 event.db 丢失、清空或损坏后（已经抽过签）：按文件夹里的文件重建，换新的录分码，重新生成当前一轮的计分卡。"""
+    from materials.paper import write_draw_papers
+    from materials.qr_sheet import reprint_qr_sheet
+    from scoring.event import missing_folder
+    from scoring.ledger import exclusive
+    from scoring.rebuild import rebuild as run
+    from scoring.rebuild import rebuilt_lines
+
+    if (missing := missing_folder(folder)) is not None:
+        fail(missing)
+    try:
+        with exclusive(folder):  # held, but not prepared: preparing is what refuses a lost ledger
+            # the papers replaced whatever they are: the codes printed on them are dead
+            done = run(folder, papers=lambda drawn: write_draw_papers(drawn, force=True), sheet=reprint_qr_sheet)
+    except UserError as exc:
+        fail(exc.messages)
+    if done.papers_problems:  # rebuilt, but the cards with the new codes not printed: `rebuild` again completes it
+        fail(rebuilt_lines(done))
+    for line in rebuilt_lines(done):
+        typer.echo(line)
+    for line in getattr(done.papers, "warnings", ()):
+        typer.echo(line, err=True)
+
+
+@app.command()
 def show(
     folder: FolderArg = Path("."),
     port: PortOpt = 8000,
@@ -520,9 +546,12 @@ def show(
     """场地大屏：在电视上显示本轮对阵、成绩、晋级图和名次，随计分自动更新（只读网页）。"""
     from display import server
     from scoring.event import missing_folder
+    from scoring.ledger import lost_ledger
 
     if (missing := missing_folder(folder)) is not None:
         fail(missing)
+    if (lost := lost_ledger(folder)) is not None:  # a lost event.db is refused here as by every command
+        fail(lost.messages)
     if export is not None:
         try:
             with hold(folder):

@@ -91,6 +91,8 @@ def fault(exc: sqlite3.Error) -> Reply | None:
     code = getattr(exc, "sqlite_errorcode", None)
     message = FAULTS.get(code & 0xFF) if isinstance(code, int) else None
     return refusal(503, message) if message else None
+LOST = ("本比赛的记录文件（event.db）出了问题，这次提交没有记下；请暂停扫码录分，先在纸质计分卡上记分，并告诉裁判台"
+        "（运行 shuangsheng serve 的电脑上有说明）")
 
 
 class Throttle:
@@ -293,3 +295,60 @@ def checked(book: ledger.Ledger, record: ledger.DrawRecord,
         return decision
 
     return decided
+
+
+# --- the event.db `serve` opened: never another one, nothing committed into one deleted or emptied ---
+
+
+class ServedFile:
+    """The event.db `serve` opened (the file there when it started, or the first one opened): every connection of the
+    table API and the desk must be to it, and it must still be whole (`ledger.file_loss`: not deleted, emptied or
+    replaced), or the request is refused (`ledger.LedgerLost`: 503). serve never goes on with another event.db put
+    in its place, and a commit into the one it has open is checked again in its transaction (`Ledger.decide_entry`).
+    The first time it is found lost, the console hears the lost ledger's message: once, until it is whole again."""
+
+    def __init__(self, folder: Path, log: Callable[[str], None] | None = None):
+        self.folder = folder
+        self.log = log
+        self._lock = threading.Lock()
+        path = folder / ledger.DB_NAME
+        self._file = ledger.file_id(path) if ledger.file_loss(path) is None else None
+        self._said = False
+
+    def check(self, book: ledger.Ledger | None = None) -> None:
+        """LedgerLost unless event.db is the file served, whole, and `book` (when given) is open on it; the first
+        book opened names the file when there was none at the start."""
+        with self._lock:
+            if self._file is None and book is not None:
+                self._file = book.file
+            served = self._file
+        lost = self._lost(served, book)
+        with self._lock:
+            said, self._said = self._said, lost is not None
+        if lost is None:
+            return
+        if not said and self.log is not None:
+            for line in lost.messages:
+                self.log(line)
+        raise lost
+
+    def _lost(self, served: ledger.FileId | None, book: ledger.Ledger | None) -> ledger.LedgerLost | None:
+        if served is None:  # nothing opened yet: the folder as every command sees it
+            return ledger.lost_ledger(self.folder)
+        loss = ledger.file_loss(self.folder / ledger.DB_NAME, served)
+        if loss is None and book is not None and book.file != served:  # replaced between the look and the opening
+            loss = ledger.Loss.REPLACED
+        return None if loss is None else ledger.LedgerLost(self.folder, loss, serving=True)
+
+    def open(self) -> ledger.Ledger | None:
+        """event.db opened for a request once it is checked to be the file served (LedgerLost otherwise); None while
+        the folder has no readable event.db."""
+        self.check()
+        book = ledger.Ledger.existing(self.folder)
+        if book is not None:
+            try:
+                self.check(book)
+            except ledger.LedgerLost:
+                book.close()
+                raise
+        return book

@@ -7,8 +7,9 @@ bound to: the PC opening its own LAN address) unless `[serve] desk_lan` (403), a
 path (404) or method (405), a POST not `application/json` (415) or over 16 KB (413), an address with 5 wrong PINs
 in a minute (429; wrong table codes are counted apart), a missing or wrong PIN (401); then a body that is not JSON
 of UTF-8 text (400), a table not in the round (404), a missing reason (400), bad values (422), a desk confirmation before the match is over (409). Every accepted action is one new row
-in event.db (through `scoring.ledger`), committed before the answer, which is the whole desk document. Every POST
-carries the page's `"id"` for the press and the `"mark"` of what it showed (the table's, or the clock's
+in event.db (through `scoring.ledger`), committed before the answer, which is the whole desk document; while event.db
+is not the file serve opened (deleted, emptied, replaced), every call is 503 with the lost ledger's message. Every
+POST carries the page's `"id"` for the press and the `"mark"` of what it showed (the table's, or the clock's
 `clock_mark`), 422 without them: the same id again (a retry after a lost answer) is answered 200 with the desk as it
 stands and adds nothing; the same id for another action or content, or a new press on an older mark, is 409 —
 decided inside the write transaction (`scoring.entry.desk_action`, `scoring.clock.decide_clock`).
@@ -42,6 +43,7 @@ from display.api_common import (
     Request,
     Sealed,
     Seating,
+    ServedFile,
     Throttle,
     busy,
     checked,
@@ -136,7 +138,7 @@ class DeskApi:
     def __init__(self, folder: Path, *, names: Collection[str], port: int, pin: str, desk_lan: bool = False,
                  bound: Collection[str] = (), throttle: Throttle | None = None,
                  source: display.BoardSource | None = None, clock: Callable[[], str] = now_iso,
-                 seating: Seating | None = None):
+                 seating: Seating | None = None, served: ServedFile | None = None):
         self.folder = folder
         self.names = frozenset(names)
         self.port = port
@@ -147,8 +149,15 @@ class DeskApi:
         self.source = source
         self.clock = clock
         self.seating = seating or Seating(folder)
+        self.served = served or ServedFile(folder)  # the event.db serve opened: never another one
 
     def handle(self, request: Request) -> Reply:
+        try:
+            return self._handle(request)
+        except ledger.LedgerLost as lost:  # event.db is not the file serve opened: nothing stored, and why
+            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, str(lost.issues[0]))
+
+    def _handle(self, request: Request) -> Reply:
         refused = self._refused(request)
         if refused is not None:
             return refused
@@ -177,7 +186,7 @@ class DeskApi:
 
     def _writing(self) -> ledger.Ledger | None:
         """The folder's event.db for one press, waiting at most BUSY_WAIT for another program's lock on it."""
-        book = ledger.Ledger.existing(self.folder)
+        book = self.served.open()
         if book is not None:
             book.wait_for_locks(BUSY_WAIT)
         return book
@@ -223,7 +232,7 @@ class DeskApi:
         return parse_time(self.clock())
 
     def _read(self) -> Reply:
-        book = ledger.Ledger.existing(self.folder)
+        book = self.served.open()
         if book is None:
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
         with book:

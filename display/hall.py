@@ -7,8 +7,9 @@ code 404), and otherwise calls the pure decision of `scoring.entry` on the table
 that appends something is made again inside one write transaction of the ledger (`Ledger.decide_entry`): the
 entry is committed to event.db before the answer is given. In that transaction the table's draw must still be
 in force (a change caught by a `draw --redo` is handled again from its code: `ledger.DrawReplaced`) and its next
-round not drawn (423, sealed). event.db's one connection is kept open between requests and lent to one request at
-a time (`SharedLedger`); it is closed, checkpointing, when the hall stops. The HTTP side is `show`'s hardened
+round not drawn (423, sealed), and event.db still the file serve opened (else 503: `ServedFile`, docs/ledger.md).
+event.db's one connection is kept open between requests and lent to one request at a time (`SharedLedger`); it is
+closed, checkpointing, when the hall stops. The HTTP side is `show`'s hardened
 server (`display.server`: connection cap, per-request deadline) with these routes added; the same `TableApi`
 answers in tests without a port. Touches event.db (through `scoring.ledger`) and reads event.toml and
 teams.xlsx; never holds the folder lock. The desk API under /api/desk is `display.desk_api.DeskApi`, routed here;
@@ -36,6 +37,7 @@ from display.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, … and t
     BLOCK_SECONDS,
     BUSY,
     BUSY_WAIT,
+    LOST,
     MAX_BODY,
     MAX_TRACKED,
     NOT_JSON,
@@ -49,6 +51,7 @@ from display.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, … and t
     Request,
     Sealed,
     Seating,
+    ServedFile,
     Throttle,
     busy,
     checked,
@@ -108,21 +111,16 @@ class SharedLedger:
     its pages cached instead of re-reading what another wrote, and a hall of request threads waits on one lock
     instead of trading Python's GIL at every SQLite call (measured with bench/run.py --only load: the p99 of a hand
     fell from 1.1-1.5 s to 0.6 s, the floor's being 0.35 s). Kept open between requests; closed, and so
-    checkpointed, when the hall stops (`close`). Replaced when event.db was (set aside and rebuilt by a command)."""
+    checkpointed, when the hall stops (`close`). Always on the event.db serve opened (`served`): deleted, emptied or
+    replaced, every request is refused (`ledger.LedgerLost`), and the connection is kept as it is, never opened on
+    another file."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, served: ServedFile | None = None):
         self.folder = folder
+        self.served = served or ServedFile(folder)
         self._turn = threading.Lock()  # held by the request the ledger is lent to
         self._book: ledger.Ledger | None = None
-        self._identity: tuple[int, int] | None = None  # the event.db file `_book` has open
         self._closed = False
-
-    def _identity_now(self) -> tuple[int, int] | None:
-        try:
-            st = (self.folder / ledger.DB_NAME).stat()
-        except OSError:
-            return None
-        return st.st_dev, st.st_ino
 
     def _drop(self, *, for_good: bool = False) -> None:
         """Close the connection; `for_good` (the hall stops): its checkpoint waits for the other connections'
@@ -136,13 +134,11 @@ class SharedLedger:
     @contextlib.contextmanager
     def lend(self) -> Iterator[ledger.Ledger | None]:
         """The open ledger for one request, once the request before has given it back; None while the folder has
-        no readable event.db."""
+        no readable event.db. Raises LedgerLost, lending nothing, while event.db is not the file serve opened."""
         with self._turn:
-            identity = self._identity_now()
-            if identity != self._identity:
-                self._drop()
-            if self._book is None and identity is not None:
-                self._book, self._identity = ledger.Ledger.existing(self.folder), identity
+            self.served.check()
+            if self._book is None:
+                self._book = self.served.open()
                 if self._book is not None:  # a request waiting for another process gives the ledger back meanwhile
                     self._book.wait_for_locks(BUSY_TRY)
             if self._book is None:
@@ -150,6 +146,8 @@ class SharedLedger:
                 return
             try:
                 yield self._book
+            except ledger.LedgerLost:
+                raise  # rolled back, nothing stored; the connection kept while event.db is not its file
             except sqlite3.OperationalError as exc:
                 if not busy(exc) or self._book.in_transaction:  # kept while another process holds event.db
                     self._drop()
@@ -176,14 +174,14 @@ class TableApi:
     """The table API: one `handle(request) → Reply` per request, safe from many threads at once."""
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, throttle: Throttle | None = None,
-                 clock: Callable[[], str] = now_iso, seating: Seating | None = None):
+                 clock: Callable[[], str] = now_iso, seating: Seating | None = None, served: ServedFile | None = None):
         self.folder = folder
         self.names = frozenset(names)
         self.port = port
         self.throttle = throttle or Throttle()
         self.clock = clock
         self.seating = seating or Seating(folder)
-        self.ledger = SharedLedger(folder)  # requests decided one at a time (its docstring says why)
+        self.ledger = SharedLedger(folder, served)  # requests decided one at a time (its docstring says why)
         self._codes: tuple[object, dict[str, tuple[ledger.DrawRecord, int]], int] = ((), {}, 0)  # see `_find`
         self._known: frozenset[str] | None = None  # the codes in force as last read (`_find`), None before
 
@@ -218,9 +216,12 @@ class TableApi:
 
     def _answer(self, request: Request, route: Route, *, suspect: bool) -> Reply:
         deadline = time.monotonic() + BUSY_WAIT
-        for attempt in range(MOVED_TRIES):
-            with contextlib.suppress(ledger.DrawReplaced):  # a redraw landed meanwhile: the code is looked up again
-                return self._waiting(request, route, moved=attempt > 0, deadline=deadline, suspect=suspect)
+        try:
+            for attempt in range(MOVED_TRIES):
+                with contextlib.suppress(ledger.DrawReplaced):  # a redraw landed meanwhile: the code is looked up again
+                    return self._waiting(request, route, moved=attempt > 0, deadline=deadline, suspect=suspect)
+        except ledger.LedgerLost:  # event.db is not the file serve opened: nothing stored (the console says why)
+            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, LOST)
         return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
 
     def _suspect(self, typed: str) -> bool:
@@ -512,10 +513,12 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
     # its browser) must not lock the desk out for a minute
     pins = Throttle(codes.clock, limit=codes.limit, window=codes.window, block=codes.block)
     seating = Seating(folder)
-    handler.api = TableApi(folder, names=names, port=port, throttle=codes, clock=clock, seating=seating)
+    served = ServedFile(folder, log)  # the event.db there now: the table API and the desk never use another
+    handler.api = TableApi(folder, names=names, port=port, throttle=codes, clock=clock, seating=seating,
+                           served=served)
     handler.desk = DeskApi(folder, names=names, port=port, pin=pin or new_pin(), desk_lan=desk_lan,
                            bound=[httpd.server_address[0] for httpd in servers], throttle=pins, source=source,
-                           clock=clock, seating=seating)
+                           clock=clock, seating=seating, served=served)
     return Hall(servers, handler.api, handler.desk)
 
 

@@ -7,6 +7,7 @@ that cannot scan. Returns the PDF's bytes (reads event.toml for the title and fo
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from scoring import event as event_file
 from scoring.codes import format_code
 from scoring.event import Event
 from scoring.knockout import Pairing, Round
+from scoring.ledger import write_generated
 from scoring.qr_sheets import qr_sheet_name
 from scoring.teams import canonical_id
 
@@ -48,6 +50,37 @@ def render_qr_sheet(folder: Path, round_: Round, codes: Mapping[int, str], base_
     data = qr_sheet_pdf(event, round_, codes, base_url, fonts=choose_fonts(None, event.print.font),
                         invariant=invariant)
     return folder / qr_sheet_name(round_.number), data
+
+
+def reprint_qr_sheet(path: Path, round_: Round, codes: Mapping[int, str]) -> Path | None:
+    """The 扫码单 at `path` (of the event in its folder) printed again for `codes`, at the address it carries (the
+    LAN address `serve --lan` had when it wrote it): `rebuild` gives a lost ledger's tables new codes. Written
+    through the ledger (raises its UserError); None, writing nothing, when no address can be read from it."""
+    base_url = sheet_address(path.read_bytes())
+    if base_url is None:
+        return None
+    folder = path.parent
+    _, data = render_qr_sheet(folder, round_, codes, base_url)
+    return write_generated(path, data, force=True)  # whatever it is: the codes on it are dead
+
+
+ADDRESS = re.compile(r"(https?://[^\s/]+)/t/[0-9A-Z]{8}")  # a table page's address as the sheet prints it
+
+
+def sheet_address(pdf: bytes) -> str | None:
+    """The server's address (`http://IP:port`) a 扫码单 shows under its first table's QR code; None when it is not
+    such a sheet."""
+    import pypdfium2  # only here: reading a sheet back is rare
+
+    try:
+        document = pypdfium2.PdfDocument(pdf)
+        try:
+            found = ADDRESS.search("".join(page.get_textpage().get_text_range() for page in document))
+        finally:
+            document.close()
+    except pypdfium2.PdfiumError:
+        return None
+    return found.group(1) if found else None
 
 
 def qr_sheet_pdf(event: Event, round_: Round, codes: Mapping[int, str], base_url: str, *,

@@ -9,7 +9,12 @@ newest row of a name or round is what counts.
 
 A folder from before event.db gets one on its next command, built from its files: the old JSON bookkeeping is
 imported, and every PDF and checked copy there is taken as the program's (the round workbooks' draws are added by
-`scoring.tournament`). A damaged event.db is set aside under another name and rebuilt the same way, and said.
+`scoring.tournament`). That is an old folder: one with the JSON bookkeeping, or one where no round has been drawn (a
+damaged event.db there is set aside under another name and rebuilt the same way, and said). Anywhere else an
+event.db missing, emptied, damaged or (in `serve`) replaced is a lost ledger (`LedgerLost`): the entry codes printed
+on the cards, the phones' entries and the draws' records went with it, so every opening refuses, naming what to do
+(a copy put back, or `shuangsheng rebuild`, which builds it again through `Ledger.rebuilt`); nothing is rebuilt
+without a word.
 
 The journal is WAL on a local disk and SQLite's rollback journal elsewhere (WAL needs shared memory, which network
 folders do not give); every connection checkpoints when it closes, so copying the folder copies everything.
@@ -45,12 +50,17 @@ from scoring.entry import Decision, Entry, read_entry
 from scoring.errors import Issue, UserError
 from scoring.files import CannotWrite, OutputExists, write_bytes
 from scoring.knockout import Pairing, Round
+from scoring.text import command_line as typed_command
 
 DB_NAME = "event.db"
 LOCK_WAIT = 10.0  # seconds a statement waits for another connection's lock on event.db (SQLite's busy timeout)
 LOCK_NAME = ".shuangsheng.lock"
 HOLDER_NAME = ".shuangsheng.lock.holder"  # who holds the lock: written by the holder, read by whoever waits
 LEGACY_RECORD = ".shuangsheng-generated.json"  # the bookkeeping before event.db: imported once, then removed
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
+# What shows that a round was drawn in a folder: its workbook (and checked copy, backups) or its printed papers
+DRAWN_SIGNS = ("round-[0-9]*.xlsx", "第[0-9]*轮*.pdf")
+SIDE_FILES = ("-wal", "-journal", "-shm")  # SQLite's files beside event.db (its write-ahead log, journal, index)
 WAIT_SECONDS = 5.0
 
 # Each entry upgrades the schema by one version (PRAGMA user_version); a folder at version k runs entries k…
@@ -163,6 +173,45 @@ NETWORK_FILESYSTEMS = frozenset({
 
 class LedgerError(UserError, ValueError):
     """event.db cannot be used (damaged, from a newer version of the program, or not writable)."""
+
+
+class Loss(enum.Enum):
+    """How event.db was lost (the words after its name in the refusal)."""
+
+    MISSING = "不见了"
+    EMPTY = "是空的（0 字节）"
+    BLANK = "里面没有本比赛的任何记录"  # an SQLite file of no schema version: never one of ours
+    DAMAGED = "已损坏（不是能读取的比赛记录）"
+    REPLACED = "被换成了另一个文件"  # `serve`: not the file it opened (another one put in its place)
+
+
+class LedgerLost(LedgerError):
+    """event.db is lost (`Loss`) in a folder where rounds were drawn (`drawn`: the files that show it), or, for
+    `serve` (`serving`), is no longer the file it opened: refused, naming what was lost and what to do."""
+
+    def __init__(self, folder: Path, loss: Loss, drawn: tuple[str, ...] = (), *, serving: bool = False):
+        self.folder, self.loss, self.drawn, self.serving = folder, loss, drawn, serving
+        super().__init__([Issue.of_file(folder / DB_NAME, lost_text(folder, loss, drawn, serving=serving))])
+
+
+LOST = ("比赛记录丢失了：各轮计分卡上印的录分码、手机录入的各局、每一轮抽签的记录都只在这个文件里，"
+        "程序不会不声不响地另建一个。")
+
+
+def lost_text(folder: Path, loss: Loss, drawn: tuple[str, ...] = (), *, serving: bool = False) -> str:
+    """The refusal of a lost ledger, without the file's name: what was lost, and the ways on."""
+    serve = typed_command("serve", folder)
+    if loss is Loss.REPLACED:
+        return (f"{loss.value}（serve 运行时）。serve 不会改用换上的文件，从现在起不再接受录入（手机上会看到提示）："
+                f"请关掉 serve（Ctrl+C）再重新启动 {serve}；换上的文件里没有的各局，以双方签字的纸质计分卡为准录入记分表")
+    if serving:
+        return (f"{loss.value}（serve 运行时）。{LOST}serve 从现在起不再接受录入（手机上会看到提示），也不会改用别的文件："
+                f"请关掉 serve（Ctrl+C），再按重新启动 {serve} 时的提示处理")
+    shown = f"（有 {'、'.join(drawn[:3])}{' 等' if len(drawn) > 3 else ''}）" if drawn else ""
+    return (f"{loss.value}，而这个活动已经抽过签{shown}。{LOST}"
+            "请把 event.db 的副本放回这个文件夹（从备份，或从之前复制的活动文件夹里拷回），再运行原来的命令；"
+            f"没有副本时运行 {typed_command('rebuild', folder)}：按文件夹里的文件重建记录，为当前一轮各桌换新的录分码、"
+            "重新生成计分卡（旧的录分码作废；手机录入的各局无法找回，以双方签字的纸质计分卡为准，录入记分表）")
 
 
 class DrawReplaced(RuntimeError):
@@ -330,6 +379,68 @@ def clean_temporary(folder: Path) -> list[str]:
     return sorted(removed)
 
 
+# --- a lost ledger: event.db gone, emptied, damaged or replaced where rounds were drawn ---
+
+FileId = tuple[int, int]  # (st_dev, st_ino): which file a path names
+
+
+def file_id(path: Path) -> FileId | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def file_loss(path: Path, expected: FileId | None = None) -> Loss | None:
+    """What is wrong with `path` as a ledger, seen from outside SQLite: not there, another file than `expected` (the
+    one a connection opened), emptied, or not an SQLite file; None when it may be one (SQLite tells the rest)."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return Loss.MISSING
+    except OSError:
+        return None  # cannot be looked at now (permissions): opening it says why
+    if expected is not None and (st.st_dev, st.st_ino) != expected:
+        return Loss.REPLACED
+    if not stat.S_ISREG(st.st_mode):
+        return Loss.DAMAGED
+    if st.st_size == 0:
+        return Loss.EMPTY
+    try:
+        with open(path, "rb") as fh:
+            header = fh.read(len(SQLITE_HEADER))
+    except OSError:
+        return None
+    return None if header == SQLITE_HEADER else Loss.DAMAGED
+
+
+def drawn_signs(folder: Path) -> tuple[str, ...]:
+    """The files that show a round was drawn in `folder` (round workbooks first, then checked copies, backups and
+    printed papers), by name."""
+    try:
+        names = {p.name for pattern in DRAWN_SIGNS for p in folder.glob(pattern)}
+    except OSError:
+        return ()
+    return tuple(sorted(names, key=lambda n: (re.fullmatch(r"round-\d+\.xlsx", n) is None, len(n), n)))
+
+
+def drawn_here(folder: Path) -> tuple[str, ...]:
+    """`drawn_signs`, unless the folder is from before event.db (its JSON bookkeeping is there): a folder that has
+    them cannot be given a new event.db without a word. Empty for an old folder, or one where nothing was drawn."""
+    return () if (folder / LEGACY_RECORD).exists() else drawn_signs(folder)
+
+
+def lost_ledger(folder: Path) -> LedgerLost | None:
+    """The refusal for `folder` when its event.db is missing, emptied or not an SQLite file while rounds were drawn
+    there (and it is no old folder); None otherwise. (A file only SQLite finds damaged is refused on opening.)"""
+    loss = file_loss(folder / DB_NAME)
+    if loss is None:
+        return None
+    drawn = drawn_here(folder)
+    return LedgerLost(folder, loss, drawn) if drawn else None
+
+
 # --- the ledger ---
 
 # What the program generates beside the inputs (taken as ours when event.db is built from a folder's files)
@@ -377,6 +488,7 @@ class Ledger:
         self.created = False  # event.db was made by this opening (a new folder, or one from before event.db)
         self.notes: list[str] = []  # what the opening did that the user should hear (a damaged event.db set aside)
         self.wrote = False  # a write transaction was begun on this connection (its close waits to checkpoint)
+        self.file = file_id(folder / DB_NAME)  # the file this connection opened (`still_the_file`)
 
     @classmethod
     def open(cls, folder: Path) -> Ledger:
@@ -389,21 +501,38 @@ class Ledger:
     @classmethod
     def _open(cls, folder: Path) -> Ledger:
         path = folder / DB_NAME
+        if (lost := lost_ledger(folder)) is not None:
+            raise lost
         existed = path.exists()
         try:
             ledger = cls._connect(folder)
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) or not existed:
                 raise LedgerError([Issue.of_file(path, f"无法打开本比赛的记录文件（{exc}）。请确认这个文件夹可以写入")]) from None
+            if drawn := drawn_here(folder):
+                raise LedgerLost(folder, Loss.DAMAGED, drawn) from None
             aside = _set_aside(path)
             ledger = cls._connect(folder)
-            ledger.notes.append(f"{path} 已损坏（{exc}），已改名为 {aside.name} 保留，并按文件夹里的文件重建了记录")
+            kept = f"已改名为 {aside.name} 保留，" if aside is not None else ""
+            ledger.notes.append(f"{path} 已损坏（{exc}），{kept}并按文件夹里的文件重建了记录")
             existed = False
-        ledger.created = ledger.created or not existed
-        ledger._import_legacy()
-        if ledger.created:
-            ledger._adopt_generated()
-        return ledger
+        return ledger._built(existed=existed)
+
+    @classmethod
+    def rebuilt(cls, folder: Path) -> tuple[Ledger, Path | None]:
+        """`shuangsheng rebuild`: the lost event.db (and SQLite's files beside it) set aside under another name, and a
+        new one built from the folder's files as for an old folder (the round workbooks' draws are added by
+        `scoring.tournament`). Returns it (not kept open) and where the lost file went (None: it was not there)."""
+        aside = _set_aside(folder / DB_NAME)
+        return cls._connect(folder, building=True)._built(existed=False), aside
+
+    def _built(self, *, existed: bool) -> Ledger:
+        """Opened: the old JSON bookkeeping imported; a new event.db takes the folder's outputs as the program's."""
+        self.created = self.created or not existed
+        self._import_legacy()
+        if self.created:
+            self._adopt_generated()
+        return self
 
     @classmethod
     def existing(cls, folder: Path) -> Ledger | None:
@@ -411,12 +540,12 @@ class Ledger:
         kept = cls._kept_book(folder)
         if kept is not None:
             return kept
-        if not (folder / DB_NAME).is_file():
-            return None
+        if file_loss(folder / DB_NAME) is not None:
+            return None  # not there, emptied or no SQLite file: nothing to read (and nothing made here)
         try:
             return cls._keep(folder, cls._connect(folder))
-        except sqlite3.DatabaseError:
-            return None  # damaged: the next command that writes sets it aside and rebuilds it
+        except (sqlite3.DatabaseError, LedgerLost):
+            return None  # damaged, or holding no ledger: the next command that writes names it (or rebuilds it)
 
     @classmethod
     def readable(cls, folder: Path) -> Ledger | None:
@@ -443,12 +572,16 @@ class Ledger:
         return book
 
     @classmethod
-    def _connect(cls, folder: Path) -> Ledger:
+    def _connect(cls, folder: Path, *, building: bool = False) -> Ledger:
+        """`building`: a new event.db may be made here even though rounds were drawn (`rebuilt`)."""
         path = folder / DB_NAME
         # check_same_thread off: `serve` keeps a few open and lends each to one request thread at a time
         connection = sqlite3.connect(path, timeout=LOCK_WAIT, isolation_level=None, check_same_thread=False)
         try:
             connection.execute("PRAGMA foreign_keys = ON")
+            blank = not building and connection.execute("PRAGMA user_version").fetchone()[0] == 0
+            if blank and (drawn := drawn_here(folder)):  # an SQLite file with nothing of ours where rounds were drawn
+                raise LedgerLost(folder, Loss.BLANK, drawn)
             mode = "WAL" if on_local_disk(folder) else "DELETE"
             if connection.execute("PRAGMA journal_mode").fetchone()[0].upper() != mode:
                 connection.execute(f"PRAGMA journal_mode = {mode}")
@@ -780,7 +913,8 @@ class Ledger:
     def decide_entry(self, draw_id: int, table: int, decide: Callable[[tuple[Entry, ...]], Decision]) -> Decision:
         """Read a table's entries, decide on a request and append the entry it makes, in one write transaction
         (two phones posting at once are decided one after the other); committed before it returns. Raises
-        DrawReplaced, storing nothing, when the decision appends to a draw no longer in force."""
+        DrawReplaced, storing nothing, when the decision appends to a draw no longer in force, and LedgerLost when
+        event.db is no longer the file this connection opened (`still_the_file`)."""
         with self._transaction() as db:
             rows = db.execute("SELECT body FROM entry WHERE draw = ? AND tbl = ? ORDER BY id", (draw_id, table))
             decision = decide(tuple(_entry_of(body) for (body,) in rows))
@@ -789,6 +923,7 @@ class Ledger:
                 db.execute("INSERT INTO entry (draw, tbl, body, at, address) VALUES (?, ?, ?, ?, ?)",
                            (draw_id, table, _json(decision.entry.as_json()), decision.entry.time,
                             decision.entry.address))
+                self.still_the_file()
         return decision
 
     # the round clock
@@ -800,7 +935,7 @@ class Ledger:
     def decide_clock(self, draw_id: int, decide: Callable[[tuple[ClockRow, ...]], ClockDecision]) -> ClockDecision:
         """Read a draw's clock rows, decide (a press made again is recognised by its id here, in the transaction)
         and add the row decided (if any), in one write transaction; committed before it returns. Raises
-        DrawReplaced, storing nothing, for a draw no longer in force."""
+        DrawReplaced, storing nothing, for a draw no longer in force, and LedgerLost as `decide_entry` does."""
         with self._transaction() as db:
             decision = decide(_clock_rows(db, draw_id))
             row = decision.row
@@ -808,7 +943,17 @@ class Ledger:
                 self._still_in_force(draw_id)
                 db.execute("INSERT INTO clock (draw, action, at, address, request) VALUES (?, ?, ?, ?, ?)",
                            (draw_id, row.action.value, row.at, row.address, row.id))
+                self.still_the_file()
         return decision
+
+    def still_the_file(self) -> None:
+        """Inside a write transaction, before its COMMIT (`decide_entry`, `decide_clock`): LedgerLost unless event.db
+        is still the file this connection opened, not emptied and still an SQLite file. SQLite commits into a file
+        deleted, cut to 0 bytes or replaced under it as if nothing happened: the entry would land nowhere anyone reads,
+        and its phone would be told it was kept."""
+        loss = file_loss(self.folder / DB_NAME, self.file)
+        if loss is not None:
+            raise LedgerLost(self.folder, loss, serving=True)
 
     def _still_in_force(self, draw_id: int) -> None:
         """Inside a write transaction: DrawReplaced unless `draw_id` is its round's draw in force (`draws`)."""
@@ -907,20 +1052,24 @@ def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _set_aside(path: Path) -> Path:
-    """A damaged event.db renamed `event.损坏-YYYYMMDD-HHMMSS.db` (kept for whoever wants to look into it)."""
+def _set_aside(path: Path) -> Path | None:
+    """A damaged or lost event.db renamed `event.损坏-YYYYMMDD-HHMMSS.db`, with its write-ahead log and journal under
+    that name beside it (they hold its last commits: kept for whoever wants to look into them), its shared-memory
+    index removed. None when event.db was not there (a log left behind is set aside all the same: SQLite would read
+    it into the new event.db)."""
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     for n in range(1, 1000):
         aside = path.with_name(f"{path.stem}.损坏-{stamp}{'' if n == 1 else f'-{n}'}{path.suffix}")
-        if not aside.exists():
+        if not any(Path(str(aside) + extra).exists() for extra in ("", *SIDE_FILES)):
             break
+    present = [extra for extra in ("", "-wal", "-journal") if os.path.lexists(str(path) + extra)]
     try:
-        os.replace(path, aside)
-        for extra in ("-wal", "-shm", "-journal"):
-            Path(str(path) + extra).unlink(missing_ok=True)
+        for extra in present:
+            os.replace(str(path) + extra, str(aside) + extra)
+        Path(str(path) + "-shm").unlink(missing_ok=True)
     except OSError as exc:
-        raise LedgerError([Issue.of_file(path, f"已损坏，也无法改名保留（{exc.strerror or exc}）；请把它移走后再运行")]) from None
-    return aside
+        raise LedgerError([Issue.of_file(path, f"无法改名保留（{exc.strerror or exc}）；请把它移走后再运行")]) from None
+    return aside if "" in present else None
 
 
 def version(folder: Path) -> tuple[int, ...] | None:

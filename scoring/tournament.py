@@ -508,7 +508,7 @@ def _draw_problems(rounds: Sequence[RoundSheet]) -> list[Issue]:
 
 def recorded_draws(folder: Path) -> dict[int, ledger.DrawRecord]:
     """The draws event.db holds (none for a folder without one, or with a damaged one: the next command that
-    writes rebuilds it)."""
+    writes rebuilds it, or names it lost)."""
     book = ledger.Ledger.readable(folder)
     if book is None:
         return {}
@@ -603,19 +603,20 @@ def verify_copies(folder: Path) -> list[Path]:
 
 def prepare(folder: Path) -> list[str]:
     """At the start of every file-writing command, the folder held: event.db opened (built from the files for a
-    folder from before it, a damaged one set aside), the program's stale temporary files removed, and each round
-    workbook event.db does not know yet recorded as a draw. Returns what the user should hear."""
+    folder from before it or where nothing was drawn, a damaged one there set aside; a lost one refused:
+    `ledger.LedgerLost`), the program's stale temporary files removed, and each round workbook event.db does not
+    know yet recorded as a draw. Returns what the user should hear."""
     if not (folder / event_file.EVENT_FILE).exists():
         return []
     with ledger.Ledger.open(folder) as book:
         notes = list(book.notes)
         ledger.clean_temporary(folder)
-        _adopt_rounds(folder, book)
+        adopt_rounds(folder, book)
     return notes
 
 
-def _adopt_rounds(folder: Path, book: ledger.Ledger) -> None:
-    """Round workbooks from before event.db (or made while it was lost): their draws are recorded as done."""
+def adopt_rounds(folder: Path, book: ledger.Ledger) -> None:
+    """Round workbooks from before event.db (or of a lost one, `rebuild`): their draws are recorded as done."""
     draws = book.draws()
     number = 1
     while (path := round_path(folder, number)).exists():
@@ -741,7 +742,7 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
     typed into a new draw's workbook, written with it."""
     entries = _read_lots(lots) if lots is not None else None  # a bad lots file is named before anything else
     with ledger.Ledger.open(state.path) as book:
-        _adopt_rounds(state.path, book)
+        adopt_rounds(state.path, book)
         draws = book.draws()
         pending = _to_complete(state, draws, force=force)
         if pending is not None and not _holds(state, pending):
@@ -749,7 +750,7 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
         if pending is not None:
             if (seed is not None and seed != pending.round.seed) or lots is not None:  # the same seed: the same draw
                 raise TournamentError([_no_second_draw(state.path, pending)])
-            report, draw_id = _complete(state, book, pending), pending.id
+            report, draw_id = complete_draw(state, book, pending), pending.id
         else:
             report, draw_id = _draw_new(state, book, seed=seed, lots=lots, entries=entries, referee=referee)
         report = replace(report, notes=state.notes)
@@ -807,9 +808,10 @@ def with_recorded_names(teams: Mapping[str, Team], record: ledger.DrawRecord | N
     return found
 
 
-def _complete(state: EventFolder, book: ledger.Ledger, record: ledger.DrawRecord) -> DrawReport:
+def complete_draw(state: EventFolder, book: ledger.Ledger, record: ledger.DrawRecord) -> DrawReport:
     """An unfinished draw carried to its end: its workbook written if it is not there (never over one that is),
-    the report the papers are printed from."""
+    the report the papers are printed from (with its tables' codes, made for those that have none); also the
+    report `rebuild` prints the current round's papers again from."""
     drawn = record.round
     path = round_path(state.path, drawn.number)
     teams = teams_at_draw(state, record)

@@ -84,14 +84,74 @@ def test_a_ledger_from_a_newer_program_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("damage", [b"not a database" * 100, b"SQLite format 3\x00" + b"\xff" * 200])
-def test_a_damaged_ledger_is_set_aside_and_rebuilt_from_the_files(tmp_path: Path, damage: bytes) -> None:
+def test_a_damaged_ledger_is_set_aside_and_rebuilt_from_the_files_while_nothing_was_drawn(tmp_path: Path,
+                                                                                         damage: bytes) -> None:
     (tmp_path / DB_NAME).write_bytes(damage)
-    (tmp_path / "第1轮对阵表.pdf").write_bytes(b"%PDF ours")
+    (tmp_path / "通知.pdf").write_bytes(b"%PDF ours")  # `materials` only: no round drawn, nothing of a draw lost
     with Ledger.open(tmp_path) as book:
-        assert book.created and book.is_ours(tmp_path / "第1轮对阵表.pdf")
+        assert book.created and book.is_ours(tmp_path / "通知.pdf")
         assert "已损坏" in book.notes[0] and DB_NAME in book.notes[0]
     aside = [p for p in tmp_path.iterdir() if "损坏" in p.name]
     assert len(aside) == 1 and aside[0].read_bytes() == damage
+
+
+LOST_LEDGERS = {
+    "missing": None,
+    "empty": b"",
+    "junk": b"not a database" * 100,
+    "damaged": b"SQLite format 3\x00" + b"\xff" * 200,  # SQLite's header, then nothing it can read
+    "blank": "sqlite",  # an SQLite database with nothing of ours in it
+}
+
+
+def _lose(folder: Path, how: str) -> None:
+    content = LOST_LEDGERS[how]
+    if content == "sqlite":
+        sqlite3.connect(folder / DB_NAME).execute("CREATE TABLE other (x)").connection.close()
+    elif content is not None:
+        (folder / DB_NAME).write_bytes(content)
+
+
+@pytest.mark.parametrize("how", list(LOST_LEDGERS))
+@pytest.mark.parametrize("sign", ["round-1.xlsx", "第1轮计分卡.pdf"])
+def test_a_ledger_lost_where_a_round_was_drawn_is_refused_and_nothing_is_made(tmp_path: Path, how: str,
+                                                                             sign: str) -> None:
+    _lose(tmp_path, how)
+    (tmp_path / sign).write_bytes(b"drawn")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    with pytest.raises(ledger.LedgerLost) as lost:
+        Ledger.open(tmp_path)
+    text = str(lost.value)
+    assert f"{tmp_path / DB_NAME}：" in text and sign in text and "已经抽过签" in text
+    assert "录分码" in text and "手机录入的各局" in text and f"shuangsheng rebuild {tmp_path}" in text
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # nothing set aside, nothing created
+    assert Ledger.existing(tmp_path) is None and Ledger.readable(tmp_path) is None
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+@pytest.mark.parametrize("how", ["missing", "empty", "junk"])
+def test_an_old_folder_with_its_json_bookkeeping_is_still_given_a_ledger(tmp_path: Path, how: str) -> None:
+    _lose(tmp_path, how)
+    (tmp_path / "round-1.xlsx").write_bytes(b"drawn")
+    (tmp_path / ledger.LEGACY_RECORD).write_text("{}", encoding="utf-8")
+    with Ledger.open(tmp_path) as book:
+        assert book.created
+    assert not (tmp_path / ledger.LEGACY_RECORD).exists()
+
+
+def test_rebuilt_sets_the_lost_file_and_its_log_aside_and_builds_a_new_one(tmp_path: Path) -> None:
+    (tmp_path / DB_NAME).write_bytes(b"junk")
+    (tmp_path / f"{DB_NAME}-wal").write_bytes(b"a log left behind")
+    (tmp_path / f"{DB_NAME}-shm").write_bytes(b"index")
+    (tmp_path / "第1轮计分卡.pdf").write_bytes(b"%PDF cards")
+    book, aside = Ledger.rebuilt(tmp_path)
+    with book:
+        assert book.created and book.is_ours(tmp_path / "第1轮计分卡.pdf")
+    assert aside is not None and aside.read_bytes() == b"junk" and "损坏" in aside.name
+    assert Path(f"{aside}-wal").read_bytes() == b"a log left behind"
+    assert not (tmp_path / f"{DB_NAME}-shm").exists()
+    with Ledger.open(tmp_path) as again:
+        assert not again.created
 
 
 def test_a_folder_without_a_ledger_reads_as_none_and_gets_no_file(tmp_path: Path) -> None:
