@@ -78,11 +78,11 @@ def busy(exc: sqlite3.OperationalError) -> bool:
 # What SQLite says when the PC, not the request, is at fault: said in plain words (503: nothing stored; the page
 # sends the same press again later), never a 500 with a traceback on serve's console.
 FAULTS = {
-    sqlite3.SQLITE_FULL: "运行 serve 的电脑磁盘已满，这次没有记下；请在电脑上删掉不用的文件腾出空间，手机会自动再发一次",
-    sqlite3.SQLITE_READONLY: "活动文件夹现在不能写入（只读，或在只读的 U 盘、网络文件夹上），这次没有记下；"
-                             "请把活动文件夹放到电脑的本地磁盘上再运行 serve",
-    sqlite3.SQLITE_IOERR: "读写比赛记录 event.db 时出错（磁盘或 U 盘有问题），这次没有记下；请看电脑上的提示，稍后再试",
-    sqlite3.SQLITE_CANTOPEN: "打不开比赛记录 event.db（文件夹被移走、改名或不能写入），这次没有记下；请看电脑上的提示",
+    sqlite3.SQLITE_FULL: "裁判台电脑的磁盘满了，这次还没有记下；请告诉裁判台腾出磁盘空间（删掉电脑上不用的文件），手机会自动再发",
+    sqlite3.SQLITE_READONLY: "裁判台电脑上的活动文件夹不能写入，这次还没有记下；请告诉裁判台把活动文件夹放到电脑的本地磁盘上，"
+                             "再重新运行 shuangsheng serve",
+    sqlite3.SQLITE_IOERR: "裁判台电脑读写比赛记录 event.db 时出错（磁盘或 U 盘有问题），这次还没有记下；请告诉裁判台，手机会自动再发",
+    sqlite3.SQLITE_CANTOPEN: "裁判台电脑打不开比赛记录 event.db（文件夹被移走、改名或不能写入），这次还没有记下；请告诉裁判台",
 }
 
 

@@ -1134,7 +1134,7 @@ def test_a_hand_on_a_full_disk_is_503_in_plain_words_and_the_same_press_lands_on
                 out.write(b"\0" * 65536)
         press = {**hand(2), "mark": 1}
         status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", press, as_is=True)
-        assert status == 503 and "磁盘已满" in doc["errors"][0]["message"]
+        assert status == 503 and "磁盘满了" in doc["errors"][0]["message"]
         assert "Traceback" not in capfd.readouterr().err
         filler.unlink()
         assert call(api, "POST", f"/api/t/{codes[1]}/hands", press, as_is=True)[0] == 201

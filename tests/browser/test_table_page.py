@@ -39,6 +39,7 @@ class FakeTable:
         self.down = False  # the API unreachable (nothing stored, no answer); the page itself is still served
         self.clock: dict | None = None  # this table's clock as GET /api/t/<code> gives it (None: not started)
         self.missing = 0  # the next so many GETs of the table answer 404 (a redraw carrying its code over, or done)
+        self.refusing: str | None = None  # POSTs answered 503 with these words (the server there, its disk full)
 
     def decide(self, action: str, body: object) -> entry.Decision:
         stamp = Stamp(f"s{len(self.entries)}", "2026-12-01T13:00:00+08:00", "127.0.0.1")
@@ -97,6 +98,9 @@ class FakeHandler(BaseHTTPRequestHandler):
         if self.table.missing > 0:
             self.table.missing -= 1
             self.json(404, {"errors": [{"hand": None, "field": None, "message": "录分码不对或已作废"}]})
+            return
+        if self.table.refusing:
+            self.json(503, {"errors": [{"hand": None, "field": None, "message": self.table.refusing}]})
             return
         assert self.headers["Content-Type"] == "application/json"
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -588,4 +592,24 @@ def test_an_undo_sent_again_after_a_reload_with_its_id_removes_nothing_the_page_
     assert stored_hands(fake) == [1, 2] and entry.fold(fake.entries).hands[-1].id == "other-phone-2"
     assert phone.evaluate("window.tablePage.state().hands.length") == 2
     assert phone.evaluate("window.tablePage.state().hands[1].points") == 60
+    assert phone.errors == []
+
+
+def test_a_503_shows_the_servers_own_words_while_the_hand_waits_on_the_phone(fake, phone, screenshots):
+    """The disk of the PC is full (or its record file in trouble): the page says what the server said, keeps the
+    hand and sends it again, with its id, once the server takes it."""
+    phone.goto(fake.url)
+    settled(phone)
+    fake.refusing = "裁判台电脑的磁盘满了，这次还没有记下；请告诉裁判台腾出磁盘空间"
+    tap(phone, "#dealerA")
+    for digit in "35":
+        tap(phone, f'#pad button[data-key="{digit}"]')
+    tap(phone, "#submit")
+    wait_until(phone, "!document.getElementById('banner').classList.contains('hidden')")
+    banner = phone.locator("#banner").inner_text()
+    assert banner.startswith("裁判台电脑的磁盘满了") and "正在自动重试" in banner and "连不上服务器" not in banner
+    phone.screenshot(path=str(screenshots / "table-503-360x780.png"))
+    fake.refusing = None
+    settled(phone)
+    assert stored_hands(fake) == [1] and phone.locator("#banner").is_hidden()
     assert phone.errors == []
