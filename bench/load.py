@@ -58,12 +58,13 @@ SETUP = r"""
 import json, random, sys
 from pathlib import Path
 
-from scoring import event, tournament, workbook
-from scoring.demo import make_teams
-from scoring.entry import hand_as_json
-from scoring.ledger import Ledger
-from scoring.match import Status
-from scoring.simulate import simulate_match
+from shuangsheng.storage import event, workbook
+from shuangsheng.usecases import tournament
+from shuangsheng.usecases.demo import make_teams
+from shuangsheng.table.entry import hand_as_json
+from shuangsheng.storage.ledger import Ledger
+from shuangsheng.game.match import Status
+from shuangsheng.game.simulate import simulate_match
 
 folder, mode = Path(sys.argv[1]), sys.argv[2]
 rng = random.Random(20)

@@ -63,7 +63,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the largest workbooks are built by tests/big_workbooks.py (standard library only)
 PYTHON = sys.executable
-CLI = [PYTHON, "-m", "cli"]
+CLI = [PYTHON, "-m", "shuangsheng"]
 MB = 1024 * 1024
 SCORE_RATIO = 1.25  # score --round 1 ≤ this × the bare load (issue 17)
 DEMO_RATIO = 5  # demo --teams 128 ≤ this × the bare load (issue 17)
@@ -95,7 +95,7 @@ DEMO_WITHOUT_PDFS = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from scoring.demo import run_demo
+    from shuangsheng.usecases.demo import run_demo
 
     run_demo(Path(sys.argv[1]), teams=128)  # the folder: empty, or an earlier demo's
     """
@@ -106,8 +106,8 @@ SCORE_WITHOUT_PDFS = textwrap.dedent(
     import sys
     from pathlib import Path
     import typer
-    from scoring.report import score_text
-    from scoring.tournament import score, write_checked_copy
+    from shuangsheng.render.report import score_text
+    from shuangsheng.usecases.tournament import score, write_checked_copy
 
     report = score(Path(sys.argv[1]), 1)
     write_checked_copy(report)
@@ -118,8 +118,8 @@ FILL_ROUND = textwrap.dedent(
     """
     import random, sys
     from pathlib import Path
-    from scoring import workbook
-    from scoring.simulate import simulate_match
+    from shuangsheng.storage import workbook
+    from shuangsheng.game.simulate import simulate_match
 
     path = Path(sys.argv[1])
     rng = random.Random(1)
@@ -180,7 +180,7 @@ def largest_accepted(event: Path, work: Path) -> list[tuple[str, int]]:
     """Peak resident bytes of `score --round 1` (a subprocess; exit 1: the pasted hands have errors) of the round
     workbook of `event` filled up to the guard's limits, in three forms; and as many rows pasted under every
     hand table as the guard accepts (12 cells a row), all one shared text of 10,500 characters (a pasted page)."""
-    from scoring.workbook import guard
+    from shuangsheng.storage.workbook import guard
     from tests.big_workbooks import counts, fill_to, fill_with_text, to_shared_strings, with_formula
 
     full = fill_to((event / "round-1.xlsx").read_bytes(), rows=guard.MAX_TOTAL_ROWS, cells=guard.MAX_TOTAL_CELLS,

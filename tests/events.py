@@ -10,14 +10,15 @@ from pathlib import Path
 
 import openpyxl
 
-from scoring import event as event_file
-from scoring import tournament, workbook
-from scoring.demo import make_teams
-from scoring.hands import Hand, MatchRecord
-from scoring.levels import Side
-from scoring.match import Status
-from scoring.simulate import simulate_match
-from scoring.teams import Team
+from shuangsheng.game.hands import Hand, MatchRecord
+from shuangsheng.game.levels import Side
+from shuangsheng.game.match import Status
+from shuangsheng.game.simulate import simulate_match
+from shuangsheng.knockout.teams import Team
+from shuangsheng.storage import event as event_file
+from shuangsheng.storage import workbook
+from shuangsheng.usecases import tournament
+from shuangsheng.usecases.demo import make_teams
 from tests.helpers import cli, tied_hands
 
 TIED = MatchRecord((Hand(Side.A, 80),))  # one hand, 80 points: the deal changes hands, nobody rises: 需加赛
@@ -188,7 +189,7 @@ def redone_in_ledger(folder: Path, number: int) -> None:
     """What `draw --redo` records in event.db for a round whose tables it all keeps, as another process would do it
     between a server's look at a table and its write: the draw voided, the same draw recorded again, the codes and
     entries carried over to it, in one transaction."""
-    from scoring.ledger import Ledger
+    from shuangsheng.storage.ledger import Ledger
 
     with Ledger.open(folder) as book, book.atomic():
         old = book.draws()[number]

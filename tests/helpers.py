@@ -20,10 +20,10 @@ def load_vectors() -> list[dict]:
 
 def run(start: tuple[str, str], *hands, rules=None):
     """Replay `hands` from start levels given as labels, e.g. run(("5", "3"), Hand(Side.A, 75))."""
-    from scoring.hands import MatchRecord
-    from scoring.levels import Level, Levels
-    from scoring.match import replay
-    from scoring.rules import DEFAULT_RULES
+    from shuangsheng.game.hands import MatchRecord
+    from shuangsheng.game.levels import Level, Levels
+    from shuangsheng.game.match import replay
+    from shuangsheng.game.rules import DEFAULT_RULES
 
     start_levels = Levels(Level.parse(start[0]), Level.parse(start[1]))
     return replay(MatchRecord(tuple(hands), start_levels), rules or DEFAULT_RULES)
@@ -35,8 +35,8 @@ def levels(result) -> tuple[str, str]:
 
 def tied_hands():
     """Three hands that leave both sides on 3 when time is up: the match needs 加赛."""
-    from scoring.hands import Hand
-    from scoring.levels import Side
+    from shuangsheng.game.hands import Hand
+    from shuangsheng.game.levels import Side
 
     return (Hand(Side.A, 75), Hand(Side.A, 80), Hand(Side.B, 75))
 
@@ -46,7 +46,7 @@ def cli(*args: object, code: int = 0):
     through the last line of defence (an 错误报告)."""
     from typer.testing import CliRunner
 
-    from cli import app
+    from shuangsheng.cli import app
 
     result = CliRunner().invoke(app, [str(a) for a in args])
     assert "Traceback" not in result.output and "错误报告" not in result.output, result.output

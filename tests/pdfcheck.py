@@ -11,7 +11,7 @@ from pathlib import Path
 import pdfplumber
 import pypdf
 
-from materials.page import MARGIN, PAGE
+from shuangsheng.render.materials.page import MARGIN, PAGE
 
 BASE14 = {
     "Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "Helvetica", "Helvetica-Bold",

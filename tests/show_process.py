@@ -17,7 +17,7 @@ def start_show(folder: Path, *args: str, file_limit: int | None = None) -> tuple
     """`shuangsheng show FOLDER --port 0 …` in its own process; returns it, the address and the lines it printed
     on starting (up to the one saying how to stop it). `file_limit` (POSIX): its open-file limit, soft and hard."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", "import cli; cli.main()", "show", str(folder), "--port", "0", *args],
+        [sys.executable, "-c", "from shuangsheng import cli; cli.main()", "show", str(folder), "--port", "0", *args],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
         preexec_fn=None if file_limit is None else functools.partial(_limit_files, file_limit),
     )

@@ -1,4 +1,4 @@
-"""scoring.bracket: the chart's columns, slots between their sources, blanks for what is still to come."""
+"""shuangsheng.knockout.bracket: the chart's columns, slots between their sources, blanks for what is still to come."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from scoring.bracket import GAP, Bracket, SlotKind, build, entry_note
-from scoring.event import Byes
-from scoring.knockout import MatchOutcome, Round, next_round, rounds_needed
-from scoring.levels import Level, Levels
-from scoring.status import TableStatus
-from scoring.teams import Team
+from shuangsheng.game.levels import Level, Levels
+from shuangsheng.knockout.bracket import GAP, Bracket, SlotKind, build, entry_note
+from shuangsheng.knockout.knockout import MatchOutcome, Round, next_round, rounds_needed
+from shuangsheng.knockout.teams import Team
+from shuangsheng.storage.event import Byes
+from shuangsheng.table.status import TableStatus
 
 
 def teams(n: int) -> list[Team]:
@@ -136,8 +136,8 @@ def test_walkover_is_marked_and_the_other_team_goes_on():
 
 
 def test_bracket_of_an_event_folder_has_the_levels_the_engine_found(tmp_path):
-    from scoring import tournament
-    from scoring.demo import run_demo
+    from shuangsheng.usecases import tournament
+    from shuangsheng.usecases.demo import run_demo
 
     report = run_demo(tmp_path / "demo", teams=11, seed=2026)
     assert len(report.placings.third) == 2 and report.placings.complete  # the default demo: two 三等奖

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from display import server
-from scoring import files
+from shuangsheng.hall import server
+from shuangsheng.storage import files
 from tests.events import new_event
 from tests.helpers import cli
 
@@ -21,7 +21,7 @@ def test_a_closed_pipe_is_no_crash_and_the_work_is_finished(tmp_path: Path) -> N
     """`shuangsheng demo | head -1`: the reader leaves after one line; the command still writes every file and
     says nothing about an error."""
     out = tmp_path / "ev"
-    process = subprocess.Popen([sys.executable, "-c", "import cli; cli.main()", "demo", "--out", str(out),
+    process = subprocess.Popen([sys.executable, "-c", "from shuangsheng import cli; cli.main()", "demo", "--out", str(out),
                                 "--teams", "4"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout is not None
     process.stdout.readline()

@@ -15,11 +15,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from scoring import knockout, workbook
-from scoring.hands import Hand, MatchRecord
-from scoring.levels import Side
-from scoring.match import Status, replay
-from scoring.teams import Team
+from shuangsheng.game.hands import Hand, MatchRecord
+from shuangsheng.game.levels import Side
+from shuangsheng.game.match import Status, replay
+from shuangsheng.knockout import knockout
+from shuangsheng.knockout.teams import Team
+from shuangsheng.storage import workbook
 from tests.events import fill, new_event, round_file, team_list
 from tests.helpers import cli, digests, sha
 from tests.pdfcheck import text_of

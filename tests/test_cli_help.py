@@ -11,10 +11,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-import cli
-import cli_help
-from scoring.linebreak import NO_LINE_END, NO_LINE_START
-from scoring.text import width
+from shuangsheng import cli, cli_help
+from shuangsheng.render.linebreak import NO_LINE_END, NO_LINE_START
+from shuangsheng.vocabulary.text import width
 from tests.helpers import ROOT
 
 runner = CliRunner()
@@ -23,7 +22,7 @@ ENGLISH = ("Usage", "Options", "Commands", "Arguments", "Show this message", "[O
 
 
 def shuangsheng(*args: str, columns: int = 80) -> subprocess.CompletedProcess:
-    code = "import sys, cli; sys.argv[0] = 'shuangsheng'; cli.main()"
+    code = "import sys; from shuangsheng import cli; sys.argv[0] = 'shuangsheng'; cli.main()"
     env = {**os.environ, "COLUMNS": str(columns)}
     return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True, env=env)
 
@@ -136,14 +135,14 @@ def test_help_texts_point_into_the_repository():
 
 
 def test_help_imports_no_pdf_or_spreadsheet_library():
-    """`shuangsheng --help` stays fast: reportlab, openpyxl and calamine load only in the commands that use them."""
+    """`shuangsheng --help` stays fast: reportlab, openpyxl, XlsxWriter, calamine and jinja2 load only in the commands that use them."""
     code = (
         "import sys\n"
         "from typer.testing import CliRunner\n"
-        "import cli\n"
+        "from shuangsheng import cli\n"
         "r = CliRunner().invoke(cli.app, ['--help'])\n"
         "assert r.exit_code == 0, r.output\n"
-        "heavy = ('reportlab', 'openpyxl', 'python_calamine', 'jinja2')\n"
+        "heavy = ('reportlab', 'openpyxl', 'xlsxwriter', 'python_calamine', 'jinja2')\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from scoring import workbook
+from shuangsheng.storage import workbook
 from tests.events import new_event
 from tests.helpers import cli, sha
 from tests.workbook_cases import fill

@@ -10,9 +10,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from scoring import workbook
-from scoring.event import EventError, default_text, parse
-from scoring.rules import RuleSet
+from shuangsheng.game.rules import RuleSet
+from shuangsheng.storage import workbook
+from shuangsheng.storage.event import EventError, default_text, parse
 from tests.events import finished, new_event
 from tests.helpers import cli, sha
 from tests.pdfcheck import text_of
@@ -93,7 +93,7 @@ def test_init_still_refuses_when_both_files_exist(tmp_path):
 
 
 def test_init_force_starts_afresh_but_keeps_a_copy_of_each_file_it_replaces(tmp_path):
-    from scoring.workbook import read_teams
+    from shuangsheng.storage.workbook import read_teams
 
     folder = new_event(tmp_path / "event", 4)
     teams, event = sha(folder / "teams.xlsx"), sha(folder / "event.toml")

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
+from shuangsheng.cli import app
 from tests.helpers import ROOT
 
 runner = CliRunner()

@@ -11,7 +11,7 @@ from tests.helpers import ROOT
 
 
 def shuangsheng(*args: str) -> subprocess.CompletedProcess:
-    code = "import sys, cli; sys.argv[0] = 'shuangsheng'; cli.main()"
+    code = "import sys; from shuangsheng import cli; sys.argv[0] = 'shuangsheng'; cli.main()"
     return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True)
 
 
@@ -66,7 +66,7 @@ def test_every_number_option_states_its_true_range(command, option, what, values
 
 
 def test_a_range_takes_its_own_ends_and_full_width_digits():
-    from cli_help import WholeNumber
+    from shuangsheng.cli_help import WholeNumber
 
     teams = WholeNumber(2, 128)
     assert [teams("2"), teams("128"), teams("１２８"), teams(" +12 "), teams(11)] == [2, 128, 128, 12, 11]

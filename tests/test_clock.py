@@ -1,4 +1,4 @@
-"""scoring.clock: the round clock from its start/stop rows and `now` (pause, resume, restart, never negative)."""
+"""shuangsheng.table.clock: the round clock from its start/stop rows and `now` (pause, resume, restart, never negative)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import datetime as dt
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.clock import ClockAction, ClockDecision, ClockRow, clock_at, decide_clock, running_after
+from shuangsheng.table.clock import ClockAction, ClockDecision, ClockRow, clock_at, decide_clock, running_after
 
 T0 = dt.datetime(2026, 12, 1, 9, 0, 0, tzinfo=dt.timezone(dt.timedelta(hours=8)))
 START, STOP = ClockAction.START, ClockAction.STOP

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.codes import ALPHABET, BITS, codes_for_tables, encode, format_code, new_code, parse_code
+from shuangsheng.table.codes import ALPHABET, BITS, codes_for_tables, encode, format_code, new_code, parse_code
 
 codes = st.text(alphabet=ALPHABET, min_size=8, max_size=8)
 

@@ -1,5 +1,5 @@
 """The last line of defence: an unexpected exception is a short Chinese message and a saved report, never a
-traceback on the terminal, exit 1 (scoring.crash and cli.GuardedCommand)."""
+traceback on the terminal, exit 1 (shuangsheng.storage.crash and cli.GuardedCommand)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import tempfile
 import pytest
 from typer.testing import CliRunner
 
-import cli
-from scoring import crash
+from shuangsheng import cli
+from shuangsheng.storage import crash
 from tests.helpers import ROOT
 
 runner = CliRunner()
@@ -35,12 +35,12 @@ def temp_dir(tmp_path, monkeypatch):
 
 
 def test_a_bug_in_score_is_reported_in_the_event_folder(tmp_path, monkeypatch, temp_dir):
-    import scoring.tournament
+    import shuangsheng.usecases.tournament
 
     folder = tmp_path / "event"
     assert runner.invoke(cli.app, ["init", str(folder)]).exit_code == 0
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
-    monkeypatch.setattr(scoring.tournament, "score", boom)
+    monkeypatch.setattr(shuangsheng.usecases.tournament, "score", boom)
     result = runner.invoke(cli.app, ["score", str(folder), "--round", "2"])
     assert result.exit_code == 1
     assert result.exception is None or isinstance(result.exception, SystemExit)
@@ -57,11 +57,11 @@ def test_a_bug_in_score_is_reported_in_the_event_folder(tmp_path, monkeypatch, t
 
 
 def test_a_bug_in_replay_is_reported_in_the_temporary_folder(tmp_path, monkeypatch, temp_dir):
-    import scoring.match
+    import shuangsheng.game.match
 
     record = tmp_path / "match.json"
     record.write_text('{"hands": [{"dealer": "A", "points": 35}]}', encoding="utf-8")
-    monkeypatch.setattr(scoring.match, "replay", boom)
+    monkeypatch.setattr(shuangsheng.game.match, "replay", boom)
     result = runner.invoke(cli.app, ["replay", str(record)])
     assert result.exit_code == 1 and "Traceback" not in result.output
     (report,) = reports(temp_dir)
@@ -87,10 +87,10 @@ def test_report_falls_back_to_the_temporary_folder_and_then_says_it_could_not_sa
 def test_the_real_command_line_shows_no_traceback(tmp_path):
     """Through cli.main in a separate process, as a user runs it."""
     code = (
-        "import sys, tempfile, cli, scoring.tournament\n"
+        "import sys, tempfile\nfrom shuangsheng import cli\nimport shuangsheng.usecases.tournament\n"
         f"tempfile.tempdir = {str(tmp_path)!r}\n"
         "def boom(*a, **k): raise KeyError('bug')\n"
-        "scoring.tournament.awards = scoring.tournament.bracket = boom\n"
+        "shuangsheng.usecases.tournament.awards = shuangsheng.usecases.tournament.bracket = boom\n"
         "sys.argv[0] = 'shuangsheng'\n"
         "cli.main()\n"
     )

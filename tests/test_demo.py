@@ -1,4 +1,4 @@
-"""`demo` writes only into an empty folder or over its own earlier files, unchanged (scoring/demo.py): what it
+"""`demo` writes only into an empty folder or over its own earlier files, unchanged (shuangsheng/usecases/demo.py): what it
 wrote is recorded with fingerprints (sha256 and size) in event.db (`.shuangsheng-demo` before it); anything else there
 is refused by name and left exactly as it was."""
 
@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from scoring import tournament, workbook
-from scoring.demo import BOOKKEEPING, HELD, RECORD, run_demo
-from scoring.files import CannotWrite
-from scoring.ledger import Ledger
+from shuangsheng.storage import workbook
+from shuangsheng.storage.files import CannotWrite
+from shuangsheng.storage.ledger import Ledger
+from shuangsheng.usecases import tournament
+from shuangsheng.usecases.demo import BOOKKEEPING, HELD, RECORD, run_demo
 from tests.events import new_event
 from tests.helpers import cli, digests, sha
 
@@ -84,12 +85,12 @@ def test_a_folder_from_an_older_demo_without_fingerprints_is_refused(tmp_path):
 
 
 def test_a_demo_stopped_part_way_still_records_what_it_wrote(tmp_path, monkeypatch):
-    import materials.ending
+    import shuangsheng.render.materials.ending
 
     def refuse(*args, **kwargs):
         raise CannotWrite(tmp_path / "demo" / "晋级图.pdf", PermissionError(13, "Permission denied"))
 
-    monkeypatch.setattr(materials.ending, "write_awards", refuse)
+    monkeypatch.setattr(shuangsheng.render.materials.ending, "write_awards", refuse)
     out = tmp_path / "demo"
     frozen = gc.get_freeze_count()
     cli("demo", "--out", out, "--teams", 2, "--seed", 1, code=1)

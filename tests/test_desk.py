@@ -1,4 +1,4 @@
-"""The desk API of `serve` (display/desk_api.py, docs/table-api.md 裁判台) and the round clock on every screen:
+"""The desk API of `serve` (shuangsheng/hall/desk_api.py, docs/table-api.md 裁判台) and the round clock on every screen:
 in-process through `DeskApi.handle` (no port) with an injected clock — never a sleep — and one real HTTP exchange
 on 127.0.0.1 for the PIN header. Each status code of the contract has its test."""
 
@@ -15,14 +15,14 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from display import hall
-from display.desk_api import DeskApi, desk_allowed, is_local
-from display.hall import MAX_BODY, Request, TableApi, Throttle
-from display.server import BoardSource
-from scoring import ledger, workbook
-from scoring.ledger import DB_NAME, Ledger
-from scoring.levels import Side
-from scoring.workbook.schema import MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
+from shuangsheng.game.levels import Side
+from shuangsheng.hall import hall
+from shuangsheng.hall.desk_api import DeskApi, desk_allowed, is_local
+from shuangsheng.hall.hall import MAX_BODY, Request, TableApi, Throttle
+from shuangsheng.hall.server import BoardSource
+from shuangsheng.storage import ledger, workbook
+from shuangsheng.storage.ledger import DB_NAME, Ledger
+from shuangsheng.storage.workbook.schema import MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
 from tests.events import draw, redone_in_ledger, simulated, start_event
 from tests.helpers import page_body, tied_hands
 
@@ -833,7 +833,7 @@ def test_a_phone_given_up_mid_match_and_the_card_typed_is_paper_not_still_playin
 def test_a_confirmed_phone_table_stays_final_on_the_tv_once_its_card_is_typed_too(folder, room):
     """Both teams confirmed on the phone (the TV shows the result as final); then the referee types the signed card
     as usual and it agrees hand by hand: the record is confirmed all the same — never back to 进行中 on the TV."""
-    from scoring.entry import hand_as_json
+    from shuangsheng.table.entry import hand_as_json
 
     record = simulated(1, folder)
     for n, hand in enumerate(record.hands, start=1):
@@ -928,7 +928,7 @@ def test_a_clock_press_meant_for_the_round_before_is_409_and_stores_nothing(fold
     """The start of round 1's clock, answered or not, sent again once round 2 is drawn: round 2's clock is not
     started by it (the desk starts it when that round begins)."""
     assert room.call("POST", "/api/desk/clock", {"action": "start", "round": 1})[0] == 200
-    monkeypatch.setattr("display.desk_api.current_draw", lambda book: replace_round(book.draws()[1], 2))
+    monkeypatch.setattr("shuangsheng.hall.desk_api.current_draw", lambda book: replace_round(book.draws()[1], 2))
     status, doc = room.call("POST", "/api/desk/clock", {"action": "stop", "id": "s-9", "round": 1})
     assert status == 409 and doc["errors"][0]["field"] == "round"
     assert doc["errors"][0]["message"] == (
@@ -988,8 +988,8 @@ def test_a_round_held_under_the_rules_it_was_scored_with_is_shown_so_on_the_phon
     checked copy and the TV show — decided 3:2 — not 需加赛 2:2 under the new rules."""
     from dataclasses import replace
 
-    from scoring import tournament
-    from scoring.hands import MatchRecord
+    from shuangsheng.game.hands import MatchRecord
+    from shuangsheng.usecases import tournament
     from tests.helpers import cli
 
     assert room.phone(1, "hands", {"hand": 1, "id": "h1", "dealer": "A", "points": 75})[0] == 201  # ceil: +1 level

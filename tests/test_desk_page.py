@@ -1,4 +1,4 @@
-"""The desk page's route in `serve` (display/hall.py): /desk answered to the PC itself (127.0.0.1, or the LAN address
+"""The desk page's route in `serve` (shuangsheng/hall/hall.py): /desk answered to the PC itself (127.0.0.1, or the LAN address
 the hall listens on, opened on the PC); to another device a Chinese 403 saying where to open it, unless `[serve]
 desk_lan = true`. The requests are real: the hall also listens on this machine's LAN address and is asked from
 there; another device is that address with the hall told it listens on 127.0.0.1 only."""
@@ -9,9 +9,9 @@ import http.client
 
 import pytest
 
-from display import hall
-from display import server as display_server
-from display.desk_page import desk_page
+from shuangsheng.hall import hall
+from shuangsheng.hall import server as display_server
+from shuangsheng.render.desk_page import desk_page
 from tests.events import draw, start_event
 from tests.helpers import ROOT
 
@@ -87,7 +87,7 @@ def test_from_another_device_the_desk_page_is_403_unless_desk_lan(serving):
 
 
 def test_the_hall_guide_names_the_desk_pages_words_as_they_are():
-    from templates import read
+    from shuangsheng.render.templates import read
 
     guide = (ROOT / "docs" / "hall-setup.md").read_text(encoding="utf-8")
     desk = read("desk.html.j2")

@@ -1,4 +1,4 @@
-"""display.server and `shuangsheng show`: read-only, nothing but its own two resources, calm notices, the export,
+"""shuangsheng.hall.server and `shuangsheng show`: read-only, nothing but its own two resources, calm notices, the export,
 Ctrl+C. (What the page looks like in a browser is tests/browser/.)"""
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from display import server as display_server
-from display.server import BoardSource, FileState, Watch, host_allowed, make_server, problems_of
-from scoring import tournament
-from scoring.workbook.problems import Cell, Problem, WorkbookError
+from shuangsheng.cli import app
+from shuangsheng.hall import server as display_server
+from shuangsheng.hall.server import BoardSource, FileState, Watch, host_allowed, make_server, problems_of
+from shuangsheng.storage.workbook.problems import Cell, Problem, WorkbookError
+from shuangsheng.usecases import tournament
 from tests.events import finished, play, played_rounds, start_event
 from tests.helpers import digests
 from tests.show_process import cpu_seconds, start_show, stop

@@ -9,11 +9,11 @@ import tomllib
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from scoring import event as event_file
-from scoring.hands import FIELDS, Offense
-from scoring.rules import CHOICES
-from scoring.workbook.schema import HEADER, LOTS_HEADER, MATCHES_HEADER, TEAMS_HEADER
+from shuangsheng.cli import app
+from shuangsheng.game.hands import FIELDS, Offense
+from shuangsheng.game.rules import CHOICES
+from shuangsheng.storage import event as event_file
+from shuangsheng.storage.workbook.schema import HEADER, LOTS_HEADER, MATCHES_HEADER, TEAMS_HEADER
 from tests.helpers import ROOT
 
 DOCS = ROOT / "docs"
@@ -123,7 +123,7 @@ def test_exit_codes_are_documented(code):
 
 
 def test_every_score_status_is_documented():
-    from scoring.status import TableStatus
+    from shuangsheng.table.status import TableStatus
 
     json_output = section(page("README.md"), "## `--json` 输出 JSON output")
     for value in (s.value for s in TableStatus):
@@ -131,9 +131,9 @@ def test_every_score_status_is_documented():
 
 
 def test_the_documented_limits_are_the_ones_in_force():
-    from scoring.hands import MAX_CAPTURE, MAX_RECORD_DEPTH
-    from scoring.knockout import MAX_TEAMS
-    from scoring.workbook import guard
+    from shuangsheng.game.hands import MAX_CAPTURE, MAX_RECORD_DEPTH
+    from shuangsheng.knockout.knockout import MAX_TEAMS
+    from shuangsheng.storage.workbook import guard
 
     limits = (ROOT / "docs" / "limits.md").read_text(encoding="utf-8")
     record = (ROOT / "docs" / "match-record.md").read_text(encoding="utf-8")
@@ -156,8 +156,8 @@ def test_no_file_cites_a_spec_section_the_repository_does_not_have():
 
 
 def test_the_hall_guide_names_the_table_pages_buttons_and_the_qr_sheet_as_they_are():
-    from materials.qr_sheet import qr_sheet_name
-    from templates import read
+    from shuangsheng.render.materials.qr_sheet import qr_sheet_name
+    from shuangsheng.render.templates import read
 
     guide = page("hall-setup.md")
     assert qr_sheet_name(7).replace("7", "N") in guide
@@ -172,8 +172,8 @@ def test_the_hall_guide_names_the_table_pages_buttons_and_the_qr_sheet_as_they_a
 
 
 def test_the_desk_section_names_every_endpoint_state_and_refusal():
-    from display.desk_api import desk_route
-    from scoring.desk import DeskState, label
+    from shuangsheng.hall.desk_api import desk_route
+    from shuangsheng.table.desk import DeskState, label
 
     desk = section(page("table-api.md"), "## 裁判台接口（JSON，UTF-8）")
     endpoints = [cell.split("，")[0].strip("`") for cell in first_column(desk.split("的回答")[0])]

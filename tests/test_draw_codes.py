@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scoring import tournament, workbook
-from scoring.codes import format_code, parse_code
-from scoring.entry import Stamp, add_hand
-from scoring.ledger import Ledger
+from shuangsheng.storage import workbook
+from shuangsheng.storage.ledger import Ledger
+from shuangsheng.table.codes import format_code, parse_code
+from shuangsheng.table.entry import Stamp, add_hand
+from shuangsheng.usecases import tournament
 from tests.events import fill, new_event, round_file, second_round_drawn, simulated
 from tests.helpers import cli, on
 from tests.pdfcheck import page_texts
@@ -63,7 +64,7 @@ def test_a_draw_completed_after_an_interruption_keeps_its_codes(tmp_path: Path) 
 def test_redo_gives_new_codes_to_the_tables_it_changes_and_keeps_the_others(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from scoring.hands import MatchRecord
+    from shuangsheng.game.hands import MatchRecord
 
     folder = second_round_drawn(tmp_path / "event")
     records = {t: simulated(t, folder) for t in (1, 2, 3, 4)}  # round 1 as second_round_drawn typed it
@@ -101,7 +102,7 @@ def _all_codes_before(before: dict[int, str], after: dict[int, str]) -> set[str]
 
 
 def tournament_setup(folder: Path, number: int, table: int):
-    from scoring.entry import Seat, TableSetup
+    from shuangsheng.table.entry import Seat, TableSetup
 
     state = tournament.open_folder(folder)
     pairing = state.rounds[number - 1].match(table).pairing

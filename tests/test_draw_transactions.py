@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from display.hall import SEALED, Request, TableApi, Throttle
-from scoring import tournament
-from scoring.ledger import DB_NAME, Ledger
+from shuangsheng.cli import app
+from shuangsheng.hall.hall import SEALED, Request, TableApi, Throttle
+from shuangsheng.storage.ledger import DB_NAME, Ledger
+from shuangsheng.usecases import tournament
 from tests.events import fill, new_event, round_one_corrected, second_round_drawn, start_event
 from tests.helpers import cli, digests, page_body
 
@@ -298,8 +298,8 @@ def test_a_draw_whose_papers_failed_and_whose_workbook_a_person_replaced_is_not_
     """Round 1 drawn, its papers not written (a PDF held open: the draw stays unfinished), then round-1.xlsx replaced
     by another draw's workbook (copied from a rehearsal): that is a person's file, named as such ("换回"), not a
     `draw --redo 1` to run again (which --redo refuses for round 1)."""
-    import materials.paper
-    from scoring.errors import UserError
+    import shuangsheng.render.materials.paper
+    from shuangsheng.vocabulary.errors import UserError
 
     folder, other = tmp_path / "event", tmp_path / "rehearsal"
     for place in (folder, other):
@@ -308,7 +308,7 @@ def test_a_draw_whose_papers_failed_and_whose_workbook_a_person_replaced_is_not_
     def held_open(*args, **kwargs):
         raise UserError(["第1轮对阵表.pdf 正被其他程序打开"])
 
-    monkeypatch.setattr(materials.paper, "write_draw_papers", held_open)
+    monkeypatch.setattr(shuangsheng.render.materials.paper, "write_draw_papers", held_open)
     cli("draw", folder, "--seed", 1, code=1)
     monkeypatch.undo()
     cli("draw", other, "--seed", 5)
@@ -364,17 +364,17 @@ def test_a_redo_stopped_before_or_after_its_recording_is_finished_by_running_it_
 def test_a_redo_stopped_while_its_papers_are_written_is_finished_by_running_it_again(to_redo, monkeypatch):
     """`draw --redo 2` killed while writing its papers (round-2.xlsx already corrected, the draw unfinished): the same
     command again writes the papers and completes the draw, rather than saying no --redo is needed."""
-    import materials.paper
+    import shuangsheng.render.materials.paper
 
     folder, codes, _ = to_redo
-    writing = materials.paper.write_draw_papers
+    writing = shuangsheng.render.materials.paper.write_draw_papers
 
     def killed(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(materials.paper, "write_draw_papers", killed)
+    monkeypatch.setattr(shuangsheng.render.materials.paper, "write_draw_papers", killed)
     CliRunner().invoke(app, ["draw", str(folder), "--redo", "2"])
-    monkeypatch.setattr(materials.paper, "write_draw_papers", writing)
+    monkeypatch.setattr(shuangsheng.render.materials.paper, "write_draw_papers", writing)
     with Ledger.open(folder) as book:
         assert not book.draws()[2].done
     output = cli("draw", folder, "--redo", 2).output
@@ -406,7 +406,7 @@ def test_a_desk_reopen_caught_by_the_next_draw_is_refused_not_stored_under_the_s
     """The desk (`serve`'s 裁判台) reopens round 1's table 2 while `draw` records round 2 in another process: the desk
     looked at the round in play (round 1) just before the draw committed and writes just after. Round 1 is sealed by
     then: the desk is refused (409, in Chinese), and round 1's table 2 stays decided as round 2 was drawn on it."""
-    from display import desk_api
+    from shuangsheng.hall import desk_api
 
     folder, codes, api = played
     desk = desk_api.DeskApi(folder, names={"127.0.0.1"}, port=PORT, pin="246810", throttle=Throttle(),
@@ -499,7 +499,7 @@ def test_a_later_round_workbook_open_in_excel_stops_the_redo_in_chinese_and_runn
 def test_a_redo_stopped_before_removing_the_voided_round_s_qr_sheet_removes_it_when_run_again(tmp_path, monkeypatch):
     """`draw --redo 2` stopped after its recording, before it removed round 3's 扫码单 (dead codes): run again, it
     removes it (round 3's draw is voided already, so it is no longer among the rounds the redo voids now)."""
-    from materials.qr_sheet import qr_sheet_name
+    from shuangsheng.render.materials.qr_sheet import qr_sheet_name
     from tests.test_qr_sheets import with_sheets
 
     folder = with_sheets(tmp_path / "event")

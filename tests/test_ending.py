@@ -1,4 +1,4 @@
-"""materials.ending: the bracket chart, the results announcement and the certificates, measured from the PDFs."""
+"""shuangsheng.render.materials.ending: the bracket chart, the results announcement and the certificates, measured from the PDFs."""
 
 from __future__ import annotations
 
@@ -14,17 +14,17 @@ import pypdf
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from materials import ending
-from materials.fonts import choose_fonts, formal_candidates, system_candidates
-from materials.page import MARGIN
-from materials.wording import MaterialsError
-from scoring.bracket import build
-from scoring.event import default_event
-from scoring.knockout import MatchOutcome, Round, next_round
-from scoring.levels import Level, Levels
-from scoring.status import TableStatus
-from scoring.teams import Team
+from shuangsheng.cli import app
+from shuangsheng.game.levels import Level, Levels
+from shuangsheng.knockout.bracket import build
+from shuangsheng.knockout.knockout import MatchOutcome, Round, next_round
+from shuangsheng.knockout.teams import Team
+from shuangsheng.render.materials import ending
+from shuangsheng.render.materials.fonts import choose_fonts, formal_candidates, system_candidates
+from shuangsheng.render.materials.page import MARGIN
+from shuangsheng.render.materials.wording import MaterialsError
+from shuangsheng.storage.event import default_event
+from shuangsheng.table.status import TableStatus
 from tests.events import new_event
 from tests.pdfcheck import text_of
 

@@ -1,4 +1,4 @@
-"""Table-side entry (the table API of `serve`, scoring/entry.py): every decision on a phone's request, each with the HTTP
+"""Table-side entry (the table API of `serve`, shuangsheng/table/entry.py): every decision on a phone's request, each with the HTTP
 status the server answers, and the state as the fold of the table's append-only log."""
 
 from __future__ import annotations
@@ -11,7 +11,11 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from scoring.entry import (
+from shuangsheng.game.hands import Hand, MatchRecord, parse_record
+from shuangsheng.game.levels import Side
+from shuangsheng.game.match import replay, replay_record, result_as_json
+from shuangsheng.game.rules import RuleSet, TieBreak
+from shuangsheng.table.entry import (
     Action,
     Entry,
     EntryStatus,
@@ -36,10 +40,6 @@ from scoring.entry import (
     table_state,
     undo,
 )
-from scoring.hands import Hand, MatchRecord, parse_record
-from scoring.levels import Side
-from scoring.match import replay, replay_record, result_as_json
-from scoring.rules import RuleSet, TieBreak
 
 SETUP = TableSetup(round=2, table=7, a=Seat("03", ("张三", "李四")), b=Seat("08", ("王五", "赵六")))
 
@@ -807,7 +807,7 @@ def test_the_rewritten_step_folds_any_entries_as_the_replace_based_one_did(entri
 
 
 def test_the_venue_displays_reading_of_a_table_does_not_push_out_the_phones_remembered_state():
-    """The TV reads each table with a setup without names (scoring/sources.py) between the phones' requests: both
+    """The TV reads each table with a setup without names (shuangsheng/table/sources.py) between the phones' requests: both
     states are remembered side by side, each the fold of its own setup."""
     stored = Phone().hands(EXAMPLE_HANDS[:3]).entries
     phones = table_state(SETUP, stored)

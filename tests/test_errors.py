@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.errors import Issue, Place, UserError, issues_json, located
-from scoring.places import Cell
+from shuangsheng.vocabulary.errors import Issue, Place, UserError, issues_json, located
+from shuangsheng.vocabulary.places import Cell
 from tests.events import every_status_round
 from tests.helpers import cli
 
@@ -73,7 +73,7 @@ def test_a_user_error_keeps_heading_details_and_hint_as_fields():
 
 
 def test_an_os_error_subclass_keeps_its_records():
-    from scoring.files import CannotWrite, OutputExists, Unreadable
+    from shuangsheng.storage.files import CannotWrite, OutputExists, Unreadable
 
     refused = CannotWrite(Path("a.pdf"), PermissionError(13, "Permission denied"))
     assert refused.issues[0].file == "a.pdf" and refused.messages[0].startswith("a.pdf：无法写入（Permission denied）")
@@ -83,8 +83,7 @@ def test_an_os_error_subclass_keeps_its_records():
 
 # --- no error is built from joined text ---
 
-SOURCES = sorted(p for folder in ("scoring", "materials", "display") for p in (ROOT / folder).rglob("*.py")) + [
-    ROOT / "cli.py"]
+SOURCES = sorted((ROOT / "shuangsheng").rglob("*.py"))
 
 
 def _error_classes(trees: dict[Path, ast.Module]) -> set[str]:
@@ -144,7 +143,7 @@ def test_no_message_is_split_or_searched_again():
 def test_an_undecided_round_is_refused_with_its_blockers_as_records(tmp_path):
     """`draw` on a round with a 加赛 table and a mistake at 第4桌!D7: one issue per undecided table, the mistake as
     a detail at its cell, the heading and the advice as fields of their own; the terminal shows them in order."""
-    from scoring import tournament
+    from shuangsheng.usecases import tournament
 
     every_status_round(tmp_path)
     with pytest.raises(tournament.TournamentError) as refused:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.event import EventError, ThirdPlace, default_event, default_text, load, parse
-from scoring.rules import DealerTable
+from shuangsheng.game.rules import DealerTable
+from shuangsheng.storage.event import EventError, ThirdPlace, default_event, default_text, load, parse
 
 
 def test_default_event_carries_the_seed_notice():

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring import ledger, workbook
-from scoring.ledger import DB_NAME, LEGACY_RECORD, Ledger
+from shuangsheng.storage import ledger, workbook
+from shuangsheng.storage.ledger import DB_NAME, LEGACY_RECORD, Ledger
 from tests.events import fill, new_event, round_file, second_round_drawn, simulated
 from tests.helpers import cli, sha
 
@@ -52,7 +52,7 @@ def test_a_checked_copy_stopped_before_its_rename_is_not_a_person_s_edit(tmp_pat
 
     monkeypatch.setattr(os, "replace", killed)
     with pytest.raises(KeyboardInterrupt):
-        from scoring import tournament
+        from shuangsheng.usecases import tournament
 
         tournament.write_checked_copy(tournament.score(folder))
     monkeypatch.setattr(os, "replace", real)
@@ -141,7 +141,7 @@ def test_the_bookkeeping_removed_or_damaged_is_refused_then_rebuilt_and_blames_n
 HOLDER = textwrap.dedent("""\
     import sys, time
     from pathlib import Path
-    from scoring.ledger import exclusive
+    from shuangsheng.storage.ledger import exclusive
     sys.argv = ["shuangsheng", "score", "活动"]
     with exclusive(Path({folder!r}), wait=1):
         print("held", flush=True)
@@ -298,14 +298,14 @@ def _mirrored(record):
     """The same hands with the dealers swapped: the other side wins, after as many hands."""
     from dataclasses import replace
 
-    from scoring.hands import MatchRecord
+    from shuangsheng.game.hands import MatchRecord
 
     return MatchRecord(tuple(replace(h, dealer=h.dealer.other) for h in record.hands))
 
 
 def test_a_correction_after_the_next_draw_has_one_way_forward_carried_to_the_end(tmp_path: Path) -> None:
-    from scoring import tournament
-    from scoring.workbook.round_writer import entered
+    from shuangsheng.storage.workbook.round_writer import entered
+    from shuangsheng.usecases import tournament
 
     folder = second_round_drawn(tmp_path / "event")
     records = {t: simulated(t, folder) for t in (1, 2, 3, 4)}  # round 1 as second_round_drawn typed it
@@ -349,7 +349,7 @@ def test_a_correction_after_the_next_draw_has_one_way_forward_carried_to_the_end
 
 
 def _teams_file(folder: Path, drop: str | None = None, rename: dict[str, tuple[str, str]] | None = None) -> None:
-    from scoring.teams import Team
+    from shuangsheng.knockout.teams import Team
 
     teams = [t for t in workbook.read_teams(folder / "teams.xlsx") if t.id != drop]
     teams = [Team(t.id, (rename or {}).get(t.id, t.players)) for t in teams]
@@ -380,7 +380,7 @@ def test_a_team_row_deleted_in_a_folder_from_before_event_db_is_a_problem(tmp_pa
 def _without_levels(record):
     from dataclasses import replace
 
-    from scoring.hands import MatchRecord
+    from shuangsheng.game.hands import MatchRecord
 
     return MatchRecord(tuple(replace(h, level=None) for h in record.hands))
 

@@ -1,4 +1,4 @@
-"""`show --export` (display/export.py): a new .html file, or over an earlier export with --force; never over an
+"""`show --export` (shuangsheng/hall/export.py): a new .html file, or over an earlier export with --force; never over an
 input of the event (event.toml, teams.xlsx, round-N.xlsx, event.db) nor any file that is not an earlier export."""
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ def test_export_refuses_a_web_page_it_did_not_write_even_with_force(event, tmp_p
 
 
 def test_the_live_page_carries_no_export_mark():
-    from display.export import EXPORT_MARK
-    from display.page import page_html
+    from shuangsheng.hall.export import EXPORT_MARK
+    from shuangsheng.render.show_page import page_html
 
     assert EXPORT_MARK.decode() not in page_html("t", "", live=True)
     assert EXPORT_MARK.decode() in page_html("t", "", live=False)

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring import ledger, workbook
-from scoring.ledger import Ledger
+from shuangsheng.storage import ledger, workbook
+from shuangsheng.storage.ledger import Ledger
 from tests.events import new_event
 from tests.helpers import cli
 
@@ -63,7 +63,7 @@ KILLER = textwrap.dedent("""\
         return made
 
     os.replace, os.fsync, tempfile.mkstemp = replace, fsync, mkstemp
-    from scoring import ledger
+    from shuangsheng.storage import ledger
     real_transaction = ledger.Ledger._transaction
 
     @contextlib.contextmanager
@@ -76,7 +76,7 @@ KILLER = textwrap.dedent("""\
     ledger.Ledger._transaction = transaction
     atexit.register(lambda: print(f"MOMENTS {last[0]}", file=sys.stderr))
     sys.argv = ["shuangsheng", *sys.argv[2:]]
-    import cli
+    from shuangsheng import cli
     cli.main()
 """)
 
@@ -198,7 +198,7 @@ def test_two_commands_started_together_both_finish_or_one_names_the_other(field:
     folder = tmp_path / "together"
     shutil.copytree(field["before_score"], folder)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    runs = [subprocess.Popen([sys.executable, "-m", "cli", command, str(folder)], cwd=ROOT, env=env,
+    runs = [subprocess.Popen([sys.executable, "-m", "shuangsheng", command, str(folder)], cwd=ROOT, env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for command in ("score", "score", "bracket")]
     for run in runs:

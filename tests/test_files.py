@@ -1,4 +1,4 @@
-"""scoring.files: every output of every command is written to a temporary file in the same folder and renamed
+"""shuangsheng.storage.files: every output of every command is written to a temporary file in the same folder and renamed
 into place; nothing half-written is ever left under the real name."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from scoring import workbook
-from scoring.teams import Team
+from shuangsheng.cli import app
+from shuangsheng.knockout.teams import Team
+from shuangsheng.storage import workbook
 from tests.events import new_event
 
 runner = CliRunner()

@@ -1,4 +1,4 @@
-"""The wording markup drawn on the canvas (materials.flow): every kind of line, pages, tables, the house style."""
+"""The wording markup drawn on the canvas (shuangsheng.render.materials.flow): every kind of line, pages, tables, the house style."""
 
 from __future__ import annotations
 
@@ -11,10 +11,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from materials.flow import BOTTOM_Y, LEFT, ROOM, TOP_Y, WIDTH, Flow, Piece, _paginate, flow_pdf, together
-from materials.fonts import choose_fonts
-from materials.page import LARGE, REGULAR
-from materials.wording import DATA_END, DATA_START, BlockKind, MaterialsError, blocks
+from shuangsheng.render.materials.flow import (
+    BOTTOM_Y,
+    LEFT,
+    ROOM,
+    TOP_Y,
+    WIDTH,
+    Flow,
+    Piece,
+    _paginate,
+    flow_pdf,
+    together,
+)
+from shuangsheng.render.materials.fonts import choose_fonts
+from shuangsheng.render.materials.page import LARGE, REGULAR
+from shuangsheng.render.materials.wording import DATA_END, DATA_START, BlockKind, MaterialsError, blocks
 from tests.pdfcheck import assert_printable, page_texts, pages, text_of
 
 ALL_KINDS = [
@@ -214,7 +225,7 @@ def test_user_text_prints_literally(fonts):
     assert "王<b>五&赵&amp;六" in text
 
 
-@pytest.mark.parametrize("module", ["materials.results", "materials.documents", "materials.ending", "materials.paper"])
+@pytest.mark.parametrize("module", ["shuangsheng.render.materials.results", "shuangsheng.render.materials.documents", "shuangsheng.render.materials.ending", "shuangsheng.render.materials.paper"])
 def test_no_document_imports_platypus(module):
     """Every document is drawn on the canvas: reportlab's layout engine is never imported (it cost `score` a
     third of its time)."""

@@ -10,7 +10,7 @@ import pytest
 import reportlab
 from reportlab.pdfbase.ttfonts import TTFont
 
-from materials.fonts import (
+from shuangsheng.render.materials.fonts import (
     CID_FALLBACK,
     FontLoadError,
     FontSet,

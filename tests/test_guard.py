@@ -1,4 +1,4 @@
-"""Hostile or broken workbooks (scoring.workbook.guard and the readers): each gets a clear Chinese refusal saying
+"""Hostile or broken workbooks (shuangsheng.storage.workbook.guard and the readers): each gets a clear Chinese refusal saying
 what to do, nothing is written, and the user's file is unchanged — through `score`, `draw` and `materials`."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from scoring import workbook
-from scoring.workbook.guard import MAX_ENTRIES, MAX_ROWS, inspect
-from scoring.workbook.problems import WorkbookError
+from shuangsheng.storage import workbook
+from shuangsheng.storage.workbook.guard import MAX_ENTRIES, MAX_ROWS, inspect
+from shuangsheng.storage.workbook.problems import WorkbookError
 from tests.events import new_event, team_list
 from tests.helpers import cli, digests
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from scoring.workbook import guard
-from scoring.workbook.guard import inspect
-from scoring.workbook.problems import WorkbookError
+from shuangsheng.storage.workbook import guard
+from shuangsheng.storage.workbook.guard import inspect
+from shuangsheng.storage.workbook.problems import WorkbookError
 from tests.big_workbooks import counts, fill_to, grid_rows, paste_hands, to_shared_strings, workbook_of
 from tests.events import new_event
 from tests.helpers import cli, digests
@@ -155,7 +155,7 @@ def test_a_round_just_inside_every_limit_is_read_and_scored(event_128, round_128
 
 
 def test_the_documented_limits_are_the_ones_in_force():
-    from scoring import files
+    from shuangsheng.storage import files
 
     limits = (Path(__file__).resolve().parents[1] / "docs" / "limits.md").read_text(encoding="utf-8")
     assert f"解压后（按声明或实际）超过 {guard.MAX_UNZIPPED_BYTES // files.MB} MB" in limits

@@ -1,4 +1,4 @@
-"""display.hall and `shuangsheng serve` (docs/table-api.md): the table API status by status, in-process through
+"""shuangsheng.hall.hall and `shuangsheng serve` (docs/table-api.md): the table API status by status, in-process through
 `TableApi.handle` (no port); a few end-to-end on 127.0.0.1 (two phones posting the same hands at once, limits);
 `serve` killed with SIGKILL in the middle of entries loses nothing it answered; what the CLI prints."""
 
@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from display import api_common, hall
-from display import server as display_server
-from display.hall import MAX_BODY, Request, TableApi, Throttle
-from scoring import entry
-from scoring.codes import format_code
-from scoring.ledger import DB_NAME, Ledger
+from shuangsheng.hall import api_common, hall
+from shuangsheng.hall import server as display_server
+from shuangsheng.hall.hall import MAX_BODY, Request, TableApi, Throttle
+from shuangsheng.storage.ledger import DB_NAME, Ledger
+from shuangsheng.table import entry
+from shuangsheng.table.codes import format_code
 from tests.events import draw, redone_in_ledger, start_event
 from tests.helpers import cli, page_body
 
@@ -534,7 +534,7 @@ def test_stopping_the_hall_checkpoints_so_event_db_alone_holds_every_entry(event
 def start_serve(folder: Path, *args: str) -> tuple[subprocess.Popen, int, list[str]]:
     """`shuangsheng serve FOLDER --port 0 …` in its own process; returns it, its port and the lines it printed up
     to the one saying how to stop it."""
-    proc = subprocess.Popen([sys.executable, "-c", "import cli; cli.main()", "serve", str(folder), "--port", "0", *args],
+    proc = subprocess.Popen([sys.executable, "-c", "from shuangsheng import cli; cli.main()", "serve", str(folder), "--port", "0", *args],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
     lines = [proc.stdout.readline()]
     while lines[-1] and "Ctrl+C" not in lines[-1]:
@@ -1073,7 +1073,7 @@ def test_a_code_given_since_the_codes_were_read_is_not_held_against_the_phone(ev
 
 
 def entry_code(n: int) -> str:
-    from scoring.codes import encode
+    from shuangsheng.table.codes import encode
 
     return encode(0x5A5A5A5A00 + n)
 

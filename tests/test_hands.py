@@ -1,4 +1,4 @@
-"""scoring.hands and scoring.match.replay_record: the record file refused by size and depth before parsing, numbers
+"""shuangsheng.game.hands and shuangsheng.game.match.replay_record: the record file refused by size and depth before parsing, numbers
 bounded, every problem listed in hand order; fuzzed through the command line (no exception, a location for every
 error, the file unchanged)."""
 
@@ -12,9 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from cli import app
-from scoring.errors import shown
-from scoring.hands import (
+from shuangsheng.cli import app
+from shuangsheng.game.hands import (
     MAX_CAPTURE,
     MAX_RECORD_BYTES,
     MAX_RECORD_DEPTH,
@@ -24,8 +23,9 @@ from scoring.hands import (
     nesting_depth,
     read_record,
 )
-from scoring.levels import Side
-from scoring.match import replay_record
+from shuangsheng.game.levels import Side
+from shuangsheng.game.match import replay_record
+from shuangsheng.vocabulary.errors import shown
 from tests.helpers import run
 
 runner = CliRunner()
@@ -243,9 +243,9 @@ def test_a_hand_error_is_worded_only_when_shown():
 @pytest.mark.parametrize(("typed", "label"), [("Ｊ", "J"), ("ｊ", "J"), ("５", "5"), ("１０", "10"), ("Ａ", "A"),
                                               (" Ｑ ", "Q"), ("10级", "10")])
 def test_full_width_level_labels_in_a_record_read_like_the_workbook(typed, label):
-    from scoring.hands import parse_record
-    from scoring.levels import Level
-    from scoring.workbook.parsers import parse_level
+    from shuangsheng.game.hands import parse_record
+    from shuangsheng.game.levels import Level
+    from shuangsheng.storage.workbook.parsers import parse_level
 
     record, _ = parse_record({"start": {"A": typed, "B": typed}, "hands": [{"dealer": "A", "level": typed}]})
     assert record.start.a is record.start.b is record.hands[0].level is Level.parse(label)
@@ -276,7 +276,7 @@ def test_a_level_label_that_is_no_level_is_refused_by_hand_and_field():
 @pytest.mark.parametrize(("value", "typed"), [("0", '"0"'), (None, "null"), (True, "true"), ([1], "[1]"),
                                               (2.5, "2.5")])
 def test_a_wrong_value_is_quoted_as_it_was_typed_in_the_record(value, typed):
-    from scoring.match import replay_record
+    from shuangsheng.game.match import replay_record
 
     result = replay_record({"hands": [{"dealer": "A", "points": value}]})
     assert result.errors[0].message == f"第1局台下得分：应为整数，实际为 {typed}"

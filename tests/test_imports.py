@@ -8,8 +8,8 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("scoring", "materials", "display", "templates")
-SCRIPTS = ("cli.py",)
+PACKAGES = ("shuangsheng",)
+SCRIPTS: tuple[str, ...] = ()
 
 
 def project_modules() -> dict[str, Path]:
@@ -86,7 +86,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_project_has_no_import_cycle():
     modules = project_modules()
-    assert {"cli", "scoring.knockout", "materials.paper", "scoring.workbook.problems"} <= set(modules)
+    assert {"shuangsheng.cli", "shuangsheng.knockout.knockout", "shuangsheng.render.materials.paper", "shuangsheng.storage.workbook.problems"} <= set(modules)
     assert cycles(import_graph(modules)) == []
 
 

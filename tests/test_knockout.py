@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.event import ThirdPlace
-from scoring.knockout import (
+from shuangsheng.knockout.knockout import (
     BracketError,
     DrawError,
     LotsError,
@@ -32,7 +31,8 @@ from scoring.knockout import (
     round_title,
     rounds_needed,
 )
-from scoring.status import TableStatus
+from shuangsheng.storage.event import ThirdPlace
+from shuangsheng.table.status import TableStatus
 
 
 def ids(n: int) -> list[str]:

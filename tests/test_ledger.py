@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring import ledger
-from scoring.ledger import DB_NAME, FolderBusy, Ledger, LedgerError, exclusive, fingerprint_of
+from shuangsheng.storage import ledger
+from shuangsheng.storage.ledger import DB_NAME, FolderBusy, Ledger, LedgerError, exclusive, fingerprint_of
 from tests.helpers import on
 
 
@@ -171,7 +171,7 @@ def test_opening_a_current_ledger_writes_nothing(tmp_path: Path) -> None:
 
 
 def test_draws_newest_in_force_voided_kept(tmp_path: Path) -> None:
-    from scoring.knockout import Pairing, Round
+    from shuangsheng.knockout.knockout import Pairing, Round
 
     first = Round(1, ("01", "02", "03"), (Pairing(1, "02", "03"),), ("01",), 7)
     again = Round(1, ("01", "02", "03"), (Pairing(1, "01", "03"),), ("02",), None, (("01", 1), ("03", 2), ("02", 3)))
@@ -309,7 +309,7 @@ def test_wal_on_a_local_disk_and_the_rollback_journal_on_a_network_folder(tmp_pa
 HOLDER = textwrap.dedent("""\
     import sys, time
     from pathlib import Path
-    from scoring.ledger import exclusive
+    from shuangsheng.storage.ledger import exclusive
     folder = Path(sys.argv[1])
     sys.argv = ["shuangsheng", "draw", "比赛"]  # the command line the holder is recorded with
     with exclusive(folder, wait=1):
@@ -357,7 +357,7 @@ def test_commands_one_after_the_other_in_one_process(tmp_path: Path) -> None:
 
 
 def _round_of_two_tables():
-    from scoring.knockout import Pairing, Round
+    from shuangsheng.knockout.knockout import Pairing, Round
 
     return Round(1, ("01", "02", "03", "04"), (Pairing(1, "01", "02"), Pairing(2, "03", "04")), (), 5)
 
@@ -384,13 +384,13 @@ def test_a_voided_draw_s_codes_stop_working(tmp_path: Path) -> None:
 
 
 def _setup():
-    from scoring.entry import Seat, TableSetup
+    from shuangsheng.table.entry import Seat, TableSetup
 
     return TableSetup(1, 1, Seat("01", ("甲", "乙")), Seat("02", ("丙", "丁")))
 
 
 def test_entries_are_decided_and_appended_in_one_transaction_and_read_back(tmp_path: Path) -> None:
-    from scoring.entry import Result, Stamp, add_hand, end, table_state
+    from shuangsheng.table.entry import Result, Stamp, add_hand, end, table_state
 
     stamp = Stamp("s1", "2026-03-20T09:00:00+08:00", "192.168.1.20")
     with Ledger.open(tmp_path) as book:
@@ -409,7 +409,7 @@ def test_entries_are_decided_and_appended_in_one_transaction_and_read_back(tmp_p
 
 
 def test_a_refused_request_appends_nothing(tmp_path: Path) -> None:
-    from scoring.entry import Result, Stamp, add_hand
+    from shuangsheng.table.entry import Result, Stamp, add_hand
 
     with Ledger.open(tmp_path) as book:
         draw = book.record_draw(_round_of_two_tables(), {})
@@ -435,7 +435,7 @@ def test_a_change_to_a_draw_no_longer_in_force_is_refused_and_nothing_stored(tmp
     """A request read its draw, then `draw --redo` voided it or a newer draw of the round superseded it: the entry
     or clock row would be stored where no table shows it, so the ledger refuses it (DrawReplaced, rolled back);
     what changes nothing is still answered."""
-    from scoring.entry import Result, Stamp, add_hand
+    from shuangsheng.table.entry import Result, Stamp, add_hand
 
     hand = {"hand": 1, "id": "p1", "dealer": "A", "points": 35}
     start = ledger.ClockRow(ledger.ClockAction.START, "2026-12-01T14:00:00+08:00", "127.0.0.1")

@@ -1,12 +1,12 @@
-"""Chinese line breaking (scoring.linebreak), the one rule of the help pages and the printed pages."""
+"""Chinese line breaking (shuangsheng.render.linebreak), the one rule of the help pages and the printed pages."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.linebreak import NO_LINE_END, NO_LINE_START, break_lines, breakable, can_break, forbidden
-from scoring.text import width
+from shuangsheng.render.linebreak import NO_LINE_END, NO_LINE_START, break_lines, breakable, can_break, forbidden
+from shuangsheng.vocabulary.text import width
 
 
 def columns(text: str, n: int) -> list[str]:

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from display import hall
-from display.hall import Request, TableApi, Throttle
-from scoring import tournament
-from scoring.codes import format_code
-from scoring.ledger import DB_NAME, LEGACY_RECORD, Ledger, write_generated
+from shuangsheng.hall import hall
+from shuangsheng.hall.hall import Request, TableApi, Throttle
+from shuangsheng.storage.ledger import DB_NAME, LEGACY_RECORD, Ledger, write_generated
+from shuangsheng.table.codes import format_code
+from shuangsheng.usecases import tournament
 from tests.events import fill, new_event, second_round_drawn
 from tests.helpers import cli, digests
 from tests.pdfcheck import text_of
@@ -138,7 +138,7 @@ def test_rebuild_end_to_end_new_codes_on_the_cards_and_the_old_ones_dead(event: 
 
 
 def test_rebuild_prints_the_rounds_qr_sheet_again_at_the_address_it_carried(event: Path) -> None:
-    from materials.qr_sheet import render_qr_sheet
+    from shuangsheng.render.materials.qr_sheet import render_qr_sheet
 
     with Ledger.open(event) as book:
         record = book.draws()[2]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.hands import Hand, Offense, RecordError, parse_record
-from scoring.levels import Level, Levels, Side
-from scoring.match import Kind, Status, replay, result_as_json
-from scoring.rules import DEFAULT_RULES, DealerTable, RulesError, RuleSet
+from shuangsheng.game.hands import Hand, Offense, RecordError, parse_record
+from shuangsheng.game.levels import Level, Levels, Side
+from shuangsheng.game.match import Kind, Status, replay, result_as_json
+from shuangsheng.game.rules import DEFAULT_RULES, DealerTable, RulesError, RuleSet
 from tests.helpers import levels, run
 
 A, B = Side.A, Side.B
@@ -705,8 +705,8 @@ def test_a_replay_one_hand_at_a_time_gives_after_each_hand_what_replaying_those_
     import random
     from dataclasses import replace
 
-    from scoring.match import Replay
-    from scoring.simulate import simulate_match
+    from shuangsheng.game.match import Replay
+    from shuangsheng.game.simulate import simulate_match
 
     rng = random.Random(3)
     records = [simulate_match(rng)[0] for _ in range(20)]

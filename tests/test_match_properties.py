@@ -7,10 +7,10 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.hands import Hand, MatchRecord, Offense
-from scoring.levels import Level, Levels, Side
-from scoring.match import Kind, Status, replay
-from scoring.rules import DealerTable, NegativePoints, PenaltyExcess, RuleSet
+from shuangsheng.game.hands import Hand, MatchRecord, Offense
+from shuangsheng.game.levels import Level, Levels, Side
+from shuangsheng.game.match import Kind, Status, replay
+from shuangsheng.game.rules import DealerTable, NegativePoints, PenaltyExcess, RuleSet
 
 levels_st = st.sampled_from(list(Level))
 rules_st = st.builds(

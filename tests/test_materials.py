@@ -16,14 +16,14 @@ import pytest
 from reportlab.lib.units import mm
 from typer.testing import CliRunner
 
-from materials import documents as docs
-from materials import wording
-from materials.fonts import choose_fonts, system_candidates
-from materials.page import PAGE
-from scoring.event import default_event, default_text, parse
-from scoring.files import OutputExists
-from scoring.rules import DealerTable, RuleSet
-from scoring.teams import Team
+from shuangsheng.game.rules import DealerTable, RuleSet
+from shuangsheng.knockout.teams import Team
+from shuangsheng.render.materials import documents as docs
+from shuangsheng.render.materials import wording
+from shuangsheng.render.materials.fonts import choose_fonts, system_candidates
+from shuangsheng.render.materials.page import PAGE
+from shuangsheng.storage.event import default_event, default_text, parse
+from shuangsheng.storage.files import OutputExists
 from tests.events import new_event
 from tests.pdfcheck import assert_fonts_embedded, assert_inside_margins, fonts_of, text_of
 
@@ -397,7 +397,7 @@ def test_an_edited_template_with_a_mistake_is_named_by_file_and_line(tmp_path, t
 
 def test_an_edited_template_mistake_through_the_command_line(tmp_path):
     runner = CliRunner()
-    from cli import app
+    from shuangsheng.cli import app
 
     folder = tmp_path / "event"
     assert runner.invoke(app, ["init", str(folder)]).exit_code == 0
@@ -409,8 +409,8 @@ def test_an_edited_template_mistake_through_the_command_line(tmp_path):
 
 
 def test_the_template_readme_documents_every_mark_and_every_insert_the_templates_use():
-    from materials.wording import BlockKind
-    from templates import TEMPLATE_DIR
+    from shuangsheng.render.materials.wording import BlockKind
+    from shuangsheng.render.templates import TEMPLATE_DIR
 
     readme = (TEMPLATE_DIR / "README.md").read_text(encoding="utf-8").replace("\\|", "|")
     assert all(f"`{kind.value}" in readme for kind in BlockKind if kind.value)
@@ -449,7 +449,7 @@ def test_start_time_wording(text, expected):
 
 
 def test_materials_command(tmp_path):
-    from cli import app
+    from shuangsheng.cli import app
 
     new_event(tmp_path, TEAMS[:2])
     runner = CliRunner()
@@ -472,7 +472,7 @@ def test_materials_command(tmp_path):
 
 
 def test_materials_command_without_event_toml(tmp_path):
-    from cli import app
+    from shuangsheng.cli import app
 
     result = CliRunner().invoke(app, ["materials", str(tmp_path)])
     assert result.exit_code == 1 and "找不到活动设置文件" in result.output
@@ -492,7 +492,7 @@ def test_no_line_starts_with_closing_or_ends_with_opening_punctuation(pdfs, kind
 
 
 def test_break_lines_pushes_punctuation_and_numbers_down():
-    from materials.page import break_lines
+    from shuangsheng.render.materials.page import break_lines
 
     fonts = choose_fonts(candidates=INSTALLED)
     size = 10
@@ -515,7 +515,7 @@ def test_without_chinese_fonts_the_documents_still_build_with_stsong():
 
 
 def test_lots_sheet_says_which_lots_meet_and_which_are_byes():
-    from scoring.event import Byes
+    from shuangsheng.storage.event import Byes
 
     event = default_event()
     fonts = choose_fonts(candidates=INSTALLED)

@@ -1,4 +1,4 @@
-"""The day's paper (materials.paper): score cards, draw sheet, playoff slips, round results."""
+"""The day's paper (shuangsheng.render.materials.paper): score cards, draw sheet, playoff slips, round results."""
 
 from __future__ import annotations
 
@@ -11,16 +11,16 @@ import pytest
 from reportlab.lib.units import mm
 from typer.testing import CliRunner
 
-from materials import paper
-from materials import results as results_paper
-from materials.fonts import choose_fonts, system_candidates
-from scoring import tournament
-from scoring.event import default_event
-from scoring.knockout import Pairing, Round
-from scoring.results import round_results
-from scoring.status import TableStatus
-from scoring.teams import Team
-from scoring.workbook.schema import HAND_COLUMNS, HEADER
+from shuangsheng.knockout.knockout import Pairing, Round
+from shuangsheng.knockout.teams import Team
+from shuangsheng.render.materials import paper
+from shuangsheng.render.materials import results as results_paper
+from shuangsheng.render.materials.fonts import choose_fonts, system_candidates
+from shuangsheng.render.results import round_results
+from shuangsheng.storage.event import default_event
+from shuangsheng.storage.workbook.schema import HAND_COLUMNS, HEADER
+from shuangsheng.table.status import TableStatus
+from shuangsheng.usecases import tournament
 from tests.events import every_status_round, new_event
 from tests.pdfcheck import assert_printable, page_texts, pages, render_png, text_of
 
@@ -121,7 +121,7 @@ def test_card_points_table_is_the_rule_sheets_table_in_force():
     negative_points = "clamp" the table starts at 0 and says so."""
     import dataclasses
 
-    from scoring.rules import NegativePoints, RuleSet
+    from shuangsheng.game.rules import NegativePoints, RuleSet
 
     event = default_event()
     text = page_texts(paper.score_cards_pdf(event, None, {}, fonts=fonts(), invariant=True))[0]
@@ -175,8 +175,8 @@ def test_must_play_levels_are_shaded_on_the_track():
     """The shaded boxes are the must-play levels in force: 2, J, A by default; 2, 10, A when configured."""
     import dataclasses
 
-    from scoring.levels import Level
-    from scoring.rules import RuleSet
+    from shuangsheng.game.levels import Level
+    from shuangsheng.game.rules import RuleSet
 
     def shaded(event) -> int:
         data = paper.score_cards_pdf(event, None, {}, fonts=fonts(), invariant=True)
@@ -321,7 +321,7 @@ def test_playoff_slip_for_each_tied_table(scored):
 
 
 def test_score_papers_are_regenerated_but_an_edited_one_is_kept(scored):
-    from scoring.files import OutputExists
+    from shuangsheng.storage.files import OutputExists
 
     folder, report, _ = scored
     results_paper.write_score_papers(report, invariant=True)  # ours, unchanged: replaced freely
@@ -336,7 +336,7 @@ def test_score_papers_are_regenerated_but_an_edited_one_is_kept(scored):
 
 
 def test_draw_command_writes_the_draw_sheet_and_score_cards(tmp_path):
-    from cli import app
+    from shuangsheng.cli import app
 
     new_event(tmp_path, 5)
     result = CliRunner().invoke(app, ["draw", str(tmp_path), "--seed", "3"])
@@ -356,7 +356,7 @@ def test_draw_command_writes_the_draw_sheet_and_score_cards(tmp_path):
 def test_score_command_writes_the_results_and_a_slip_per_tied_table(tmp_path):
     import json
 
-    from cli import app
+    from shuangsheng.cli import app
 
     every_status_round(tmp_path)
     runner = CliRunner()
@@ -379,7 +379,7 @@ def test_user_text_cannot_break_a_template_table():
 
 
 def test_a_character_wider_than_its_line_gets_a_line_of_its_own():
-    from materials.page import break_lines
+    from shuangsheng.render.materials.page import break_lines
 
     f = fonts()
     assert break_lines(f, "对", 22, [10]) == ["对"]
@@ -389,7 +389,7 @@ def test_a_character_wider_than_its_line_gets_a_line_of_its_own():
 def test_demo_produces_every_document_for_every_round(tmp_path):
     """Each round's draw sheet, score cards (a page per table and a blank one) and results, a playoff slip for
     the table that was tied when time was up (seed 6 has one), and the six event documents; all printable."""
-    from cli import app
+    from shuangsheng.cli import app
 
     result = CliRunner().invoke(app, ["demo", "--out", str(tmp_path), "--teams", "6", "--seed", "6"])
     assert result.exit_code == 0, result.output
@@ -408,7 +408,7 @@ def test_demo_produces_every_document_for_every_round(tmp_path):
     assert_printable(slip.read_bytes(), smallest=12)
     assert "第一局加赛由" in text_of(slip.read_bytes())
     assert "第05组胜（加赛1局）" in text_of((tmp_path / results_paper.results_name(1)).read_bytes())
-    from materials.documents import FILE_NAMES
+    from shuangsheng.render.materials.documents import FILE_NAMES
 
     for name in FILE_NAMES:
         assert (tmp_path / name).exists()
@@ -418,8 +418,8 @@ def test_demo_produces_every_document_for_every_round(tmp_path):
 
 def test_the_operator_is_told_in_the_terminal_to_type_the_playoff_rows(tmp_path):
     """The line for the computer operator left the referee's slip: `score` says it."""
-    from scoring.report import next_after_score
-    from scoring.results import NextStep
+    from shuangsheng.render.report import next_after_score
+    from shuangsheng.render.results import NextStep
 
     line = next_after_score(NextStep.PLAYOFF, "round-2.xlsx", tmp_path)
     assert "把这些局填入 round-2.xlsx 该桌的“加1、加2……”行，再运行 shuangsheng score" in line

@@ -15,12 +15,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from scoring import workbook
-from scoring.errors import SHOWN_PROBLEMS
-from scoring.teams import Team
-from scoring.workbook.checked import CELL_TEXT_MAX, MAX_NOTES
-from scoring.workbook.schema import FIRST_HAND_ROW, FIRST_PLAYOFF_ROW, PLAYOFF_ROWS
-from scoring.workbook.style import BAD_FILL
+from shuangsheng.knockout.teams import Team
+from shuangsheng.storage import workbook
+from shuangsheng.storage.workbook.checked import CELL_TEXT_MAX, MAX_NOTES
+from shuangsheng.storage.workbook.schema import FIRST_HAND_ROW, FIRST_PLAYOFF_ROW, PLAYOFF_ROWS
+from shuangsheng.storage.workbook.style import BAD_FILL
+from shuangsheng.vocabulary.errors import SHOWN_PROBLEMS
 from tests.big_workbooks import fill_with_text, to_shared_strings
 from tests.helpers import cli
 from tests.pdfcheck import text_of

@@ -1,4 +1,4 @@
-"""materials.picture: 第N轮成绩.png and 成绩公告.png for the WeChat group, laid out for a phone."""
+"""shuangsheng.render.materials.picture: 第N轮成绩.png and 成绩公告.png for the WeChat group, laid out for a phone."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import pdfplumber
 import pytest
 from PIL import Image
 
-from materials import picture
-from materials.fonts import choose_fonts, system_candidates
-from scoring.event import default_event
-from scoring.results import round_results
-from scoring.tournament import score
+from shuangsheng.render.materials import picture
+from shuangsheng.render.materials.fonts import choose_fonts, system_candidates
+from shuangsheng.render.results import round_results
+from shuangsheng.storage.event import default_event
+from shuangsheng.usecases.tournament import score
 from tests.helpers import cli
 from tests.test_ending import play, team_list
 

@@ -1,4 +1,4 @@
-"""第N轮扫码单 (materials/qr_sheet.py): every table's QR code, rendered as a printer would and read back by a QR
+"""第N轮扫码单 (shuangsheng/render/materials/qr_sheet.py): every table's QR code, rendered as a printer would and read back by a QR
 reader, is that table's address; table number, code and address are printed as text; nothing past the margins.
 When serve writes it (at start, after each draw): tests/test_qr_watch.py."""
 
@@ -11,10 +11,10 @@ import re
 import pdfplumber
 import pytest
 
-from materials.qr_sheet import HALF, qr_sheet_name, qr_sheet_pdf, table_address
-from scoring.codes import codes_for_tables, format_code
-from scoring.event import default_event
-from scoring.knockout import Pairing, Round
+from shuangsheng.knockout.knockout import Pairing, Round
+from shuangsheng.render.materials.qr_sheet import HALF, qr_sheet_name, qr_sheet_pdf, table_address
+from shuangsheng.storage.event import default_event
+from shuangsheng.table.codes import codes_for_tables, format_code
 from tests.pdfcheck import assert_printable, page_texts, qr_codes, render_png
 
 pytest.importorskip("pypdfium2", reason="the 扫码单 test renders pages with pypdfium2: pip install -e '.[test]'")

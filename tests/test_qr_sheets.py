@@ -1,4 +1,4 @@
-"""scoring/qr_sheets.py through `shuangsheng draw --redo N`: the 扫码单 of the rounds the redo voids (their codes no
+"""shuangsheng/storage/qr_sheets.py through `shuangsheng draw --redo N`: the 扫码单 of the rounds the redo voids (their codes no
 longer open a table) is removed while it is what `serve --lan` wrote; one a person edited, or one the system will
 not delete now (open in a PDF reader on Windows), is kept and said in one line naming it. (The watch of a running
 serve removes them too: tests/test_qr_watch.py.)"""
@@ -8,10 +8,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from display.qr_watch import Poll, QrWatch
-from materials.qr_sheet import qr_sheet_name
-from scoring.ledger import Ledger
-from scoring.qr_sheets import qr_sheet_round
+from shuangsheng.hall.qr_watch import Poll, QrWatch
+from shuangsheng.render.materials.qr_sheet import qr_sheet_name
+from shuangsheng.storage.ledger import Ledger
+from shuangsheng.storage.qr_sheets import qr_sheet_round
 from tests.events import round_one_corrected, third_round_drawn
 from tests.helpers import cli
 

@@ -1,4 +1,4 @@
-"""display/qr_watch.py, the 扫码单 of `serve --lan` kept in step with the draws (docs/hall-setup.md): a round drawn
+"""shuangsheng/hall/qr_watch.py, the 扫码单 of `serve --lan` kept in step with the draws (docs/hall-setup.md): a round drawn
 while serve runs (`draw`, `draw --redo N`) gets its 第N轮扫码单.pdf with the codes in force — every QR code read back
 by a QR reader and opening its table on the running hall; a folder held by another command is written on a later
 poll; a person's edited sheet is kept and said once; what cannot be read now is said once and tried again; stopping
@@ -22,12 +22,13 @@ from pathlib import Path
 
 import pytest
 
-from display import hall
-from display.qr_watch import RETRY, Poll, QrWatch
-from materials.qr_sheet import qr_sheet_name, table_address
-from scoring import ledger, tournament
-from scoring.codes import format_code
-from scoring.ledger import Ledger
+from shuangsheng.hall import hall
+from shuangsheng.hall.qr_watch import RETRY, Poll, QrWatch
+from shuangsheng.render.materials.qr_sheet import qr_sheet_name, table_address
+from shuangsheng.storage import ledger
+from shuangsheng.storage.ledger import Ledger
+from shuangsheng.table.codes import format_code
+from shuangsheng.usecases import tournament
 from tests.events import first_round_scored, round_one_corrected, second_round_drawn, third_round_drawn
 from tests.helpers import cli
 from tests.pdfcheck import page_texts, qr_codes
@@ -299,8 +300,8 @@ def test_the_sheet_of_a_voided_round_open_in_a_pdf_reader_is_said_once_and_remov
     assert sheets.poll_once() is Poll.UNCHANGED
 
 def test_a_bug_in_the_watch_is_reported_and_ends_only_the_watch(tmp_path, monkeypatch, running_hall):
-    from display import qr_watch
-    from scoring.crash import REPORT_PREFIX
+    from shuangsheng.hall import qr_watch
+    from shuangsheng.storage.crash import REPORT_PREFIX
 
     folder = second_round_drawn(tmp_path / "event")
     server, sheets, console = running_hall(folder)
@@ -358,7 +359,7 @@ def test_the_mark_moves_with_each_draw_voided_draw_and_code_and_reads_nothing_el
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="127.0.0.2 is a local address on Linux only")
 def test_serve_writes_the_sheet_of_a_round_drawn_while_it_runs(tmp_path):
     folder = first_round_scored(tmp_path / "event")
-    proc = subprocess.Popen([sys.executable, "-c", "import cli; cli.main()", "serve", str(folder), "--port", "0",
+    proc = subprocess.Popen([sys.executable, "-c", "from shuangsheng import cli; cli.main()", "serve", str(folder), "--port", "0",
                              "--address", "127.0.0.2"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
     lines: queue.Queue[str] = queue.Queue()

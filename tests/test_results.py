@@ -1,15 +1,16 @@
-"""scoring.results: what a scored round shows per table, gathered from the engine, reader and knockout."""
+"""shuangsheng.render.results: what a scored round shows per table, gathered from the engine, reader and knockout."""
 
 from __future__ import annotations
 
 import random
 
-from scoring import tournament, workbook
-from scoring.levels import Level, Side
-from scoring.results import NextStep, round_results
-from scoring.simulate import simulate_match
-from scoring.status import TableStatus
-from scoring.workbook.problems import Cell
+from shuangsheng.game.levels import Level, Side
+from shuangsheng.game.simulate import simulate_match
+from shuangsheng.render.results import NextStep, round_results
+from shuangsheng.storage import workbook
+from shuangsheng.storage.workbook.problems import Cell
+from shuangsheng.table.status import TableStatus
+from shuangsheng.usecases import tournament
 from tests.events import every_status_round, new_event
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.hands import RecordError, parse_record
-from scoring.match import replay, result_as_json
-from scoring.rules import DEFAULT_RULES
+from shuangsheng.game.hands import RecordError, parse_record
+from shuangsheng.game.match import replay, result_as_json
+from shuangsheng.game.rules import DEFAULT_RULES
 from tests.helpers import load_vectors
 
 VECTORS = load_vectors()

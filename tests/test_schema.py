@@ -1,5 +1,5 @@
 """One schema (issue 17, item 5): each hand column knows its label and its width in every renderer — the round
-workbook, the checked copy and the printed score card take them from `scoring.workbook.schema`, and no other
+workbook, the checked copy and the printed score card take them from `shuangsheng.storage.workbook.schema`, and no other
 table keyed by a column's label remains."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from materials import paper
-from scoring.match import replay
-from scoring.text import width as display_width
-from scoring.workbook import read_round, write_checked
-from scoring.workbook.schema import HAND_COLUMNS, HAND_HEADER_ROW, HEADER
+from shuangsheng.game.match import replay
+from shuangsheng.render.materials import paper
+from shuangsheng.storage.workbook import read_round, write_checked
+from shuangsheng.storage.workbook.schema import HAND_COLUMNS, HAND_HEADER_ROW, HEADER
+from shuangsheng.vocabulary.text import width as display_width
 from tests.workbook_cases import filled_round
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_no_table_keyed_by_hand_column_labels_remains_in_the_code():
     """A dict literal with two or more of the hand columns' labels as keys is a second table of them."""
     found = []
-    for path in sorted([*ROOT.glob("scoring/**/*.py"), *ROOT.glob("materials/**/*.py"), ROOT / "cli.py"]):
+    for path in sorted(ROOT.glob("shuangsheng/**/*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Dict):
                 keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}

@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scoring import tournament, workbook
-from scoring.hands import Hand, MatchRecord
-from scoring.levels import Side
-from scoring.simulate import simulate_match
+from shuangsheng.game.hands import Hand, MatchRecord
+from shuangsheng.game.levels import Side
+from shuangsheng.game.simulate import simulate_match
+from shuangsheng.storage import workbook
+from shuangsheng.usecases import tournament
 from tests.events import draw, start_event
 from tests.helpers import cli
 

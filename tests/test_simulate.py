@@ -7,9 +7,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.match import Status, replay
-from scoring.rules import RuleSet, TieBreak
-from scoring.simulate import simulate_match
+from shuangsheng.game.match import Status, replay
+from shuangsheng.game.rules import RuleSet, TieBreak
+from shuangsheng.game.simulate import simulate_match
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,4 +1,4 @@
-"""Every command reads all sources of a table (scoring/sources.py): the paper sheet, the phone entries in event.db
+"""Every command reads all sources of a table (shuangsheng/table/sources.py): the paper sheet, the phone entries in event.db
 and the 对阵 sheet's 终局 cells (a lost card) — score, draw, bracket and awards, through the CLI."""
 
 from __future__ import annotations
@@ -11,16 +11,17 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from scoring import tournament, workbook
-from scoring.entry import Seat, Stamp, TableSetup, add_hand, confirm, end, hand_as_json
-from scoring.hands import Hand, MatchRecord
-from scoring.ledger import Ledger
-from scoring.levels import Side
-from scoring.match import replay, result_as_json
-from scoring.simulate import simulate_match
-from scoring.venue import build_board
-from scoring.workbook.loading import read_file, read_grids
-from scoring.workbook.schema import FIRST_HAND_ROW, MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
+from shuangsheng.game.hands import Hand, MatchRecord
+from shuangsheng.game.levels import Side
+from shuangsheng.game.match import replay, result_as_json
+from shuangsheng.game.simulate import simulate_match
+from shuangsheng.render.venue import build_board
+from shuangsheng.storage import workbook
+from shuangsheng.storage.ledger import Ledger
+from shuangsheng.storage.workbook.loading import read_file, read_grids
+from shuangsheng.storage.workbook.schema import FIRST_HAND_ROW, MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
+from shuangsheng.table.entry import Seat, Stamp, TableSetup, add_hand, confirm, end, hand_as_json
+from shuangsheng.usecases import tournament
 from tests.events import new_event
 from tests.helpers import cli, on
 from tests.pdfcheck import text_of

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring import files
+from shuangsheng.storage import files
 from tests.events import new_event
 from tests.helpers import ROOT, cli
 
@@ -29,7 +29,7 @@ def drawn(tmp_path) -> Path:
 
 def shuangsheng(*args: object, timeout: float = 120) -> subprocess.CompletedProcess:
     """The program in a process of its own, killed if it waits longer than `timeout` (a hang fails the test)."""
-    code = "import sys, cli; sys.argv[0] = 'shuangsheng'; cli.main()"
+    code = "import sys; from shuangsheng import cli; sys.argv[0] = 'shuangsheng'; cli.main()"
     return subprocess.run([sys.executable, "-c", code, *map(str, args)], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout)
 
@@ -119,7 +119,7 @@ def test_a_fifo_as_a_generated_output_is_not_ours_and_is_not_read(tmp_path):
     """The check before replacing a PDF reads the old one for its fingerprint: a FIFO there is not read (it would
     wait for ever) and counts as somebody else's file."""
     os.mkfifo(tmp_path / "通知.pdf")
-    from scoring import ledger
+    from shuangsheng.storage import ledger
 
     with pytest.raises(files.OutputExists):
         ledger.check_regenerable(tmp_path / "通知.pdf", force=False)

@@ -1,4 +1,4 @@
-"""scoring.status: one status per table, from the engine's result and the workbook's walkover / errors / nothing recorded."""
+"""shuangsheng.table.status: one status per table, from the engine's result and the workbook's walkover / errors / nothing recorded."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ import json
 
 import pytest
 
-from scoring import tournament, workbook
-from scoring.hands import Hand, MatchRecord
-from scoring.levels import Side
-from scoring.match import Status, replay
-from scoring.status import TableStatus, table_status
+from shuangsheng.game.hands import Hand, MatchRecord
+from shuangsheng.game.levels import Side
+from shuangsheng.game.match import Status, replay
+from shuangsheng.storage import workbook
+from shuangsheng.table.status import TableStatus, table_status
+from shuangsheng.usecases import tournament
 from tests.events import new_event
 from tests.helpers import cli, tied_hands
 

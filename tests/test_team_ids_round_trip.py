@@ -10,11 +10,11 @@ import openpyxl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import event as event_file
-from scoring import tournament
-from scoring.teams import ID_RULE, MAX_ID_LENGTH, canonical_id, id_key, normalize, same_person
-from scoring.workbook import read_round, read_teams
-from scoring.workbook.schema import MATCHES_HEADER, MATCHES_SHEET, POOL_HEADER, TEAMS_HEADER, TEAMS_SHEET
+from shuangsheng.knockout.teams import ID_RULE, MAX_ID_LENGTH, canonical_id, id_key, normalize, same_person
+from shuangsheng.storage import event as event_file
+from shuangsheng.storage.workbook import read_round, read_teams
+from shuangsheng.storage.workbook.schema import MATCHES_HEADER, MATCHES_SHEET, POOL_HEADER, TEAMS_HEADER, TEAMS_SHEET
+from shuangsheng.usecases import tournament
 
 # Characters people paste into names: CJK, full-width and half-width forms, compatibility ideographs, ligatures,
 # circled numbers, middle dots, every kind of space, and invisible format characters (zero-width space, ZWNJ, ZWJ,

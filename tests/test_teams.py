@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.teams import (
+from shuangsheng.knockout.teams import (
     ID_RULE,
     MAX_NAME_LENGTH,
     Team,
@@ -184,8 +184,8 @@ def test_every_problem_is_reported_not_just_the_first():
 
 
 def test_a_team_id_is_written_one_way_everywhere():
-    from scoring.teams import canonical_id, team_label, team_name
-    from scoring.workbook.parsers import parse_team_id
+    from shuangsheng.knockout.teams import canonical_id, team_label, team_name
+    from shuangsheng.storage.workbook.parsers import parse_team_id
 
     assert [canonical_id(t) for t in ("9", "09", "009", "12", "123", "A1", "")] == ["09", "09", "09", "12", "123",
                                                                                      "A1", ""]
@@ -208,9 +208,9 @@ def test_a_name_over_the_length_limit_is_refused_at_its_cell():
 
 @pytest.mark.parametrize(("written", "side"), [("A1", "A"), ("a001", "A"), ("3", "B"), ("03", "B"), ("乙", "B")])
 def test_a_forfeit_written_as_the_team_id_is_read_with_its_digits_as_numbers(written, side):
-    from scoring.knockout import Pairing
-    from scoring.levels import Side
-    from scoring.workbook.round_reader import parse_forfeit
+    from shuangsheng.game.levels import Side
+    from shuangsheng.knockout.knockout import Pairing
+    from shuangsheng.storage.workbook.round_reader import parse_forfeit
 
     assert parse_forfeit(written, Pairing(1, "A01", "03")) is Side[side]
     with pytest.raises(ValueError):

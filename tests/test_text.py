@@ -1,10 +1,10 @@
-"""scoring.text: display widths and commands as the user types them."""
+"""shuangsheng.vocabulary.text: display widths and commands as the user types them."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from scoring.text import command_line, pad, width
+from shuangsheng.vocabulary.text import command_line, pad, width
 
 
 def test_cjk_counts_two_columns():

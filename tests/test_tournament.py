@@ -1,4 +1,4 @@
-"""Direct tests of `scoring.tournament`: the event folder and what it adds up to (the CLI tests go end to end)."""
+"""Direct tests of `shuangsheng.usecases.tournament`: the event folder and what it adds up to (the CLI tests go end to end)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from scoring import tournament, workbook
-from scoring.simulate import simulate_match
-from scoring.status import TableStatus
+from shuangsheng.game.simulate import simulate_match
+from shuangsheng.storage import workbook
+from shuangsheng.table.status import TableStatus
+from shuangsheng.usecases import tournament
 from tests.events import new_event
 
 
@@ -68,8 +69,8 @@ def test_invalid_match_reason_names_its_cells(folder):
 
 def test_a_sheet_with_value_and_sequence_errors_lists_all_of_them_in_row_order(folder):
     """Hand 2 has the wrong dealer (甲 kept the deal), hand 4 an impossible score, hand 5 an unreadable one."""
-    from scoring.hands import Hand, MatchRecord
-    from scoring.levels import Side
+    from shuangsheng.game.hands import Hand, MatchRecord
+    from shuangsheng.game.levels import Side
 
     tournament.draw_next(folder, seed=1)
     path = tournament.round_path(folder, 1)

@@ -1,4 +1,4 @@
-"""The typesetting rules of the printed documents, for every document laid out by `materials.flow`: checked over
+"""The typesetting rules of the printed documents, for every document laid out by `shuangsheng.render.materials.flow`: checked over
 random names, ids and wordings from the laid-out lines (each piece's `text`) and from the PDF's own text, and on
 the day's papers at 40 teams (continuation heads, lists in number order)."""
 
@@ -13,13 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from materials.conventions import in_order
-from materials.flow import Flow, _paginate
-from materials.fonts import choose_fonts
-from materials.page import LARGE, REGULAR
-from materials.wording import blocks
-from scoring.levels import LABELS
-from scoring.linebreak import NO_LINE_END, NO_LINE_START, forbidden
+from shuangsheng.game.levels import LABELS
+from shuangsheng.render.linebreak import NO_LINE_END, NO_LINE_START, forbidden
+from shuangsheng.render.materials.conventions import in_order
+from shuangsheng.render.materials.flow import Flow, _paginate
+from shuangsheng.render.materials.fonts import choose_fonts
+from shuangsheng.render.materials.page import LARGE, REGULAR
+from shuangsheng.render.materials.wording import blocks
 from tests.pdfcheck import page_texts
 
 IDS = st.integers(1, 128).map(lambda n: f"第{n:02d}组")
@@ -162,7 +162,7 @@ def test_a_few_spilled_lines_are_fitted_onto_the_page_before(fonts):
 
 @pytest.fixture(scope="module")
 def demo40(tmp_path_factory):
-    from cli import app
+    from shuangsheng.cli import app
 
     folder = tmp_path_factory.mktemp("demo40")
     result = CliRunner().invoke(app, ["demo", "--out", str(folder), "--teams", "40", "--seed", "3"])
@@ -221,9 +221,9 @@ def test_wall_sheets_carry_no_paths_or_commands(demo40):
 
 def test_the_registration_form_never_spills_two_stray_rows(fonts):
     """13 teams leave no room for two blank rows on page 1: page 2 is a whole page of blank rows, not two."""
-    from materials.documents import registration_pdf
-    from scoring.event import default_event
-    from scoring.teams import Team
+    from shuangsheng.knockout.teams import Team
+    from shuangsheng.render.materials.documents import registration_pdf
+    from shuangsheng.storage.event import default_event
 
     teams = [Team(f"{i:02d}", ("王建国", "李秀英")) for i in range(1, 14)]
     data = registration_pdf(default_event(), teams, fonts=fonts, invariant=True)

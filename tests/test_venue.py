@@ -1,4 +1,4 @@
-"""scoring.venue: the venue display's page data, from event folders at each stage of the day."""
+"""shuangsheng.render.venue: the venue display's page data, from event folders at each stage of the day."""
 
 from __future__ import annotations
 
@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from scoring import tournament, workbook
-from scoring.levels import Side
-from scoring.results import round_results
-from scoring.simulate import simulate_match
-from scoring.status import TableStatus
-from scoring.venue import BRACKET_MAX_COLUMNS, BRACKET_MAX_LEAVES, Board, build_board, status_text
+from shuangsheng.game.levels import Side
+from shuangsheng.game.simulate import simulate_match
+from shuangsheng.render.results import round_results
+from shuangsheng.render.venue import BRACKET_MAX_COLUMNS, BRACKET_MAX_LEAVES, Board, build_board, status_text
+from shuangsheng.storage import workbook
+from shuangsheng.table.status import TableStatus
+from shuangsheng.usecases import tournament
 from tests.events import TIED, WRONG, draw, finished, play, played_rounds, start_event
 
 

@@ -1,4 +1,4 @@
-"""Double entry, `score DIR --round N --verify OTHER.xlsx` (scoring.workbook.verify): two independent
+"""Double entry, `score DIR --round N --verify OTHER.xlsx` (shuangsheng.storage.workbook.verify): two independent
 transcriptions compared cell by cell after the same lenient reading; every disagreement as 第3桌!D9：85 / 58."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import pypdf
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from scoring import workbook
-from scoring.simulate import simulate_match
-from scoring.workbook.schema import HAND_HEADER_ROW, sheet_name
+from shuangsheng.cli import app
+from shuangsheng.game.simulate import simulate_match
+from shuangsheng.storage import workbook
+from shuangsheng.storage.workbook.schema import HAND_HEADER_ROW, sheet_name
 from tests.events import new_event
 from tests.helpers import cli, sha
 

@@ -1,4 +1,4 @@
-"""scoring.workbook.checked: the checked copy — levels, marks and explanations per hand, readable in print."""
+"""shuangsheng.storage.workbook.checked: the checked copy — levels, marks and explanations per hand, readable in print."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from scoring import workbook as wbk
-from scoring.files import OutputExists
-from scoring.match import replay
-from scoring.workbook import HEADER, WorkbookError, read_round, write_checked, write_round
+from shuangsheng.game.match import replay
+from shuangsheng.storage import workbook as wbk
+from shuangsheng.storage.files import OutputExists
+from shuangsheng.storage.workbook import HEADER, WorkbookError, read_round, write_checked, write_round
 from tests.helpers import sha
 from tests.workbook_cases import (
     ROUND,

@@ -14,10 +14,10 @@ from pathlib import Path
 import openpyxl
 from defusedxml import ElementTree
 
-from scoring import workbook
-from scoring.knockout import Pairing, Round
-from scoring.simulate import simulate_match
-from scoring.teams import Team
+from shuangsheng.game.simulate import simulate_match
+from shuangsheng.knockout.knockout import Pairing, Round
+from shuangsheng.knockout.teams import Team
+from shuangsheng.storage import workbook
 from tests.helpers import cli
 
 NAMES = (  # each at most 20 characters, the longest name the team list accepts

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from openpyxl.utils.exceptions import IllegalCharacterError
 from typer.testing import CliRunner
 
-from cli import app
-from scoring import workbook
-from scoring.simulate import simulate_match
-from scoring.workbook.problems import WorkbookError
+from shuangsheng.cli import app
+from shuangsheng.game.simulate import simulate_match
+from shuangsheng.storage import workbook
+from shuangsheng.storage.workbook.problems import WorkbookError
 from tests.events import new_event
 from tests.helpers import sha
 

@@ -1,11 +1,11 @@
-"""scoring.workbook.lots: paper lots from an xlsx sheet or a CSV file in UTF-8 or GBK."""
+"""shuangsheng.storage.workbook.lots: paper lots from an xlsx sheet or a CSV file in UTF-8 or GBK."""
 
 from __future__ import annotations
 
 import openpyxl
 import pytest
 
-from scoring.workbook import WorkbookError, read_lots
+from shuangsheng.storage.workbook import WorkbookError, read_lots
 
 
 def test_lots_from_csv_in_gbk_and_from_xlsx(tmp_path):

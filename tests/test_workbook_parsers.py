@@ -1,4 +1,4 @@
-"""scoring.workbook.parsers: the lenient cell parsers accept what people really type and refuse the rest."""
+"""shuangsheng.storage.workbook.parsers: the lenient cell parsers accept what people really type and refuse the rest."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.levels import Level, Side
-from scoring.workbook import parse_capture, parse_flag, parse_level, parse_points, parse_side
+from shuangsheng.game.levels import Level, Side
+from shuangsheng.storage.workbook import parse_capture, parse_flag, parse_level, parse_points, parse_side
 
 A, B = Side.A, Side.B
 
@@ -28,7 +28,7 @@ def test_any_point_value_in_any_accepted_form_parses_back(n, form):
 
 @given(st.integers(0, 40).map(lambda k: 5 * k), st.integers(0, 7))
 def test_trick_points_read_as_points_but_blank_is_no_value(n, form):
-    from scoring.workbook.parsers import parse_trick_points
+    from shuangsheng.storage.workbook.parsers import parse_trick_points
 
     assert parse_trick_points(_render_number(n, form, "分")) == n
     assert [parse_trick_points(raw) for raw in (None, "", " ", "\u3000")] == [None] * 4

@@ -1,15 +1,15 @@
-"""scoring.workbook.problems: a problem's place stays (sheet, row, column) until it is shown."""
+"""shuangsheng.storage.workbook.problems: a problem's place stays (sheet, row, column) until it is shown."""
 
 from __future__ import annotations
 
-from scoring.levels import Side
-from scoring.workbook.problems import Cell
+from shuangsheng.game.levels import Side
+from shuangsheng.storage.workbook.problems import Cell
 
 A, B = Side.A, Side.B
 
 
 def test_a_problem_keeps_its_place_structured_until_shown():
-    from scoring.workbook.problems import Problem, column_letter
+    from shuangsheng.storage.workbook.problems import Problem, column_letter
 
     assert [column_letter(c) for c in (1, 26, 27, 52, 702, 703)] == ["A", "Z", "AA", "AZ", "ZZ", "AAA"]
     assert Problem.of_cell("round-1.xlsx", "对阵", Cell(9, 1, last_column=3), "x").where == "round-1.xlsx 对阵!A9:C9"

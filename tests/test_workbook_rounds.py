@@ -12,16 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import workbook as wbk
-from scoring.files import OutputExists
-from scoring.hands import Hand, HandError, MatchRecord, Offense
-from scoring.knockout import Pairing, Round
-from scoring.levels import Level, Side
-from scoring.match import replay
-from scoring.teams import Team
-from scoring.workbook import HEADER, WorkbookError, read_round, read_teams, write_checked, write_round
-from scoring.workbook.problems import Cell
-from scoring.workbook.style import points_rule
+from shuangsheng.game.hands import Hand, HandError, MatchRecord, Offense
+from shuangsheng.game.levels import Level, Side
+from shuangsheng.game.match import replay
+from shuangsheng.knockout.knockout import Pairing, Round
+from shuangsheng.knockout.teams import Team
+from shuangsheng.storage import workbook as wbk
+from shuangsheng.storage.files import OutputExists
+from shuangsheng.storage.workbook import HEADER, WorkbookError, read_round, read_teams, write_checked, write_round
+from shuangsheng.storage.workbook.problems import Cell
+from shuangsheng.storage.workbook.style import points_rule
 from tests.helpers import sha
 from tests.workbook_cases import (
     RECORD_1,

@@ -1,12 +1,12 @@
-"""scoring.workbook.teams: teams.xlsx written with its template rows and read back, every bad cell named."""
+"""shuangsheng.storage.workbook.teams: teams.xlsx written with its template rows and read back, every bad cell named."""
 
 from __future__ import annotations
 
 import openpyxl
 import pytest
 
-from scoring.teams import Team
-from scoring.workbook import WorkbookError, read_teams, write_teams, write_teams_template
+from shuangsheng.knockout.teams import Team
+from shuangsheng.storage.workbook import WorkbookError, read_teams, write_teams, write_teams_template
 from tests.workbook_cases import TEAMS
 
 

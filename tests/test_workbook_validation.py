@@ -17,7 +17,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from scoring.workbook import write_round
+from shuangsheng.storage.workbook import write_round
 from tests.workbook_cases import ROUND, TEAMS
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "workbooks.md"

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import openpyxl
 
-from scoring.hands import Hand, MatchRecord, Offense
-from scoring.knockout import Pairing, Round
-from scoring.levels import Level, Side
-from scoring.teams import Team
-from scoring.workbook import write_round
+from shuangsheng.game.hands import Hand, MatchRecord, Offense
+from shuangsheng.game.levels import Level, Side
+from shuangsheng.knockout.knockout import Pairing, Round
+from shuangsheng.knockout.teams import Team
+from shuangsheng.storage.workbook import write_round
 
 A, B = Side.A, Side.B
 

@@ -8,8 +8,8 @@ import copy
 import json
 from urllib.parse import urlsplit
 
-from display.desk_page import desk_page
-from display.server import SECURITY_HEADERS
+from shuangsheng.hall.server import SECURITY_HEADERS
+from shuangsheng.render.desk_page import desk_page
 
 ORIGIN = "http://hall.test"  # never reached: every request is answered by `route`
 PIN = "205318"

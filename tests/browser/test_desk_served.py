@@ -1,4 +1,4 @@
-"""The desk page, a table page and the TV served by `serve` itself (display/hall.py) on 127.0.0.1, end to end through
+"""The desk page, a table page and the TV served by `serve` itself (shuangsheng/hall/hall.py) on 127.0.0.1, end to end through
 event.db: the organiser opens /desk with the PIN and starts the clock, a phone enters hands at table 1, the desk
 sees them and gives that table extra minutes with a reason, pauses and resumes; the TV and the phone show the clock
 until 时间到. The server's time is injected (make_hall's `clock`) and the pages' timers are Playwright's: no real
@@ -11,9 +11,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from display import hall
-from scoring.codes import format_code
-from scoring.ledger import Ledger
+from shuangsheng.hall import hall
+from shuangsheng.storage.ledger import Ledger
+from shuangsheng.table.codes import format_code
 from tests.browser.conftest import frozen_clock, serving_round_1
 from tests.browser.test_show_page import wait_until
 from tests.browser.test_table_page import enter_hand, settled, tap

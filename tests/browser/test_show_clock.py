@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from display.page import page_html, version_of, views_html
-from display.server import SECURITY_HEADERS
+from shuangsheng.hall.server import SECURITY_HEADERS
+from shuangsheng.render.show_page import page_html, version_of, views_html
 from tests.browser.conftest import ALL_SIZES, CLOCK_START, frozen_clock
 from tests.browser.test_show_page import board_of, layout_problems, wait_until
 from tests.events import draw, played_rounds, start_event

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from scoring import tournament, workbook
-from scoring.simulate import simulate_match
-from scoring.venue import Board, build_board
+from shuangsheng.cli import app
+from shuangsheng.game.simulate import simulate_match
+from shuangsheng.render.venue import Board, build_board
+from shuangsheng.storage import workbook
+from shuangsheng.usecases import tournament
 from tests.browser.conftest import ALL_SIZES, SIZES
 from tests.events import TIED, WRONG, draw, finished, new_event, played_rounds, start_event
 from tests.show_process import start_show, stop

@@ -1,5 +1,5 @@
 """The table page for phones (/t/<code>) in a real Chromium at 360×780 with touch and WeChat's user agent, against a
-small fake table API: a stdlib server on 127.0.0.1 that answers by calling scoring/entry.py over an in-memory log
+small fake table API: a stdlib server on 127.0.0.1 that answers by calling shuangsheng/table/entry.py over an in-memory log
 (the real `serve` calls the same functions). A whole match entered by tapping, a dropped answer retried with no
 duplicate, undo, 结束 into 加赛, both confirmations, names escaped, screenshots."""
 
@@ -12,10 +12,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from display.server import SECURITY_HEADERS
-from display.table_page import table_page
-from scoring import entry
-from scoring.entry import Action, Seat, Stamp, TableSetup
+from shuangsheng.hall.server import SECURITY_HEADERS
+from shuangsheng.render.table_page import table_page
+from shuangsheng.table import entry
+from shuangsheng.table.entry import Action, Seat, Stamp, TableSetup
 from tests.browser.conftest import CLOCK_START, frozen_clock
 
 CODE = "ABCD2345"

@@ -1,13 +1,13 @@
-"""The table page served by `serve` itself (display/hall.py), end to end on 127.0.0.1: a phone opens /t/<code>,
+"""The table page served by `serve` itself (shuangsheng/hall/hall.py), end to end on 127.0.0.1: a phone opens /t/<code>,
 enters hands through the real table API into event.db, 结束, both teams confirm; a second phone sees the same."""
 
 from __future__ import annotations
 
 import pytest
 
-from scoring import entry
-from scoring.codes import format_code
-from scoring.ledger import Ledger
+from shuangsheng.storage.ledger import Ledger
+from shuangsheng.table import entry
+from shuangsheng.table.codes import format_code
 from tests.browser.conftest import serving_round_1
 from tests.browser.test_table_page import WECHAT_UA, enter_hand, levels, settled, tap
 

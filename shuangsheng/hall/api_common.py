@@ -1,0 +1,355 @@
+"""What the two JSON APIs of `serve` share — the table API (`shuangsheng.hall.hall`) and the desk API (`shuangsheng.hall.desk_api`):
+the parsed request and the reply, the Chinese refusals both give, the count of wrong codes and PINs per address,
+the PC's time, and who sits at a table (`Seating`). Reads event.toml and teams.xlsx (cached by their state).
+"""
+
+from __future__ import annotations
+
+import collections
+import datetime as dt
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from shuangsheng.hall import server as display
+from shuangsheng.knockout.teams import Team
+from shuangsheng.storage import event as event_file
+from shuangsheng.storage import ledger
+from shuangsheng.table import entry
+from shuangsheng.usecases.tournament import TEAMS_FILE, round_path
+from shuangsheng.vocabulary.errors import Issue, UserError, issues_json
+
+MAX_BODY = 16 * 1024  # bytes of a POST body
+WRONG_CODES = 5  # wrong codes from one address within WRONG_WINDOW seconds …
+WRONG_WINDOW = 60.0
+BLOCK_SECONDS = 60.0  # … and that address gets 429 for this long
+MAX_TRACKED = 4096  # addresses remembered for counting wrong codes (the oldest forgotten first)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the router needs of an HTTP request. `headers` by lower-case name; `length` the declared
+    Content-Length (the body is not read when it is over MAX_BODY)."""
+
+    method: str
+    path: str
+    address: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    length: int | None = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    document: Mapping[str, object]
+
+    def body(self) -> bytes:
+        """The document as UTF-8 JSON; text that UTF-8 cannot carry (a lone surrogate quoted back in a message) is
+        sent escaped, never as a failure to answer."""
+        try:
+            return json.dumps(self.document, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            return json.dumps(self.document).encode("ascii")
+
+
+def refusal(status: int, message: str) -> Reply:
+    return Reply(status, issues_json((Issue.of_hand(None, None, message),)))
+
+
+NOT_OURS = "这个网址不是本场比赛服务器的地址；请用运行 shuangsheng serve 的电脑上显示的地址"
+NOT_JSON = "请求的 Content-Type 应为 application/json"
+TOO_LARGE = f"请求内容太长（不能超过 {MAX_BODY // 1024} KB）"
+BAD_JSON = "请求内容不是正确的 JSON"
+BAD_TEXT = "请求内容里有无法识别的字符（不是正确的 UTF-8 文字），请刷新页面后再操作"
+NOT_READY = "服务器暂时无法读取比赛记录（event.db），请看电脑上的提示"
+BUSY_WAIT = 5.0  # seconds in all a request waits for another program's lock on event.db; the phone gives up after 8
+BUSY = "本比赛的记录文件正被另一个程序占用，请稍后再提交一次"
+
+
+def busy(exc: sqlite3.OperationalError) -> bool:
+    """Another connection held event.db's lock longer than this one waits (SQLITE_BUSY)."""
+    return exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY
+
+
+# What SQLite says when the PC, not the request, is at fault: said in plain words (503: nothing stored; the page
+# sends the same press again later), never a 500 with a traceback on serve's console.
+FAULTS = {
+    sqlite3.SQLITE_FULL: "裁判台电脑的磁盘满了，这次还没有记下；请告诉裁判台腾出磁盘空间（删掉电脑上不用的文件），手机会自动再发",
+    sqlite3.SQLITE_READONLY: "裁判台电脑上的活动文件夹不能写入，这次还没有记下；请告诉裁判台把活动文件夹放到电脑的本地磁盘上，"
+                             "再重新运行 shuangsheng serve",
+    sqlite3.SQLITE_IOERR: "裁判台电脑读写比赛记录 event.db 时出错（磁盘或 U 盘有问题），这次还没有记下；请告诉裁判台，手机会自动再发",
+    sqlite3.SQLITE_CANTOPEN: "裁判台电脑打不开比赛记录 event.db（文件夹被移走、改名或不能写入），这次还没有记下；请告诉裁判台",
+}
+
+
+def fault(exc: sqlite3.Error) -> Reply | None:
+    """The plain-words 503 for a known fault of the PC's disk or folder (`FAULTS`); None for anything else."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    message = FAULTS.get(code & 0xFF) if isinstance(code, int) else None
+    return refusal(503, message) if message else None
+LOST = ("本比赛的记录文件（event.db）出了问题，这次提交没有记下；请暂停扫码录分，先在纸质计分卡上记分，并告诉裁判台"
+        "（运行 shuangsheng serve 的电脑上有说明）")
+
+
+class Throttle:
+    """Wrong codes (or wrong PINs: a Throttle of their own) counted per address: after WRONG_CODES within
+    WRONG_WINDOW seconds, the address is refused (429) for BLOCK_SECONDS. `clock` is time.monotonic except in tests. Thread-safe; bounded memory."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, *, limit: int = WRONG_CODES,
+                 window: float = WRONG_WINDOW, block: float = BLOCK_SECONDS):
+        self.clock = clock
+        self.limit, self.window, self.block = limit, window, block
+        self._wrong: collections.OrderedDict[str, collections.deque[float]] = collections.OrderedDict()
+        self._until: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def blocked(self, address: str) -> bool:
+        with self._lock:
+            return self._blocked(address)
+
+    def _blocked(self, address: str) -> bool:
+        until = self._until.get(address)
+        if until is None:
+            return False
+        if self.clock() < until:
+            return True
+        del self._until[address]
+        return False
+
+    def count(self, address: str) -> bool:
+        """One try that may be wrong, counted before it is looked up (so that a burst sent at once cannot all be
+        looked up before the first is counted): False, and nothing counted, when the address is held already;
+        otherwise counted as `wrong` (`forgive` takes it back when it was right after all) and True."""
+        with self._lock:
+            if self._blocked(address):
+                return False
+            self._count(address)
+            return True
+
+    def forgive(self, address: str) -> None:
+        """Take back the last try `count` counted (it was right after all)."""
+        with self._lock:
+            times = self._wrong.get(address)
+            if times:
+                times.pop()
+
+    def wrong(self, address: str) -> None:
+        with self._lock:
+            self._count(address)
+
+    def _count(self, address: str) -> None:
+        now = self.clock()
+        times = self._wrong.pop(address, None) or collections.deque(maxlen=self.limit)
+        times.append(now)
+        while times and now - times[0] >= self.window:
+            times.popleft()
+        if len(times) >= self.limit:
+            self._until[address] = now + self.block
+            times.clear()
+        self._wrong[address] = times
+        while len(self._wrong) > MAX_TRACKED:
+            self._wrong.popitem(last=False)
+
+
+def now_iso() -> str:
+    """The PC's time, ISO 8601 with its UTC offset."""
+    return dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+class Seating:
+    """Who plays at a table and under which rules: the draw's recorded names (teams.xlsx for a round recorded
+    without them) and the rules of event.toml, read again when these files change (the last good reading kept)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self._lock = threading.Lock()
+        self._read: dict[str, tuple[display.FileState, object]] = {}
+        self._held: dict[tuple, object] = {}  # `rules_for` of a round whose rules changed after it was scored
+
+    def _cached(self, name: str, read: Callable[[Path], object], fallback: Callable[[], object]) -> object:
+        path = self.folder / name
+        state = display.file_state(path)
+        with self._lock:
+            known = self._read.get(name)
+            if known is not None and known[0] == state:
+                return known[1]
+            try:
+                value = read(path)
+            except (UserError, OSError):
+                return known[1] if known is not None else fallback()
+            self._read[name] = (state, value)
+            return value
+
+    def rules(self):  # -> RuleSet
+        return self._cached(event_file.EVENT_FILE, lambda _: event_file.load(self.folder).rules,
+                            lambda: event_file.default_event().rules)
+
+    def players(self, record: ledger.DrawRecord, team: str) -> tuple[str, ...]:
+        if team in record.names:
+            return record.names[team]
+        listed = self._cached(TEAMS_FILE, _read_teams, dict)
+        found = listed.get(team) if isinstance(listed, dict) else None
+        return found.players if found is not None else ()
+
+    def setup(self, record: ledger.DrawRecord, table: int, book: ledger.Ledger) -> entry.TableSetup:
+        """Table `table` of the draw `record`, under the rules its round is scored under (`rules_for`)."""
+        pairing = next(p for p in record.round.pairings if p.table == table)
+        return entry.TableSetup(record.round.number, table, entry.Seat(pairing.a, self.players(record, pairing.a)),
+                                entry.Seat(pairing.b, self.players(record, pairing.b)), self.rules_for(record, book))
+
+    def rules_for(self, record: ledger.DrawRecord, book: ledger.Ledger):  # -> RuleSet
+        """The rules round `record` is scored under, as `score` and the TV have them (`EventFolder.rules_for`): the
+        current ones, unless the round was scored under others and the change would alter it, not yet accepted
+        (`score --accept-rules`). The common case costs one look at the ledger; the rare one reads the folder, once
+        per state of event.toml, the round's workbook and its phone entries."""
+        current = self.rules()
+        scored = book.scored_rules(record.id)
+        if scored is None or scored == current.as_mapping():
+            return current
+        number = record.round.number
+        key = (number, display.file_state(self.folder / event_file.EVENT_FILE),
+               display.file_state(round_path(self.folder, number)), book.entries_mark(record.id))
+        with self._lock:
+            known = self._held.get(key)
+        if known is None:
+            known = self._read_held(number, current)
+            with self._lock:
+                self._held = {key: known}  # one round at a time is held: the one asked about
+        return known
+
+    def _read_held(self, number: int, current):  # -> RuleSet
+        from shuangsheng.usecases import tournament
+
+        try:
+            return tournament.open_folder(self.folder, up_to=number).rules_for(number)
+        except UserError:  # a folder that cannot be read now: the current rules, as the desk says what is wrong
+            return current
+
+
+def _read_teams(path: Path) -> dict[str, Team]:
+    from shuangsheng.storage import workbook
+
+    try:
+        return {t.id: t for t in workbook.read_teams(path)}
+    except workbook.WorkbookError as exc:
+        raise UserError(exc.issues) from None
+
+
+class BadBody(ValueError):
+    """A POST body that is not one JSON document of UTF-8 text: its refusal (400) is `reply`."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.reply = refusal(400, message)
+
+
+def json_body(data: bytes) -> object:
+    """A POST's JSON body (`{}` when empty), for both APIs. BadBody for anything that is not JSON, or whose text
+    UTF-8 cannot carry (invalid bytes, or a lone surrogate written as `\ud800`): such text could never be stored
+    or quoted back."""
+    try:
+        text = data.decode("utf-8")
+        body = json.loads(text) if text.strip() else {}
+    except UnicodeDecodeError:
+        raise BadBody(BAD_TEXT) from None
+    except (ValueError, RecursionError):
+        raise BadBody(BAD_JSON) from None
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadBody(BAD_TEXT) from None
+    return body
+
+
+def media_type(value: str | None) -> str:
+    return (value or "").split(";", 1)[0].strip().lower()
+
+
+# --- a change to a round whose next round is drawn: refused in the write transaction (table API and desk) ---
+
+
+class Sealed(Exception):
+    """Raised inside the write transaction of a change when a later round than the table's has been drawn: rolled
+    back, nothing stored; `decision` is what would have been stored, its state the table as it stands."""
+
+    def __init__(self, decision: entry.Decision):
+        super().__init__("sealed")
+        self.decision = decision
+
+
+def checked(book: ledger.Ledger, record: ledger.DrawRecord,
+            decide: Callable[[tuple[entry.Entry, ...]], entry.Decision],
+            ) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
+    """`decide`, refusing (`Sealed`) a change once a later round than `record`'s is drawn, as read in the write
+    transaction itself: `draw` is another process and may record the next round after the server looked.
+    (A change to a draw voided meanwhile is refused by the ledger: `ledger.DrawReplaced`.)"""
+
+    def decided(entries: tuple[entry.Entry, ...]) -> entry.Decision:
+        decision = decide(entries)
+        if decision.entry is not None and book.last_round() > record.round.number:
+            raise Sealed(decision)
+        return decision
+
+    return decided
+
+
+# --- the event.db `serve` opened: never another one, nothing committed into one deleted or emptied ---
+
+
+class ServedFile:
+    """The event.db `serve` opened (the file there when it started, or the first one opened): every connection of the
+    table API and the desk must be to it, and it must still be whole (`ledger.file_loss`: not deleted, emptied or
+    replaced), or the request is refused (`ledger.LedgerLost`: 503). serve never goes on with another event.db put
+    in its place, and a commit into the one it has open is checked again in its transaction (`Ledger.decide_entry`).
+    The first time it is found lost, the console hears the lost ledger's message: once, until it is whole again."""
+
+    def __init__(self, folder: Path, log: Callable[[str], None] | None = None):
+        self.folder = folder
+        self.log = log
+        self._lock = threading.Lock()
+        path = folder / ledger.DB_NAME
+        self._file = ledger.file_id(path) if ledger.file_loss(path) is None else None
+        self._said = False
+
+    def check(self, book: ledger.Ledger | None = None) -> None:
+        """LedgerLost unless event.db is the file served, whole, and `book` (when given) is open on it; the first
+        book opened names the file when there was none at the start."""
+        with self._lock:
+            if self._file is None and book is not None:
+                self._file = book.file
+            served = self._file
+        lost = self._lost(served, book)
+        with self._lock:
+            said, self._said = self._said, lost is not None
+        if lost is None:
+            return
+        if not said and self.log is not None:
+            for line in lost.messages:
+                self.log(line)
+        raise lost
+
+    def _lost(self, served: ledger.FileId | None, book: ledger.Ledger | None) -> ledger.LedgerLost | None:
+        if served is None:  # nothing opened yet: the folder as every command sees it
+            return ledger.lost_ledger(self.folder)
+        loss = ledger.file_loss(self.folder / ledger.DB_NAME, served)
+        if loss is None and book is not None and book.file != served:  # replaced between the look and the opening
+            loss = ledger.Loss.REPLACED
+        return None if loss is None else ledger.LedgerLost(self.folder, loss, serving=True)
+
+    def open(self) -> ledger.Ledger | None:
+        """event.db opened for a request once it is checked to be the file served (LedgerLost otherwise); None while
+        the folder has no readable event.db."""
+        self.check()
+        book = ledger.Ledger.existing(self.folder)
+        if book is not None:
+            try:
+                self.check(book)
+            except ledger.LedgerLost:
+                book.close()
+                raise
+        return book

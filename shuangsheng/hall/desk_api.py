@@ -1,0 +1,341 @@
+"""The desk API of `serve` (docs/table-api.md, 裁判台): `GET /api/desk`, `POST /api/desk/clock` and
+`POST /api/desk/t/<table>/minutes | reopen | confirm`, every call with `X-Desk-PIN`.
+
+Thin, like the table API beside it (`shuangsheng.hall.hall`): `DeskApi.handle` takes a parsed `Request` and refuses, in this
+order, a `Host` not ours (421), an address other than the PC itself (127.0.0.1, ::1, or an address the server is
+bound to: the PC opening its own LAN address) unless `[serve] desk_lan` (403), an unknown
+path (404) or method (405), a POST not `application/json` (415) or over 16 KB (413), an address with 5 wrong PINs
+in a minute (429; wrong table codes are counted apart), a missing or wrong PIN (401); then a body that is not JSON
+of UTF-8 text (400), a table not in the round (404), a missing reason (400), bad values (422), a desk confirmation before the match is over (409). Every accepted action is one new row
+in event.db (through `shuangsheng.storage.ledger`), committed before the answer, which is the whole desk document; while event.db
+is not the file serve opened (deleted, emptied, replaced), every call is 503 with the lost ledger's message. Every
+POST carries the page's `"id"` for the press and the `"mark"` of what it showed (the table's, or the clock's
+`clock_mark`), 422 without them: the same id again (a retry after a lost answer) is answered 200 with the desk as it
+stands and adds nothing; the same id for another action or content, or a new press on an older mark, is 409 —
+decided inside the write transaction (`shuangsheng.table.entry.desk_action`, `shuangsheng.table.clock.decide_clock`).
+
+The workbook's view of each table comes from the venue display's cached reading of the folder (`BoardSource`:
+read again only when the files change), the phone entries and the clock from event.db on every request.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hmac
+import ipaddress
+import secrets
+import sqlite3
+from collections.abc import Callable, Collection
+from http import HTTPStatus
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from shuangsheng.hall import server as display
+from shuangsheng.hall.api_common import (
+    BUSY_WAIT,
+    MAX_BODY,
+    NOT_JSON,
+    NOT_OURS,
+    NOT_READY,
+    TOO_LARGE,
+    BadBody,
+    Reply,
+    Request,
+    Sealed,
+    Seating,
+    ServedFile,
+    Throttle,
+    busy,
+    checked,
+    fault,
+    json_body,
+    media_type,
+    now_iso,
+    refusal,
+)
+from shuangsheng.knockout.knockout import is_final, round_title
+from shuangsheng.storage import ledger
+from shuangsheng.table import desk, entry
+from shuangsheng.table.clock import ClockAction, clock_at, decide_clock, parse_time
+from shuangsheng.vocabulary.errors import Issue, issues_json, shown
+
+DESK_PREFIX = "/api/desk"
+DESK_ACTIONS = ("minutes", "reopen", "confirm")
+PIN_HEADER = "x-desk-pin"
+
+NOT_HERE = ("裁判台只能在运行 shuangsheng serve 的这台电脑上打开（http://127.0.0.1:端口/desk）；"
+            "要在局域网的其他设备上打开，请在 event.toml 的 [serve] 中设 desk_lan = true，再重新运行 serve")
+NO_PIN = "请输入裁判台密码（运行 shuangsheng serve 时电脑上显示的 6 位数字）"
+WRONG_PIN = "裁判台密码不对；请看运行 shuangsheng serve 的电脑上显示的“裁判台密码”"
+TOO_MANY_PINS = "裁判台密码输错的次数太多，请一分钟后再试"
+NO_ROUND = "还没有抽签，没有正在进行的一轮"
+NO_TABLE = "本轮没有第{table}桌"
+REDRAWN_TRIES = 3  # an action whose round was redrawn under it is made again on the new draw, at most this often
+REDRAWING = "本轮正在重新抽签，请稍后再操作一次"
+NEXT_DRAWN = "下一轮刚刚抽签，上一轮的记录已封存，这次操作没有记下；请刷新页面"
+NO_SUCH = "裁判台没有这个地址"
+BUSY_PRESS = "本比赛的记录文件（event.db）正被另一个程序占用，这次操作没有记下；请关掉那个程序（或等命令运行完）后再按一次"
+ONLY = {"GET": "只能用 GET 读取裁判台", "POST": "只能用 POST 提交"}
+ID_REUSED = "操作编号 {id} 已用于 {time} 的另一项计时操作，这次没有记录；请刷新页面后再操作"
+CLOCK_MOVED = "另一台电脑的裁判台刚按了本轮计时，您这次按的没有记下；请看一下现在的计时，需要的话再按一次"
+ROUND_MOVED = "现在是第{number}轮，按的时候是第{given}轮（已经抽了下一轮），这次计时操作没有记录；请刷新页面后再操作"
+
+
+def is_local(address: str) -> bool:
+    """The PC itself: 127.0.0.1 (any 127.x), ::1, or ::ffff:127.0.0.1."""
+    ip = _ip(address)
+    return ip is not None and ip.is_loopback
+
+
+def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """An address as an IP (an IPv4 address mapped into IPv6 as itself, a zone dropped); None for anything else."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return None
+    return getattr(ip, "ipv4_mapped", None) or ip
+
+
+def is_own(address: str, bound: Collection[str]) -> bool:
+    """Whether `address` is one of the addresses this server listens on (`bound`: the PC's own LAN address that
+    `serve --lan` printed, and 127.0.0.1): a request from there comes from the PC itself. A wildcard (0.0.0.0, ::)
+    names no address and counts for nothing."""
+    ip = _ip(address)
+    if ip is None or ip.is_unspecified:
+        return False
+    return any(_ip(host) == ip for host in bound)
+
+
+def desk_allowed(address: str, desk_lan: bool, bound: Collection[str] = ()) -> bool:
+    """Whether `/desk` and `/api/desk…` answer a request from `address`: the PC itself (127.0.0.1, ::1, or one of
+    the addresses the server is bound to, `bound`: the PC opening its own LAN address), or anyone with desk_lan
+    (the page's 403 uses this too)."""
+    return desk_lan or is_local(address) or is_own(address, bound)
+
+
+def desk_route(path: str) -> tuple[str, int | None] | None:
+    """`/api/desk` → ("desk", None); `/api/desk/clock` → ("clock", None); `/api/desk/t/<n>/<action>` → (action, n),
+    n = 0 for a table number that is not a number (404 later); None for any other path."""
+    if path in (DESK_PREFIX, DESK_PREFIX + "/"):
+        return "desk", None
+    parts = path[len(DESK_PREFIX) + 1:].split("/") if path.startswith(DESK_PREFIX + "/") else []
+    if parts == ["clock"]:
+        return "clock", None
+    if len(parts) == 3 and parts[0] == "t" and parts[2] in DESK_ACTIONS:
+        number = parts[1]
+        return parts[2], int(number) if number.isascii() and number.isdigit() and len(number) < 6 else 0
+    return None
+
+
+def desk_refusal(status: int, field: str | None, message: str) -> Reply:
+    return Reply(status, issues_json((Issue.of_hand(None, field, message),)))
+
+
+class DeskApi:
+    """The desk API: one `handle(request) → Reply` per request, safe from many threads at once. `clock` gives the
+    PC's time as ISO 8601 with its offset (injected in tests); `source` is the venue display's cached reading;
+    `bound` the addresses the server listens on (`desk_allowed`)."""
+
+    def __init__(self, folder: Path, *, names: Collection[str], port: int, pin: str, desk_lan: bool = False,
+                 bound: Collection[str] = (), throttle: Throttle | None = None,
+                 source: display.BoardSource | None = None, clock: Callable[[], str] = now_iso,
+                 seating: Seating | None = None, served: ServedFile | None = None):
+        self.folder = folder
+        self.names = frozenset(names)
+        self.port = port
+        self.pin = pin
+        self.desk_lan = desk_lan
+        self.bound = tuple(bound)  # the addresses the server listens on: a request from one is the PC itself
+        self.throttle = throttle or Throttle()
+        self.source = source
+        self.clock = clock
+        self.seating = seating or Seating(folder)
+        self.served = served or ServedFile(folder)  # the event.db serve opened: never another one
+
+    def handle(self, request: Request) -> Reply:
+        try:
+            return self._handle(request)
+        except ledger.LedgerLost as lost:  # event.db is not the file serve opened: nothing stored, and why
+            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, str(lost.issues[0]))
+
+    def _handle(self, request: Request) -> Reply:
+        refused = self._refused(request)
+        if refused is not None:
+            return refused
+        route = desk_route(urlsplit(request.path).path)
+        assert route is not None
+        action, table = route
+        if action == "desk":
+            return self._read()
+        try:
+            body = json_body(request.body)
+        except BadBody as bad:
+            return bad.reply
+        for _ in range(REDRAWN_TRIES):
+            try:
+                if action == "clock":
+                    return self._clock(body, request.address)
+                return self._table(action, table or 0, body, request.address)
+            except ledger.DrawReplaced:  # a redraw landed between the look at the round and the write: again
+                continue
+            except sqlite3.OperationalError as exc:  # another program held event.db's lock for BUSY_WAIT, or the disk
+                known = refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY_PRESS) if busy(exc) else fault(exc)
+                if known is None:
+                    raise
+                return known
+        return refusal(HTTPStatus.SERVICE_UNAVAILABLE, REDRAWING)
+
+    def _writing(self) -> ledger.Ledger | None:
+        """The folder's event.db for one press, waiting at most BUSY_WAIT for another program's lock on it."""
+        book = self.served.open()
+        if book is not None:
+            book.wait_for_locks(BUSY_WAIT)
+        return book
+
+    def allows(self, address: str) -> bool:
+        """Whether the desk (page and API) answers `address` (`desk_allowed`)."""
+        return desk_allowed(address, self.desk_lan, self.bound)
+
+    def _refused(self, request: Request) -> Reply | None:
+        """Everything refused before the desk is read, in the order docs/table-api.md gives."""
+        if not display.host_allowed(request.headers.get("host"), self.names, self.port):
+            return refusal(HTTPStatus.MISDIRECTED_REQUEST, NOT_OURS)
+        if not self.allows(request.address):
+            return refusal(HTTPStatus.FORBIDDEN, NOT_HERE)
+        route = desk_route(urlsplit(request.path).path)
+        if route is None:
+            return refusal(HTTPStatus.NOT_FOUND, NO_SUCH)
+        wanted = "GET" if route[0] == "desk" else "POST"
+        if request.method != wanted and not (wanted == "GET" and request.method == "HEAD"):
+            return refusal(HTTPStatus.METHOD_NOT_ALLOWED, ONLY[wanted])
+        if wanted == "POST":
+            if media_type(request.headers.get("content-type")) != "application/json":
+                return refusal(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, NOT_JSON)
+            if max(request.length or 0, len(request.body)) > MAX_BODY:
+                return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, TOO_LARGE)
+        return self._pin_refused(request)
+
+    def _pin_refused(self, request: Request) -> Reply | None:
+        if self.throttle.blocked(request.address):
+            return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY_PINS)
+        given = request.headers.get(PIN_HEADER, "").strip()
+        if not given:
+            return refusal(HTTPStatus.UNAUTHORIZED, NO_PIN)
+        if not hmac.compare_digest(given.encode("utf-8"), self.pin.encode("utf-8")):
+            if not self.throttle.count(request.address):  # a burst of wrong PINs: counted and checked at once
+                return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY_PINS)
+            return refusal(HTTPStatus.UNAUTHORIZED, WRONG_PIN)
+        return None
+
+    # --- reading ---
+
+    def _now(self) -> dt.datetime:
+        return parse_time(self.clock())
+
+    def _read(self) -> Reply:
+        book = self.served.open()
+        if book is None:
+            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
+        with book:
+            return Reply(HTTPStatus.OK, self.document(book))
+
+    def document(self, book: ledger.Ledger) -> dict[str, object]:
+        """The whole desk (`GET /api/desk`), read in `book`."""
+        now = self._now()
+        record = current_draw(book)
+        if record is None:
+            return desk.desk_json(None, None, now, self.folder)
+        rules = self.seating.rules()
+        rows = book.clock_rows(record.id)
+        clock = clock_at(rows, now, rules.match_minutes)
+        sheets = self._sheets(record.round.number)
+        tables = []
+        for pairing in record.round.pairings:
+            setup = self.seating.setup(record, pairing.table, book)
+            entries = book.table_entries(record.id, pairing.table)
+            tables.append(desk.DeskTable(entry.table_state(setup, entries), entries, sheets.get(pairing.table)))
+        round_ = desk.Round(record.round.number, round_title(record.round.number, len(record.round.pool)),
+                            is_final(record.round), tuple(tables))
+        return desk.desk_json(round_, clock, now, self.folder, clock_mark=len(rows))
+
+    def _sheets(self, number: int) -> dict:
+        """The round workbook's view of each table, from the venue display's cached reading (never a new reading of
+        the workbooks on a poll): {} when the reading is of another round or there is none."""
+        board = self.source.board() if self.source is not None else None
+        current = board.current if board is not None else None
+        if current is None or current.number != number:
+            return {}
+        return {t.table: t for t in current.tables}
+
+    # --- actions ---
+
+    def _stamp(self, address: str) -> entry.Stamp:
+        return entry.Stamp(secrets.token_hex(8), self.clock(), address)
+
+    def _clock(self, body: object, address: str) -> Reply:
+        raw = body.get("action") if isinstance(body, dict) else None
+        try:
+            action = ClockAction(raw)
+        except ValueError:
+            return desk_refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "action",
+                                f"应为 {{\"action\": \"start\"}}（开始或继续）或 \"stop\"（暂停），实际为 {shown(raw)}")
+        made = entry.parse_made(body)
+        if isinstance(made, Issue):
+            return Reply(HTTPStatus.UNPROCESSABLE_ENTITY, issues_json((made,)))
+        book = self._writing()
+        if book is None:
+            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
+        with book:
+            record = current_draw(book)
+            if record is None:
+                return desk_refusal(HTTPStatus.CONFLICT, "action", NO_ROUND)
+            other = other_round(body, record.round.number)
+            if other is not None:
+                return other
+            at = self.clock()
+            decision = book.decide_clock(record.id, lambda rows: decide_clock(
+                rows, action, at=at, address=address, request=made.id, mark=made.mark))
+            if decision.reused is not None:
+                return desk_refusal(HTTPStatus.CONFLICT, "id", ID_REUSED.format(
+                    id=shown(made.id), time=decision.reused.at[11:16]))
+            if decision.stale:
+                return desk_refusal(HTTPStatus.CONFLICT, "mark", CLOCK_MOVED)
+            return Reply(HTTPStatus.OK, self.document(book))
+
+    def _table(self, action: str, table: int, body: object, address: str) -> Reply:
+        book = self._writing()
+        if book is None:
+            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
+        with book:
+            record = current_draw(book)
+            if record is None or table not in {p.table for p in record.round.pairings}:
+                return desk_refusal(HTTPStatus.NOT_FOUND, "table", NO_ROUND if record is None else
+                                    NO_TABLE.format(table=table))
+            setup = self.seating.setup(record, table, book)
+            stamp = self._stamp(address)
+            try:
+                decision = book.decide_entry(record.id, table, checked(book, record, lambda entries: entry.desk_action(
+                    entry.Action(action), setup, entries, body, stamp=stamp)))
+            except Sealed:
+                return desk_refusal(HTTPStatus.CONFLICT, "action", NEXT_DRAWN)
+            if decision.result.http_status >= 400:
+                return Reply(decision.http_status, issues_json(decision.errors))
+            return Reply(HTTPStatus.OK, self.document(book))
+
+
+def other_round(body: object, number: int) -> Reply | None:
+    """The page's optional `"round"` of a clock press, the round it showed: a press sent again after the next round
+    was drawn is not applied to that round (409); 422 when it is not a whole number. None when it fits or is not
+    given."""
+    given = body.get("round") if isinstance(body, dict) else None
+    if given is None or given == number and type(given) is int:
+        return None
+    if type(given) is not int:
+        return desk_refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "round", f"应为轮次（整数），实际为 {shown(given)}")
+    return desk_refusal(HTTPStatus.CONFLICT, "round", ROUND_MOVED.format(given=given, number=number))
+
+
+def current_draw(book: ledger.Ledger) -> ledger.DrawRecord | None:
+    """The round at the desk: the latest draw in force."""
+    draws = book.draws()
+    return draws[max(draws)] if draws else None

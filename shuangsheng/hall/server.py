@@ -1,0 +1,643 @@
+"""The read-only web server behind `shuangsheng show`, and the `--export` file.
+
+It serves two generated resources and nothing else: `/` (the page) and `/board.json` (the views and their version,
+which the page polls), and only to requests naming this server (`Host`: localhost, 127.0.0.1 or the address it
+printed; anything else is 421). No file of the event folder is ever sent, so no path can reach outside it. The
+folder is read through `shuangsheng.usecases.tournament`, the same calls `score` and `awards` make; the CLI writes its files
+atomically, and a file still changing (a referee's workbook being saved) is left alone until it has been quiet for a
+moment. Limits: at most MAX_CONNECTIONS connections, each with READ_SECONDS to send its request; the
+server waits on its socket and its clients, never in a loop that polls.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import errno
+import io
+import json
+import socket
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from shuangsheng.render import venue
+from shuangsheng.render.show_page import page_html, version_of, views_html
+from shuangsheng.render.venue import Board
+from shuangsheng.storage import ledger
+from shuangsheng.storage.event import EVENT_FILE
+from shuangsheng.storage.files import write_text
+from shuangsheng.table.clock import ClockRow, clock_at
+from shuangsheng.usecases import tournament
+from shuangsheng.usecases.announced import announced_tables
+from shuangsheng.vocabulary.errors import UserError
+
+DEFAULT_TITLE = "场地大屏"
+DEFAULT_MINUTES = 60  # a match's minutes while event.toml cannot be read
+
+# The server's limits: at most 512 connections; slow clients time out.
+MAX_CONNECTIONS = 512  # open connections, each with its thread; beyond it a new one is refused at once (503)
+LISTEN_BACKLOG = 256  # connections the system holds for us before they are accepted: a hall of phones at once
+READ_SECONDS = 5.0  # a client has this long to send its whole request (an idle or slow one is dropped after it)
+RESERVED_FILES = 32  # open files kept free beside the connections: the workbooks being read, the console, the socket
+ACCEPT_PAUSE = 0.1  # seconds to wait before accepting again when the system has no file left for a connection
+OUT_OF_FILES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM,
+                *(getattr(errno, name) for name in ("WSAEMFILE", "WSAENOBUFS") if hasattr(errno, name))}  # Windows
+LOCAL_NAMES = ("localhost", "127.0.0.1")
+LOCAL_ADDRESSES = ("127.0.0.1", "::1", "::ffff:127.0.0.1")  # the PC itself, as a connection's address
+
+# The folder is read again once its files have stopped changing for this long: by their mtimes when these are all
+# in the past, else by this server's own clock (a file from a stick or a share may carry a clock ahead of ours).
+SETTLE_SECONDS = 1.0
+
+FOLDER_TROUBLE = "活动文件夹中有{count}处问题待处理，请看电脑上的提示；这里显示的是此前的内容。"
+FOLDER_UNREADABLE = "暂时无法读取活动文件夹（{count}处问题），请在电脑上查看提示；改好后这里会自动更新。"
+ROUND_MISSING = (
+    "找不到{files}：文件被删除或移走了。这里显示的是最后一次读到的内容；请把文件放回活动文件夹，放回后这里会自动更新。"
+)
+ROUND_MISSING_LOG = "如果是有意删除的，请按 Ctrl+C 停止大屏，再重新运行 shuangsheng show"
+
+
+def load_board(folder: Path) -> Board:
+    """The page data, through the calls `bracket` and `score` make. Raises UserError (its issues, all of them)."""
+    chart, state = tournament.bracket(folder)
+    scores = state.scores()
+    return venue.build_board(chart, scores, announced_tables(folder, scores), updated=time.strftime("%H:%M"))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    title: str
+    views: str
+    version: str
+
+
+def snapshot(title: str, board: Board | None, notices: tuple[str, ...] = ()) -> Snapshot:
+    views = views_html(board, notices)
+    return Snapshot(title, views, version_of(views))
+
+
+# --- the folder: what changed, and when to read it again ---
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What tells a file's versions apart: any change of size, mtime or inode is a new version (a file replaced by
+    an older copy, or saved with a clock ahead of ours, is new all the same). `size` is None for a missing file."""
+
+    name: str
+    size: int | None
+    mtime_ns: int | None
+    inode: int | None
+
+
+def file_state(path: Path) -> FileState:
+    try:
+        st = path.stat()
+    except OSError:
+        return FileState(path.name, None, None, None)
+    return FileState(path.name, st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def folder_fingerprint(folder: Path) -> tuple[FileState, ...]:
+    """event.toml, teams.xlsx and every round-N.xlsx (checked copies and backups are the program's own output).
+    event.db is watched by its content instead (`ledger.version`): in WAL mode a commit lands in event.db-wal, and
+    a hall of phones entering hands keeps its files changing, so their dates would never settle."""
+    try:
+        rounds = tournament.round_files(folder)
+    except OSError:
+        rounds = []
+    return tuple(file_state(p) for p in (folder / EVENT_FILE, folder / tournament.TEAMS_FILE, *rounds))
+
+
+def written_before(fingerprint: Sequence[FileState], now_ns: int, settle: float) -> bool:
+    """Whether every file was last written at least `settle` seconds ago by its mtime, none of them in the future."""
+    ages = [now_ns - f.mtime_ns for f in fingerprint if f.mtime_ns is not None]
+    return all(age >= settle * 1e9 for age in ages)
+
+
+def rounds_in(fingerprint: Sequence[FileState]) -> frozenset[str]:
+    return frozenset(f.name for f in fingerprint if f.size is not None and tournament.round_number(f.name) is not None)
+
+
+@dataclass(frozen=True)
+class Watch:
+    """When to read the folder again (pure): once a new fingerprint has stayed the same for `settle` seconds by the
+    server's clock, or at once when its files' mtimes say they were written long enough ago (`settled`)."""
+
+    read: tuple | None = None  # the fingerprint of the last reading
+    changed: tuple | None = None  # a different one seen since, not yet read
+    since: float = 0.0  # when `changed` was first seen
+
+    def observe(self, fingerprint: tuple, now: float, settle: float, *,
+                settled: bool = False) -> tuple[Watch, bool]:
+        """The next state and whether to read the folder now."""
+        if fingerprint == self.read:
+            return Watch(self.read), False
+        pending = self if fingerprint == self.changed else Watch(self.read, fingerprint, now)
+        if settled or now - pending.since >= settle:
+            return Watch(fingerprint), True
+        return pending, False
+
+
+def problems_of(exc: UserError) -> tuple[str, ...]:
+    """The problems an error reports, one entry each: its issues (records), as shown."""
+    return tuple(str(issue) for issue in exc.issues)
+
+
+def missing_notice(names: Iterable[str]) -> str:
+    numbered = sorted((tournament.round_number(name) or 0, name) for name in names)
+    files = "、".join(f"第{number}轮记分表 {name}" for number, name in numbered)
+    return ROUND_MISSING.format(files=files)
+
+
+class BoardSource:
+    """The folder's current views, read again only when its files change (and have settled). A round file that was
+    read and is gone is said on the page over the views last read: never a quiet step back to the round before."""
+
+    def __init__(self, folder: Path, *, log: Callable[[str], None], settle: float = SETTLE_SECONDS,
+                 clock: Callable[[], float] = time.monotonic, now: Callable[[], dt.datetime] | None = None):
+        self.folder = folder
+        self.now = now or (lambda: dt.datetime.now().astimezone())  # the wall clock of the round clock
+        self.log = log
+        self.settle = settle
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._watch = Watch()
+        self._good: Board | None = None
+        self._good_rounds: frozenset[str] = frozenset()
+        self._current: Snapshot | None = None
+        self._version: tuple[int, ...] | None = None  # event.db's, when the clock was last read
+        self._clock_files: tuple[FileState, ...] = ()  # the folder's files then (event.toml: its minutes)
+        self._clock: tuple[tuple[ClockRow, ...], int] = ((), DEFAULT_MINUTES)  # the round clock's rows, its minutes
+
+    def current(self) -> Snapshot:
+        """The views, read again when the folder's files changed and settled, or at once when only event.db did
+        (a commit is atomic: nothing to wait for)."""
+        with self._lock:
+            files = folder_fingerprint(self.folder)
+            version = ledger.version(self.folder)
+            if version != self._version or files != self._clock_files:
+                self._version, self._clock_files = version, files
+                self._clock = read_clock(self.folder, self._clock[1])
+            fingerprint = (files, version)
+            same_files = self._watch.read is not None and self._watch.read[0] == files
+            # A file gone has no date to go by, and a save that replaces a file (Excel's) leaves it gone a moment.
+            settled = same_files or (self._good_rounds <= rounds_in(files) and written_before(
+                files, time.time_ns(), self.settle))
+            self._watch, due = self._watch.observe(fingerprint, self.clock(), self.settle, settled=settled)
+            if due or self._current is None:
+                self._watch = Watch(fingerprint)
+                self._current = self._read(files)
+            return self._current
+
+    def board(self) -> Board | None:
+        """The last good reading of the folder (refreshed as `current` does), for the desk: None before any."""
+        self.current()
+        with self._lock:
+            return self._good
+
+    def clock_json(self, now: dt.datetime) -> tuple[dict[str, object] | None, str]:
+        """The round clock at `now` as `/board.json` gives it (None before the desk starts it), and a mark of its
+        state — its rows and minutes ("" before any row): a start, a stop or new minutes are news, and the page's
+        ETag changes with them. Call after `current`."""
+        with self._lock:
+            rows, minutes = self._clock
+        clock = clock_at(rows, now, minutes)
+        return (clock.as_json() if clock is not None else None), (f"{len(rows)}-{minutes}" if rows else "")
+
+    def _read(self, fingerprint: tuple[FileState, ...]) -> Snapshot:
+        missing = self._good_rounds - rounds_in(fingerprint)
+        if missing and self._good is not None:
+            notice = missing_notice(missing)
+            self.log(f"{self.folder}：{notice}")
+            self.log(f"  {ROUND_MISSING_LOG}")
+            return snapshot(self._good.title, self._good, (notice,))
+        try:
+            board = load_board(self.folder)
+        except UserError as exc:
+            return self._trouble(problems_of(exc))
+        if self._good is not None:
+            self.log(f"{time.strftime('%H:%M:%S')} 活动文件夹有变动，大屏已更新")
+        self._good = board
+        self._good_rounds = rounds_in(fingerprint)
+        return snapshot(board.title, board)
+
+    def _trouble(self, problems: Sequence[str]) -> Snapshot:
+        self.log(f"{self.folder}：活动文件夹暂时不能完整读取，大屏继续显示最近一次能读取的内容：")
+        for problem in problems:
+            self.log(f"  {problem}")
+        if self._good is None:  # a page that says what will come here, under the event's title when it is known
+            return snapshot(folder_title(self.folder), None, (FOLDER_UNREADABLE.format(count=len(problems)),))
+        return snapshot(self._good.title, self._good, (FOLDER_TROUBLE.format(count=len(problems)),))
+
+
+def read_clock(folder: Path, minutes: int = DEFAULT_MINUTES) -> tuple[tuple[ClockRow, ...], int]:
+    """The clock's rows of the latest draw in force and the minutes of a match ([rules] match_minutes; `minutes`,
+    the last read, while event.toml cannot be read — as the desk and the table pages keep them)."""
+    from shuangsheng.storage import event
+
+    with contextlib.suppress(UserError):
+        minutes = event.load(folder).rules.match_minutes
+    book = ledger.Ledger.readable(folder)
+    if book is None:
+        return (), minutes
+    with book:
+        draws = book.draws()
+        return (book.clock_rows(draws[max(draws)].id) if draws else ()), minutes
+
+
+def folder_title(folder: Path) -> str:
+    """The event's title from event.toml while the rest of the folder cannot be read yet; else 场地大屏."""
+    from shuangsheng.storage import event
+
+    try:
+        return event.load(folder).title or DEFAULT_TITLE
+    except UserError:
+        return DEFAULT_TITLE
+
+
+# --- HTTP: who may ask, what is answered ---
+
+
+def own_names() -> set[str]:
+    """The PC's own name as a browser on the network may type it (`office-pc`, `office-pc.local`)."""
+    import socket
+
+    name = socket.gethostname().strip().lower()
+    return {name, f"{name}.local"} if name else set()
+
+
+def host_allowed(host: str | None, names: Collection[str], port: int) -> bool:
+    """Whether a request's `Host` names this server: one of `names`, with this server's port or none. Anything else
+    is a page loaded from elsewhere whose name now points here (DNS rebinding) or a misdirected request."""
+    if not host:
+        return False
+    host = host.strip().lower()
+    name, colon, given = host.rpartition(":")
+    if not colon:
+        name = host
+    elif given != str(port):
+        return False
+    return name in names
+
+
+def target_allowed(target: str, names: Collection[str], port: int) -> bool:
+    """Whether a request target names this server: the usual `/path`, or an absolute form (`http://host:port/path`,
+    as a proxy would send) whose host is checked as `Host` is; anything else (`*`, another authority) is not ours."""
+    if target.startswith("/"):
+        return True
+    parts = urlsplit(target)
+    return parts.scheme in ("http", "https") and host_allowed(parts.netloc, names, port)
+
+
+CALM_ERROR = """<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><title>场地大屏</title></head>
+<body style="font-family: sans-serif; font-size: 48px; background: #fdfbf5; padding: 48px">
+<p>%(message)s</p><p style="color: #6b6b6b">%(explain)s</p></body></html>
+"""
+
+MESSAGES = {
+    HTTPStatus.NOT_FOUND: ("这里没有这个页面", "场地大屏只有首页：请打开 / "),
+    HTTPStatus.METHOD_NOT_ALLOWED: ("场地大屏只能查看，不能修改", "只接受 GET 和 HEAD 请求"),
+    HTTPStatus.NOT_IMPLEMENTED: ("场地大屏只能查看，不能修改", "只接受 GET 和 HEAD 请求"),
+    HTTPStatus.MISDIRECTED_REQUEST: (
+        "这个网址不是场地大屏的地址", "请输入运行 shuangsheng show 的电脑上显示的地址（以 http:// 开头的那一行）"
+    ),
+    HTTPStatus.INTERNAL_SERVER_ERROR: ("大屏暂时出了点问题", "请看运行 shuangsheng show 的电脑上的提示"),
+}
+
+BUSY_TEXT = "场地大屏此刻的连接太多，请稍后再打开。".encode()
+BUSY_RESPONSE = (
+    b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+    b"Content-Length: %d\r\nRetry-After: 5\r\nConnection: close\r\n\r\n%s" % (len(BUSY_TEXT), BUSY_TEXT)
+)
+
+# The page's own script and styles are inline; it may talk only to this server. Nothing from the internet.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; "
+        "img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+# path → the handler's method that answers a GET or HEAD of it; anything else is 404
+ROUTES = {"/": "_page", "/board.json": "_board", "/favicon.ico": "_favicon"}
+
+
+class DeadlineReader(io.RawIOBase):
+    """A connection's bytes, each read waiting only until `deadline` (time.monotonic): a client sending its request
+    a byte at a time cannot hold its connection longer than one that sends nothing."""
+
+    def __init__(self, connection: socket.socket):
+        super().__init__()
+        self.connection = connection
+        self.deadline = 0.0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request did not arrive in time")
+        self.connection.settimeout(left)
+        return self.connection.recv_into(buffer)
+
+
+class DisplayHandler(BaseHTTPRequestHandler):
+    """GET and HEAD of `/` and `/board.json` for a request naming this server; everything else is refused."""
+
+    source: BoardSource  # set on the subclass `make_server` builds
+    timeout = READ_SECONDS  # for the whole request, and again for the answer to be taken
+    server: DisplayServer
+    server_version = "shuangsheng-show"
+    sys_version = ""
+    error_content_type = "text/html; charset=utf-8"
+    messages = MESSAGES  # the Chinese wording of each refusal
+    allow = "GET, HEAD"  # the methods answered (said with a refusal of any other)
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # the socket's own reader, replaced by one that keeps to the request's deadline
+        self.reader = DeadlineReader(self.connection)
+        self.rfile = io.BufferedReader(self.reader)
+
+    def handle_one_request(self) -> None:
+        self.reader.deadline = time.monotonic() + self.timeout
+        super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        self.connection.settimeout(self.timeout)  # the request is read: the answer gets its own time to be taken
+        names, port = self.server.names, self.server.server_address[1]
+        if not host_allowed(self.headers.get("Host"), names, port) or not target_allowed(self.path, names, port):
+            self.send_error(HTTPStatus.MISDIRECTED_REQUEST)
+            return False
+        return True
+
+    def do_GET(self) -> None:
+        self._respond(body=True)
+
+    def do_HEAD(self) -> None:
+        self._respond(body=False)
+
+    def _refuse(self) -> None:
+        self.send_error(HTTPStatus.METHOD_NOT_ALLOWED)
+
+    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _refuse
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The base class's, with the Chinese wording in the page (the status line keeps the standard phrase)."""
+        message, explain = self.messages.get(HTTPStatus(code), ("请求有误", "请打开场地大屏的首页 /"))
+        body = (CALM_ERROR % {"message": message, "explain": explain}).encode("utf-8")
+        self.close_connection = True
+        self.send_response(code)
+        self.send_header("Content-Type", self.error_content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD" and code >= 200:
+            self.wfile.write(body)
+
+    def end_headers(self) -> None:
+        for name, value in SECURITY_HEADERS.items():
+            self.send_header(name, value)
+        if self.command and self.command not in self.allow.split(", "):
+            self.send_header("Allow", self.allow)
+        super().end_headers()
+
+    def _respond(self, *, body: bool) -> None:
+        answer = ROUTES.get(urlsplit(self.path).path)
+        try:
+            if answer is None:
+                self.send_error(HTTPStatus.NOT_FOUND)
+            else:
+                getattr(self, answer)(body=body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the TV went away mid-answer
+        except Exception:
+            traceback.print_exc(file=sys.stderr)
+            self.send_error(HTTPStatus.INTERNAL_SERVER_ERROR)
+
+    def _page(self, *, body: bool) -> None:
+        snap = self.source.current()
+        self._send(page_html(snap.title, snap.views, live=True), "text/html", body=body)
+
+    def _board(self, *, body: bool) -> None:
+        snap = self.source.current()
+        clock, mark = self.source.clock_json(self.source.now())
+        etag = f'"{snap.version}-{mark}"' if mark else f'"{snap.version}"'  # a start, stop or new minutes is news too
+        if self.headers.get("If-None-Match") == etag:
+            self.send_response(HTTPStatus.NOT_MODIFIED)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
+        doc = json.dumps({"version": snap.version, "title": snap.title, "views": snap.views, "clock": clock},
+                         ensure_ascii=False)
+        self._send(doc, "application/json", body=body, etag=etag)
+
+    def _favicon(self, *, body: bool) -> None:
+        self.send_response(HTTPStatus.NO_CONTENT)
+        self.end_headers()
+
+    def _send(self, text: str, content_type: str, *, body: bool, etag: str | None = None) -> None:
+        data = text.encode("utf-8")
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", f"{content_type}; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-cache")
+        if etag:
+            self.send_header("ETag", etag)
+        self.end_headers()
+        if body:
+            self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass  # a TV polling every two seconds would flood the organiser's window
+
+
+# --- the server: a thread per connection, at most `max_connections` of them ---
+
+
+def refuse_at_once(connection: socket.socket) -> None:
+    """A short 503 to a connection over the limit, without waiting for it and without a thread."""
+    try:
+        connection.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            connection.recv(65536)  # what it has sent already: read, so that closing does not reset the answer
+        connection.send(BUSY_RESPONSE)
+    except OSError:
+        pass
+
+
+SHARE = 16  # one client address may hold at most 1/SHARE of the connections (the PC's own addresses: any number)
+
+
+class Slots:
+    """The connections allowed at once, counted across every address a server listens on; one client address holds
+    at most `share` of them (a phone or program reconnecting without end cannot keep the hall's other phones out),
+    except the PC's own addresses (`own`: the TV and the desk on the PC itself)."""
+
+    def __init__(self, limit: int, *, own: Collection[str] = (), share: int | None = None):
+        self.limit = limit
+        self.share = share if share is not None else max(2, limit // SHARE)
+        self.own = frozenset({"", *LOCAL_ADDRESSES, *own})
+        self._active = 0
+        self._by: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def active(self) -> int:
+        with self._lock:
+            return self._active
+
+    def take(self, address: str = "") -> bool:
+        with self._lock:
+            held = self._by.get(address, 0)
+            admitted = self._active < self.limit and (address in self.own or held < self.share)
+            if admitted:
+                self._active += 1
+                self._by[address] = held + 1
+        return admitted
+
+    def release(self, address: str = "") -> None:
+        with self._lock:
+            self._active -= 1
+            held = self._by.pop(address, 0) - 1
+            if held > 0:
+                self._by[address] = held
+
+
+class DisplayServer(ThreadingHTTPServer):
+    """The standard threading server with limits: `max_connections` at once (more are refused at once), a backlog
+    for a hall of clients, and no busy loop when the system runs out of files for new connections."""
+
+    daemon_threads = True
+    block_on_close = False  # Ctrl+C stops at once; a connection's thread ends with its timeout at the latest
+    request_queue_size = LISTEN_BACKLOG
+
+    def __init__(self, address: tuple[str, int], handler: type[DisplayHandler], *, max_connections: int,
+                 names: Collection[str], slots: Slots | None = None):
+        self.slots = slots or Slots(max_connections)
+        self.max_connections = self.slots.limit
+        self.names = frozenset(names)
+        super().__init__(address, handler)
+
+    @property
+    def active(self) -> int:
+        """Connections open now, each in its own thread (on every address sharing these slots)."""
+        return self.slots.active
+
+    def get_request(self) -> tuple[socket.socket, object]:
+        try:
+            return super().get_request()
+        except OSError as exc:
+            if exc.errno in OUT_OF_FILES:  # the listening socket stays ready: accepting at once again would spin
+                time.sleep(ACCEPT_PAUSE)
+            raise
+
+    def process_request(self, request, client_address) -> None:
+        if not self.slots.take(client_address[0]):
+            refuse_at_once(request)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.slots.release(client_address[0])
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release(client_address[0])
+
+    def handle_error(self, request, client_address) -> None:
+        if isinstance(sys.exc_info()[1], OSError):
+            return  # a client that went away or timed out: nothing for the organiser's window
+        super().handle_error(request, client_address)
+
+
+def connection_cap(wanted: int, file_limit: int | None) -> int:
+    """How many connections to hold at once: `wanted`, or fewer when the open-file limit leaves less room beside
+    RESERVED_FILES (a connection over it would find no file, and the ones after it neither)."""
+    if file_limit is None:
+        return wanted
+    return max(1, min(wanted, file_limit - RESERVED_FILES))
+
+
+def open_file_limit(wanted: int) -> int | None:
+    """This process's open-file limit, raised to `wanted` where the system allows it (macOS starts at 256);
+    None where there is no such limit (Windows) or it is unlimited."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def make_server(folder: Path, host: str, port: int, *, log: Callable[[str], None],
+                max_connections: int = MAX_CONNECTIONS, timeout: float = READ_SECONDS,
+                settle: float = SETTLE_SECONDS) -> DisplayServer:
+    """Bind (raises OSError: port taken, address not ours) and return the server, not yet serving. It answers only
+    requests naming it: localhost, 127.0.0.1 or `host` (the address it was bound to and printed)."""
+    handler = type("Handler", (DisplayHandler,), {"source": BoardSource(folder, log=log, settle=settle),
+                                                  "timeout": timeout})
+    cap = connection_cap(max_connections, open_file_limit(max_connections + RESERVED_FILES))
+    return DisplayServer((host, port), handler, max_connections=cap, names={*LOCAL_NAMES, host.lower(), *own_names()})
+
+
+def route_address() -> str | None:
+    """The address this machine would send from to a private network address: a UDP socket's `connect` chooses
+    the outgoing interface and sends nothing (no network access is needed, nothing leaves the machine)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+        except OSError:
+            return None
+
+
+def hostname_addresses() -> list[str]:
+    """The IPv4 addresses this machine's name resolves to (no network access for its own name)."""
+    try:
+        return socket.gethostbyname_ex(socket.gethostname())[2]
+    except OSError:
+        return []
+
+
+def lan_address(*, route: Callable[[], str | None] = route_address,
+                named: Callable[[], list[str]] = hostname_addresses) -> str | None:
+    """This machine's address on the local network (what a TV or a phone on the same network types in), or None.
+    `route` and `named` are the two ways of finding it (replaced in tests)."""
+    address = route()
+    if address and not address.startswith("127.") and address != "0.0.0.0":
+        return address
+    return next((a for a in named() if not a.startswith("127.")), None)
+
+
+def export(folder: Path, target: Path, *, force: bool = False) -> Path:
+    """The same views in one self-contained HTML file (no server). Raises UserError for a folder with problems."""
+    from shuangsheng.hall.export import check_target
+
+    check_target(target, force=force)  # never over an input, nor over anything but an earlier export
+    board = load_board(folder)
+    snap = snapshot(board.title, board)
+    return write_text(target, page_html(snap.title, snap.views, live=False), force=True)

@@ -1,0 +1,345 @@
+"""The event documents: 通知, 比赛规则, 规则口径确认单, 报名表, 抽签签条, 纪念品领取签收表.
+
+Each public function takes domain objects and returns PDF bytes; wording comes from `shuangsheng/render/templates/*.j2`
+(an event folder's own `templates/` wins). All text, wording and user data alike, is drawn as plain text
+through `FontSet`, so `<`, `&` and `>` print literally and missing glyphs are reported, never dropped silently.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from pathlib import Path
+
+from reportlab.lib.units import mm
+
+from shuangsheng.game.rules import STEP, NegativePoints
+from shuangsheng.knockout.knockout import lot_plan
+from shuangsheng.knockout.teams import Team
+from shuangsheng.render.materials.flow import Flow, Piece, sizes, together
+from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
+from shuangsheng.render.materials.page import INK, MARGIN, PAGE, Cell, break_lines, new_canvas
+from shuangsheng.render.materials.wording import (
+    NEGATIVE_LOW,
+    Block,
+    BlockKind,
+    MaterialsError,
+    check_kinds,
+    points_rows,
+    render,
+    signed_points,
+)
+from shuangsheng.storage.event import Event
+from shuangsheng.storage.files import Written
+from shuangsheng.storage.ledger import check_regenerable, write_generated
+from shuangsheng.storage.workbook.schema import TEAMS_HEADER
+
+NOTICE = "通知.pdf"
+RULES = "比赛规则.pdf"
+REGISTRATION = "报名表.pdf"
+LOTS = "抽签签条.pdf"
+SOUVENIR = "纪念品领取签收表.pdf"
+SIGNOFF = "规则口径确认单.pdf"
+FILE_NAMES = (NOTICE, RULES, REGISTRATION, LOTS, SOUVENIR, SIGNOFF)
+
+LOTS_PER_PAGE_COLUMNS = 2
+LOTS_PER_PAGE_ROWS = 6
+DEFAULT_LOTS = LOTS_PER_PAGE_COLUMNS * LOTS_PER_PAGE_ROWS  # one sheet when the number of teams is not known
+ROW_HEIGHT = 34  # room to write by hand
+POINTS_TABLE = "得分表"  # the insert `@得分表`
+LOT_SLIP = "签条"  # the insert `@签条 左边的小字 | 下方的小字`
+
+
+def _flow(event: Event, fonts: FontSet | None) -> Flow:
+    return Flow(fonts or choose_fonts(event.print.font), sizes(event))
+
+
+# --- the documents ---------------------------------------------------------------------------------------------
+
+
+def notice_pdf(
+    event: Event, *, fonts: FontSet | None = None, template_dir: Path | None = None, invariant: bool = False
+) -> bytes:
+    """通知: every fact of the notice, from event.toml."""
+    flow = _flow(event, fonts)
+    pieces = flow.markup(render("notice.j2", event, template_dir))
+    return flow.pdf(pieces, title=f"关于举办{event.title}的通知", invariant=invariant)
+
+
+def rules_pdf(
+    event: Event, *, fonts: FontSet | None = None, template_dir: Path | None = None, invariant: bool = False
+) -> bytes:
+    """比赛规则: the rule text with the points → levels table computed from `event.rules`."""
+    flow = _flow(event, fonts)
+    rules = event.rules
+    lower = (
+        "低于0分的按0分计"
+        if rules.negative_points is NegativePoints.CLAMP
+        else f"低于{signed_points(NEGATIVE_LOW)}分时，每再少{STEP}分庄家多升一级"
+    )
+    note = (f"说明：超过{rules.points_table()[-1].high}分后每增加{STEP}分，台下方多升一级；{lower}。"
+            "升级遇必打级时停在必打级（见第十一条）。")
+
+    def points_table() -> list[Piece]:
+        rows = [("台下方得分", "结果", "升级"), *points_rows(rules, negative=True)]
+        table = flow.table(rows, [0.3, 0.36, 0.34], after=6)
+        return [flow.space(4), *together([*table, *flow.note(note)]), flow.space(10)]
+
+    pieces = flow.markup(render("rules.j2", event, template_dir), {POINTS_TABLE: lambda _: points_table()})
+    return flow.pdf(pieces, title="双升级（双扣）比赛规则", invariant=invariant)
+
+
+def signoff_pdf(
+    event: Event, *, fonts: FontSet | None = None, template_dir: Path | None = None, invariant: bool = False
+) -> bytes:
+    """规则口径确认单: every `[rules]` and `[format]` option in force in plain words beside the readings it
+    excludes, how 十二 and 十三/十四 are applied, and lines for the 比赛负责人's signature and the date."""
+    flow = _flow(event, fonts)
+    pieces = flow.markup(render("signoff.j2", event, template_dir))
+    return flow.pdf(pieces, title=f"{event.title}规则口径确认单", invariant=invariant)
+
+
+def registration_pdf(
+    event: Event,
+    teams: Sequence[Team] = (),
+    *,
+    rows: int | None = None,
+    fonts: FontSet | None = None,
+    template_dir: Path | None = None,
+    invariant: bool = False,
+) -> bytes:
+    """报名表: one row per pair (组号, two names, phone, 备注), prefilled with `teams`, then blank rows (no 组号)."""
+    flow = _flow(event, fonts)
+    pieces = [*flow.markup(render("registration.j2", event, template_dir)), flow.space(6)]
+    body: list[list[Cell | str]] = [[*TEAMS_HEADER]]  # the columns of teams.xlsx, in its order
+    for team in teams:
+        body.append(
+            [
+                Cell(team.id, f"第{team.id}组的组号"),
+                *(Cell(p, f"第{team.id}组队员“{p}”") for p in team.players),
+                Cell(team.phone, f"第{team.id}组的联系电话"),
+                Cell(team.note, f"第{team.id}组的备注", align=Align.LEFT),
+            ]
+        )
+    blanks = rows if rows is not None else _blank_rows(flow, pieces, body)
+    # Blank rows carry no 组号: the form may be printed twice, and the office numbers the pairs when it types them
+    # into teams.xlsx, so no two copies can hand out the same number.
+    body += [[""] * len(TEAMS_HEADER) for _ in range(blanks)]
+    pieces += flow.table(body, [0.12, 0.2, 0.2, 0.22, 0.26], row_height=ROW_HEIGHT)
+    return flow.pdf(pieces, title=f"{event.title}报名表", invariant=invariant)
+
+
+def souvenir_pdf(
+    event: Event,
+    teams: Sequence[Team] = (),
+    *,
+    blank_rows: int | None = None,
+    fonts: FontSet | None = None,
+    template_dir: Path | None = None,
+    invariant: bool = False,
+) -> bytes:
+    """纪念品领取签收表: every player with their team and a signature column (blank rows if no teams yet)."""
+    flow = _flow(event, fonts)
+    pieces = [*flow.markup(render("souvenir.j2", event, template_dir)), flow.space(6)]
+    body: list[list[Cell | str]] = [["序号", "组号", "姓名", "签名"]]
+    number = 0
+    for team in teams:
+        for player in team.players:
+            number += 1
+            body.append(
+                [
+                    str(number),
+                    Cell(team.id, f"第{team.id}组的组号"),
+                    Cell(player, f"第{team.id}组队员“{player}”"),
+                    "",
+                ]
+            )
+    extra = blank_rows if blank_rows is not None else (2 if teams else _rows_that_fit(flow, pieces))
+    body += [[str(number + i + 1), "", "", ""] for i in range(extra)]
+    pieces += flow.table(body, [0.12, 0.16, 0.27, 0.45], row_height=ROW_HEIGHT)
+    return flow.pdf(pieces, title=f"{event.title}纪念品领取签收表", invariant=invariant)
+
+
+def _blank_rows(flow: Flow, pieces: Sequence[Piece], body: Sequence[Sequence[Cell | str]]) -> int:
+    """Blank rows that fill the last page below the prefilled ones; when fewer than two would fit there, a
+    whole page of them (never a page holding two stray rows)."""
+    table = flow.table(body, [0.12, 0.2, 0.2, 0.22, 0.26], row_height=ROW_HEIGHT)
+    fit = max(int(flow.room_left([*pieces, *table]) // ROW_HEIGHT), 0)
+    if fit >= 2:
+        return fit
+    header = table[0].height
+    return fit + int((flow.top - flow.bottom - flow.head_height() - header) // ROW_HEIGHT)
+
+
+def _rows_that_fit(flow: Flow, pieces: Sequence[Piece]) -> int:
+    """How many rows of ROW_HEIGHT (below a header row) fit on the page after `pieces`."""
+    header = flow.table([["表头"]], [1.0])[0].height
+    return max(int((flow.room_left(pieces) - header) // ROW_HEIGHT), 0)
+
+
+def lots_pdf(
+    event: Event,
+    count: int,
+    *,
+    field: int | None = None,
+    fonts: FontSet | None = None,
+    template_dir: Path | None = None,
+    invariant: bool = False,
+) -> bytes:
+    """抽签签条: slips numbered 1…count, 2 × 6 to an A4 sheet, with dashed cut lines and corner crop marks.
+    With `field` (the number of teams, when known) the page head says which lots meet in round 1 and which are
+    the byes (`[format] byes`)."""
+    if count < 1:
+        raise MaterialsError([f"抽签签条的张数应至少为1，实际为 {count}"])
+    fonts = fonts or choose_fonts(event.print.font)
+    plan = {"field": field, "lot_plan": lot_plan(field, event.byes).text if field and field >= 2 else ""}
+    top_label, bottom_label, said = _lot_wording(render("lots.j2", event, template_dir, plan))
+    size = sizes(event).note
+    width, height = PAGE
+    explain = [line for text in said for line in break_lines(fonts, text, size, [width - 2 * MARGIN])]
+    head = size * (2.2 + 1.35 * len(explain))
+    cols, rows_ = LOTS_PER_PAGE_COLUMNS, LOTS_PER_PAGE_ROWS
+    left, right = MARGIN + 4 * mm, width - MARGIN - 4 * mm
+    bottom, top = MARGIN + 4 * mm, height - MARGIN - head
+    cell_w, cell_h = (right - left) / cols, (top - bottom) / rows_
+    pages = -(-count // (cols * rows_))
+
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, fonts, title=f"{event.title}抽签签条", invariant=invariant)
+    for page in range(pages):
+        canvas.setFillColor(INK)
+        canvas.setStrokeColor(INK)
+        heading = f"抽签签条（1–{count}号，共{count}张）　沿虚线剪开"
+        if pages > 1:
+            heading += f"　第{page + 1}页 共{pages}页"
+        fonts.draw(canvas, width / 2, height - MARGIN - size, heading, size, align=Align.CENTRE)
+        for i, text in enumerate(explain):
+            fonts.draw(canvas, MARGIN, height - MARGIN - size * (2.4 + 1.35 * i), text, size)
+        first = page * cols * rows_
+        on_page = min(cols * rows_, count - first)
+        slips = {divmod(k, cols) for k in range(on_page)}
+        _cut_lines(canvas, slips, left=left, top=top, cell_w=cell_w, cell_h=cell_h)
+        for k in range(on_page):
+            number = first + k + 1
+            r, c = divmod(k, cols)
+            cx = left + (c + 0.5) * cell_w
+            y0 = top - (r + 1) * cell_h
+            # labels stay at least LOT_INSET inside the cut lines, descenders included; the number fills the middle
+            shown = _wrap(fonts, bottom_label, size, cell_w - 2 * LOT_INSET)[:2] if bottom_label else []
+            low_room = y0 + LOT_INSET + len(shown) * size * 1.25 + 2
+            big = min(64.0, (y0 + cell_h - LOT_INSET - low_room) / 1.02)
+            baseline = low_room + big * 0.24  # room below for the underline
+            half = fonts.width(str(number), big) / 2
+            # the small label (签号) on the number's baseline, to its left
+            fonts.draw(canvas, cx - half - size * 0.5, baseline, top_label, size, align=Align.RIGHT)
+            fonts.draw(canvas, cx, baseline, str(number), big, align=Align.CENTRE)
+            if rotation_ambiguous(number):  # 6 and 9 (16 and 91, …) read the other way up: underline them
+                canvas.setLineWidth(max(big / 14, 2))
+                canvas.line(cx - half, baseline - big * 0.14, cx + half, baseline - big * 0.14)
+                canvas.setLineWidth(0.8)
+            for i, text in enumerate(shown):
+                y = y0 + LOT_INSET + size * 0.25 + (len(shown) - 1 - i) * size * 1.25
+                fonts.draw(canvas, cx, y, text, size, align=Align.CENTRE)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _lot_wording(blocks: Sequence[Block]) -> tuple[str, str, list[str]]:
+    """From lots.j2: the small label left of each number and the one below it (`@签条 签号 | 比赛名称`), and the
+    paragraphs for the page head."""
+    check_kinds(blocks, (BlockKind.INSERT, BlockKind.PLAIN, BlockKind.BODY), (LOT_SLIP,))
+    labels = next((b.args for b in blocks if b.kind is BlockKind.INSERT), ())
+    top_label, bottom_label = (*labels, "", "")[:2]
+    return top_label, bottom_label, [b.text for b in blocks if b.kind is not BlockKind.INSERT]
+
+
+LOT_INSET = 4 * mm  # text on a slip keeps this far from its cut lines
+ROTATED = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}
+
+
+def rotation_ambiguous(number: int) -> bool:
+    """A lot number that reads as another number upside down (6 ↔ 9, 16 ↔ 91, 68 ↔ 89): it gets underlined."""
+    text = str(number)
+    if any(ch not in ROTATED for ch in text):
+        return False
+    turned = "".join(ROTATED[ch] for ch in reversed(text))
+    return turned != text and not turned.startswith("0")
+
+
+def _cut_lines(canvas, slips: set[tuple[int, int]], *, left: float, top: float, cell_w: float,
+               cell_h: float) -> None:
+    """Dashed cut lines around every slip (row, column) on the page — only around slips, never around an empty
+    cell — and solid crop marks where a cut line meets the outside of the slips."""
+    edges: set[tuple[float, float, float, float]] = set()
+    for r, c in slips:
+        x0, x1 = left + c * cell_w, left + (c + 1) * cell_w
+        y1, y0 = top - r * cell_h, top - (r + 1) * cell_h
+        edges |= {(x0, y1, x1, y1), (x0, y0, x1, y0), (x0, y0, x0, y1), (x1, y0, x1, y1)}
+    canvas.setLineWidth(0.8)
+    canvas.setDash(6, 4)
+    for x0, y0, x1, y1 in sorted(edges):
+        canvas.line(x0, y0, x1, y1)
+    canvas.setDash()
+    tick = 3 * mm
+    for r, c in slips:
+        x0, x1 = left + c * cell_w, left + (c + 1) * cell_w
+        y1, y0 = top - r * cell_h, top - (r + 1) * cell_h
+        if (r, c - 1) not in slips:  # outside to the left
+            canvas.line(x0 - tick, y1, x0 - 1, y1)
+            canvas.line(x0 - tick, y0, x0 - 1, y0)
+        if (r, c + 1) not in slips:
+            canvas.line(x1 + 1, y1, x1 + tick, y1)
+            canvas.line(x1 + 1, y0, x1 + tick, y0)
+        if (r - 1, c) not in slips:
+            canvas.line(x0, y1 + 1, x0, y1 + tick)
+            canvas.line(x1, y1 + 1, x1, y1 + tick)
+        if (r + 1, c) not in slips:
+            canvas.line(x0, y0 - tick, x0, y0 - 1)
+            canvas.line(x1, y0 - tick, x1, y0 - 1)
+
+
+def _wrap(fonts: FontSet, text: str, size: float, width: float) -> list[str]:
+    """The short labels on lots, broken by the same rules as every other text (so 双升级（双扣） stays whole)."""
+    return break_lines(fonts, text, size, [width])
+
+
+# --- everything at once ----------------------------------------------------------------------------------------
+
+
+def build_all(
+    folder: Path,
+    event: Event,
+    teams: Sequence[Team] | None,
+    *,
+    font: str | None = None,
+    lots: int | None = None,
+    force: bool = False,
+    invariant: bool = False,
+) -> Written:
+    """Write the six documents into the event folder, replacing those we wrote last time; if a person changed
+    one (or it was never ours), write none of them unless `force`.
+
+    `font` (--font) wins over `[print] font`; `lots` defaults to the number of teams.
+    """
+    paths = [folder / name for name in FILE_NAMES]
+    for path in paths:
+        check_regenerable(path, force=force)  # all refused before any is written
+    fonts = choose_fonts(font, event.print.font)
+    template_dir = folder / "templates"
+    teams = tuple(teams or ())
+    count = lots if lots is not None else len(teams)
+    if not count:
+        count = DEFAULT_LOTS
+        fonts.warn(f"还没有报名名单，抽签签条先按{DEFAULT_LOTS}张打印；可用 --lots 指定张数")
+    common = {"fonts": fonts, "template_dir": template_dir, "invariant": invariant}
+    documents = {
+        NOTICE: notice_pdf(event, **common),
+        RULES: rules_pdf(event, **common),
+        REGISTRATION: registration_pdf(event, teams, **common),
+        LOTS: lots_pdf(event, count, field=count if count == len(teams) else None, **common),
+        SOUVENIR: souvenir_pdf(event, teams, **common),
+        SIGNOFF: signoff_pdf(event, **common),
+    }
+    written = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
+    return Written(written, fonts.warnings, note=fonts.description)  # the font used

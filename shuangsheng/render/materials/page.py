@@ -1,0 +1,95 @@
+"""The page: A4 geometry, the large-print sizes, Chinese line breaking, and a canvas set up with our font.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reportlab import rl_config
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from shuangsheng.render import linebreak
+from shuangsheng.render.materials.fonts import Align, FontSet
+
+# Streams are Flate-compressed only, not also ASCII85-encoded: 25 % smaller files, and the encoding was a
+# large share of the time spent writing a PDF. (reportlab reads the setting when it writes each stream.)
+rl_config.useA85 = 0
+
+PAGE = A4  # portrait
+MARGIN = 20 * mm  # nothing is drawn closer than this to any page edge
+SIDE = MARGIN  # text frame, left
+RIGHT = MARGIN  # right; nothing hangs past it, as paragraphs are broken by `break_lines`
+TOP = MARGIN
+BOTTOM = MARGIN + 10 * mm  # leaves room for the page footer, which stays inside MARGIN
+FOOTER_Y = MARGIN + 2 * mm  # baseline; descenders stay inside MARGIN
+FRAME_PADDING = 6  # reportlab's default Frame padding
+CELL_PADDING = 5
+
+INK = colors.black
+RULE = colors.black
+SHADE = colors.Color(0.88, 0.88, 0.88)  # table header background; header also differs by its text
+ASIDE = colors.Color(0.93, 0.93, 0.93)  # the tint behind a 补充说明
+
+
+def break_lines(fonts: FontSet, text: str, size: float, widths: Sequence[float], who: str | None = None) -> list[str]:
+    """Chinese line breaking (shuangsheng.render.linebreak) by the font's character widths; `widths` are the line widths
+    (first line, then the rest). Every document's text goes through here, so one rule set holds everywhere: no
+    unit split (team ids, tables, levels, numbers, times, file names, commands, short asides), no mark where it
+    may not stand, no last line of one character. A line keeps 0.01 pt clear of its width.
+
+    A text wholly in the main face and clearly narrower than the first line is that line, as the rules would
+    have it (most table cells and labels: their characters are not measured one by one)."""
+    limits = [w - 0.01 for w in widths]
+    if text and "\r" not in text and fonts.covers(text) and fonts.width(text, size) <= limits[0] - CLEARLY:
+        return [text]
+    return linebreak.break_lines(text, lambda ch: fonts.width(ch, size, who), limits)
+
+
+CLEARLY = 0.5  # points: far more than the rounding between a text's width and the sum of its characters' widths
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Plain text for a table cell, laid out at the column's width; `who` names the person for glyph warnings;
+    `align`: CENTRE, LEFT, or AUTO (centred while it takes one line)."""
+
+    text: str
+    who: str | None = None
+    align: Align = Align.CENTRE
+
+
+@dataclass(frozen=True)
+class Sizes:
+    title: float
+    body: float
+    table: float
+    note: float
+
+
+LARGE = Sizes(title=22, body=16, table=15, note=14)
+REGULAR = Sizes(title=20, body=12, table=12, note=10.5)
+
+
+def new_canvas(buffer: io.BytesIO, fonts: FontSet, *, title: str, invariant: bool) -> Canvas:
+    """A canvas whose initial font is ours, so no Helvetica (base-14, never embedded) is referenced."""
+    canvas = Canvas(
+        buffer,
+        pagesize=PAGE,
+        invariant=1 if invariant else 0,
+        initialFontName=fonts.name,
+        initialFontSize=14,
+        pageCompression=1,
+    )
+    describe_pdf(canvas, title)
+    return canvas
+
+
+def describe_pdf(canvas: Canvas, title: str) -> None:
+    canvas.setTitle(title)
+    canvas.setAuthor("shuangsheng")
+    canvas.setCreator("shuangsheng")

@@ -1,0 +1,345 @@
+"""`event.toml`: the event's facts and options. Written (from the seed notice) and read here only."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import stat
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from shuangsheng.game.rules import RulesError, RuleSet
+from shuangsheng.knockout.formats import Byes, ThirdPlace  # re-exported: event.Byes, event.ThirdPlace
+from shuangsheng.storage import files
+from shuangsheng.storage.files import decode_text
+from shuangsheng.vocabulary.errors import Issue, UserError, shown
+from shuangsheng.vocabulary.text import command_line
+
+EVENT_FILE = "event.toml"
+
+
+class EventError(UserError, ValueError):
+    """event.toml is unreadable or has bad values: every problem, each an `Issue` naming the file."""
+
+
+@dataclass(frozen=True)
+class Registration:
+    mode: str
+    start: dt.date
+    end: dt.date
+    place: str
+    contact: str
+    phone: str
+
+
+@dataclass(frozen=True)
+class Prizes:
+    first: int = 1
+    second: int = 1
+    third: int = 2
+    souvenir: str = "所有参赛选手均可获得纪念品一份"
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    font: str | None = None
+    large_print: bool = True
+    award_date: dt.date | None = None  # the date on the announcement and certificates (None: the day they print)
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """[serve]: the hall server's desk PIN (None: a new one each start), the LAN address to use (None: found),
+    and whether the desk page is answered on the LAN too."""
+
+    pin: str | None = None
+    address: str | None = None
+    desk_lan: bool = False
+
+
+@dataclass(frozen=True)
+class Event:
+    title: str
+    organiser: str
+    addressee: str
+    purpose: str
+    notice_date: dt.date
+    participants: str
+    date: str
+    date_note: str
+    start_time: str
+    venue: str
+    registration: Registration
+    prizes: Prizes = Prizes()
+    rules: RuleSet = RuleSet()
+    third_place: ThirdPlace = ThirdPlace.SHARED
+    byes: Byes = Byes.FIRST_ROUND
+    print: PrintOptions = field(default_factory=PrintOptions)
+    serve: ServeOptions = field(default_factory=ServeOptions)
+
+
+def default_text() -> str:
+    """The commented event.toml that `init` writes, prefilled from the seed notice."""
+    from shuangsheng.render import templates
+
+    return templates.read("event.toml")
+
+
+def default_event() -> Event:
+    return parse(default_text(), source=EVENT_FILE)
+
+
+def missing_folder(folder: Path) -> str | None:
+    """The message for an event folder that is not there (a mistyped path), or None."""
+    try:
+        info = os.stat(folder)
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError):
+            return f"文件夹 {folder} 不存在；请检查路径是否打错（新的活动先运行 {command_line('init', folder)}）"
+        return f"{folder}：{files.os_reason(exc)}"
+    if stat.S_ISDIR(info.st_mode):
+        return None
+    return f"{folder} 不是文件夹；请给出活动文件夹（里面有 {EVENT_FILE}）"
+
+
+def load(folder: Path) -> Event:
+    path = folder / EVENT_FILE
+    if (missing := missing_folder(folder)) is not None:
+        raise EventError([missing])
+    try:
+        data = files.read_user_file(path, files.EVENT_SETTINGS)
+    except files.Unreadable as exc:
+        if exc.missing:
+            raise EventError([Issue.of_file(path, f"找不到活动设置文件，请先运行 {command_line('init', folder)}")]) from None
+        raise EventError(exc.issues) from None
+    text = decode_text(data)
+    if text is None:
+        raise EventError([Issue.of_file(path, "文件编码无法识别，请用记事本“另存为”，编码选 UTF-8")])
+    return parse(text, source=str(path))
+
+
+def parse(text: str, *, source: str) -> Event:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise EventError([_syntax_message(text, str(exc), source)]) from None
+    except (ValueError, RecursionError):  # a number of thousands of digits; brackets nested a thousand deep
+        long = next((n for n, line in enumerate(text.splitlines(), 1) if re.search(r"\d{16}", line)), None)
+        where = f"第{long}行的数字太长" if long else "方括号嵌套太深"
+        raise EventError([Issue.of_file(source, f"{where}，不是活动设置的写法；请对照 shuangsheng init 生成的 event.toml 改正")]) from None
+    reader = _Reader(data, source)
+    ev = reader.table("event")
+    reg = reader.table("registration")
+    prizes = reader.table("prizes")
+    fmt = reader.table("format")
+    prn = reader.table("print")
+    srv = reader.table("serve")
+    rules = RuleSet()
+    try:
+        rules = RuleSet.from_mapping(reader.table("rules"))
+    except RulesError as exc:
+        reader.problems.extend(Issue.of_file(source, f"[rules] {key}：{msg}") for key, msg in exc.problems)
+    third = reader.text(fmt, "format", "third_place", "shared")
+    try:
+        third_place = ThirdPlace(third)
+    except ValueError:
+        reader.problem(f'[format] third_place：应为 "shared" 或 "playoff"，实际为 {shown(third)}')
+        third_place = ThirdPlace.SHARED
+    bye_rule = reader.text(fmt, "format", "byes", Byes.FIRST_ROUND.value)
+    try:
+        byes = Byes(bye_rule)
+    except ValueError:
+        reader.problem(f'[format] byes：应为 "first_round" 或 "each_round"，实际为 {bye_rule!r}')
+        byes = Byes.FIRST_ROUND
+    event = Event(
+        title=reader.text(ev, "event", "title"),
+        organiser=reader.text(ev, "event", "organiser"),
+        addressee=reader.text(ev, "event", "addressee", ""),
+        purpose=reader.text(ev, "event", "purpose", ""),
+        notice_date=reader.date(ev, "event", "notice_date"),
+        participants=reader.text(ev, "event", "participants"),
+        date=reader.text(ev, "event", "date"),
+        date_note=reader.text(ev, "event", "date_note", ""),
+        start_time=reader.text(ev, "event", "start_time"),
+        venue=reader.text(ev, "event", "venue"),
+        registration=Registration(
+            mode=reader.text(reg, "registration", "mode", "两人一组，自由组合报名参赛"),
+            start=reader.date(reg, "registration", "start"),
+            end=reader.date(reg, "registration", "end"),
+            place=reader.text(reg, "registration", "place"),
+            contact=reader.text(reg, "registration", "contact", ""),
+            phone=reader.text(reg, "registration", "phone"),
+        ),
+        prizes=Prizes(
+            first=reader.count(prizes, "prizes", "first", 1),
+            second=reader.count(prizes, "prizes", "second", 1),
+            third=reader.count(prizes, "prizes", "third", 1 if third_place is ThirdPlace.PLAYOFF else 2),
+            souvenir=reader.text(prizes, "prizes", "souvenir", Prizes.souvenir),
+        ),
+        rules=rules,
+        third_place=third_place,
+        byes=byes,
+        print=PrintOptions(
+            font=reader.text(prn, "print", "font", "") or None,
+            large_print=reader.flag(prn, "print", "large_print", True),
+            award_date=reader.optional_date(prn, "print", "award_date"),
+        ),
+        serve=_serve_options(reader, srv),
+    )
+    reader.unknown_keys()
+    if not reader.problems and event.registration.end < event.registration.start:
+        reader.problem("[registration] 报名截止日期 end 早于开始日期 start")
+    if reader.problems:
+        raise EventError(reader.problems)
+    return event
+
+
+def _syntax_message(text: str, error: str, source: str) -> Issue:
+    """tomllib's English message as a Chinese one: the line, what it holds, and the likely fix."""
+    m = re.search(r"\(at line (\d+), column \d+\)", error)
+    number = int(m.group(1)) if m else None
+    lines = text.splitlines()
+    line = lines[number - 1].strip() if number and number <= len(lines) else ""
+    value = line.split("=", 1)[1] if "=" in line else line
+    if value.strip()[:1] in ("“", "”", "‘", "’"):
+        hint = "引号要用英文半角的 \" \"，不能用中文引号“ ”"
+    elif "＝" in line:
+        hint = "等号要用半角的 =，不能用全角的 ＝"
+    elif "Cannot overwrite" in error:
+        hint = "同一项写了两次，请删去其中一行"
+    elif "Cannot declare" in error:
+        hint = "同一节（方括号里的名字）出现了两次，请合并为一节"
+    elif "hex value" in error or "escape" in error:
+        hint = "引号里的反斜杠 \\ 有特殊含义；文件路径请改用 /，如 \"C:/Windows/Fonts/msyh.ttc\""
+    elif re.match(r"\s*\d{4}\s*[-/.年]\s*\d", value):
+        hint = "日期请写成 2026-03-09 这样（年四位，月、日各两位，用 - 连接，不加引号）"
+    elif "Illegal character" in error or "Unterminated string" in error or "Expected \"'\"" in error:
+        hint = "引号没有配对：文字两端都要有英文半角双引号 \""
+    elif "table declaration" in error:
+        hint = "节名两边要有半角方括号，如 [event]"
+    elif "array" in error:
+        hint = "列表写法有误，应如 [\"2\", \"J\", \"A\"]（英文逗号分隔，两端方括号）"
+    elif "Invalid value" in error or "Expected newline" in error:
+        hint = "等号右边的值写法有误：文字要放在英文双引号里，如 \"8:30\"；数字、true、false 和日期不加引号"
+    elif "Invalid statement" in error or "Expected '='" in error:
+        hint = "每一项应写成 名称 = 值（名称用英文，与原文件一致）；说明文字前面要加 #"
+    else:
+        hint = "请检查引号、等号和方括号"
+    where = f"第{number}行" if number else "文件末尾"
+    shown = f"（这一行是：{line[:60]}）" if line else ""
+    return Issue.of_file(source, f"{where}格式有误{shown}；{hint}")
+
+
+_MISSING = object()
+_SECTIONS = ("event", "registration", "prizes", "rules", "format", "print", "serve")
+
+
+def _serve_options(reader: _Reader, table: dict) -> ServeOptions:
+    raw = table.get("pin")
+    if isinstance(raw, int) and not isinstance(raw, bool):  # pin = 012345 loses its 0: must be quoted text
+        reader.seen.setdefault("serve", set()).add("pin")
+        reader.problem(f'[serve] pin：请加引号写成 6 位数字，如 pin = "{raw:06d}"' if 0 <= raw < 10**6
+                       else f"[serve] pin：应为加引号的 6 位数字，实际为 {shown(raw)}")
+        pin = ""
+    else:
+        pin = reader.text(table, "serve", "pin", "")
+    if pin and not (len(pin) == 6 and pin.isascii() and pin.isdigit()):
+        reader.problem(f'[serve] pin：应为 6 位数字（如 "205318"），或留空（""）每次启动时新生成，实际为 {shown(pin)}')
+        pin = ""
+    address = reader.text(table, "serve", "address", "")
+    if address and not is_ipv4(address):
+        reader.problem(f'[serve] address：应为本机的局域网 IP 地址（如 "192.168.1.20"），或留空自动查找，实际为 {shown(address)}')
+        address = ""
+    desk_lan = reader.flag(table, "serve", "desk_lan", False)
+    return ServeOptions(pin=pin or None, address=address or None, desk_lan=desk_lan)
+
+
+def is_ipv4(text: str) -> bool:
+    parts = text.split(".")
+    return len(parts) == 4 and all(p.isascii() and p.isdigit() and len(p) <= 3 and int(p) <= 255 for p in parts)
+
+
+class _Reader:
+    """Typed look-ups that collect every problem instead of stopping at the first."""
+
+    def __init__(self, data: dict, source: str):
+        self.data = data
+        self.source = source
+        self.problems: list[Issue] = []
+        self.seen: dict[str, set[str]] = {}
+
+    def problem(self, detail: str) -> None:
+        self.problems.append(Issue.of_file(self.source, detail))
+
+    def unknown_keys(self) -> None:
+        """A misspelt key or section would otherwise be ignored silently (and its default printed)."""
+        for name, value in self.data.items():
+            if name not in _SECTIONS:
+                what = "一节" if isinstance(value, dict) else "设置项"
+                known = "、".join(f"[{s}]" for s in _SECTIONS)
+                self.problem(f"未知的{what}“{name}”，请检查拼写（可用的节：{known}）")
+            elif name != "rules" and isinstance(value, dict):  # [rules] keys are checked by RuleSet
+                for key in value:
+                    if key not in self.seen.get(name, ()):
+                        known = "、".join(sorted(self.seen.get(name, ())))
+                        self.problem(f"[{name}] 未知的设置项“{key}”，请检查拼写（可用：{known}）")
+
+    def table(self, name: str) -> dict:
+        value = self.data.get(name, {})
+        if not isinstance(value, dict):
+            self.problem(f"[{name}] 应为一节设置")
+            return {}
+        return value
+
+    def _get(self, table: dict, section: str, key: str, default: object) -> object:
+        self.seen.setdefault(section, set()).add(key)
+        value = table.get(key, default)
+        if value is _MISSING:
+            self.problem(f"[{section}] 缺少 {key}")
+        return value
+
+    def text(self, table: dict, section: str, key: str, default: object = _MISSING) -> str:
+        value = self._get(table, section, key, default)
+        if value is _MISSING:
+            return ""
+        if not isinstance(value, str):
+            self.problem(f"[{section}] {key}：应为加引号的文字，实际为 {shown(value)}")
+            return ""
+        return value.strip()
+
+    def date(self, table: dict, section: str, key: str) -> dt.date:
+        value = self._get(table, section, key, _MISSING)
+        if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+            return value
+        if isinstance(value, str):
+            try:
+                return dt.date.fromisoformat(value.strip())
+            except ValueError:
+                pass
+        if value is not _MISSING:
+            self.problem(f"[{section}] {key}：应为日期，如 2026-03-09，实际为 {shown(value)}")
+        return dt.date(2000, 1, 1)
+
+    def optional_date(self, table: dict, section: str, key: str) -> dt.date | None:
+        """A date, or None when the key is missing or left as ""."""
+        value = table.get(key, "")
+        if isinstance(value, str) and not value.strip():
+            self.seen.setdefault(section, set()).add(key)
+            return None
+        return self.date(table, section, key)
+
+    def count(self, table: dict, section: str, key: str, default: int) -> int:
+        value = self._get(table, section, key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+            self.problem(f"[{section}] {key}：应为 0–100 的整数，实际为 {shown(value)}")
+            return default
+        return value
+
+    def flag(self, table: dict, section: str, key: str, default: bool) -> bool:
+        value = self._get(table, section, key, default)
+        if not isinstance(value, bool):
+            self.problem(f"[{section}] {key}：应为 true 或 false，实际为 {shown(value)}")
+            return default
+        return value

@@ -1,0 +1,82 @@
+"""The event's workbooks: `teams.xlsx`, `round-N.xlsx`, its checked copy, and paper lots (docs/workbooks.md).
+
+The only package that imports a spreadsheet library. Its modules, along their seams:
+
+- `parsers` — lenient cell parsers (pure);
+- `schema` — sheet names, labels, columns and fixed rows of every sheet (pure; also used by the printed score card);
+- `problems` — `Problem` (the shared `shuangsheng.vocabulary.errors.Issue`, placed at a file, sheet and cell) and `WorkbookError`
+  (pure);
+- `guard` — checking a user's file before any parser sees it; `loading` — reading it into plain grids of values;
+- `teams` — teams.xlsx; `round_writer` / `round_reader` — round-N.xlsx; `checked` — the checked copy;
+  `lots` — paper lots;
+- `carry` — `draw --redo`: what was typed for the tables kept, carried into the corrected workbook;
+- `style` — how every workbook the program writes looks and checks what is typed (XlsxWriter, opened so that no
+  text becomes a formula or a link);
+- `referee` — SIMULATION ONLY: typing hands in as a referee would, for the demo and the tests.
+
+Readers are lenient about what people really type but never guess: anything else is a `Problem` naming the file,
+``sheet!cell``, the value and what was expected, and all problems of a workbook are reported together.
+
+The public functions are available here (`from shuangsheng.storage.workbook import read_round`); they are imported on first
+use, so `import shuangsheng.storage.workbook.schema` loads no spreadsheet library.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+_EXPORTS = {
+    "Problem": "problems",
+    "WorkbookError": "problems",
+    "write_teams": "teams",
+    "write_teams_template": "teams",
+    "read_teams": "teams",
+    "holds_no_teams": "teams",
+    "write_round": "round_writer",
+    "read_round": "round_reader",
+    "MatchSheet": "round_reader",
+    "RoundSheet": "round_reader",
+    "checked_path": "checked",
+    "match_problems": "checked",
+    "write_checked": "checked",
+    "checked_bytes": "checked",
+    "checked_copy": "checked",
+    "made_from": "checked",
+    "read_lots": "lots",
+    "carried": "carry",
+    "fill_round": "referee",
+    "typed_cells": "referee",
+    "parse_capture": "parsers",
+    "parse_cards": "parsers",
+    "parse_flag": "parsers",
+    "parse_level": "parsers",
+    "parse_offense": "parsers",
+    "parse_points": "parsers",
+    "parse_side": "parsers",
+    "parse_team_id": "parsers",
+    "parse_whole": "parsers",
+    "HAND_COLUMNS": "schema",
+    "HEADER": "schema",
+    "HAND_HEADER_ROW": "schema",
+    "REGULAR_ROWS": "schema",
+    "PLAYOFF_ROWS": "schema",
+    "MATCHES_SHEET": "schema",
+    "TEAMS_SHEET": "schema",
+    "CHECK_SHEET": "schema",
+    "sheet_name": "schema",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> object:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+

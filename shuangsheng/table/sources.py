@@ -1,0 +1,129 @@
+"""A table's record from all its sources (docs/README.md): the round workbook's sheet, the phone entries (event.db) and
+the 对阵 sheet's 终局 cells (a lost card). Pure: works on what `read_round` read and the entries the ledger holds.
+
+One source filled → that one is the record. Paper and phone both → they must agree hand by hand; each difference
+is a problem at the sheet's cell naming the phone's hand. The phone entries count only once the match is over
+(decided after the end, or won by passing A): a table still playing on the phone is open (进行中) with its current
+levels, unless its paper sheet is filled. A match given by its 终局 cells alone is `final_only`: decided by those
+levels, and marked 未逐局核对 wherever it is shown.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from shuangsheng.game.hands import Hand
+from shuangsheng.game.levels import START
+from shuangsheng.game.match import MatchResult, Status
+from shuangsheng.game.rules import RuleSet
+from shuangsheng.storage.workbook.problems import Cell, Problem
+from shuangsheng.storage.workbook.round_reader import FinalCard, MatchSheet
+from shuangsheng.storage.workbook.schema import UNCHECKED, YES_MARK
+from shuangsheng.table.entry import Entry, Seat, TableSetup, TableState, table_state
+from shuangsheng.vocabulary.errors import Place
+from shuangsheng.vocabulary.fields import FIELD_CN, FIELDS
+
+PHONE = "扫码录分"  # where a phone hand is, in a problem: 扫码录分 第3桌 第4局
+
+
+class Source(str, enum.Enum):
+    """`"source"` of `score --json` (docs/README.md)."""
+
+    PAPER = "paper"
+    PHONE = "phone"
+    BOTH = "both"
+    FINAL_ONLY = "final_only"
+
+
+@dataclass(frozen=True)
+class PhoneTable:
+    """A table's phone entries as they stand: its state (replayed by the engine) and whether they count yet."""
+
+    state: TableState
+
+    @property
+    def hands(self) -> tuple[Hand, ...]:
+        return tuple(e.record for e in self.state.log.hands if e.record is not None)
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+
+def phone_table(match: MatchSheet, entries: Sequence[Entry], rules: RuleSet, number: int) -> PhoneTable | None:
+    """The phone's record of `match` (None without a hand entered)."""
+    p = match.pairing
+    state = table_state(TableSetup(number, p.table, Seat(p.a, ()), Seat(p.b, ()), rules), entries)
+    return PhoneTable(state) if state.log.hands else None
+
+
+def final_result(card: FinalCard) -> MatchResult:
+    """A lost card's match: decided by its final levels, with no hand to show."""
+    return MatchResult((), START, card.levels, None, Status.DECIDED, card.winner)
+
+
+def final_note(card: FinalCard) -> str:
+    """'未逐局核对（记分卡遗失）' — shown beside a final_only match everywhere."""
+    return f"{UNCHECKED}（{card.reason}）"
+
+
+def phone_problems(match: MatchSheet, phone: PhoneTable) -> tuple[Problem, ...]:
+    """The engine's errors in the phone's hands (the rules changed after they were entered), at the phone's hand."""
+    return tuple(Problem(Place(PHONE, match.sheet, None, e.hand, e.field), e.detail) for e in phone.state.result.errors)
+
+
+def differences(match: MatchSheet, phone: PhoneTable) -> tuple[Problem, ...]:
+    """Every hand where the paper sheet and the phone disagree, at the sheet's cell, naming the phone's hand."""
+    paper, entered = match.record.hands, phone.hands
+    found: list[Problem] = []
+    for n in range(1, max(len(paper), len(entered)) + 1):
+        ours = paper[n - 1] if n <= len(paper) else None
+        theirs = entered[n - 1] if n <= len(entered) else None
+        found.extend(_hand_differences(match, n, ours, theirs))
+    return tuple(found)
+
+
+def _hand_differences(match: MatchSheet, n: int, ours: Hand | None, theirs: Hand | None) -> list[Problem]:
+    if ours is None:
+        return [_at(match, _row_after(match), f"扫码录分有第{n}局（{_hand_text(theirs)}），记分表没有这一局；"
+                                              "请核对记分卡，补上这一局或在扫码录分里撤销")]
+    if theirs is None:
+        return [_at(match, match.cell(n), f"记分表第{n}局在扫码录分里没有；请核对记分卡")]
+    found = []
+    for field in FIELDS:
+        a, b = getattr(ours, field), getattr(theirs, field)
+        if a != b:
+            found.append(_at(match, match.cell(n, field), f"{FIELD_CN[field]}记分表为“{_value(a)}”，"
+                                                          f"扫码录分第{n}局为“{_value(b)}”，两者不一致"))
+    return found
+
+
+def _at(match: MatchSheet, cell: Cell | None, message: str) -> Problem:
+    return Problem(Place(match.file, match.sheet, cell), message)
+
+
+def _row_after(match: MatchSheet) -> Cell | None:
+    """The 局 cell of the first row after the last hand typed (where a missing hand goes)."""
+    column = match.columns.get("局")
+    if column is None or match.header_row is None:
+        return None
+    return Cell((match.rows[-1] if match.rows else match.header_row) + 1, column)
+
+
+def _value(value: object) -> str:
+    if isinstance(value, bool):
+        return YES_MARK if value else "空"
+    if value is None:
+        return "空"
+    for attribute in ("label", "cn"):  # a Level's label; a Side's or an Offense's Chinese
+        text = getattr(value, attribute, None)
+        if isinstance(text, str):
+            return text
+    return str(value)
+
+
+def _hand_text(hand: Hand | None) -> str:
+    assert hand is not None
+    return f"庄家{hand.dealer.team}，台下得分{hand.points}"

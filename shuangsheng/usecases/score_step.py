@@ -1,0 +1,96 @@
+"""`score` as the command runs it, as one record: the round scored, its checked copy written (or kept because a
+person edited it, or not writable), the round's papers written by the writer passed in (shuangsheng/render/materials/, so that this
+module stays free of reportlab), and what was not written and why. Writes files (through its writers)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from shuangsheng.render.report import edited_checked_copy
+from shuangsheng.render.results import NextStep, round_results
+from shuangsheng.storage.files import OutputExists, Written
+from shuangsheng.usecases import tournament
+from shuangsheng.usecases.tournament import ScoreReport
+from shuangsheng.vocabulary.errors import Issue, UserError
+
+
+@dataclass(frozen=True)
+class NotWritten:
+    """An output left as it was, and why (the writer's issues: which file, what refused it)."""
+
+    what: str  # 检查副本, 本轮成绩/加赛单
+    reasons: tuple[Issue, ...]
+
+    def lines(self) -> list[str]:
+        """The terminal's lines (and `score --json`'s "errors"): the first reason after what was not written."""
+        first, *rest = [str(reason) for reason in self.reasons] or [""]
+        return [f"{self.what}没有更新：{first}", *rest]
+
+
+@dataclass(frozen=True)
+class ScoreStep:
+    report: ScoreReport
+    checked: Path | None  # the checked copy written now; None when kept or not writable
+    checked_edited: bool  # kept: a person changed it since we wrote it (and no --force)
+    papers: tuple[Path, ...]
+    warnings: tuple[str, ...]  # the papers' (fonts: a name the font cannot print)
+    not_written: tuple[NotWritten, ...]
+    next_step: NextStep
+
+    @property
+    def book(self) -> str:
+        return self.report.score.sheet.path.name
+
+    @property
+    def failed(self) -> bool:
+        """Exit 1: the round has problems, an output was not written, a second entry disagrees, or a [rules]
+        change would alter a scored round and was not accepted."""
+        verification = self.report.verification
+        return bool(self.report.score.problems or self.not_written or self.report.rules_held
+                    or (verification is not None and not verification.agree))
+
+
+def score_and_write(folder: Path, number: int | None = None, *, verify: Path | None = None, force: bool = False,
+                    accept_rules: bool = False, write_papers: Callable[[ScoreReport], Written]) -> ScoreStep:
+    """Score round `number` (default: the latest) and write what comes of it (`accept_rules`: see
+    tournament.score). Raises UserError only when the round cannot be scored at all; a file that cannot be written
+    is recorded in `not_written`."""
+    report = tournament.score(folder, number, verify=verify, accept_rules=accept_rules)
+    checked: Path | None = None
+    edited = False
+    not_written: list[NotWritten] = []
+    try:
+        checked = tournament.write_checked_copy(report, force=force)
+    except OutputExists:  # somebody edited the checked copy: kept, and that alone is not an input error
+        edited = True
+    except UserError as exc:  # e.g. the checked copy is open in Excel/WPS
+        not_written.append(NotWritten("检查副本", exc.issues))
+    paths: Sequence[Path] = ()
+    warnings: Sequence[str] = ()
+    try:
+        papers = write_papers(report)
+        paths, warnings = papers.paths, papers.warnings
+    except UserError as exc:  # a PDF open in a viewer, or one a person changed (kept unless --force)
+        not_written.append(NotWritten("本轮成绩/加赛单", exc.issues))
+    next_step = round_results(report.score, report.teams, report.verification).next_step
+    return ScoreStep(report, checked, edited, tuple(paths), tuple(warnings), tuple(not_written), next_step)
+
+
+def score_step_json(step: ScoreStep, folder: Path) -> dict[str, object]:
+    """`score --json` (docs/README.md): the round, plus "errors" for outputs not written, "warnings" for a kept checked
+    copy, and "verify" for a second entry."""
+    report = step.report
+    doc = tournament.score_as_json(report.score)
+    if step.not_written:
+        errors = doc.setdefault("errors", [])
+        assert isinstance(errors, list)
+        errors.extend(line for item in step.not_written for line in item.lines())
+    warnings = [edited_checked_copy(report.checked, step.book, folder)] if step.checked_edited else []
+    if warnings or report.notes:
+        doc["warnings"] = [*warnings, *report.notes]
+    if (checked := report.verification) is not None:
+        doc["verify"] = {"file": checked.other, "agree": checked.agree, "differences": [
+            {"where": d.where, "ours": d.ours, "theirs": d.theirs} for d in checked.differences]}
+    return doc
