@@ -1155,3 +1155,44 @@ def test_a_hand_into_a_read_only_event_db_is_503_in_plain_words(event, api, monk
     monkeypatch.setattr(Ledger, "decide_entry", read_only)
     status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
     assert status == 503 and "不能写入" in doc["errors"][0]["message"] and rows(folder) == 0
+
+
+
+
+def test_a_right_code_that_tips_the_count_does_not_lock_the_phone_out(event, api):
+    """4 typos in a minute, then the right code of a table given since the codes were read: answered 200 and
+    not held against the phone: the same code again is answered too."""
+    folder, codes = event
+    phone = "192.168.1.70"
+    assert call(api, "GET", f"/api/t/{codes[1]}", address=phone)[0] == 200  # codes in force read once
+    for n in range(4):
+        assert call(api, "GET", f"/api/t/ZZZZZZZ{n}", address=phone)[0] == 404
+    code = entry_code(1)
+    with Ledger.open(folder) as book:
+        book.set_codes(book.draws()[1].id, {2: code})  # a redo gave table 2 a new code
+    assert call(api, "GET", f"/api/t/{code}", address=phone)[0] == 200  # right, and forgiven
+    assert call(api, "GET", f"/api/t/{code}", address=phone)[0] == 200  # the same right code again
+
+
+def test_five_phones_behind_one_address_scanning_new_codes_are_not_locked_out(event, api):
+    """No code is wrong: five phones behind one NAT address open the tables' new codes (given since the codes
+    were read, as a draw or a redo gives them) while the ledger is busy with another request."""
+    import threading
+
+    folder, codes = event
+    nat = "192.168.1.80"
+    assert call(api, "GET", f"/api/t/{codes[1]}", address="192.168.1.9")[0] == 200  # codes in force read once
+    new = [entry_code(10 + n) for n in range(4)]
+    with Ledger.open(folder) as book:
+        book.set_codes(book.draws()[1].id, dict(zip((1, 2, 3, 4), new, strict=True)))
+    answers = []
+    with api.ledger.lend():  # another request holds it for a moment
+        threads = [threading.Thread(target=lambda c=c: answers.append(call(api, "GET", f"/api/t/{c}", address=nat)[0]))
+                   for c in (*new, new[0])]
+        for t in threads:
+            t.start()
+        threading.Event().wait(0.3)
+    for t in threads:
+        t.join(10)
+    assert sorted(answers) == [200] * 5
+    assert call(api, "GET", f"/api/t/{new[1]}", address=nat)[0] == 200

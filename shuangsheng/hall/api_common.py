@@ -98,7 +98,10 @@ LOST = ("本比赛的记录文件（event.db）出了问题，这次提交没有
 
 class Throttle:
     """Wrong codes (or wrong PINs: a Throttle of their own) counted per address: after WRONG_CODES within
-    WRONG_WINDOW seconds, the address is refused (429) for BLOCK_SECONDS. `clock` is time.monotonic except in tests. Thread-safe; bounded memory."""
+    WRONG_WINDOW seconds, the address is refused (429) for BLOCK_SECONDS. A try that may be wrong is held as
+    pending while it is looked up (`admit`, then `settle`): a burst sent at once is refused once the wrong and the
+    pending tries reach the limit, but only a try found wrong counts against the address. `clock` is
+    time.monotonic except in tests. Thread-safe; bounded memory."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, *, limit: int = WRONG_CODES,
                  window: float = WRONG_WINDOW, block: float = BLOCK_SECONDS):
@@ -106,6 +109,7 @@ class Throttle:
         self.limit, self.window, self.block = limit, window, block
         self._wrong: collections.OrderedDict[str, collections.deque[float]] = collections.OrderedDict()
         self._until: dict[str, float] = {}
+        self._pending: dict[str, int] = {}  # tries admitted and being looked up, by address
         self._lock = threading.Lock()
 
     def blocked(self, address: str) -> bool:
@@ -121,26 +125,36 @@ class Throttle:
         del self._until[address]
         return False
 
-    def count(self, address: str) -> bool:
-        """One try that may be wrong, counted before it is looked up (so that a burst sent at once cannot all be
-        looked up before the first is counted): False, and nothing counted, when the address is held already;
-        otherwise counted as `wrong` (`forgive` takes it back when it was right after all) and True."""
+    def admit(self, address: str) -> bool:
+        """A try that may be wrong, before it is looked up: False (refuse it, 429) when the address is held, or when
+        its wrong tries within the window and those being looked up already reach the limit; else True, the try
+        pending until `settle`."""
+        with self._lock:
+            if self._blocked(address) or self._recent(address) + self._pending.get(address, 0) >= self.limit:
+                return False
+            self._pending[address] = self._pending.get(address, 0) + 1
+            return True
+
+    def settle(self, address: str, *, wrong: bool) -> None:
+        """An admitted try looked up: counted when it was `wrong`, forgotten when it was right."""
+        with self._lock:
+            left = self._pending.pop(address, 1) - 1
+            if left > 0:
+                self._pending[address] = left
+            if wrong:
+                self._count(address)
+
+    def wrong(self, address: str) -> bool:
+        """A wrong try, counted unless the address is held already: False when it is (refuse it, 429)."""
         with self._lock:
             if self._blocked(address):
                 return False
             self._count(address)
             return True
 
-    def forgive(self, address: str) -> None:
-        """Take back the last try `count` counted (it was right after all)."""
-        with self._lock:
-            times = self._wrong.get(address)
-            if times:
-                times.pop()
-
-    def wrong(self, address: str) -> None:
-        with self._lock:
-            self._count(address)
+    def _recent(self, address: str) -> int:
+        now = self.clock()
+        return sum(now - t < self.window for t in self._wrong.get(address, ()))
 
     def _count(self, address: str) -> None:
         now = self.clock()

@@ -222,7 +222,7 @@ class DeskApi:
         if not given:
             return refusal(HTTPStatus.UNAUTHORIZED, NO_PIN)
         if not hmac.compare_digest(given.encode("utf-8"), self.pin.encode("utf-8")):
-            if not self.throttle.count(request.address):  # a burst of wrong PINs: counted and checked at once
+            if not self.throttle.wrong(request.address):  # a burst of wrong PINs: counted and checked at once
                 return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY_PINS)
             return refusal(HTTPStatus.UNAUTHORIZED, WRONG_PIN)
         return None

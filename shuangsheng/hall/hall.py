@@ -208,11 +208,14 @@ class TableApi:
         if self.throttle.blocked(request.address):
             return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY)
         suspect = self._suspect(route.code)
-        if suspect and not self.throttle.count(request.address):  # counted before it waits for the ledger
+        if suspect and not self.throttle.admit(request.address):  # held before it waits for the ledger
             return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY)
-        reply = self._answer(request, route, suspect=suspect)
-        if suspect and reply.status != HTTPStatus.NOT_FOUND:  # the code was right after all (a draw gave it since)
-            self.throttle.forgive(request.address)
+        reply: Reply | None = None
+        try:
+            reply = self._answer(request, route, suspect=suspect)
+        finally:
+            if suspect:  # wrong after all, or right (a draw gave the code since the codes were read)
+                self.throttle.settle(request.address, wrong=reply is not None and reply.status == HTTPStatus.NOT_FOUND)
         return reply
 
     def _answer(self, request: Request, route: Route, *, suspect: bool) -> Reply:
@@ -226,8 +229,8 @@ class TableApi:
         return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
 
     def _suspect(self, typed: str) -> bool:
-        """A code that is no code, or none of the codes in force as last read: counted as wrong before it is looked
-        up (and forgiven when found after all, a draw having given it since), so that a burst of wrong codes from
+        """A code that is no code, or none of the codes in force as last read: held before it is looked
+        up (`Throttle.admit`: held as pending, counted only when found wrong), so that a burst of wrong codes from
         one address is refused after the fifth, not all looked up while the first ones wait for the ledger."""
         code = parse_code(typed)
         return code is None or (self._known is not None and code not in self._known)
