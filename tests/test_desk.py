@@ -1013,3 +1013,27 @@ def test_a_round_held_under_the_rules_it_was_scored_with_is_shown_so_on_the_phon
     cli("score", folder, "--accept-rules")  # accepted: every reader takes the new rules
     status, phone = room.call("GET", f"/api/t/{room.codes[1]}")
     assert phone["status"] == "needs_playoff" and phone["levels"] == {"A": "2", "B": "2"}
+
+
+def test_the_phone_and_the_desk_show_the_same_round_minutes_while_a_round_is_held(folder, room):
+    """A round held under the rules it was scored with (here dealer_table) while match_minutes changed too: the
+    minutes do not score a round, so the phones, the desk and the TV keep one clock, event.toml's."""
+    from dataclasses import replace
+
+    from shuangsheng.game.hands import MatchRecord
+    from shuangsheng.usecases import tournament
+    from tests.helpers import cli
+
+    assert room.phone(1, "hands", {"hand": 1, "id": "h1", "dealer": "A", "points": 75})[0] == 201
+    assert room.phone(1, "end")[1]["status"] == "decided"
+    paper = {t: MatchRecord(tuple(replace(h, level=None) for h in simulated(t, folder).hands)) for t in (2, 3)}
+    workbook.fill_round(tournament.round_path(folder, 1), paper)  # table 4 still playing
+    cli("score", folder)
+    toml = folder / "event.toml"
+    text = toml.read_text(encoding="utf-8").replace('dealer_table = "ceil"', 'dealer_table = "floor"')
+    toml.write_text(text.replace("match_minutes = 60", "match_minutes = 45"), encoding="utf-8")
+    assert "[rules] 在计分之后改过" in cli("score", folder, code=1).output  # held back: table 1 would change
+    assert room.call("POST", "/api/desk/clock", {"action": "start"})[0] == 200
+    desk = room.call("GET", "/api/desk")[1]
+    phone = room.call("GET", f"/api/t/{room.codes[4]}")[1]
+    assert desk["clock"]["minutes"] == phone["clock"]["minutes"] == 45

@@ -1196,3 +1196,14 @@ def test_five_phones_behind_one_address_scanning_new_codes_are_not_locked_out(ev
         t.join(10)
     assert sorted(answers) == [200] * 5
     assert call(api, "GET", f"/api/t/{new[1]}", address=nat)[0] == 200
+
+
+def test_a_chunked_body_behind_a_first_identity_header_is_411(event, running):
+    folder, codes = event
+    port = running().port
+    body = b'{"hand": 1, "id": "p", "mark": 0, "dealer": "A", "points": 40}'
+    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+    answer = raw_exchange(port, f"POST /api/t/{codes[1]}/hands HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                "Content-Type: application/json\r\nTransfer-Encoding: identity\r\n"
+                                "Transfer-Encoding: chunked\r\n\r\n".encode() + chunked)
+    assert answer.startswith(b"HTTP/1.0 411") and rows(folder) == 0, answer[:300]

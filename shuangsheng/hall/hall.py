@@ -311,7 +311,9 @@ class TableApi:
 
     def _clock(self, book: ledger.Ledger, draw_id: int, state: entry.TableState) -> dict[str, object] | None:
         """This table's clock (the round's minutes plus its extra minutes), None before the desk starts it."""
-        found = clock_at(book.clock_rows(draw_id), parse_time(self.clock()), state.setup.rules.match_minutes)
+        # the minutes of event.toml as it is, as the desk and the TV have them (they do not score a round: a round
+        # held under the rules it was scored with keeps one clock with the rest of the hall)
+        found = clock_at(book.clock_rows(draw_id), parse_time(self.clock()), self.seating.rules().match_minutes)
         return found.table_json(state.log.extra_minutes) if found is not None else None
 
 
@@ -411,7 +413,7 @@ class HallHandler(display.DisplayHandler):
         if not self._is_api():
             self._refuse()
             return
-        if self.headers.get("Transfer-Encoding", "identity").strip().lower() != "identity":
+        if any(value.strip().lower() != "identity" for value in self.headers.get_all("Transfer-Encoding") or ()):
             self.close_connection = True  # a chunked body is not read (it would be taken for an empty one)
             self._reply(refusal(HTTPStatus.LENGTH_REQUIRED, NO_LENGTH))
             return
