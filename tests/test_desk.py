@@ -143,7 +143,7 @@ def test_the_desk_lists_every_table_of_the_round_as_the_contract_names_it(folder
     assert [t["table"] for t in doc["tables"]] == [1, 2, 3, 4]
     first = doc["tables"][0]
     assert set(first) == {"table", "state", "label", "hands", "last_entry", "idle_s", "quiet", "extra_minutes",
-                          "mark", "left_s", "A", "B", "levels", "winner", "confirmed", "log"}
+                          "mark", "problem", "left_s", "A", "B", "levels", "winner", "confirmed", "log"}
     with Ledger.open(folder) as book:
         record = book.draws()[1]
     pairing = record.round.pairings[0]
@@ -1037,3 +1037,24 @@ def test_the_phone_and_the_desk_show_the_same_round_minutes_while_a_round_is_hel
     desk = room.call("GET", "/api/desk")[1]
     phone = room.call("GET", f"/api/t/{room.codes[4]}")[1]
     assert desk["clock"]["minutes"] == phone["clock"]["minutes"] == 45
+
+
+def test_a_damaged_entry_row_of_one_table_leaves_the_other_tables_and_the_desk_answering(folder, room, capfd):
+    """One entry row of table 1 cannot be read (damaged by another program): table 1 is 有误 at the desk with why,
+    its phone gets 503 in plain words, and table 2 and the desk answer as before; no traceback on serve's console."""
+    import sqlite3
+
+    room.hand(1, 1)
+    room.hand(2, 1)
+    with sqlite3.connect(folder / DB_NAME) as db:
+        draw_id = db.execute("SELECT MAX(id) FROM draw").fetchone()[0]
+        db.execute("INSERT INTO entry (draw, tbl, body, at, address) VALUES (?, ?, ?, ?, ?)",
+                   (draw_id, 1, '{"id": "x", "action": "nonsense"}', "2026-12-01T14:00:00+08:00", "1.2.3.4"))
+    status, doc = room.call("GET", "/api/desk")
+    assert status == 200
+    first, second = doc["tables"][0], doc["tables"][1]
+    assert first["state"] == "invalid" and "损坏" in first["problem"] and second["state"] == "playing"
+    status, phone = room.call("GET", f"/api/t/{room.codes[1]}")
+    assert status == 503 and "本桌" in phone["errors"][0]["message"] and "纸质计分卡" in phone["errors"][0]["message"]
+    assert room.call("GET", f"/api/t/{room.codes[2]}")[0] == 200
+    assert "Traceback" not in capfd.readouterr().err

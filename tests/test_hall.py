@@ -1207,3 +1207,19 @@ def test_a_chunked_body_behind_a_first_identity_header_is_411(event, running):
                                 "Content-Type: application/json\r\nTransfer-Encoding: identity\r\n"
                                 "Transfer-Encoding: chunked\r\n\r\n".encode() + chunked)
     assert answer.startswith(b"HTTP/1.0 411") and rows(folder) == 0, answer[:300]
+
+
+def test_event_db_cut_short_while_serving_is_503_in_plain_words(event, api):
+    """Cut to half its size (a copy tool, a stick pulled out), not to 0 bytes: every request is a plain 503 that
+    says what to do, never a 500 with a traceback."""
+    folder, codes = event
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201
+    with sqlite3.connect(folder / DB_NAME) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    size = (folder / DB_NAME).stat().st_size
+    with open(folder / DB_NAME, "r+b") as cut:
+        cut.truncate(size // 2)
+    answers = [call(api, method, f"/api/t/{code}{path}", body)
+               for code in codes.values() for method, path, body in (("GET", "", None), ("POST", "/hands", hand(2)))]
+    assert {status for status, _ in answers} == {503}, [status for status, _ in answers]
+    assert all("纸质计分卡" in doc["errors"][0]["message"] for _, doc in answers)

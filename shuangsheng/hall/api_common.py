@@ -76,6 +76,12 @@ def busy(exc: sqlite3.OperationalError) -> bool:
     return exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY
 
 
+DAMAGED = ("本比赛的记录文件（event.db）损坏了，这次还没有记下；请暂停扫码录分，先在纸质计分卡上记分，并告诉裁判台"
+           "（裁判台：停止 serve，再运行 shuangsheng score，按它说的放回副本或重建）")
+DAMAGED_TABLE = ("本桌在比赛记录 event.db 里有一条记录损坏了，本桌暂时不能扫码录分；请在纸质计分卡上记分，并告诉裁判台"
+                 "（其他各桌照常）")
+
+
 # What SQLite says when the PC, not the request, is at fault: said in plain words (503: nothing stored; the page
 # sends the same press again later), never a 500 with a traceback on serve's console.
 FAULTS = {
@@ -84,6 +90,8 @@ FAULTS = {
                              "再重新运行 shuangsheng serve",
     sqlite3.SQLITE_IOERR: "裁判台电脑读写比赛记录 event.db 时出错（磁盘或 U 盘有问题），这次还没有记下；请告诉裁判台，手机会自动再发",
     sqlite3.SQLITE_CANTOPEN: "裁判台电脑打不开比赛记录 event.db（文件夹被移走、改名或不能写入），这次还没有记下；请告诉裁判台",
+    sqlite3.SQLITE_CORRUPT: DAMAGED,
+    sqlite3.SQLITE_NOTADB: DAMAGED,
 }
 
 

@@ -157,6 +157,11 @@ class DeskApi:
             return self._handle(request)
         except ledger.LedgerLost as lost:  # event.db is not the file serve opened: nothing stored, and why
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, str(lost.issues[0]))
+        except sqlite3.DatabaseError as exc:  # a damaged event.db, a full disk: in plain words, never a 500
+            known = fault(exc)
+            if known is None:
+                raise
+            return known
 
     def _handle(self, request: Request) -> Reply:
         refused = self._refused(request)
@@ -252,8 +257,14 @@ class DeskApi:
         tables = []
         for pairing in record.round.pairings:
             setup = self.seating.setup(record, pairing.table, book)
-            entries = book.table_entries(record.id, pairing.table)
-            tables.append(desk.DeskTable(entry.table_state(setup, entries), entries, sheets.get(pairing.table)))
+            try:
+                entries, damaged = book.table_entries(record.id, pairing.table), ""
+            except ValueError as exc:  # one damaged entry row: that table is 有误, the others as they are
+                if isinstance(exc, ledger.LedgerError):
+                    raise
+                entries, damaged = (), f"本桌在 event.db 里有一条录分记录损坏了（{exc}）"
+            tables.append(desk.DeskTable(entry.table_state(setup, entries), entries, sheets.get(pairing.table),
+                                         damaged=damaged))
         round_ = desk.Round(record.round.number, round_title(record.round.number, len(record.round.pool)),
                             is_final(record.round), tuple(tables))
         return desk.desk_json(round_, clock, now, self.folder, clock_mark=len(rows))

@@ -37,6 +37,7 @@ from shuangsheng.hall.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, 
     BLOCK_SECONDS,
     BUSY,
     BUSY_WAIT,
+    DAMAGED_TABLE,
     LOST,
     MAX_BODY,
     MAX_TRACKED,
@@ -242,12 +243,18 @@ class TableApi:
         while True:
             try:
                 return self._table(request, route, moved=moved, suspect=suspect)
-            except sqlite3.OperationalError as exc:
-                known = None if busy(exc) else fault(exc)  # a full disk, a read-only folder: said in plain words
+            except sqlite3.DatabaseError as exc:
+                waiting = isinstance(exc, sqlite3.OperationalError) and busy(exc)
+                known = None if waiting else fault(exc)  # a full disk, a damaged file: said in plain words
                 if known is not None:
                     return known
-                if not busy(exc):
+                if not waiting:
                     raise
+            except ValueError as exc:  # one damaged entry row of this table (`ledger.table_entries`)
+                if isinstance(exc, ledger.LedgerError):  # not a row: the ledger as a whole (lost), said by `handle`
+                    raise
+                self.damaged(exc)
+                return refusal(HTTPStatus.SERVICE_UNAVAILABLE, DAMAGED_TABLE)
             if time.monotonic() >= deadline:  # nothing stored: the phone sends it again (same id) on a 503
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY)
             time.sleep(BUSY_TRY)
@@ -308,6 +315,10 @@ class TableApi:
             if decision.http_status < 300:
                 answer |= {"clock": self._clock(book, record.id, decision.state)}
         return Reply(decision.http_status, answer)
+
+    def damaged(self, exc: ValueError) -> None:
+        """One line on serve's console for a damaged entry row (no traceback): the organiser hears which row."""
+        print(f"event.db 里有一条录分记录损坏了，这一桌暂时不能扫码录分（其他各桌照常）：{exc}", file=sys.stderr)
 
     def _clock(self, book: ledger.Ledger, draw_id: int, state: entry.TableState) -> dict[str, object] | None:
         """This table's clock (the round's minutes plus its extra minutes), None before the desk starts it."""

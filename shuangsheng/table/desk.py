@@ -70,6 +70,7 @@ class DeskTable:
     phone: TableState
     entries: tuple[Entry, ...]
     sheet: TableView | None = None
+    damaged: str = ""  # a row of its phone entries cannot be read (the entries are then taken as none): why
 
     @property
     def number(self) -> int:
@@ -93,7 +94,7 @@ class DeskTable:
     @property
     def state(self) -> DeskState:
         sheet, phone = self.sheet, self.phone
-        if (sheet is not None and sheet.status is TableStatus.INVALID) or phone.status is EntryStatus.INVALID:
+        if self.damaged or (sheet is not None and sheet.status is TableStatus.INVALID) or phone.status is EntryStatus.INVALID:
             return DeskState.INVALID
         if sheet is not None and sheet.source == "final_only":
             return DeskState.FINAL_ONLY
@@ -164,6 +165,7 @@ def table_json(table: DeskTable, clock: Clock | None, now: dt.datetime) -> dict[
         "table": table.number, "state": state.value, "label": label(state, table.hands), "hands": table.hands,
         "last_entry": last, "idle_s": seconds_between(last, now) if last else None,
         "quiet": quiet(table, state, clock, now), "extra_minutes": log.extra_minutes, "mark": table.phone.mark,
+        "problem": table.damaged or None,
         "left_s": clock.left_s(log.extra_minutes) if clock is not None else None,
     }
     for side in Side:
