@@ -815,3 +815,27 @@ def test_the_venue_displays_reading_of_a_table_does_not_push_out_the_phones_reme
     tv = table_state(tv_setup, stored)
     assert tv.setup == tv_setup and tv == folded(tv_setup, stored)
     assert table_state(SETUP, stored) is phones and table_state(tv_setup, stored) is tv
+
+
+def test_the_other_phone_s_end_or_confirmation_that_changes_nothing_is_200_whatever_its_mark():
+    """Two phones at a table, both showing mark m: phone A presses 结束, then phone B does (200, nothing added);
+    team A confirms on one phone, team B on the other (both taken: a confirmation changes no record)."""
+    phone = Phone().hands(EXAMPLE_HANDS[:2])
+    shown = phone.state.mark
+    assert phone.end(id="a-end", mark=shown).result is Result.CHANGED
+    second = phone.end(id="b-end", mark=shown)
+    assert second.result is Result.SAME and second.http_status == 200 and second.entry is None
+    phone = Phone().hands(TO_ACE)  # passed A: over
+    shown = phone.state.mark
+    assert phone.confirm({"side": "A"}, id="a-ok", mark=shown).result is Result.CHANGED
+    assert phone.confirm({"side": "B"}, id="b-ok", mark=shown).result is Result.CHANGED  # on the other phone
+    assert phone.confirm({"side": "A"}, id="a-ok-2", mark=shown).result is Result.SAME  # team A's second phone
+    assert phone.state.log.locked
+
+
+def test_a_hand_after_the_desk_added_minutes_is_taken_on_the_mark_before():
+    """The desk's extra minutes change no record: a hand typed while they were added is not refused for them."""
+    phone = Phone().hands(EXAMPLE_HANDS[:2])
+    shown = phone.state.mark
+    assert phone.minutes({"add": 5, "reason": "换牌"}).result is Result.CHANGED
+    assert phone.hand(3, EXAMPLE_HANDS[2], mark=shown).result is Result.CREATED

@@ -15,9 +15,12 @@ Each request gets a `Decision`: its `result` (what the server answers, `Result.h
   (every state carries it: the count of the table's entries). Without either: INVALID (422, "请刷新页面后再操作").
   An id already in the table's log is that press sent again (its answer lost on the Wi-Fi): SAME (200, the table
   as it stands, nothing appended) when it asked for the same thing, CONFLICT (409) when the id was used for
-  something else. A new id with an old mark was made on a state that has changed since (another phone, the desk):
-  CONFLICT with `field: "mark"`, never applied to a record the page did not show. So a retry never changes a
-  record it was not made on: an undo resent after another phone entered the hand anew removes nothing.
+  something else. A new id with an old mark was made on a record that has changed since (another phone or the desk
+  added or removed a hand, ended the table, undid the end or reopened it): CONFLICT with `field: "mark"`, never
+  applied to a record the page did not show. A confirmation or the desk's extra minutes since change no record, and
+  a press that changes nothing (an end of a table already ended, a side confirming again) is SAME whatever its
+  mark. So a retry never changes a record it was not made on: an undo resent after another phone entered the hand
+  anew removes nothing.
 - hand n (a hand of the match record, docs/match-record.md, plus `"hand": n`, `"id"` and `"mark"`): n must be the
   next number. Hand n's content again from another phone is SAME, whatever the mark (it changes nothing); hand n
   already holding different content, a number past the next one, or a hand after the match is over (decided after
@@ -468,17 +471,18 @@ def _again(table: TableState, made: Made, asked: tuple[object, ...], hand: int |
                    f"操作编号 {shown(made.id)} 已用于本桌 {earlier.time[11:16]} 的另一项操作，这次没有记录；{REFRESH}")
 
 
+RECORD_CHANGES = frozenset({Action.HAND, Action.END, Action.UNDO, Action.REOPEN})  # what a stale press must not miss
+
+
 def _stale(table: TableState, made: Made) -> Decision | None:
-    """CONFLICT for a new press made on a state that has changed since (`field: "mark"`: the table's record, not
-    one hand of it); None when it is current."""
-    if made.mark == table.mark:
+    """CONFLICT for a new press made on a record that has changed since (`field: "mark"`): an entry after the page's
+    mark added or removed a hand, ended the table, undid the end or reopened it. A confirmation or the desk's extra
+    minutes since change no record (team B confirming after team A, on the other phone, confirms what it saw).
+    None when the press was made on the record as it stands."""
+    later = table.entries[made.mark:] if made.mark <= table.mark else None
+    if later is not None and not any(e.action in RECORD_CHANGES for e in later):
         return None
     return _refuse(Result.CONFLICT, table, None, "mark", STALE)
-
-
-def _checked(table: TableState, made: Made, asked: tuple[object, ...], hand: int | None = None) -> Decision | None:
-    """`_again`, then `_stale`: None when the press is new and made on the table as it stands."""
-    return _again(table, made, asked, hand) or _stale(table, made)
 
 
 # --- POST /api/t/<code>/hands ---
@@ -609,11 +613,14 @@ def end(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Sta
     made = parse_made(body)
     if isinstance(made, Issue):
         return Decision(Result.INVALID, table, errors=(made,))
-    checked = _checked(table, made, _asked(Action.END))
-    if checked is not None:
-        return checked
-    if table.log.ended or table.over:
+    again = _again(table, made, _asked(Action.END))
+    if again is not None:
+        return again
+    if table.log.ended or table.over:  # already so (the other phone pressed it too): whatever the mark
         return Decision(Result.SAME, table)
+    stale = _stale(table, made)
+    if stale is not None:
+        return stale
     if not table.log.hands:
         return _refuse(Result.CONFLICT, table, None, None, "还没有录入任何一局，不能结束；时间到时请先录完正在打的这一局")
     if table.status is EntryStatus.INVALID:
@@ -644,9 +651,14 @@ def undo(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: St
     made, number = parse_made(body), parse_undo_request(body)
     if isinstance(made, Issue) or isinstance(number, Issue):
         return Decision(Result.INVALID, table, errors=tuple(e for e in (made, number) if isinstance(e, Issue)))
-    checked = _checked(table, made, _asked(Action.UNDO, hand=number), number)
-    if checked is not None:
-        return checked
+    again = _again(table, made, _asked(Action.UNDO, hand=number), number)
+    if again is not None:
+        return again
+    if number is None and not table.log.ended:  # the end undone already: nothing to do, whatever the mark
+        return Decision(Result.SAME, table)
+    stale = _stale(table, made)
+    if stale is not None:
+        return stale
     stamp = replace(stamp, id=made.id)
     if number is None:
         return _undo_end(table, stamp)
@@ -680,7 +692,10 @@ def confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp:
     made, side = parse_made(body), _side(body)
     if isinstance(made, Issue) or isinstance(side, Issue):
         return Decision(Result.INVALID, table, errors=tuple(e for e in (made, side) if isinstance(e, Issue)))
-    return _checked(table, made, _asked(Action.CONFIRM, side=side)) or _confirm(table, side, replace(stamp, id=made.id))
+    again = _again(table, made, _asked(Action.CONFIRM, side=side))
+    if again is not None or side in table.log.confirmed:  # sent again, or that side has accepted already
+        return again or Decision(Result.SAME, table)
+    return _stale(table, made) or _confirm(table, side, replace(stamp, id=made.id))
 
 
 def _side(body: object) -> Side | HandError:
