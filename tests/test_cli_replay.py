@@ -47,6 +47,7 @@ def test_replay_json_is_exactly_one_document(record_file):
         "levels": {"A": "5", "B": "2"},
         "next_dealer": "A",
         "explanation": "第1局：甲方坐庄打2，台下得分 35，不够80分 → 甲方保庄，庄家升3级（2→5）",
+        "outcome": "甲方保庄，庄家升3级（2→5）",  # the explanation's part after →: what the hand did
     }
 
 

@@ -431,43 +431,54 @@ def _rise_text(o: HandOutcome, who: str) -> str:
 
 def explain(o: HandOutcome) -> str:
     """第6局：甲方坐庄打10，台下得分 40 → 庄家升2级，因 J 必打止于 J，余1级从乙方扣除（7→6）"""
+    cause, effect = _cause_and_effect(o)
+    return f"{cause}{'' if cause.endswith('）') else ' '}→ {effect}"  # no space after a closing bracket
+
+
+def consequence(o: HandOutcome) -> str:
+    """What the hand did, without what led to it (the part of `explain` after →): 甲方保庄，庄家升2级（5→7）."""
+    return _cause_and_effect(o)[1]
+
+
+def _cause_and_effect(o: HandOutcome) -> tuple[str, str]:
     d, other = o.dealer.team, o.dealer.other.team
     head = f"第{o.hand}局{'（加赛）' if o.playoff else ''}：{d}坐庄打{o.dealer_level}"
     k = o.kind
     if k is Kind.DEALER_WRONG_BURY or k is Kind.DEALER_REVOKE:
         what = "台上扣错底" if k is Kind.DEALER_WRONG_BURY else "台上出错牌"
         clause = "十三" if k is Kind.DEALER_WRONG_BURY else "十四"
-        text = f"{head}，{what}（第{clause}条）→ {d}下台"
+        effect = f"{d}下台"
         if o.drop is not None:
-            text += f"并降级（{o.drop.start}→{o.drop.end}）"
+            effect += f"并降级（{o.drop.start}→{o.drop.end}）"
         if o.rise is not None:
-            text += f"；{other}罚升{PENALTY_LEVELS}级：" + _rise_text(o, other)
+            effect += f"；{other}罚升{PENALTY_LEVELS}级：" + _rise_text(o, other)
         else:
-            text += f"；{other}不升级"
-        return text
+            effect += f"；{other}不升级"
+        return f"{head}，{what}（第{clause}条）", effect
     if k is Kind.DEFENDER_WRONG_BURY or k is Kind.DEFENDER_REVOKE:
         what = "台下扣错底" if k is Kind.DEFENDER_WRONG_BURY else "台下出错牌，得分无效"
         clause = "十三" if k is Kind.DEFENDER_WRONG_BURY else "十四"
-        text = f"{head}，{what}（第{clause}条）→ {d}保庄"
+        cause = f"{head}，{what}（第{clause}条）"
         if o.passed_a:
-            return text + f"，打过 A，{d}获胜"
-        return text + f"，罚升{PENALTY_LEVELS}级：" + _rise_text(o, "庄家")
+            return cause, f"{d}保庄，打过 A，{d}获胜"
+        return cause, f"{d}保庄，罚升{PENALTY_LEVELS}级：" + _rise_text(o, "庄家")
     if k is Kind.LEVEL_CARD_CAPTURE:
-        return (
-            f"{head}，台下用 {o.dealer_level} 抠底（第十二条）→ 不论得分，{d}保庄，"
-            f"从 {o.drop.end} 重新打起（{o.drop.start}→{o.drop.end}）"
+        return f"{head}，台下用 {o.dealer_level} 抠底（第十二条）", (
+            f"不论得分，{d}保庄，从 {o.drop.end} 重新打起（{o.drop.start}→{o.drop.end}）"
             + ("，此时 2 非必打" if o.drop.end is Level.TWO else "")
             + "；下一局台下得分不满40分可回到"
             + f" {o.drop.start}"
         )
     points = _points_text(o)
     if k is Kind.POLICY:
-        return f"{head}，{points}，不满{POLICY_LINE}分 → 落实政策（第十二条），{d}保庄，回到 {o.drop.end}（{o.drop.start}→{o.drop.end}）"
+        return (f"{head}，{points}，不满{POLICY_LINE}分",
+                f"落实政策（第十二条），{d}保庄，回到 {o.drop.end}（{o.drop.start}→{o.drop.end}）")
     if k is Kind.HOLD:
+        cause = f"{head}，{points}，不够{HOLD_LINE}分"
         if o.passed_a:
-            return f"{head}，{points}，不够{HOLD_LINE}分 → {d}保庄，打过 A，{d}获胜"
-        return f"{head}，{points}，不够{HOLD_LINE}分 → {d}保庄，" + _rise_text(o, "庄家")
-    return f"{head}，{points}，达到{HOLD_LINE}分 → {other}上台，" + _rise_text(o, other)
+            return cause, f"{d}保庄，打过 A，{d}获胜"
+        return cause, f"{d}保庄，" + _rise_text(o, "庄家")
+    return f"{head}，{points}，达到{HOLD_LINE}分", f"{other}上台，" + _rise_text(o, other)
 
 
 def result_summary(result: MatchResult) -> str:
@@ -500,6 +511,7 @@ def result_as_json(result: MatchResult) -> dict[str, object]:
                 "levels": o.after.as_json(),
                 "next_dealer": o.next_dealer.value,
                 "explanation": o.explanation,
+                "outcome": consequence(o),
             }
             for o in result.outcomes
         ],

@@ -31,7 +31,8 @@ SETUP = TableSetup(2, 7, Seat("03", ("张<b>三</b>", EVIL)), Seat("11", ("王�
 class FakeTable:
     """One table's log in memory; `drop` names POST paths whose next answer is lost after the entry is stored."""
 
-    def __init__(self):
+    def __init__(self, setup: TableSetup = SETUP):
+        self.setup = setup
         self.entries: list[entry.Entry] = []
         self.lock = threading.Lock()
         self.drop: set[str] = set()
@@ -44,12 +45,12 @@ class FakeTable:
     def decide(self, action: str, body: object) -> entry.Decision:
         stamp = Stamp(f"s{len(self.entries)}", "2026-12-01T13:00:00+08:00", "127.0.0.1")
         if action == "hands":
-            return entry.add_hand(SETUP, self.entries, body, stamp=stamp)
+            return entry.add_hand(self.setup, self.entries, body, stamp=stamp)
         if action == "end":
-            return entry.end(SETUP, self.entries, body, stamp=stamp)
+            return entry.end(self.setup, self.entries, body, stamp=stamp)
         if action == "undo":
-            return entry.undo(SETUP, self.entries, body, stamp=stamp)
-        return entry.confirm(SETUP, self.entries, body, stamp=stamp)
+            return entry.undo(self.setup, self.entries, body, stamp=stamp)
+        return entry.confirm(self.setup, self.entries, body, stamp=stamp)
 
 
 class FakeHandler(BaseHTTPRequestHandler):
@@ -82,7 +83,8 @@ class FakeHandler(BaseHTTPRequestHandler):
             self.json(404, {"errors": [{"hand": None, "field": None, "message": "录分码不对或已作废"}]})
         elif self.path == f"/api/t/{CODE}":
             with self.table.lock:
-                self.json(200, {**entry.table_state(SETUP, self.table.entries).as_json(), "clock": self.table.clock})
+                self.json(200, {**entry.table_state(self.table.setup, self.table.entries).as_json(),
+                                "clock": self.table.clock})
         else:
             self.json(404, {"errors": []})
 
@@ -156,7 +158,12 @@ def settled(page) -> None:
 
 
 def tap(page, selector: str) -> None:
-    page.locator(selector).first.tap()
+    """A tap, as a player makes it: the rare cases (抠底, 级牌抠底, 罚张, 违规) are behind 其他情况, opened first."""
+    target = page.locator(selector).first
+    if not target.is_visible() and page.locator("#more").is_hidden() and target.evaluate(
+            "el => !!el.closest('#more')"):
+        page.locator("#moreButton").tap()
+    target.tap()
 
 
 def tap_text(page, label: str) -> None:
@@ -172,6 +179,8 @@ def enter_hand(page, *, dealer: str | None = None, points: str | None = None, ca
             tap(page, f'#pad button[data-key="{digit}"]')
     if capture:
         tap(page, f'#captures button[data-capture="{capture}"]')
+        if bottom:
+            tap(page, "#bottomField")  # the digits go to 底牌分 only once the player taps it
         for digit in bottom:
             tap(page, f'#pad button[data-key="{digit}"]')
     if offense:
@@ -200,7 +209,13 @@ def assert_large(page) -> None:
 
 
 def levels(page) -> tuple[str, str]:
-    return (page.locator("#teamA .level").inner_text(), page.locator("#teamB .level").inner_text())
+    return (page.locator("#teamA .level span").first.inner_text(), page.locator("#teamB .level span").first.inner_text())
+
+
+def badges(page) -> tuple[str, str]:
+    """The badge beside each team's level (坐庄, 获胜), "" where none is shown."""
+    return tuple(page.locator(f"#team{side} .badge").inner_text() if page.locator(f"#team{side} .badge").is_visible()
+                 else "" for side in "AB")
 
 
 def stored_hands(table: FakeTable) -> list[int]:
@@ -216,7 +231,7 @@ def test_a_whole_match_on_a_phone(fake, phone, screenshots):
     assert phone.locator("#teamA .players").inner_text() == f"张<b>三</b>、{EVIL}"
     assert phone.evaluate("window.pwned") is None
     assert phone.locator("#teamA b").count() == 0
-    assert phone.locator("#status").inner_text() == "下一局：第1局，请选抢到庄的一方"
+    assert phone.locator("#formTitle").inner_text() == "第1局：请选抢到庄的一方"
     assert_large(phone)
     phone.screenshot(path=str(screenshots / "table-start.png"), full_page=True)
     phone.screenshot(path=str(screenshots / "table-start-screen.png"))  # what a player sees first, 360×780
@@ -269,17 +284,18 @@ def test_a_whole_match_on_a_phone(fake, phone, screenshots):
     tap(phone, "#end")
     settled(phone)
     assert "加赛" in phone.locator("#status").inner_text()
-    assert phone.locator("#submit").inner_text() == "提交第7局（加赛）"
+    assert phone.locator("#submit").inner_text() == "提交第7局"
+    assert phone.locator("#formTitle").inner_text() == "第7局（加赛） · 乙方坐庄"
     phone.evaluate("window.scrollTo(0, 0)")
     phone.screenshot(path=str(screenshots / "table-playoff-screen.png"))
     assert phone.locator("#end").is_hidden()
     assert_large(phone)
     enter_hand(phone, points="20")
-    assert levels(phone) == ("打 7", "打 10")
+    assert levels(phone) == ("7级", "10级")  # the final levels of a finished match
     assert entry.fold(fake.entries).hands[-1].record.playoff
     assert phone.locator("#form").is_hidden()
     assert "乙方获胜" in phone.locator("#status").inner_text()
-    assert phone.locator("#teamB .who").inner_text() == "乙方 第11组 · 获胜"
+    assert phone.locator("#teamB .who").inner_text() == "乙方 第11组" and badges(phone) == ("", "获胜")
     assert phone.locator("#teamA .who").inner_text() == "甲方 第03组"
 
     # the phone is handed across: each team confirms; then the table is locked
@@ -313,7 +329,7 @@ def test_out_of_reach_the_page_says_so_and_keeps_what_was_typed(fake, phone, scr
     phone.reload()  # what was typed survives a reload
     settled(phone)
     assert phone.locator("#pointsValue").inner_text() == "45"
-    assert phone.locator("#teamB .who").inner_text() == "乙方 第11组 · 坐庄"
+    assert phone.locator("#teamB .who").inner_text() == "乙方 第11组" and badges(phone) == ("", "坐庄")
 
     fake.down = True
     tap(phone, "#submit")
@@ -335,21 +351,32 @@ def test_out_of_reach_the_page_says_so_and_keeps_what_was_typed(fake, phone, scr
     assert phone.errors == []
 
 
-def test_a_refused_hand_shows_the_engines_words_and_keeps_the_form(fake, phone):
+def test_a_refused_hand_shows_the_engines_words_once_beside_submit_and_keeps_the_form(fake, phone):
     phone.goto(fake.url)
     settled(phone)
     tap(phone, "#submit")
     assert phone.locator("#errors").inner_text() == "请先选哪一方坐庄"
+    assert in_view(phone, "#errors") and in_view(phone, "#submit")
     enter_hand(phone, dealer="A", points="35")
-    enter_hand(phone, dealer="B", points="30")  # 甲 keeps the deal after hand 1: the engine refuses
-    assert phone.locator("#errors").inner_text() == "第2局：第2局庄家：应为甲方坐庄（第1局后甲方保庄），记录为乙方"
+    assert phone.locator("#dealerRow").is_hidden()  # after hand 1 the engine says who deals: nothing to choose
+    enter_hand(phone, points="83")  # not a multiple of 5: the engine refuses
+    said = phone.locator("#errors").inner_text()
+    assert said.startswith("第2局台下得分：") and said.count("第2局") == 1, said  # the hand named once
+    assert in_view(phone, "#errors") and in_view(phone, "#submit")  # said where the player is looking
     assert stored_hands(fake) == [1]
-    assert phone.locator("#pointsValue").inner_text() == "30"
-    tap(phone, "#dealerA")
-    enter_hand(phone)
+    assert phone.locator("#pointsValue").inner_text() == "83"
+    tap(phone, '#common button[data-set="80"]')
+    tap(phone, "#submit")
+    settled(phone)
     assert stored_hands(fake) == [1, 2]
     assert phone.locator("#errors").is_hidden()
     assert phone.errors == []
+
+
+def in_view(page, selector: str) -> bool:
+    """Whether the element is wholly inside the viewport (a player sees it without scrolling)."""
+    return page.locator(selector).evaluate(
+        "el => { const r = el.getBoundingClientRect(); return r.top >= -1 && r.bottom <= window.innerHeight + 1; }")
 
 
 
@@ -368,6 +395,7 @@ def test_a_hand_another_phone_entered_first_keeps_what_was_typed_as_the_next_han
     settled(phone)
     enter_hand(phone, dealer="A", points="35")
     tap(phone, '#captures button[data-capture="2"]')  # hand 2 typed here: 60, 抠底 ×2 with 15, one 台下罚张
+    tap(phone, "#bottomField")
     for digit in "15":
         tap(phone, f'#pad button[data-key="{digit}"]')
     tap(phone, '#common button[data-set="60"]')
@@ -384,7 +412,7 @@ def test_a_hand_another_phone_entered_first_keeps_what_was_typed_as_the_next_han
         f"第2局已由另一部手机录入：{other.removeprefix('第2局：')}。您刚才填写的内容还在下面，如果这是第3局，请核对后再提交。")
     assert phone.locator("#errors").is_hidden()
     assert phone.locator("#hands li").count() == 2 and other in phone.locator("#hands li").first.inner_text()
-    assert phone.locator("#formTitle").inner_text() == "录第3局"
+    assert phone.locator("#formTitle").inner_text().startswith("第3局 · ")
     assert phone.locator("#pointsValue").inner_text() == "60" and phone.locator("#bottomValue").inner_text() == "15"
     assert phone.locator("#defender_wrong_cards").inner_text() == "1"
     assert phone.locator("#submit").inner_text() == "提交第3局"
@@ -394,7 +422,7 @@ def test_a_hand_another_phone_entered_first_keeps_what_was_typed_as_the_next_han
     phone.screenshot(path=str(screenshots / "table-taken-360x780.png"))
     phone.reload()  # the kept draft is on the phone, as hand 3
     settled(phone)
-    assert phone.locator("#pointsValue").inner_text() == "60" and phone.locator("#formTitle").inner_text() == "录第3局"
+    assert phone.locator("#pointsValue").inner_text() == "60" and phone.locator("#formTitle").inner_text().startswith("第3局 · ")
     time.sleep(0.3)
     assert len([a for a, _ in fake.posts if a == "hands"]) == 2  # nothing sent by itself
     dealer = phone.evaluate("window.tablePage.state().next_dealer")
@@ -428,7 +456,7 @@ def test_a_hand_sent_again_after_a_reload_and_found_taken_keeps_what_was_typed(f
     settled(phone)
     assert stored_hands(fake) == [1, 2]
     assert phone.locator("#taken").inner_text().startswith("第2局已由另一部手机录入：")
-    assert phone.locator("#formTitle").inner_text() == "录第3局"
+    assert phone.locator("#formTitle").inner_text().startswith("第3局 · ")
     assert phone.locator("#pointsValue").inner_text() == "70"
     assert phone.errors == []
 
@@ -612,4 +640,118 @@ def test_a_503_shows_the_servers_own_words_while_the_hand_waits_on_the_phone(fak
     fake.refusing = None
     settled(phone)
     assert stored_hands(fake) == [1] and phone.locator("#banner").is_hidden()
+    assert phone.errors == []
+
+
+PLAIN = TableSetup(2, 7, Seat("03", ("张三", "李四")), Seat("11", ("王五", "赵六")))
+
+
+@pytest.fixture(params=[(360, 640), (360, 780)], ids=["360x640", "360x780"])
+def small_phone(request, browser):
+    width, height = request.param
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
+                                  user_agent=WECHAT_UA, locale="zh-CN")
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.size = f"{width}x{height}"
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def plain():
+    """A table of two ordinary pairs, served as `fake` is."""
+    table = FakeTable(PLAIN)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (FakeHandler,), {"table": table}))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    table.url = f"http://127.0.0.1:{server.server_address[1]}/t/{CODE}"
+    yield table
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=5)
+
+
+class Taps:
+    """Taps counted, as a player's fingers make them."""
+
+    def __init__(self, page):
+        self.page, self.count = page, 0
+
+    def __call__(self, selector: str) -> None:
+        self.count += 1
+        tap(self.page, selector)
+
+
+# Plain hands as a player enters them: a preset, perhaps a ±5 step, 提交 (the dealer preselected by the engine).
+PLAIN_HANDS = [("40", "-5"), ("60", None), ("80", "+5"), ("100", None), ("20", None), ("140", "-5")]
+
+
+def test_a_plain_hand_is_one_screen_and_at_most_three_taps(plain, small_phone, screenshots):
+    """One hand per screen (docs/table-api.md, the table page): for every plain hand, nothing scrolls (scrollY stays 0), 提交 and the outcome
+    are in view, and it takes at most 3 taps from the previous outcome."""
+    phone = small_phone
+    phone.goto(plain.url)
+    settled(phone)
+    taps = Taps(phone)
+    taps("#dealerA")  # hand 1: who won the grab, the only hand where the dealer is chosen
+    for n, (preset, step) in enumerate(PLAIN_HANDS, start=1):
+        before = taps.count
+        assert phone.evaluate("window.scrollY") == 0 and in_view(phone, "#submit"), (n, phone.size, phone.evaluate("document.getElementById('submit').getBoundingClientRect().bottom"))
+        taps(f'#common button[data-set="{preset}"]')
+        if step:
+            taps(f'#common button[data-add="{step.replace("+", "")}"]')
+        taps("#submit")
+        settled(phone)
+        assert stored_hands(plain) == list(range(1, n + 1))
+        assert phone.evaluate("window.scrollY") == 0, (n, phone.size)
+        assert in_view(phone, "#status") and phone.locator("#status").inner_text().startswith(f"第{n}局："), n
+        assert in_view(phone, "#submit") and in_view(phone, "#teamA") and in_view(phone, "#teamB"), (n, phone.locator("#status").inner_text())
+        assert taps.count - before <= (3 if n > 1 else 4), n  # hand 1: the dealer's tap as well
+        if n == 2:
+            phone.screenshot(path=str(screenshots / f"table-plain-hand-{phone.size}.png"))
+    assert_large(phone)
+    assert phone.errors == []
+
+
+def test_the_keypad_s_target_changes_only_when_a_field_is_tapped(plain, phone):
+    phone.goto(plain.url)
+    settled(phone)
+    tap(phone, "#dealerA")
+    tap(phone, '#captures button[data-capture="4"]')  # ×4 chooses the multiplier and nothing else
+    for digit in "50":
+        tap(phone, f'#pad button[data-key="{digit}"]')
+    assert phone.locator("#pointsValue").inner_text() == "50" and phone.locator("#bottomValue").inner_text() == "0"
+    assert phone.locator("#keyTarget").is_hidden()  # the lit 台下得分 says where the digits go
+    tap(phone, "#bottomField")
+    assert phone.locator("#keyTarget").inner_text().startswith("数字键现在输入底牌分")
+    tap(phone, '#common button[data-set="60"]')  # a preset is 台下得分's: the digits still go to 底牌分
+    for digit in "25":
+        tap(phone, f'#pad button[data-key="{digit}"]')
+    assert phone.locator("#pointsValue").inner_text() == "60" and phone.locator("#bottomValue").inner_text() == "25"
+    tap(phone, "#pointsField")
+    tap(phone, '#pad button[data-key="5"]')
+    assert phone.locator("#pointsValue").inner_text() == "5" and phone.locator("#bottomValue").inner_text() == "25"
+    assert phone.errors == []
+
+
+def test_a_match_won_by_passing_a_says_so_in_its_own_words(plain, phone, screenshots):
+    """过A on a pass, the final levels on a finished match, and a name line that never wraps for its badge."""
+    phone.goto(plain.url)
+    settled(phone)
+    tap(phone, "#dealerA")
+    tops = phone.evaluate("[...document.querySelectorAll('.team .level')].map(e => e.getBoundingClientRect().top)")
+    assert tops[0] == tops[1]  # both levels at one height, 坐庄 or not
+    for preset in ("40", "0", "0", "0", "0"):  # 甲 keeps the deal to A, then passes it
+        tap(phone, f'#common button[data-set="{preset}"]')
+        if preset == "40":
+            tap(phone, '#common button[data-add="-5"]')
+        tap(phone, "#submit")
+        settled(phone)
+    assert levels(phone) == ("过A", "2级") and badges(phone) == ("获胜", "")
+    assert phone.locator("#status").inner_text().startswith("比赛结束：甲方获胜（过A）")
+    one_line = phone.evaluate("[...document.querySelectorAll('.team .who')].map(e => e.getBoundingClientRect().height)")
+    assert max(one_line) < 40, one_line  # one line of 20 px text
+    phone.screenshot(path=str(screenshots / "table-passed-a.png"))
     assert phone.errors == []
