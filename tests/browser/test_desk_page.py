@@ -496,3 +496,34 @@ def test_a_press_sent_again_is_kept_over_serve_restarted_with_a_new_pin(browser)
         assert page.errors == []
     finally:
         context.close()
+
+
+def test_the_desk_s_sound_switch_chimes_at_five_minutes_and_at_time_up(browser):
+    from tests.browser.test_show_clock import SOUND_STUBS
+
+    document = round_document()
+    document["clock"] = {"minutes": 60, "started_at": "2026-12-01T14:00:00+08:00", "left_s": 302, "running": True}
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN")
+    page = context.new_page()
+    try:
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        page.fake = FakeDesk(document)
+        page.fake.attach(page)
+        page.add_init_script(f"({SOUND_STUBS})()")
+        frozen_clock(page)
+        page.goto(DESK)
+        enter_pin(page)
+        loaded(page)
+        assert page.inner_text("#soundButton") == "提示音：关"
+        page.click("#soundButton")
+        assert page.inner_text("#soundButton") == "提示音：开"
+        page.fake.down = True
+        page.clock.run_for(5_000)
+        assert page.evaluate("Chime.said") == ["warn"] and page.evaluate("window.sounded.words") == ["还有五分钟"]
+        page.click("#soundButton")  # off: the desk stays quiet at time up
+        page.clock.run_for(300_000)
+        assert page.evaluate("Chime.said") == ["warn", "up"] and page.evaluate("window.sounded.words") == ["还有五分钟"]
+        assert page.errors == []
+    finally:
+        context.close()

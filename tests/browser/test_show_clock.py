@@ -167,3 +167,52 @@ def test_with_the_clock_nothing_overflows(browser, folders, screenshots, event, 
         page.screenshot(path=str(screenshots / f"tv-clock-{event}-{size[0]}x{size[1]}.png"))
     assert page.errors == []
     page.close()
+
+
+SOUND_STUBS = """() => {
+  window.sounded = {tones: 0, words: []};
+  window.AudioContext = function () {
+    this.currentTime = 0; this.state = "running"; this.destination = {};
+    this.resume = function () {};
+    this.createGain = function () {
+      return {gain: {setValueAtTime: function () {}, exponentialRampToValueAtTime: function () {}},
+              connect: function () {}};
+    };
+    this.createOscillator = function () {
+      return {frequency: {}, connect: function () {}, start: function () { window.sounded.tones += 1; },
+              stop: function () {}};
+    };
+  };
+  window.SpeechSynthesisUtterance = function (words) { this.text = words; };
+  Object.defineProperty(window, "speechSynthesis", {value: {
+    getVoices: function () { return [{lang: "zh-CN", name: "stub"}]; },
+    speak: function (u) { window.sounded.words.push(u.text); }}});
+}"""
+
+
+def test_the_tv_chimes_and_speaks_at_five_minutes_and_at_time_up_once_a_tap_let_it(browser, folders):
+    """Eyes on the cards: at 5 minutes left and at time up the TV chimes and says it (a Chinese voice where the
+    browser has one); a browser lets a page sound only after a tap, so the TV shows 开启提示音 until it is tapped."""
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.fake = FakeBoard(folders["mid"])
+    page.fake.clock = clock(302)
+    page.route(f"{ORIGIN}/**", page.fake.answer)
+    page.add_init_script(f"({SOUND_STUBS})()")
+    frozen_clock(page)
+    page.goto(f"{ORIGIN}/")
+    wait_until(page, "window.showDisplay && window.showDisplay.pages() > 0")
+    answered_until(page, "!document.getElementById('clock').hidden")
+    assert page.locator("#sound").is_visible()  # no sound before a tap
+    page.click("#sound")
+    assert page.locator("#sound").is_hidden()
+    page.fake.down = True  # the page counts on by itself
+    page.clock.run_for(5_000)  # 5:02 → 4:57
+    assert page.evaluate("Chime.said") == ["warn"]
+    assert page.evaluate("window.sounded.words") == ["还有五分钟"] and page.evaluate("window.sounded.tones") == 2
+    page.clock.run_for(300_000)
+    assert page.evaluate("Chime.said") == ["warn", "up"]  # once each
+    assert page.evaluate("window.sounded.words") == ["还有五分钟", "时间到，请打完这一局"]
+    assert page.errors == []
+    page.close()
