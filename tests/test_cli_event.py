@@ -403,6 +403,15 @@ def test_bad_paper_lots_are_refused(tmp_path, rows, expected):
     assert not round_file(folder, 1).exists()
 
 
+def test_a_lots_file_with_a_nul_byte_is_refused_naming_its_line(tmp_path):
+    folder = new_event(tmp_path / "event", 4)
+    lots = write_lots(tmp_path / "lots.csv", [("01", 1), ("02", 2), ("03", 3), ("04", 4)])
+    lots.write_bytes(lots.read_bytes().replace(b"03", b"0\x003"))
+    result = cli("draw", folder, "--lots", lots, code=1)
+    assert "lots.csv" in result.output and "第4行有空字符（NUL）" in result.output and "另存为" in result.output
+    assert not round_file(folder, 1).exists()
+
+
 # --- 6. the user's files are never changed ---
 
 

@@ -18,10 +18,50 @@ def test_default_event_carries_the_seed_notice():
     assert event.rules.match_minutes == 60 and event.third_place is ThirdPlace.SHARED
 
 
-@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "gbk"])
-def test_load_accepts_the_encodings_notepad_saves(tmp_path, encoding):
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig"])
+def test_load_accepts_utf8_with_or_without_its_mark(tmp_path, encoding):
     (tmp_path / "event.toml").write_bytes(default_text().encode(encoding))
     assert load(tmp_path) == default_event()
+
+
+@pytest.mark.parametrize("encoding", ["gbk", "big5"])
+def test_another_encoding_is_refused_with_how_to_save_it_as_utf8(tmp_path, encoding):
+    """A Big5-saved event.toml was read as GBK and printed garbled titles: any encoding but UTF-8 is refused (which
+    of GBK and Big5 it is cannot be told reliably), saying how to save it right; following the advice works."""
+    path = tmp_path / "event.toml"
+    path.write_bytes(default_text().encode(encoding, errors="replace"))
+    with pytest.raises(EventError) as info:
+        load(tmp_path)
+    message = info.value.messages[0]
+    assert message.startswith(str(path)) and "不是 UTF-8" in message and "另存为" in message and "UTF-8" in message
+    path.write_bytes(path.read_bytes().decode(encoding).encode("utf-8"))  # 另存为 UTF-8
+    assert load(tmp_path).title == default_text().encode(encoding, errors="replace").decode(encoding).split(
+        'title = "')[1].split('"')[0]  # what the file held (Big5 has no 职 or 双: as saved)
+
+
+def test_a_nul_byte_is_refused_naming_its_line(tmp_path):
+    text = default_text().replace("\n", "\n\x00", 1)
+    (tmp_path / "event.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(EventError) as info:
+        load(tmp_path)
+    assert "第2行有空字符（NUL）" in info.value.messages[0]
+
+
+def test_a_text_value_too_long_is_refused_naming_its_key(tmp_path):
+    """Inputs bounded before they are laid out: a 900 KB title made `materials` run for minutes."""
+    text = default_text()
+    title = default_event().title
+    (tmp_path / "event.toml").write_text(text.replace(title, "长" * 101, 1), encoding="utf-8")
+    with pytest.raises(EventError) as info:
+        load(tmp_path)
+    assert info.value.messages == [f"{tmp_path / 'event.toml'}：[event] title：太长了（101 个字），最多 100 个字"]
+    (tmp_path / "event.toml").write_text(text.replace(title, "长" * 100, 1), encoding="utf-8")
+    assert load(tmp_path).title == "长" * 100
+    venue = default_event().venue
+    (tmp_path / "event.toml").write_text(text.replace(venue, "地" * 2001, 1), encoding="utf-8")
+    with pytest.raises(EventError) as info:
+        load(tmp_path)
+    assert info.value.messages == [f"{tmp_path / 'event.toml'}：[event] venue：太长了（2001 个字），最多 2000 个字"]
 
 
 def test_missing_file_says_how_to_create_it(tmp_path):

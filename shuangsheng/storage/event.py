@@ -13,7 +13,6 @@ from pathlib import Path
 from shuangsheng.game.rules import RulesError, RuleSet
 from shuangsheng.knockout.formats import Byes, ThirdPlace  # re-exported: event.Byes, event.ThirdPlace
 from shuangsheng.storage import files
-from shuangsheng.storage.files import decode_text
 from shuangsheng.vocabulary.errors import Issue, UserError, shown
 from shuangsheng.vocabulary.text import command_line
 
@@ -114,10 +113,23 @@ def load(folder: Path) -> Event:
         if exc.missing:
             raise EventError([Issue.of_file(path, f"找不到活动设置文件，请先运行 {command_line('init', folder)}")]) from None
         raise EventError(exc.issues) from None
-    text = decode_text(data)
-    if text is None:
-        raise EventError([Issue.of_file(path, "文件编码无法识别，请用记事本“另存为”，编码选 UTF-8")])
-    return parse(text, source=str(path))
+    return parse(settings_text(path, data), source=str(path))
+
+
+SAVE_AS_UTF8 = "请用记事本打开，点“文件 → 另存为”，编码选 UTF-8，保存后再运行"
+
+
+def settings_text(path: Path, data: bytes) -> str:
+    """event.toml's text: UTF-8 only (with or without BOM). Another encoding (GBK, Big5) would be read as the wrong
+    characters, and a NUL byte means it is no text file at all: refused, with how to save it right."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise EventError([Issue.of_file(path, f"不是 UTF-8 编码的文字（可能存成了 GBK 或 Big5），里面的中文会读错；{SAVE_AS_UTF8}")]) from None
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise EventError([Issue.of_file(path, f"第{line}行有空字符（NUL），这不是记事本保存的文字文件；{SAVE_AS_UTF8}")])
+    return text
 
 
 def parse(text: str, *, source: str) -> Event:
@@ -261,6 +273,10 @@ def is_ipv4(text: str) -> bool:
     return len(parts) == 4 and all(p.isascii() and p.isdigit() and len(p) <= 3 and int(p) <= 255 for p in parts)
 
 
+MAX_TEXT = 2000  # characters of any text value of event.toml
+TEXT_LIMITS = {("event", "title"): 100}  # the title heads every paper and certificate
+
+
 class _Reader:
     """Typed look-ups that collect every problem instead of stopping at the first."""
 
@@ -306,6 +322,10 @@ class _Reader:
             return ""
         if not isinstance(value, str):
             self.problem(f"[{section}] {key}：应为加引号的文字，实际为 {shown(value)}")
+            return ""
+        limit = TEXT_LIMITS.get((section, key), MAX_TEXT)
+        if len(value) > limit:  # a title of 900 KB would make every paper take minutes to lay out
+            self.problem(f"[{section}] {key}：太长了（{len(value)} 个字），最多 {limit} 个字")
             return ""
         return value.strip()
 

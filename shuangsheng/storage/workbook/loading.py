@@ -294,6 +294,10 @@ def csv_grid(data: bytes, name: str) -> Grid:
     text = decode_text(data)
     if text is None:
         raise WorkbookError([Problem.of_cell(name, None, None, "无法识别文件编码（应为 UTF-8 或 GBK）")])
+    if "\x00" in text:  # csv would stop at it ("line contains NUL"), or a value would carry it into the papers
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise WorkbookError([Problem.of_cell(name, None, None, f"第{line}行有空字符（NUL），不是表格软件保存的 CSV 文件；"
+                                             "请用 Excel 或 WPS 打开，另存为“CSV（逗号分隔）”后再用")])
     cells: dict[tuple[int, int], object] = {}
     for r, row in enumerate(csv.reader(io.StringIO(text)), start=1):
         for c, value in enumerate(row, start=1):
