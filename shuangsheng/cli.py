@@ -120,7 +120,7 @@ def hold(folder: Path) -> contextlib.ExitStack:
     then event.db opened or built and the program's stale temporary files removed. A folder that is not there
     yet is not held (the command says so, or creates it)."""
     from shuangsheng.storage.ledger import exclusive
-    from shuangsheng.usecases.tournament import prepare
+    from shuangsheng.usecases.folder import prepare
 
     stack = contextlib.ExitStack()
     if not folder.is_dir():
@@ -176,9 +176,9 @@ def materials(
     from shuangsheng.render.materials.documents import build_all
     from shuangsheng.render.report import next_after_materials
     from shuangsheng.storage.event import load
+    from shuangsheng.storage.names import TEAMS_FILE
     from shuangsheng.storage.workbook import WorkbookError, holds_no_teams, read_teams
     from shuangsheng.usecases.progress import progress
-    from shuangsheng.usecases.tournament import TEAMS_FILE
 
     try:
         event = load(folder)
@@ -229,8 +229,8 @@ def demo(
     from shuangsheng.render.materials.paper import write_draw_papers
     from shuangsheng.render.materials.results import write_score_papers
     from shuangsheng.render.report import next_after_demo, placings_text
+    from shuangsheng.usecases.awards import bracket_in
     from shuangsheng.usecases.demo import run_demo
-    from shuangsheng.usecases.tournament import bracket_in
 
     done = {}  # the printed materials and the ending, written once the event is over
 
@@ -278,8 +278,9 @@ def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
     from shuangsheng.render.report import next_after_init
     from shuangsheng.storage.event import EVENT_FILE, default_text
     from shuangsheng.storage.files import keep_copy, write_text
+    from shuangsheng.storage.names import TEAMS_FILE
     from shuangsheng.storage.workbook import write_teams_template
-    from shuangsheng.usecases.tournament import TEAMS_FILE, prepare
+    from shuangsheng.usecases.folder import prepare
 
     # A file that is already there is kept (it may be a filled team list); only when both are there is that an
     # error, and --force replaces them.
@@ -341,7 +342,8 @@ def draw(
     """抽下一轮：写出 round-N.xlsx（对阵和每桌记分表）、对阵表和计分卡（PDF）；上次被中断的抽签按原对阵补全。"""
     from shuangsheng.render.materials.paper import write_draw_papers
     from shuangsheng.render.report import check_text, draw_text, next_after_draw
-    from shuangsheng.usecases.tournament import check_draw, draw_next, redo_draw
+    from shuangsheng.usecases.draw import check_draw, draw_next
+    from shuangsheng.usecases.redo import redo_draw
 
     if check is not None:
         try:
@@ -433,8 +435,8 @@ def _score(folder: Path, round_number: int | None, *, json_out: bool, force: boo
 def _score_next(step, folder: Path) -> str:  # type: ignore[no-untyped-def]
     """The 下一步 line of `score`: for an earlier round than the latest, from where the event stands now."""
     from shuangsheng.render.report import next_after_score
+    from shuangsheng.storage.names import rounds_drawn
     from shuangsheng.usecases.progress import progress
-    from shuangsheng.usecases.tournament import rounds_drawn
 
     number = step.report.score.round.number
     if step.report.redo is not None:  # a correction after the next draw: the one way forward
@@ -454,7 +456,7 @@ def awards(
     from shuangsheng.knockout.knockout import placings_as_json
     from shuangsheng.render.materials.ending import write_awards
     from shuangsheng.render.report import next_after_awards, placings_text
-    from shuangsheng.usecases.tournament import bracket
+    from shuangsheng.usecases.awards import bracket
 
     try:
         with hold(folder):
@@ -489,7 +491,7 @@ def bracket(
     """晋级图：到目前为止的每一轮、每场比赛和名次，A3 纸的 PDF，组数多时分几张拼接。"""
     from shuangsheng.render.materials.ending import write_bracket
     from shuangsheng.render.report import next_after_bracket
-    from shuangsheng.usecases.tournament import bracket as run
+    from shuangsheng.usecases.awards import bracket as run
 
     try:
         with hold(folder):

@@ -14,8 +14,8 @@ import pytest
 from shuangsheng.storage import workbook
 from shuangsheng.storage.files import CannotWrite
 from shuangsheng.storage.ledger import Ledger
-from shuangsheng.usecases import tournament
 from shuangsheng.usecases.demo import BOOKKEEPING, HELD, RECORD, run_demo
+from shuangsheng.usecases.draw import draw_next
 from tests.events import new_event
 from tests.helpers import cli, digests, sha
 
@@ -126,7 +126,7 @@ def test_each_round_workbook_is_what_draw_writes_with_the_referees_hands_then_ty
     for name in ("event.toml", "teams.xlsx"):
         shutil.copy2(tmp_path / "demo" / name, again / name)
     for played in report.files:
-        drawn = tournament.draw_next(again, seed=played.seed)
+        drawn = draw_next(again, seed=played.seed)
         hands = {m.table: m.record for m in workbook.read_round(played.workbook).matches}
         assert hands and all(record.hands for record in hands.values())
         workbook.fill_round(drawn.path, hands)

@@ -989,7 +989,8 @@ def test_a_round_held_under_the_rules_it_was_scored_with_is_shown_so_on_the_phon
     from dataclasses import replace
 
     from shuangsheng.game.hands import MatchRecord
-    from shuangsheng.usecases import tournament
+    from shuangsheng.storage.names import round_path
+    from shuangsheng.usecases.awards import bracket
     from tests.helpers import cli
 
     assert room.phone(1, "hands", {"hand": 1, "id": "h1", "dealer": "A", "points": 75})[0] == 201  # ceil: +1 level
@@ -997,7 +998,7 @@ def test_a_round_held_under_the_rules_it_was_scored_with_is_shown_so_on_the_phon
     for side in "AB":
         assert room.phone(1, "confirm", {"side": side})[0] == 200
     paper = {t: MatchRecord(tuple(replace(h, level=None) for h in simulated(t, folder).hands)) for t in (2, 3, 4)}
-    workbook.fill_round(tournament.round_path(folder, 1), paper)
+    workbook.fill_round(round_path(folder, 1), paper)
     cli("score", folder)
     toml = folder / "event.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace('dealer_table = "ceil"', 'dealer_table = "floor"'),
@@ -1007,7 +1008,7 @@ def test_a_round_held_under_the_rules_it_was_scored_with_is_shown_so_on_the_phon
     assert status == 200 and (phone["status"], phone["levels"]) == ("decided", {"A": "3", "B": "2"})
     table = room.table(1)
     assert table["state"] == "confirmed" and table["levels"] == {"A": "3", "B": "2"} and table["winner"] == "A"
-    chart, state = tournament.bracket(folder)
+    chart, state = bracket(folder)
     tv = next(m for m in state.scores()[0].matches if m.match.table == 1)
     assert tv.result.levels.a.label == "3" and tv.result.levels.b.label == "2"
     cli("score", folder, "--accept-rules")  # accepted: every reader takes the new rules

@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 from shuangsheng.cli import app
 from shuangsheng.hall import server as display_server
 from shuangsheng.hall.server import BoardSource, FileState, Watch, host_allowed, make_server, problems_of
+from shuangsheng.storage.names import round_path
 from shuangsheng.storage.workbook.problems import Cell, Problem, WorkbookError
-from shuangsheng.usecases import tournament
 from tests.events import finished, play, played_rounds, start_event
 from tests.helpers import digests
 from tests.show_process import cpu_seconds, start_show, stop
@@ -390,7 +390,7 @@ def test_changes_are_seen_whatever_the_files_clock_says(tmp_path, serve):
     """A round file saved with a clock a day ahead (a USB stick, a share) does not freeze the page; a second save
     with the very same future mtime is seen by its size and inode; an older copy put back is seen too."""
     rng = played_rounds(tmp_path, teams=6, rounds=1)
-    path = tournament.round_path(tmp_path, 2)
+    path = round_path(tmp_path, 2)
     unplayed = path.read_bytes()
     address = serve(tmp_path)
     future = time.time_ns() + 86_400 * 10**9
@@ -425,7 +425,7 @@ def test_the_folder_is_read_once_it_has_been_quiet_by_the_servers_clock():
 
 def test_a_file_written_long_ago_is_read_at_once_and_one_from_the_future_after_the_quiet_time(tmp_path):
     rng = played_rounds(tmp_path, teams=6, rounds=1)
-    path = tournament.round_path(tmp_path, 2)
+    path = round_path(tmp_path, 2)
     now = [0.0]
     source = BoardSource(tmp_path, log=lambda line: None, settle=5.0, clock=lambda: now[0])
     first = source.current()

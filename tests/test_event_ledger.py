@@ -52,9 +52,9 @@ def test_a_checked_copy_stopped_before_its_rename_is_not_a_person_s_edit(tmp_pat
 
     monkeypatch.setattr(os, "replace", killed)
     with pytest.raises(KeyboardInterrupt):
-        from shuangsheng.usecases import tournament
+        from shuangsheng.usecases.score import score, write_checked_copy
 
-        tournament.write_checked_copy(tournament.score(folder))
+        write_checked_copy(score(folder))
     monkeypatch.setattr(os, "replace", real)
     assert checked.read_bytes() == before
     result = cli("score", folder)
@@ -305,19 +305,19 @@ def _mirrored(record):
 
 def test_a_correction_after_the_next_draw_has_one_way_forward_carried_to_the_end(tmp_path: Path) -> None:
     from shuangsheng.storage.workbook.round_writer import entered
-    from shuangsheng.usecases import tournament
+    from shuangsheng.usecases.score import score
 
     folder = second_round_drawn(tmp_path / "event")
     records = {t: simulated(t, folder) for t in (1, 2, 3, 4)}  # round 1 as second_round_drawn typed it
     fill(folder, 2, seed=5, skip=(2,))  # round 2: table 1 played and entered, table 2 not yet
     round2 = workbook.read_round(round_file(folder, 2))
     kept_hands = round2.match(1).record
-    before = {m.outcome.table: m.outcome.winner for m in tournament.score(folder, 1).score.matches}
+    before = {m.outcome.table: m.outcome.winner for m in score(folder, 1).score.matches}
     # a referee finds a mistake at round 1's table that sent a team to round 2's table 2
     wrong = next(p for p in workbook.read_round(round_file(folder, 1)).round.pairings
                  if before[p.table] in (round2.match(2).pairing.a, round2.match(2).pairing.b))
     workbook.fill_round(round_file(folder, 1), {wrong.table: _mirrored(records[wrong.table])})
-    after = tournament.score(folder, 1).score.matches[wrong.table - 1].outcome.winner
+    after = score(folder, 1).score.matches[wrong.table - 1].outcome.winner
     assert after != before[wrong.table]
     scored = cli("score", folder, "--round", 1)
     assert f"shuangsheng draw {folder} --redo 2" in scored.output and "第2轮有" in scored.output

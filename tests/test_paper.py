@@ -20,7 +20,7 @@ from shuangsheng.render.results import round_results
 from shuangsheng.storage.event import default_event
 from shuangsheng.storage.workbook.schema import HAND_COLUMNS, HEADER
 from shuangsheng.table.status import TableStatus
-from shuangsheng.usecases import tournament
+from shuangsheng.usecases.folder import open_folder
 from tests.events import every_status_round, new_event
 from tests.pdfcheck import assert_printable, page_texts, pages, render_png, text_of
 
@@ -343,7 +343,7 @@ def test_draw_command_writes_the_draw_sheet_and_score_cards(tmp_path):
     assert result.exit_code == 0, result.output
     assert f"已生成 {tmp_path / '第1轮对阵表.pdf'}" in result.output
     assert f"已生成 {tmp_path / '第1轮计分卡.pdf'}" in result.output
-    drawn = tournament.open_folder(tmp_path).rounds[0].round
+    drawn = open_folder(tmp_path).rounds[0].round
     cards = (tmp_path / "第1轮计分卡.pdf").read_bytes()
     assert pages(cards) == len(drawn.pairings) + 1
     sheet = text_of((tmp_path / "第1轮对阵表.pdf").read_bytes())
@@ -393,7 +393,7 @@ def test_demo_produces_every_document_for_every_round(tmp_path):
 
     result = CliRunner().invoke(app, ["demo", "--out", str(tmp_path), "--teams", "6", "--seed", "6"])
     assert result.exit_code == 0, result.output
-    state = tournament.open_folder(tmp_path)
+    state = open_folder(tmp_path)
     assert len(state.rounds) == 3
     smallest = {"对阵表": 14, "计分卡": 12, "成绩": 14, "加赛单": 12}
     for sheet in state.rounds:

@@ -13,7 +13,7 @@ from shuangsheng.render.materials import picture
 from shuangsheng.render.materials.fonts import choose_fonts, system_candidates
 from shuangsheng.render.results import round_results
 from shuangsheng.storage.event import default_event
-from shuangsheng.usecases.tournament import score
+from shuangsheng.usecases.score import score
 from tests.helpers import cli
 from tests.test_ending import play, team_list
 

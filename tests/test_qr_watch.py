@@ -28,7 +28,7 @@ from shuangsheng.render.materials.qr_sheet import qr_sheet_name, table_address
 from shuangsheng.storage import ledger
 from shuangsheng.storage.ledger import Ledger
 from shuangsheng.table.codes import format_code
-from shuangsheng.usecases import tournament
+from shuangsheng.usecases.draw import draw_next
 from tests.events import first_round_scored, round_one_corrected, second_round_drawn, third_round_drawn
 from tests.helpers import cli
 from tests.pdfcheck import page_texts, qr_codes
@@ -164,7 +164,7 @@ def test_a_folder_held_by_another_command_is_written_on_a_later_poll(tmp_path):
     assert sheets.poll_once() is Poll.DONE and sheet(folder, 1).exists()
     assert sheets.poll_once() is Poll.UNCHANGED
     with ledger.exclusive(folder):  # `draw` holds the folder while it draws and writes its papers
-        tournament.draw_next(folder, seed=2)
+        draw_next(folder, seed=2)
         assert sheets.poll_once() is Poll.BUSY
         assert sheets.poll_once() is Poll.BUSY  # never waits for it: the server goes on
         assert not sheet(folder, 2).exists()

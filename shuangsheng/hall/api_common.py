@@ -19,8 +19,8 @@ from shuangsheng.hall import server as display
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import ledger
+from shuangsheng.storage.names import TEAMS_FILE, round_path
 from shuangsheng.table import entry
-from shuangsheng.usecases.tournament import TEAMS_FILE, round_path
 from shuangsheng.vocabulary.errors import Issue, UserError, issues_json
 
 MAX_BODY = 16 * 1024  # bytes of a POST body
@@ -223,10 +223,10 @@ class Seating:
         return known
 
     def _read_held(self, number: int, current):  # -> RuleSet
-        from shuangsheng.usecases import tournament
+        from shuangsheng.usecases.folder import open_folder
 
         try:
-            return tournament.open_folder(self.folder, up_to=number).rules_for(number)
+            return open_folder(self.folder, up_to=number).rules_for(number)
         except UserError:  # a folder that cannot be read now: the current rules, as the desk says what is wrong
             return current
 

@@ -529,7 +529,7 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
 def ensure_codes(folder: Path) -> list[int]:
     """Entry codes for every table of every draw in force that has none yet (a round drawn before codes
     existed); returns the rounds that got codes. Writes event.db: call with the folder held."""
-    from shuangsheng.usecases.tournament import table_codes
+    from shuangsheng.usecases.draw import table_codes
 
     made = []
     with ledger.Ledger.open(folder) as book:

@@ -3,7 +3,7 @@
 It serves two generated resources and nothing else: `/` (the page) and `/board.json` (the views and their version,
 which the page polls), and only to requests naming this server (`Host`: localhost, 127.0.0.1 or the address it
 printed; anything else is 421). No file of the event folder is ever sent, so no path can reach outside it. The
-folder is read through `shuangsheng.usecases.tournament`, the same calls `score` and `awards` make; the CLI writes its files
+folder is read through `shuangsheng.usecases` (`folder`, `awards`), the same calls `score` and `awards` make; the CLI writes its files
 atomically, and a file still changing (a referee's workbook being saved) is left alone until it has been quiet for a
 moment. Limits: at most MAX_CONNECTIONS connections, each with READ_SECONDS to send its request; the
 server waits on its socket and its clients, never in a loop that polls.
@@ -34,9 +34,10 @@ from shuangsheng.render.venue import Board
 from shuangsheng.storage import ledger
 from shuangsheng.storage.event import EVENT_FILE
 from shuangsheng.storage.files import write_text
+from shuangsheng.storage.names import TEAMS_FILE, round_files, round_number
 from shuangsheng.table.clock import ClockRow, clock_at
-from shuangsheng.usecases import tournament
 from shuangsheng.usecases.announced import announced_tables
+from shuangsheng.usecases.awards import bracket
 from shuangsheng.vocabulary.errors import UserError
 
 DEFAULT_TITLE = "场地大屏"
@@ -67,7 +68,7 @@ ROUND_MISSING_LOG = "如果是有意删除的，请按 Ctrl+C 停止大屏，再
 
 def load_board(folder: Path) -> Board:
     """The page data, through the calls `bracket` and `score` make. Raises UserError (its issues, all of them)."""
-    chart, state = tournament.bracket(folder)
+    chart, state = bracket(folder)
     scores = state.scores()
     return venue.build_board(chart, scores, announced_tables(folder, scores), updated=time.strftime("%H:%M"))
 
@@ -111,10 +112,10 @@ def folder_fingerprint(folder: Path) -> tuple[FileState, ...]:
     event.db is watched by its content instead (`ledger.version`): in WAL mode a commit lands in event.db-wal, and
     a hall of phones entering hands keeps its files changing, so their dates would never settle."""
     try:
-        rounds = tournament.round_files(folder)
+        rounds = round_files(folder)
     except OSError:
         rounds = []
-    return tuple(file_state(p) for p in (folder / EVENT_FILE, folder / tournament.TEAMS_FILE, *rounds))
+    return tuple(file_state(p) for p in (folder / EVENT_FILE, folder / TEAMS_FILE, *rounds))
 
 
 def written_before(fingerprint: Sequence[FileState], now_ns: int, settle: float) -> bool:
@@ -124,7 +125,7 @@ def written_before(fingerprint: Sequence[FileState], now_ns: int, settle: float)
 
 
 def rounds_in(fingerprint: Sequence[FileState]) -> frozenset[str]:
-    return frozenset(f.name for f in fingerprint if f.size is not None and tournament.round_number(f.name) is not None)
+    return frozenset(f.name for f in fingerprint if f.size is not None and round_number(f.name) is not None)
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,7 @@ def problems_of(exc: UserError) -> tuple[str, ...]:
 
 
 def missing_notice(names: Iterable[str]) -> str:
-    numbered = sorted((tournament.round_number(name) or 0, name) for name in names)
+    numbered = sorted((round_number(name) or 0, name) for name in names)
     files = "、".join(f"第{number}轮记分表 {name}" for number, name in numbered)
     return ROUND_MISSING.format(files=files)
 

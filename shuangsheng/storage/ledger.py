@@ -9,7 +9,7 @@ newest row of a name or round is what counts.
 
 A folder from before event.db gets one on its next command, built from its files: the old JSON bookkeeping is
 imported, and every PDF and checked copy there is taken as the program's (the round workbooks' draws are added by
-`shuangsheng.usecases.tournament`). That is an old folder: one with the JSON bookkeeping, or one where no round has been drawn (a
+`shuangsheng.usecases.folder.adopt_rounds`). That is an old folder: one with the JSON bookkeeping, or one where no round has been drawn (a
 damaged event.db there is set aside under another name and rebuilt the same way, and said). Anywhere else an
 event.db missing, emptied, damaged or (in `serve`) replaced is a lost ledger (`LedgerLost`): the entry codes printed
 on the cards, the phones' entries and the draws' records went with it, so every opening refuses, naming what to do
@@ -522,7 +522,7 @@ class Ledger:
     def rebuilt(cls, folder: Path) -> tuple[Ledger, Path | None]:
         """`shuangsheng rebuild`: the lost event.db (and SQLite's files beside it) set aside under another name, and a
         new one built from the folder's files as for an old folder (the round workbooks' draws are added by
-        `shuangsheng.usecases.tournament`). Returns it (not kept open) and where the lost file went (None: it was not there)."""
+        `shuangsheng.usecases.folder.adopt_rounds`). Returns it (not kept open) and where the lost file went (None: it was not there)."""
         aside = _set_aside(folder / DB_NAME)
         return cls._connect(folder, building=True)._built(existed=False), aside
 

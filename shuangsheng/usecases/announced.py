@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from shuangsheng.render.reports import RoundScore
 from shuangsheng.storage import ledger
-from shuangsheng.usecases.tournament import RoundScore, same_draw, sheet_fingerprint
+from shuangsheng.usecases.folder import same_draw
+from shuangsheng.usecases.scoring import sheet_fingerprint
 
 Announced = dict[int, frozenset[int]]  # round number → its tables whose result is final for the hall
 

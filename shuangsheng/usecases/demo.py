@@ -16,10 +16,15 @@ from shuangsheng.game.simulate import simulate_match
 from shuangsheng.knockout import knockout
 from shuangsheng.knockout.knockout import Placings, Round
 from shuangsheng.knockout.teams import Team
+from shuangsheng.render.reports import DrawReport, RoundScore, ScoreReport
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import files, ledger, workbook
 from shuangsheng.storage.files import Written
-from shuangsheng.usecases import tournament
+from shuangsheng.storage.names import TEAMS_FILE
+from shuangsheng.usecases.awards import awards_in
+from shuangsheng.usecases.draw import draw_in
+from shuangsheng.usecases.folder import EventFolder, open_folder
+from shuangsheng.usecases.score import score_in, write_checked_copy
 from shuangsheng.vocabulary.errors import Issue, UserError
 from shuangsheng.vocabulary.text import typed_path
 
@@ -60,11 +65,11 @@ class DemoReport:
     teams_path: Path  # teams.xlsx
     event: event_file.Event
     teams: tuple[Team, ...]
-    rounds: tuple[tournament.RoundScore, ...]
+    rounds: tuple[RoundScore, ...]
     files: tuple[RoundFiles, ...]  # round by round
     warnings: tuple[str, ...]  # the papers' (each once)
     placings: Placings
-    state: tournament.EventFolder  # the folder as read round by round, for what the caller builds next
+    state: EventFolder  # the folder as read round by round, for what the caller builds next
 
 
 def make_teams(rng: random.Random, count: int) -> tuple[Team, ...]:
@@ -172,7 +177,7 @@ def record_folder(folder: Path) -> Path:
 
 
 class Referee:
-    """SIMULATION: the referees of one round, called by the draw with the round it drew (`tournament.Referee`):
+    """SIMULATION: the referees of one round, called by the draw with the round it drew (`shuangsheng.usecases.draw.Referee`):
     every match is played (`records`, in table order from the demo's random numbers) and what the sheets hold when
     time is up (`at_time`: without the 加赛 hands when `playoffs_later`, else everything) is typed, written by the
     draw into the round workbook it writes: one workbook per round instead of a blank one written again filled."""
@@ -201,8 +206,8 @@ def run_demo(
     *,
     teams: int = 11,
     seed: int = 2026,
-    after_draw: Callable[[tournament.DrawReport], Written] | None = None,
-    after_score: Callable[[tournament.ScoreReport], Written] | None = None,
+    after_draw: Callable[[DrawReport], Written] | None = None,
+    after_score: Callable[[ScoreReport], Written] | None = None,
     finish: Callable[[DemoReport], None] | None = None,
 ) -> DemoReport:
     """The whole event, round by round as on the day: draw, play, score. `after_draw` and `after_score` are
@@ -230,36 +235,36 @@ def _play(
     rng: random.Random,
     teams: int,
     *,
-    after_draw: Callable[[tournament.DrawReport], Written] | None,
-    after_score: Callable[[tournament.ScoreReport], Written] | None,
+    after_draw: Callable[[DrawReport], Written] | None,
+    after_score: Callable[[ScoreReport], Written] | None,
 ) -> DemoReport:
     settings_path = files.write_text(folder / event_file.EVENT_FILE, event_file.default_text())
     event = event_file.load(folder)
     team_list = make_teams(rng, teams)
-    teams_path = folder / tournament.TEAMS_FILE
+    teams_path = folder / TEAMS_FILE
     workbook.write_teams(teams_path, team_list)
-    scores: list[tournament.RoundScore] = []
+    scores: list[RoundScore] = []
     written: list[RoundFiles] = []
     warnings: dict[str, None] = {}
-    state = tournament.open_folder(folder)  # once; each round is read once, right after it is filled
+    state = open_folder(folder)  # once; each round is read once, right after it is filled
     while not (scores and knockout.is_final(scores[-1].round)):
         referee = Referee(rng, event.rules, playoffs_later=after_score is not None)
-        drawn = tournament.draw_in(state, seed=rng.randrange(10**6, 10**9), referee=referee)
+        drawn = draw_in(state, seed=rng.randrange(10**6, 10**9), referee=referee)
         papers: dict[Path, None] = {}  # in the order they were printed, each once
         if after_draw is not None:
             _note(after_draw(drawn), papers, warnings)
         assert referee.drawn == drawn.round, "a demo starts from an empty folder: each draw is new, typed as drawn"
         if after_score is not None and referee.at_time != referee.records:  # some table was tied when time was up
             tied = state.with_round(workbook.read_round(drawn.path))
-            _note(after_score(tournament.score_in(tied, drawn.round.number)), papers, warnings)
+            _note(after_score(score_in(tied, drawn.round.number)), papers, warnings)
             workbook.fill_round(drawn.path, referee.records)
         state = state.with_round(workbook.read_round(drawn.path))  # what the referees filled is what is scored
-        report = tournament.score_in(state, drawn.round.number)
+        report = score_in(state, drawn.round.number)
         scores.append(report.score)
-        checked = tournament.write_checked_copy(report)
+        checked = write_checked_copy(report)
         if after_score is not None:
             _note(after_score(report), papers, warnings)
         written.append(RoundFiles(drawn.round.number, drawn.round.seed, drawn.path, checked, tuple(papers)))
-    placings, _ = tournament.awards_in(state)
+    placings, _ = awards_in(state)
     return DemoReport(folder, settings_path, teams_path, event, team_list, tuple(scores), tuple(written),
                       tuple(warnings), placings, state)

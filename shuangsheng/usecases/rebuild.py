@@ -3,7 +3,7 @@
 event.db gone, emptied or damaged where rounds were drawn is refused by every command (`ledger.LedgerLost`): the
 entry codes printed on the 计分卡, the phones' entries and the draws' records were only there. When no copy of it
 can be put back, this builds a new one: the lost file is kept under another name (`Ledger.rebuilt`), the round
-workbooks' draws are recorded as an old folder's are (`tournament.adopt_rounds`), every round gets new entry codes
+workbooks' draws are recorded as an old folder's are (`shuangsheng.usecases.folder.adopt_rounds`), every round gets new entry codes
 (the printed ones are dead, and a new code never repeats one of this ledger), and the current round's 对阵表 and
 计分卡 are printed again with them (its 扫码单 too, at the address it carried). What the phones entered is gone:
 the signed paper cards are the record, typed into the round workbooks.
@@ -22,7 +22,9 @@ from pathlib import Path
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import ledger, qr_sheets
-from shuangsheng.usecases import tournament
+from shuangsheng.storage.names import round_file
+from shuangsheng.usecases.draw import PapersWriter, complete_draw, table_codes
+from shuangsheng.usecases.folder import TournamentError, adopt_rounds, open_folder
 from shuangsheng.vocabulary.errors import Issue, UserError
 from shuangsheng.vocabulary.text import command_line
 
@@ -68,8 +70,6 @@ class Rebuilt:
         return self.loss is not None or self.completed
 
 
-PapersWriter = tournament.PapersWriter
-
 
 def rebuild(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None = None) -> Rebuilt:
     """Build the lost event.db of `folder` again from its files and print the current round's papers with new
@@ -80,18 +80,18 @@ def rebuild(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None = N
     lost = _lost(folder)
     if lost is None:
         return _completed(folder, papers=papers, sheet=sheet)
-    state = tournament.open_folder(folder)  # with the lost ledger unread: every problem named before any change
+    state = open_folder(folder)  # with the lost ledger unread: every problem named before any change
     if not state.rounds:
-        raise tournament.TournamentError([Issue.of_file(folder, (
-            f"找不到 {tournament.round_file(1)}：比赛记录要按各轮的记分表重建。请先把各轮的 round-N.xlsx 放回这个文件夹，"
+        raise TournamentError([Issue.of_file(folder, (
+            f"找不到 {round_file(1)}：比赛记录要按各轮的记分表重建。请先把各轮的 round-N.xlsx 放回这个文件夹，"
             f"再运行 {command_line('rebuild', folder)}"))])
     book, aside = ledger.Ledger.rebuilt(folder)
     with book:
         ledger.clean_temporary(folder)
-        tournament.adopt_rounds(folder, book)
+        adopt_rounds(folder, book)
         draws = book.draws()
         for record in draws.values():  # every round: the codes printed on its cards are dead
-            tournament.table_codes(book, record.id, record.round)
+            table_codes(book, record.id, record.round)
         book.log("rebuild", loss=lost.loss.name, aside=aside.name if aside else None, rounds=sorted(draws))
     done = _reprint(folder, papers=papers, sheet=sheet)
     return Rebuilt(folder, lost.loss, aside, tuple(sorted(draws)), done.number, done.codes, done.papers,
@@ -120,11 +120,11 @@ def _completed(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None)
 
 def _reprint(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None) -> Rebuilt:
     """The current round's 对阵表 and 计分卡 (and 扫码单) printed with its codes in force; logged once done."""
-    state = tournament.open_folder(folder)
+    state = open_folder(folder)
     with ledger.Ledger.open(folder) as book:
         draws = book.draws()
         record = draws[max(draws)]
-        report = tournament.complete_draw(state, book, record)
+        report = complete_draw(state, book, record)
         try:
             written = papers(report)
         except UserError as exc:  # a PDF open in a viewer, the disk full: `rebuild` again completes it
@@ -158,7 +158,7 @@ def rebuilt_lines(done: Rebuilt) -> list[str]:
     lines = []
     if done.loss is not None:
         kept = f"，已改名为 {done.aside.name} 保留" if done.aside is not None else ""
-        rounds = "、".join(tournament.round_file(n) for n in done.rounds)
+        rounds = "、".join(round_file(n) for n in done.rounds)
         lines.append(f"已按活动文件夹里的文件重建比赛记录 {folder / ledger.DB_NAME}（原来的 {ledger.DB_NAME} "
                      f"{done.loss.value}{kept}）；各轮抽签取自 {rounds}")
         lines.append("各轮都换了新的录分码，计分卡上原来印的录分码已作废（手机输入旧码会提示录分码不对）")
@@ -175,7 +175,7 @@ def rebuilt_lines(done: Rebuilt) -> list[str]:
 def _after(folder: Path, number: int) -> list[str]:
     return [
         "手机录入的各局随原来的记录一起丢失，无法找回：以双方签字的纸质计分卡为准，把各局录入记分表"
-        f"（第{number}轮的 {tournament.round_file(number)}；之前各轮用手机录入的桌也一样）",
+        f"（第{number}轮的 {round_file(number)}；之前各轮用手机录入的桌也一样）",
         "shuangsheng serve 如果正开着，请关掉后重新启动",
         f"下一步：录入之后运行 {command_line('score', folder)}",
     ]

@@ -25,13 +25,13 @@ from shuangsheng.render.materials.flow import LEFT, WIDTH, Flow, Insert, Piece, 
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, RULE, SHADE, break_lines
 from shuangsheng.render.materials.wording import NEGATIVE_LOW, render, signed_points
+from shuangsheng.render.reports import DrawReport
 from shuangsheng.render.results import RoundResults, TableResult
 from shuangsheng.storage.event import Event
 from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger import write_generated
 from shuangsheng.storage.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX, YES_MARK
 from shuangsheng.table.codes import format_code
-from shuangsheng.usecases.tournament import DrawReport
 
 # --- the score card's layout -----------------------------------------------------------------------------------
 

@@ -14,12 +14,12 @@ from shuangsheng.render.materials.fonts import FontSet, choose_fonts
 from shuangsheng.render.materials.paper import playoff_slip_pdf
 from shuangsheng.render.materials.picture import round_picture, write_pictures
 from shuangsheng.render.materials.wording import render
+from shuangsheng.render.reports import ScoreReport
 from shuangsheng.render.results import RoundResults, round_results
 from shuangsheng.storage.event import Event
 from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger import write_generated
 from shuangsheng.table.status import TableStatus
-from shuangsheng.usecases.tournament import ScoreReport
 from shuangsheng.vocabulary.errors import SHOWN_PROBLEMS
 
 

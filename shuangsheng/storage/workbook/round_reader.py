@@ -130,7 +130,7 @@ class RoundSheet:
     round: Round
     matches: tuple[MatchSheet, ...]
     grids: Mapping[str, Grid] = field(default_factory=dict, compare=False, repr=False)  # every sheet's values
-    # each table's phone entries (event.db), attached by whoever opens the folder (shuangsheng.usecases.tournament)
+    # each table's phone entries (event.db), attached by whoever opens the folder (shuangsheng.usecases.folder)
     entries: Mapping[int, tuple[Entry, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     def match(self, table: int) -> MatchSheet:

@@ -1,0 +1,64 @@
+"""The names of the event folder's files, in one place: what each file is called, and which of the folder's files
+are which. `round_number` reads a name; `round_files`, `rounds_drawn` and `copies_beside` look at the folder's
+listing; nothing here reads or writes what a file holds."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+TEAMS_FILE = "teams.xlsx"
+
+
+ROUND_PREFIX, ROUND_SUFFIX = "round-", ".xlsx"
+
+
+def round_file(number: int) -> str:
+    """The name of round `number`'s workbook: round-1.xlsx (its checked copy and backups add to the stem)."""
+    return f"{ROUND_PREFIX}{number}{ROUND_SUFFIX}"
+
+
+def round_number(name: str) -> int | None:
+    """12 for round-12.xlsx; None for any other name (round-1-checked.xlsx, a backup, round-x.xlsx)."""
+    if not (name.startswith(ROUND_PREFIX) and name.endswith(ROUND_SUFFIX)):
+        return None
+    digits = name[len(ROUND_PREFIX):-len(ROUND_SUFFIX)]
+    return int(digits) if digits.isascii() and digits.isdigit() else None
+
+
+def round_files(folder: Path) -> list[Path]:
+    """Every round workbook in the folder by its name (round-N.xlsx), in round order, gaps included."""
+    found = [p for p in folder.glob(f"{ROUND_PREFIX}*{ROUND_SUFFIX}") if round_number(p.name) is not None]
+    return sorted(found, key=lambda p: round_number(p.name) or 0)
+
+
+def round_path(folder: Path, number: int) -> Path:
+    return folder / round_file(number)
+
+
+def rounds_drawn(folder: Path) -> int:
+    """How many round workbooks there are, from round-1.xlsx on without a gap."""
+    number = 0
+    while round_path(folder, number + 1).exists():
+        number += 1
+    return number
+
+
+COPY_SUFFIXES = (".xlsx", ".xls", ".xlsm", ".et")
+
+
+def copies_beside(folder: Path, number: int, *, besides: Sequence[Path] = ()) -> list[str]:
+    """Files that look like round-N.xlsx saved again under another name (`round-1 (1).xlsx`, `round-1 - 副本.xlsx`,
+    `round-1.xls`, `round-1.xlsx.xlsx`): not the checked copy, not a backup, not one of `besides` (a copy given to
+    --verify is the second entry, not a stray)."""
+    own = f"round-{number}.xlsx"
+    pattern = re.compile(rf"^round-{number}(?!\d)(?!-checked)(?!\.备份-)", re.IGNORECASE)
+    skip = {Path(b).name for b in besides}
+    found = []
+    for path in sorted(folder.iterdir()):
+        name = path.name
+        if (pattern.match(name) and name != own and name not in skip and path.is_file()
+                and name.lower().endswith(COPY_SUFFIXES)):
+            found.append(name)
+    return found
