@@ -119,7 +119,7 @@ def hold(folder: Path) -> contextlib.ExitStack:
     """One file-writing command at a time: the folder's lock (waits briefly, then names the holder: exit 1),
     then event.db opened or built and the program's stale temporary files removed. A folder that is not there
     yet is not held (the command says so, or creates it)."""
-    from shuangsheng.storage.ledger import exclusive
+    from shuangsheng.storage.ledger.lock import exclusive
     from shuangsheng.usecases.folder import prepare
 
     stack = contextlib.ExitStack()
@@ -514,7 +514,7 @@ def rebuild(folder: FolderArg = Path(".")) -> None:
     from shuangsheng.render.materials.paper import write_draw_papers
     from shuangsheng.render.materials.qr_sheet import reprint_qr_sheet
     from shuangsheng.storage.event import missing_folder
-    from shuangsheng.storage.ledger import exclusive
+    from shuangsheng.storage.ledger.lock import exclusive
     from shuangsheng.usecases.rebuild import rebuild as run
     from shuangsheng.usecases.rebuild import rebuilt_lines
 
@@ -548,7 +548,7 @@ def show(
     """场地大屏：在电视上显示本轮对阵、成绩、晋级图和名次，随计分自动更新（只读网页）。"""
     from shuangsheng.hall import server
     from shuangsheng.storage.event import missing_folder
-    from shuangsheng.storage.ledger import lost_ledger
+    from shuangsheng.storage.ledger.lost import lost_ledger
 
     if (missing := missing_folder(folder)) is not None:
         fail(missing)

@@ -193,7 +193,7 @@ def redone_in_ledger(folder: Path, number: int) -> None:
     """What `draw --redo` records in event.db for a round whose tables it all keeps, as another process would do it
     between a server's look at a table and its write: the draw voided, the same draw recorded again, the codes and
     entries carried over to it, in one transaction."""
-    from shuangsheng.storage.ledger import Ledger
+    from shuangsheng.storage.ledger.connection import Ledger
 
     with Ledger.open(folder) as book, book.atomic():
         old = book.draws()[number]

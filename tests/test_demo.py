@@ -13,7 +13,7 @@ import pytest
 
 from shuangsheng.storage import workbook
 from shuangsheng.storage.files import CannotWrite
-from shuangsheng.storage.ledger import Ledger
+from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.usecases.demo import BOOKKEEPING, HELD, RECORD, run_demo
 from shuangsheng.usecases.draw import draw_next
 from tests.events import new_event

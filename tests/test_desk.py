@@ -20,9 +20,13 @@ from shuangsheng.hall import hall
 from shuangsheng.hall.desk_api import DeskApi, desk_allowed, is_local
 from shuangsheng.hall.hall import MAX_BODY, Request, TableApi, Throttle
 from shuangsheng.hall.server import BoardSource
-from shuangsheng.storage import ledger, workbook
-from shuangsheng.storage.ledger import DB_NAME, Ledger
+from shuangsheng.storage import workbook
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.marks import version
+from shuangsheng.storage.ledger.records import DrawRecord
+from shuangsheng.storage.names import DB_NAME
 from shuangsheng.storage.workbook.schema import MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
+from shuangsheng.table.clock import ClockAction, ClockRow
 from tests.events import draw, redone_in_ledger, simulated, start_event
 from tests.helpers import page_body, tied_hands
 
@@ -674,10 +678,10 @@ def test_the_ledger_version_changes_with_every_commit_in_wal_mode(folder):
         draw_id = book.draws()[1].id
         with sqlite3.connect(folder / DB_NAME) as db:
             assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        before = ledger.version(folder)
-        book.add_clock(draw_id, ledger.ClockRow(ledger.ClockAction.START, "2026-12-01T14:00:00+08:00", "x"))
-        assert ledger.version(folder) != before  # while the entry is in event.db-wal only
-    assert ledger.version(folder.parent / "nowhere") is None
+        before = version(folder)
+        book.add_clock(draw_id, ClockRow(ClockAction.START, "2026-12-01T14:00:00+08:00", "x"))
+        assert version(folder) != before  # while the entry is in event.db-wal only
+    assert version(folder.parent / "nowhere") is None
 
 
 # --- one real HTTP exchange: the PIN header, and the clock on the TV's /board.json ---
@@ -936,7 +940,7 @@ def test_a_clock_press_meant_for_the_round_before_is_409_and_stores_nothing(fold
     assert rows(folder, "clock") == 1
 
 
-def replace_round(record: ledger.DrawRecord, number: int) -> ledger.DrawRecord:
+def replace_round(record: DrawRecord, number: int) -> DrawRecord:
     from dataclasses import replace
 
     return replace(record, round=replace(record.round, number=number))

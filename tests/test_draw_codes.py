@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from shuangsheng.storage import workbook
-from shuangsheng.storage.ledger import Ledger
+from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.table.codes import format_code, parse_code
 from shuangsheng.table.entry import Stamp, add_hand
 from shuangsheng.usecases.draw import draw_next

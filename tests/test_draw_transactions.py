@@ -20,7 +20,8 @@ from typer.testing import CliRunner
 from shuangsheng.cli import app
 from shuangsheng.hall.hall import SEALED, Request, TableApi, Throttle
 from shuangsheng.storage import qr_sheets, workbook
-from shuangsheng.storage.ledger import DB_NAME, Ledger
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.names import DB_NAME
 from shuangsheng.usecases import draw, redo
 from shuangsheng.usecases.draw import DRAW_TRIES
 from shuangsheng.usecases.folder import same_draw

@@ -22,7 +22,8 @@ import pytest
 from shuangsheng.hall import api_common, hall
 from shuangsheng.hall import server as display_server
 from shuangsheng.hall.hall import MAX_BODY, Request, TableApi, Throttle
-from shuangsheng.storage.ledger import DB_NAME, Ledger
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.names import DB_NAME
 from shuangsheng.table import entry
 from shuangsheng.table.codes import format_code
 from tests.events import draw, redone_in_ledger, start_event

@@ -17,8 +17,9 @@ import pytest
 
 from shuangsheng.hall import hall
 from shuangsheng.hall.hall import Request, TableApi, Throttle
-from shuangsheng.storage.ledger import DB_NAME, LEGACY_RECORD, Ledger, write_generated
-from shuangsheng.storage.names import rounds_drawn
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.generated import write_generated
+from shuangsheng.storage.names import DB_NAME, LEGACY_RECORD, rounds_drawn
 from shuangsheng.table.codes import format_code
 from tests.events import fill, new_event, second_round_drawn
 from tests.helpers import cli, digests

@@ -17,7 +17,7 @@ from shuangsheng.game.match import replay, result_as_json
 from shuangsheng.game.simulate import simulate_match
 from shuangsheng.render.venue import build_board
 from shuangsheng.storage import workbook
-from shuangsheng.storage.ledger import Ledger
+from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.names import round_path
 from shuangsheng.storage.workbook.loading import read_file, read_grids
 from shuangsheng.storage.workbook.schema import FIRST_HAND_ROW, MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET

@@ -18,8 +18,10 @@ from pathlib import Path
 from shuangsheng.hall import server as display
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage import event as event_file
-from shuangsheng.storage import ledger
-from shuangsheng.storage.names import TEAMS_FILE, round_path
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.lost import FileId, LedgerLost, Loss, file_id, file_loss, lost_ledger
+from shuangsheng.storage.ledger.records import DrawRecord
+from shuangsheng.storage.names import DB_NAME, TEAMS_FILE, round_path
 from shuangsheng.table import entry
 from shuangsheng.vocabulary.errors import Issue, UserError, issues_json
 
@@ -189,20 +191,20 @@ class Seating:
         return self._cached(event_file.EVENT_FILE, lambda _: event_file.load(self.folder).rules,
                             lambda: event_file.default_event().rules)
 
-    def players(self, record: ledger.DrawRecord, team: str) -> tuple[str, ...]:
+    def players(self, record: DrawRecord, team: str) -> tuple[str, ...]:
         if team in record.names:
             return record.names[team]
         listed = self._cached(TEAMS_FILE, _read_teams, dict)
         found = listed.get(team) if isinstance(listed, dict) else None
         return found.players if found is not None else ()
 
-    def setup(self, record: ledger.DrawRecord, table: int, book: ledger.Ledger) -> entry.TableSetup:
+    def setup(self, record: DrawRecord, table: int, book: Ledger) -> entry.TableSetup:
         """Table `table` of the draw `record`, under the rules its round is scored under (`rules_for`)."""
         pairing = next(p for p in record.round.pairings if p.table == table)
         return entry.TableSetup(record.round.number, table, entry.Seat(pairing.a, self.players(record, pairing.a)),
                                 entry.Seat(pairing.b, self.players(record, pairing.b)), self.rules_for(record, book))
 
-    def rules_for(self, record: ledger.DrawRecord, book: ledger.Ledger):  # -> RuleSet
+    def rules_for(self, record: DrawRecord, book: Ledger):  # -> RuleSet
         """The rules round `record` is scored under, as `score` and the TV have them (`EventFolder.rules_for`): the
         current ones, unless the round was scored under others and the change would alter it, not yet accepted
         (`score --accept-rules`). The common case costs one look at the ledger; the rare one reads the folder, once
@@ -282,12 +284,12 @@ class Sealed(Exception):
         self.decision = decision
 
 
-def checked(book: ledger.Ledger, record: ledger.DrawRecord,
+def checked(book: Ledger, record: DrawRecord,
             decide: Callable[[tuple[entry.Entry, ...]], entry.Decision],
             ) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
     """`decide`, refusing (`Sealed`) a change once a later round than `record`'s is drawn, as read in the write
     transaction itself: `draw` is another process and may record the next round after the server looked.
-    (A change to a draw voided meanwhile is refused by the ledger: `ledger.DrawReplaced`.)"""
+    (A change to a draw voided meanwhile is refused by the ledger: `DrawReplaced`.)"""
 
     def decided(entries: tuple[entry.Entry, ...]) -> entry.Decision:
         decision = decide(entries)
@@ -303,8 +305,8 @@ def checked(book: ledger.Ledger, record: ledger.DrawRecord,
 
 class ServedFile:
     """The event.db `serve` opened (the file there when it started, or the first one opened): every connection of the
-    table API and the desk must be to it, and it must still be whole (`ledger.file_loss`: not deleted, emptied or
-    replaced), or the request is refused (`ledger.LedgerLost`: 503). serve never goes on with another event.db put
+    table API and the desk must be to it, and it must still be whole (`file_loss`: not deleted, emptied or
+    replaced), or the request is refused (`LedgerLost`: 503). serve never goes on with another event.db put
     in its place, and a commit into the one it has open is checked again in its transaction (`Ledger.decide_entry`).
     The first time it is found lost, the console hears the lost ledger's message: once, until it is whole again."""
 
@@ -312,11 +314,11 @@ class ServedFile:
         self.folder = folder
         self.log = log
         self._lock = threading.Lock()
-        path = folder / ledger.DB_NAME
-        self._file = ledger.file_id(path) if ledger.file_loss(path) is None else None
+        path = folder / DB_NAME
+        self._file = file_id(path) if file_loss(path) is None else None
         self._said = False
 
-    def check(self, book: ledger.Ledger | None = None) -> None:
+    def check(self, book: Ledger | None = None) -> None:
         """LedgerLost unless event.db is the file served, whole, and `book` (when given) is open on it; the first
         book opened names the file when there was none at the start."""
         with self._lock:
@@ -333,23 +335,23 @@ class ServedFile:
                 self.log(line)
         raise lost
 
-    def _lost(self, served: ledger.FileId | None, book: ledger.Ledger | None) -> ledger.LedgerLost | None:
+    def _lost(self, served: FileId | None, book: Ledger | None) -> LedgerLost | None:
         if served is None:  # nothing opened yet: the folder as every command sees it
-            return ledger.lost_ledger(self.folder)
-        loss = ledger.file_loss(self.folder / ledger.DB_NAME, served)
+            return lost_ledger(self.folder)
+        loss = file_loss(self.folder / DB_NAME, served)
         if loss is None and book is not None and book.file != served:  # replaced between the look and the opening
-            loss = ledger.Loss.REPLACED
-        return None if loss is None else ledger.LedgerLost(self.folder, loss, serving=True)
+            loss = Loss.REPLACED
+        return None if loss is None else LedgerLost(self.folder, loss, serving=True)
 
-    def open(self) -> ledger.Ledger | None:
+    def open(self) -> Ledger | None:
         """event.db opened for a request once it is checked to be the file served (LedgerLost otherwise); None while
         the folder has no readable event.db."""
         self.check()
-        book = ledger.Ledger.existing(self.folder)
+        book = Ledger.existing(self.folder)
         if book is not None:
             try:
                 self.check(book)
-            except ledger.LedgerLost:
+            except LedgerLost:
                 book.close()
                 raise
         return book

@@ -54,7 +54,10 @@ from shuangsheng.hall.api_common import (
     refusal,
 )
 from shuangsheng.knockout.knockout import is_final, round_title
-from shuangsheng.storage import ledger
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.lost import LedgerLost
+from shuangsheng.storage.ledger.queries import DrawReplaced
+from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.table import desk, entry
 from shuangsheng.table.clock import ClockAction, clock_at, decide_clock, parse_time
 from shuangsheng.vocabulary.errors import Issue, issues_json, shown
@@ -155,7 +158,7 @@ class DeskApi:
     def handle(self, request: Request) -> Reply:
         try:
             return self._handle(request)
-        except ledger.LedgerLost as lost:  # event.db is not the file serve opened: nothing stored, and why
+        except LedgerLost as lost:  # event.db is not the file serve opened: nothing stored, and why
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, str(lost.issues[0]))
 
     def _handle(self, request: Request) -> Reply:
@@ -176,7 +179,7 @@ class DeskApi:
                 if action == "clock":
                     return self._clock(body, request.address)
                 return self._table(action, table or 0, body, request.address)
-            except ledger.DrawReplaced:  # a redraw landed between the look at the round and the write: again
+            except DrawReplaced:  # a redraw landed between the look at the round and the write: again
                 continue
             except sqlite3.OperationalError as exc:  # another program held event.db's lock for BUSY_WAIT, or the disk
                 known = refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY_PRESS) if busy(exc) else fault(exc)
@@ -185,7 +188,7 @@ class DeskApi:
                 return known
         return refusal(HTTPStatus.SERVICE_UNAVAILABLE, REDRAWING)
 
-    def _writing(self) -> ledger.Ledger | None:
+    def _writing(self) -> Ledger | None:
         """The folder's event.db for one press, waiting at most BUSY_WAIT for another program's lock on it."""
         book = self.served.open()
         if book is not None:
@@ -239,7 +242,7 @@ class DeskApi:
         with book:
             return Reply(HTTPStatus.OK, self.document(book))
 
-    def document(self, book: ledger.Ledger) -> dict[str, object]:
+    def document(self, book: Ledger) -> dict[str, object]:
         """The whole desk (`GET /api/desk`), read in `book`."""
         now = self._now()
         record = current_draw(book)
@@ -335,7 +338,7 @@ def other_round(body: object, number: int) -> Reply | None:
     return desk_refusal(HTTPStatus.CONFLICT, "round", ROUND_MOVED.format(given=given, number=number))
 
 
-def current_draw(book: ledger.Ledger) -> ledger.DrawRecord | None:
+def current_draw(book: Ledger) -> DrawRecord | None:
     """The round at the desk: the latest draw in force."""
     draws = book.draws()
     return draws[max(draws)] if draws else None

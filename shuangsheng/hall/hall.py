@@ -6,7 +6,7 @@ Thin: `TableApi.handle` takes a parsed `Request`, refuses what docs/table-api.md
 code 404), and otherwise calls the pure decision of `shuangsheng.table.entry` on the table's committed entries; a decision
 that appends something is made again inside one write transaction of the ledger (`Ledger.decide_entry`): the
 entry is committed to event.db before the answer is given. In that transaction the table's draw must still be
-in force (a change caught by a `draw --redo` is handled again from its code: `ledger.DrawReplaced`) and its next
+in force (a change caught by a `draw --redo` is handled again from its code: `DrawReplaced`) and its next
 round not drawn (423, sealed), and event.db still the file serve opened (else 503: `ServedFile`, docs/ledger.md).
 event.db's one connection is kept open between requests and lent to one request at a time (`SharedLedger`); it is
 closed, checkpointing, when the hall stops. The HTTP side is `show`'s hardened
@@ -64,7 +64,10 @@ from shuangsheng.hall.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, 
 from shuangsheng.hall.desk_api import DeskApi
 from shuangsheng.render.desk_page import desk_page
 from shuangsheng.render.table_page import table_page
-from shuangsheng.storage import ledger
+from shuangsheng.storage.ledger.connection import LOCK_WAIT, Ledger
+from shuangsheng.storage.ledger.lost import LedgerLost
+from shuangsheng.storage.ledger.queries import DrawReplaced
+from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.table import entry
 from shuangsheng.table.clock import clock_at, parse_time
 from shuangsheng.table.codes import parse_code
@@ -113,14 +116,14 @@ class SharedLedger:
     instead of trading Python's GIL at every SQLite call (measured with bench/run.py --only load: the p99 of a hand
     fell from 1.1-1.5 s to 0.6 s, the floor's being 0.35 s). Kept open between requests; closed, and so
     checkpointed, when the hall stops (`close`). Always on the event.db serve opened (`served`): deleted, emptied or
-    replaced, every request is refused (`ledger.LedgerLost`), and the connection is kept as it is, never opened on
+    replaced, every request is refused (`LedgerLost`), and the connection is kept as it is, never opened on
     another file."""
 
     def __init__(self, folder: Path, served: ServedFile | None = None):
         self.folder = folder
         self.served = served or ServedFile(folder)
         self._turn = threading.Lock()  # held by the request the ledger is lent to
-        self._book: ledger.Ledger | None = None
+        self._book: Ledger | None = None
         self._closed = False
 
     def _drop(self, *, for_good: bool = False) -> None:
@@ -128,12 +131,12 @@ class SharedLedger:
         readers and writers as any ledger's does, not only the moment a request waits."""
         if self._book is not None:
             if for_good:
-                self._book.wait_for_locks(ledger.LOCK_WAIT)
+                self._book.wait_for_locks(LOCK_WAIT)
             self._book.close()
         self._book = None
 
     @contextlib.contextmanager
-    def lend(self) -> Iterator[ledger.Ledger | None]:
+    def lend(self) -> Iterator[Ledger | None]:
         """The open ledger for one request, once the request before has given it back; None while the folder has
         no readable event.db. Raises LedgerLost, lending nothing, while event.db is not the file serve opened."""
         with self._turn:
@@ -147,7 +150,7 @@ class SharedLedger:
                 return
             try:
                 yield self._book
-            except ledger.LedgerLost:
+            except LedgerLost:
                 raise  # rolled back, nothing stored; the connection kept while event.db is not its file
             except sqlite3.OperationalError as exc:
                 if not busy(exc) or self._book.in_transaction:  # kept while another process holds event.db
@@ -183,7 +186,7 @@ class TableApi:
         self.clock = clock
         self.seating = seating or Seating(folder)
         self.ledger = SharedLedger(folder, served)  # requests decided one at a time (its docstring says why)
-        self._codes: tuple[object, dict[str, tuple[ledger.DrawRecord, int]], int] = ((), {}, 0)  # see `_find`
+        self._codes: tuple[object, dict[str, tuple[DrawRecord, int]], int] = ((), {}, 0)  # see `_find`
         self._known: frozenset[str] | None = None  # the codes in force as last read (`_find`), None before
 
     def close(self, *, wait: float = 0.0) -> None:
@@ -219,9 +222,9 @@ class TableApi:
         deadline = time.monotonic() + BUSY_WAIT
         try:
             for attempt in range(MOVED_TRIES):
-                with contextlib.suppress(ledger.DrawReplaced):  # a redraw landed meanwhile: the code is looked up again
+                with contextlib.suppress(DrawReplaced):  # a redraw landed meanwhile: the code is looked up again
                     return self._waiting(request, route, moved=attempt > 0, deadline=deadline, suspect=suspect)
-        except ledger.LedgerLost:  # event.db is not the file serve opened: nothing stored (the console says why)
+        except LedgerLost:  # event.db is not the file serve opened: nothing stored (the console says why)
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, LOST)
         return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
 
@@ -249,7 +252,7 @@ class TableApi:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY)
             time.sleep(BUSY_TRY)
 
-    def _find(self, book: ledger.Ledger, code: str) -> tuple[ledger.DrawRecord, int] | None:
+    def _find(self, book: Ledger, code: str) -> tuple[DrawRecord, int] | None:
         """The draw in force and the table whose code in force is `code` (None: a wrong or outdated code), from
         every code in force, read again when a draw or a code is recorded. Called with the ledger lent, so one
         request at a time. Remembered per connection: an event.db set aside and rebuilt may reach the same mark
@@ -262,13 +265,13 @@ class TableApi:
             self._known = frozenset(found)
         return self._codes[1].get(code)
 
-    def _sealed(self, record: ledger.DrawRecord) -> bool:
+    def _sealed(self, record: DrawRecord) -> bool:
         """A round whose next round has been drawn: its tables' records are sealed against the phones (what they
         decided has been drawn on); a correction goes through the desk and `score`, as on paper."""
         return self._codes[2] > record.round.number
 
     def _table(self, request: Request, route: Route, *, moved: bool = False, suspect: bool = False) -> Reply:
-        """`moved`: this request's table was redrawn under it (`ledger.DrawReplaced`); a code not found now may be
+        """`moved`: this request's table was redrawn under it (`DrawReplaced`); a code not found now may be
         one the redraw has not carried over yet, so the phone is told to send again (503), not that it is wrong.
         `suspect`: counted as a wrong code already (`_suspect`)."""
         with self.ledger.lend() as book:
@@ -306,7 +309,7 @@ class TableApi:
                 answer |= {"clock": self._clock(book, record.id, decision.state)}
         return Reply(decision.http_status, answer)
 
-    def _clock(self, book: ledger.Ledger, draw_id: int, state: entry.TableState) -> dict[str, object] | None:
+    def _clock(self, book: Ledger, draw_id: int, state: entry.TableState) -> dict[str, object] | None:
         """This table's clock (the round's minutes plus its extra minutes), None before the desk starts it."""
         found = clock_at(book.clock_rows(draw_id), parse_time(self.clock()), state.setup.rules.match_minutes)
         return found.table_json(state.log.extra_minutes) if found is not None else None
@@ -532,7 +535,7 @@ def ensure_codes(folder: Path) -> list[int]:
     from shuangsheng.usecases.draw import table_codes
 
     made = []
-    with ledger.Ledger.open(folder) as book:
+    with Ledger.open(folder) as book:
         for number, record in book.draws().items():
             if set(book.codes(record.id)) != {p.table for p in record.round.pairings}:
                 table_codes(book, record.id, record.round)

@@ -31,9 +31,10 @@ from urllib.parse import urlsplit
 from shuangsheng.render import venue
 from shuangsheng.render.show_page import page_html, version_of, views_html
 from shuangsheng.render.venue import Board
-from shuangsheng.storage import ledger
 from shuangsheng.storage.event import EVENT_FILE
 from shuangsheng.storage.files import write_text
+from shuangsheng.storage.ledger import marks
+from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.names import TEAMS_FILE, round_files, round_number
 from shuangsheng.table.clock import ClockRow, clock_at
 from shuangsheng.usecases.announced import announced_tables
@@ -109,7 +110,7 @@ def file_state(path: Path) -> FileState:
 
 def folder_fingerprint(folder: Path) -> tuple[FileState, ...]:
     """event.toml, teams.xlsx and every round-N.xlsx (checked copies and backups are the program's own output).
-    event.db is watched by its content instead (`ledger.version`): in WAL mode a commit lands in event.db-wal, and
+    event.db is watched by its content instead (`marks.version`): in WAL mode a commit lands in event.db-wal, and
     a hall of phones entering hands keeps its files changing, so their dates would never settle."""
     try:
         rounds = round_files(folder)
@@ -184,7 +185,7 @@ class BoardSource:
         (a commit is atomic: nothing to wait for)."""
         with self._lock:
             files = folder_fingerprint(self.folder)
-            version = ledger.version(self.folder)
+            version = marks.version(self.folder)
             if version != self._version or files != self._clock_files:
                 self._version, self._clock_files = version, files
                 self._clock = read_clock(self.folder, self._clock[1])
@@ -247,7 +248,7 @@ def read_clock(folder: Path, minutes: int = DEFAULT_MINUTES) -> tuple[tuple[Cloc
 
     with contextlib.suppress(UserError):
         minutes = event.load(folder).rules.match_minutes
-    book = ledger.Ledger.readable(folder)
+    book = Ledger.readable(folder)
     if book is None:
         return (), minutes
     with book:

@@ -1,6 +1,7 @@
-"""The names of the event folder's files, in one place: what each file is called, and which of the folder's files
-are which. `round_number` reads a name; `round_files`, `rounds_drawn` and `copies_beside` look at the folder's
-listing; nothing here reads or writes what a file holds."""
+"""The names of the event folder's files, in one place: teams.xlsx and the round workbooks, the ledger's files
+(event.db, the lock, the old bookkeeping), the patterns of what shows a round was drawn, of what the program
+generates and of its temporary files. `round_number` reads a name; `round_files`, `rounds_drawn` and
+`copies_beside` look at the folder's listing; nothing here reads or writes what a file holds."""
 
 from __future__ import annotations
 
@@ -62,3 +63,19 @@ def copies_beside(folder: Path, number: int, *, besides: Sequence[Path] = ()) ->
                 and name.lower().endswith(COPY_SUFFIXES)):
             found.append(name)
     return found
+
+
+# --- the ledger's files (shuangsheng/storage/ledger/) ---
+
+DB_NAME = "event.db"
+LOCK_NAME = ".shuangsheng.lock"
+HOLDER_NAME = ".shuangsheng.lock.holder"  # who holds the lock: written by the holder, read by whoever waits
+LEGACY_RECORD = ".shuangsheng-generated.json"  # the bookkeeping before event.db: imported once, then removed
+SIDE_FILES = ("-wal", "-journal", "-shm")  # SQLite's files beside event.db (its write-ahead log, journal, index)
+# What shows that a round was drawn in a folder: its workbook (and checked copy, backups) or its printed papers
+DRAWN_SIGNS = ("round-[0-9]*.xlsx", "第[0-9]*轮*.pdf")
+# What the program generates beside the inputs (taken as ours when event.db is built from a folder's files)
+GENERATED_PATTERNS = ("*.pdf", "*.png", "round-*-checked.xlsx")  # what the program generates: PDFs, phone pictures, checked copies
+
+# files.write_bytes writes `.{name}.{random}.tmp` beside the target, then renames it into place
+TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from shuangsheng.storage import ledger
-from shuangsheng.storage.ledger import Removal
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.generated import Removal, discard_generated
 from shuangsheng.vocabulary.errors import Issue
 
 _NAME = re.compile(r"第([1-9][0-9]*)轮扫码单\.pdf")
@@ -56,13 +56,13 @@ class VoidedSheet:
         return str(Issue.of_file(self.path, detail))
 
 
-def remove_voided(folder: Path, rounds: Iterable[int], book: ledger.Ledger | None = None) -> tuple[VoidedSheet, ...]:
+def remove_voided(folder: Path, rounds: Iterable[int], book: Ledger | None = None) -> tuple[VoidedSheet, ...]:
     """The 扫码单 of each voided round in `rounds` removed while it is ours and unedited (recorded in `book`, the
     folder's event.db when the caller has it open); one record per sheet found."""
     found = []
     for number in sorted(set(rounds)):
         path = folder / qr_sheet_name(number)
-        removal = ledger.discard_generated(path, book) if path.exists() else Removal.ABSENT
+        removal = discard_generated(path, book) if path.exists() else Removal.ABSENT
         if removal is not Removal.ABSENT:
             found.append(VoidedSheet(number, path, removal))
     return tuple(found)
@@ -71,7 +71,7 @@ def remove_voided(folder: Path, rounds: Iterable[int], book: ledger.Ledger | Non
 def recorded_rounds(folder: Path) -> set[int]:
     """The rounds whose 扫码单 event.db records as written by the program and not removed since (empty when there
     is no readable event.db)."""
-    book = ledger.Ledger.existing(folder)
+    book = Ledger.existing(folder)
     if book is None:
         return set()
     try:

@@ -18,9 +18,11 @@ from shuangsheng.knockout.knockout import Placings, Round
 from shuangsheng.knockout.teams import Team
 from shuangsheng.render.reports import DrawReport, RoundScore, ScoreReport
 from shuangsheng.storage import event as event_file
-from shuangsheng.storage import files, ledger, workbook
+from shuangsheng.storage import files, workbook
 from shuangsheng.storage.files import Written
-from shuangsheng.storage.names import TEAMS_FILE
+from shuangsheng.storage.ledger.connection import Ledger, kept_open
+from shuangsheng.storage.ledger.generated import is_generated
+from shuangsheng.storage.names import DB_NAME, HOLDER_NAME, LEGACY_RECORD, LOCK_NAME, TEAMS_FILE
 from shuangsheng.usecases.awards import awards_in
 from shuangsheng.usecases.draw import draw_in
 from shuangsheng.usecases.folder import EventFolder, open_folder
@@ -32,9 +34,9 @@ from shuangsheng.vocabulary.text import typed_path
 # replaces only those files, unchanged. RECORD is where demos before event.db kept it (read, then removed).
 RECORD = ".shuangsheng-demo"
 # The ledger itself, its journal files and the lock: the program's own bookkeeping, never the demo's output.
-BOOKKEEPING = frozenset({ledger.DB_NAME, ledger.DB_NAME + "-wal", ledger.DB_NAME + "-shm", ledger.DB_NAME + "-journal",
-                         ledger.LEGACY_RECORD})
-HELD = frozenset({ledger.LOCK_NAME, ledger.HOLDER_NAME})  # this command's own lock on the folder stays
+BOOKKEEPING = frozenset({DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", DB_NAME + "-journal",
+                         LEGACY_RECORD})
+HELD = frozenset({LOCK_NAME, HOLDER_NAME})  # this command's own lock on the folder stays
 SHOWN_NAMES = 8  # a refusal names this many files, then says how many more
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗高郑梁谢宋唐许韩冯邓曹彭曾萧田董潘袁蔡蒋余于杜叶程魏苏吕丁任沈姚卢"
 GIVEN = (
@@ -90,7 +92,7 @@ def _recorded(folder: Path) -> dict[str, object] | None:
     the record of a demo from before event.db); None without a readable record."""
     import json
 
-    book = ledger.Ledger.existing(folder)
+    book = Ledger.existing(folder)
     if book is not None:
         with book:
             entries = book.entries("demo")
@@ -135,7 +137,7 @@ def _replaceable(path: Path, recorded: dict[str, object]) -> bool:
     `awards`, `bracket` or `score` wrote again in the demo folder) exactly as it last wrote it, or the ledger."""
     if path.name in recorded and files.unchanged(path, recorded[path.name]):
         return True
-    return path.name in BOOKKEEPING or ledger.is_generated(path)
+    return path.name in BOOKKEEPING or is_generated(path)
 
 
 def prepare_folder(folder: Path) -> None:
@@ -170,10 +172,10 @@ def record_folder(folder: Path) -> Path:
         skip = path.name in (RECORD, *BOOKKEEPING, *HELD)
         if not skip and stat.S_ISREG(path.lstat().st_mode):
             written[path.name] = files.fingerprint(path)
-    with ledger.Ledger.open(folder) as book:
+    with Ledger.open(folder) as book:
         book.log("demo", files=written)
     (folder / RECORD).unlink(missing_ok=True)
-    return folder / ledger.DB_NAME
+    return folder / DB_NAME
 
 
 class Referee:
@@ -221,7 +223,7 @@ def run_demo(
         raise DemoError([f"参赛组数应为 {knockout.MIN_TEAMS}–{knockout.MAX_TEAMS}，实际为 {teams}"])
     prepare_folder(folder)
     try:
-        with ledger.kept_open(folder):  # event.db opened once for the dozens of files written
+        with kept_open(folder):  # event.db opened once for the dozens of files written
             report = _play(folder, random.Random(seed), teams, after_draw=after_draw, after_score=after_score)
             if finish is not None:
                 finish(report)

@@ -16,7 +16,9 @@ from shuangsheng.knockout.knockout import Round
 from shuangsheng.knockout.teams import Team
 from shuangsheng.render.reports import DrawCheck, DrawReport
 from shuangsheng.storage import event as event_file
-from shuangsheng.storage import files, ledger, workbook
+from shuangsheng.storage import files, workbook
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.storage.names import TEAMS_FILE, round_path
 from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.table import codes as entry_codes
@@ -83,7 +85,7 @@ class EntriesMoved(TournamentError):
                          hint=f"请再运行一次 {command_line('draw', folder, *typed)}，按最新的成绩抽签")
 
 
-def _unchanged(book: ledger.Ledger, state: EventFolder) -> None:
+def _unchanged(book: Ledger, state: EventFolder) -> None:
     """Inside the write transaction that records a draw: EntriesMoved unless every round's phone entries are as
     `state` read them (what the draw was computed from); a phone's entry after this waits for the transaction, and
     then finds its round sealed (shuangsheng/hall/hall.py)."""
@@ -102,7 +104,7 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
     """`draw_next` on a folder already open. `referee` (the demo's simulation, never a real event): the values
     typed into a new draw's workbook, written with it."""
     entries = _read_lots(lots) if lots is not None else None  # a bad lots file is named before anything else
-    with ledger.Ledger.open(state.path) as book:
+    with Ledger.open(state.path) as book:
         adopt_rounds(state.path, book)
         draws = book.draws()
         pending = _to_complete(state, draws, force=force)
@@ -124,8 +126,8 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
     return report
 
 
-def _to_complete(state: EventFolder, draws: Mapping[int, ledger.DrawRecord], *,
-                 force: bool) -> ledger.DrawRecord | None:
+def _to_complete(state: EventFolder, draws: Mapping[int, DrawRecord], *,
+                 force: bool) -> DrawRecord | None:
     """The draw `draw` completes instead of drawing: the latest, when unfinished; with `force`, also a finished
     one whose round is not decided yet (its papers are written again)."""
     if not draws:
@@ -138,13 +140,13 @@ def _to_complete(state: EventFolder, draws: Mapping[int, ledger.DrawRecord], *,
     return latest if undecided else None
 
 
-def _holds(state: EventFolder, record: ledger.DrawRecord) -> bool:
+def _holds(state: EventFolder, record: DrawRecord) -> bool:
     """The round workbook read holds `record`'s draw, or there is none yet (`_complete` writes it)."""
     number = record.round.number
     return len(state.rounds) < number or same_draw(state.rounds[number - 1].round, record.round)
 
 
-def _no_second_draw(folder: Path, record: ledger.DrawRecord) -> str:
+def _no_second_draw(folder: Path, record: DrawRecord) -> str:
     n = record.round.number
     how = f"随机种子 {record.round.seed}" if record.round.seed is not None else "按纸签"
     state = "抽签还没有完成（记分表或打印件没有全部生成）" if not record.done else "这一轮还没有决出胜负"
@@ -155,13 +157,13 @@ def _no_second_draw(folder: Path, record: ledger.DrawRecord) -> str:
             f"{command_line('draw', folder)}，按原抽签补全")
 
 
-def teams_at_draw(state: EventFolder, record: ledger.DrawRecord | None) -> dict[str, Team]:
+def teams_at_draw(state: EventFolder, record: DrawRecord | None) -> dict[str, Team]:
     """The teams of a drawn round: as teams.xlsx has them now, and for a team no longer there, the names
     recorded at the draw."""
     return with_recorded_names(state.team_map, record)
 
 
-def with_recorded_names(teams: Mapping[str, Team], record: ledger.DrawRecord | None) -> dict[str, Team]:
+def with_recorded_names(teams: Mapping[str, Team], record: DrawRecord | None) -> dict[str, Team]:
     found = dict(teams)
     for team_id, players in (record.names.items() if record is not None else ()):
         if team_id not in found and len(players) == 2:
@@ -169,7 +171,7 @@ def with_recorded_names(teams: Mapping[str, Team], record: ledger.DrawRecord | N
     return found
 
 
-def complete_draw(state: EventFolder, book: ledger.Ledger, record: ledger.DrawRecord) -> DrawReport:
+def complete_draw(state: EventFolder, book: Ledger, record: DrawRecord) -> DrawReport:
     """An unfinished draw carried to its end: its workbook written if it is not there (never over one that is),
     the report the papers are printed from (with its tables' codes, made for those that have none); also the
     report `rebuild` prints the current round's papers again from."""
@@ -192,7 +194,7 @@ def _read_lots(lots: Path) -> object:
         raise TournamentError(exc.issues) from None
 
 
-def _draw_new(state: EventFolder, book: ledger.Ledger, *, seed: int | None, lots: Path | None,
+def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path | None,
               entries: object = None, referee: Referee | None = None) -> tuple[DrawReport, int]:
     folder = state.path
     nxt = _next_round(state)
@@ -258,7 +260,7 @@ def restore_missing(folder: Path) -> tuple[Path, ...]:
     except (workbook.WorkbookError, OSError):
         current = {}
     written = []
-    with ledger.Ledger.open(folder) as book:
+    with Ledger.open(folder) as book:
         for number in missing:
             record = draws[number]
             teams = with_recorded_names(current, record)
@@ -270,7 +272,7 @@ def restore_missing(folder: Path) -> tuple[Path, ...]:
     return tuple(written)
 
 
-def table_codes(book: ledger.Ledger, draw_id: int, drawn: Round) -> dict[int, str]:
+def table_codes(book: Ledger, draw_id: int, drawn: Round) -> dict[int, str]:
     """The entry code in force of each table of a draw, made (and recorded) for the tables that have none: a
     new draw, or a round drawn before codes existed. A new code never repeats one given before in the event."""
     with book.atomic():  # the codes given so far, and the new ones, read and added as one

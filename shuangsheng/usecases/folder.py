@@ -16,9 +16,20 @@ from shuangsheng.knockout.knockout import Round
 from shuangsheng.knockout.teams import Team
 from shuangsheng.render.reports import RoundScore
 from shuangsheng.storage import event as event_file
-from shuangsheng.storage import ledger, workbook
+from shuangsheng.storage import workbook
 from shuangsheng.storage.event import Event
-from shuangsheng.storage.names import TEAMS_FILE, copies_beside, round_file, round_files, round_number, round_path
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.lock import clean_temporary
+from shuangsheng.storage.ledger.records import DrawRecord
+from shuangsheng.storage.names import (
+    DB_NAME,
+    TEAMS_FILE,
+    copies_beside,
+    round_file,
+    round_files,
+    round_number,
+    round_path,
+)
 from shuangsheng.storage.workbook import MATCHES_SHEET, RoundSheet
 from shuangsheng.usecases.scoring import score_round
 from shuangsheng.vocabulary.errors import Issue, UserError, located
@@ -127,7 +138,7 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
     return state
 
 
-def _with_entries(folder: Path, rounds: Sequence[RoundSheet], draws: Mapping[int, ledger.DrawRecord],
+def _with_entries(folder: Path, rounds: Sequence[RoundSheet], draws: Mapping[int, DrawRecord],
                   problems: list[Issue]) -> tuple[list[RoundSheet], dict[int, tuple[int, int]]]:
     """Each round with its tables' phone entries (event.db), for the draw its workbook holds, and the mark of the
     entries read (round → (draw id, mark)); an entry event.db cannot read back is a problem."""
@@ -135,7 +146,7 @@ def _with_entries(folder: Path, rounds: Sequence[RoundSheet], draws: Mapping[int
               if s.round.number in draws and same_draw(draws[s.round.number].round, s.round)}
     if not wanted:
         return list(rounds), {}
-    book = ledger.Ledger.readable(folder)
+    book = Ledger.readable(folder)
     if book is None:
         return list(rounds), {}
     found: dict[int, dict[int, tuple]] = {}
@@ -145,13 +156,13 @@ def _with_entries(folder: Path, rounds: Sequence[RoundSheet], draws: Mapping[int
             try:
                 found[number], mark = book.draw_entries(draw_id)
             except ValueError as exc:
-                problems.append(Issue.of_file(folder / ledger.DB_NAME, f"第{number}轮的扫码录分记录无法读取（{exc}）"))
+                problems.append(Issue.of_file(folder / DB_NAME, f"第{number}轮的扫码录分记录无法读取（{exc}）"))
                 continue
             marks[number] = (draw_id, mark)
     return [replace(s, entries=found[s.round.number]) if found.get(s.round.number) else s for s in rounds], marks
 
 
-def _format_problems(folder: Path, event: Event, draws: Mapping[int, ledger.DrawRecord]) -> list[str]:
+def _format_problems(folder: Path, event: Event, draws: Mapping[int, DrawRecord]) -> list[str]:
     """[format] is frozen once the first round is drawn."""
     first = next((d.format for d in draws.values() if d.format), None)
     if first is None:
@@ -165,7 +176,7 @@ def _format_problems(folder: Path, event: Event, draws: Mapping[int, ledger.Draw
 
 
 def _teams_of_the_draw(listed: tuple[Team, ...], rounds: Sequence[RoundSheet],
-                       draws: Mapping[int, ledger.DrawRecord]) -> tuple[tuple[Team, ...], list[str], list[str]]:
+                       draws: Mapping[int, DrawRecord]) -> tuple[tuple[Team, ...], list[str], list[str]]:
     """Once round 1 is drawn, the field is its pool: a team whose row was deleted from teams.xlsx keeps the names
     recorded at the draw (said); a name corrected for the same 组号 is used from then on (said); a team with
     no names at all is a problem (nothing is printed without names)."""
@@ -202,12 +213,12 @@ def team_id_name(team_id: str) -> str:
     return team_name(team_id)
 
 
-def _rules_changes(state: EventFolder, draws: Mapping[int, ledger.DrawRecord]) -> tuple[RulesChange, ...]:
+def _rules_changes(state: EventFolder, draws: Mapping[int, DrawRecord]) -> tuple[RulesChange, ...]:
     """Scored rounds whose result the current [rules] would change (tables whose winner, status or levels
     differ from scoring under the rules recorded when the round was scored)."""
     if not draws or not state.rounds:
         return ()
-    book = ledger.Ledger.readable(state.path)
+    book = Ledger.readable(state.path)
     if book is None:
         return ()
     with book:
@@ -268,17 +279,17 @@ def _draw_problems(rounds: Sequence[RoundSheet]) -> list[Issue]:
 # --- what event.db remembers of the draws, against the files ---
 
 
-def recorded_draws(folder: Path) -> dict[int, ledger.DrawRecord]:
+def recorded_draws(folder: Path) -> dict[int, DrawRecord]:
     """The draws event.db holds (none for a folder without one, or with a damaged one: the next command that
     writes rebuilds it, or names it lost)."""
-    book = ledger.Ledger.readable(folder)
+    book = Ledger.readable(folder)
     if book is None:
         return {}
     with book:
         return book.draws()
 
 
-def _missing_round(folder: Path, number: int, record: ledger.DrawRecord) -> str:
+def _missing_round(folder: Path, number: int, record: DrawRecord) -> str:
     name = round_path(folder, number).name
     how = f"随机种子 {record.round.seed}" if record.round.seed is not None else "按纸签"
     said = f"{folder / name} 不见了：第{number}轮已于 {record.at[:16].replace('T', ' ')} 抽签（{how}）。"
@@ -289,7 +300,7 @@ def _missing_round(folder: Path, number: int, record: ledger.DrawRecord) -> str:
             f"{command_line('draw', folder)} --force 按原抽签重新生成空白的 {name}（已录入的各局要重新录入）")
 
 
-def _ledger_problems(folder: Path, draws: Mapping[int, ledger.DrawRecord], rounds: Sequence[RoundSheet], *,
+def _ledger_problems(folder: Path, draws: Mapping[int, DrawRecord], rounds: Sequence[RoundSheet], *,
                      drawing: bool) -> list[str]:
     problems = []
     latest = max(draws, default=0)
@@ -317,7 +328,7 @@ def _ledger_problems(folder: Path, draws: Mapping[int, ledger.DrawRecord], round
 def _redo_stopped(folder: Path, number: int, held: Round) -> bool:
     """round-N.xlsx holds a draw of round `number` that `draw --redo` voided: the redo stopped after recording the
     corrected draw and before writing its workbook (not a workbook a person put there)."""
-    book = ledger.Ledger.readable(folder)
+    book = Ledger.readable(folder)
     if book is None:
         return False
     with book:
@@ -337,7 +348,7 @@ def same_draw(a: Round, b: Round) -> bool:
 
 def verify_copies(folder: Path) -> list[Path]:
     """The files once given to `score --verify` (the second entries of double entry)."""
-    book = ledger.Ledger.readable(folder)
+    book = Ledger.readable(folder)
     if book is None:
         return []
     with book:
@@ -347,18 +358,18 @@ def verify_copies(folder: Path) -> list[Path]:
 def prepare(folder: Path) -> list[str]:
     """At the start of every file-writing command, the folder held: event.db opened (built from the files for a
     folder from before it or where nothing was drawn, a damaged one there set aside; a lost one refused:
-    `ledger.LedgerLost`), the program's stale temporary files removed, and each round workbook event.db does not
+    `LedgerLost`), the program's stale temporary files removed, and each round workbook event.db does not
     know yet recorded as a draw. Returns what the user should hear."""
     if not (folder / event_file.EVENT_FILE).exists():
         return []
-    with ledger.Ledger.open(folder) as book:
+    with Ledger.open(folder) as book:
         notes = list(book.notes)
-        ledger.clean_temporary(folder)
+        clean_temporary(folder)
         adopt_rounds(folder, book)
     return notes
 
 
-def adopt_rounds(folder: Path, book: ledger.Ledger) -> None:
+def adopt_rounds(folder: Path, book: Ledger) -> None:
     """Round workbooks from before event.db (or of a lost one, `rebuild`): their draws are recorded as done."""
     draws = book.draws()
     number = 1

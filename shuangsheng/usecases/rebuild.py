@@ -1,6 +1,6 @@
 """`shuangsheng rebuild DIR` (docs/ledger.md): a lost ledger built again from the event folder's files.
 
-event.db gone, emptied or damaged where rounds were drawn is refused by every command (`ledger.LedgerLost`): the
+event.db gone, emptied or damaged where rounds were drawn is refused by every command (`LedgerLost`): the
 entry codes printed on the 计分卡, the phones' entries and the draws' records were only there. When no copy of it
 can be put back, this builds a new one: the lost file is kept under another name (`Ledger.rebuilt`), the round
 workbooks' draws are recorded as an old folder's are (`shuangsheng.usecases.folder.adopt_rounds`), every round gets new entry codes
@@ -21,8 +21,12 @@ from pathlib import Path
 
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.storage import event as event_file
-from shuangsheng.storage import ledger, qr_sheets
-from shuangsheng.storage.names import round_file
+from shuangsheng.storage import qr_sheets
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.generated import Removal, discard_generated
+from shuangsheng.storage.ledger.lock import clean_temporary
+from shuangsheng.storage.ledger.lost import LedgerLost, Loss
+from shuangsheng.storage.names import DB_NAME, round_file
 from shuangsheng.usecases.draw import PapersWriter, complete_draw, table_codes
 from shuangsheng.usecases.folder import TournamentError, adopt_rounds, open_folder
 from shuangsheng.vocabulary.errors import Issue, UserError
@@ -38,13 +42,13 @@ class Sheet:
 
     path: Path
     written: bool  # printed again with the new codes, at the address it carried
-    removal: ledger.Removal | None = None  # not written (no address on it): removed, or kept and why
+    removal: Removal | None = None  # not written (no address on it): removed, or kept and why
     problems: tuple[str, ...] = ()  # why it could not be written
 
     def lines(self) -> list[str]:
         if self.written:
             return [f"已重新生成 {self.path}（新的二维码），请重新打印，换下各桌的旧扫码单"]
-        if self.removal is ledger.Removal.REMOVED:
+        if self.removal is Removal.REMOVED:
             return [f"已删除 {self.path}（上面的二维码已作废）；重新启动 serve --lan 时会生成新的扫码单"]
         return [*self.problems, str(Issue.of_file(self.path, "上面的二维码已作废，没能换成新的：请不要打印或发放它，"
                                                   "把它删掉或移走；重新启动 serve --lan 时会生成新的扫码单"))]
@@ -55,7 +59,7 @@ class Rebuilt:
     """What `rebuild` did: nothing when event.db was whole (`loss` None and nothing to complete)."""
 
     folder: Path
-    loss: ledger.Loss | None = None
+    loss: Loss | None = None
     aside: Path | None = None  # the lost file, kept under this name (None: it was not there)
     rounds: tuple[int, ...] = ()  # the rounds whose draws were taken from their workbooks
     number: int = 0  # the current round: its papers printed again with its new codes
@@ -85,9 +89,9 @@ def rebuild(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None = N
         raise TournamentError([Issue.of_file(folder, (
             f"找不到 {round_file(1)}：比赛记录要按各轮的记分表重建。请先把各轮的 round-N.xlsx 放回这个文件夹，"
             f"再运行 {command_line('rebuild', folder)}"))])
-    book, aside = ledger.Ledger.rebuilt(folder)
+    book, aside = Ledger.rebuilt(folder)
     with book:
-        ledger.clean_temporary(folder)
+        clean_temporary(folder)
         adopt_rounds(folder, book)
         draws = book.draws()
         for record in draws.values():  # every round: the codes printed on its cards are dead
@@ -98,18 +102,18 @@ def rebuild(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None = N
                    done.papers_problems, done.sheet)
 
 
-def _lost(folder: Path) -> ledger.LedgerLost | None:
+def _lost(folder: Path) -> LedgerLost | None:
     """The lost ledger's refusal, None when event.db opens (an old folder's is built as any command would)."""
     try:
-        with ledger.Ledger.open(folder):
+        with Ledger.open(folder):
             return None
-    except ledger.LedgerLost as lost:
+    except LedgerLost as lost:
         return lost
 
 
 def _completed(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None) -> Rebuilt:
     """A whole event.db: an earlier rebuild whose reprint did not finish is completed; otherwise nothing to do."""
-    with ledger.Ledger.open(folder) as book:
+    with Ledger.open(folder) as book:
         unfinished = len(book.entries("rebuild")) > len(book.entries("rebuild_done"))
     if not unfinished:
         return Rebuilt(folder)
@@ -121,7 +125,7 @@ def _completed(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None)
 def _reprint(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None) -> Rebuilt:
     """The current round's 对阵表 and 计分卡 (and 扫码单) printed with its codes in force; logged once done."""
     state = open_folder(folder)
-    with ledger.Ledger.open(folder) as book:
+    with Ledger.open(folder) as book:
         draws = book.draws()
         record = draws[max(draws)]
         report = complete_draw(state, book, record)
@@ -134,7 +138,7 @@ def _reprint(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None) -
     return Rebuilt(folder, number=record.round.number, codes=report.codes, papers=written, sheet=found)
 
 
-def _sheet(folder: Path, book: ledger.Ledger, round_: Round, codes: Mapping[int, str],
+def _sheet(folder: Path, book: Ledger, round_: Round, codes: Mapping[int, str],
            writer: SheetWriter | None) -> Sheet | None:
     """The current round's 扫码单, when there is one: printed again at its address, or removed (its codes are dead)."""
     path = folder / qr_sheets.qr_sheet_name(round_.number)
@@ -146,7 +150,7 @@ def _sheet(folder: Path, book: ledger.Ledger, round_: Round, codes: Mapping[int,
             return Sheet(path, True)
     except UserError as exc:  # open in a PDF reader (Windows), the disk full
         problems = tuple(exc.messages)
-    removal = ledger.discard_generated(path, book) if not problems else ledger.Removal.REFUSED
+    removal = discard_generated(path, book) if not problems else Removal.REFUSED
     return Sheet(path, False, removal, problems)
 
 
@@ -154,12 +158,12 @@ def rebuilt_lines(done: Rebuilt) -> list[str]:
     """What `rebuild` says, in order: what was rebuilt, the papers, the phones' entries lost, the next step."""
     folder = done.folder
     if not done.needed:
-        return [f"{folder / ledger.DB_NAME} 完好，不需要重建（什么也没有改动）"]
+        return [f"{folder / DB_NAME} 完好，不需要重建（什么也没有改动）"]
     lines = []
     if done.loss is not None:
         kept = f"，已改名为 {done.aside.name} 保留" if done.aside is not None else ""
         rounds = "、".join(round_file(n) for n in done.rounds)
-        lines.append(f"已按活动文件夹里的文件重建比赛记录 {folder / ledger.DB_NAME}（原来的 {ledger.DB_NAME} "
+        lines.append(f"已按活动文件夹里的文件重建比赛记录 {folder / DB_NAME}（原来的 {DB_NAME} "
                      f"{done.loss.value}{kept}）；各轮抽签取自 {rounds}")
         lines.append("各轮都换了新的录分码，计分卡上原来印的录分码已作废（手机输入旧码会提示录分码不对）")
     n = done.number

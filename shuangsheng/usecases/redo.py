@@ -13,7 +13,9 @@ from pathlib import Path
 from shuangsheng.knockout import knockout
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.render.reports import DrawReport, Redo, RoundScore
-from shuangsheng.storage import files, ledger, qr_sheets, workbook
+from shuangsheng.storage import files, qr_sheets, workbook
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.storage.names import round_path
 from shuangsheng.storage.workbook import MatchSheet, RoundSheet
 from shuangsheng.usecases.draw import PapersWriter, draw_next, rules_note, table_codes, with_recorded_names
@@ -69,7 +71,7 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
     replaced = tuple((new.table, team, new_team) for old, new in zip(sheet.round.pairings, corrected.pairings, strict=True)
                      for team, new_team in ((old.a, new.a), (old.b, new.b)) if team != new_team)
     touched = {t for t, _, _ in replaced}
-    with ledger.Ledger.open(folder) as book:
+    with Ledger.open(folder) as book:
         voided = _later_rounds(folder, book, number)
         path = round_path(folder, number)
         backups = [_backup(path), *(_backup(round_path(folder, n)) for n in reversed(voided)
@@ -104,7 +106,7 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
     return report
 
 
-def _changed(old: ledger.DrawRecord | None, corrected: Round) -> set[int]:
+def _changed(old: DrawRecord | None, corrected: Round) -> set[int]:
     """The tables whose teams the redo changes in the draw in force: those `touched` in the workbook, except when a
     stopped redo already recorded `corrected` (its codes were in force meanwhile, and may have been entered with)."""
     before = {p.table: p for p in old.round.pairings} if old is not None else {}
@@ -119,7 +121,7 @@ def _unfinished(folder: Path, sheet: RoundSheet) -> bool:
             and same_draw(record.round, sheet.round))
 
 
-def _carry_tables(book: ledger.Ledger, old: ledger.DrawRecord | None, draw_id: int, drawn: Round,
+def _carry_tables(book: Ledger, old: DrawRecord | None, draw_id: int, drawn: Round,
                   touched: set[int]) -> dict[int, str]:
     """`--redo`: the tables it did not change keep their entry codes (the cards on them stay good) and their
     phone entries; the tables it changed get new codes (the old ones stop working) and start with no entries. The
@@ -144,14 +146,14 @@ def _entries(match: MatchSheet) -> dict[str, object]:
     return {"walkover": plain(match.walkover), "hands": hands}
 
 
-def _later_rounds(folder: Path, book: ledger.Ledger, number: int) -> tuple[int, ...]:
+def _later_rounds(folder: Path, book: Ledger, number: int) -> tuple[int, ...]:
     """Every round after `number` that has a draw in force or a workbook (`--redo number` voids them)."""
     draws = book.draws()
     return tuple(sorted({n for n in draws if n > number} | {n for n in range(number + 1, number + 8)
                                                              if round_path(folder, n).exists()}))
 
 
-def _voided_by_redo(book: ledger.Ledger, number: int) -> list[int]:
+def _voided_by_redo(book: Ledger, number: int) -> list[int]:
     """The rounds after `number` whose draw a `--redo number` voided (a stopped run of it, say)."""
     return [n for n in range(number + 1, number + 8) if book.voided_rounds(n, f"--redo {number}")]
 
@@ -165,7 +167,7 @@ def _remove_later(folder: Path, later: Sequence[int]) -> None:
             raise files.CannotWrite(round_path(folder, n), exc) from None
 
 
-def _void_later(book: ledger.Ledger, number: int) -> None:
+def _void_later(book: Ledger, number: int) -> None:
     """The draw of every round after `number` voided in event.db (inside the redo's transaction)."""
     for n, record in sorted(book.draws().items(), reverse=True):
         if n > number:

@@ -10,7 +10,9 @@ from pathlib import Path
 
 from shuangsheng.game.rules import RuleSet
 from shuangsheng.render.reports import RoundScore, ScoreReport
-from shuangsheng.storage import ledger, workbook
+from shuangsheng.storage import workbook
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.generated import check_regenerable, is_generated, write_generated
 from shuangsheng.storage.names import copies_beside, round_path, rounds_drawn
 from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.storage.workbook import verify as double_entry
@@ -51,7 +53,7 @@ def _accept_rules(state: EventFolder) -> None:
     if not state.rules_changes:
         return
     draws = recorded_draws(state.path)
-    with ledger.Ledger.open(state.path) as book:
+    with Ledger.open(state.path) as book:
         for change in state.rules_changes:
             sheet = state.rounds[change.number - 1]
             book.log("accept_rules", round=change.number, tables=list(change.tables),
@@ -59,7 +61,7 @@ def _accept_rules(state: EventFolder) -> None:
             _record_scored(book, draws[change.number].id, sheet, score_round(sheet, state.rules), state.rules)
 
 
-def _record_scored(book: ledger.Ledger, draw_id: int, sheet: RoundSheet, scored: RoundScore, rules: RuleSet) -> None:
+def _record_scored(book: Ledger, draw_id: int, sheet: RoundSheet, scored: RoundScore, rules: RuleSet) -> None:
     outcomes = [(m.match.table, m.outcome.status.value, m.outcome.winner, sheet_fingerprint(sheet, m.match.sheet))
                 for m in scored.matches]
     book.record_scored(draw_id, rules=rules.as_mapping(), workbook=sheet.sha256, outcomes=outcomes)
@@ -77,13 +79,13 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
     sheet = state.rounds[number - 1]
     verification = verify_entry(sheet, verify) if verify is not None else None
     if verify is not None:
-        with ledger.Ledger.open(folder) as book:
+        with Ledger.open(folder) as book:
             book.log("verify", round=number, file=Path(verify).name)
     rules = state.rules_for(number)
     scored = score_round(sheet, rules)
     draws = recorded_draws(folder)
     if number in draws and same_draw(draws[number].round, sheet.round):
-        with ledger.Ledger.open(folder) as book:
+        with Ledger.open(folder) as book:
             _record_scored(book, draws[number].id, sheet, scored, rules)
     correction = _correction_note(folder, scored, _later_pool(folder, number))
     notes = [*state.notes, *_copies_note(sheet, verify), *correction]
@@ -149,11 +151,11 @@ def write_checked_copy(report: ScoreReport, *, force: bool = False) -> Path:
     """round-N-checked.xlsx beside the round workbook: replaced freely while it is exactly what we last wrote,
     kept (OutputExists) once a person edited it, unless `force`."""
     results = {m.match.table: m.result for m in report.score.matches if m.result is not None}
-    ledger.check_regenerable(report.checked, force=force)  # before the work of building it
+    check_regenerable(report.checked, force=force)  # before the work of building it
     copy = workbook.checked_copy(whole_record(report.score), results)
-    if ledger.is_generated(report.checked) and workbook.made_from(report.checked) == copy.source:
+    if is_generated(report.checked) and workbook.made_from(report.checked) == copy.source:
         return report.checked  # already this copy, as the program wrote it: not written again
-    return ledger.write_generated(report.checked, copy.xlsx(), force=force)
+    return write_generated(report.checked, copy.xlsx(), force=force)
 
 
 def whole_record(score: RoundScore) -> RoundSheet:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from shuangsheng.storage.ledger import Ledger
+from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.table import entry
 from shuangsheng.table.codes import format_code
 from tests.browser.conftest import serving_round_1

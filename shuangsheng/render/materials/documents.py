@@ -31,7 +31,7 @@ from shuangsheng.render.materials.wording import (
 )
 from shuangsheng.storage.event import Event
 from shuangsheng.storage.files import Written
-from shuangsheng.storage.ledger import check_regenerable, write_generated
+from shuangsheng.storage.ledger.generated import check_regenerable, write_generated
 from shuangsheng.storage.workbook.schema import TEAMS_HEADER
 
 NOTICE = "通知.pdf"

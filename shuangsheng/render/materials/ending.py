@@ -48,7 +48,7 @@ from shuangsheng.render.materials.picture import announcement_picture, write_pic
 from shuangsheng.render.materials.wording import Block, BlockKind, MaterialsError, check_kinds, cn_date, render
 from shuangsheng.storage.event import Event
 from shuangsheng.storage.files import Written
-from shuangsheng.storage.ledger import write_generated
+from shuangsheng.storage.ledger.generated import write_generated
 
 BRACKET = "晋级图.pdf"
 ANNOUNCEMENT = "成绩公告.pdf"

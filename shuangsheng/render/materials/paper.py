@@ -29,7 +29,7 @@ from shuangsheng.render.reports import DrawReport
 from shuangsheng.render.results import RoundResults, TableResult
 from shuangsheng.storage.event import Event
 from shuangsheng.storage.files import Written
-from shuangsheng.storage.ledger import write_generated
+from shuangsheng.storage.ledger.generated import write_generated
 from shuangsheng.storage.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX, YES_MARK
 from shuangsheng.table.codes import format_code
 

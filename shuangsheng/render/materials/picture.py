@@ -36,7 +36,7 @@ from shuangsheng.render.materials.page import INK, RULE, break_lines, describe_p
 from shuangsheng.render.materials.wording import Block, BlockKind, check_kinds, render
 from shuangsheng.render.results import RoundResults, TableResult
 from shuangsheng.storage.event import Event
-from shuangsheng.storage.ledger import is_generated, remove_generated, write_generated
+from shuangsheng.storage.ledger.generated import is_generated, remove_generated, write_generated
 from shuangsheng.table.status import TableStatus
 
 PX = 3.2  # pixels a point

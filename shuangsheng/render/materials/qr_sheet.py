@@ -20,7 +20,7 @@ from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, MARGIN, PAGE, new_canvas
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage.event import Event
-from shuangsheng.storage.ledger import write_generated
+from shuangsheng.storage.ledger.generated import write_generated
 from shuangsheng.storage.qr_sheets import qr_sheet_name
 from shuangsheng.table.codes import format_code
 

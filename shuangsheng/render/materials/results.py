@@ -18,7 +18,7 @@ from shuangsheng.render.reports import ScoreReport
 from shuangsheng.render.results import RoundResults, round_results
 from shuangsheng.storage.event import Event
 from shuangsheng.storage.files import Written
-from shuangsheng.storage.ledger import write_generated
+from shuangsheng.storage.ledger.generated import write_generated
 from shuangsheng.table.status import TableStatus
 from shuangsheng.vocabulary.errors import SHOWN_PROBLEMS
 
