@@ -173,11 +173,11 @@ def materials(
     force: Annotated[bool, typer.Option("--force", help="覆盖被改动过的 PDF")] = False,
 ) -> None:
     """打印材料：通知、比赛规则、规则口径确认单、报名表、抽签签条、纪念品领取签收表（PDF）。"""
-    from shuangsheng.render.materials.documents import build_all
     from shuangsheng.render.report import next_after_materials
     from shuangsheng.storage.event import load
     from shuangsheng.storage.names import TEAMS_FILE
     from shuangsheng.storage.workbook import WorkbookError, holds_no_teams, read_teams
+    from shuangsheng.usecases.papers.materials import build_all
     from shuangsheng.usecases.progress import progress
 
     try:
@@ -224,13 +224,13 @@ def demo(
     seed: Annotated[int, typer.Option("--seed", metavar="整数", parser=WholeNumber(), help="随机种子（同一种子得到同一场示例比赛）")] = 2026,
 ) -> None:
     """生成一场完整的示例比赛：设置、报名表、每轮抽签与模拟记分、检查副本、每轮的对阵表、计分卡、成绩和加赛单、打印材料和最终名次。"""
-    from shuangsheng.render.materials.documents import build_all
-    from shuangsheng.render.materials.ending import write_awards
-    from shuangsheng.render.materials.paper import write_draw_papers
-    from shuangsheng.render.materials.results import write_score_papers
     from shuangsheng.render.report import next_after_demo, placings_text
     from shuangsheng.usecases.awards import bracket_in
     from shuangsheng.usecases.demo import run_demo
+    from shuangsheng.usecases.papers.draw import write_draw_papers
+    from shuangsheng.usecases.papers.ending import write_awards
+    from shuangsheng.usecases.papers.materials import build_all
+    from shuangsheng.usecases.papers.score import write_score_papers
 
     done = {}  # the printed materials and the ending, written once the event is over
 
@@ -340,9 +340,9 @@ def draw(
     ] = None,
 ) -> None:
     """抽下一轮：写出 round-N.xlsx（对阵和每桌记分表）、对阵表和计分卡（PDF）；上次被中断的抽签按原对阵补全。"""
-    from shuangsheng.render.materials.paper import write_draw_papers
     from shuangsheng.render.report import check_text, draw_text, next_after_draw
     from shuangsheng.usecases.draw import check_draw, draw_next
+    from shuangsheng.usecases.papers.draw import write_draw_papers
     from shuangsheng.usecases.redo import redo_draw
 
     if check is not None:
@@ -398,8 +398,8 @@ def score(
 
 def _score(folder: Path, round_number: int | None, *, json_out: bool, force: bool, verify: Path | None,
            accept_rules: bool) -> None:
-    from shuangsheng.render.materials.results import write_score_papers
     from shuangsheng.render.report import edited_checked_copy, score_text, verification_text
+    from shuangsheng.usecases.papers.score import write_score_papers
     from shuangsheng.usecases.score_step import score_and_write, score_step_json
 
     try:
@@ -454,9 +454,9 @@ def awards(
 ) -> None:
     """最终名次：一等奖、二等奖、三等奖；比赛结束后另有成绩公告、荣誉证书和晋级图 PDF。"""
     from shuangsheng.knockout.knockout import placings_as_json
-    from shuangsheng.render.materials.ending import write_awards
     from shuangsheng.render.report import next_after_awards, placings_text
     from shuangsheng.usecases.awards import bracket
+    from shuangsheng.usecases.papers.ending import write_awards
 
     try:
         with hold(folder):
@@ -489,9 +489,9 @@ def bracket(
     force: Annotated[bool, typer.Option("--force", help="覆盖被改动过的晋级图")] = False,
 ) -> None:
     """晋级图：到目前为止的每一轮、每场比赛和名次，A3 纸的 PDF，组数多时分几张拼接。"""
-    from shuangsheng.render.materials.ending import write_bracket
     from shuangsheng.render.report import next_after_bracket
     from shuangsheng.usecases.awards import bracket as run
+    from shuangsheng.usecases.papers.ending import write_bracket
 
     try:
         with hold(folder):
@@ -511,10 +511,10 @@ def bracket(
 @app.command()
 def rebuild(folder: FolderArg = Path(".")) -> None:
     """比赛记录 event.db 丢失、清空或损坏后（已经抽过签）：按文件夹里的文件重建，换新的录分码，重新生成当前一轮的计分卡。"""
-    from shuangsheng.render.materials.paper import write_draw_papers
-    from shuangsheng.render.materials.qr_sheet import reprint_qr_sheet
     from shuangsheng.storage.event import missing_folder
     from shuangsheng.storage.ledger.lock import exclusive
+    from shuangsheng.usecases.papers.draw import write_draw_papers
+    from shuangsheng.usecases.papers.qr_sheet import reprint_qr_sheet
     from shuangsheng.usecases.rebuild import rebuild as run
     from shuangsheng.usecases.rebuild import rebuilt_lines
 

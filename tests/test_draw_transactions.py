@@ -303,7 +303,7 @@ def test_a_draw_whose_papers_failed_and_whose_workbook_a_person_replaced_is_not_
     """Round 1 drawn, its papers not written (a PDF held open: the draw stays unfinished), then round-1.xlsx replaced
     by another draw's workbook (copied from a rehearsal): that is a person's file, named as such ("换回"), not a
     `draw --redo 1` to run again (which --redo refuses for round 1)."""
-    import shuangsheng.render.materials.paper
+    import shuangsheng.usecases.papers.draw
     from shuangsheng.vocabulary.errors import UserError
 
     folder, other = tmp_path / "event", tmp_path / "rehearsal"
@@ -313,7 +313,7 @@ def test_a_draw_whose_papers_failed_and_whose_workbook_a_person_replaced_is_not_
     def held_open(*args, **kwargs):
         raise UserError(["第1轮对阵表.pdf 正被其他程序打开"])
 
-    monkeypatch.setattr(shuangsheng.render.materials.paper, "write_draw_papers", held_open)
+    monkeypatch.setattr(shuangsheng.usecases.papers.draw, "write_draw_papers", held_open)
     cli("draw", folder, "--seed", 1, code=1)
     monkeypatch.undo()
     cli("draw", other, "--seed", 5)
@@ -369,17 +369,17 @@ def test_a_redo_stopped_before_or_after_its_recording_is_finished_by_running_it_
 def test_a_redo_stopped_while_its_papers_are_written_is_finished_by_running_it_again(to_redo, monkeypatch):
     """`draw --redo 2` killed while writing its papers (round-2.xlsx already corrected, the draw unfinished): the same
     command again writes the papers and completes the draw, rather than saying no --redo is needed."""
-    import shuangsheng.render.materials.paper
+    import shuangsheng.usecases.papers.draw
 
     folder, codes, _ = to_redo
-    writing = shuangsheng.render.materials.paper.write_draw_papers
+    writing = shuangsheng.usecases.papers.draw.write_draw_papers
 
     def killed(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(shuangsheng.render.materials.paper, "write_draw_papers", killed)
+    monkeypatch.setattr(shuangsheng.usecases.papers.draw, "write_draw_papers", killed)
     CliRunner().invoke(app, ["draw", str(folder), "--redo", "2"])
-    monkeypatch.setattr(shuangsheng.render.materials.paper, "write_draw_papers", writing)
+    monkeypatch.setattr(shuangsheng.usecases.papers.draw, "write_draw_papers", writing)
     with Ledger.open(folder) as book:
         assert not book.draws()[2].done
     output = cli("draw", folder, "--redo", 2).output
@@ -504,7 +504,7 @@ def test_a_later_round_workbook_open_in_excel_stops_the_redo_in_chinese_and_runn
 def test_a_redo_stopped_before_removing_the_voided_round_s_qr_sheet_removes_it_when_run_again(tmp_path, monkeypatch):
     """`draw --redo 2` stopped after its recording, before it removed round 3's 扫码单 (dead codes): run again, it
     removes it (round 3's draw is voided already, so it is no longer among the rounds the redo voids now)."""
-    from shuangsheng.render.materials.qr_sheet import qr_sheet_name
+    from shuangsheng.storage.names import qr_sheet_name
     from tests.test_qr_sheets import with_sheets
 
     folder = with_sheets(tmp_path / "event")

@@ -45,25 +45,14 @@ KNOWN_VIOLATIONS = {
     ("shuangsheng.game.hands", "shuangsheng.storage.files"),  # read_record reads a record file: the reading belongs in storage
     ("shuangsheng.knockout.bracket", "shuangsheng.storage.event"),  # Byes, ThirdPlace taken through event.py, which has them from knockout.formats
     ("shuangsheng.render.materials.documents", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
-    ("shuangsheng.render.materials.documents", "shuangsheng.storage.files"),  # Written, the record of a file written
-    ("shuangsheng.render.materials.documents", "shuangsheng.storage.ledger.generated"),  # build_all writes its PDFs itself (check_regenerable, write_generated)
     ("shuangsheng.render.materials.documents", "shuangsheng.storage.workbook.schema"),  # TEAMS_HEADER: the registration form prints teams.xlsx's columns
     ("shuangsheng.render.materials.ending", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
-    ("shuangsheng.render.materials.ending", "shuangsheng.storage.files"),  # Written, the record of a file written
-    ("shuangsheng.render.materials.ending", "shuangsheng.storage.ledger.generated"),  # write_awards/write_bracket write their PDFs themselves (write_generated)
     ("shuangsheng.render.materials.flow", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.paper", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
-    ("shuangsheng.render.materials.paper", "shuangsheng.storage.files"),  # Written, the record of a file written
-    ("shuangsheng.render.materials.paper", "shuangsheng.storage.ledger.generated"),  # write_draw_papers writes its PDFs itself (write_generated)
     ("shuangsheng.render.materials.paper", "shuangsheng.storage.workbook.schema"),  # HAND_COLUMNS and labels: the score card prints the workbook's hand columns
     ("shuangsheng.render.materials.picture", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
-    ("shuangsheng.render.materials.picture", "shuangsheng.storage.ledger.generated"),  # write_pictures writes and removes its PNGs itself (write_generated, remove_generated)
-    ("shuangsheng.render.materials.qr_sheet", "shuangsheng.storage.event"),  # the Event record, and event.toml read for the title and font
-    ("shuangsheng.render.materials.qr_sheet", "shuangsheng.storage.ledger.generated"),  # write_generated: the 扫码单 writes itself (rebuild reprints it)
-    ("shuangsheng.render.materials.qr_sheet", "shuangsheng.storage.qr_sheets"),  # qr_sheet_name, the 扫码单's file name
+    ("shuangsheng.render.materials.qr_sheet", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.results", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
-    ("shuangsheng.render.materials.results", "shuangsheng.storage.files"),  # Written, the record of a file written
-    ("shuangsheng.render.materials.results", "shuangsheng.storage.ledger.generated"),  # write_score_papers writes its PDFs itself (write_generated)
     ("shuangsheng.render.materials.wording", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.wording", "shuangsheng.storage.files"),  # reads an event folder's own templates (read_bytes, decode_text)
     ("shuangsheng.render.report", "shuangsheng.storage.names"),  # round_file: the 下一步 line names the latest round's workbook

@@ -139,7 +139,7 @@ def test_rebuild_end_to_end_new_codes_on_the_cards_and_the_old_ones_dead(event: 
 
 
 def test_rebuild_prints_the_rounds_qr_sheet_again_at_the_address_it_carried(event: Path) -> None:
-    from shuangsheng.render.materials.qr_sheet import render_qr_sheet
+    from shuangsheng.usecases.papers.qr_sheet import render_qr_sheet
 
     with Ledger.open(event) as book:
         record = book.draws()[2]

@@ -24,12 +24,12 @@ import pytest
 
 from shuangsheng.hall import hall
 from shuangsheng.hall.qr_watch import RETRY, Poll, QrWatch
-from shuangsheng.render.materials.qr_sheet import qr_sheet_name, table_address
+from shuangsheng.render.materials.qr_sheet import table_address
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.lock import exclusive
 from shuangsheng.storage.ledger.marks import draws_mark
 from shuangsheng.storage.ledger.records import fingerprint_of
-from shuangsheng.storage.names import DB_NAME
+from shuangsheng.storage.names import DB_NAME, qr_sheet_name
 from shuangsheng.table.codes import format_code
 from shuangsheng.usecases.draw import draw_next
 from tests.events import first_round_scored, round_one_corrected, second_round_drawn, third_round_drawn

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from shuangsheng.knockout.knockout import Round
-from shuangsheng.render.materials.qr_sheet import render_qr_sheet
 from shuangsheng.storage import qr_sheets
 from shuangsheng.storage.files import OutputExists
 from shuangsheng.storage.ledger.generated import Removal, write_generated
 from shuangsheng.storage.ledger.lock import FolderBusy, exclusive
 from shuangsheng.storage.ledger.marks import draws_in_force, draws_mark
+from shuangsheng.usecases.papers.qr_sheet import render_qr_sheet
 from shuangsheng.vocabulary.errors import Issue, UserError
 
 POLL_SECONDS = 2.0  # how often event.db's mark is read

@@ -79,3 +79,59 @@ GENERATED_PATTERNS = ("*.pdf", "*.png", "round-*-checked.xlsx")  # what the prog
 
 # files.write_bytes writes `.{name}.{random}.tmp` beside the target, then renames it into place
 TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
+
+
+# --- the printed materials (`materials`) ---
+
+NOTICE = "通知.pdf"
+RULES = "比赛规则.pdf"
+REGISTRATION = "报名表.pdf"
+LOTS = "抽签签条.pdf"
+SOUVENIR = "纪念品领取签收表.pdf"
+SIGNOFF = "规则口径确认单.pdf"
+MATERIALS = (NOTICE, RULES, REGISTRATION, LOTS, SOUVENIR, SIGNOFF)
+
+
+# --- each round's papers (`draw`, `score`) and its 扫码单 (`serve --lan`) ---
+
+
+def draw_sheet_name(number: int) -> str:
+    return f"第{number}轮对阵表.pdf"
+
+
+def score_cards_name(number: int) -> str:
+    return f"第{number}轮计分卡.pdf"
+
+
+def results_name(number: int) -> str:
+    return f"第{number}轮成绩.pdf"
+
+
+def playoff_slip_name(number: int, table: int) -> str:
+    return f"第{number}轮第{table}桌加赛单.pdf"
+
+
+_QR_SHEET = re.compile(r"第([1-9][0-9]*)轮扫码单\.pdf")
+
+
+def qr_sheet_name(number: int) -> str:
+    return f"第{number}轮扫码单.pdf"
+
+
+def qr_sheet_round(name: str) -> int | None:
+    """The round of a 扫码单's file name ('第3轮扫码单.pdf' → 3), None for any other name."""
+    found = _QR_SHEET.fullmatch(name)
+    return int(found.group(1)) if found else None
+
+
+# --- the end of the event (`bracket`, `awards`) ---
+
+BRACKET = "晋级图.pdf"
+ANNOUNCEMENT = "成绩公告.pdf"
+CERTIFICATES = "荣誉证书.pdf"
+
+
+def picture_name(stem: str, part: int) -> str:
+    """'第1轮成绩.png', then '第1轮成绩-2.png', … for the parts of a very tall picture (the phone pictures of
+    `score` and `awards`: stem 第N轮成绩 and 成绩公告)."""
+    return f"{stem}.png" if part == 1 else f"{stem}-{part}.png"

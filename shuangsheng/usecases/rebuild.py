@@ -21,12 +21,11 @@ from pathlib import Path
 
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.storage import event as event_file
-from shuangsheng.storage import qr_sheets
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.generated import Removal, discard_generated
 from shuangsheng.storage.ledger.lock import clean_temporary
 from shuangsheng.storage.ledger.lost import LedgerLost, Loss
-from shuangsheng.storage.names import DB_NAME, round_file
+from shuangsheng.storage.names import DB_NAME, qr_sheet_name, round_file
 from shuangsheng.usecases.draw import PapersWriter, complete_draw, table_codes
 from shuangsheng.usecases.folder import TournamentError, adopt_rounds, open_folder
 from shuangsheng.vocabulary.errors import Issue, UserError
@@ -141,7 +140,7 @@ def _reprint(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None) -
 def _sheet(folder: Path, book: Ledger, round_: Round, codes: Mapping[int, str],
            writer: SheetWriter | None) -> Sheet | None:
     """The current round's 扫码单, when there is one: printed again at its address, or removed (its codes are dead)."""
-    path = folder / qr_sheets.qr_sheet_name(round_.number)
+    path = folder / qr_sheet_name(round_.number)
     if not path.exists():
         return None
     problems: tuple[str, ...] = ()

@@ -44,15 +44,8 @@ from shuangsheng.render.materials.conventions import in_order, players_of, prize
 from shuangsheng.render.materials.flow import Flow, Piece, sizes, together
 from shuangsheng.render.materials.fonts import Align, FontSet, FontSpec, choose_fonts, choose_formal
 from shuangsheng.render.materials.page import INK, MARGIN, SHADE, Cell, break_lines
-from shuangsheng.render.materials.picture import announcement_picture, write_pictures
 from shuangsheng.render.materials.wording import Block, BlockKind, MaterialsError, check_kinds, cn_date, render
 from shuangsheng.storage.event import Event
-from shuangsheng.storage.files import Written
-from shuangsheng.storage.ledger.generated import write_generated
-
-BRACKET = "晋级图.pdf"
-ANNOUNCEMENT = "成绩公告.pdf"
-CERTIFICATES = "荣誉证书.pdf"
 
 MIN_SIZE = 9.0  # the chart's smallest text (the issue: one sheet while it fits at ≥ 9 pt)
 MAX_SIZE = 20.0
@@ -753,41 +746,10 @@ def _name_rows(faces: _Faces, cert: Certificate, inner: float) -> list[_Row]:
             for face, name in names for part in break_lines(face, name, size, [inner], who)]
 
 
-# --- writing them ---
+# --- how the chart prints ---
 
 
 def layout_note(layout: ChartLayout) -> str:
     """'A3 横向 1 张，字号 19.5 磅' — how the chart prints."""
     side = "横向" if layout.page[0] > layout.page[1] else "纵向"
     return f"A3 {side} {layout.sheets} 张，字号 {layout.size:g} 磅" + ("，沿虚线拼接" if layout.sheets > 1 else "")
-
-
-def write_bracket(folder: Path, chart: Bracket, event: Event, *, font: str | None = None, force: bool = False,
-                  invariant: bool = False) -> Written:
-    """晋级图.pdf in the event folder, replaced on every run unless someone edited it (then only with force)."""
-    fonts = choose_fonts(font, event.print.font)
-    data = bracket_pdf(chart, event, fonts=fonts, template_dir=folder / "templates", invariant=invariant)
-    note = layout_note(chart_layout(chart, fonts))
-    return Written((write_generated(folder / BRACKET, data, force=force),), fonts.warnings, note)
-
-
-def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | None = None, per_player: bool = False,
-                 font: str | None = None, force: bool = False, invariant: bool = False) -> Written:
-    """成绩公告.pdf and 荣誉证书.pdf (and the chart again) once the placings are complete, and 成绩公告.png for the
-    WeChat group. Without `day` (`[print]
-    award_date`) they carry the event's month, and a note says how to set the day."""
-    fonts = choose_fonts(font, event.print.font)
-    common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
-    documents = {
-        BRACKET: bracket_pdf(chart, event, **common),
-        ANNOUNCEMENT: announcement_pdf(chart, event, day=day, **common),
-        CERTIFICATES: certificates_pdf(chart.placings, chart.teams, event, day=day, per_player=per_player, **common),
-    }
-    paths = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
-    pictures = announcement_picture(chart, event, date=award_date_text(event, day), fonts=fonts,  # for WeChat
-                                    template_dir=folder / "templates")
-    paths += write_pictures(folder, ANNOUNCEMENT.removesuffix(".pdf"), pictures, force=force)
-    notes = () if day is not None else (
-        f"成绩公告和荣誉证书的日期印的是比赛月份“{award_date_text(event, None)}”；要印颁奖的具体日期，"
-        "在 event.toml 的 [print] 中填写 award_date（如 award_date = 2026-03-15）后再运行 awards",)
-    return Written(paths, fonts.warnings, notes=notes)
