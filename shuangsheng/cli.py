@@ -276,9 +276,9 @@ def demo(
 def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
     """新建活动文件夹：event.toml（按通知预填）和空白报名表 teams.xlsx。"""
     from shuangsheng.render.report import next_after_init
-    from shuangsheng.storage.event import EVENT_FILE, default_text
+    from shuangsheng.storage.event import default_text
     from shuangsheng.storage.files import keep_copy, write_text
-    from shuangsheng.storage.names import TEAMS_FILE
+    from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE
     from shuangsheng.storage.workbook import write_teams_template
     from shuangsheng.usecases.folder import prepare
 

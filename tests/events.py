@@ -18,7 +18,7 @@ from shuangsheng.knockout.teams import Team
 from shuangsheng.render.reports import DrawReport, ScoreReport
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import names, workbook
-from shuangsheng.storage.names import TEAMS_FILE, round_path
+from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE, round_path
 from shuangsheng.usecases import draw as drawing
 from shuangsheng.usecases.demo import make_teams
 from shuangsheng.usecases.folder import open_folder
@@ -48,7 +48,7 @@ def new_event(folder: Path, teams: int | Sequence[Team] = 4, *, digits: int = 2,
     cli("init", folder)
     listed = team_list(teams, digits=digits, names=names) if isinstance(teams, int) else teams
     workbook.write_teams(folder / TEAMS_FILE, listed, force=True)
-    toml = folder / event_file.EVENT_FILE
+    toml = folder / EVENT_FILE
     text = toml.read_text(encoding="utf-8")
     assert 'third_place = "shared"' in text and 'byes = "first_round"' in text
     if playoff:

@@ -14,7 +14,8 @@ import pytest
 from shuangsheng.storage import workbook
 from shuangsheng.storage.files import CannotWrite
 from shuangsheng.storage.ledger.connection import Ledger
-from shuangsheng.usecases.demo import BOOKKEEPING, HELD, RECORD, run_demo
+from shuangsheng.storage.names import DEMO_RECORD
+from shuangsheng.usecases.demo import BOOKKEEPING, HELD, run_demo
 from shuangsheng.usecases.draw import draw_next
 from tests.events import new_event
 from tests.helpers import cli, digests, sha
@@ -30,7 +31,7 @@ def demo(tmp_path) -> Path:
 def test_the_record_fingerprints_every_file_the_demo_wrote(demo):
     with Ledger.open(demo) as book:
         written = book.entries("demo")[-1][1]["files"]
-    assert not (demo / RECORD).exists()
+    assert not (demo / DEMO_RECORD).exists()
     assert set(written) == {p.name for p in demo.iterdir()} - BOOKKEEPING - HELD
     assert {"event.toml", "teams.xlsx", "round-1.xlsx", "round-1-checked.xlsx", "荣誉证书.pdf"} <= set(written)
     for name, fingerprint in written.items():
@@ -76,7 +77,7 @@ def test_demo_into_a_real_event_folder_touches_nothing_and_force_is_gone(tmp_pat
 def test_a_folder_from_an_older_demo_without_fingerprints_is_refused(tmp_path):
     out = tmp_path / "old"
     out.mkdir()
-    (out / RECORD).write_text("shuangsheng demo\n", encoding="utf-8")  # the marker older versions wrote
+    (out / DEMO_RECORD).write_text("shuangsheng demo\n", encoding="utf-8")  # the marker older versions wrote
     (out / "round-1.xlsx").write_bytes(b"maybe filled since")
     before = digests(out)
     result = cli("demo", "--out", out, "--teams", 2, code=1)

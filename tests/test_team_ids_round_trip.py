@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from shuangsheng.knockout.teams import ID_RULE, MAX_ID_LENGTH, canonical_id, id_key, normalize, same_person
 from shuangsheng.storage import event as event_file
-from shuangsheng.storage.names import TEAMS_FILE
+from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE
 from shuangsheng.storage.workbook import read_round, read_teams
 from shuangsheng.storage.workbook.schema import MATCHES_HEADER, MATCHES_SHEET, POOL_HEADER, TEAMS_HEADER, TEAMS_SHEET
 from shuangsheng.usecases.draw import draw_next
@@ -78,7 +78,7 @@ _folders = itertools.count()
 def test_ids_and_names_survive_teams_xlsx_draw_and_round_workbook(tmp_path, rows, seed):
     folder = tmp_path / f"event-{next(_folders)}"
     folder.mkdir()
-    (folder / event_file.EVENT_FILE).write_text(event_file.default_text(), encoding="utf-8")
+    (folder / EVENT_FILE).write_text(event_file.default_text(), encoding="utf-8")
     write_typed(folder / TEAMS_FILE, rows)
 
     teams = read_teams(folder / TEAMS_FILE)

@@ -21,7 +21,7 @@ from shuangsheng.storage import event as event_file
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.lost import FileId, LedgerLost, Loss, file_id, file_loss, lost_ledger
 from shuangsheng.storage.ledger.records import DrawRecord
-from shuangsheng.storage.names import DB_NAME, TEAMS_FILE, round_path
+from shuangsheng.storage.names import DB_NAME, EVENT_FILE, TEAMS_FILE, round_path
 from shuangsheng.table import entry
 from shuangsheng.vocabulary.errors import Issue, UserError, issues_json
 
@@ -188,7 +188,7 @@ class Seating:
             return value
 
     def rules(self):  # -> RuleSet
-        return self._cached(event_file.EVENT_FILE, lambda _: event_file.load(self.folder).rules,
+        return self._cached(EVENT_FILE, lambda _: event_file.load(self.folder).rules,
                             lambda: event_file.default_event().rules)
 
     def players(self, record: DrawRecord, team: str) -> tuple[str, ...]:
@@ -214,7 +214,7 @@ class Seating:
         if scored is None or scored == current.as_mapping():
             return current
         number = record.round.number
-        key = (number, display.file_state(self.folder / event_file.EVENT_FILE),
+        key = (number, display.file_state(self.folder / EVENT_FILE),
                display.file_state(round_path(self.folder, number)), book.entries_mark(record.id))
         with self._lock:
             known = self._held.get(key)

@@ -11,13 +11,14 @@ import stat
 from pathlib import Path
 
 from shuangsheng.storage.files import OutputExists
+from shuangsheng.storage.names import DB_NAME, EVENT_FILE, ROUND_PREFIX, ROUND_SUFFIX, TEAMS_FILE
 from shuangsheng.vocabulary.errors import Issue, UserError
 
 EXPORT_MARK = b'<meta name="generator" content="shuangsheng show --export">'
 HEAD_BYTES = 4096  # the mark is in the page's head, within the first few hundred bytes
 SUFFIXES = (".html", ".htm")
-INPUTS = {"event.toml": "活动设置", "teams.xlsx": "报名表", "event.db": "活动记录"}
-ROUND_FILE = re.compile(r"round-[0-9]+\.xlsx", re.IGNORECASE)
+INPUTS = {EVENT_FILE: "活动设置", TEAMS_FILE: "报名表", DB_NAME: "活动记录"}
+ROUND_FILE = re.compile(rf"{re.escape(ROUND_PREFIX)}[0-9]+{re.escape(ROUND_SUFFIX)}", re.IGNORECASE)
 RULE = "--export 只写新的 .html 文件，或覆盖本程序以前导出的大屏网页（要加 --force），别的文件一概不覆盖（加 --force 也不会）"
 
 

@@ -31,11 +31,10 @@ from urllib.parse import urlsplit
 from shuangsheng.render import venue
 from shuangsheng.render.show_page import page_html, version_of, views_html
 from shuangsheng.render.venue import Board
-from shuangsheng.storage.event import EVENT_FILE
 from shuangsheng.storage.files import write_text
 from shuangsheng.storage.ledger import marks
 from shuangsheng.storage.ledger.connection import Ledger
-from shuangsheng.storage.names import TEAMS_FILE, round_files, round_number
+from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE, round_files, round_number
 from shuangsheng.table.clock import ClockRow, clock_at
 from shuangsheng.usecases.announced import announced_tables
 from shuangsheng.usecases.awards import bracket

@@ -14,10 +14,9 @@ from shuangsheng.game.rules import RulesError, RuleSet
 from shuangsheng.knockout.formats import Byes, ThirdPlace  # re-exported: event.Byes, event.ThirdPlace
 from shuangsheng.storage import files
 from shuangsheng.storage.files import decode_text
+from shuangsheng.storage.names import EVENT_FILE
 from shuangsheng.vocabulary.errors import Issue, UserError, shown
 from shuangsheng.vocabulary.text import command_line
-
-EVENT_FILE = "event.toml"
 
 
 class EventError(UserError, ValueError):

@@ -1,7 +1,10 @@
-"""The names of the event folder's files, in one place: teams.xlsx and the round workbooks, the ledger's files
-(event.db, the lock, the old bookkeeping), the patterns of what shows a round was drawn, of what the program
-generates and of its temporary files. `round_number` reads a name; `round_files`, `rounds_drawn` and
-`copies_beside` look at the folder's listing; nothing here reads or writes what a file holds."""
+"""The name of every file the program reads or writes in an event folder, in one place: the inputs (event.toml,
+teams.xlsx, the event's own templates), the round workbooks with their checked copies, backups and stray copies,
+the ledger's files (event.db, its lock, the old bookkeeping), the printed papers and phone pictures of each
+command, and the patterns of what shows a round was drawn, of what the program generates and of its temporary
+files. `round_number` and `qr_sheet_round` read a name; `round_files`, `rounds_drawn` and `copies_beside` look at
+the folder's listing; nothing here reads or writes what a file holds. (The crash report's name stays in
+`shuangsheng.storage.crash`, which imports the standard library only.)"""
 
 from __future__ import annotations
 
@@ -9,8 +12,14 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-TEAMS_FILE = "teams.xlsx"
+# --- the inputs ---
 
+EVENT_FILE = "event.toml"
+TEAMS_FILE = "teams.xlsx"
+TEMPLATES_DIR = "templates"  # the event's own wording templates: a file there wins over the program's
+
+
+# --- the round workbooks ---
 
 ROUND_PREFIX, ROUND_SUFFIX = "round-", ".xlsx"
 
@@ -46,6 +55,18 @@ def rounds_drawn(folder: Path) -> int:
     return number
 
 
+def checked_path(path: Path) -> Path:
+    """round-1.xlsx → round-1-checked.xlsx, next to it."""
+    path = Path(path)
+    return path.with_name(f"{path.stem}-checked{path.suffix}")
+
+
+def backup_name(path: Path, stamp: str, n: int = 1) -> Path:
+    """`name.备份-YYYYMMDD-HHMMSS.ext` beside `path`: a copy of it kept before it is replaced (`-n` added for the
+    `n`th of the same second)."""
+    return path.with_name(f"{path.stem}.备份-{stamp}{'' if n == 1 else f'-{n}'}{path.suffix}")
+
+
 COPY_SUFFIXES = (".xlsx", ".xls", ".xlsm", ".et")
 
 
@@ -68,17 +89,20 @@ def copies_beside(folder: Path, number: int, *, besides: Sequence[Path] = ()) ->
 # --- the ledger's files (shuangsheng/storage/ledger/) ---
 
 DB_NAME = "event.db"
+SIDE_FILES = ("-wal", "-journal", "-shm")  # SQLite's files beside event.db (its write-ahead log, journal, index)
 LOCK_NAME = ".shuangsheng.lock"
 HOLDER_NAME = ".shuangsheng.lock.holder"  # who holds the lock: written by the holder, read by whoever waits
 LEGACY_RECORD = ".shuangsheng-generated.json"  # the bookkeeping before event.db: imported once, then removed
-SIDE_FILES = ("-wal", "-journal", "-shm")  # SQLite's files beside event.db (its write-ahead log, journal, index)
 # What shows that a round was drawn in a folder: its workbook (and checked copy, backups) or its printed papers
 DRAWN_SIGNS = ("round-[0-9]*.xlsx", "第[0-9]*轮*.pdf")
 # What the program generates beside the inputs (taken as ours when event.db is built from a folder's files)
 GENERATED_PATTERNS = ("*.pdf", "*.png", "round-*-checked.xlsx")  # what the program generates: PDFs, phone pictures, checked copies
 
-# files.write_bytes writes `.{name}.{random}.tmp` beside the target, then renames it into place
-TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
+
+def set_aside_name(path: Path, stamp: str, n: int = 1) -> Path:
+    """`event.损坏-YYYYMMDD-HHMMSS.db` beside a damaged or lost event.db, where it is set aside (`-n` added for the
+    `n`th of the same second)."""
+    return path.with_name(f"{path.stem}.损坏-{stamp}{'' if n == 1 else f'-{n}'}{path.suffix}")
 
 
 # --- the printed materials (`materials`) ---
@@ -124,7 +148,7 @@ def qr_sheet_round(name: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-# --- the end of the event (`bracket`, `awards`) ---
+# --- the end of the event (`bracket`, `awards`) and the phone pictures ---
 
 BRACKET = "晋级图.pdf"
 ANNOUNCEMENT = "成绩公告.pdf"
@@ -135,3 +159,11 @@ def picture_name(stem: str, part: int) -> str:
     """'第1轮成绩.png', then '第1轮成绩-2.png', … for the parts of a very tall picture (the phone pictures of
     `score` and `awards`: stem 第N轮成绩 and 成绩公告)."""
     return f"{stem}.png" if part == 1 else f"{stem}-{part}.png"
+
+
+# --- the program's other files ---
+
+DEMO_RECORD = ".shuangsheng-demo"  # where demos before event.db kept what they wrote (read once, then removed)
+
+# files.write_bytes writes `.{name}.{random}.tmp` beside the target, then renames it into place
+TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")

@@ -22,7 +22,15 @@ from shuangsheng.storage import files, workbook
 from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.connection import Ledger, kept_open
 from shuangsheng.storage.ledger.generated import is_generated
-from shuangsheng.storage.names import DB_NAME, HOLDER_NAME, LEGACY_RECORD, LOCK_NAME, TEAMS_FILE
+from shuangsheng.storage.names import (
+    DB_NAME,
+    DEMO_RECORD,
+    EVENT_FILE,
+    HOLDER_NAME,
+    LEGACY_RECORD,
+    LOCK_NAME,
+    TEAMS_FILE,
+)
 from shuangsheng.usecases.awards import awards_in
 from shuangsheng.usecases.draw import draw_in
 from shuangsheng.usecases.folder import EventFolder, open_folder
@@ -31,8 +39,7 @@ from shuangsheng.vocabulary.errors import Issue, UserError
 from shuangsheng.vocabulary.text import typed_path
 
 # What the demo wrote (name → sha256 and size) is kept in event.db (a "demo" log entry), so that a later demo
-# replaces only those files, unchanged. RECORD is where demos before event.db kept it (read, then removed).
-RECORD = ".shuangsheng-demo"
+# replaces only those files, unchanged. DEMO_RECORD is where demos before event.db kept it (read, then removed).
 # The ledger itself, its journal files and the lock: the program's own bookkeeping, never the demo's output.
 BOOKKEEPING = frozenset({DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", DB_NAME + "-journal",
                          LEGACY_RECORD})
@@ -99,7 +106,7 @@ def _recorded(folder: Path) -> dict[str, object] | None:
         if entries and isinstance(entries[-1][1].get("files"), dict):
             return entries[-1][1]["files"]
     try:
-        data = json.loads((folder / RECORD).read_text(encoding="utf-8"))
+        data = json.loads((folder / DEMO_RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     written = data.get("files") if isinstance(data, dict) else None
@@ -118,8 +125,8 @@ def _names(names: list[str]) -> str:
 
 def _refusal(folder: Path, foreign: list[str], changed: list[str], *, old_record: bool) -> list[Issue]:
     elsewhere = f"请用 --out 另选一个空文件夹，例如 shuangsheng demo --out {typed_path(folder.parent / '示例')}"
-    if event_file.EVENT_FILE in foreign:  # somebody's real event
-        return [Issue.plain(f"{folder} 是一个真实的活动文件夹（有 {event_file.EVENT_FILE}），示例不能放在这里，"
+    if EVENT_FILE in foreign:  # somebody's real event
+        return [Issue.plain(f"{folder} 是一个真实的活动文件夹（有 {EVENT_FILE}），示例不能放在这里，"
                             f"也不会改动其中的任何文件；{elsewhere}")]
     lines = []
     if foreign:
@@ -149,13 +156,13 @@ def prepare_folder(folder: Path) -> None:
     if not folder.is_dir():
         raise DemoError([f"{folder} 是一个文件，不是文件夹；请用 --out 另选一个空文件夹"])
     recorded = _recorded(folder)
-    entries = sorted((p for p in folder.iterdir() if p.name != RECORD and p.name not in HELD), key=lambda p: p.name)
+    entries = sorted((p for p in folder.iterdir() if p.name != DEMO_RECORD and p.name not in HELD), key=lambda p: p.name)
     left = [p for p in entries if recorded is None or not _replaceable(p, recorded)]
     foreign = [p.name for p in left if p.name not in (recorded or {})]
     changed = [p.name for p in left if p.name in (recorded or {})]
     if foreign or changed:
-        raise DemoError(_refusal(folder, foreign, changed, old_record=recorded is None and (folder / RECORD).exists()))
-    for path in [*entries, folder / RECORD]:
+        raise DemoError(_refusal(folder, foreign, changed, old_record=recorded is None and (folder / DEMO_RECORD).exists()))
+    for path in [*entries, folder / DEMO_RECORD]:
         try:
             path.unlink(missing_ok=True)
         except OSError as exc:  # on Windows: a PDF or workbook of the old demo open in a viewer
@@ -169,12 +176,12 @@ def record_folder(folder: Path) -> Path:
 
     written = {}
     for path in sorted(folder.iterdir()):
-        skip = path.name in (RECORD, *BOOKKEEPING, *HELD)
+        skip = path.name in (DEMO_RECORD, *BOOKKEEPING, *HELD)
         if not skip and stat.S_ISREG(path.lstat().st_mode):
             written[path.name] = files.fingerprint(path)
     with Ledger.open(folder) as book:
         book.log("demo", files=written)
-    (folder / RECORD).unlink(missing_ok=True)
+    (folder / DEMO_RECORD).unlink(missing_ok=True)
     return folder / DB_NAME
 
 
@@ -240,7 +247,7 @@ def _play(
     after_draw: Callable[[DrawReport], Written] | None,
     after_score: Callable[[ScoreReport], Written] | None,
 ) -> DemoReport:
-    settings_path = files.write_text(folder / event_file.EVENT_FILE, event_file.default_text())
+    settings_path = files.write_text(folder / EVENT_FILE, event_file.default_text())
     event = event_file.load(folder)
     team_list = make_teams(rng, teams)
     teams_path = folder / TEAMS_FILE

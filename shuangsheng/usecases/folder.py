@@ -23,6 +23,7 @@ from shuangsheng.storage.ledger.lock import clean_temporary
 from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.storage.names import (
     DB_NAME,
+    EVENT_FILE,
     TEAMS_FILE,
     copies_beside,
     round_file,
@@ -171,7 +172,7 @@ def _format_problems(folder: Path, event: Event, draws: Mapping[int, DrawRecord]
     changed = [f'{k} 抽签时为 "{v}"，现在为 "{now[k]}"' for k, v in first.items() if k in now and now[k] != v]
     if not changed:
         return []
-    return [f"{folder / event_file.EVENT_FILE}：[format] 在第1轮抽签之后改过（{'；'.join(changed)}）；"
+    return [f"{folder / EVENT_FILE}：[format] 在第1轮抽签之后改过（{'；'.join(changed)}）；"
             "赛制在抽签之后不能再改，请改回原来的值"]
 
 
@@ -360,7 +361,7 @@ def prepare(folder: Path) -> list[str]:
     folder from before it or where nothing was drawn, a damaged one there set aside; a lost one refused:
     `LedgerLost`), the program's stale temporary files removed, and each round workbook event.db does not
     know yet recorded as a draw. Returns what the user should hear."""
-    if not (folder / event_file.EVENT_FILE).exists():
+    if not (folder / EVENT_FILE).exists():
         return []
     with Ledger.open(folder) as book:
         notes = list(book.notes)

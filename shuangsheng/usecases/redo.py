@@ -16,7 +16,7 @@ from shuangsheng.render.reports import DrawReport, Redo, RoundScore
 from shuangsheng.storage import files, qr_sheets, workbook
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.records import DrawRecord
-from shuangsheng.storage.names import round_path
+from shuangsheng.storage.names import backup_name, round_path
 from shuangsheng.storage.workbook import MatchSheet, RoundSheet
 from shuangsheng.usecases.draw import PapersWriter, draw_next, rules_note, table_codes, with_recorded_names
 from shuangsheng.usecases.folder import TournamentError, open_folder, recorded_draws, same_draw
@@ -176,9 +176,9 @@ def _void_later(book: Ledger, number: int) -> None:
 
 def _backup(path: Path) -> Path:
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.stem}.备份-{stamp}{path.suffix}")
+    target = backup_name(path, stamp)
     n = 1
     while target.exists():  # a second re-draw within the same second keeps the earlier backup too
         n += 1
-        target = path.with_name(f"{path.stem}.备份-{stamp}-{n}{path.suffix}")
+        target = backup_name(path, stamp, n)
     return files.write_bytes(target, files.read_user_file(path, files.WORKBOOK))  # atomic, like every output

@@ -13,7 +13,7 @@ from shuangsheng.render.reports import RoundScore, ScoreReport
 from shuangsheng.storage import workbook
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.generated import check_regenerable, is_generated, write_generated
-from shuangsheng.storage.names import copies_beside, round_path, rounds_drawn
+from shuangsheng.storage.names import checked_path, copies_beside, round_path, rounds_drawn
 from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.storage.workbook import verify as double_entry
 from shuangsheng.storage.workbook.phone import with_phone_hands
@@ -90,7 +90,7 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
     correction = _correction_note(folder, scored, _later_pool(folder, number))
     notes = [*state.notes, *_copies_note(sheet, verify), *correction]
     return ScoreReport(
-        scored, workbook.checked_path(sheet.path), state.team_map, state.event, verification, tuple(notes),
+        scored, checked_path(sheet.path), state.team_map, state.event, verification, tuple(notes),
         bool(state.rules_changes), number + 1 if correction else None,
     )
 

@@ -18,6 +18,7 @@ from shuangsheng.storage.names import (
     DRAWN_SIGNS,
     LEGACY_RECORD,
     SIDE_FILES,
+    set_aside_name,
 )
 from shuangsheng.vocabulary.errors import Issue, UserError
 from shuangsheng.vocabulary.text import command_line as typed_command
@@ -135,7 +136,7 @@ def set_aside(path: Path) -> Path | None:
     it into the new event.db)."""
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     for n in range(1, 1000):
-        aside = path.with_name(f"{path.stem}.损坏-{stamp}{'' if n == 1 else f'-{n}'}{path.suffix}")
+        aside = set_aside_name(path, stamp, n)
         if not any(Path(str(aside) + extra).exists() for extra in ("", *SIDE_FILES)):
             break
     present = [extra for extra in ("", "-wal", "-journal") if os.path.lexists(str(path) + extra)]

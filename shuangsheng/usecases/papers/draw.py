@@ -8,7 +8,7 @@ from shuangsheng.render.materials.paper import draw_sheet_pdf, score_cards_pdf
 from shuangsheng.render.reports import DrawReport
 from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.generated import write_generated
-from shuangsheng.storage.names import draw_sheet_name, score_cards_name
+from shuangsheng.storage.names import TEMPLATES_DIR, draw_sheet_name, score_cards_name
 from shuangsheng.table.codes import format_code
 
 
@@ -18,7 +18,7 @@ def write_draw_papers(report: DrawReport, *, font: str | None = None, force: boo
     its workbook."""
     folder, event, round_, teams = report.path.parent, report.event, report.round, report.teams
     fonts = choose_fonts(font, event.print.font)
-    common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
+    common = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
     paths = (
         write_generated(folder / draw_sheet_name(round_.number),
                draw_sheet_pdf(event, round_, teams, **common), force=force),

@@ -20,7 +20,7 @@ from shuangsheng.render.materials.picture import announcement_picture
 from shuangsheng.storage.event import Event
 from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.generated import write_generated
-from shuangsheng.storage.names import ANNOUNCEMENT, BRACKET, CERTIFICATES
+from shuangsheng.storage.names import ANNOUNCEMENT, BRACKET, CERTIFICATES, TEMPLATES_DIR
 from shuangsheng.usecases.papers.pictures import write_pictures
 
 
@@ -28,7 +28,7 @@ def write_bracket(folder: Path, chart: Bracket, event: Event, *, font: str | Non
                   invariant: bool = False) -> Written:
     """晋级图.pdf in the event folder, replaced on every run unless someone edited it (then only with force)."""
     fonts = choose_fonts(font, event.print.font)
-    data = bracket_pdf(chart, event, fonts=fonts, template_dir=folder / "templates", invariant=invariant)
+    data = bracket_pdf(chart, event, fonts=fonts, template_dir=folder / TEMPLATES_DIR, invariant=invariant)
     note = layout_note(chart_layout(chart, fonts))
     return Written((write_generated(folder / BRACKET, data, force=force),), fonts.warnings, note)
 
@@ -39,7 +39,7 @@ def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | N
     WeChat group. Without `day` (`[print]
     award_date`) they carry the event's month, and a note says how to set the day."""
     fonts = choose_fonts(font, event.print.font)
-    common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
+    common = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
     documents = {
         BRACKET: bracket_pdf(chart, event, **common),
         ANNOUNCEMENT: announcement_pdf(chart, event, day=day, **common),
@@ -47,7 +47,7 @@ def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | N
     }
     paths = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
     pictures = announcement_picture(chart, event, date=award_date_text(event, day), fonts=fonts,  # for WeChat
-                                    template_dir=folder / "templates")
+                                    template_dir=folder / TEMPLATES_DIR)
     paths += write_pictures(folder, ANNOUNCEMENT.removesuffix(".pdf"), pictures, force=force)
     notes = () if day is not None else (
         f"成绩公告和荣誉证书的日期印的是比赛月份“{award_date_text(event, None)}”；要印颁奖的具体日期，"

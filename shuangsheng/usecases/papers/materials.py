@@ -20,7 +20,7 @@ from shuangsheng.render.materials.fonts import choose_fonts
 from shuangsheng.storage.event import Event
 from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.generated import check_regenerable, write_generated
-from shuangsheng.storage.names import LOTS, MATERIALS, NOTICE, REGISTRATION, RULES, SIGNOFF, SOUVENIR
+from shuangsheng.storage.names import LOTS, MATERIALS, NOTICE, REGISTRATION, RULES, SIGNOFF, SOUVENIR, TEMPLATES_DIR
 
 
 def build_all(
@@ -42,7 +42,7 @@ def build_all(
     for path in paths:
         check_regenerable(path, force=force)  # all refused before any is written
     fonts = choose_fonts(font, event.print.font)
-    template_dir = folder / "templates"
+    template_dir = folder / TEMPLATES_DIR
     teams = tuple(teams or ())
     count = lots if lots is not None else len(teams)
     if not count:

@@ -11,7 +11,7 @@ from shuangsheng.render.reports import ScoreReport
 from shuangsheng.render.results import round_results
 from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.generated import write_generated
-from shuangsheng.storage.names import playoff_slip_name, results_name
+from shuangsheng.storage.names import TEMPLATES_DIR, playoff_slip_name, results_name
 from shuangsheng.table.status import TableStatus
 from shuangsheng.usecases.papers.pictures import write_pictures
 
@@ -22,7 +22,7 @@ def write_score_papers(report: ScoreReport, *, font: str | None = None, force: b
     folder, event = report.checked.parent, report.event
     results = round_results(report.score, report.teams, report.verification)
     fonts = choose_fonts(font, event.print.font)
-    common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
+    common = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
     workbook = report.score.sheet.path.name
     paths = [write_generated(folder / results_name(results.number),
                              round_results_pdf(event, results, workbook=workbook, **common),
@@ -33,5 +33,5 @@ def write_score_papers(report: ScoreReport, *, font: str | None = None, force: b
             data = playoff_slip_pdf(event, results, table, workbook=workbook, **common)
             paths.append(write_generated(folder / playoff_slip_name(results.number, table.table), data, force=force))
     paths += write_pictures(folder, results_name(results.number).removesuffix(".pdf"),  # 第N轮成绩.png for WeChat
-                            round_picture(event, results, fonts=fonts, template_dir=folder / "templates"), force=force)
+                            round_picture(event, results, fonts=fonts, template_dir=folder / TEMPLATES_DIR), force=force)
     return Written(tuple(paths), fonts.warnings)
