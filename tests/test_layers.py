@@ -44,9 +44,11 @@ HEAVY = ("reportlab", "pypdfium2", "jinja2", "openpyxl", "xlsxwriter", "python_c
 KNOWN_VIOLATIONS = {
     ("shuangsheng.game.hands", "shuangsheng.storage.files"),  # read_record reads a record file: the reading belongs in storage
     ("shuangsheng.knockout.bracket", "shuangsheng.storage.event"),  # Byes, ThirdPlace taken through event.py, which has them from knockout.formats
+    ("shuangsheng.render.materials.announcement", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
+    ("shuangsheng.render.materials.bracket_chart", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
+    ("shuangsheng.render.materials.certificates", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.documents", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.documents", "shuangsheng.storage.workbook.schema"),  # TEAMS_HEADER: the registration form prints teams.xlsx's columns
-    ("shuangsheng.render.materials.ending", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.flow", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.paper", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.paper", "shuangsheng.storage.workbook.schema"),  # HAND_COLUMNS and labels: the score card prints the workbook's hand columns

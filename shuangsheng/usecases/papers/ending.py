@@ -7,14 +7,9 @@ import datetime as dt
 from pathlib import Path
 
 from shuangsheng.knockout.bracket import Bracket
-from shuangsheng.render.materials.ending import (
-    announcement_pdf,
-    award_date_text,
-    bracket_pdf,
-    certificates_pdf,
-    chart_layout,
-    layout_note,
-)
+from shuangsheng.render.materials.announcement import announcement_pdf, award_date_text
+from shuangsheng.render.materials.bracket_chart import bracket_pdf, chart_layout, layout_note
+from shuangsheng.render.materials.certificates import certificates_pdf
 from shuangsheng.render.materials.fonts import choose_fonts
 from shuangsheng.render.materials.picture import announcement_picture
 from shuangsheng.storage.event import Event
