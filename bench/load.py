@@ -61,7 +61,7 @@ from pathlib import Path
 from shuangsheng.storage import event, workbook
 from shuangsheng.storage.names import TEAMS_FILE
 from shuangsheng.usecases.demo import make_teams
-from shuangsheng.table.entry import hand_as_json
+from shuangsheng.table.log import hand_as_json
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.game.match import Status
 from shuangsheng.game.simulate import simulate_match

@@ -837,7 +837,7 @@ def test_a_phone_given_up_mid_match_and_the_card_typed_is_paper_not_still_playin
 def test_a_confirmed_phone_table_stays_final_on_the_tv_once_its_card_is_typed_too(folder, room):
     """Both teams confirmed on the phone (the TV shows the result as final); then the referee types the signed card
     as usual and it agrees hand by hand: the record is confirmed all the same — never back to 进行中 on the TV."""
-    from shuangsheng.table.entry import hand_as_json
+    from shuangsheng.table.log import hand_as_json
 
     record = simulated(1, folder)
     for n, hand in enumerate(record.hands, start=1):

@@ -9,7 +9,8 @@ from pathlib import Path
 from shuangsheng.storage import workbook
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.table.codes import format_code, parse_code
-from shuangsheng.table.entry import Stamp, add_hand
+from shuangsheng.table.entry import add_hand
+from shuangsheng.table.log import Stamp
 from shuangsheng.usecases.draw import draw_next
 from shuangsheng.usecases.folder import TournamentError, open_folder
 from shuangsheng.usecases.score import score
@@ -104,7 +105,7 @@ def _all_codes_before(before: dict[int, str], after: dict[int, str]) -> set[str]
 
 
 def tournament_setup(folder: Path, number: int, table: int):
-    from shuangsheng.table.entry import Seat, TableSetup
+    from shuangsheng.table.log import Seat, TableSetup
 
     state = open_folder(folder)
     pairing = state.rounds[number - 1].match(table).pairing

@@ -392,13 +392,15 @@ def test_a_voided_draw_s_codes_stop_working(tmp_path: Path) -> None:
 
 
 def _setup():
-    from shuangsheng.table.entry import Seat, TableSetup
+    from shuangsheng.table.log import Seat, TableSetup
 
     return TableSetup(1, 1, Seat("01", ("甲", "乙")), Seat("02", ("丙", "丁")))
 
 
 def test_entries_are_decided_and_appended_in_one_transaction_and_read_back(tmp_path: Path) -> None:
-    from shuangsheng.table.entry import Result, Stamp, add_hand, end, table_state
+    from shuangsheng.table.entry import Result, add_hand, end
+    from shuangsheng.table.log import Stamp
+    from shuangsheng.table.state import table_state
 
     stamp = Stamp("s1", "2026-03-20T09:00:00+08:00", "192.168.1.20")
     with Ledger.open(tmp_path) as book:
@@ -417,7 +419,8 @@ def test_entries_are_decided_and_appended_in_one_transaction_and_read_back(tmp_p
 
 
 def test_a_refused_request_appends_nothing(tmp_path: Path) -> None:
-    from shuangsheng.table.entry import Result, Stamp, add_hand
+    from shuangsheng.table.entry import Result, add_hand
+    from shuangsheng.table.log import Stamp
 
     with Ledger.open(tmp_path) as book:
         draw = book.record_draw(_round_of_two_tables(), {})
@@ -443,7 +446,8 @@ def test_a_change_to_a_draw_no_longer_in_force_is_refused_and_nothing_stored(tmp
     """A request read its draw, then `draw --redo` voided it or a newer draw of the round superseded it: the entry
     or clock row would be stored where no table shows it, so the ledger refuses it (DrawReplaced, rolled back);
     what changes nothing is still answered."""
-    from shuangsheng.table.entry import Result, Stamp, add_hand
+    from shuangsheng.table.entry import Result, add_hand
+    from shuangsheng.table.log import Stamp
 
     hand = {"hand": 1, "id": "p1", "dealer": "A", "points": 35}
     start = ClockRow(ClockAction.START, "2026-12-01T14:00:00+08:00", "127.0.0.1")

@@ -21,7 +21,8 @@ from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.names import round_path
 from shuangsheng.storage.workbook.loading import read_file, read_grids
 from shuangsheng.storage.workbook.schema import FIRST_HAND_ROW, MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
-from shuangsheng.table.entry import Seat, Stamp, TableSetup, add_hand, confirm, end, hand_as_json
+from shuangsheng.table.entry import add_hand, confirm, end
+from shuangsheng.table.log import Seat, Stamp, TableSetup, hand_as_json
 from shuangsheng.usecases.awards import bracket
 from shuangsheng.usecases.folder import open_folder
 from shuangsheng.usecases.score import score

@@ -23,6 +23,7 @@ from shuangsheng.storage.ledger.lost import FileId, LedgerLost, Loss, file_id, f
 from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.storage.names import DB_NAME, EVENT_FILE, TEAMS_FILE, round_path
 from shuangsheng.table import entry
+from shuangsheng.table.log import Entry, Seat, TableSetup
 from shuangsheng.vocabulary.errors import Issue, UserError, issues_json
 
 MAX_BODY = 16 * 1024  # bytes of a POST body
@@ -198,11 +199,11 @@ class Seating:
         found = listed.get(team) if isinstance(listed, dict) else None
         return found.players if found is not None else ()
 
-    def setup(self, record: DrawRecord, table: int, book: Ledger) -> entry.TableSetup:
+    def setup(self, record: DrawRecord, table: int, book: Ledger) -> TableSetup:
         """Table `table` of the draw `record`, under the rules its round is scored under (`rules_for`)."""
         pairing = next(p for p in record.round.pairings if p.table == table)
-        return entry.TableSetup(record.round.number, table, entry.Seat(pairing.a, self.players(record, pairing.a)),
-                                entry.Seat(pairing.b, self.players(record, pairing.b)), self.rules_for(record, book))
+        return TableSetup(record.round.number, table, Seat(pairing.a, self.players(record, pairing.a)),
+                                Seat(pairing.b, self.players(record, pairing.b)), self.rules_for(record, book))
 
     def rules_for(self, record: DrawRecord, book: Ledger):  # -> RuleSet
         """The rules round `record` is scored under, as `score` and the TV have them (`EventFolder.rules_for`): the
@@ -285,13 +286,13 @@ class Sealed(Exception):
 
 
 def checked(book: Ledger, record: DrawRecord,
-            decide: Callable[[tuple[entry.Entry, ...]], entry.Decision],
-            ) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
+            decide: Callable[[tuple[Entry, ...]], entry.Decision],
+            ) -> Callable[[tuple[Entry, ...]], entry.Decision]:
     """`decide`, refusing (`Sealed`) a change once a later round than `record`'s is drawn, as read in the write
     transaction itself: `draw` is another process and may record the next round after the server looked.
     (A change to a draw voided meanwhile is refused by the ledger: `DrawReplaced`.)"""
 
-    def decided(entries: tuple[entry.Entry, ...]) -> entry.Decision:
+    def decided(entries: tuple[Entry, ...]) -> entry.Decision:
         decision = decide(entries)
         if decision.entry is not None and book.last_round() > record.round.number:
             raise Sealed(decision)

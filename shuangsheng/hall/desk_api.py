@@ -12,7 +12,7 @@ is not the file serve opened (deleted, emptied, replaced), every call is 503 wit
 POST carries the page's `"id"` for the press and the `"mark"` of what it showed (the table's, or the clock's
 `clock_mark`), 422 without them: the same id again (a retry after a lost answer) is answered 200 with the desk as it
 stands and adds nothing; the same id for another action or content, or a new press on an older mark, is 409 —
-decided inside the write transaction (`shuangsheng.table.entry.desk_action`, `shuangsheng.table.clock.decide_clock`).
+decided inside the write transaction (`shuangsheng.table.desk_actions.desk_action`, `shuangsheng.table.clock.decide_clock`).
 
 The workbook's view of each table comes from the venue display's cached reading of the folder (`BoardSource`:
 read again only when the files change), the phone entries and the clock from event.db on every request.
@@ -60,6 +60,9 @@ from shuangsheng.storage.ledger.queries import DrawReplaced
 from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.table import desk, entry
 from shuangsheng.table.clock import ClockAction, clock_at, decide_clock, parse_time
+from shuangsheng.table.desk_actions import desk_action
+from shuangsheng.table.log import Action, Stamp
+from shuangsheng.table.state import table_state
 from shuangsheng.vocabulary.errors import Issue, issues_json, shown
 
 DESK_PREFIX = "/api/desk"
@@ -256,7 +259,7 @@ class DeskApi:
         for pairing in record.round.pairings:
             setup = self.seating.setup(record, pairing.table, book)
             entries = book.table_entries(record.id, pairing.table)
-            tables.append(desk.DeskTable(entry.table_state(setup, entries), entries, sheets.get(pairing.table)))
+            tables.append(desk.DeskTable(table_state(setup, entries), entries, sheets.get(pairing.table)))
         round_ = desk.Round(record.round.number, round_title(record.round.number, len(record.round.pool)),
                             is_final(record.round), tuple(tables))
         return desk.desk_json(round_, clock, now, self.folder, clock_mark=len(rows))
@@ -272,8 +275,8 @@ class DeskApi:
 
     # --- actions ---
 
-    def _stamp(self, address: str) -> entry.Stamp:
-        return entry.Stamp(secrets.token_hex(8), self.clock(), address)
+    def _stamp(self, address: str) -> Stamp:
+        return Stamp(secrets.token_hex(8), self.clock(), address)
 
     def _clock(self, body: object, address: str) -> Reply:
         raw = body.get("action") if isinstance(body, dict) else None
@@ -317,8 +320,8 @@ class DeskApi:
             setup = self.seating.setup(record, table, book)
             stamp = self._stamp(address)
             try:
-                decision = book.decide_entry(record.id, table, checked(book, record, lambda entries: entry.desk_action(
-                    entry.Action(action), setup, entries, body, stamp=stamp)))
+                decision = book.decide_entry(record.id, table, checked(book, record, lambda entries: desk_action(
+                    Action(action), setup, entries, body, stamp=stamp)))
             except Sealed:
                 return desk_refusal(HTTPStatus.CONFLICT, "action", NEXT_DRAWN)
             if decision.result.http_status >= 400:

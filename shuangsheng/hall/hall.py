@@ -71,6 +71,8 @@ from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.table import entry
 from shuangsheng.table.clock import clock_at, parse_time
 from shuangsheng.table.codes import parse_code
+from shuangsheng.table.log import Entry, Stamp, TableSetup
+from shuangsheng.table.state import TableState, table_state
 
 API_PREFIX = "/api/t/"
 DESK_API_PREFIX = "/api/desk"  # the desk API (shuangsheng/hall/desk_api.py)
@@ -288,13 +290,13 @@ class TableApi:
             record, table = found
             setup = self.seating.setup(record, table, book)
             if route.action is None:
-                state = entry.table_state(setup, book.table_entries(record.id, table))
+                state = table_state(setup, book.table_entries(record.id, table))
                 return Reply(HTTPStatus.OK, state.as_json() | {"clock": self._clock(book, record.id, state)})
             try:
                 body = json_body(request.body)
             except BadBody as bad:
                 return bad.reply
-            decide = decider(route.action, setup, body, entry.Stamp(secrets.token_hex(8), self.clock(),
+            decide = decider(route.action, setup, body, Stamp(secrets.token_hex(8), self.clock(),
                                                                      request.address))
             decision = decide(book.table_entries(record.id, table))  # on what is committed now, without waiting
             if decision.entry is not None and self._sealed(record):
@@ -309,7 +311,7 @@ class TableApi:
                 answer |= {"clock": self._clock(book, record.id, decision.state)}
         return Reply(decision.http_status, answer)
 
-    def _clock(self, book: Ledger, draw_id: int, state: entry.TableState) -> dict[str, object] | None:
+    def _clock(self, book: Ledger, draw_id: int, state: TableState) -> dict[str, object] | None:
         """This table's clock (the round's minutes plus its extra minutes), None before the desk starts it."""
         found = clock_at(book.clock_rows(draw_id), parse_time(self.clock()), state.setup.rules.match_minutes)
         return found.table_json(state.log.extra_minutes) if found is not None else None
@@ -320,8 +322,8 @@ def sealed(decision: entry.Decision) -> Reply:
     return Reply(HTTPStatus.LOCKED, {**refusal(HTTPStatus.LOCKED, SEALED).document, "state": decision.state.as_json()})
 
 
-def decider(action: str, setup: entry.TableSetup, body: object,
-            stamp: entry.Stamp) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
+def decider(action: str, setup: TableSetup, body: object,
+            stamp: Stamp) -> Callable[[tuple[Entry, ...]], entry.Decision]:
     """The pure decision of one POST, over the table's entries as the ledger reads them in its transaction."""
     decide = {"hands": entry.add_hand, "end": entry.end, "undo": entry.undo, "confirm": entry.confirm}[action]
     return lambda entries: decide(setup, entries, body, stamp=stamp)

@@ -18,8 +18,8 @@ from shuangsheng.storage import workbook
 from shuangsheng.storage.workbook import MATCHES_SHEET, MatchSheet, Problem, RoundSheet
 from shuangsheng.storage.workbook.round_reader import FinalCard
 from shuangsheng.table import sources
-from shuangsheng.table.entry import EntryStatus
 from shuangsheng.table.sources import Source
+from shuangsheng.table.state import EntryStatus
 from shuangsheng.table.status import TableStatus, table_status
 from shuangsheng.vocabulary.errors import Place
 

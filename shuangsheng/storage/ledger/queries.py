@@ -32,7 +32,8 @@ from shuangsheng.storage.names import (
     DB_NAME,
 )
 from shuangsheng.table.clock import ClockAction, ClockDecision, ClockRow
-from shuangsheng.table.entry import Decision, Entry, read_entry
+from shuangsheng.table.entry import Decision
+from shuangsheng.table.log import Entry, read_entry
 
 
 class DrawReplaced(RuntimeError):

@@ -79,7 +79,7 @@ MIGRATIONS: tuple[str, ...] = (
         id INTEGER PRIMARY KEY,
         draw INTEGER NOT NULL REFERENCES draw (id),
         tbl INTEGER NOT NULL,
-        body TEXT NOT NULL,              -- JSON: shuangsheng.table.entry.Entry.as_json()
+        body TEXT NOT NULL,              -- JSON: shuangsheng.table.log.Entry.as_json()
         at TEXT NOT NULL,
         address TEXT NOT NULL            -- the device's IP address
     );

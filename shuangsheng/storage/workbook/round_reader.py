@@ -61,7 +61,7 @@ from shuangsheng.storage.workbook.schema import (
     Column,
     sheet_name,
 )
-from shuangsheng.table.entry import Entry
+from shuangsheng.table.log import Entry
 from shuangsheng.vocabulary.errors import Place
 from shuangsheng.vocabulary.fields import FIELD_CN, FIELDS
 
