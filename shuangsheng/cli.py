@@ -453,7 +453,7 @@ def awards(
     force: Annotated[bool, typer.Option("--force", help="覆盖被改动过的成绩公告、荣誉证书和晋级图")] = False,
 ) -> None:
     """最终名次：一等奖、二等奖、三等奖；比赛结束后另有成绩公告、荣誉证书和晋级图 PDF。"""
-    from shuangsheng.knockout.knockout import placings_as_json
+    from shuangsheng.knockout.placings import placings_as_json
     from shuangsheng.render.report import next_after_awards, placings_text
     from shuangsheng.usecases.awards import bracket
     from shuangsheng.usecases.papers.ending import write_awards

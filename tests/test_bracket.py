@@ -8,8 +8,9 @@ import random
 import pytest
 
 from shuangsheng.game.levels import Level, Levels
+from shuangsheng.knockout.advance import next_round
 from shuangsheng.knockout.bracket import GAP, Bracket, SlotKind, build, entry_note
-from shuangsheng.knockout.knockout import MatchOutcome, Round, next_round, rounds_needed
+from shuangsheng.knockout.knockout import MatchOutcome, Round, rounds_needed
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage.event import Byes
 from shuangsheng.table.status import TableStatus

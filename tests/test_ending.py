@@ -17,8 +17,9 @@ from typer.testing import CliRunner
 
 from shuangsheng.cli import app
 from shuangsheng.game.levels import Level, Levels
+from shuangsheng.knockout.advance import next_round
 from shuangsheng.knockout.bracket import build
-from shuangsheng.knockout.knockout import MatchOutcome, Round, next_round
+from shuangsheng.knockout.knockout import MatchOutcome, Round
 from shuangsheng.knockout.teams import Team
 from shuangsheng.render.materials import announcement, bracket_chart, certificates
 from shuangsheng.render.materials.fonts import choose_fonts, formal_candidates, system_candidates

@@ -22,15 +22,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from shuangsheng.game.levels import Levels, Side
-from shuangsheng.knockout.knockout import (
-    MatchOutcome,
-    Pairing,
-    Placings,
-    Round,
-    bye_count,
-    placings,
-    round_title,
-)
+from shuangsheng.knockout.knockout import MatchOutcome, Pairing, Round, bye_count, round_title
+from shuangsheng.knockout.placings import Placings, placings
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage.event import Byes, ThirdPlace
 from shuangsheng.table.status import TableStatus

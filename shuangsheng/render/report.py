@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shuangsheng.game.match import MatchResult, result_summary
-from shuangsheng.knockout.knockout import Pairing, Placings, is_final
+from shuangsheng.knockout.knockout import Pairing, is_final
+from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.teams import Team, team_label
 from shuangsheng.render.results import NextStep
 from shuangsheng.table.status import TableStatus

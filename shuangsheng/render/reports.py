@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from shuangsheng.game.hands import Hand
 from shuangsheng.game.match import MatchResult
-from shuangsheng.knockout.knockout import Advancement, MatchOutcome, Round
+from shuangsheng.knockout.advance import Advancement
+from shuangsheng.knockout.knockout import MatchOutcome, Round
 from shuangsheng.knockout.teams import Team
 from shuangsheng.table.sources import Source
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, Column, Slot, SlotKind
-from shuangsheng.knockout.knockout import Placings, is_final, stage_name
+from shuangsheng.knockout.knockout import is_final, stage_name
+from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.teams import Team, team_name
 from shuangsheng.render.results import RoundResults, TableResult, round_results
 from shuangsheng.storage.workbook.schema import UNCHECKED

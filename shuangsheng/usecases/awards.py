@@ -8,7 +8,8 @@ from pathlib import Path
 from shuangsheng.knockout import knockout
 from shuangsheng.knockout.bracket import Bracket
 from shuangsheng.knockout.bracket import build as build_bracket
-from shuangsheng.knockout.knockout import Placings
+from shuangsheng.knockout.placings import Placings
+from shuangsheng.knockout.placings import placings as final_placings
 from shuangsheng.table.status import TableStatus
 from shuangsheng.usecases.folder import EventFolder, TournamentError, format_options, open_folder, stop_if_stale
 from shuangsheng.usecases.scoring import outcomes_by_round
@@ -23,7 +24,7 @@ def awards_in(state: EventFolder) -> tuple[Placings, EventFolder]:
     scores = state.scores()
     stop_if_stale(state.path, scores)
     try:
-        placings = knockout.placings([s.round for s in scores], outcomes_by_round(scores), **format_options(state.event))
+        placings = final_placings([s.round for s in scores], outcomes_by_round(scores), **format_options(state.event))
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=exc.heading) from None
     return placings, state

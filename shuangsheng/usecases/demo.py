@@ -14,7 +14,8 @@ from shuangsheng.game.hands import MatchRecord
 from shuangsheng.game.rules import RuleSet
 from shuangsheng.game.simulate import simulate_match
 from shuangsheng.knockout import knockout
-from shuangsheng.knockout.knockout import Placings, Round
+from shuangsheng.knockout.knockout import Round
+from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.teams import Team
 from shuangsheng.render.reports import DrawReport, RoundScore, ScoreReport
 from shuangsheng.storage import event as event_file

@@ -12,7 +12,10 @@ from pathlib import Path
 
 from shuangsheng.game.rules import RuleSet, TieBreak
 from shuangsheng.knockout import knockout
+from shuangsheng.knockout.advance import NextRound, RoundNotDecided, next_round
+from shuangsheng.knockout.draw import draw_from_lots, draw_round
 from shuangsheng.knockout.knockout import Round
+from shuangsheng.knockout.placings import prize_note
 from shuangsheng.knockout.teams import Team
 from shuangsheng.render.reports import DrawCheck, DrawReport
 from shuangsheng.storage import event as event_file
@@ -182,7 +185,7 @@ def complete_draw(state: EventFolder, book: Ledger, record: DrawRecord) -> DrawR
         workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules))
         book.record_file(path)
     title = knockout.round_title(drawn.number, len(drawn.pool))
-    note = knockout.prize_note(drawn, state.event.third_place)
+    note = prize_note(drawn, state.event.third_place)
     return DrawReport(drawn, path, False, None, title, note, teams, state.event, resumed=True,
                       codes=table_codes(book, record.id, drawn))
 
@@ -217,11 +220,11 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
     typed = referee(drawn) if referee is not None else None
     workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules), typed=typed)
     book.record_file(path)
-    note = knockout.prize_note(drawn, state.event.third_place)
+    note = prize_note(drawn, state.event.third_place)
     return DrawReport(drawn, path, generated, None, nxt.title, note, teams, state.event, lots, codes=codes), draw_id
 
 
-def _next_round(state: EventFolder) -> knockout.NextRound:
+def _next_round(state: EventFolder) -> NextRound:
     """What to draw next; with the last round not decided, every match that holds it up and what to do."""
     folder = state.path
     scores = state.scores()
@@ -229,8 +232,8 @@ def _next_round(state: EventFolder) -> knockout.NextRound:
     rounds = [s.round for s in scores]
     ids = list(rounds[0].pool) if rounds else [t.id for t in state.teams]
     try:
-        nxt = knockout.next_round(ids, rounds, outcomes_by_round(scores), **format_options(state.event))
-    except knockout.RoundNotDecided as exc:
+        nxt = next_round(ids, rounds, outcomes_by_round(scores), **format_options(state.event))
+    except RoundNotDecided as exc:
         last = round_path(folder, exc.number)
         hint = (
             f"第{exc.number}轮已经抽签：各桌比赛结束后把每一局填入 {last.name}，再运行 {command_line('score', folder)}"
@@ -304,9 +307,9 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
     common = {"byes": len(target.byes), "previous_byes": knockout.byes_so_far(earlier), "third_place_match": third}
     try:
         if target.seed is not None:
-            again = knockout.draw_round(number, target.pool, seed=target.seed, **common)
+            again = draw_round(number, target.pool, seed=target.seed, **common)
         else:
-            again = knockout.draw_from_lots(number, target.lots, target.pool, **common)
+            again = draw_from_lots(number, target.lots, target.pool, **common)
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=f"第{number}轮：按记下的抽签名单重抽不成立：") from None
     differences = []

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from shuangsheng.game.rules import RuleSet
 from shuangsheng.knockout import knockout
+from shuangsheng.knockout.draw import draw_round
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.knockout.teams import Team
 from shuangsheng.render.reports import RoundScore
@@ -263,7 +264,7 @@ def _draw_problems(rounds: Sequence[RoundSheet]) -> list[Issue]:
         third = next(((p.a, p.b) for p in r.pairings if p.third_place), None)
         byes = knockout.byes_so_far([s.round for s in rounds[:i]])
         try:
-            again = knockout.draw_round(
+            again = draw_round(
                 r.number, r.pool, seed=r.seed, byes=len(r.byes), previous_byes=byes, third_place_match=third
             )
         except knockout.KnockoutError as exc:

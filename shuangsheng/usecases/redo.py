@@ -12,6 +12,7 @@ from pathlib import Path
 
 from shuangsheng.knockout import knockout
 from shuangsheng.knockout.knockout import Round
+from shuangsheng.knockout.placings import prize_note
 from shuangsheng.render.reports import DrawReport, Redo, RoundScore
 from shuangsheng.storage import files, qr_sheets, workbook
 from shuangsheng.storage.ledger.connection import Ledger
@@ -95,7 +96,7 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
         workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), typed=kept, force=True)
         book.record_file(path)
         title = knockout.round_title(number, len(corrected.pool))
-        report = DrawReport(corrected, path, False, backups[0], title, knockout.prize_note(corrected, state.event.third_place),
+        report = DrawReport(corrected, path, False, backups[0], title, prize_note(corrected, state.event.third_place),
                             teams, state.event, redo=Redo(number, replaced, voided, tuple(backups), sheets), codes=codes)
         if papers is not None:
             try:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from shuangsheng.game.match import MatchResult, replay
 from shuangsheng.game.rules import RuleSet
-from shuangsheng.knockout import knockout
+from shuangsheng.knockout.advance import advance
 from shuangsheng.knockout.knockout import MatchOutcome, is_final
 from shuangsheng.render.reports import MatchScore, RoundScore
 from shuangsheng.storage import workbook
@@ -134,7 +134,7 @@ def score_round(sheet: RoundSheet, rules: RuleSet) -> RoundScore:
     if last is not None and last[0] is sheet and last[1] == rules:  # entries attached make another sheet object
         return last[2]
     matches = tuple(score_match(m, rules, _phone(sheet, m, rules)) for m in sheet.matches)
-    scored = RoundScore(sheet, matches, knockout.advance(sheet.round, [m.outcome for m in matches]))
+    scored = RoundScore(sheet, matches, advance(sheet.round, [m.outcome for m in matches]))
     _LAST_SCORED[sheet.path] = (sheet, rules, scored)
     return scored
 

@@ -22,7 +22,7 @@ from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from shuangsheng.knockout.knockout import Placings
+from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.teams import Team, team_name
 from shuangsheng.render.materials.announcement import award_date_text
 from shuangsheng.render.materials.conventions import prize_rows

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from shuangsheng.knockout.knockout import Placings
+from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.teams import Team, canonical_id, team_label, team_name
 
 
