@@ -547,6 +547,8 @@ def show(
 ) -> None:
     """场地大屏：在电视上显示本轮对阵、成绩、晋级图和名次，随计分自动更新（只读网页）。"""
     from shuangsheng.hall import server
+    from shuangsheng.hall.export import export as export_views
+    from shuangsheng.hall.lan import lan_address
     from shuangsheng.storage.event import missing_folder
     from shuangsheng.storage.ledger.lost import lost_ledger
 
@@ -557,14 +559,14 @@ def show(
     if export is not None:
         try:
             with hold(folder):
-                written = server.export(folder, export, force=force)
+                written = export_views(folder, export, force=force)
         except UserError as exc:
             fail(exc.messages)
         typer.echo(f"已导出 {written}（可直接用浏览器打开，不需要联网）")
         return
     host = "127.0.0.1"
     if lan:
-        host = server.lan_address() or ""
+        host = lan_address() or ""
         if not host:
             fail("找不到这台电脑的局域网地址：请确认电脑已连上路由器（网线或无线网络）；只在本机显示请去掉 --lan")
     try:
@@ -677,9 +679,9 @@ def _qr_sheets(folder: Path, url: str):  # type: ignore[no-untyped-def]
 
 def _lan_host(chosen: str | None) -> list[str]:
     """The LAN address to listen on besides 127.0.0.1: the one chosen (--address, [serve] address) or found."""
-    from shuangsheng.hall import server as display
+    from shuangsheng.hall.lan import lan_address
 
-    found = chosen or display.lan_address()
+    found = chosen or lan_address()
     if not found:
         fail("找不到这台电脑的局域网地址：请确认电脑已连上路由器或热点；或用 --address 指定；只在本机使用请去掉 --lan")
     return [] if found == "127.0.0.1" else [found]

@@ -17,9 +17,9 @@ import pytest
 
 from shuangsheng.game.levels import Side
 from shuangsheng.hall import hall
+from shuangsheng.hall.board import BoardSource
 from shuangsheng.hall.desk_api import DeskApi, desk_allowed, is_local
 from shuangsheng.hall.hall import MAX_BODY, Request, TableApi, Throttle
-from shuangsheng.hall.server import BoardSource
 from shuangsheng.storage import workbook
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.marks import version

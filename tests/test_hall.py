@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from shuangsheng.hall import api_common, hall
-from shuangsheng.hall import server as display_server
 from shuangsheng.hall.hall import MAX_BODY, Request, TableApi, Throttle
+from shuangsheng.hall.lan import lan_address
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.names import DB_NAME
 from shuangsheng.table.codes import format_code
@@ -616,9 +616,9 @@ def test_serve_names_a_bad_serve_section(event):
 
 
 def test_the_lan_address_is_found_without_the_network():
-    assert display_server.lan_address(route=lambda: "192.168.1.20", named=lambda: []) == "192.168.1.20"
-    assert display_server.lan_address(route=lambda: "127.0.0.1", named=lambda: ["127.0.1.1", "10.0.0.7"]) == "10.0.0.7"
-    assert display_server.lan_address(route=lambda: None, named=lambda: ["127.0.0.1"]) is None
+    assert lan_address(route=lambda: "192.168.1.20", named=lambda: []) == "192.168.1.20"
+    assert lan_address(route=lambda: "127.0.0.1", named=lambda: ["127.0.1.1", "10.0.0.7"]) == "10.0.0.7"
+    assert lan_address(route=lambda: None, named=lambda: ["127.0.0.1"]) is None
 
 
 def test_serve_makes_codes_for_a_round_drawn_before_codes_existed(event):

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shuangsheng.hall import server as display
+from shuangsheng.hall import board
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage.ledger.connection import Ledger
@@ -171,12 +171,12 @@ class Seating:
     def __init__(self, folder: Path):
         self.folder = folder
         self._lock = threading.Lock()
-        self._read: dict[str, tuple[display.FileState, object]] = {}
+        self._read: dict[str, tuple[board.FileState, object]] = {}
         self._held: dict[tuple, object] = {}  # `rules_for` of a round whose rules changed after it was scored
 
     def _cached(self, name: str, read: Callable[[Path], object], fallback: Callable[[], object]) -> object:
         path = self.folder / name
-        state = display.file_state(path)
+        state = board.file_state(path)
         with self._lock:
             known = self._read.get(name)
             if known is not None and known[0] == state:
@@ -215,8 +215,8 @@ class Seating:
         if scored is None or scored == current.as_mapping():
             return current
         number = record.round.number
-        key = (number, display.file_state(self.folder / EVENT_FILE),
-               display.file_state(round_path(self.folder, number)), book.entries_mark(record.id))
+        key = (number, board.file_state(self.folder / EVENT_FILE),
+               board.file_state(round_path(self.folder, number)), book.entries_mark(record.id))
         with self._lock:
             known = self._held.get(key)
         if known is None:

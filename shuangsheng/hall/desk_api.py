@@ -30,6 +30,7 @@ from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from shuangsheng.hall import board
 from shuangsheng.hall import server as display
 from shuangsheng.hall.api_common import (
     BUSY_WAIT,
@@ -144,7 +145,7 @@ class DeskApi:
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, pin: str, desk_lan: bool = False,
                  bound: Collection[str] = (), throttle: Throttle | None = None,
-                 source: display.BoardSource | None = None, clock: Callable[[], str] = now_iso,
+                 source: board.BoardSource | None = None, clock: Callable[[], str] = now_iso,
                  seating: Seating | None = None, served: ServedFile | None = None):
         self.folder = folder
         self.names = frozenset(names)

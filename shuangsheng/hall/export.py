@@ -1,5 +1,7 @@
-"""Where `show --export` may write: a new `.html` file, or over an earlier export of ours (with --force); never over
-an input of the event (event.toml, teams.xlsx, round-N.xlsx, event.db) or any other file (reads a few bytes of it).
+"""`show --export`: the venue display's views in one self-contained HTML file that any browser opens without Python
+(`export`), and where it may be written: a new `.html` file, or over an earlier export of ours (with --force); never
+over an input of the event (event.toml, teams.xlsx, round-N.xlsx, event.db) or any other file (reads a few bytes
+of it).
 
 An export is recognised by the generator line `shuangsheng/render/templates/show.html.j2` writes near the top of every export.
 """
@@ -10,7 +12,9 @@ import re
 import stat
 from pathlib import Path
 
-from shuangsheng.storage.files import OutputExists
+from shuangsheng.hall.board import load_board, snapshot
+from shuangsheng.render.show_page import page_html
+from shuangsheng.storage.files import OutputExists, write_text
 from shuangsheng.storage.names import DB_NAME, EVENT_FILE, ROUND_PREFIX, ROUND_SUFFIX, TEAMS_FILE
 from shuangsheng.vocabulary.errors import Issue, UserError
 
@@ -56,3 +60,11 @@ def check_target(target: Path, *, force: bool) -> None:
         raise ExportRefused([f"{target} 已存在，而且不是本程序导出的大屏网页，不会被覆盖。{RULE}；请换一个文件名，如 {example}"])
     if not force:
         raise OutputExists(target)
+
+
+def export(folder: Path, target: Path, *, force: bool = False) -> Path:
+    """The same views in one self-contained HTML file (no server). Raises UserError for a folder with problems."""
+    check_target(target, force=force)  # never over an input, nor over anything but an earlier export
+    board = load_board(folder)
+    snap = snapshot(board.title, board)
+    return write_text(target, page_html(snap.title, snap.views, live=False), force=True)

@@ -31,6 +31,7 @@ from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from shuangsheng.hall import board
 from shuangsheng.hall import server as display
 from shuangsheng.hall.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, … and the rest stay importable from here
     BAD_JSON,
@@ -494,7 +495,7 @@ class Hall:
 
 def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str], None],
               max_connections: int = display.MAX_CONNECTIONS, timeout: float = display.READ_SECONDS,
-              settle: float = display.SETTLE_SECONDS, throttle: Throttle | None = None, pin: str | None = None,
+              settle: float = board.SETTLE_SECONDS, throttle: Throttle | None = None, pin: str | None = None,
               desk_lan: bool = False, clock: Callable[[], str] = now_iso) -> Hall:
     """Bind `hosts` (127.0.0.1 first; raises OSError: port taken, address not ours) on one port (port 0: the
     first free one, then the same for the others) and return them, not yet serving. `pin`: the desk's (a new one
@@ -502,7 +503,7 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
     names = {*display.LOCAL_NAMES, *(h.lower() for h in hosts), *display.own_names()}
     cap = display.connection_cap(max_connections, display.open_file_limit(max_connections + display.RESERVED_FILES))
     slots = display.Slots(cap, own=hosts)  # the PC's own addresses hold any share of the connections
-    source = display.BoardSource(folder, log=log, settle=settle, now=lambda: parse_time(clock()))
+    source = board.BoardSource(folder, log=log, settle=settle, now=lambda: parse_time(clock()))
     handler: type[HallHandler] = type("Handler", (HallHandler,), {"source": source, "timeout": timeout})
     servers: list[display.DisplayServer] = []
     try:
