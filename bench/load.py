@@ -59,17 +59,17 @@ import json, random, sys
 from pathlib import Path
 
 from shuangsheng.storage import event, workbook
-from shuangsheng.usecases import tournament
+from shuangsheng.storage.names import TEAMS_FILE
 from shuangsheng.usecases.demo import make_teams
-from shuangsheng.table.entry import hand_as_json
-from shuangsheng.storage.ledger import Ledger
+from shuangsheng.table.log import hand_as_json
+from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.game.match import Status
 from shuangsheng.game.simulate import simulate_match
 
 folder, mode = Path(sys.argv[1]), sys.argv[2]
 rng = random.Random(20)
 if mode == "teams":
-    workbook.write_teams(folder / tournament.TEAMS_FILE, make_teams(rng, int(sys.argv[3])), force=True)
+    workbook.write_teams(folder / TEAMS_FILE, make_teams(rng, int(sys.argv[3])), force=True)
 else:
     rules = event.load(folder).rules
     with Ledger.existing(folder) as book:

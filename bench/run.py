@@ -107,7 +107,7 @@ SCORE_WITHOUT_PDFS = textwrap.dedent(
     from pathlib import Path
     import typer
     from shuangsheng.render.report import score_text
-    from shuangsheng.usecases.tournament import score, write_checked_copy
+    from shuangsheng.usecases.score import score, write_checked_copy
 
     report = score(Path(sys.argv[1]), 1)
     write_checked_copy(report)

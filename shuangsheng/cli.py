@@ -119,8 +119,8 @@ def hold(folder: Path) -> contextlib.ExitStack:
     """One file-writing command at a time: the folder's lock (waits briefly, then names the holder: exit 1),
     then event.db opened or built and the program's stale temporary files removed. A folder that is not there
     yet is not held (the command says so, or creates it)."""
-    from shuangsheng.storage.ledger import exclusive
-    from shuangsheng.usecases.tournament import prepare
+    from shuangsheng.storage.ledger.lock import exclusive
+    from shuangsheng.usecases.folder import prepare
 
     stack = contextlib.ExitStack()
     if not folder.is_dir():
@@ -173,12 +173,12 @@ def materials(
     force: Annotated[bool, typer.Option("--force", help="覆盖被改动过的 PDF")] = False,
 ) -> None:
     """打印材料：通知、比赛规则、规则口径确认单、报名表、抽签签条、纪念品领取签收表（PDF）。"""
-    from shuangsheng.render.materials.documents import build_all
     from shuangsheng.render.report import next_after_materials
     from shuangsheng.storage.event import load
+    from shuangsheng.storage.names import TEAMS_FILE
     from shuangsheng.storage.workbook import WorkbookError, holds_no_teams, read_teams
+    from shuangsheng.usecases.papers.materials import build_all
     from shuangsheng.usecases.progress import progress
-    from shuangsheng.usecases.tournament import TEAMS_FILE
 
     try:
         event = load(folder)
@@ -224,13 +224,13 @@ def demo(
     seed: Annotated[int, typer.Option("--seed", metavar="整数", parser=WholeNumber(), help="随机种子（同一种子得到同一场示例比赛）")] = 2026,
 ) -> None:
     """生成一场完整的示例比赛：设置、报名表、每轮抽签与模拟记分、检查副本、每轮的对阵表、计分卡、成绩和加赛单、打印材料和最终名次。"""
-    from shuangsheng.render.materials.documents import build_all
-    from shuangsheng.render.materials.ending import write_awards
-    from shuangsheng.render.materials.paper import write_draw_papers
-    from shuangsheng.render.materials.results import write_score_papers
     from shuangsheng.render.report import next_after_demo, placings_text
+    from shuangsheng.usecases.awards import bracket_in
     from shuangsheng.usecases.demo import run_demo
-    from shuangsheng.usecases.tournament import bracket_in
+    from shuangsheng.usecases.papers.draw import write_draw_papers
+    from shuangsheng.usecases.papers.ending import write_awards
+    from shuangsheng.usecases.papers.materials import build_all
+    from shuangsheng.usecases.papers.score import write_score_papers
 
     done = {}  # the printed materials and the ending, written once the event is over
 
@@ -276,10 +276,11 @@ def demo(
 def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
     """新建活动文件夹：event.toml（按通知预填）和空白报名表 teams.xlsx。"""
     from shuangsheng.render.report import next_after_init
-    from shuangsheng.storage.event import EVENT_FILE, default_text
+    from shuangsheng.storage.event import default_text
     from shuangsheng.storage.files import keep_copy, write_text
+    from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE
     from shuangsheng.storage.workbook import write_teams_template
-    from shuangsheng.usecases.tournament import TEAMS_FILE, prepare
+    from shuangsheng.usecases.folder import prepare
 
     # A file that is already there is kept (it may be a filled team list); only when both are there is that an
     # error, and --force replaces them.
@@ -339,9 +340,10 @@ def draw(
     ] = None,
 ) -> None:
     """抽下一轮：写出 round-N.xlsx（对阵和每桌记分表）、对阵表和计分卡（PDF）；上次被中断的抽签按原对阵补全。"""
-    from shuangsheng.render.materials.paper import write_draw_papers
     from shuangsheng.render.report import check_text, draw_text, next_after_draw
-    from shuangsheng.usecases.tournament import check_draw, draw_next, redo_draw
+    from shuangsheng.usecases.draw import check_draw, draw_next
+    from shuangsheng.usecases.papers.draw import write_draw_papers
+    from shuangsheng.usecases.redo import redo_draw
 
     if check is not None:
         try:
@@ -396,8 +398,8 @@ def score(
 
 def _score(folder: Path, round_number: int | None, *, json_out: bool, force: bool, verify: Path | None,
            accept_rules: bool) -> None:
-    from shuangsheng.render.materials.results import write_score_papers
     from shuangsheng.render.report import edited_checked_copy, score_text, verification_text
+    from shuangsheng.usecases.papers.score import write_score_papers
     from shuangsheng.usecases.score_step import score_and_write, score_step_json
 
     try:
@@ -433,8 +435,8 @@ def _score(folder: Path, round_number: int | None, *, json_out: bool, force: boo
 def _score_next(step, folder: Path) -> str:  # type: ignore[no-untyped-def]
     """The 下一步 line of `score`: for an earlier round than the latest, from where the event stands now."""
     from shuangsheng.render.report import next_after_score
+    from shuangsheng.storage.names import rounds_drawn
     from shuangsheng.usecases.progress import progress
-    from shuangsheng.usecases.tournament import rounds_drawn
 
     number = step.report.score.round.number
     if step.report.redo is not None:  # a correction after the next draw: the one way forward
@@ -451,10 +453,10 @@ def awards(
     force: Annotated[bool, typer.Option("--force", help="覆盖被改动过的成绩公告、荣誉证书和晋级图")] = False,
 ) -> None:
     """最终名次：一等奖、二等奖、三等奖；比赛结束后另有成绩公告、荣誉证书和晋级图 PDF。"""
-    from shuangsheng.knockout.knockout import placings_as_json
-    from shuangsheng.render.materials.ending import write_awards
+    from shuangsheng.knockout.placings import placings_as_json
     from shuangsheng.render.report import next_after_awards, placings_text
-    from shuangsheng.usecases.tournament import bracket
+    from shuangsheng.usecases.awards import bracket
+    from shuangsheng.usecases.papers.ending import write_awards
 
     try:
         with hold(folder):
@@ -487,9 +489,9 @@ def bracket(
     force: Annotated[bool, typer.Option("--force", help="覆盖被改动过的晋级图")] = False,
 ) -> None:
     """晋级图：到目前为止的每一轮、每场比赛和名次，A3 纸的 PDF，组数多时分几张拼接。"""
-    from shuangsheng.render.materials.ending import write_bracket
     from shuangsheng.render.report import next_after_bracket
-    from shuangsheng.usecases.tournament import bracket as run
+    from shuangsheng.usecases.awards import bracket as run
+    from shuangsheng.usecases.papers.ending import write_bracket
 
     try:
         with hold(folder):
@@ -509,10 +511,10 @@ def bracket(
 @app.command()
 def rebuild(folder: FolderArg = Path(".")) -> None:
     """比赛记录 event.db 丢失、清空或损坏后（已经抽过签）：按文件夹里的文件重建，换新的录分码，重新生成当前一轮的计分卡。"""
-    from shuangsheng.render.materials.paper import write_draw_papers
-    from shuangsheng.render.materials.qr_sheet import reprint_qr_sheet
     from shuangsheng.storage.event import missing_folder
-    from shuangsheng.storage.ledger import exclusive
+    from shuangsheng.storage.ledger.lock import exclusive
+    from shuangsheng.usecases.papers.draw import write_draw_papers
+    from shuangsheng.usecases.papers.qr_sheet import reprint_qr_sheet
     from shuangsheng.usecases.rebuild import rebuild as run
     from shuangsheng.usecases.rebuild import rebuilt_lines
 
@@ -545,8 +547,10 @@ def show(
 ) -> None:
     """场地大屏：在电视上显示本轮对阵、成绩、晋级图和名次，随计分自动更新（只读网页）。"""
     from shuangsheng.hall import server
+    from shuangsheng.hall.export import export as export_views
+    from shuangsheng.hall.lan import lan_address
     from shuangsheng.storage.event import missing_folder
-    from shuangsheng.storage.ledger import lost_ledger
+    from shuangsheng.storage.ledger.lost import lost_ledger
 
     if (missing := missing_folder(folder)) is not None:
         fail(missing)
@@ -555,14 +559,14 @@ def show(
     if export is not None:
         try:
             with hold(folder):
-                written = server.export(folder, export, force=force)
+                written = export_views(folder, export, force=force)
         except UserError as exc:
             fail(exc.messages)
         typer.echo(f"已导出 {written}（可直接用浏览器打开，不需要联网）")
         return
     host = "127.0.0.1"
     if lan:
-        host = server.lan_address() or ""
+        host = lan_address() or ""
         if not host:
             fail("找不到这台电脑的局域网地址：请确认电脑已连上路由器（网线或无线网络）；只在本机显示请去掉 --lan")
     try:
@@ -675,9 +679,9 @@ def _qr_sheets(folder: Path, url: str):  # type: ignore[no-untyped-def]
 
 def _lan_host(chosen: str | None) -> list[str]:
     """The LAN address to listen on besides 127.0.0.1: the one chosen (--address, [serve] address) or found."""
-    from shuangsheng.hall import server as display
+    from shuangsheng.hall.lan import lan_address
 
-    found = chosen or display.lan_address()
+    found = chosen or lan_address()
     if not found:
         fail("找不到这台电脑的局域网地址：请确认电脑已连上路由器或热点；或用 --address 指定；只在本机使用请去掉 --lan")
     return [] if found == "127.0.0.1" else [found]

@@ -15,10 +15,14 @@ from shuangsheng.game.levels import Side
 from shuangsheng.game.match import Status
 from shuangsheng.game.simulate import simulate_match
 from shuangsheng.knockout.teams import Team
+from shuangsheng.render.reports import DrawReport, ScoreReport
 from shuangsheng.storage import event as event_file
-from shuangsheng.storage import workbook
-from shuangsheng.usecases import tournament
+from shuangsheng.storage import names, workbook
+from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE, round_path
+from shuangsheng.usecases import draw as drawing
 from shuangsheng.usecases.demo import make_teams
+from shuangsheng.usecases.folder import open_folder
+from shuangsheng.usecases.score import score, write_checked_copy
 from tests.helpers import cli, tied_hands
 
 TIED = MatchRecord((Hand(Side.A, 80),))  # one hand, 80 points: the deal changes hands, nobody rises: 需加赛
@@ -43,8 +47,8 @@ def new_event(folder: Path, teams: int | Sequence[Team] = 4, *, digits: int = 2,
     `each_round`: a bye in every round with an odd field)."""
     cli("init", folder)
     listed = team_list(teams, digits=digits, names=names) if isinstance(teams, int) else teams
-    workbook.write_teams(folder / tournament.TEAMS_FILE, listed, force=True)
-    toml = folder / event_file.EVENT_FILE
+    workbook.write_teams(folder / TEAMS_FILE, listed, force=True)
+    toml = folder / EVENT_FILE
     text = toml.read_text(encoding="utf-8")
     assert 'third_place = "shared"' in text and 'byes = "first_round"' in text
     if playoff:
@@ -62,19 +66,19 @@ def start_event(folder: Path, *, teams: int = 11, seed: int = 7, each_round: boo
     return rng
 
 
-def draw(folder: Path, rng: random.Random) -> tournament.DrawReport:
-    return tournament.draw_next(folder, seed=rng.randrange(10**6, 10**9))
+def draw(folder: Path, rng: random.Random) -> DrawReport:
+    return drawing.draw_next(folder, seed=rng.randrange(10**6, 10**9))
 
 
 def play(folder: Path, number: int, rng: random.Random, records: Mapping[int, MatchRecord] | None = None) -> None:
     """Fill round `number` as the referees would (simulated hands for every table unless `records` says which),
     then score it and write the checked copy, as `shuangsheng score` does."""
-    report = tournament.score(folder, number)
+    report = score(folder, number)
     if records is None:
-        rules = tournament.open_folder(folder).rules
+        rules = open_folder(folder).rules
         records = {m.match.table: simulate_match(rng, rules=rules)[0] for m in report.score.matches}
-    workbook.fill_round(tournament.round_path(folder, number), records)
-    tournament.write_checked_copy(tournament.score(folder, number))
+    workbook.fill_round(round_path(folder, number), records)
+    write_checked_copy(score(folder, number))
 
 
 def played_rounds(folder: Path, *, teams: int = 11, rounds: int, seed: int = 7, draw_next: bool = True) -> random.Random:
@@ -100,23 +104,23 @@ def finished(folder: Path, *, teams: int = 11, seed: int = 7, each_round: bool =
             return
 
 
-def every_status_round(folder: Path) -> tournament.ScoreReport:
+def every_status_round(folder: Path) -> ScoreReport:
     """Round 1 of an 8-team event scored with one table of each kind: decided, needs 加赛, walkover, an error
-    at 第4桌!D7. Returns the tournament's ScoreReport."""
+    at 第4桌!D7. Returns score's ScoreReport."""
     new_event(folder, 8)
-    tournament.draw_next(folder, seed=7)
-    path = tournament.round_path(folder, 1)
+    drawing.draw_next(folder, seed=7)
+    path = round_path(folder, 1)
     records = {1: simulate_match(random.Random(3))[0], 2: MatchRecord(tied_hands()),
                4: MatchRecord(tied_hands())}
     workbook.fill_round(path, records, walkovers={3: Side.B})
     wb = openpyxl.load_workbook(path)
     wb["第4桌"]["D7"] = 33
     wb.save(path)
-    return tournament.score(folder, 1)
+    return score(folder, 1)
 
 
 def round_file(folder: Path, number: int) -> Path:
-    return folder / tournament.round_file(number)
+    return folder / names.round_file(number)
 
 
 def simulated(seed: int, folder: Path) -> MatchRecord:
@@ -176,7 +180,7 @@ def round_one_corrected(folder: Path) -> None:
     from dataclasses import replace
 
     round2 = workbook.read_round(round_file(folder, 2)).match(2).pairing
-    winners = {m.outcome.table: m.outcome.winner for m in tournament.score(folder, 1).score.matches}
+    winners = {m.outcome.table: m.outcome.winner for m in score(folder, 1).score.matches}
     wrong = next(p.table for p in workbook.read_round(round_file(folder, 1)).round.pairings
                  if winners[p.table] in (round2.a, round2.b))
     typed = simulated(wrong, folder)  # as second_round_drawn typed it
@@ -189,7 +193,7 @@ def redone_in_ledger(folder: Path, number: int) -> None:
     """What `draw --redo` records in event.db for a round whose tables it all keeps, as another process would do it
     between a server's look at a table and its write: the draw voided, the same draw recorded again, the codes and
     entries carried over to it, in one transaction."""
-    from shuangsheng.storage.ledger import Ledger
+    from shuangsheng.storage.ledger.connection import Ledger
 
     with Ledger.open(folder) as book, book.atomic():
         old = book.draws()[number]

@@ -8,8 +8,9 @@ import random
 import pytest
 
 from shuangsheng.game.levels import Level, Levels
+from shuangsheng.knockout.advance import next_round
 from shuangsheng.knockout.bracket import GAP, Bracket, SlotKind, build, entry_note
-from shuangsheng.knockout.knockout import MatchOutcome, Round, next_round, rounds_needed
+from shuangsheng.knockout.knockout import MatchOutcome, Round, rounds_needed
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage.event import Byes
 from shuangsheng.table.status import TableStatus
@@ -136,12 +137,12 @@ def test_walkover_is_marked_and_the_other_team_goes_on():
 
 
 def test_bracket_of_an_event_folder_has_the_levels_the_engine_found(tmp_path):
-    from shuangsheng.usecases import tournament
+    from shuangsheng.usecases.awards import bracket
     from shuangsheng.usecases.demo import run_demo
 
     report = run_demo(tmp_path / "demo", teams=11, seed=2026)
     assert len(report.placings.third) == 2 and report.placings.complete  # the default demo: two 三等奖
-    chart, state = tournament.bracket(tmp_path / "demo")
+    chart, state = bracket(tmp_path / "demo")
     assert chart.title == state.event.title and chart.placings == report.placings
     check_geometry(chart)
     found = {(s.round.number, m.match.table): m.result.levels for s in report.rounds for m in s.matches}

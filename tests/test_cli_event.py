@@ -19,8 +19,10 @@ from shuangsheng.game.hands import Hand, MatchRecord
 from shuangsheng.game.levels import Side
 from shuangsheng.game.match import Status, replay
 from shuangsheng.knockout import knockout
+from shuangsheng.knockout.draw import draw_round
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage import workbook
+from shuangsheng.storage.names import checked_path
 from tests.events import fill, new_event, round_file, team_list
 from tests.helpers import cli, digests, sha
 from tests.pdfcheck import text_of
@@ -126,7 +128,7 @@ def test_full_event_from_team_list_to_placings(tmp_path, size, bye_rule):
     assert len({awards["first"], awards["second"], *awards["third"]}) == 2 + thirds
     # Every round workbook has its checked copy next to it.
     for doc in docs:
-        assert workbook.checked_path(round_file(folder, doc["round"])).exists()
+        assert checked_path(round_file(folder, doc["round"])).exists()
 
 
 def test_full_event_with_third_place_playoff(tmp_path):
@@ -198,7 +200,7 @@ def test_generated_seed_is_stored_and_reproduces_the_draw(tmp_path):
         seed = int(found.group(1))
         stored = workbook.read_round(round_file(folder, number)).round
         assert stored.seed == seed
-        again = knockout.draw_round(
+        again = draw_round(
             number, stored.pool, seed=seed, previous_byes=knockout.byes_so_far(previous)
         )
         assert (again.pairings, again.byes) == (stored.pairings, stored.byes)
@@ -435,7 +437,7 @@ def test_users_files_are_byte_for_byte_unchanged(tmp_path):
         unchanged()
         cli("awards", folder, "--json")
         unchanged()
-        checked = workbook.checked_path(round_file(folder, number))
+        checked = checked_path(round_file(folder, number))
         assert checked.exists() and checked != round_file(folder, number)
         assert checked.name == f"round-{number}-checked.xlsx"
         summary = openpyxl.load_workbook(checked, read_only=True)["检查结果"]
@@ -453,7 +455,7 @@ def test_edited_checked_copy_is_kept_unless_forced(tmp_path):
     cli("draw", folder, "--seed", 1)
     fill(folder, 1)
     cli("score", folder)
-    checked = workbook.checked_path(round_file(folder, 1))
+    checked = checked_path(round_file(folder, 1))
     cli("score", folder)  # regenerated without asking: it is still exactly ours
     assert checked.exists()
     set_cell(checked, "检查结果", "A1", "我的笔记")
@@ -480,7 +482,7 @@ def test_demo_builds_a_sample_event_and_reruns_in_its_own_folder(tmp_path):
     assert list(out.glob("*.pdf"))
     rounds = sorted(out.glob("round-[0-9].xlsx"))
     assert len(rounds) == knockout.rounds_needed(5)
-    assert all(workbook.checked_path(p).exists() for p in rounds)
+    assert all(checked_path(p).exists() for p in rounds)
     awards = json.loads(cli("awards", out, "--json").stdout)
     assert awards["complete"] is True
     cli("demo", "--out", out, "--teams", 5, "--seed", 1)  # a demo folder is rebuilt

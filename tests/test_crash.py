@@ -35,12 +35,12 @@ def temp_dir(tmp_path, monkeypatch):
 
 
 def test_a_bug_in_score_is_reported_in_the_event_folder(tmp_path, monkeypatch, temp_dir):
-    import shuangsheng.usecases.tournament
+    import shuangsheng.usecases.score
 
     folder = tmp_path / "event"
     assert runner.invoke(cli.app, ["init", str(folder)]).exit_code == 0
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
-    monkeypatch.setattr(shuangsheng.usecases.tournament, "score", boom)
+    monkeypatch.setattr(shuangsheng.usecases.score, "score", boom)
     result = runner.invoke(cli.app, ["score", str(folder), "--round", "2"])
     assert result.exit_code == 1
     assert result.exception is None or isinstance(result.exception, SystemExit)
@@ -87,10 +87,10 @@ def test_report_falls_back_to_the_temporary_folder_and_then_says_it_could_not_sa
 def test_the_real_command_line_shows_no_traceback(tmp_path):
     """Through cli.main in a separate process, as a user runs it."""
     code = (
-        "import sys, tempfile\nfrom shuangsheng import cli\nimport shuangsheng.usecases.tournament\n"
+        "import sys, tempfile\nfrom shuangsheng import cli\nimport shuangsheng.usecases.awards\n"
         f"tempfile.tempdir = {str(tmp_path)!r}\n"
         "def boom(*a, **k): raise KeyError('bug')\n"
-        "shuangsheng.usecases.tournament.awards = shuangsheng.usecases.tournament.bracket = boom\n"
+        "shuangsheng.usecases.awards.awards = shuangsheng.usecases.awards.bracket = boom\n"
         "sys.argv[0] = 'shuangsheng'\n"
         "cli.main()\n"
     )

@@ -13,9 +13,10 @@ import pytest
 
 from shuangsheng.storage import workbook
 from shuangsheng.storage.files import CannotWrite
-from shuangsheng.storage.ledger import Ledger
-from shuangsheng.usecases import tournament
-from shuangsheng.usecases.demo import BOOKKEEPING, HELD, RECORD, run_demo
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.names import DEMO_RECORD
+from shuangsheng.usecases.demo import BOOKKEEPING, HELD, run_demo
+from shuangsheng.usecases.draw import draw_next
 from tests.events import new_event
 from tests.helpers import cli, digests, sha
 
@@ -30,7 +31,7 @@ def demo(tmp_path) -> Path:
 def test_the_record_fingerprints_every_file_the_demo_wrote(demo):
     with Ledger.open(demo) as book:
         written = book.entries("demo")[-1][1]["files"]
-    assert not (demo / RECORD).exists()
+    assert not (demo / DEMO_RECORD).exists()
     assert set(written) == {p.name for p in demo.iterdir()} - BOOKKEEPING - HELD
     assert {"event.toml", "teams.xlsx", "round-1.xlsx", "round-1-checked.xlsx", "荣誉证书.pdf"} <= set(written)
     for name, fingerprint in written.items():
@@ -76,7 +77,7 @@ def test_demo_into_a_real_event_folder_touches_nothing_and_force_is_gone(tmp_pat
 def test_a_folder_from_an_older_demo_without_fingerprints_is_refused(tmp_path):
     out = tmp_path / "old"
     out.mkdir()
-    (out / RECORD).write_text("shuangsheng demo\n", encoding="utf-8")  # the marker older versions wrote
+    (out / DEMO_RECORD).write_text("shuangsheng demo\n", encoding="utf-8")  # the marker older versions wrote
     (out / "round-1.xlsx").write_bytes(b"maybe filled since")
     before = digests(out)
     result = cli("demo", "--out", out, "--teams", 2, code=1)
@@ -85,12 +86,12 @@ def test_a_folder_from_an_older_demo_without_fingerprints_is_refused(tmp_path):
 
 
 def test_a_demo_stopped_part_way_still_records_what_it_wrote(tmp_path, monkeypatch):
-    import shuangsheng.render.materials.ending
+    import shuangsheng.usecases.papers.ending
 
     def refuse(*args, **kwargs):
         raise CannotWrite(tmp_path / "demo" / "晋级图.pdf", PermissionError(13, "Permission denied"))
 
-    monkeypatch.setattr(shuangsheng.render.materials.ending, "write_awards", refuse)
+    monkeypatch.setattr(shuangsheng.usecases.papers.ending, "write_awards", refuse)
     out = tmp_path / "demo"
     frozen = gc.get_freeze_count()
     cli("demo", "--out", out, "--teams", 2, "--seed", 1, code=1)
@@ -126,7 +127,7 @@ def test_each_round_workbook_is_what_draw_writes_with_the_referees_hands_then_ty
     for name in ("event.toml", "teams.xlsx"):
         shutil.copy2(tmp_path / "demo" / name, again / name)
     for played in report.files:
-        drawn = tournament.draw_next(again, seed=played.seed)
+        drawn = draw_next(again, seed=played.seed)
         hands = {m.table: m.record for m in workbook.read_round(played.workbook).matches}
         assert hands and all(record.hands for record in hands.values())
         workbook.fill_round(drawn.path, hands)

@@ -17,12 +17,16 @@ import pytest
 
 from shuangsheng.game.levels import Side
 from shuangsheng.hall import hall
+from shuangsheng.hall.board import BoardSource
 from shuangsheng.hall.desk_api import DeskApi, desk_allowed, is_local
 from shuangsheng.hall.hall import MAX_BODY, Request, TableApi, Throttle
-from shuangsheng.hall.server import BoardSource
-from shuangsheng.storage import ledger, workbook
-from shuangsheng.storage.ledger import DB_NAME, Ledger
+from shuangsheng.storage import workbook
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.marks import version
+from shuangsheng.storage.ledger.records import DrawRecord
+from shuangsheng.storage.names import DB_NAME
 from shuangsheng.storage.workbook.schema import MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
+from shuangsheng.table.clock import ClockAction, ClockRow
 from tests.events import draw, redone_in_ledger, simulated, start_event
 from tests.helpers import page_body, tied_hands
 
@@ -674,10 +678,10 @@ def test_the_ledger_version_changes_with_every_commit_in_wal_mode(folder):
         draw_id = book.draws()[1].id
         with sqlite3.connect(folder / DB_NAME) as db:
             assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        before = ledger.version(folder)
-        book.add_clock(draw_id, ledger.ClockRow(ledger.ClockAction.START, "2026-12-01T14:00:00+08:00", "x"))
-        assert ledger.version(folder) != before  # while the entry is in event.db-wal only
-    assert ledger.version(folder.parent / "nowhere") is None
+        before = version(folder)
+        book.add_clock(draw_id, ClockRow(ClockAction.START, "2026-12-01T14:00:00+08:00", "x"))
+        assert version(folder) != before  # while the entry is in event.db-wal only
+    assert version(folder.parent / "nowhere") is None
 
 
 # --- one real HTTP exchange: the PIN header, and the clock on the TV's /board.json ---
@@ -833,7 +837,7 @@ def test_a_phone_given_up_mid_match_and_the_card_typed_is_paper_not_still_playin
 def test_a_confirmed_phone_table_stays_final_on_the_tv_once_its_card_is_typed_too(folder, room):
     """Both teams confirmed on the phone (the TV shows the result as final); then the referee types the signed card
     as usual and it agrees hand by hand: the record is confirmed all the same — never back to 进行中 on the TV."""
-    from shuangsheng.table.entry import hand_as_json
+    from shuangsheng.table.log import hand_as_json
 
     record = simulated(1, folder)
     for n, hand in enumerate(record.hands, start=1):
@@ -936,7 +940,7 @@ def test_a_clock_press_meant_for_the_round_before_is_409_and_stores_nothing(fold
     assert rows(folder, "clock") == 1
 
 
-def replace_round(record: ledger.DrawRecord, number: int) -> ledger.DrawRecord:
+def replace_round(record: DrawRecord, number: int) -> DrawRecord:
     from dataclasses import replace
 
     return replace(record, round=replace(record.round, number=number))
@@ -989,7 +993,8 @@ def test_a_round_held_under_the_rules_it_was_scored_with_is_shown_so_on_the_phon
     from dataclasses import replace
 
     from shuangsheng.game.hands import MatchRecord
-    from shuangsheng.usecases import tournament
+    from shuangsheng.storage.names import round_path
+    from shuangsheng.usecases.awards import bracket
     from tests.helpers import cli
 
     assert room.phone(1, "hands", {"hand": 1, "id": "h1", "dealer": "A", "points": 75})[0] == 201  # ceil: +1 level
@@ -997,7 +1002,7 @@ def test_a_round_held_under_the_rules_it_was_scored_with_is_shown_so_on_the_phon
     for side in "AB":
         assert room.phone(1, "confirm", {"side": side})[0] == 200
     paper = {t: MatchRecord(tuple(replace(h, level=None) for h in simulated(t, folder).hands)) for t in (2, 3, 4)}
-    workbook.fill_round(tournament.round_path(folder, 1), paper)
+    workbook.fill_round(round_path(folder, 1), paper)
     cli("score", folder)
     toml = folder / "event.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace('dealer_table = "ceil"', 'dealer_table = "floor"'),
@@ -1007,7 +1012,7 @@ def test_a_round_held_under_the_rules_it_was_scored_with_is_shown_so_on_the_phon
     assert status == 200 and (phone["status"], phone["levels"]) == ("decided", {"A": "3", "B": "2"})
     table = room.table(1)
     assert table["state"] == "confirmed" and table["levels"] == {"A": "3", "B": "2"} and table["winner"] == "A"
-    chart, state = tournament.bracket(folder)
+    chart, state = bracket(folder)
     tv = next(m for m in state.scores()[0].matches if m.match.table == 1)
     assert tv.result.levels.a.label == "3" and tv.result.levels.b.label == "2"
     cli("score", folder, "--accept-rules")  # accepted: every reader takes the new rules

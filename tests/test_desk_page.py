@@ -10,12 +10,12 @@ import http.client
 import pytest
 
 from shuangsheng.hall import hall
-from shuangsheng.hall import server as display_server
+from shuangsheng.hall.lan import lan_address
 from shuangsheng.render.desk_page import desk_page
 from tests.events import draw, start_event
 from tests.helpers import ROOT
 
-LAN = display_server.lan_address()
+LAN = lan_address()
 
 
 @pytest.fixture

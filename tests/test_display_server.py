@@ -18,10 +18,13 @@ import pytest
 from typer.testing import CliRunner
 
 from shuangsheng.cli import app
+from shuangsheng.hall import board
+from shuangsheng.hall import lan as lan_addresses
 from shuangsheng.hall import server as display_server
-from shuangsheng.hall.server import BoardSource, FileState, Watch, host_allowed, make_server, problems_of
+from shuangsheng.hall.board import BoardSource, FileState, Watch, problems_of
+from shuangsheng.hall.server import host_allowed, make_server
+from shuangsheng.storage.names import round_path
 from shuangsheng.storage.workbook.problems import Cell, Problem, WorkbookError
-from shuangsheng.usecases import tournament
 from tests.events import finished, play, played_rounds, start_event
 from tests.helpers import digests
 from tests.show_process import cpu_seconds, start_show, stop
@@ -145,7 +148,7 @@ def test_an_unexpected_failure_is_a_calm_page_not_a_traceback(tmp_path, serve, m
     def broken(folder):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(display_server, "load_board", broken)
+    monkeypatch.setattr(board, "load_board", broken)
     status, _, body = request(serve(tmp_path), "GET", "/")
     text = body.decode("utf-8")
     assert status == 500 and "大屏暂时出了点问题" in text and "boom" not in text and "Traceback" not in text
@@ -216,11 +219,11 @@ def test_port_in_use_is_a_chinese_message(tmp_path, serve):
     assert result.exit_code == 1 and f"无法在 127.0.0.1:{port} 上启动网页" in result.output and "--port" in result.output
 
 
-@pytest.mark.skipif(display_server.lan_address() is None, reason="this machine has no LAN address to bind")
+@pytest.mark.skipif(lan_addresses.lan_address() is None, reason="this machine has no LAN address to bind")
 @pytest.mark.skipif(os.name == "nt", reason="SIGINT to a child process is POSIX")
 def test_lan_binds_the_lan_address_and_says_what_to_type_into_the_tv(tmp_path):
     start_event(tmp_path, teams=4)
-    lan = display_server.lan_address()
+    lan = lan_addresses.lan_address()
     proc, url, lines = start_show(tmp_path, "--lan")
     try:
         assert url.startswith(f"http://{lan}:")
@@ -390,7 +393,7 @@ def test_changes_are_seen_whatever_the_files_clock_says(tmp_path, serve):
     """A round file saved with a clock a day ahead (a USB stick, a share) does not freeze the page; a second save
     with the very same future mtime is seen by its size and inode; an older copy put back is seen too."""
     rng = played_rounds(tmp_path, teams=6, rounds=1)
-    path = tournament.round_path(tmp_path, 2)
+    path = round_path(tmp_path, 2)
     unplayed = path.read_bytes()
     address = serve(tmp_path)
     future = time.time_ns() + 86_400 * 10**9
@@ -425,7 +428,7 @@ def test_the_folder_is_read_once_it_has_been_quiet_by_the_servers_clock():
 
 def test_a_file_written_long_ago_is_read_at_once_and_one_from_the_future_after_the_quiet_time(tmp_path):
     rng = played_rounds(tmp_path, teams=6, rounds=1)
-    path = tournament.round_path(tmp_path, 2)
+    path = round_path(tmp_path, 2)
     now = [0.0]
     source = BoardSource(tmp_path, log=lambda line: None, settle=5.0, clock=lambda: now[0])
     first = source.current()

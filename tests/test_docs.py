@@ -156,8 +156,8 @@ def test_no_file_cites_a_spec_section_the_repository_does_not_have():
 
 
 def test_the_hall_guide_names_the_table_pages_buttons_and_the_qr_sheet_as_they_are():
-    from shuangsheng.render.materials.qr_sheet import qr_sheet_name
     from shuangsheng.render.templates import read
+    from shuangsheng.storage.names import qr_sheet_name
 
     guide = page("hall-setup.md")
     assert qr_sheet_name(7).replace("7", "N") in guide

@@ -7,10 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from shuangsheng.storage import workbook
-from shuangsheng.storage.ledger import Ledger
+from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.table.codes import format_code, parse_code
-from shuangsheng.table.entry import Stamp, add_hand
-from shuangsheng.usecases import tournament
+from shuangsheng.table.entry import add_hand
+from shuangsheng.table.log import Stamp
+from shuangsheng.usecases.draw import draw_next
+from shuangsheng.usecases.folder import TournamentError, open_folder
+from shuangsheng.usecases.score import score
 from tests.events import fill, new_event, round_file, second_round_drawn, simulated
 from tests.helpers import cli, on
 from tests.pdfcheck import page_texts
@@ -52,9 +55,9 @@ def test_a_draw_completed_after_an_interruption_keeps_its_codes(tmp_path: Path) 
     folder = new_event(tmp_path / "event", 8)
 
     def stopped(report):
-        raise tournament.TournamentError(["打印件被占用"])
+        raise TournamentError(["打印件被占用"])
 
-    report = tournament.draw_next(folder, seed=1, papers=stopped)
+    report = draw_next(folder, seed=1, papers=stopped)
     assert report.papers_problems and report.codes
     cli("draw", folder)  # completes the same draw
     assert _codes(folder, 1) == dict(report.codes)
@@ -77,7 +80,7 @@ def test_redo_gives_new_codes_to_the_tables_it_changes_and_keeps_the_others(tmp_
             book.decide_entry(draw_id, table, lambda entries, setup=setup, table=table: add_hand(
                 setup, entries, on(entries, {"hand": 1, "id": f"p{table}", "dealer": "A", "points": 40}),
                 stamp=Stamp(f"p{table}", "2026-03-10T09:00:00+08:00", "127.0.0.1")))
-    winners = {m.outcome.table: m.outcome.winner for m in tournament.score(folder, 1).score.matches}
+    winners = {m.outcome.table: m.outcome.winner for m in score(folder, 1).score.matches}
     wrong = next(p for p in workbook.read_round(round_file(folder, 1)).round.pairings
                  if winners[p.table] in (round2.match(2).pairing.a, round2.match(2).pairing.b))
     mirrored = MatchRecord(tuple(replace(h, dealer=h.dealer.other) for h in records[wrong.table].hands))
@@ -102,9 +105,9 @@ def _all_codes_before(before: dict[int, str], after: dict[int, str]) -> set[str]
 
 
 def tournament_setup(folder: Path, number: int, table: int):
-    from shuangsheng.table.entry import Seat, TableSetup
+    from shuangsheng.table.log import Seat, TableSetup
 
-    state = tournament.open_folder(folder)
+    state = open_folder(folder)
     pairing = state.rounds[number - 1].match(table).pairing
     teams = state.team_map
     return TableSetup(number, table, Seat(pairing.a, teams[pairing.a].players), Seat(pairing.b, teams[pairing.b].players),

@@ -19,8 +19,13 @@ from typer.testing import CliRunner
 
 from shuangsheng.cli import app
 from shuangsheng.hall.hall import SEALED, Request, TableApi, Throttle
-from shuangsheng.storage.ledger import DB_NAME, Ledger
-from shuangsheng.usecases import tournament
+from shuangsheng.storage import qr_sheets, workbook
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.names import DB_NAME
+from shuangsheng.usecases import draw, redo
+from shuangsheng.usecases.draw import DRAW_TRIES
+from shuangsheng.usecases.folder import same_draw
+from shuangsheng.usecases.redo import redo_draw
 from tests.events import fill, new_event, round_one_corrected, second_round_drawn, start_event
 from tests.helpers import cli, digests, page_body
 
@@ -77,7 +82,7 @@ def between_reading_and_recording(monkeypatch, entered) -> list[int]:
     """`entered(k)` is called each time `draw` has computed the next round from what it read (k = 1, 2, …), before
     it records anything: a phone's request arriving then. Returns the calls made so far."""
     calls: list[int] = []
-    computed = tournament._next_round
+    computed = draw._next_round
 
     def next_round(state):
         found = computed(state)
@@ -85,7 +90,7 @@ def between_reading_and_recording(monkeypatch, entered) -> list[int]:
         entered(len(calls))
         return found
 
-    monkeypatch.setattr(tournament, "_next_round", next_round)
+    monkeypatch.setattr(draw, "_next_round", next_round)
     return calls
 
 
@@ -145,7 +150,7 @@ def test_phones_entering_at_every_try_get_the_draw_refused_with_nothing_written(
 
     calls = between_reading_and_recording(monkeypatch, confirming)
     result = cli("draw", folder, "--seed", 2, code=1)
-    assert len(calls) == tournament.DRAW_TRIES
+    assert len(calls) == DRAW_TRIES
     assert "手机刚为第1轮录入了新的记录" in result.output and "请再运行一次" in result.output
     assert count(folder, "SELECT COUNT(*) FROM entry") > entries
     assert count(folder, "SELECT COUNT(*) FROM draw WHERE round = 2") == 0
@@ -248,7 +253,7 @@ def test_a_redo_stopped_inside_its_recording_leaves_event_db_as_it_was_and_runs_
 
     monkeypatch.setattr(Ledger, "carry_entries", broken)
     with pytest.raises(RuntimeError):
-        tournament.redo_draw(folder, 2)
+        redo_draw(folder, 2)
     assert {t: count(folder, f"SELECT COUNT(*) FROM {t}") for t in tables} == before
     assert codes_of(folder, 2) == codes
     monkeypatch.undo()
@@ -262,9 +267,9 @@ def redo_stopped_before_its_workbook(folder, monkeypatch) -> None:
     def stopped(*args, **kwargs):
         raise RuntimeError("stopped")
 
-    monkeypatch.setattr(tournament.workbook, "write_round", stopped)
+    monkeypatch.setattr(workbook, "write_round", stopped)
     with pytest.raises(RuntimeError):
-        tournament.redo_draw(folder, 2)
+        redo_draw(folder, 2)
     monkeypatch.undo()
 
 
@@ -283,7 +288,7 @@ def test_a_redo_stopped_after_its_recording_is_named_and_finished_by_running_it_
     cli("draw", folder, "--redo", 2)
     with Ledger.open(folder) as book:
         record = book.draws()[2]
-        assert record.done and tournament.same_draw(tournament.workbook.read_round(folder / "round-2.xlsx").round,
+        assert record.done and same_draw(workbook.read_round(folder / "round-2.xlsx").round,
                                                     record.round)
         assert book.codes(record.id)[1] == codes[1] and len(book.table_entries(record.id, 1)) == 1
     assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 200
@@ -298,7 +303,7 @@ def test_a_draw_whose_papers_failed_and_whose_workbook_a_person_replaced_is_not_
     """Round 1 drawn, its papers not written (a PDF held open: the draw stays unfinished), then round-1.xlsx replaced
     by another draw's workbook (copied from a rehearsal): that is a person's file, named as such ("换回"), not a
     `draw --redo 1` to run again (which --redo refuses for round 1)."""
-    import shuangsheng.render.materials.paper
+    import shuangsheng.usecases.papers.draw
     from shuangsheng.vocabulary.errors import UserError
 
     folder, other = tmp_path / "event", tmp_path / "rehearsal"
@@ -308,7 +313,7 @@ def test_a_draw_whose_papers_failed_and_whose_workbook_a_person_replaced_is_not_
     def held_open(*args, **kwargs):
         raise UserError(["第1轮对阵表.pdf 正被其他程序打开"])
 
-    monkeypatch.setattr(shuangsheng.render.materials.paper, "write_draw_papers", held_open)
+    monkeypatch.setattr(shuangsheng.usecases.papers.draw, "write_draw_papers", held_open)
     cli("draw", folder, "--seed", 1, code=1)
     monkeypatch.undo()
     cli("draw", other, "--seed", 5)
@@ -341,9 +346,9 @@ def test_a_redo_stopped_before_or_after_its_recording_is_finished_by_running_it_
     def stopped(*args, **kwargs):
         raise RuntimeError("killed")
 
-    monkeypatch.setattr(tournament.workbook if step == "write_round" else tournament, step, stopped)
+    monkeypatch.setattr(workbook if step == "write_round" else redo, step, stopped)
     with pytest.raises(RuntimeError):
-        tournament.redo_draw(folder, 2)
+        redo_draw(folder, 2)
     monkeypatch.undo()
     for command in ("score", "bracket"):
         output = CliRunner().invoke(app, [command, str(folder)]).output
@@ -357,24 +362,24 @@ def test_a_redo_stopped_before_or_after_its_recording_is_finished_by_running_it_
     assert list(folder.glob("round-3.备份-*.xlsx"))
     with Ledger.open(folder) as book:
         record = book.draws()[2]
-        assert record.done and tournament.same_draw(
-            tournament.workbook.read_round(folder / "round-2.xlsx").round, record.round)
+        assert record.done and same_draw(
+            workbook.read_round(folder / "round-2.xlsx").round, record.round)
 
 
 def test_a_redo_stopped_while_its_papers_are_written_is_finished_by_running_it_again(to_redo, monkeypatch):
     """`draw --redo 2` killed while writing its papers (round-2.xlsx already corrected, the draw unfinished): the same
     command again writes the papers and completes the draw, rather than saying no --redo is needed."""
-    import shuangsheng.render.materials.paper
+    import shuangsheng.usecases.papers.draw
 
     folder, codes, _ = to_redo
-    writing = shuangsheng.render.materials.paper.write_draw_papers
+    writing = shuangsheng.usecases.papers.draw.write_draw_papers
 
     def killed(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(shuangsheng.render.materials.paper, "write_draw_papers", killed)
+    monkeypatch.setattr(shuangsheng.usecases.papers.draw, "write_draw_papers", killed)
     CliRunner().invoke(app, ["draw", str(folder), "--redo", "2"])
-    monkeypatch.setattr(shuangsheng.render.materials.paper, "write_draw_papers", writing)
+    monkeypatch.setattr(shuangsheng.usecases.papers.draw, "write_draw_papers", writing)
     with Ledger.open(folder) as book:
         assert not book.draws()[2].done
     output = cli("draw", folder, "--redo", 2).output
@@ -499,7 +504,7 @@ def test_a_later_round_workbook_open_in_excel_stops_the_redo_in_chinese_and_runn
 def test_a_redo_stopped_before_removing_the_voided_round_s_qr_sheet_removes_it_when_run_again(tmp_path, monkeypatch):
     """`draw --redo 2` stopped after its recording, before it removed round 3's 扫码单 (dead codes): run again, it
     removes it (round 3's draw is voided already, so it is no longer among the rounds the redo voids now)."""
-    from shuangsheng.render.materials.qr_sheet import qr_sheet_name
+    from shuangsheng.storage.names import qr_sheet_name
     from tests.test_qr_sheets import with_sheets
 
     folder = with_sheets(tmp_path / "event")
@@ -508,9 +513,9 @@ def test_a_redo_stopped_before_removing_the_voided_round_s_qr_sheet_removes_it_w
     def stopped(*args, **kwargs):
         raise RuntimeError("killed")
 
-    monkeypatch.setattr(tournament.qr_sheets, "remove_voided", stopped)
+    monkeypatch.setattr(qr_sheets, "remove_voided", stopped)
     with pytest.raises(RuntimeError):
-        tournament.redo_draw(folder, 2)
+        redo_draw(folder, 2)
     monkeypatch.undo()
     assert (folder / qr_sheet_name(3)).exists()
     cli("draw", folder, "--redo", 2)

@@ -1,4 +1,5 @@
-"""shuangsheng.render.materials.ending: the bracket chart, the results announcement and the certificates, measured from the PDFs."""
+"""The end of the event on paper (shuangsheng.render.materials: bracket_chart, announcement, certificates): the bracket
+chart, the results announcement and the certificates, measured from the PDFs."""
 
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ from typer.testing import CliRunner
 
 from shuangsheng.cli import app
 from shuangsheng.game.levels import Level, Levels
+from shuangsheng.knockout.advance import next_round
 from shuangsheng.knockout.bracket import build
-from shuangsheng.knockout.knockout import MatchOutcome, Round, next_round
+from shuangsheng.knockout.knockout import MatchOutcome, Round
 from shuangsheng.knockout.teams import Team
-from shuangsheng.render.materials import ending
+from shuangsheng.render.materials import announcement, bracket_chart, certificates
 from shuangsheng.render.materials.fonts import choose_fonts, formal_candidates, system_candidates
 from shuangsheng.render.materials.page import MARGIN
 from shuangsheng.render.materials.wording import MaterialsError
@@ -111,9 +113,9 @@ def check_printable(data: bytes, *, smallest: float) -> list[dict]:
 def test_chart_fits_its_sheets_at_the_minimum_size(n, sheets, fonts):
     teams = team_list(n)
     chart = play(teams)
-    layout = ending.chart_layout(chart, fonts)
-    data = ending.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True)
-    pages = check_printable(data, smallest=ending.MIN_SIZE)
+    layout = bracket_chart.chart_layout(chart, fonts)
+    data = bracket_chart.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True)
+    pages = check_printable(data, smallest=bracket_chart.MIN_SIZE)
     assert len(pages) == layout.sheets
     if sheets == 1:
         assert layout.sheets == 1 and layout.size >= 12  # small fields print large
@@ -132,11 +134,11 @@ def test_chart_fits_its_sheets_at_the_minimum_size(n, sheets, fonts):
 
 def test_cut_lines_fall_between_first_column_slots(fonts):
     chart = play(team_list(128))
-    layout = ending.chart_layout(chart, fonts)
-    m = ending._Chart(chart, fonts, layout.size, line=layout.line)
+    layout = bracket_chart.chart_layout(chart, fonts)
+    m = bracket_chart._Chart(chart, fonts, layout.size, line=layout.line)
     slots = chart.columns[0].slots
     gaps = [(a.y + a.height / 2, b.y - b.height / 2) for a, b in itertools.pairwise(slots)]
-    overlap = ending.OVERLAP_LINES * m.line
+    overlap = bracket_chart.OVERLAP_LINES * m.line
     for start in layout.starts[1:]:
         cut = (start + overlap / 2) / m.line
         assert any(top - 1e-6 <= cut <= bottom + 1e-6 for top, bottom in gaps)
@@ -146,22 +148,22 @@ def test_cut_lines_fall_between_first_column_slots(fonts):
 @pytest.mark.parametrize("n", [34, 40, 48, 50, 100])
 def test_no_cut_line_runs_through_the_final_or_the_placings_panel(n, fonts):
     chart = play(team_list(n))
-    layout = ending.chart_layout(chart, fonts)
+    layout = bracket_chart.chart_layout(chart, fonts)
     assert layout.sheets > 1
-    m = ending._Chart(chart, fonts, layout.size, line=layout.line)
-    overlap = ending.OVERLAP_LINES * m.line
+    m = bracket_chart._Chart(chart, fonts, layout.size, line=layout.line)
+    overlap = bracket_chart.OVERLAP_LINES * m.line
     for start in layout.starts[1:]:
         cut = (start + overlap / 2) / m.line
         final = chart.columns[-1].slots[0]
         assert not final.y - final.height / 2 - 0.5 < cut < m.panel_top + m.panel_lines + 0.5, (n, cut)
-    text = text_of(ending.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True))
+    text = text_of(bracket_chart.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True))
     assert "获奖名单" in text and "一等奖" in text
 
 
 def test_chart_while_the_event_runs_leaves_what_is_to_come_blank(fonts):
     teams = team_list(11)
     chart = play(teams, rounds_to_play=1)
-    pages = check_printable(ending.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True), smallest=9)
+    pages = check_printable(bracket_chart.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True), smallest=9)
     text = pages[0]["text"]
     assert "截至第1轮" in text and "第4轮（决赛）" in text and "获奖名单（比赛进行中）" in text
     assert "一等奖（待定）" in text
@@ -169,32 +171,32 @@ def test_chart_while_the_event_runs_leaves_what_is_to_come_blank(fonts):
 
 def test_chart_of_a_third_place_playoff(fonts):
     chart = play(team_list(8), third_place="playoff")
-    text = pages_of(ending.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True))[0]["text"]
+    text = pages_of(bracket_chart.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True))[0]["text"]
     assert "三、四名决赛" in text and text.count("三等奖") == 1
 
 
 def test_the_winner_of_each_match_is_marked_and_bold_and_passing_a_is_said(fonts):
     teams = team_list(8, long_names=False)
     chart = play(teams, passed_a=True)
-    data = ending.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True)
+    data = bracket_chart.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True)
     text = pages_of(data)[0]["text"]
     labels = {t.id: f"{t.id}{'、'.join(t.players)}" for t in teams}
     for column in chart.columns:
         for slot in column.slots:
             winner, loser = (e.team for e in sorted(slot.entries, key=lambda e: not e.won))
-            assert f"{ending.WINNER_MARK}{labels[winner]}过A" in text  # the mark, and 过A (not A级) for the winner
+            assert f"{bracket_chart.WINNER_MARK}{labels[winner]}过A" in text  # the mark, and 过A (not A级) for the winner
             assert f"{labels[loser]}10级" in text
-    assert text.count(ending.WINNER_MARK) == 7 + 1  # seven matches, and the footnote's key
+    assert text.count(bracket_chart.WINNER_MARK) == 7 + 1  # seven matches, and the footnote's key
     assert b" 2 Tr" in pypdf.PdfReader(io.BytesIO(data)).pages[0].get_contents().get_data()  # bold: fill + stroke
 
 
 def test_at_128_teams_boxes_are_whole_cut_lines_miss_them_and_the_sheets_are_used(fonts):
     chart = play(team_list(128))
-    layout = ending.chart_layout(chart, fonts)
-    m = ending._Chart(chart, fonts, layout.size, line=layout.line)
+    layout = bracket_chart.chart_layout(chart, fonts)
+    m = bracket_chart._Chart(chart, fonts, layout.size, line=layout.line)
     room = m.room(layout.page)
     assert (m.content - layout.starts[-1]) / room > 0.6  # the last sheet is not left mostly empty
-    data = ending.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True)
+    data = bracket_chart.bracket_pdf(chart, default_event(), fonts=fonts, invariant=True)
     frame = (MARGIN + m.header - 0.5, MARGIN + m.header + room + 0.5)  # from the sheet's top, as pdfplumber
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         assert len(pdf.pages) == layout.sheets
@@ -219,7 +221,7 @@ def test_announcement_names_prizes_players_every_round_organiser_and_date(fonts)
     teams = team_list(11)
     chart = play(teams)
     event = default_event()
-    data = ending.announcement_pdf(chart, event, day=DAY, fonts=fonts, invariant=True)
+    data = announcement.announcement_pdf(chart, event, day=DAY, fonts=fonts, invariant=True)
     pages = check_printable(data, smallest=10)
     sizes = Counter(size for p in pages for _, size, *_ in p["chars"])
     assert min(sizes) >= 10 and max(sizes) >= 22
@@ -238,7 +240,7 @@ def test_announcement_names_prizes_players_every_round_organiser_and_date(fonts)
 def test_announcement_refused_before_the_end(fonts):
     chart = play(team_list(6), rounds_to_play=2)
     with pytest.raises(MaterialsError, match="比赛尚未结束"):
-        ending.announcement_pdf(chart, default_event(), day=DAY, fonts=fonts)
+        announcement.announcement_pdf(chart, default_event(), day=DAY, fonts=fonts)
 
 
 # --- 荣誉证书 ---
@@ -250,12 +252,12 @@ def test_certificates_one_per_team_or_one_per_player(third_place, teams_awarded,
     chart = play(teams, third_place=third_place)
     event = default_event()
     for per_player, count in ((False, teams_awarded), (True, 2 * teams_awarded)):
-        data = ending.certificates_pdf(chart.placings, teams, event, day=DAY, per_player=per_player, fonts=fonts,
+        data = certificates.certificates_pdf(chart.placings, teams, event, day=DAY, per_player=per_player, fonts=fonts,
                                        invariant=True)
-        pages = check_printable(data, smallest=ending.NUMBER_SIZE)  # the number 14 pt, the rest ≥ 20 pt
+        pages = check_printable(data, smallest=certificates.NUMBER_SIZE)  # the number 14 pt, the rest ≥ 20 pt
         assert len(pages) == count
         assert all(p["width"] > p["height"] and round(p["width"]) == 842 for p in pages)  # A4 landscape
-        expected = ending.certificates(chart.placings, teams, per_player=per_player)
+        expected = certificates.certificates(chart.placings, teams, per_player=per_player)
         assert len(expected) == count
         for page, cert in zip(pages, expected, strict=True):
             assert "荣誉证书" in page["text"] and cert.prize in page["text"] and event.title in page["text"]
@@ -264,14 +266,14 @@ def test_certificates_one_per_team_or_one_per_player(third_place, teams_awarded,
                 assert name.replace("·", "") in page["text"].replace("·", "")
                 # the recipients are large
                 name_sizes = {size for text, size, *_ in page["chars"] if text == name[-1]}
-                assert max(name_sizes) >= ending.NAME_MIN
+                assert max(name_sizes) >= certificates.NAME_MIN
 
 
 def test_long_and_rare_names_shrink_then_wrap_inside_the_border(fonts):
     teams = [Team("01", ("阿卜杜热合曼·买买提江·艾合买提", "欧阳堃·努尔买买提·阿不都热依木")), Team("02", ("王一", "李二"))]
     chart = play(teams)
     assert chart.placings.first == "01"
-    data = ending.certificates_pdf(chart.placings, teams, default_event(), day=DAY, fonts=fonts, invariant=True)
+    data = certificates.certificates_pdf(chart.placings, teams, default_event(), day=DAY, fonts=fonts, invariant=True)
     pages = check_printable(data, smallest=14)  # body text may scale down, never below large print
     first = pages[0]
     name_chars = [c for c in first["chars"] if c[0] in "阿卜杜热合曼买提江艾欧阳堃努尔不都依木"]
@@ -279,10 +281,10 @@ def test_long_and_rare_names_shrink_then_wrap_inside_the_border(fonts):
     body = [c[1] for c in first["chars"] if c[0] in "在获特发此以资鼓励"]
     assert min(c[1] for c in name_chars) >= max(20.0, *body)  # still the largest text but the title and prize
     assert len({round(c[4]) for c in name_chars}) == 2  # one name a line
-    single = ending.certificates_pdf(chart.placings, teams, default_event(), day=DAY, per_player=True, fonts=fonts,
+    single = certificates.certificates_pdf(chart.placings, teams, default_event(), day=DAY, per_player=True, fonts=fonts,
                                      invariant=True)
-    check_printable(single, smallest=ending.NUMBER_SIZE)  # one name a page: fits at full size
-    assert min(c["size"] for c in chars_of(single) if c["text"] != "证" and c["size"] > 14) >= ending.BODY_SIZE - 0.01
+    check_printable(single, smallest=certificates.NUMBER_SIZE)  # one name a page: fits at full size
+    assert min(c["size"] for c in chars_of(single) if c["text"] != "证" and c["size"] > 14) >= certificates.BODY_SIZE - 0.01
 
 
 FORMAL = [s for s in formal_candidates() if s.path.is_file()]
@@ -304,22 +306,22 @@ def test_certificate_title_is_red_and_it_carries_a_number_and_the_events_month(f
     teams = team_list(6, long_names=False)
     chart = play(teams)
     event = default_event()  # date = "2026年3月中旬", no award_date
-    data = ending.certificates_pdf(chart.placings, teams, event, day=None, fonts=fonts, formal=formal,
+    data = certificates.certificates_pdf(chart.placings, teams, event, day=None, fonts=fonts, formal=formal,
                                    invariant=True)
     pages = check_printable(data, smallest=14)
     for k, page in enumerate(pages, start=1):
         assert f"证书编号：2026-{k:03d}" in page["text"]
         assert page["text"].endswith("2026年3月") or "中心2026年3月" in page["text"]
         chars = chars_of(data, k - 1)
-        title = [c for c in chars if c["size"] == ending.TITLE_SIZE]
+        title = [c for c in chars if c["size"] == certificates.TITLE_SIZE]
         assert "".join(c["text"] for c in title) == "荣誉证书"
         assert all(is_red(c["non_stroking_color"]) for c in title)
-        assert not any(is_red(c["non_stroking_color"]) for c in chars if c["size"] != ending.TITLE_SIZE)
+        assert not any(is_red(c["non_stroking_color"]) for c in chars if c["size"] != certificates.TITLE_SIZE)
         sizes = sorted({round(c["size"]) for c in chars}, reverse=True)  # clear steps, each ≥ 1.25 × the next
         assert sizes[:3] == [56, 40, 30] and all(a >= 1.25 * b for a, b in itertools.pairwise(sizes))
         faces = {c["fontname"] for c in chars}
         assert len(faces) == 1 and (("Kai" in faces.pop()) if formal is None and FORMAL else True)
-    dated = ending.certificates_pdf(chart.placings, teams, event, day=DAY, fonts=fonts, invariant=True)
+    dated = certificates.certificates_pdf(chart.placings, teams, event, day=DAY, fonts=fonts, invariant=True)
     assert "2026年3月20日" in pages_of(dated)[0]["text"] and "证书编号：2026-001" in pages_of(dated)[0]["text"]
 
 
@@ -328,8 +330,8 @@ def test_a_name_the_formal_face_cannot_set_is_set_whole_in_the_sans_face(fonts):
     teams = [Team("01", ("王堃", "李建国")), Team("02", ("张三", "李四"))]
     chart = play(teams)
     assert chart.placings.first == "01"
-    data = ending.certificates_pdf(chart.placings, teams, default_event(), day=DAY, fonts=fonts, invariant=True)
-    chars = [c for c in chars_of(data) if c["size"] == ending.NAME_SIZE]
+    data = certificates.certificates_pdf(chart.placings, teams, default_event(), day=DAY, fonts=fonts, invariant=True)
+    chars = [c for c in chars_of(data) if c["size"] == certificates.NAME_SIZE]
     assert "".join(c["text"] for c in chars) == "王堃、李建国"
     face = {c["text"]: c["fontname"] for c in chars}
     assert face["王"] == face["堃"] and "Kai" not in face["堃"]  # 王堃 whole in the sans face
@@ -345,7 +347,7 @@ def test_certificate_wording_comes_from_the_folders_template(tmp_path, fonts):
     )
     teams = team_list(4)
     chart = play(teams)
-    data = ending.certificates_pdf(chart.placings, teams, default_event(), day=DAY, fonts=fonts,
+    data = certificates.certificates_pdf(chart.placings, teams, default_event(), day=DAY, fonts=fonts,
                                    template_dir=tmp_path / "templates", invariant=True)
     text = pages_of(data)[0]["text"]
     assert text.startswith("奖状") and f"一等奖，第{chart.placings.first}组" in text
@@ -363,7 +365,7 @@ def test_a_certificate_template_with_a_mark_it_cannot_draw_is_named(tmp_path, fo
     (tmp_path / "templates" / "certificate.j2").write_text(template, encoding="utf-8")
     teams = team_list(4)
     with pytest.raises(MaterialsError, match=re.escape(expected)):
-        ending.certificates_pdf(play(teams).placings, teams, default_event(), day=DAY, fonts=fonts,
+        certificates.certificates_pdf(play(teams).placings, teams, default_event(), day=DAY, fonts=fonts,
                                 template_dir=tmp_path / "templates", invariant=True)
 
 
@@ -448,11 +450,11 @@ def test_event_text_that_looks_like_template_syntax_prints_as_typed(tmp_path):
     toml.write_text(text, encoding="utf-8")
     result = cli("awards", out)
     assert "模板" not in result.output and "j2" not in result.output
-    announcement = _flat(text_of((out / "成绩公告.pdf").read_bytes()))
-    assert _flat(f"{MARKUP_TITLE}已圆满结束") in announcement
-    assert announcement.count("一等奖") == 1  # the prize table once: the title inserted nothing
-    certificates = [_flat(p["text"]) for p in pages_of((out / "荣誉证书.pdf").read_bytes())]
-    assert all(_flat(f"在{MARKUP_TITLE}中荣获") in page for page in certificates)
+    announcement_text = _flat(text_of((out / "成绩公告.pdf").read_bytes()))
+    assert _flat(f"{MARKUP_TITLE}已圆满结束") in announcement_text
+    assert announcement_text.count("一等奖") == 1  # the prize table once: the title inserted nothing
+    certificate_pages = [_flat(p["text"]) for p in pages_of((out / "荣誉证书.pdf").read_bytes())]
+    assert all(_flat(f"在{MARKUP_TITLE}中荣获") in page for page in certificate_pages)
     result = cli("materials", out, "--force")
     assert "模板" not in result.output
     notice = _flat(text_of((out / "通知.pdf").read_bytes()))

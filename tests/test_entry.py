@@ -1,5 +1,6 @@
-"""Table-side entry (the table API of `serve`, shuangsheng/table/entry.py): every decision on a phone's request, each with the HTTP
-status the server answers, and the state as the fold of the table's append-only log."""
+"""Table-side entry (the table API of `serve`: shuangsheng/table/entry.py and desk_actions.py): every decision on a phone's
+or the desk's request, each with the HTTP status the server answers, and the state as the fold of the table's
+append-only log (log.py, state.py)."""
 
 from __future__ import annotations
 
@@ -15,31 +16,10 @@ from shuangsheng.game.hands import Hand, MatchRecord, parse_record
 from shuangsheng.game.levels import Side
 from shuangsheng.game.match import replay, replay_record, result_as_json
 from shuangsheng.game.rules import RuleSet, TieBreak
-from shuangsheng.table.entry import (
-    Action,
-    Entry,
-    EntryStatus,
-    Log,
-    Result,
-    Seat,
-    Stamp,
-    TableSetup,
-    TableState,
-    add_hand,
-    add_minutes,
-    confirm,
-    desk_confirm,
-    desk_log,
-    end,
-    fold,
-    hand_as_json,
-    parse_hand_request,
-    read_entry,
-    reopen,
-    replayed,
-    table_state,
-    undo,
-)
+from shuangsheng.table.desk_actions import add_minutes, desk_confirm, reopen
+from shuangsheng.table.entry import Result, add_hand, confirm, end, parse_hand_request, undo
+from shuangsheng.table.log import Action, Entry, Log, Seat, Stamp, TableSetup, desk_log, fold, hand_as_json, read_entry
+from shuangsheng.table.state import EntryStatus, TableState, replayed, table_state
 
 SETUP = TableSetup(round=2, table=7, a=Seat("03", ("张三", "李四")), b=Seat("08", ("王五", "赵六")))
 

@@ -143,11 +143,12 @@ def test_no_message_is_split_or_searched_again():
 def test_an_undecided_round_is_refused_with_its_blockers_as_records(tmp_path):
     """`draw` on a round with a 加赛 table and a mistake at 第4桌!D7: one issue per undecided table, the mistake as
     a detail at its cell, the heading and the advice as fields of their own; the terminal shows them in order."""
-    from shuangsheng.usecases import tournament
+    from shuangsheng.usecases.draw import draw_next
+    from shuangsheng.usecases.folder import TournamentError
 
     every_status_round(tmp_path)
-    with pytest.raises(tournament.TournamentError) as refused:
-        tournament.draw_next(tmp_path)
+    with pytest.raises(TournamentError) as refused:
+        draw_next(tmp_path)
     error = refused.value
     assert error.heading == "第1轮还有2场比赛没有决出胜负，不能抽下一轮："
     assert [(i.sheet, i.detail) for i in error.issues] == [

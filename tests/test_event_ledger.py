@@ -14,8 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from shuangsheng.storage import ledger, workbook
-from shuangsheng.storage.ledger import DB_NAME, LEGACY_RECORD, Ledger
+from shuangsheng.storage import workbook
+from shuangsheng.storage.ledger import lock
+from shuangsheng.storage.ledger.connection import Ledger, kept_open
+from shuangsheng.storage.ledger.records import Fingerprint
+from shuangsheng.storage.names import DB_NAME, HOLDER_NAME, LEGACY_RECORD
 from tests.events import fill, new_event, round_file, second_round_drawn, simulated
 from tests.helpers import cli, sha
 
@@ -25,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def hashes(folder: Path) -> dict[str, str]:
     """Every file's fingerprint, but the lock's own bookkeeping (who held the folder last)."""
     return {p.relative_to(folder).as_posix(): sha(p) for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.name != ledger.HOLDER_NAME}
+            if p.is_file() and p.name != HOLDER_NAME}
 
 
 # --- 1. generated files: judged by event.db, never blamed on a person for the program's own interruption ---
@@ -52,9 +55,9 @@ def test_a_checked_copy_stopped_before_its_rename_is_not_a_person_s_edit(tmp_pat
 
     monkeypatch.setattr(os, "replace", killed)
     with pytest.raises(KeyboardInterrupt):
-        from shuangsheng.usecases import tournament
+        from shuangsheng.usecases.score import score, write_checked_copy
 
-        tournament.write_checked_copy(tournament.score(folder))
+        write_checked_copy(score(folder))
     monkeypatch.setattr(os, "replace", real)
     assert checked.read_bytes() == before
     result = cli("score", folder)
@@ -141,7 +144,7 @@ def test_the_bookkeeping_removed_or_damaged_is_refused_then_rebuilt_and_blames_n
 HOLDER = textwrap.dedent("""\
     import sys, time
     from pathlib import Path
-    from shuangsheng.storage.ledger import exclusive
+    from shuangsheng.storage.ledger.lock import exclusive
     sys.argv = ["shuangsheng", "score", "活动"]
     with exclusive(Path({folder!r}), wait=1):
         print("held", flush=True)
@@ -155,7 +158,7 @@ def test_a_second_command_waits_then_names_the_holder(tmp_path: Path, monkeypatc
                               stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        monkeypatch.setattr(ledger, "WAIT_SECONDS", 0.2)
+        monkeypatch.setattr(lock, "WAIT_SECONDS", 0.2)
         before = hashes(folder)
         for command in ("draw", "score", "materials", "bracket", "awards"):
             result = cli(command, folder, code=1)
@@ -305,19 +308,19 @@ def _mirrored(record):
 
 def test_a_correction_after_the_next_draw_has_one_way_forward_carried_to_the_end(tmp_path: Path) -> None:
     from shuangsheng.storage.workbook.round_writer import entered
-    from shuangsheng.usecases import tournament
+    from shuangsheng.usecases.score import score
 
     folder = second_round_drawn(tmp_path / "event")
     records = {t: simulated(t, folder) for t in (1, 2, 3, 4)}  # round 1 as second_round_drawn typed it
     fill(folder, 2, seed=5, skip=(2,))  # round 2: table 1 played and entered, table 2 not yet
     round2 = workbook.read_round(round_file(folder, 2))
     kept_hands = round2.match(1).record
-    before = {m.outcome.table: m.outcome.winner for m in tournament.score(folder, 1).score.matches}
+    before = {m.outcome.table: m.outcome.winner for m in score(folder, 1).score.matches}
     # a referee finds a mistake at round 1's table that sent a team to round 2's table 2
     wrong = next(p for p in workbook.read_round(round_file(folder, 1)).round.pairings
                  if before[p.table] in (round2.match(2).pairing.a, round2.match(2).pairing.b))
     workbook.fill_round(round_file(folder, 1), {wrong.table: _mirrored(records[wrong.table])})
-    after = tournament.score(folder, 1).score.matches[wrong.table - 1].outcome.winner
+    after = score(folder, 1).score.matches[wrong.table - 1].outcome.winner
     assert after != before[wrong.table]
     scored = cli("score", folder, "--round", 1)
     assert f"shuangsheng draw {folder} --redo 2" in scored.output and "第2轮有" in scored.output
@@ -422,11 +425,11 @@ def test_kept_open_shares_one_connection_and_closes_it_checkpointed_at_the_end(t
     folder = tmp_path / "event"
     folder.mkdir()
     written = folder / "第1轮对阵表.pdf"
-    with ledger.kept_open(folder):
+    with kept_open(folder):
         with Ledger.open(folder) as book:
-            book.record_file(written, ledger.Fingerprint("0" * 64, 1))
+            book.record_file(written, Fingerprint("0" * 64, 1))
         assert Ledger.open(folder) is book and Ledger.existing(folder) is book  # closing it did nothing
-        assert book.recorded(written.name) == ledger.Fingerprint("0" * 64, 1)
+        assert book.recorded(written.name) == Fingerprint("0" * 64, 1)
         with sqlite3.connect(folder / DB_NAME) as other:  # each write committed when it was made
             assert other.execute("SELECT COUNT(*) FROM file").fetchone() == (1,)
         other.close()
@@ -434,4 +437,4 @@ def test_kept_open_shares_one_connection_and_closes_it_checkpointed_at_the_end(t
         book.recorded(written.name)
     assert not (folder / (DB_NAME + "-wal")).exists() or (folder / (DB_NAME + "-wal")).stat().st_size == 0
     with Ledger.open(folder) as fresh:
-        assert fresh is not book and fresh.recorded(written.name) == ledger.Fingerprint("0" * 64, 1)
+        assert fresh is not book and fresh.recorded(written.name) == Fingerprint("0" * 64, 1)

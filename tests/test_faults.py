@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from shuangsheng.storage import ledger, workbook
-from shuangsheng.storage.ledger import Ledger
+from shuangsheng.storage import workbook
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.names import TEMPORARY
 from tests.events import new_event
 from tests.helpers import cli
 
@@ -63,8 +64,8 @@ KILLER = textwrap.dedent("""\
         return made
 
     os.replace, os.fsync, tempfile.mkstemp = replace, fsync, mkstemp
-    from shuangsheng.storage import ledger
-    real_transaction = ledger.Ledger._transaction
+    from shuangsheng.storage.ledger.connection import Ledger
+    real_transaction = Ledger._transaction
 
     @contextlib.contextmanager
     def transaction(self):
@@ -73,7 +74,7 @@ KILLER = textwrap.dedent("""\
             yield db
         moment()
 
-    ledger.Ledger._transaction = transaction
+    Ledger._transaction = transaction
     atexit.register(lambda: print(f"MOMENTS {last[0]}", file=sys.stderr))
     sys.argv = ["shuangsheng", *sys.argv[2:]]
     from shuangsheng import cli
@@ -100,7 +101,7 @@ def moments(folder: Path, *args: object) -> int:
 
 def settled(folder: Path, output: str) -> None:
     """What every run after an interruption must leave: no temporary file, no blame, every draw complete."""
-    assert not [p.name for p in folder.iterdir() if ledger.TEMPORARY.match(p.name)]
+    assert not [p.name for p in folder.iterdir() if TEMPORARY.match(p.name)]
     assert "改动过" not in output, output
     with Ledger.open(folder) as book:
         assert all(d.done for d in book.draws().values())

@@ -225,7 +225,7 @@ def test_user_text_prints_literally(fonts):
     assert "王<b>五&赵&amp;六" in text
 
 
-@pytest.mark.parametrize("module", ["shuangsheng.render.materials.results", "shuangsheng.render.materials.documents", "shuangsheng.render.materials.ending", "shuangsheng.render.materials.paper"])
+@pytest.mark.parametrize("module", ["shuangsheng.render.materials.results", "shuangsheng.render.materials.documents", "shuangsheng.render.materials.bracket_chart", "shuangsheng.render.materials.announcement", "shuangsheng.render.materials.certificates", "shuangsheng.render.materials.paper"])
 def test_no_document_imports_platypus(module):
     """Every document is drawn on the canvas: reportlab's layout engine is never imported (it cost `score` a
     third of its time)."""

@@ -20,11 +20,13 @@ from pathlib import Path
 import pytest
 
 from shuangsheng.hall import api_common, hall
-from shuangsheng.hall import server as display_server
 from shuangsheng.hall.hall import MAX_BODY, Request, TableApi, Throttle
-from shuangsheng.storage.ledger import DB_NAME, Ledger
-from shuangsheng.table import entry
+from shuangsheng.hall.lan import lan_address
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.names import DB_NAME
 from shuangsheng.table.codes import format_code
+from shuangsheng.table.desk_actions import reopen
+from shuangsheng.table.log import Stamp
 from tests.events import draw, redone_in_ledger, start_event
 from tests.helpers import cli, page_body
 
@@ -278,9 +280,9 @@ def test_once_the_next_round_is_drawn_the_phones_cannot_change_a_table_of_this_o
     assert call(api, "GET", f"/api/t/{codes[1]}")[0] == 200
     assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(2))[0] == 200  # a retry of an accepted hand
     with Ledger.open(folder) as book:  # the desk reopens table 2 of round 1 (as the desk API would)
-        book.decide_entry(book.draws()[1].id, 2, lambda entries: entry.reopen(
+        book.decide_entry(book.draws()[1].id, 2, lambda entries: reopen(
             hall.Seating(folder).setup(book.draws()[1], 2, book), entries, {"reason": "核对"},
-            stamp=entry.Stamp("desk-1", "2026-03-10T10:00:00+08:00", "127.0.0.1")))
+            stamp=Stamp("desk-1", "2026-03-10T10:00:00+08:00", "127.0.0.1")))
     stored += 1
     status, doc = call(api, "POST", f"/api/t/{codes[2]}/undo", {"hand": 2})
     assert status == 423 and doc["errors"][0]["message"] == hall.SEALED and doc["state"]["round"] == 1
@@ -614,9 +616,9 @@ def test_serve_names_a_bad_serve_section(event):
 
 
 def test_the_lan_address_is_found_without_the_network():
-    assert display_server.lan_address(route=lambda: "192.168.1.20", named=lambda: []) == "192.168.1.20"
-    assert display_server.lan_address(route=lambda: "127.0.0.1", named=lambda: ["127.0.1.1", "10.0.0.7"]) == "10.0.0.7"
-    assert display_server.lan_address(route=lambda: None, named=lambda: ["127.0.0.1"]) is None
+    assert lan_address(route=lambda: "192.168.1.20", named=lambda: []) == "192.168.1.20"
+    assert lan_address(route=lambda: "127.0.0.1", named=lambda: ["127.0.1.1", "10.0.0.7"]) == "10.0.0.7"
+    assert lan_address(route=lambda: None, named=lambda: ["127.0.0.1"]) is None
 
 
 def test_serve_makes_codes_for_a_round_drawn_before_codes_existed(event):

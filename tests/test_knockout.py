@@ -9,6 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shuangsheng.knockout.advance import RoundNotDecided, advance, next_round
+from shuangsheng.knockout.draw import draw_from_lots, draw_round
 from shuangsheng.knockout.knockout import (
     BracketError,
     DrawError,
@@ -16,21 +18,15 @@ from shuangsheng.knockout.knockout import (
     MatchOutcome,
     Pairing,
     Round,
-    RoundNotDecided,
-    advance,
     bye_count,
     byes_so_far,
-    draw_from_lots,
-    draw_round,
     is_final,
     lot_plan,
     new_seed,
-    next_round,
-    placings,
-    placings_as_json,
     round_title,
     rounds_needed,
 )
+from shuangsheng.knockout.placings import placings, placings_as_json
 from shuangsheng.storage.event import ThirdPlace
 from shuangsheng.table.status import TableStatus
 

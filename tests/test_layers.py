@@ -44,37 +44,27 @@ HEAVY = ("reportlab", "pypdfium2", "jinja2", "openpyxl", "xlsxwriter", "python_c
 KNOWN_VIOLATIONS = {
     ("shuangsheng.game.hands", "shuangsheng.storage.files"),  # read_record reads a record file: the reading belongs in storage
     ("shuangsheng.knockout.bracket", "shuangsheng.storage.event"),  # Byes, ThirdPlace taken through event.py, which has them from knockout.formats
+    ("shuangsheng.render.materials.announcement", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
+    ("shuangsheng.render.materials.bracket_chart", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
+    ("shuangsheng.render.materials.certificates", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.documents", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
-    ("shuangsheng.render.materials.documents", "shuangsheng.storage.files"),  # Written, the record of a file written
-    ("shuangsheng.render.materials.documents", "shuangsheng.storage.ledger"),  # build_all writes its PDFs itself (check_regenerable, write_generated)
     ("shuangsheng.render.materials.documents", "shuangsheng.storage.workbook.schema"),  # TEAMS_HEADER: the registration form prints teams.xlsx's columns
-    ("shuangsheng.render.materials.ending", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
-    ("shuangsheng.render.materials.ending", "shuangsheng.storage.files"),  # Written, the record of a file written
-    ("shuangsheng.render.materials.ending", "shuangsheng.storage.ledger"),  # write_awards/write_bracket write their PDFs themselves (write_generated)
     ("shuangsheng.render.materials.flow", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.paper", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
-    ("shuangsheng.render.materials.paper", "shuangsheng.storage.files"),  # Written, the record of a file written
-    ("shuangsheng.render.materials.paper", "shuangsheng.storage.ledger"),  # write_draw_papers writes its PDFs itself (write_generated)
     ("shuangsheng.render.materials.paper", "shuangsheng.storage.workbook.schema"),  # HAND_COLUMNS and labels: the score card prints the workbook's hand columns
-    ("shuangsheng.render.materials.paper", "shuangsheng.usecases.tournament"),  # DrawReport, the draw's record, defined in tournament.py
     ("shuangsheng.render.materials.picture", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
-    ("shuangsheng.render.materials.picture", "shuangsheng.storage.ledger"),  # write_pictures writes and removes its PNGs itself (write_generated, remove_generated)
-    ("shuangsheng.render.materials.qr_sheet", "shuangsheng.storage.event"),  # the Event record, and event.toml read for the title and font
-    ("shuangsheng.render.materials.qr_sheet", "shuangsheng.storage.ledger"),  # write_generated: the 扫码单 writes itself (rebuild reprints it)
-    ("shuangsheng.render.materials.qr_sheet", "shuangsheng.storage.qr_sheets"),  # qr_sheet_name, the 扫码单's file name
+    ("shuangsheng.render.materials.qr_sheet", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.results", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
-    ("shuangsheng.render.materials.results", "shuangsheng.storage.files"),  # Written, the record of a file written
-    ("shuangsheng.render.materials.results", "shuangsheng.storage.ledger"),  # write_score_papers writes its PDFs itself (write_generated)
-    ("shuangsheng.render.materials.results", "shuangsheng.usecases.tournament"),  # ScoreReport, score's record, defined in tournament.py
     ("shuangsheng.render.materials.wording", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.wording", "shuangsheng.storage.files"),  # reads an event folder's own templates (read_bytes, decode_text)
+    ("shuangsheng.render.report", "shuangsheng.storage.names"),  # round_file: the 下一步 line names the latest round's workbook
     ("shuangsheng.render.report", "shuangsheng.storage.workbook.verify"),  # Verification, double entry's result
-    ("shuangsheng.render.report", "shuangsheng.usecases.progress"),  # Progress, where the event stands
-    ("shuangsheng.render.report", "shuangsheng.usecases.tournament"),  # DrawCheck, DrawReport, MatchScore, RoundScore, round_file: records and a file name defined in tournament.py
+    ("shuangsheng.render.reports", "shuangsheng.storage.event"),  # DrawReport, ScoreReport hold the Event record, which lives with event.toml's reader
+    ("shuangsheng.render.reports", "shuangsheng.storage.qr_sheets"),  # Redo holds VoidedSheet, what became of a voided round's 扫码单
+    ("shuangsheng.render.reports", "shuangsheng.storage.workbook"),  # MatchScore, RoundScore hold MatchSheet, RoundSheet, Problem: the sheet's records live with the workbook reader
+    ("shuangsheng.render.reports", "shuangsheng.storage.workbook.verify"),  # ScoreReport holds Verification, double entry's result
     ("shuangsheng.render.results", "shuangsheng.storage.workbook.verify"),  # Verification, double entry's result
-    ("shuangsheng.render.results", "shuangsheng.usecases.tournament"),  # MatchScore, RoundScore, defined in tournament.py
     ("shuangsheng.render.venue", "shuangsheng.storage.workbook.schema"),  # UNCHECKED, the 未逐局核对 mark
-    ("shuangsheng.render.venue", "shuangsheng.usecases.tournament"),  # RoundScore, defined in tournament.py
     ("shuangsheng.table.desk", "shuangsheng.render.venue"),  # TableView, the TV's reading of a table: the table's record should be built here once
     ("shuangsheng.table.sources", "shuangsheng.storage.workbook.problems"),  # Cell, Problem: a difference is a workbook Problem
     ("shuangsheng.table.sources", "shuangsheng.storage.workbook.round_reader"),  # FinalCard, MatchSheet: the paper sheet's records live with the workbook reader

@@ -14,8 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from shuangsheng.storage import ledger
-from shuangsheng.storage.ledger import DB_NAME, FolderBusy, Ledger, LedgerError, exclusive, fingerprint_of
+from shuangsheng.storage.ledger import disk
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.disk import filesystem_type
+from shuangsheng.storage.ledger.lock import FolderBusy, clean_temporary, exclusive
+from shuangsheng.storage.ledger.lost import LedgerError, LedgerLost
+from shuangsheng.storage.ledger.queries import DrawReplaced
+from shuangsheng.storage.ledger.records import fingerprint_of
+from shuangsheng.storage.ledger.schema import MIGRATIONS, SCHEMA_VERSION
+from shuangsheng.storage.names import DB_NAME, HOLDER_NAME, LEGACY_RECORD, LOCK_NAME
+from shuangsheng.table.clock import ClockAction, ClockRow
 from tests.helpers import on
 
 
@@ -23,7 +31,7 @@ def test_a_new_folder_gets_the_current_schema(tmp_path: Path) -> None:
     with Ledger.open(tmp_path):
         pass
     db = sqlite3.connect(tmp_path / DB_NAME)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == ledger.SCHEMA_VERSION
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert {"file", "log"} <= {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
@@ -31,7 +39,7 @@ def older_ledger(folder: Path, version: int) -> sqlite3.Connection:
     """An event.db as version `version` of the program left it (its migrations only), holding one draw of round 1;
     open, for the test to add its rows and commit."""
     db = sqlite3.connect(folder / DB_NAME)
-    for step in ledger.MIGRATIONS[:version]:
+    for step in MIGRATIONS[:version]:
         db.executescript(step)
     db.execute(f"PRAGMA user_version = {version}")
     db.execute("INSERT INTO draw (round, lots, pool, pairings, byes, names, at, command) "
@@ -50,10 +58,10 @@ def test_a_ledger_at_version_2_gains_the_clock_table_and_keeps_its_entries(tmp_p
     with Ledger.open(tmp_path) as book:
         assert [e.action.value for e in book.table_entries(1, 1)] == ["end"]
         assert book.clock_rows(1) == ()
-        book.add_clock(1, ledger.ClockRow(ledger.ClockAction.START, "2026-12-01T14:00:00+08:00", "127.0.0.1"))
+        book.add_clock(1, ClockRow(ClockAction.START, "2026-12-01T14:00:00+08:00", "127.0.0.1"))
         assert [r.action.value for r in book.clock_rows(1)] == ["start"]
     db = sqlite3.connect(tmp_path / DB_NAME)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == ledger.SCHEMA_VERSION
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     db.close()
 
 
@@ -64,20 +72,20 @@ def test_a_ledger_at_version_3_gains_the_clock_rows_ids_and_keeps_its_rows(tmp_p
     db.execute("INSERT INTO clock (draw, action, at, address) VALUES (1, 'start', '2026-12-01T14:00:00+08:00', 'a')")
     db.commit()
     db.close()
-    start = ledger.ClockRow(ledger.ClockAction.START, "2026-12-01T14:00:00+08:00", "a")
-    stop = ledger.ClockRow(ledger.ClockAction.STOP, "2026-12-01T14:10:00+08:00", "127.0.0.1", "press-1")
+    start = ClockRow(ClockAction.START, "2026-12-01T14:00:00+08:00", "a")
+    stop = ClockRow(ClockAction.STOP, "2026-12-01T14:10:00+08:00", "127.0.0.1", "press-1")
     with Ledger.open(tmp_path) as book:
         assert book.clock_rows(1) == (start,)
         book.add_clock(1, stop)
         assert book.clock_rows(1) == (start, stop)
     db = sqlite3.connect(tmp_path / DB_NAME)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 4 == ledger.SCHEMA_VERSION
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 4 == SCHEMA_VERSION
     db.close()
 
 
 def test_a_ledger_from_a_newer_program_is_refused(tmp_path: Path) -> None:
     db = sqlite3.connect(tmp_path / DB_NAME)
-    db.execute(f"PRAGMA user_version = {ledger.SCHEMA_VERSION + 1}")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     db.close()
     with pytest.raises(LedgerError, match="更新版本"):
         Ledger.open(tmp_path)
@@ -119,7 +127,7 @@ def test_a_ledger_lost_where_a_round_was_drawn_is_refused_and_nothing_is_made(tm
     _lose(tmp_path, how)
     (tmp_path / sign).write_bytes(b"drawn")
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    with pytest.raises(ledger.LedgerLost) as lost:
+    with pytest.raises(LedgerLost) as lost:
         Ledger.open(tmp_path)
     text = str(lost.value)
     assert f"{tmp_path / DB_NAME}：" in text and sign in text and "已经抽过签" in text
@@ -133,10 +141,10 @@ def test_a_ledger_lost_where_a_round_was_drawn_is_refused_and_nothing_is_made(tm
 def test_an_old_folder_with_its_json_bookkeeping_is_still_given_a_ledger(tmp_path: Path, how: str) -> None:
     _lose(tmp_path, how)
     (tmp_path / "round-1.xlsx").write_bytes(b"drawn")
-    (tmp_path / ledger.LEGACY_RECORD).write_text("{}", encoding="utf-8")
+    (tmp_path / LEGACY_RECORD).write_text("{}", encoding="utf-8")
     with Ledger.open(tmp_path) as book:
         assert book.created
-    assert not (tmp_path / ledger.LEGACY_RECORD).exists()
+    assert not (tmp_path / LEGACY_RECORD).exists()
 
 
 def test_rebuilt_sets_the_lost_file_and_its_log_aside_and_builds_a_new_one(tmp_path: Path) -> None:
@@ -191,7 +199,7 @@ def test_draws_newest_in_force_voided_kept(tmp_path: Path) -> None:
 def test_the_program_s_stale_temporary_files_are_cleaned(tmp_path: Path) -> None:
     (tmp_path / ".round-1.xlsx.ab12_xyz.tmp").write_bytes(b"")
     (tmp_path / "notes.tmp").write_bytes(b"a person's")
-    assert ledger.clean_temporary(tmp_path) == [".round-1.xlsx.ab12_xyz.tmp"]
+    assert clean_temporary(tmp_path) == [".round-1.xlsx.ab12_xyz.tmp"]
     assert [p.name for p in tmp_path.iterdir()] == ["notes.tmp"]
 
 
@@ -253,7 +261,7 @@ def test_a_forgotten_file_is_no_longer_ours(tmp_path: Path) -> None:
 
 def test_the_bookkeeping_before_event_db_is_imported_then_removed(tmp_path: Path) -> None:
     (tmp_path / "old.pdf").write_bytes(b"old")
-    legacy = tmp_path / ledger.LEGACY_RECORD
+    legacy = tmp_path / LEGACY_RECORD
     legacy.write_text(json.dumps({"old.pdf": fingerprint_of(b"old").sha256, "bad": 3}), encoding="utf-8")
     with Ledger.open(tmp_path) as book:
         assert book.is_ours(tmp_path / "old.pdf")
@@ -263,7 +271,7 @@ def test_the_bookkeeping_before_event_db_is_imported_then_removed(tmp_path: Path
 
 @pytest.mark.parametrize("content", ["", "[]", "{", "null"])
 def test_damaged_bookkeeping_before_event_db_is_ignored(tmp_path: Path, content: str) -> None:
-    (tmp_path / ledger.LEGACY_RECORD).write_text(content, encoding="utf-8")
+    (tmp_path / LEGACY_RECORD).write_text(content, encoding="utf-8")
     with Ledger.open(tmp_path) as book:
         assert book.generated() == {}
 
@@ -291,7 +299,7 @@ MOUNTINFO = textwrap.dedent("""\
     ("/mnt/shared", "ext4"),  # a prefix of the name is not the mount point
 ])
 def test_the_file_system_of_a_folder(folder: str, kind: str) -> None:
-    assert ledger.filesystem_type(Path(folder), MOUNTINFO) == kind
+    assert filesystem_type(Path(folder), MOUNTINFO) == kind
 
 
 def test_wal_on_a_local_disk_and_the_rollback_journal_on_a_network_folder(tmp_path: Path, monkeypatch) -> None:
@@ -300,7 +308,7 @@ def test_wal_on_a_local_disk_and_the_rollback_journal_on_a_network_folder(tmp_pa
     assert sqlite3.connect(tmp_path / DB_NAME).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     network = tmp_path / "share"
     network.mkdir()
-    monkeypatch.setattr(ledger, "filesystem_type", lambda folder, mountinfo=None: "cifs")
+    monkeypatch.setattr(disk, "filesystem_type", lambda folder, mountinfo=None: "cifs")
     with Ledger.open(network):
         pass
     assert sqlite3.connect(network / DB_NAME).execute("PRAGMA journal_mode").fetchone()[0] == "delete"
@@ -309,7 +317,7 @@ def test_wal_on_a_local_disk_and_the_rollback_journal_on_a_network_folder(tmp_pa
 HOLDER = textwrap.dedent("""\
     import sys, time
     from pathlib import Path
-    from shuangsheng.storage.ledger import exclusive
+    from shuangsheng.storage.ledger.lock import exclusive
     folder = Path(sys.argv[1])
     sys.argv = ["shuangsheng", "draw", "比赛"]  # the command line the holder is recorded with
     with exclusive(folder, wait=1):
@@ -349,8 +357,8 @@ def test_commands_one_after_the_other_in_one_process(tmp_path: Path) -> None:
     with exclusive(tmp_path):
         pass
     with exclusive(tmp_path):
-        assert (tmp_path / ledger.HOLDER_NAME).read_text(encoding="utf-8").startswith("shuangsheng")
-    assert os.path.exists(tmp_path / ledger.LOCK_NAME)
+        assert (tmp_path / HOLDER_NAME).read_text(encoding="utf-8").startswith("shuangsheng")
+    assert os.path.exists(tmp_path / LOCK_NAME)
 
 
 # --- table-side entry: codes and entries ---
@@ -384,13 +392,15 @@ def test_a_voided_draw_s_codes_stop_working(tmp_path: Path) -> None:
 
 
 def _setup():
-    from shuangsheng.table.entry import Seat, TableSetup
+    from shuangsheng.table.log import Seat, TableSetup
 
     return TableSetup(1, 1, Seat("01", ("甲", "乙")), Seat("02", ("丙", "丁")))
 
 
 def test_entries_are_decided_and_appended_in_one_transaction_and_read_back(tmp_path: Path) -> None:
-    from shuangsheng.table.entry import Result, Stamp, add_hand, end, table_state
+    from shuangsheng.table.entry import Result, add_hand, end
+    from shuangsheng.table.log import Stamp
+    from shuangsheng.table.state import table_state
 
     stamp = Stamp("s1", "2026-03-20T09:00:00+08:00", "192.168.1.20")
     with Ledger.open(tmp_path) as book:
@@ -409,7 +419,8 @@ def test_entries_are_decided_and_appended_in_one_transaction_and_read_back(tmp_p
 
 
 def test_a_refused_request_appends_nothing(tmp_path: Path) -> None:
-    from shuangsheng.table.entry import Result, Stamp, add_hand
+    from shuangsheng.table.entry import Result, add_hand
+    from shuangsheng.table.log import Stamp
 
     with Ledger.open(tmp_path) as book:
         draw = book.record_draw(_round_of_two_tables(), {})
@@ -435,10 +446,11 @@ def test_a_change_to_a_draw_no_longer_in_force_is_refused_and_nothing_stored(tmp
     """A request read its draw, then `draw --redo` voided it or a newer draw of the round superseded it: the entry
     or clock row would be stored where no table shows it, so the ledger refuses it (DrawReplaced, rolled back);
     what changes nothing is still answered."""
-    from shuangsheng.table.entry import Result, Stamp, add_hand
+    from shuangsheng.table.entry import Result, add_hand
+    from shuangsheng.table.log import Stamp
 
     hand = {"hand": 1, "id": "p1", "dealer": "A", "points": 35}
-    start = ledger.ClockRow(ledger.ClockAction.START, "2026-12-01T14:00:00+08:00", "127.0.0.1")
+    start = ClockRow(ClockAction.START, "2026-12-01T14:00:00+08:00", "127.0.0.1")
     with Ledger.open(tmp_path) as book:
         voided = book.record_draw(_round_of_two_tables(), {})
         book.decide_entry(voided, 1, lambda e: add_hand(_setup(), e, on(e, hand), stamp=Stamp("s", "t", "a")))
@@ -446,9 +458,9 @@ def test_a_change_to_a_draw_no_longer_in_force_is_refused_and_nothing_stored(tmp
         superseded = book.record_draw(_round_of_two_tables(), {})
         book.record_draw(_round_of_two_tables(), {})
         for draw in (voided, superseded):
-            with pytest.raises(ledger.DrawReplaced):
+            with pytest.raises(DrawReplaced):
                 book.decide_entry(draw, 2, lambda e: add_hand(_setup(), e, on(e, hand), stamp=Stamp("s", "t", "a")))
-            with pytest.raises(ledger.DrawReplaced):
+            with pytest.raises(DrawReplaced):
                 book.add_clock(draw, start)
             assert book.table_entries(draw, 2) == () and book.clock_rows(draw) == ()
         again = book.decide_entry(voided, 1, lambda e: add_hand(_setup(), e, on(e, hand), stamp=Stamp("s", "t", "a")))

@@ -17,9 +17,10 @@ import pytest
 
 from shuangsheng.hall import hall
 from shuangsheng.hall.hall import Request, TableApi, Throttle
-from shuangsheng.storage.ledger import DB_NAME, LEGACY_RECORD, Ledger, write_generated
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.generated import write_generated
+from shuangsheng.storage.names import DB_NAME, LEGACY_RECORD, rounds_drawn
 from shuangsheng.table.codes import format_code
-from shuangsheng.usecases import tournament
 from tests.events import fill, new_event, second_round_drawn
 from tests.helpers import cli, digests
 from tests.pdfcheck import text_of
@@ -134,11 +135,11 @@ def test_rebuild_end_to_end_new_codes_on_the_cards_and_the_old_ones_dead(event: 
     fill(event, 2, seed=5)
     cli("score", event)
     cli("draw", event, "--seed", 3)
-    assert tournament.rounds_drawn(event) == 3
+    assert rounds_drawn(event) == 3
 
 
 def test_rebuild_prints_the_rounds_qr_sheet_again_at_the_address_it_carried(event: Path) -> None:
-    from shuangsheng.render.materials.qr_sheet import render_qr_sheet
+    from shuangsheng.usecases.papers.qr_sheet import render_qr_sheet
 
     with Ledger.open(event) as book:
         record = book.draws()[2]

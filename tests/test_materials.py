@@ -24,6 +24,8 @@ from shuangsheng.render.materials.fonts import choose_fonts, system_candidates
 from shuangsheng.render.materials.page import PAGE
 from shuangsheng.storage.event import default_event, default_text, parse
 from shuangsheng.storage.files import OutputExists
+from shuangsheng.storage.names import MATERIALS
+from shuangsheng.usecases.papers.materials import build_all
 from tests.events import new_event
 from tests.pdfcheck import assert_fonts_embedded, assert_inside_margins, fonts_of, text_of
 
@@ -341,33 +343,33 @@ def test_name_with_a_character_missing_from_the_font_is_warned():
 
 
 def test_build_all_writes_the_six_files_again_but_keeps_an_edited_one(tmp_path):
-    built = docs.build_all(tmp_path, default_event(), None, invariant=True)
+    built = build_all(tmp_path, default_event(), None, invariant=True)
     assert [p.name for p in built.paths] == [
         "通知.pdf", "比赛规则.pdf", "报名表.pdf", "抽签签条.pdf", "纪念品领取签收表.pdf", "规则口径确认单.pdf"
     ]
     assert all(p.read_bytes().startswith(b"%PDF") for p in built.paths)
     assert any("抽签签条先按12张打印" in w for w in built.warnings)
-    again = docs.build_all(tmp_path, default_event(), TEAMS, lots=3, invariant=True)  # ours, untouched: replaced
+    again = build_all(tmp_path, default_event(), TEAMS, lots=3, invariant=True)  # ours, untouched: replaced
     assert re.findall(r"签号(\d+)", text_of(again.paths[3].read_bytes())) == ["1", "2", "3"]
 
     before = built.paths[0].read_bytes()
     (tmp_path / "纪念品领取签收表.pdf").write_bytes(b"%PDF annotated by the office")
     with pytest.raises(OutputExists, match="纪念品领取签收表.pdf.*不一样.*--force"):
-        docs.build_all(tmp_path, default_event(), TEAMS, invariant=True)
+        build_all(tmp_path, default_event(), TEAMS, invariant=True)
     assert built.paths[0].read_bytes() == before  # none is written while one is refused
     assert (tmp_path / "纪念品领取签收表.pdf").read_bytes() == b"%PDF annotated by the office"
-    forced = docs.build_all(tmp_path, default_event(), TEAMS, lots=4, force=True, invariant=True)
+    forced = build_all(tmp_path, default_event(), TEAMS, lots=4, force=True, invariant=True)
     assert re.findall(r"签号(\d+)", text_of(forced.paths[3].read_bytes())) == ["1", "2", "3", "4"]
 
 
 def test_event_folder_templates_override_wording(tmp_path):
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "lots.j2").write_text("@签条 抽签号 | {{ event.venue }}\n", encoding="utf-8")
-    built = docs.build_all(tmp_path, default_event(), TEAMS, invariant=True)
+    built = build_all(tmp_path, default_event(), TEAMS, invariant=True)
     assert "抽签号1" in text_of(built.paths[3].read_bytes())
     (tmp_path / "templates" / "notice.j2").write_text("# {% if %}\n", encoding="utf-8")
     with pytest.raises(wording.MaterialsError, match="notice.j2"):
-        docs.build_all(tmp_path, default_event(), TEAMS, force=True, invariant=True)
+        build_all(tmp_path, default_event(), TEAMS, force=True, invariant=True)
 
 
 @pytest.mark.parametrize(
@@ -455,7 +457,7 @@ def test_materials_command(tmp_path):
     runner = CliRunner()
     result = runner.invoke(app, ["materials", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    for name in docs.FILE_NAMES:
+    for name in MATERIALS:
         assert f"已生成 {tmp_path / name}" in result.output
     assert re.findall(r"签号(\d+)(?![与–\d])", text_of((tmp_path / "抽签签条.pdf").read_bytes())) == ["1", "2"]
     assert "01王喆" in text_of((tmp_path / "纪念品领取签收表.pdf").read_bytes())

@@ -14,13 +14,14 @@ from typer.testing import CliRunner
 from shuangsheng.knockout.knockout import Pairing, Round
 from shuangsheng.knockout.teams import Team
 from shuangsheng.render.materials import paper
-from shuangsheng.render.materials import results as results_paper
 from shuangsheng.render.materials.fonts import choose_fonts, system_candidates
 from shuangsheng.render.results import round_results
+from shuangsheng.storage import names
 from shuangsheng.storage.event import default_event
 from shuangsheng.storage.workbook.schema import HAND_COLUMNS, HEADER
 from shuangsheng.table.status import TableStatus
-from shuangsheng.usecases import tournament
+from shuangsheng.usecases.folder import open_folder
+from shuangsheng.usecases.papers.score import write_score_papers
 from tests.events import every_status_round, new_event
 from tests.pdfcheck import assert_printable, page_texts, pages, render_png, text_of
 
@@ -277,7 +278,7 @@ def test_draw_sheet_with_paper_lots_and_a_bye():
 def scored(tmp_path_factory):
     folder = tmp_path_factory.mktemp("event")
     report = every_status_round(folder)
-    return folder, report, results_paper.write_score_papers(report, invariant=True)
+    return folder, report, write_score_papers(report, invariant=True)
 
 
 def test_round_results_name_every_status_and_every_error_by_cell(scored):
@@ -324,11 +325,11 @@ def test_score_papers_are_regenerated_but_an_edited_one_is_kept(scored):
     from shuangsheng.storage.files import OutputExists
 
     folder, report, _ = scored
-    results_paper.write_score_papers(report, invariant=True)  # ours, unchanged: replaced freely
+    write_score_papers(report, invariant=True)  # ours, unchanged: replaced freely
     (folder / "第1轮成绩.pdf").write_bytes(b"edited")
     with pytest.raises(OutputExists):
-        results_paper.write_score_papers(report, invariant=True)
-    results_paper.write_score_papers(report, force=True, invariant=True)
+        write_score_papers(report, invariant=True)
+    write_score_papers(report, force=True, invariant=True)
     assert (folder / "第1轮成绩.pdf").read_bytes().startswith(b"%PDF")
 
 
@@ -343,7 +344,7 @@ def test_draw_command_writes_the_draw_sheet_and_score_cards(tmp_path):
     assert result.exit_code == 0, result.output
     assert f"已生成 {tmp_path / '第1轮对阵表.pdf'}" in result.output
     assert f"已生成 {tmp_path / '第1轮计分卡.pdf'}" in result.output
-    drawn = tournament.open_folder(tmp_path).rounds[0].round
+    drawn = open_folder(tmp_path).rounds[0].round
     cards = (tmp_path / "第1轮计分卡.pdf").read_bytes()
     assert pages(cards) == len(drawn.pairings) + 1
     sheet = text_of((tmp_path / "第1轮对阵表.pdf").read_bytes())
@@ -393,24 +394,24 @@ def test_demo_produces_every_document_for_every_round(tmp_path):
 
     result = CliRunner().invoke(app, ["demo", "--out", str(tmp_path), "--teams", "6", "--seed", "6"])
     assert result.exit_code == 0, result.output
-    state = tournament.open_folder(tmp_path)
+    state = open_folder(tmp_path)
     assert len(state.rounds) == 3
     smallest = {"对阵表": 14, "计分卡": 12, "成绩": 14, "加赛单": 12}
     for sheet in state.rounds:
         r = sheet.round
-        cards = (tmp_path / paper.score_cards_name(r.number)).read_bytes()
+        cards = (tmp_path / names.score_cards_name(r.number)).read_bytes()
         assert pages(cards) == len(r.pairings) + 1
-        for name in (paper.draw_sheet_name(r.number), paper.score_cards_name(r.number), results_paper.results_name(r.number)):
+        for name in (names.draw_sheet_name(r.number), names.score_cards_name(r.number), names.results_name(r.number)):
             assert_printable((tmp_path / name).read_bytes(), smallest=smallest[name.removesuffix(".pdf")[3:]])
             assert name in result.output
-    slip = tmp_path / results_paper.playoff_slip_name(1, 2)
+    slip = tmp_path / names.playoff_slip_name(1, 2)
     assert slip.exists() and "第1轮第2桌加赛单.pdf" in result.output
     assert_printable(slip.read_bytes(), smallest=12)
     assert "第一局加赛由" in text_of(slip.read_bytes())
-    assert "第05组胜（加赛1局）" in text_of((tmp_path / results_paper.results_name(1)).read_bytes())
-    from shuangsheng.render.materials.documents import FILE_NAMES
+    assert "第05组胜（加赛1局）" in text_of((tmp_path / names.results_name(1)).read_bytes())
+    from shuangsheng.storage.names import MATERIALS
 
-    for name in FILE_NAMES:
+    for name in MATERIALS:
         assert (tmp_path / name).exists()
     registration = text_of((tmp_path / "报名表.pdf").read_bytes())
     assert not re.search(r"\d{7}", registration.replace("2973620", ""))  # no made-up phone numbers

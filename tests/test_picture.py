@@ -13,7 +13,9 @@ from shuangsheng.render.materials import picture
 from shuangsheng.render.materials.fonts import choose_fonts, system_candidates
 from shuangsheng.render.results import round_results
 from shuangsheng.storage.event import default_event
-from shuangsheng.usecases.tournament import score
+from shuangsheng.storage.names import picture_name
+from shuangsheng.usecases.papers.pictures import write_pictures
+from shuangsheng.usecases.score import score
 from tests.helpers import cli
 from tests.test_ending import play, team_list
 
@@ -127,7 +129,7 @@ def test_a_very_tall_announcement_is_cut_into_parts_each_saying_it_continues(fon
     assert not parts[0][-1].keep  # never cut after a heading
     pictures = column.pictures(event="测试比赛", name="成绩公告")
     assert [Image.open(io.BytesIO(p.png())).width for p in pictures] == [1080, 1080]
-    assert picture.picture_name("成绩公告", 2) == "成绩公告-2.png"
+    assert picture_name("成绩公告", 2) == "成绩公告-2.png"
 
 
 class _Drawn:
@@ -141,13 +143,13 @@ class _Drawn:
 
 
 def test_parts_of_an_earlier_taller_picture_are_removed_unless_a_person_edited_them(tmp_path):
-    paths = picture.write_pictures(tmp_path, "成绩公告", [_Drawn("a"), _Drawn("b"), _Drawn("c")])
+    paths = write_pictures(tmp_path, "成绩公告", [_Drawn("a"), _Drawn("b"), _Drawn("c")])
     assert [p.name for p in paths] == ["成绩公告.png", "成绩公告-2.png", "成绩公告-3.png"]
-    picture.write_pictures(tmp_path, "成绩公告", [_Drawn("d")])  # shorter now: its old parts go
+    write_pictures(tmp_path, "成绩公告", [_Drawn("d")])  # shorter now: its old parts go
     assert sorted(p.name for p in tmp_path.glob("成绩公告*.png")) == ["成绩公告.png"]
-    picture.write_pictures(tmp_path, "成绩公告", [_Drawn("a"), _Drawn("b")])
+    write_pictures(tmp_path, "成绩公告", [_Drawn("a"), _Drawn("b")])
     (tmp_path / "成绩公告-2.png").write_bytes(b"a person's own picture")
-    picture.write_pictures(tmp_path, "成绩公告", [_Drawn("e")])
+    write_pictures(tmp_path, "成绩公告", [_Drawn("e")])
     assert (tmp_path / "成绩公告-2.png").read_bytes() == b"a person's own picture"  # not ours any more: kept
 
 

@@ -12,8 +12,9 @@ import pdfplumber
 import pytest
 
 from shuangsheng.knockout.knockout import Pairing, Round
-from shuangsheng.render.materials.qr_sheet import HALF, qr_sheet_name, qr_sheet_pdf, table_address
+from shuangsheng.render.materials.qr_sheet import HALF, qr_sheet_pdf, table_address
 from shuangsheng.storage.event import default_event
+from shuangsheng.storage.names import qr_sheet_name
 from shuangsheng.table.codes import codes_for_tables, format_code
 from tests.pdfcheck import assert_printable, page_texts, qr_codes, render_png
 

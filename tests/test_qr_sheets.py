@@ -9,9 +9,8 @@ import os
 from pathlib import Path
 
 from shuangsheng.hall.qr_watch import Poll, QrWatch
-from shuangsheng.render.materials.qr_sheet import qr_sheet_name
-from shuangsheng.storage.ledger import Ledger
-from shuangsheng.storage.qr_sheets import qr_sheet_round
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.names import qr_sheet_name, qr_sheet_round
 from tests.events import round_one_corrected, third_round_drawn
 from tests.helpers import cli
 

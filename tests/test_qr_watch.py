@@ -24,11 +24,14 @@ import pytest
 
 from shuangsheng.hall import hall
 from shuangsheng.hall.qr_watch import RETRY, Poll, QrWatch
-from shuangsheng.render.materials.qr_sheet import qr_sheet_name, table_address
-from shuangsheng.storage import ledger
-from shuangsheng.storage.ledger import Ledger
+from shuangsheng.render.materials.qr_sheet import table_address
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.lock import exclusive
+from shuangsheng.storage.ledger.marks import draws_mark
+from shuangsheng.storage.ledger.records import fingerprint_of
+from shuangsheng.storage.names import DB_NAME, qr_sheet_name
 from shuangsheng.table.codes import format_code
-from shuangsheng.usecases import tournament
+from shuangsheng.usecases.draw import draw_next
 from tests.events import first_round_scored, round_one_corrected, second_round_drawn, third_round_drawn
 from tests.helpers import cli
 from tests.pdfcheck import page_texts, qr_codes
@@ -163,8 +166,8 @@ def test_a_folder_held_by_another_command_is_written_on_a_later_poll(tmp_path):
     sheets, console = watch(folder, wait=0.05)
     assert sheets.poll_once() is Poll.DONE and sheet(folder, 1).exists()
     assert sheets.poll_once() is Poll.UNCHANGED
-    with ledger.exclusive(folder):  # `draw` holds the folder while it draws and writes its papers
-        tournament.draw_next(folder, seed=2)
+    with exclusive(folder):  # `draw` holds the folder while it draws and writes its papers
+        draw_next(folder, seed=2)
         assert sheets.poll_once() is Poll.BUSY
         assert sheets.poll_once() is Poll.BUSY  # never waits for it: the server goes on
         assert not sheet(folder, 2).exists()
@@ -338,17 +341,17 @@ def test_nothing_drawn_yet_then_the_first_draw_gets_its_sheet(tmp_path):
 def test_the_mark_moves_with_each_draw_voided_draw_and_code_and_reads_nothing_else(tmp_path):
     folder = tmp_path / "event"
     folder.mkdir()
-    assert ledger.draws_mark(folder) is None and not (folder / ledger.DB_NAME).exists()  # never creates event.db
+    assert draws_mark(folder) is None and not (folder / DB_NAME).exists()  # never creates event.db
     second_round_drawn(folder)
-    marks = [ledger.draws_mark(folder)]
+    marks = [draws_mark(folder)]
     with Ledger.open(folder) as book:
         draw = book.draws()[2].id
-        book.record_file(sheet(folder, 2), ledger.fingerprint_of(b"x"))  # a file written: no draw, no code
-        marks.append(ledger.draws_mark(folder))
+        book.record_file(sheet(folder, 2), fingerprint_of(b"x"))  # a file written: no draw, no code
+        marks.append(draws_mark(folder))
         book.set_codes(draw, {1: "WXYZ2345"})
-        marks.append(ledger.draws_mark(folder))
+        marks.append(draws_mark(folder))
         book.void_draw(draw, "test")
-        marks.append(ledger.draws_mark(folder))
+        marks.append(draws_mark(folder))
     assert marks[0] == marks[1] and len(set(marks)) == 3
     assert marks[1] < marks[2] < marks[3]
 

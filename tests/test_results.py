@@ -8,9 +8,11 @@ from shuangsheng.game.levels import Level, Side
 from shuangsheng.game.simulate import simulate_match
 from shuangsheng.render.results import NextStep, round_results
 from shuangsheng.storage import workbook
+from shuangsheng.storage.names import round_path
 from shuangsheng.storage.workbook.problems import Cell
 from shuangsheng.table.status import TableStatus
-from shuangsheng.usecases import tournament
+from shuangsheng.usecases.draw import draw_next
+from shuangsheng.usecases.score import score
 from tests.events import every_status_round, new_event
 
 
@@ -40,19 +42,19 @@ def test_every_status_is_taken_from_the_score(tmp_path):
 
 def test_next_step_follows_the_round(tmp_path):
     new_event(tmp_path, 2)
-    tournament.draw_next(tmp_path, seed=1)
-    results = round_results(tournament.score(tmp_path).score, {})
+    draw_next(tmp_path, seed=1)
+    results = round_results(score(tmp_path).score, {})
     assert results.next_step is NextStep.ENTER and results.final and results.title == "第1轮（决赛）"
-    workbook.fill_round(tournament.round_path(tmp_path, 1), {1: simulate_match(random.Random(2))[0]})
-    results = round_results(tournament.score(tmp_path).score, {})
+    workbook.fill_round(round_path(tmp_path, 1), {1: simulate_match(random.Random(2))[0]})
+    results = round_results(score(tmp_path).score, {})
     assert results.decided and results.next_step is NextStep.AWARDS and len(results.advancing) == 1
 
 
 def test_byes_advance_and_the_next_step_is_the_draw(tmp_path):
     new_event(tmp_path, 3)
-    drawn = tournament.draw_next(tmp_path, seed=5).round
-    workbook.fill_round(tournament.round_path(tmp_path, 1), {1: simulate_match(random.Random(4))[0]})
-    report = tournament.score(tmp_path)
+    drawn = draw_next(tmp_path, seed=5).round
+    workbook.fill_round(round_path(tmp_path, 1), {1: simulate_match(random.Random(4))[0]})
+    report = score(tmp_path)
     results = round_results(report.score, report.teams)
     assert results.byes == drawn.byes and len(drawn.byes) == 1
     assert results.decided and results.next_step is NextStep.DRAW

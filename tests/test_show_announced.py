@@ -11,7 +11,8 @@ from shuangsheng.game.hands import Hand, MatchRecord
 from shuangsheng.game.levels import Side
 from shuangsheng.game.simulate import simulate_match
 from shuangsheng.storage import workbook
-from shuangsheng.usecases import tournament
+from shuangsheng.storage.names import round_path
+from shuangsheng.usecases.score import score
 from tests.events import draw, start_event
 from tests.helpers import cli
 
@@ -34,7 +35,7 @@ def test_a_result_is_final_only_as_scored_and_while_the_sheet_is_unchanged(tmp_p
     folder = tmp_path / "event"
     rng = start_event(folder, teams=4)
     draw(folder, rng)
-    path = tournament.round_path(folder, 1)
+    path = round_path(folder, 1)
     record, _ = simulate_match(rng)
     workbook.fill_round(path, {1: record, 2: AHEAD})  # saved by the referee, never scored
     before = exported(folder, tmp_path, "unscored")
@@ -42,7 +43,7 @@ def test_a_result_is_final_only_as_scored_and_while_the_sheet_is_unchanged(tmp_p
         row = result_row(before, table)
         assert "进行中" in row and "晋级" not in row and "获胜" not in row, row
 
-    report = tournament.score(folder, 1)  # `score` reads the sheets and records each table in event.db
+    report = score(folder, 1)  # `score` reads the sheets and records each table in event.db
     winner = next(m.outcome.winner for m in report.score.matches if m.match.table == 1)
     scored = exported(folder, tmp_path, "scored")
     row = result_row(scored, 1)
@@ -59,7 +60,7 @@ def test_a_walkover_says_which_team_in_the_halls_words(tmp_path):
     rng = start_event(folder, teams=4)
     drawn = draw(folder, rng)
     pairing = next(p for p in drawn.round.pairings if p.table == 1)
-    workbook.fill_round(tournament.round_path(folder, 1), {}, walkovers={1: Side.B})
-    tournament.score(folder, 1)
+    workbook.fill_round(round_path(folder, 1), {}, walkovers={1: Side.B})
+    score(folder, 1)
     row = result_row(exported(folder, tmp_path, "walkover"), 1)
     assert re.search(rf"第{pairing.b}组\s.*弃权", row, flags=re.S) and "乙方" not in row, row

@@ -17,11 +17,15 @@ from shuangsheng.game.match import replay, result_as_json
 from shuangsheng.game.simulate import simulate_match
 from shuangsheng.render.venue import build_board
 from shuangsheng.storage import workbook
-from shuangsheng.storage.ledger import Ledger
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.names import round_path
 from shuangsheng.storage.workbook.loading import read_file, read_grids
 from shuangsheng.storage.workbook.schema import FIRST_HAND_ROW, MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
-from shuangsheng.table.entry import Seat, Stamp, TableSetup, add_hand, confirm, end, hand_as_json
-from shuangsheng.usecases import tournament
+from shuangsheng.table.entry import add_hand, confirm, end
+from shuangsheng.table.log import Seat, Stamp, TableSetup, hand_as_json
+from shuangsheng.usecases.awards import bracket
+from shuangsheng.usecases.folder import open_folder
+from shuangsheng.usecases.score import score
 from tests.events import new_event
 from tests.helpers import cli, on
 from tests.pdfcheck import text_of
@@ -43,7 +47,7 @@ def record(seed: int) -> MatchRecord:
 def by_phone(folder: Path, number: int, table: int, match: MatchRecord, *, over: bool = True) -> None:
     """Enter a match as the table's phone does, through the same decisions and ledger calls as `serve`: the regular
     hands, 结束 (time is up), then the 加赛 hands."""
-    rules = tournament.open_folder(folder).rules_for(number)
+    rules = open_folder(folder).rules_for(number)
     with Ledger.open(folder) as book:
         draw = book.draws()[number]
         pairing = next(p for p in draw.round.pairings if p.table == table)
@@ -68,12 +72,12 @@ def by_phone(folder: Path, number: int, table: int, match: MatchRecord, *, over:
 
 
 def on_paper(folder: Path, number: int, records: dict[int, MatchRecord]) -> None:
-    workbook.fill_round(tournament.round_path(folder, number), records)
+    workbook.fill_round(round_path(folder, number), records)
 
 
 def put_final(folder: Path, number: int, table: int, a: object, b: object, reason: object) -> None:
     """Write the 终局 cells of a table's row on the 对阵 sheet, as the desk would for a lost card."""
-    path = tournament.round_path(folder, number)
+    path = round_path(folder, number)
     wb = openpyxl.load_workbook(path)
     ws = wb[MATCHES_SHEET]
     row = next(r for r in range(MATCHES_HEADER_ROW + 1, ws.max_row + 1) if ws.cell(r, 1).value == table)
@@ -106,7 +110,7 @@ def test_a_lost_card_is_decided_by_its_final_levels_and_marked_unchecked(tmp_pat
     text = cli("score", folder).stdout
     assert "未逐局核对（记分卡遗失）" in text
     cli("draw", folder, "--seed", 5)
-    assert lost["winner"] in tournament.open_folder(folder).rounds[1].round.pool
+    assert lost["winner"] in open_folder(folder).rounds[1].round.pool
 
 
 def test_final_cells_are_checked_cell_by_cell(tmp_path):
@@ -153,7 +157,7 @@ def test_a_round_entered_by_phone_is_scored_and_carried_into_the_next_draw_witho
     assert grids["第1桌"].get(FIRST_HAND_ROW, 2) == first.dealer.cn
     assert grids["第1桌"].get(FIRST_HAND_ROW, 4) == first.points
     cli("draw", folder, "--seed", 5)
-    final = tournament.open_folder(folder).rounds[1].round
+    final = open_folder(folder).rounds[1].round
     assert sorted(final.pool) == sorted(doc["advancing"])
     for p in final.pairings:
         by_phone(folder, 2, p.table, record(10 + p.table))
@@ -170,7 +174,7 @@ def test_a_phone_table_still_playing_is_open_with_its_current_levels(tmp_path):
     doc = score_json(folder)
     m = match_of(doc, 1)
     assert m["source"] == "phone" and m["status"] == "open" and m["winner"] is None and m["errors"] == []
-    assert m["levels"] == replay(playing, tournament.open_folder(folder).rules).levels.as_json() != {"A": "2", "B": "2"}
+    assert m["levels"] == replay(playing, open_folder(folder).rules).levels.as_json() != {"A": "2", "B": "2"}
     assert any("第1桌：尚未录入（扫码录分进行中，甲方" in b for b in doc["blockers"])
     assert "    扫码录分进行中，甲方" in cli("score", folder).stdout
     cli("draw", folder, "--seed", 5, code=1)
@@ -192,7 +196,7 @@ def test_a_match_entered_by_phone_equals_the_same_match_typed_on_paper(tmp_path)
     a, b = (match_of(score_json(f), 1) for f in (paper, phone))
     assert (a["source"], b["source"]) == ("paper", "phone")
     assert {k: v for k, v in a.items() if k != "source"} == {k: v for k, v in b.items() if k != "source"}
-    scored = [tournament.score(f, 1).score.matches[0].result for f in (paper, phone)]
+    scored = [score(f, 1).score.matches[0].result for f in (paper, phone)]
     assert result_as_json(scored[0]) == result_as_json(scored[1])  # levels, winner and every explanation
 
 
@@ -233,14 +237,14 @@ def test_a_lost_card_is_marked_unchecked_on_the_checked_copy_results_tv_bracket_
     summary = [v for v in checked["检查结果"].cells.values() if isinstance(v, str) and mark in v]
     assert summary and "记分卡遗失" in summary[0] and "J" in str(checked["检查结果"].cells)
     assert f"{mark}（记分卡遗失）" in text_of((folder / "第1轮成绩.pdf").read_bytes()).replace("\n", "")
-    chart, state = tournament.bracket(folder)
+    chart, state = bracket(folder)
     board = build_board(chart, state.scores())
     lost = next(t for t in board.results.tables if t.table == 1)
     assert lost.unchecked and lost.status_text == mark and lost.levels == ("7", "J") and lost.winner == lost.b.id
     cli("draw", folder, "--seed", 5)
-    on_paper(folder, 2, {p.table: record(20 + p.table) for p in tournament.open_folder(folder).rounds[1].round.pairings})
+    on_paper(folder, 2, {p.table: record(20 + p.table) for p in open_folder(folder).rounds[1].round.pairings})
     cli("score", folder)
-    chart, state = tournament.bracket(folder)
+    chart, state = bracket(folder)
     node = next(n for n in build_board(chart, state.scores()).bracket.nodes if n.table == 1 and n.column == 0)
     assert any(mark in note for note in node.notes)
     cli("awards", folder)
@@ -253,12 +257,12 @@ def test_the_tv_shows_a_phone_table_as_final_only_once_both_teams_confirmed(tmp_
     by_phone(folder, 1, 1, record(2))
 
     def tv_table():
-        chart, state = tournament.bracket(folder)
+        chart, state = bracket(folder)
         return next(t for t in build_board(chart, state.scores()).results.tables if t.table == 1)
 
     shown = tv_table()
     assert shown.status_text == "进行中" and shown.winner is None and shown.levels is not None
-    rules = tournament.open_folder(folder).rules
+    rules = open_folder(folder).rules
     with Ledger.open(folder) as book:
         draw = book.draws()[1]
         p = draw.round.pairings[0]
@@ -277,7 +281,7 @@ def test_verify_still_compares_paper_and_now_the_final_cells_too(tmp_path):
     on_paper(folder, 1, {2: record(3)})
     by_phone(folder, 1, 2, record(3))  # a phone table beside paper does not disturb double entry
     other = tmp_path / "第二人录入.xlsx"
-    other.write_bytes(tournament.round_path(folder, 1).read_bytes())
+    other.write_bytes(round_path(folder, 1).read_bytes())
     doc = json.loads(cli("score", folder, "--verify", other, "--json").stdout)
     assert doc["verify"]["agree"] is True and match_of(doc, 2)["source"] == "both"
     wb = openpyxl.load_workbook(other)
@@ -318,7 +322,7 @@ def test_score_draw_bracket_and_awards_read_every_source(tmp_path, case):
     if case == "final_only":
         assert m["winner"] == m["A"] and m["levels"] == {"A": "A", "B": "3"}
     cli("draw", folder, "--seed", 5)
-    final = tournament.open_folder(folder).rounds[1].round
+    final = open_folder(folder).rounds[1].round
     assert m["winner"] in final.pool
     on_paper(folder, 2, {p.table: record(30 + p.table) for p in final.pairings})
     cli("score", folder)

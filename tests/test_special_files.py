@@ -119,7 +119,7 @@ def test_a_fifo_as_a_generated_output_is_not_ours_and_is_not_read(tmp_path):
     """The check before replacing a PDF reads the old one for its fingerprint: a FIFO there is not read (it would
     wait for ever) and counts as somebody else's file."""
     os.mkfifo(tmp_path / "通知.pdf")
-    from shuangsheng.storage import ledger
+    from shuangsheng.storage.ledger.generated import check_regenerable
 
     with pytest.raises(files.OutputExists):
-        ledger.check_regenerable(tmp_path / "通知.pdf", force=False)
+        check_regenerable(tmp_path / "通知.pdf", force=False)

@@ -10,8 +10,8 @@ from shuangsheng.game.hands import Hand, MatchRecord
 from shuangsheng.game.levels import Side
 from shuangsheng.game.match import Status, replay
 from shuangsheng.storage import workbook
+from shuangsheng.storage.names import round_path
 from shuangsheng.table.status import TableStatus, table_status
-from shuangsheng.usecases import tournament
 from tests.events import new_event
 from tests.helpers import cli, tied_hands
 
@@ -57,7 +57,7 @@ def test_score_json_gives_each_table_the_status_replay_gives_its_hands(tmp_path)
     folder = new_event(tmp_path / "event", 16)
     cli("draw", folder, "--seed", 3)
     played = {1: PASSES_A, 2: ONE_HAND, 3: tied_hands(), 5: AFTER_THE_END}
-    path = tournament.round_path(folder, 1)
+    path = round_path(folder, 1)
     workbook.fill_round(path, {t: MatchRecord(h) for t, h in played.items()}, walkovers={4: Side.A})
     doc = json.loads(cli("score", folder, "--json", code=1).output)
     status = {m["table"]: m["status"] for m in doc["matches"]}

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from shuangsheng.knockout.teams import ID_RULE, MAX_ID_LENGTH, canonical_id, id_key, normalize, same_person
 from shuangsheng.storage import event as event_file
+from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE
 from shuangsheng.storage.workbook import read_round, read_teams
 from shuangsheng.storage.workbook.schema import MATCHES_HEADER, MATCHES_SHEET, POOL_HEADER, TEAMS_HEADER, TEAMS_SHEET
-from shuangsheng.usecases import tournament
+from shuangsheng.usecases.draw import draw_next
 
 # Characters people paste into names: CJK, full-width and half-width forms, compatibility ideographs, ligatures,
 # circled numbers, middle dots, every kind of space, and invisible format characters (zero-width space, ZWNJ, ZWJ,
@@ -77,17 +78,17 @@ _folders = itertools.count()
 def test_ids_and_names_survive_teams_xlsx_draw_and_round_workbook(tmp_path, rows, seed):
     folder = tmp_path / f"event-{next(_folders)}"
     folder.mkdir()
-    (folder / event_file.EVENT_FILE).write_text(event_file.default_text(), encoding="utf-8")
-    write_typed(folder / tournament.TEAMS_FILE, rows)
+    (folder / EVENT_FILE).write_text(event_file.default_text(), encoding="utf-8")
+    write_typed(folder / TEAMS_FILE, rows)
 
-    teams = read_teams(folder / tournament.TEAMS_FILE)
+    teams = read_teams(folder / TEAMS_FILE)
     expected = {canonical_id(str(tid)): (normalize(p1), normalize(p2)) for tid, p1, p2 in rows}
     assert {t.id: t.players for t in teams} == expected
     for t in teams:  # printed clean: nothing invisible, nothing full-width left
         assert all(unicodedata.category(ch) != "Cf" for name in t.players for ch in name)
         assert same_person(t.players[0]) != same_person(t.players[1])
 
-    report = tournament.draw_next(folder, seed=seed)
+    report = draw_next(folder, seed=seed)
     sheet = read_round(report.path)
     drawn = sheet.round
     assert sorted(drawn.pool) == sorted(expected)

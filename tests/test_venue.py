@@ -11,14 +11,16 @@ from shuangsheng.game.simulate import simulate_match
 from shuangsheng.render.results import round_results
 from shuangsheng.render.venue import BRACKET_MAX_COLUMNS, BRACKET_MAX_LEAVES, Board, build_board, status_text
 from shuangsheng.storage import workbook
+from shuangsheng.storage.names import round_path
 from shuangsheng.table.status import TableStatus
-from shuangsheng.usecases import tournament
+from shuangsheng.usecases.awards import awards, bracket
+from shuangsheng.usecases.score import score as run_score
 from tests.events import TIED, WRONG, draw, finished, play, played_rounds, start_event
 
 
 def board_of(folder: Path) -> Board:
     """Through the calls `bracket` and `score` make, as the display server does."""
-    chart, state = tournament.bracket(folder)
+    chart, state = bracket(folder)
     return build_board(chart, state.scores())
 
 
@@ -64,8 +66,8 @@ def test_results_as_scored_show_levels_winner_playoff_and_mistakes(tmp_path):
 def test_walkover_names_the_team_that_forfeited_in_the_halls_words(tmp_path):
     rng = start_event(tmp_path, teams=4)
     draw(tmp_path, rng)
-    workbook.fill_round(tournament.round_path(tmp_path, 1), {}, walkovers={2: Side.B})
-    score = tournament.score(tmp_path, 1).score
+    workbook.fill_round(round_path(tmp_path, 1), {}, walkovers={2: Side.B})
+    score = run_score(tmp_path, 1).score
     table = next(t for t in round_results(score, {}).tables if t.table == 2)
     assert status_text(table) == f"第{table.b}组弃权"  # the hall does not know 乙方: that is the sheet's word
     board = board_of(tmp_path)
@@ -74,7 +76,7 @@ def test_walkover_names_the_team_that_forfeited_in_the_halls_words(tmp_path):
 
 def test_after_a_round_is_decided_the_next_draw_and_who_advanced_are_shown(tmp_path):
     played_rounds(tmp_path, teams=11, rounds=1)
-    score1 = tournament.score(tmp_path, 1).score
+    score1 = run_score(tmp_path, 1).score
     board = board_of(tmp_path)
     assert board.current.number == 2 and not board.current.scored
     assert board.results.number == 1 and board.results.decided
@@ -111,7 +113,7 @@ def test_bracket_places_each_match_between_the_matches_its_teams_came_from(tmp_p
 
 def test_placings_only_at_the_end_and_as_awards_gives_them(tmp_path):
     finished(tmp_path, teams=6)
-    placings, state = tournament.awards(tmp_path)
+    placings, state = awards(tmp_path)
     board = board_of(tmp_path)
     assert placings.complete
     p = board.placings
@@ -142,7 +144,7 @@ def test_the_bracket_shows_at_least_the_last_two_rounds(tmp_path):
 def test_byes_in_every_round_show_in_the_draw_and_the_bracket(tmp_path):
     finished(tmp_path, teams=11, each_round=True)  # 11 → 6 → 3 → 2: a bye in round 1 and in the semi-final
     board = board_of(tmp_path)
-    placings, _ = tournament.awards(tmp_path)
+    placings, _ = awards(tmp_path)
     b = board.bracket
     assert [c[1] for c in b.columns][-2:] == ["半决赛", "决赛"]
     semi_bye = [n for n in b.nodes if n.column == len(b.columns) - 2 and len(n.teams) == 1]

@@ -11,8 +11,8 @@ import openpyxl
 import pytest
 
 from shuangsheng.game.match import replay
-from shuangsheng.storage import workbook as wbk
 from shuangsheng.storage.files import OutputExists
+from shuangsheng.storage.names import checked_path
 from shuangsheng.storage.workbook import HEADER, WorkbookError, read_round, write_checked, write_round
 from tests.helpers import sha
 from tests.workbook_cases import (
@@ -34,7 +34,7 @@ def test_checked_copy_has_levels_marks_and_never_touches_the_input(filled, tmp_p
     results = {m.table: replay(m.record) for m in sheet.matches}
     out = write_checked(tmp_path / "round-1-checked.xlsx", sheet, results)
     assert sha(filled) == before
-    assert wbk.checked_path(filled).name == "round-1-checked.xlsx"
+    assert checked_path(filled).name == "round-1-checked.xlsx"
     wb = openpyxl.load_workbook(out)
     assert wb.sheetnames[0] == "检查结果"
     ws = wb["第1桌"]

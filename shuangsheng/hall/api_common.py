@@ -15,12 +15,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shuangsheng.hall import server as display
+from shuangsheng.hall import board
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage import event as event_file
-from shuangsheng.storage import ledger
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.lost import FileId, LedgerLost, Loss, file_id, file_loss, lost_ledger
+from shuangsheng.storage.ledger.records import DrawRecord
+from shuangsheng.storage.names import DB_NAME, EVENT_FILE, TEAMS_FILE, round_path
 from shuangsheng.table import entry
-from shuangsheng.usecases.tournament import TEAMS_FILE, round_path
+from shuangsheng.table.log import Entry, Seat, TableSetup
 from shuangsheng.vocabulary.errors import Issue, UserError, issues_json
 
 MAX_BODY = 16 * 1024  # bytes of a POST body
@@ -190,12 +193,12 @@ class Seating:
     def __init__(self, folder: Path):
         self.folder = folder
         self._lock = threading.Lock()
-        self._read: dict[str, tuple[display.FileState, object]] = {}
+        self._read: dict[str, tuple[board.FileState, object]] = {}
         self._held: dict[tuple, object] = {}  # `rules_for` of a round whose rules changed after it was scored
 
     def _cached(self, name: str, read: Callable[[Path], object], fallback: Callable[[], object]) -> object:
         path = self.folder / name
-        state = display.file_state(path)
+        state = board.file_state(path)
         with self._lock:
             known = self._read.get(name)
             if known is not None and known[0] == state:
@@ -208,23 +211,23 @@ class Seating:
             return value
 
     def rules(self):  # -> RuleSet
-        return self._cached(event_file.EVENT_FILE, lambda _: event_file.load(self.folder).rules,
+        return self._cached(EVENT_FILE, lambda _: event_file.load(self.folder).rules,
                             lambda: event_file.default_event().rules)
 
-    def players(self, record: ledger.DrawRecord, team: str) -> tuple[str, ...]:
+    def players(self, record: DrawRecord, team: str) -> tuple[str, ...]:
         if team in record.names:
             return record.names[team]
         listed = self._cached(TEAMS_FILE, _read_teams, dict)
         found = listed.get(team) if isinstance(listed, dict) else None
         return found.players if found is not None else ()
 
-    def setup(self, record: ledger.DrawRecord, table: int, book: ledger.Ledger) -> entry.TableSetup:
+    def setup(self, record: DrawRecord, table: int, book: Ledger) -> TableSetup:
         """Table `table` of the draw `record`, under the rules its round is scored under (`rules_for`)."""
         pairing = next(p for p in record.round.pairings if p.table == table)
-        return entry.TableSetup(record.round.number, table, entry.Seat(pairing.a, self.players(record, pairing.a)),
-                                entry.Seat(pairing.b, self.players(record, pairing.b)), self.rules_for(record, book))
+        return TableSetup(record.round.number, table, Seat(pairing.a, self.players(record, pairing.a)),
+                                Seat(pairing.b, self.players(record, pairing.b)), self.rules_for(record, book))
 
-    def rules_for(self, record: ledger.DrawRecord, book: ledger.Ledger):  # -> RuleSet
+    def rules_for(self, record: DrawRecord, book: Ledger):  # -> RuleSet
         """The rules round `record` is scored under, as `score` and the TV have them (`EventFolder.rules_for`): the
         current ones, unless the round was scored under others and the change would alter it, not yet accepted
         (`score --accept-rules`). The common case costs one look at the ledger; the rare one reads the folder, once
@@ -234,8 +237,8 @@ class Seating:
         if scored is None or scored == current.as_mapping():
             return current
         number = record.round.number
-        key = (number, display.file_state(self.folder / event_file.EVENT_FILE),
-               display.file_state(round_path(self.folder, number)), book.entries_mark(record.id))
+        key = (number, board.file_state(self.folder / EVENT_FILE),
+               board.file_state(round_path(self.folder, number)), book.entries_mark(record.id))
         with self._lock:
             known = self._held.get(key)
         if known is None:
@@ -245,10 +248,10 @@ class Seating:
         return known
 
     def _read_held(self, number: int, current):  # -> RuleSet
-        from shuangsheng.usecases import tournament
+        from shuangsheng.usecases.folder import open_folder
 
         try:
-            return tournament.open_folder(self.folder, up_to=number).rules_for(number)
+            return open_folder(self.folder, up_to=number).rules_for(number)
         except UserError:  # a folder that cannot be read now: the current rules, as the desk says what is wrong
             return current
 
@@ -304,14 +307,14 @@ class Sealed(Exception):
         self.decision = decision
 
 
-def checked(book: ledger.Ledger, record: ledger.DrawRecord,
-            decide: Callable[[tuple[entry.Entry, ...]], entry.Decision],
-            ) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
+def checked(book: Ledger, record: DrawRecord,
+            decide: Callable[[tuple[Entry, ...]], entry.Decision],
+            ) -> Callable[[tuple[Entry, ...]], entry.Decision]:
     """`decide`, refusing (`Sealed`) a change once a later round than `record`'s is drawn, as read in the write
     transaction itself: `draw` is another process and may record the next round after the server looked.
-    (A change to a draw voided meanwhile is refused by the ledger: `ledger.DrawReplaced`.)"""
+    (A change to a draw voided meanwhile is refused by the ledger: `DrawReplaced`.)"""
 
-    def decided(entries: tuple[entry.Entry, ...]) -> entry.Decision:
+    def decided(entries: tuple[Entry, ...]) -> entry.Decision:
         decision = decide(entries)
         if decision.entry is not None and book.last_round() > record.round.number:
             raise Sealed(decision)
@@ -325,8 +328,8 @@ def checked(book: ledger.Ledger, record: ledger.DrawRecord,
 
 class ServedFile:
     """The event.db `serve` opened (the file there when it started, or the first one opened): every connection of the
-    table API and the desk must be to it, and it must still be whole (`ledger.file_loss`: not deleted, emptied or
-    replaced), or the request is refused (`ledger.LedgerLost`: 503). serve never goes on with another event.db put
+    table API and the desk must be to it, and it must still be whole (`file_loss`: not deleted, emptied or
+    replaced), or the request is refused (`LedgerLost`: 503). serve never goes on with another event.db put
     in its place, and a commit into the one it has open is checked again in its transaction (`Ledger.decide_entry`).
     The first time it is found lost, the console hears the lost ledger's message: once, until it is whole again."""
 
@@ -334,11 +337,11 @@ class ServedFile:
         self.folder = folder
         self.log = log
         self._lock = threading.Lock()
-        path = folder / ledger.DB_NAME
-        self._file = ledger.file_id(path) if ledger.file_loss(path) is None else None
+        path = folder / DB_NAME
+        self._file = file_id(path) if file_loss(path) is None else None
         self._said = False
 
-    def check(self, book: ledger.Ledger | None = None) -> None:
+    def check(self, book: Ledger | None = None) -> None:
         """LedgerLost unless event.db is the file served, whole, and `book` (when given) is open on it; the first
         book opened names the file when there was none at the start."""
         with self._lock:
@@ -355,23 +358,23 @@ class ServedFile:
                 self.log(line)
         raise lost
 
-    def _lost(self, served: ledger.FileId | None, book: ledger.Ledger | None) -> ledger.LedgerLost | None:
+    def _lost(self, served: FileId | None, book: Ledger | None) -> LedgerLost | None:
         if served is None:  # nothing opened yet: the folder as every command sees it
-            return ledger.lost_ledger(self.folder)
-        loss = ledger.file_loss(self.folder / ledger.DB_NAME, served)
+            return lost_ledger(self.folder)
+        loss = file_loss(self.folder / DB_NAME, served)
         if loss is None and book is not None and book.file != served:  # replaced between the look and the opening
-            loss = ledger.Loss.REPLACED
-        return None if loss is None else ledger.LedgerLost(self.folder, loss, serving=True)
+            loss = Loss.REPLACED
+        return None if loss is None else LedgerLost(self.folder, loss, serving=True)
 
-    def open(self) -> ledger.Ledger | None:
+    def open(self) -> Ledger | None:
         """event.db opened for a request once it is checked to be the file served (LedgerLost otherwise); None while
         the folder has no readable event.db."""
         self.check()
-        book = ledger.Ledger.existing(self.folder)
+        book = Ledger.existing(self.folder)
         if book is not None:
             try:
                 self.check(book)
-            except ledger.LedgerLost:
+            except LedgerLost:
                 book.close()
                 raise
         return book

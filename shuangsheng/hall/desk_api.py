@@ -12,7 +12,7 @@ is not the file serve opened (deleted, emptied, replaced), every call is 503 wit
 POST carries the page's `"id"` for the press and the `"mark"` of what it showed (the table's, or the clock's
 `clock_mark`), 422 without them: the same id again (a retry after a lost answer) is answered 200 with the desk as it
 stands and adds nothing; the same id for another action or content, or a new press on an older mark, is 409 —
-decided inside the write transaction (`shuangsheng.table.entry.desk_action`, `shuangsheng.table.clock.decide_clock`).
+decided inside the write transaction (`shuangsheng.table.desk_actions.desk_action`, `shuangsheng.table.clock.decide_clock`).
 
 The workbook's view of each table comes from the venue display's cached reading of the folder (`BoardSource`:
 read again only when the files change), the phone entries and the clock from event.db on every request.
@@ -30,6 +30,7 @@ from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from shuangsheng.hall import board
 from shuangsheng.hall import server as display
 from shuangsheng.hall.api_common import (
     BUSY_WAIT,
@@ -54,9 +55,15 @@ from shuangsheng.hall.api_common import (
     refusal,
 )
 from shuangsheng.knockout.knockout import is_final, round_title
-from shuangsheng.storage import ledger
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.lost import LedgerError, LedgerLost
+from shuangsheng.storage.ledger.queries import DrawReplaced
+from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.table import desk, entry
 from shuangsheng.table.clock import ClockAction, clock_at, decide_clock, parse_time
+from shuangsheng.table.desk_actions import desk_action
+from shuangsheng.table.log import Action, Stamp
+from shuangsheng.table.state import table_state
 from shuangsheng.vocabulary.errors import Issue, issues_json, shown
 
 DESK_PREFIX = "/api/desk"
@@ -138,7 +145,7 @@ class DeskApi:
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, pin: str, desk_lan: bool = False,
                  bound: Collection[str] = (), throttle: Throttle | None = None,
-                 source: display.BoardSource | None = None, clock: Callable[[], str] = now_iso,
+                 source: board.BoardSource | None = None, clock: Callable[[], str] = now_iso,
                  seating: Seating | None = None, served: ServedFile | None = None):
         self.folder = folder
         self.names = frozenset(names)
@@ -155,7 +162,7 @@ class DeskApi:
     def handle(self, request: Request) -> Reply:
         try:
             return self._handle(request)
-        except ledger.LedgerLost as lost:  # event.db is not the file serve opened: nothing stored, and why
+        except LedgerLost as lost:  # event.db is not the file serve opened: nothing stored, and why
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, str(lost.issues[0]))
         except sqlite3.DatabaseError as exc:  # a damaged event.db, a full disk: in plain words, never a 500
             known = fault(exc)
@@ -181,7 +188,7 @@ class DeskApi:
                 if action == "clock":
                     return self._clock(body, request.address)
                 return self._table(action, table or 0, body, request.address)
-            except ledger.DrawReplaced:  # a redraw landed between the look at the round and the write: again
+            except DrawReplaced:  # a redraw landed between the look at the round and the write: again
                 continue
             except sqlite3.OperationalError as exc:  # another program held event.db's lock for BUSY_WAIT, or the disk
                 known = refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY_PRESS) if busy(exc) else fault(exc)
@@ -190,7 +197,7 @@ class DeskApi:
                 return known
         return refusal(HTTPStatus.SERVICE_UNAVAILABLE, REDRAWING)
 
-    def _writing(self) -> ledger.Ledger | None:
+    def _writing(self) -> Ledger | None:
         """The folder's event.db for one press, waiting at most BUSY_WAIT for another program's lock on it."""
         book = self.served.open()
         if book is not None:
@@ -244,7 +251,7 @@ class DeskApi:
         with book:
             return Reply(HTTPStatus.OK, self.document(book))
 
-    def document(self, book: ledger.Ledger) -> dict[str, object]:
+    def document(self, book: Ledger) -> dict[str, object]:
         """The whole desk (`GET /api/desk`), read in `book`."""
         now = self._now()
         record = current_draw(book)
@@ -260,10 +267,10 @@ class DeskApi:
             try:
                 entries, damaged = book.table_entries(record.id, pairing.table), ""
             except ValueError as exc:  # one damaged entry row: that table is 有误, the others as they are
-                if isinstance(exc, ledger.LedgerError):
+                if isinstance(exc, LedgerError):
                     raise
                 entries, damaged = (), f"本桌在 event.db 里有一条录分记录损坏了（{exc}）"
-            tables.append(desk.DeskTable(entry.table_state(setup, entries), entries, sheets.get(pairing.table),
+            tables.append(desk.DeskTable(table_state(setup, entries), entries, sheets.get(pairing.table),
                                          damaged=damaged))
         round_ = desk.Round(record.round.number, round_title(record.round.number, len(record.round.pool)),
                             is_final(record.round), tuple(tables))
@@ -280,8 +287,8 @@ class DeskApi:
 
     # --- actions ---
 
-    def _stamp(self, address: str) -> entry.Stamp:
-        return entry.Stamp(secrets.token_hex(8), self.clock(), address)
+    def _stamp(self, address: str) -> Stamp:
+        return Stamp(secrets.token_hex(8), self.clock(), address)
 
     def _clock(self, body: object, address: str) -> Reply:
         raw = body.get("action") if isinstance(body, dict) else None
@@ -325,8 +332,8 @@ class DeskApi:
             setup = self.seating.setup(record, table, book)
             stamp = self._stamp(address)
             try:
-                decision = book.decide_entry(record.id, table, checked(book, record, lambda entries: entry.desk_action(
-                    entry.Action(action), setup, entries, body, stamp=stamp)))
+                decision = book.decide_entry(record.id, table, checked(book, record, lambda entries: desk_action(
+                    Action(action), setup, entries, body, stamp=stamp)))
             except Sealed:
                 return desk_refusal(HTTPStatus.CONFLICT, "action", NEXT_DRAWN)
             if decision.result.http_status >= 400:
@@ -346,7 +353,7 @@ def other_round(body: object, number: int) -> Reply | None:
     return desk_refusal(HTTPStatus.CONFLICT, "round", ROUND_MOVED.format(given=given, number=number))
 
 
-def current_draw(book: ledger.Ledger) -> ledger.DrawRecord | None:
+def current_draw(book: Ledger) -> DrawRecord | None:
     """The round at the desk: the latest draw in force."""
     draws = book.draws()
     return draws[max(draws)] if draws else None

@@ -6,7 +6,7 @@ Thin: `TableApi.handle` takes a parsed `Request`, refuses what docs/table-api.md
 code 404), and otherwise calls the pure decision of `shuangsheng.table.entry` on the table's committed entries; a decision
 that appends something is made again inside one write transaction of the ledger (`Ledger.decide_entry`): the
 entry is committed to event.db before the answer is given. In that transaction the table's draw must still be
-in force (a change caught by a `draw --redo` is handled again from its code: `ledger.DrawReplaced`) and its next
+in force (a change caught by a `draw --redo` is handled again from its code: `DrawReplaced`) and its next
 round not drawn (423, sealed), and event.db still the file serve opened (else 503: `ServedFile`, docs/ledger.md).
 event.db's one connection is kept open between requests and lent to one request at a time (`SharedLedger`); it is
 closed, checkpointing, when the hall stops. The HTTP side is `show`'s hardened
@@ -31,6 +31,7 @@ from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from shuangsheng.hall import board
 from shuangsheng.hall import server as display
 from shuangsheng.hall.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, … and the rest stay importable from here
     BAD_JSON,
@@ -65,10 +66,15 @@ from shuangsheng.hall.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, 
 from shuangsheng.hall.desk_api import DeskApi
 from shuangsheng.render.desk_page import desk_page
 from shuangsheng.render.table_page import table_page
-from shuangsheng.storage import ledger
+from shuangsheng.storage.ledger.connection import LOCK_WAIT, Ledger
+from shuangsheng.storage.ledger.lost import LedgerError, LedgerLost
+from shuangsheng.storage.ledger.queries import DrawReplaced
+from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.table import entry
 from shuangsheng.table.clock import clock_at, parse_time
 from shuangsheng.table.codes import parse_code
+from shuangsheng.table.log import Entry, Stamp, TableSetup
+from shuangsheng.table.state import TableState, table_state
 
 API_PREFIX = "/api/t/"
 DESK_API_PREFIX = "/api/desk"  # the desk API (shuangsheng/hall/desk_api.py)
@@ -114,14 +120,14 @@ class SharedLedger:
     instead of trading Python's GIL at every SQLite call (measured with bench/run.py --only load: the p99 of a hand
     fell from 1.1-1.5 s to 0.6 s, the floor's being 0.35 s). Kept open between requests; closed, and so
     checkpointed, when the hall stops (`close`). Always on the event.db serve opened (`served`): deleted, emptied or
-    replaced, every request is refused (`ledger.LedgerLost`), and the connection is kept as it is, never opened on
+    replaced, every request is refused (`LedgerLost`), and the connection is kept as it is, never opened on
     another file."""
 
     def __init__(self, folder: Path, served: ServedFile | None = None):
         self.folder = folder
         self.served = served or ServedFile(folder)
         self._turn = threading.Lock()  # held by the request the ledger is lent to
-        self._book: ledger.Ledger | None = None
+        self._book: Ledger | None = None
         self._closed = False
 
     def _drop(self, *, for_good: bool = False) -> None:
@@ -129,12 +135,12 @@ class SharedLedger:
         readers and writers as any ledger's does, not only the moment a request waits."""
         if self._book is not None:
             if for_good:
-                self._book.wait_for_locks(ledger.LOCK_WAIT)
+                self._book.wait_for_locks(LOCK_WAIT)
             self._book.close()
         self._book = None
 
     @contextlib.contextmanager
-    def lend(self) -> Iterator[ledger.Ledger | None]:
+    def lend(self) -> Iterator[Ledger | None]:
         """The open ledger for one request, once the request before has given it back; None while the folder has
         no readable event.db. Raises LedgerLost, lending nothing, while event.db is not the file serve opened."""
         with self._turn:
@@ -148,7 +154,7 @@ class SharedLedger:
                 return
             try:
                 yield self._book
-            except ledger.LedgerLost:
+            except LedgerLost:
                 raise  # rolled back, nothing stored; the connection kept while event.db is not its file
             except sqlite3.OperationalError as exc:
                 if not busy(exc) or self._book.in_transaction:  # kept while another process holds event.db
@@ -184,7 +190,7 @@ class TableApi:
         self.clock = clock
         self.seating = seating or Seating(folder)
         self.ledger = SharedLedger(folder, served)  # requests decided one at a time (its docstring says why)
-        self._codes: tuple[object, dict[str, tuple[ledger.DrawRecord, int]], int] = ((), {}, 0)  # see `_find`
+        self._codes: tuple[object, dict[str, tuple[DrawRecord, int]], int] = ((), {}, 0)  # see `_find`
         self._known: frozenset[str] | None = None  # the codes in force as last read (`_find`), None before
 
     def close(self, *, wait: float = 0.0) -> None:
@@ -223,9 +229,9 @@ class TableApi:
         deadline = time.monotonic() + BUSY_WAIT
         try:
             for attempt in range(MOVED_TRIES):
-                with contextlib.suppress(ledger.DrawReplaced):  # a redraw landed meanwhile: the code is looked up again
+                with contextlib.suppress(DrawReplaced):  # a redraw landed meanwhile: the code is looked up again
                     return self._waiting(request, route, moved=attempt > 0, deadline=deadline, suspect=suspect)
-        except ledger.LedgerLost:  # event.db is not the file serve opened: nothing stored (the console says why)
+        except LedgerLost:  # event.db is not the file serve opened: nothing stored (the console says why)
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, LOST)
         return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
 
@@ -251,7 +257,7 @@ class TableApi:
                 if not waiting:
                     raise
             except ValueError as exc:  # one damaged entry row of this table (`ledger.table_entries`)
-                if isinstance(exc, ledger.LedgerError):  # not a row: the ledger as a whole (lost), said by `handle`
+                if isinstance(exc, LedgerError):  # not a row: the ledger as a whole (lost), said by `handle`
                     raise
                 self.damaged(exc)
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, DAMAGED_TABLE)
@@ -259,7 +265,7 @@ class TableApi:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY)
             time.sleep(BUSY_TRY)
 
-    def _find(self, book: ledger.Ledger, code: str) -> tuple[ledger.DrawRecord, int] | None:
+    def _find(self, book: Ledger, code: str) -> tuple[DrawRecord, int] | None:
         """The draw in force and the table whose code in force is `code` (None: a wrong or outdated code), from
         every code in force, read again when a draw or a code is recorded. Called with the ledger lent, so one
         request at a time. Remembered per connection: an event.db set aside and rebuilt may reach the same mark
@@ -272,13 +278,13 @@ class TableApi:
             self._known = frozenset(found)
         return self._codes[1].get(code)
 
-    def _sealed(self, record: ledger.DrawRecord) -> bool:
+    def _sealed(self, record: DrawRecord) -> bool:
         """A round whose next round has been drawn: its tables' records are sealed against the phones (what they
         decided has been drawn on); a correction goes through the desk and `score`, as on paper."""
         return self._codes[2] > record.round.number
 
     def _table(self, request: Request, route: Route, *, moved: bool = False, suspect: bool = False) -> Reply:
-        """`moved`: this request's table was redrawn under it (`ledger.DrawReplaced`); a code not found now may be
+        """`moved`: this request's table was redrawn under it (`DrawReplaced`); a code not found now may be
         one the redraw has not carried over yet, so the phone is told to send again (503), not that it is wrong.
         `suspect`: counted as a wrong code already (`_suspect`)."""
         with self.ledger.lend() as book:
@@ -295,13 +301,13 @@ class TableApi:
             record, table = found
             setup = self.seating.setup(record, table, book)
             if route.action is None:
-                state = entry.table_state(setup, book.table_entries(record.id, table))
+                state = table_state(setup, book.table_entries(record.id, table))
                 return Reply(HTTPStatus.OK, state.as_json() | {"clock": self._clock(book, record.id, state)})
             try:
                 body = json_body(request.body)
             except BadBody as bad:
                 return bad.reply
-            decide = decider(route.action, setup, body, entry.Stamp(secrets.token_hex(8), self.clock(),
+            decide = decider(route.action, setup, body, Stamp(secrets.token_hex(8), self.clock(),
                                                                      request.address))
             decision = decide(book.table_entries(record.id, table))  # on what is committed now, without waiting
             if decision.entry is not None and self._sealed(record):
@@ -320,7 +326,7 @@ class TableApi:
         """One line on serve's console for a damaged entry row (no traceback): the organiser hears which row."""
         print(f"event.db 里有一条录分记录损坏了，这一桌暂时不能扫码录分（其他各桌照常）：{exc}", file=sys.stderr)
 
-    def _clock(self, book: ledger.Ledger, draw_id: int, state: entry.TableState) -> dict[str, object] | None:
+    def _clock(self, book: Ledger, draw_id: int, state: TableState) -> dict[str, object] | None:
         """This table's clock (the round's minutes plus its extra minutes), None before the desk starts it."""
         # the minutes of event.toml as it is, as the desk and the TV have them (they do not score a round: a round
         # held under the rules it was scored with keeps one clock with the rest of the hall)
@@ -333,8 +339,8 @@ def sealed(decision: entry.Decision) -> Reply:
     return Reply(HTTPStatus.LOCKED, {**refusal(HTTPStatus.LOCKED, SEALED).document, "state": decision.state.as_json()})
 
 
-def decider(action: str, setup: entry.TableSetup, body: object,
-            stamp: entry.Stamp) -> Callable[[tuple[entry.Entry, ...]], entry.Decision]:
+def decider(action: str, setup: TableSetup, body: object,
+            stamp: Stamp) -> Callable[[tuple[Entry, ...]], entry.Decision]:
     """The pure decision of one POST, over the table's entries as the ledger reads them in its transaction."""
     decide = {"hands": entry.add_hand, "end": entry.end, "undo": entry.undo, "confirm": entry.confirm}[action]
     return lambda entries: decide(setup, entries, body, stamp=stamp)
@@ -505,7 +511,7 @@ class Hall:
 
 def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str], None],
               max_connections: int = display.MAX_CONNECTIONS, timeout: float = display.READ_SECONDS,
-              settle: float = display.SETTLE_SECONDS, throttle: Throttle | None = None, pin: str | None = None,
+              settle: float = board.SETTLE_SECONDS, throttle: Throttle | None = None, pin: str | None = None,
               desk_lan: bool = False, clock: Callable[[], str] = now_iso) -> Hall:
     """Bind `hosts` (127.0.0.1 first; raises OSError: port taken, address not ours) on one port (port 0: the
     first free one, then the same for the others) and return them, not yet serving. `pin`: the desk's (a new one
@@ -513,7 +519,7 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
     names = {*display.LOCAL_NAMES, *(h.lower() for h in hosts), *display.own_names()}
     cap = display.connection_cap(max_connections, display.open_file_limit(max_connections + display.RESERVED_FILES))
     slots = display.Slots(cap, own=hosts)  # the PC's own addresses hold any share of the connections
-    source = display.BoardSource(folder, log=log, settle=settle, now=lambda: parse_time(clock()))
+    source = board.BoardSource(folder, log=log, settle=settle, now=lambda: parse_time(clock()))
     handler: type[HallHandler] = type("Handler", (HallHandler,), {"source": source, "timeout": timeout})
     servers: list[display.DisplayServer] = []
     try:
@@ -545,10 +551,10 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
 def ensure_codes(folder: Path) -> list[int]:
     """Entry codes for every table of every draw in force that has none yet (a round drawn before codes
     existed); returns the rounds that got codes. Writes event.db: call with the folder held."""
-    from shuangsheng.usecases.tournament import table_codes
+    from shuangsheng.usecases.draw import table_codes
 
     made = []
-    with ledger.Ledger.open(folder) as book:
+    with Ledger.open(folder) as book:
         for number, record in book.draws().items():
             if set(book.codes(record.id)) != {p.table for p in record.round.pairings}:
                 table_codes(book, record.id, record.round)

@@ -2,10 +2,10 @@
 when serve starts and whenever a round is drawn while it runs).
 
 `QrWatch.start()` writes the newest round's sheet, then a daemon thread reads a cheap mark of event.db's draws and
-codes (`ledger.draws_mark`) every `poll` seconds. When the mark moves (a `draw` of the next round, a `draw --redo N`
+codes (`draws_mark`) every `poll` seconds. When the mark moves (a `draw` of the next round, a `draw --redo N`
 that gave tables new codes, codes made for a round drawn before codes existed) it reads the draws in force, renders
-the sheet of each round whose draw or codes changed, and writes it through `ledger.write_generated` holding the folder
-(`ledger.exclusive`) only while writing, waiting at most `wait` seconds: a folder held by another command (the
+the sheet of each round whose draw or codes changed, and writes it through `write_generated` holding the folder
+(`exclusive`) only while writing, waiting at most `wait` seconds: a folder held by another command (the
 `draw` itself, while it writes its papers) is tried again on the next poll. A sheet a person edited is kept and said,
 as at the start. The sheet of a round whose draw is voided (`draw --redo N` voids the rounds after N) is removed
 while it is as written (shuangsheng/storage/qr_sheets.py), so nobody hands out its dead codes; one a person edited is kept and
@@ -24,9 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from shuangsheng.knockout.knockout import Round
-from shuangsheng.render.materials.qr_sheet import render_qr_sheet
-from shuangsheng.storage import ledger, qr_sheets
+from shuangsheng.storage import qr_sheets
 from shuangsheng.storage.files import OutputExists
+from shuangsheng.storage.ledger.generated import Removal, write_generated
+from shuangsheng.storage.ledger.lock import FolderBusy, exclusive
+from shuangsheng.storage.ledger.marks import draws_in_force, draws_mark
+from shuangsheng.usecases.papers.qr_sheet import render_qr_sheet
 from shuangsheng.vocabulary.errors import Issue, UserError
 
 POLL_SECONDS = 2.0  # how often event.db's mark is read
@@ -143,7 +146,7 @@ class QrWatch:
 
     def poll_once(self) -> Poll:
         """One look at event.db; the sheets of the rounds whose draw or codes changed written when it moved."""
-        mark = ledger.draws_mark(self.folder)
+        mark = draws_mark(self.folder)
         if mark is None:
             return Poll.UNREADABLE
         if mark == self._done:
@@ -153,12 +156,12 @@ class QrWatch:
             return Poll.UNREADABLE
         self._plan = plan
         try:
-            with ledger.exclusive(self.folder, wait=self.wait):
-                if ledger.draws_mark(self.folder) != plan.mark:  # recorded meanwhile: render again from it
+            with exclusive(self.folder, wait=self.wait):
+                if draws_mark(self.folder) != plan.mark:  # recorded meanwhile: render again from it
                     return Poll.MOVED
                 written = [self._write(sheet) for sheet in plan.sheets]
                 removed = self._remove_voided(plan.voided)
-        except ledger.FolderBusy:
+        except FolderBusy:
             return Poll.BUSY
         except OSError as exc:  # the lock file cannot be made (a folder that cannot be written to)
             self._problem("folder", [f"{self.folder}：扫码单无法写入（{exc.strerror or exc}）。请确认这个文件夹可以写入"])
@@ -176,7 +179,7 @@ class QrWatch:
     def _render(self) -> _Plan | None:
         """The sheets to write for the draws in force: at the start the newest round's, then each round whose
         draw or codes differ from its last sheet's (a round without codes has no sheet)."""
-        found = ledger.draws_in_force(self.folder)
+        found = draws_in_force(self.folder)
         if found is None:
             return None
         mark, records = found
@@ -201,7 +204,7 @@ class QrWatch:
     def _write(self, sheet: Sheet) -> bool:
         """Write one sheet (the folder held); False when it could not be and should be tried again."""
         try:
-            ledger.write_generated(sheet.path, sheet.data, force=False)
+            write_generated(sheet.path, sheet.data, force=False)
         except OutputExists:  # a person's edited sheet is kept and said, as at the start; not tried again
             self._said.pop(sheet.number, None)
             self.warn(str(Issue.of_file(sheet.path, KEPT)))
@@ -220,7 +223,7 @@ class QrWatch:
         for sheet in qr_sheets.remove_voided(self.folder, rounds):
             if sheet.kept:
                 self._problem(("voided", sheet.number), [sheet.line()])
-                again = again or sheet.removal is ledger.Removal.REFUSED
+                again = again or sheet.removal is Removal.REFUSED
             else:
                 self._said.pop(("voided", sheet.number), None)
                 self.say(sheet.line())

@@ -1,18 +1,15 @@
-"""The read-only web server behind `shuangsheng show`, and the `--export` file.
+"""The read-only web server behind `shuangsheng show`.
 
 It serves two generated resources and nothing else: `/` (the page) and `/board.json` (the views and their version,
 which the page polls), and only to requests naming this server (`Host`: localhost, 127.0.0.1 or the address it
-printed; anything else is 421). No file of the event folder is ever sent, so no path can reach outside it. The
-folder is read through `shuangsheng.usecases.tournament`, the same calls `score` and `awards` make; the CLI writes its files
-atomically, and a file still changing (a referee's workbook being saved) is left alone until it has been quiet for a
-moment. Limits: at most MAX_CONNECTIONS connections, each with READ_SECONDS to send its request; the
-server waits on its socket and its clients, never in a loop that polls.
+printed; anything else is 421). No file of the event folder is ever sent, so no path can reach outside it; what it
+serves is read by `shuangsheng.hall.board`. Limits: at most MAX_CONNECTIONS connections, each with READ_SECONDS to
+send its request; the server waits on its socket and its clients, never in a loop that polls.
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import errno
 import io
 import json
@@ -21,26 +18,14 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from shuangsheng.render import venue
-from shuangsheng.render.show_page import page_html, version_of, views_html
-from shuangsheng.render.venue import Board
-from shuangsheng.storage import ledger
-from shuangsheng.storage.event import EVENT_FILE
-from shuangsheng.storage.files import write_text
-from shuangsheng.table.clock import ClockRow, clock_at
-from shuangsheng.usecases import tournament
-from shuangsheng.usecases.announced import announced_tables
-from shuangsheng.vocabulary.errors import UserError
-
-DEFAULT_TITLE = "场地大屏"
-DEFAULT_MINUTES = 60  # a match's minutes while event.toml cannot be read
+from shuangsheng.hall.board import SETTLE_SECONDS, BoardSource
+from shuangsheng.render.show_page import page_html
 
 # The server's limits: at most 512 connections; slow clients time out.
 MAX_CONNECTIONS = 512  # open connections, each with its thread; beyond it a new one is refused at once (503)
@@ -52,216 +37,6 @@ OUT_OF_FILES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM,
                 *(getattr(errno, name) for name in ("WSAEMFILE", "WSAENOBUFS") if hasattr(errno, name))}  # Windows
 LOCAL_NAMES = ("localhost", "127.0.0.1")
 LOCAL_ADDRESSES = ("127.0.0.1", "::1", "::ffff:127.0.0.1")  # the PC itself, as a connection's address
-
-# The folder is read again once its files have stopped changing for this long: by their mtimes when these are all
-# in the past, else by this server's own clock (a file from a stick or a share may carry a clock ahead of ours).
-SETTLE_SECONDS = 1.0
-
-FOLDER_TROUBLE = "活动文件夹中有{count}处问题待处理，请看电脑上的提示；这里显示的是此前的内容。"
-FOLDER_UNREADABLE = "暂时无法读取活动文件夹（{count}处问题），请在电脑上查看提示；改好后这里会自动更新。"
-ROUND_MISSING = (
-    "找不到{files}：文件被删除或移走了。这里显示的是最后一次读到的内容；请把文件放回活动文件夹，放回后这里会自动更新。"
-)
-ROUND_MISSING_LOG = "如果是有意删除的，请按 Ctrl+C 停止大屏，再重新运行 shuangsheng show"
-
-
-def load_board(folder: Path) -> Board:
-    """The page data, through the calls `bracket` and `score` make. Raises UserError (its issues, all of them)."""
-    chart, state = tournament.bracket(folder)
-    scores = state.scores()
-    return venue.build_board(chart, scores, announced_tables(folder, scores), updated=time.strftime("%H:%M"))
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    title: str
-    views: str
-    version: str
-
-
-def snapshot(title: str, board: Board | None, notices: tuple[str, ...] = ()) -> Snapshot:
-    views = views_html(board, notices)
-    return Snapshot(title, views, version_of(views))
-
-
-# --- the folder: what changed, and when to read it again ---
-
-
-@dataclass(frozen=True)
-class FileState:
-    """What tells a file's versions apart: any change of size, mtime or inode is a new version (a file replaced by
-    an older copy, or saved with a clock ahead of ours, is new all the same). `size` is None for a missing file."""
-
-    name: str
-    size: int | None
-    mtime_ns: int | None
-    inode: int | None
-
-
-def file_state(path: Path) -> FileState:
-    try:
-        st = path.stat()
-    except OSError:
-        return FileState(path.name, None, None, None)
-    return FileState(path.name, st.st_size, st.st_mtime_ns, st.st_ino)
-
-
-def folder_fingerprint(folder: Path) -> tuple[FileState, ...]:
-    """event.toml, teams.xlsx and every round-N.xlsx (checked copies and backups are the program's own output).
-    event.db is watched by its content instead (`ledger.version`): in WAL mode a commit lands in event.db-wal, and
-    a hall of phones entering hands keeps its files changing, so their dates would never settle."""
-    try:
-        rounds = tournament.round_files(folder)
-    except OSError:
-        rounds = []
-    return tuple(file_state(p) for p in (folder / EVENT_FILE, folder / tournament.TEAMS_FILE, *rounds))
-
-
-def written_before(fingerprint: Sequence[FileState], now_ns: int, settle: float) -> bool:
-    """Whether every file was last written at least `settle` seconds ago by its mtime, none of them in the future."""
-    ages = [now_ns - f.mtime_ns for f in fingerprint if f.mtime_ns is not None]
-    return all(age >= settle * 1e9 for age in ages)
-
-
-def rounds_in(fingerprint: Sequence[FileState]) -> frozenset[str]:
-    return frozenset(f.name for f in fingerprint if f.size is not None and tournament.round_number(f.name) is not None)
-
-
-@dataclass(frozen=True)
-class Watch:
-    """When to read the folder again (pure): once a new fingerprint has stayed the same for `settle` seconds by the
-    server's clock, or at once when its files' mtimes say they were written long enough ago (`settled`)."""
-
-    read: tuple | None = None  # the fingerprint of the last reading
-    changed: tuple | None = None  # a different one seen since, not yet read
-    since: float = 0.0  # when `changed` was first seen
-
-    def observe(self, fingerprint: tuple, now: float, settle: float, *,
-                settled: bool = False) -> tuple[Watch, bool]:
-        """The next state and whether to read the folder now."""
-        if fingerprint == self.read:
-            return Watch(self.read), False
-        pending = self if fingerprint == self.changed else Watch(self.read, fingerprint, now)
-        if settled or now - pending.since >= settle:
-            return Watch(fingerprint), True
-        return pending, False
-
-
-def problems_of(exc: UserError) -> tuple[str, ...]:
-    """The problems an error reports, one entry each: its issues (records), as shown."""
-    return tuple(str(issue) for issue in exc.issues)
-
-
-def missing_notice(names: Iterable[str]) -> str:
-    numbered = sorted((tournament.round_number(name) or 0, name) for name in names)
-    files = "、".join(f"第{number}轮记分表 {name}" for number, name in numbered)
-    return ROUND_MISSING.format(files=files)
-
-
-class BoardSource:
-    """The folder's current views, read again only when its files change (and have settled). A round file that was
-    read and is gone is said on the page over the views last read: never a quiet step back to the round before."""
-
-    def __init__(self, folder: Path, *, log: Callable[[str], None], settle: float = SETTLE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic, now: Callable[[], dt.datetime] | None = None):
-        self.folder = folder
-        self.now = now or (lambda: dt.datetime.now().astimezone())  # the wall clock of the round clock
-        self.log = log
-        self.settle = settle
-        self.clock = clock
-        self._lock = threading.Lock()
-        self._watch = Watch()
-        self._good: Board | None = None
-        self._good_rounds: frozenset[str] = frozenset()
-        self._current: Snapshot | None = None
-        self._version: tuple[int, ...] | None = None  # event.db's, when the clock was last read
-        self._clock_files: tuple[FileState, ...] = ()  # the folder's files then (event.toml: its minutes)
-        self._clock: tuple[tuple[ClockRow, ...], int] = ((), DEFAULT_MINUTES)  # the round clock's rows, its minutes
-
-    def current(self) -> Snapshot:
-        """The views, read again when the folder's files changed and settled, or at once when only event.db did
-        (a commit is atomic: nothing to wait for)."""
-        with self._lock:
-            files = folder_fingerprint(self.folder)
-            version = ledger.version(self.folder)
-            if version != self._version or files != self._clock_files:
-                self._version, self._clock_files = version, files
-                self._clock = read_clock(self.folder, self._clock[1])
-            fingerprint = (files, version)
-            same_files = self._watch.read is not None and self._watch.read[0] == files
-            # A file gone has no date to go by, and a save that replaces a file (Excel's) leaves it gone a moment.
-            settled = same_files or (self._good_rounds <= rounds_in(files) and written_before(
-                files, time.time_ns(), self.settle))
-            self._watch, due = self._watch.observe(fingerprint, self.clock(), self.settle, settled=settled)
-            if due or self._current is None:
-                self._watch = Watch(fingerprint)
-                self._current = self._read(files)
-            return self._current
-
-    def board(self) -> Board | None:
-        """The last good reading of the folder (refreshed as `current` does), for the desk: None before any."""
-        self.current()
-        with self._lock:
-            return self._good
-
-    def clock_json(self, now: dt.datetime) -> tuple[dict[str, object] | None, str]:
-        """The round clock at `now` as `/board.json` gives it (None before the desk starts it), and a mark of its
-        state — its rows and minutes ("" before any row): a start, a stop or new minutes are news, and the page's
-        ETag changes with them. Call after `current`."""
-        with self._lock:
-            rows, minutes = self._clock
-        clock = clock_at(rows, now, minutes)
-        return (clock.as_json() if clock is not None else None), (f"{len(rows)}-{minutes}" if rows else "")
-
-    def _read(self, fingerprint: tuple[FileState, ...]) -> Snapshot:
-        missing = self._good_rounds - rounds_in(fingerprint)
-        if missing and self._good is not None:
-            notice = missing_notice(missing)
-            self.log(f"{self.folder}：{notice}")
-            self.log(f"  {ROUND_MISSING_LOG}")
-            return snapshot(self._good.title, self._good, (notice,))
-        try:
-            board = load_board(self.folder)
-        except UserError as exc:
-            return self._trouble(problems_of(exc))
-        if self._good is not None:
-            self.log(f"{time.strftime('%H:%M:%S')} 活动文件夹有变动，大屏已更新")
-        self._good = board
-        self._good_rounds = rounds_in(fingerprint)
-        return snapshot(board.title, board)
-
-    def _trouble(self, problems: Sequence[str]) -> Snapshot:
-        self.log(f"{self.folder}：活动文件夹暂时不能完整读取，大屏继续显示最近一次能读取的内容：")
-        for problem in problems:
-            self.log(f"  {problem}")
-        if self._good is None:  # a page that says what will come here, under the event's title when it is known
-            return snapshot(folder_title(self.folder), None, (FOLDER_UNREADABLE.format(count=len(problems)),))
-        return snapshot(self._good.title, self._good, (FOLDER_TROUBLE.format(count=len(problems)),))
-
-
-def read_clock(folder: Path, minutes: int = DEFAULT_MINUTES) -> tuple[tuple[ClockRow, ...], int]:
-    """The clock's rows of the latest draw in force and the minutes of a match ([rules] match_minutes; `minutes`,
-    the last read, while event.toml cannot be read — as the desk and the table pages keep them)."""
-    from shuangsheng.storage import event
-
-    with contextlib.suppress(UserError):
-        minutes = event.load(folder).rules.match_minutes
-    book = ledger.Ledger.readable(folder)
-    if book is None:
-        return (), minutes
-    with book:
-        draws = book.draws()
-        return (book.clock_rows(draws[max(draws)].id) if draws else ()), minutes
-
-
-def folder_title(folder: Path) -> str:
-    """The event's title from event.toml while the rest of the folder cannot be read yet; else 场地大屏."""
-    from shuangsheng.storage import event
-
-    try:
-        return event.load(folder).title or DEFAULT_TITLE
-    except UserError:
-        return DEFAULT_TITLE
 
 
 # --- HTTP: who may ask, what is answered ---
@@ -602,42 +377,3 @@ def make_server(folder: Path, host: str, port: int, *, log: Callable[[str], None
                                                   "timeout": timeout})
     cap = connection_cap(max_connections, open_file_limit(max_connections + RESERVED_FILES))
     return DisplayServer((host, port), handler, max_connections=cap, names={*LOCAL_NAMES, host.lower(), *own_names()})
-
-
-def route_address() -> str | None:
-    """The address this machine would send from to a private network address: a UDP socket's `connect` chooses
-    the outgoing interface and sends nothing (no network access is needed, nothing leaves the machine)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.255.255.255", 1))
-            return probe.getsockname()[0]
-        except OSError:
-            return None
-
-
-def hostname_addresses() -> list[str]:
-    """The IPv4 addresses this machine's name resolves to (no network access for its own name)."""
-    try:
-        return socket.gethostbyname_ex(socket.gethostname())[2]
-    except OSError:
-        return []
-
-
-def lan_address(*, route: Callable[[], str | None] = route_address,
-                named: Callable[[], list[str]] = hostname_addresses) -> str | None:
-    """This machine's address on the local network (what a TV or a phone on the same network types in), or None.
-    `route` and `named` are the two ways of finding it (replaced in tests)."""
-    address = route()
-    if address and not address.startswith("127.") and address != "0.0.0.0":
-        return address
-    return next((a for a in named() if not a.startswith("127.")), None)
-
-
-def export(folder: Path, target: Path, *, force: bool = False) -> Path:
-    """The same views in one self-contained HTML file (no server). Raises UserError for a folder with problems."""
-    from shuangsheng.hall.export import check_target
-
-    check_target(target, force=force)  # never over an input, nor over anything but an earlier export
-    board = load_board(folder)
-    snap = snapshot(board.title, board)
-    return write_text(target, page_html(snap.title, snap.views, live=False), force=True)

@@ -1,6 +1,6 @@
 """The bracket chart (晋级图) as data: every round a column, every match placed between the two earlier matches
 (or byes) its teams came from. Pure: built from the knockout's rounds and outcomes (and the levels the engine
-found); the PDF (`shuangsheng/render/materials/ending.py`) and the venue display render the same `Bracket`, so neither decides
+found); the PDF (`shuangsheng/render/materials/bracket_chart.py`) and the venue display render the same `Bracket`, so neither decides
 anything about the knockout itself.
 
 Geometry is in abstract *lines* (one team's line of text). The first column is stacked top to bottom: a match
@@ -22,15 +22,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from shuangsheng.game.levels import Levels, Side
-from shuangsheng.knockout.knockout import (
-    MatchOutcome,
-    Pairing,
-    Placings,
-    Round,
-    bye_count,
-    placings,
-    round_title,
-)
+from shuangsheng.knockout.knockout import MatchOutcome, Pairing, Round, bye_count, round_title
+from shuangsheng.knockout.placings import Placings, placings
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage.event import Byes, ThirdPlace
 from shuangsheng.table.status import TableStatus

@@ -7,17 +7,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shuangsheng.game.match import MatchResult, result_summary
-from shuangsheng.knockout.knockout import Pairing, Placings, is_final
+from shuangsheng.knockout.knockout import Pairing, is_final
+from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.teams import Team, team_label
 from shuangsheng.render.results import NextStep
 from shuangsheng.table.status import TableStatus
 from shuangsheng.vocabulary.errors import SHOWN_PROBLEMS
 from shuangsheng.vocabulary.text import command_line, pad, width
 
-if TYPE_CHECKING:  # the folder layer reads workbooks (openpyxl); only its types are needed here
+if TYPE_CHECKING:  # only their types are needed here (the workbook's reads a spreadsheet library)
+    from shuangsheng.render.reports import DrawCheck, DrawReport, MatchScore, RoundScore
+    from shuangsheng.render.results import Progress
     from shuangsheng.storage.workbook.verify import Verification
-    from shuangsheng.usecases.progress import Progress
-    from shuangsheng.usecases.tournament import DrawCheck, DrawReport, MatchScore, RoundScore
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -220,7 +221,7 @@ def next_after_materials(folder: Path, teams: int = 0, *, progress: Progress | N
 
 def event_next(progress: Progress, folder: Path) -> str:
     """What the event needs now, from its latest round (without the 下一步 prefix)."""
-    from shuangsheng.usecases.tournament import round_file  # the folder's reader, loaded only where a round is named
+    from shuangsheng.storage.names import round_file  # the folder's names, loaded only where a round is named
 
     book = round_file(progress.drawn)
     if progress.latest is None and progress.problem:

@@ -1,4 +1,5 @@
-"""What a scored round shows, table by table: the data behind the printed 第N轮成绩 and the venue display. Pure.
+"""What a scored round shows, table by table: the data behind the printed 第N轮成绩 and the venue display, and where
+the event stands (`Progress`, for the 下一步 line). Pure.
 
 `round_results` only gathers what the engine, the workbook reader and the knockout already decided (levels,
 winner, status, every problem at its cell, the byes, who advances) into frozen records; nothing is recomputed
@@ -19,9 +20,9 @@ from shuangsheng.knockout.teams import Team
 from shuangsheng.table.status import TableStatus
 from shuangsheng.vocabulary.errors import Issue
 
-if TYPE_CHECKING:  # the folder layer reads workbooks; only its types are needed here
+if TYPE_CHECKING:  # only their types are needed here
+    from shuangsheng.render.reports import MatchScore, RoundScore
     from shuangsheng.storage.workbook.verify import Verification
-    from shuangsheng.usecases.tournament import MatchScore, RoundScore
 
 
 class NextStep(str, enum.Enum):
@@ -32,6 +33,17 @@ class NextStep(str, enum.Enum):
     PLAYOFF = "playoff"  # tied tables play 加赛 hands
     DRAW = "draw"  # every match decided: draw the next round
     AWARDS = "awards"  # the final is decided: the placings
+
+
+@dataclass(frozen=True)
+class Progress:
+    drawn: int  # rounds drawn so far (round-1.xlsx, round-2.xlsx, … without a gap)
+    latest: NextStep | None  # what the latest round needs next (AWARDS: the event is over); None: it cannot be read
+    problem: str | None = None  # why it cannot be read (the first line of the error), for the 下一步 line
+
+    @property
+    def over(self) -> bool:
+        return self.latest is NextStep.AWARDS
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """What the venue display (`shuangsheng show`) shows: the page data for a TV in the hall. Pure.
 
-`build_board` takes what `shuangsheng.usecases.tournament` read and scored (the bracket chart with the team list and the
+`build_board` takes what `shuangsheng.usecases` read and scored (the bracket chart with the team list and the
 placings, and every round's score) and returns a `Board`: the registered teams, the current round's draw, the
 latest results, the bracket so far and the placings. It decides nothing itself: levels, winners, 需加赛 and who
 advances come from `shuangsheng.render.results`, the tree from `shuangsheng.knockout.bracket`; this module only picks what a TV shows, lays
@@ -14,14 +14,15 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, Column, Slot, SlotKind
-from shuangsheng.knockout.knockout import Placings, is_final, stage_name
+from shuangsheng.knockout.knockout import is_final, stage_name
+from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.teams import Team, team_name
 from shuangsheng.render.results import RoundResults, TableResult, round_results
 from shuangsheng.storage.workbook.schema import UNCHECKED
 from shuangsheng.table.status import TableStatus
 
 if TYPE_CHECKING:  # the folder layer reads workbooks; only its types are needed here
-    from shuangsheng.usecases.tournament import RoundScore
+    from shuangsheng.render.reports import RoundScore
 
 # The bracket view shows the latest rounds: at least two columns, more while its first column stays this short (what
 # fits a 1080-line TV at 48 px) and never more columns than fit across it. The printed 晋级图 has the whole tree.
@@ -307,8 +308,8 @@ def placings_view(placings: Placings, teams: Mapping[str, Team]) -> PlacingsView
 
 def build_board(chart: Bracket, scores: Sequence[RoundScore], final: Mapping[int, Collection[int]] | None = None,
                 *, updated: str = "") -> Board:
-    """The page data from `tournament.bracket`'s chart (team list, placings, the tree) and every round drawn so far,
-    in order, as `shuangsheng.usecases.tournament` scored them. `final` (shuangsheng.usecases.announced): round → the tables whose result
+    """The page data from `shuangsheng.usecases.awards.bracket`'s chart (team list, placings, the tree) and every round drawn so far,
+    in order, as `shuangsheng.usecases.scoring` scored them. `final` (shuangsheng.usecases.announced): round → the tables whose result
     stands; the others show as 进行中 (None: every table stands). `updated`: when the folder was read (HH:MM)."""
     team_map = {t.id: t for t in chart.teams}
     gate = final if final is not None else {}

@@ -13,10 +13,9 @@ from pathlib import Path
 from shuangsheng.game.rules import RulesError, RuleSet
 from shuangsheng.knockout.formats import Byes, ThirdPlace  # re-exported: event.Byes, event.ThirdPlace
 from shuangsheng.storage import files
+from shuangsheng.storage.names import EVENT_FILE
 from shuangsheng.vocabulary.errors import Issue, UserError, shown
 from shuangsheng.vocabulary.text import command_line
-
-EVENT_FILE = "event.toml"
 
 
 class EventError(UserError, ValueError):

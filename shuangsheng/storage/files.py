@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from shuangsheng.storage.names import backup_name
 from shuangsheng.vocabulary.errors import Issue, UserError
 
 
@@ -273,7 +274,7 @@ def keep_copy(path: Path) -> Path:
 
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     for n in range(1, 1000):
-        copy = path.with_name(f"{path.stem}.备份-{stamp}{'' if n == 1 else f'-{n}'}{path.suffix}")
+        copy = backup_name(path, stamp, n)
         if not copy.exists():
             break
     return write_bytes(copy, read_user_file(path, WORKBOOK))

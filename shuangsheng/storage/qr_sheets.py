@@ -1,35 +1,24 @@
 """The 扫码单 files of rounds whose draw is no longer in force. `serve --lan` writes `第N轮扫码单.pdf` for each round
-drawn while it runs (shuangsheng/render/materials/qr_sheet.py, shuangsheng/hall/qr_watch.py); `draw --redo N` voids every round after N, and
+drawn while it runs (shuangsheng/usecases/papers/qr_sheet.py, shuangsheng/hall/qr_watch.py); `draw --redo N` voids every round after N, and
 the codes on those rounds' sheets stop working. Such a sheet is removed while it is exactly what the program wrote
 (event.db's fingerprint), so nobody prints and hands out dead codes; one a person edited, or one the system will not
 let go of now (open in a PDF reader on Windows), is kept and said in one line naming it.
 
-Touches those files and event.db (through `shuangsheng.storage.ledger`).
+Touches those files and event.db (through `shuangsheng.storage.ledger`); their names are in
+`shuangsheng.storage.names`.
 """
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from shuangsheng.storage import ledger
-from shuangsheng.storage.ledger import Removal
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.generated import Removal, discard_generated
+from shuangsheng.storage.names import qr_sheet_name, qr_sheet_round
 from shuangsheng.vocabulary.errors import Issue
-
-_NAME = re.compile(r"第([1-9][0-9]*)轮扫码单\.pdf")
-
-
-def qr_sheet_name(number: int) -> str:
-    return f"第{number}轮扫码单.pdf"
-
-
-def qr_sheet_round(name: str) -> int | None:
-    """The round of a 扫码单's file name ('第3轮扫码单.pdf' → 3), None for any other name."""
-    found = _NAME.fullmatch(name)
-    return int(found.group(1)) if found else None
 
 
 @dataclass(frozen=True)
@@ -56,13 +45,13 @@ class VoidedSheet:
         return str(Issue.of_file(self.path, detail))
 
 
-def remove_voided(folder: Path, rounds: Iterable[int], book: ledger.Ledger | None = None) -> tuple[VoidedSheet, ...]:
+def remove_voided(folder: Path, rounds: Iterable[int], book: Ledger | None = None) -> tuple[VoidedSheet, ...]:
     """The 扫码单 of each voided round in `rounds` removed while it is ours and unedited (recorded in `book`, the
     folder's event.db when the caller has it open); one record per sheet found."""
     found = []
     for number in sorted(set(rounds)):
         path = folder / qr_sheet_name(number)
-        removal = ledger.discard_generated(path, book) if path.exists() else Removal.ABSENT
+        removal = discard_generated(path, book) if path.exists() else Removal.ABSENT
         if removal is not Removal.ABSENT:
             found.append(VoidedSheet(number, path, removal))
     return tuple(found)
@@ -71,7 +60,7 @@ def remove_voided(folder: Path, rounds: Iterable[int], book: ledger.Ledger | Non
 def recorded_rounds(folder: Path) -> set[int]:
     """The rounds whose 扫码单 event.db records as written by the program and not removed since (empty when there
     is no readable event.db)."""
-    book = ledger.Ledger.existing(folder)
+    book = Ledger.existing(folder)
     if book is None:
         return set()
     try:

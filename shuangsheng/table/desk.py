@@ -1,7 +1,7 @@
 """The desk (裁判台, docs/table-api.md): where the round stands, table by table, as `GET /api/desk` gives it. Pure.
 
 Built from the round's draw (its pairings and the players' names), each table's phone entries replayed
-(`shuangsheng.table.entry.TableState`, read live from event.db on every request), what the round workbook says of each table
+(`shuangsheng.table.state.TableState`, read live from event.db on every request), what the round workbook says of each table
 (`shuangsheng.render.venue.TableView`: the venue display's cached reading of the folder — status, source, levels), the round
 clock (`shuangsheng.table.clock.Clock`) and `now`.
 
@@ -29,7 +29,8 @@ from pathlib import Path
 from shuangsheng.game.levels import Side
 from shuangsheng.render.venue import TableView
 from shuangsheng.table.clock import Clock, parse_time
-from shuangsheng.table.entry import Entry, EntryStatus, TableState, desk_log
+from shuangsheng.table.log import Entry, desk_log
+from shuangsheng.table.state import EntryStatus, TableState
 from shuangsheng.table.status import TableStatus
 from shuangsheng.vocabulary.text import command_line
 

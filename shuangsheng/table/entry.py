@@ -1,11 +1,10 @@
-"""Table-side entry (扫码录分, the table API of `serve`): a table's state as a function of its entries, and every
-decision on a phone's request. Pure: no clock, no network, no files — the caller passes the entries, the request
-body and a `Stamp`, and stores the returned entry (if any) before it answers.
+"""Table-side entry (扫码录分, the table API of `serve`): every decision on a phone's request. Pure: no clock, no
+network, no files — the caller passes the entries, the request body and a `Stamp`, and stores the returned entry
+(if any) before it answers.
 
-A table's entries are an append-only log: a hand added, the end (时间到, rule 十六), an undo, a team's confirmation,
-the desk's reopening. Nothing is ever changed or deleted; an undo is itself an entry. The state is the fold of the
-log (`table_state`), and its levels, dealers and explanations come from replaying the standing hands with the same
-engine as everywhere (`shuangsheng.game.hands.parse_record`, `shuangsheng.game.match.replay`).
+A table's entries are an append-only log (`shuangsheng.table.log`); its state is the fold of the log, replayed by
+the engine (`shuangsheng.table.state.table_state`). The desk's presses are decided the same way
+(`shuangsheng.table.desk_actions`).
 
 Each request gets a `Decision`: its `result` (what the server answers, `Result.http_status`), the entry to append
 (None when nothing changes) and the state after it. The rules of the log, precisely:
@@ -36,18 +35,12 @@ Each request gets a `Decision`: its `result` (what the server answers, `Result.h
   pressed too early): CHANGED when the table is ended and no 加赛 hand follows, SAME when it is not ended, CONFLICT
   when 加赛 hands follow.
 - confirm `{"side": "A" | "B"}`: only once the match is over (CONFLICT before); again → SAME; both → locked.
-- reopen `{"reason": "…"}` (the desk's): unlocks and clears both confirmations (SAME when there is nothing to
-  reopen; NO_REASON, 400, without a reason).
-- minutes `{"add": m, "reason": "…"}` (the desk's extra minutes for this table, `add_minutes`): NO_REASON without a
-  reason, INVALID unless m is a whole number 1 … 120; otherwise CHANGED, and the confirmations stand.
-- the desk's confirm `{"side", "reason"}` (`desk_confirm`, rule 十七): as confirm, NO_REASON without a reason.
-- a desk action (`desk_action`) carries the page's `"id"` and `"mark"` as a phone's request does, and the pairing
-  it showed (`"teams"`, optional): a press sent again after a `draw --redo` changed the table is a CONFLICT.
+- the desk's presses (reopen, extra minutes, the desk's confirmation): `shuangsheng.table.desk_actions`.
 - Any change (a hand, an end, an undo, a reopening) clears both confirmations. A locked table refuses hands and
   undos (LOCKED, 423) — after a repeat has been recognised as SAME, so a phone retrying what was accepted still
   gets 200.
 
-The server calls, per request, `add_hand` / `end` / `undo` / `confirm` / `reopen` with the table's setup, its
+The server calls, per request, `add_hand` / `end` / `undo` / `confirm` (or a desk action) with the table's setup, its
 entries (as `read_entry` reads them back from the ledger) and the parsed JSON body; stores `decision.entry` when it
 is not None (`Entry.as_json`), then answers `decision.http_status` with `decision.as_json()`. GET answers
 `table_state(setup, entries).as_json()`. Reading the entries, deciding and storing the entry must be one write
@@ -57,306 +50,19 @@ transaction, so that of two phones posting hand n at once the second is decided 
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
-from shuangsheng.game.hands import FIELDS, Hand, HandError, MatchRecord, RecordError, parse_record
-from shuangsheng.game.levels import START, Level, Levels, Side
-from shuangsheng.game.match import MatchResult, Status, replay, result_as_json, result_summary
-from shuangsheng.game.rules import DEFAULT_RULES, RuleSet
+from shuangsheng.game.hands import Hand, HandError, RecordError, parse_record
+from shuangsheng.game.levels import Level, Side
+from shuangsheng.game.match import result_summary
+from shuangsheng.table.log import Action, Entry, Stamp, TableSetup, step
+from shuangsheng.table.state import EntryStatus, TableState, remember, replayed, state_of, table_state
 from shuangsheng.vocabulary.errors import Issue, issues_json, shown
 
 MAX_ID_LENGTH = 100  # a client's id: a UUID is 36
 MAX_REASON_LENGTH = 500
 LOCKED_MESSAGE = "双方已确认，本桌已锁定；如需更改请到裁判台"
-
-
-# --- who plays at the table ---
-
-
-@dataclass(frozen=True)
-class Seat:
-    team: str  # the 组号, e.g. "03"
-    players: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class TableSetup:
-    """What the draw fixed for one table: round, table number, both sides, and the rules in force."""
-
-    round: int
-    table: int
-    a: Seat
-    b: Seat
-    rules: RuleSet = DEFAULT_RULES
-
-    def seat(self, side: Side) -> Seat:
-        return self.a if side is Side.A else self.b
-
-
-# --- the log ---
-
-
-class Action(str, enum.Enum):
-    HAND = "hand"
-    END = "end"
-    UNDO = "undo"  # `hand` names the hand removed; None: the end undone
-    CONFIRM = "confirm"
-    REOPEN = "reopen"
-    MINUTES = "minutes"  # the desk's extra minutes for this table (`add`, with a reason)
-
-
-@dataclass(frozen=True)
-class Stamp:
-    """Where a request came from and when: `id` is the server's id for the entry (a hand, and a desk action sent
-    with one, keeps the client's `id` from its body instead), `time` ISO 8601 with the PC's UTC offset, `address`
-    the device's IP address."""
-
-    id: str
-    time: str
-    address: str
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One accepted change, as the ledger keeps it: never updated, never deleted."""
-
-    id: str
-    action: Action
-    time: str
-    address: str
-    hand: int | None = None  # HAND: its number; UNDO: the hand removed (None: the end)
-    record: Hand | None = None  # HAND: the hand as the engine reads it (`playoff` set by the table)
-    side: Side | None = None  # CONFIRM
-    reason: str = ""  # REOPEN, MINUTES; a desk's CONFIRM (rule 十七)
-    add: int | None = None  # MINUTES: the minutes added
-
-    @property
-    def by_desk(self) -> bool:
-        """The desk's action (a reopening, extra minutes, a confirmation for a team): these carry a reason."""
-        return self.action in (Action.REOPEN, Action.MINUTES) or (self.action is Action.CONFIRM and bool(self.reason))
-
-    def as_json(self) -> dict[str, object]:
-        """The entry as the ledger stores it (`read_entry` reads it back)."""
-        data: dict[str, object] = {"id": self.id, "action": self.action.value, "time": self.time,
-                                   "address": self.address}
-        if self.hand is not None:
-            data["hand"] = self.hand
-        if self.record is not None:
-            data["record"] = hand_as_json(self.record)
-        if self.side is not None:
-            data["side"] = self.side.value
-        if self.reason:
-            data["reason"] = self.reason
-        if self.add is not None:
-            data["add"] = self.add
-        return data
-
-    def log_json(self) -> dict[str, object]:
-        """A desk action as the desk's log shows it: time, action, its values, reason and address."""
-        data: dict[str, object] = {"time": self.time, "action": self.action.value}
-        if self.add is not None:
-            data["add"] = self.add
-        if self.side is not None:
-            data["side"] = self.side.value
-        return data | {"reason": self.reason, "address": self.address}
-
-
-def hand_as_json(hand: Hand) -> dict[str, object]:
-    """A hand as an input hand of the match record (docs/match-record.md): the fields that differ from the default."""
-    data: dict[str, object] = {"dealer": hand.dealer.value, "points": hand.points}
-    default = Hand(hand.dealer)
-    for name in FIELDS[2:]:
-        value = getattr(hand, name)
-        if value != getattr(default, name):
-            data[name] = value.value if name == "offense" else value.label if name == "level" else value
-    return data
-
-
-def read_entry(data: Mapping[str, object]) -> Entry:
-    """An entry as `Entry.as_json` wrote it; ValueError for anything else (a damaged ledger row)."""
-    try:
-        record = None
-        if "record" in data:
-            parsed, _ = parse_record({"hands": [data["record"]]})
-            record = parsed.hands[0]
-        side = Side(data["side"]) if "side" in data else None
-        hand = data.get("hand")
-        add = data.get("add")
-        for number in (hand, add):
-            if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
-                raise ValueError(number)
-        return Entry(str(data["id"]), Action(data["action"]), str(data["time"]), str(data["address"]),
-                     hand=hand, record=record, side=side, reason=str(data.get("reason", "")), add=add)
-    except (KeyError, TypeError, RecordError) as exc:
-        raise ValueError(f"不是录分记录：{shown(dict(data))}") from exc
-
-
-@dataclass(frozen=True)
-class Log:
-    """The fold of a table's entries: the hands that stand, and the table's flags."""
-
-    hands: tuple[Entry, ...] = ()
-    ended: bool = False
-    confirmed: frozenset[Side] = frozenset()
-    locked: bool = False
-    extra_minutes: int = 0  # the desk's extra minutes for this table, all added up
-
-
-def fold(entries: Sequence[Entry]) -> Log:
-    """The log after every entry in order. Any change but a confirmation (or extra minutes) clears both
-    confirmations."""
-    log = Log()
-    for entry in entries:
-        log = _step(log, entry)
-    return log
-
-
-def _step(log: Log, entry: Entry) -> Log:
-    """One entry on the log (built field by field: a table's phones fold its log on every request)."""
-    hands, ended, confirmed, locked, extra = log.hands, log.ended, log.confirmed, log.locked, log.extra_minutes
-    action = entry.action
-    if action is Action.CONFIRM:
-        confirmed = confirmed | {entry.side}
-        return Log(hands, ended, confirmed, len(confirmed) == 2, extra)
-    if action is Action.REOPEN:
-        return Log(hands, ended, frozenset(), False, extra)
-    if action is Action.MINUTES:
-        return Log(hands, ended, confirmed, locked, extra + (entry.add or 0))
-    if action is Action.HAND:
-        return Log((*hands, entry), ended, frozenset(), locked, extra)
-    if action is Action.END:
-        return Log(hands, True, frozenset(), locked, extra)
-    if entry.hand is None:  # UNDO of the end
-        return Log(hands, False, frozenset(), locked, extra)
-    if not hands or hands[-1].hand != entry.hand:  # nothing to remove (a decision never appends this)
-        return Log(hands, ended, frozenset(), locked, extra)
-    removed = hands[-1]
-    ended = ended and removed.record is not None and removed.record.playoff
-    return Log(hands[:-1], ended, frozenset(), locked, extra)
-
-
-# --- the state a phone sees ---
-
-
-class EntryStatus(str, enum.Enum):
-    """`status` of GET /api/t/<code>: playing until the end or passing A, then as the engine's `Status`."""
-
-    PLAYING = "playing"
-    DECIDED = "decided"
-    PASSED_A = "passed_a"
-    NEEDS_PLAYOFF = "needs_playoff"
-    INVALID = "invalid"  # the standing hands no longer replay (the rules were changed after they were entered)
-
-
-@dataclass(frozen=True)
-class TableState:
-    """A table as it stands: the setup, the fold of its log, and the engine's replay of the standing hands."""
-
-    setup: TableSetup
-    log: Log
-    result: MatchResult
-    entries: tuple[Entry, ...] = field(default=(), compare=False, repr=False)  # the log folded (undone hands too)
-
-    @property
-    def status(self) -> EntryStatus:
-        if self.result.errors:
-            return EntryStatus.INVALID
-        if self.result.status is Status.PASSED_A:
-            return EntryStatus.PASSED_A
-        if not self.log.ended:
-            return EntryStatus.PLAYING
-        return EntryStatus(self.result.status.value)
-
-    @property
-    def over(self) -> bool:
-        """Decided after the end (or by its 加赛), or won by passing A: no hand may follow."""
-        return self.status in (EntryStatus.DECIDED, EntryStatus.PASSED_A)
-
-    @property
-    def winner(self) -> Side | None:
-        return self.result.winner if self.over else None
-
-    @property
-    def next_hand(self) -> int:
-        return len(self.log.hands) + 1
-
-    @property
-    def levels(self) -> Levels:
-        return self.result.levels
-
-    @property
-    def mark(self) -> int:
-        """The count of the table's entries: what a page sends back as the state it made its request on."""
-        return len(self.entries)
-
-    def as_json(self) -> dict[str, object]:
-        """GET /api/t/<code>; "errors" only when the standing hands no longer replay. A new dict each time (over
-        values made once per state: a table's phones are answered the same state again and again)."""
-        return dict(self._json)
-
-    @functools.cached_property
-    def _json(self) -> dict[str, object]:
-        setup = self.setup
-        shown_result = result_as_json(replace(self.result, errors=()))
-        data: dict[str, object] = {"round": setup.round, "table": setup.table}
-        for side in Side:
-            seat = setup.seat(side)
-            data[side.value] = {"team": seat.team, "players": list(seat.players)}
-        data |= {
-            "hands": shown_result["hands"],
-            "levels": self.levels.as_json(),
-            "next_dealer": shown_result["next_dealer"],
-            "status": self.status.value,
-            "winner": self.winner.value if self.winner else None,
-            "ended": self.log.ended,
-            "confirmed": {side.value: side in self.log.confirmed for side in Side},
-            "locked": self.log.locked,
-            "mark": self.mark,
-        }
-        if self.result.errors:
-            data.update(issues_json(self.result.errors))
-        return data
-
-
-def table_state(setup: TableSetup, entries: Sequence[Entry]) -> TableState:
-    """The table after its entries, as GET /api/t/<code> shows it. The last state of each table is remembered: its
-    phones ask about the same entries again and again (and the ledger reads a row back as the same `Entry`), and a
-    state is immutable, so a remembered one is as good as a new one."""
-    entries = tuple(entries)
-    known = _states.get(_key(setup))
-    if known is not None and known.entries == entries and known.setup == setup:
-        return known
-    return _remembered(_table(setup, fold(entries), entries))
-
-
-_states: dict[tuple[int, int, Seat, Seat], TableState] = {}  # a table's last state, by `_key`
-STATES_KEPT = 1024
-
-
-def _key(setup: TableSetup) -> tuple[int, int, Seat, Seat]:
-    """Round, table and seats: the phones' setup (with the players' names) and the venue display's (without) are
-    remembered side by side; the rules are checked on the way out, not hashed on the way in."""
-    return setup.round, setup.table, setup.a, setup.b
-
-
-def _remembered(state: TableState) -> TableState:
-    if len(_states) >= STATES_KEPT:
-        _states.clear()
-    _states[_key(state.setup)] = state
-    return state
-
-
-def _table(setup: TableSetup, log: Log, entries: tuple[Entry, ...]) -> TableState:
-    return TableState(setup, log, replayed(tuple(e.record for e in log.hands), setup.rules), entries)
-
-
-@functools.lru_cache(maxsize=1024)
-def replayed(hands: tuple[Hand, ...], rules: RuleSet) -> MatchResult:
-    """The engine's replay of a table's hands from the start, remembered: a table's phones and the TV ask about the
-    same hands again and again (all of it immutable, so a remembered result is as good as a new one)."""
-    return replay(MatchRecord(hands, START), rules)
 
 
 # --- decisions ---
@@ -402,16 +108,16 @@ class Decision:
         return {**issues_json(self.errors), "state": self.state.as_json()}
 
 
-def _refuse(result: Result, table: TableState, hand: int | None, field: str | None, detail: str) -> Decision:
+def refuse(result: Result, table: TableState, hand: int | None, field: str | None, detail: str) -> Decision:
     return Decision(result, table, errors=(Issue.of_hand(hand, field, detail),))
 
 
-def _append(result: Result, table: TableState, entry: Entry) -> Decision:
-    log = _step(table.log, entry)
-    return Decision(result, _remembered(_table(table.setup, log, (*table.entries, entry))), entry)
+def append_entry(result: Result, table: TableState, entry: Entry) -> Decision:
+    log = step(table.log, entry)
+    return Decision(result, remember(state_of(table.setup, log, (*table.entries, entry))), entry)
 
 
-def _entry(stamp: Stamp, action: Action, **fields: object) -> Entry:
+def new_entry(stamp: Stamp, action: Action, **fields: object) -> Entry:
     return Entry(stamp.id, action, stamp.time, stamp.address, **fields)  # type: ignore[arg-type]
 
 
@@ -448,18 +154,18 @@ def parse_made(body: object) -> Made | HandError:
 MAX_MARK = 10**9
 
 
-def _asked(action: Action, *, hand: int | None = None, record: Hand | None = None, side: Side | None = None,
+def asked_for(action: Action, *, hand: int | None = None, record: Hand | None = None, side: Side | None = None,
            add: int | None = None, reason: str = "") -> tuple[object, ...]:
     """What a request asks for, as `_content` shows the entry it makes (a hand's `playoff` and `level` aside)."""
     return action, hand, record and replace(record, playoff=False, level=None), side, add, reason
 
 
 def _content(entry: Entry) -> tuple[object, ...]:
-    return _asked(entry.action, hand=entry.hand, record=entry.record, side=entry.side, add=entry.add,
+    return asked_for(entry.action, hand=entry.hand, record=entry.record, side=entry.side, add=entry.add,
                   reason=entry.reason)
 
 
-def _again(table: TableState, made: Made, asked: tuple[object, ...], hand: int | None = None) -> Decision | None:
+def sent_again(table: TableState, made: Made, asked: tuple[object, ...], hand: int | None = None) -> Decision | None:
     """A press whose id is in the table's log already: SAME when it asked for this very thing (sent again after
     its answer was lost), CONFLICT when the id was used for something else; None for a new press."""
     earlier = next((e for e in table.entries if e.id == made.id), None)
@@ -467,14 +173,14 @@ def _again(table: TableState, made: Made, asked: tuple[object, ...], hand: int |
         return None
     if _content(earlier) == asked:
         return Decision(Result.SAME, table)
-    return _refuse(Result.CONFLICT, table, hand, "id",
+    return refuse(Result.CONFLICT, table, hand, "id",
                    f"操作编号 {shown(made.id)} 已用于本桌 {earlier.time[11:16]} 的另一项操作，这次没有记录；{REFRESH}")
 
 
 RECORD_CHANGES = frozenset({Action.HAND, Action.END, Action.UNDO, Action.REOPEN})  # what a stale press must not miss
 
 
-def _stale(table: TableState, made: Made) -> Decision | None:
+def stale_mark(table: TableState, made: Made) -> Decision | None:
     """CONFLICT for a new press made on a record that has changed since (`field: "mark"`): an entry after the page's
     mark added or removed a hand, ended the table, undid the end or reopened it. A confirmation or the desk's extra
     minutes since change no record (team B confirming after team A, on the other phone, confirms what it saw).
@@ -482,7 +188,7 @@ def _stale(table: TableState, made: Made) -> Decision | None:
     later = table.entries[made.mark:] if made.mark <= table.mark else None
     if later is not None and not any(e.action in RECORD_CHANGES for e in later):
         return None
-    return _refuse(Result.CONFLICT, table, None, "mark", STALE)
+    return refuse(Result.CONFLICT, table, None, "mark", STALE)
 
 
 # --- POST /api/t/<code>/hands ---
@@ -496,7 +202,7 @@ class HandRequest:
 
     @property
     def asked(self) -> tuple[object, ...]:
-        return _asked(Action.HAND, hand=self.number, record=self.record)
+        return asked_for(Action.HAND, hand=self.number, record=self.record)
 
 
 def parse_hand_request(body: object) -> HandRequest | tuple[HandError, ...]:
@@ -534,11 +240,11 @@ def add_hand(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp
     request = parse_hand_request(body)
     if isinstance(request, tuple):
         return Decision(Result.INVALID, table, errors=request)
-    repeat = _repeat(table, request) or _stale(table, request.made)
+    repeat = _repeat(table, request) or stale_mark(table, request.made)
     if repeat is not None:
         return repeat
     if table.log.locked:
-        return _refuse(Result.LOCKED, table, request.number, None, LOCKED_MESSAGE)
+        return refuse(Result.LOCKED, table, request.number, None, LOCKED_MESSAGE)
     refusal = _out_of_turn(table, request)
     if refusal is not None:
         return refusal
@@ -549,7 +255,7 @@ def _repeat(table: TableState, request: HandRequest) -> Decision | None:
     """SAME for a request already applied (by id, or hand n's content from another phone); CONFLICT for an id
     used before for something else, or hand n holding other content; None for a new hand."""
     n = request.number
-    again = _again(table, request.made, request.asked, n)
+    again = sent_again(table, request.made, request.asked, n)
     if again is not None:
         return again
     if n >= table.next_hand:
@@ -559,8 +265,8 @@ def _repeat(table: TableState, request: HandRequest) -> Decision | None:
     if same and (request.record.level is None or _dealer_level(table, n) is request.record.level):
         return Decision(Result.SAME, table)
     if table.log.locked:
-        return _refuse(Result.LOCKED, table, n, None, LOCKED_MESSAGE)
-    return _refuse(Result.CONFLICT, table, n, None, f"第{n}局已录入另一条记录，请刷新后核对：{_explanation(table, n)}")
+        return refuse(Result.LOCKED, table, n, None, LOCKED_MESSAGE)
+    return refuse(Result.CONFLICT, table, n, None, f"第{n}局已录入另一条记录，请刷新后核对：{_explanation(table, n)}")
 
 
 def _same_content(stored: Hand | None, new: Hand) -> bool:
@@ -583,13 +289,13 @@ def _out_of_turn(table: TableState, request: HandRequest) -> Decision | None:
     replays; INVALID for 加赛 marked before the end."""
     n, expected = request.number, table.next_hand
     if n > expected:
-        return _refuse(Result.CONFLICT, table, n, "hand", f"应录第{expected}局（已录 {expected - 1} 局），请刷新后再录")
+        return refuse(Result.CONFLICT, table, n, "hand", f"应录第{expected}局（已录 {expected - 1} 局），请刷新后再录")
     if table.status is EntryStatus.INVALID:
         return Decision(Result.CONFLICT, table, errors=table.result.errors)
     if table.over:
-        return _refuse(Result.CONFLICT, table, n, None, f"比赛已结束：{result_summary(table.result)}，不能再录")
+        return refuse(Result.CONFLICT, table, n, None, f"比赛已结束：{result_summary(table.result)}，不能再录")
     if request.record.playoff and not table.log.ended:
-        return _refuse(Result.INVALID, table, n, "playoff", "还没有按“结束”（时间未到），这一局不是加赛局")
+        return refuse(Result.INVALID, table, n, "playoff", "还没有按“结束”（时间未到），这一局不是加赛局")
     return None
 
 
@@ -601,7 +307,7 @@ def _play(table: TableState, request: HandRequest, stamp: Stamp) -> Decision:
     if result.errors:
         return Decision(Result.INVALID, table, errors=result.errors)
     entry = Entry(request.made.id, Action.HAND, stamp.time, stamp.address, hand=request.number, record=record)
-    return _append(Result.CREATED, table, entry)
+    return append_entry(Result.CREATED, table, entry)
 
 
 # --- POST /api/t/<code>/end ---
@@ -613,19 +319,19 @@ def end(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Sta
     made = parse_made(body)
     if isinstance(made, Issue):
         return Decision(Result.INVALID, table, errors=(made,))
-    again = _again(table, made, _asked(Action.END))
+    again = sent_again(table, made, asked_for(Action.END))
     if again is not None:
         return again
     if table.log.ended or table.over:  # already so (the other phone pressed it too): whatever the mark
         return Decision(Result.SAME, table)
-    stale = _stale(table, made)
+    stale = stale_mark(table, made)
     if stale is not None:
         return stale
     if not table.log.hands:
-        return _refuse(Result.CONFLICT, table, None, None, "还没有录入任何一局，不能结束；时间到时请先录完正在打的这一局")
+        return refuse(Result.CONFLICT, table, None, None, "还没有录入任何一局，不能结束；时间到时请先录完正在打的这一局")
     if table.status is EntryStatus.INVALID:
         return Decision(Result.CONFLICT, table, errors=table.result.errors)
-    return _append(Result.CHANGED, table, _entry(replace(stamp, id=made.id), Action.END))
+    return append_entry(Result.CHANGED, table, new_entry(replace(stamp, id=made.id), Action.END))
 
 
 # --- POST /api/t/<code>/undo ---
@@ -651,35 +357,35 @@ def undo(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: St
     made, number = parse_made(body), parse_undo_request(body)
     if isinstance(made, Issue) or isinstance(number, Issue):
         return Decision(Result.INVALID, table, errors=tuple(e for e in (made, number) if isinstance(e, Issue)))
-    again = _again(table, made, _asked(Action.UNDO, hand=number), number)
+    again = sent_again(table, made, asked_for(Action.UNDO, hand=number), number)
     if again is not None:
         return again
     if number is None and not table.log.ended:  # the end undone already: nothing to do, whatever the mark
         return Decision(Result.SAME, table)
-    stale = _stale(table, made)
+    stale = stale_mark(table, made)
     if stale is not None:
         return stale
     stamp = replace(stamp, id=made.id)
     if number is None:
         return _undo_end(table, stamp)
     if table.log.locked:
-        return _refuse(Result.LOCKED, table, number, None, LOCKED_MESSAGE)
+        return refuse(Result.LOCKED, table, number, None, LOCKED_MESSAGE)
     last = len(table.log.hands)
     if number != last:
-        return _refuse(Result.CONFLICT, table, number, "hand",
+        return refuse(Result.CONFLICT, table, number, "hand",
                        f"只能撤销最后一局（第{last}局）" if last else "还没有录入任何一局，没有可以撤销的")
-    return _append(Result.CHANGED, table, _entry(stamp, Action.UNDO, hand=number))
+    return append_entry(Result.CHANGED, table, new_entry(stamp, Action.UNDO, hand=number))
 
 
 def _undo_end(table: TableState, stamp: Stamp) -> Decision:
     if not table.log.ended:
         return Decision(Result.SAME, table)
     if table.log.locked:
-        return _refuse(Result.LOCKED, table, None, None, LOCKED_MESSAGE)
+        return refuse(Result.LOCKED, table, None, None, LOCKED_MESSAGE)
     last = table.log.hands[-1]
     if last.record is not None and last.record.playoff:
-        return _refuse(Result.CONFLICT, table, last.hand, "playoff", "已录入加赛局，请先撤销加赛局，再撤销结束")
-    return _append(Result.CHANGED, table, _entry(stamp, Action.UNDO, hand=None))
+        return refuse(Result.CONFLICT, table, last.hand, "playoff", "已录入加赛局，请先撤销加赛局，再撤销结束")
+    return append_entry(Result.CHANGED, table, new_entry(stamp, Action.UNDO, hand=None))
 
 
 # --- POST /api/t/<code>/confirm (and the desk's confirm, rule 十七) ---
@@ -689,16 +395,16 @@ def confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp:
     """POST /api/t/<code>/confirm with {"side": "A" | "B", "id", "mark"}: CHANGED, SAME, CONFLICT, INVALID. A
     "reason" in a phone's body is not read, so a phone's confirmation is never the desk's."""
     table = table_state(setup, entries)
-    made, side = parse_made(body), _side(body)
+    made, side = parse_made(body), parse_side(body)
     if isinstance(made, Issue) or isinstance(side, Issue):
         return Decision(Result.INVALID, table, errors=tuple(e for e in (made, side) if isinstance(e, Issue)))
-    again = _again(table, made, _asked(Action.CONFIRM, side=side))
+    again = sent_again(table, made, asked_for(Action.CONFIRM, side=side))
     if again is not None or side in table.log.confirmed:  # sent again, or that side has accepted already
         return again or Decision(Result.SAME, table)
-    return _stale(table, made) or _confirm(table, side, replace(stamp, id=made.id))
+    return stale_mark(table, made) or confirm_side(table, side, replace(stamp, id=made.id))
 
 
-def _side(body: object) -> Side | HandError:
+def parse_side(body: object) -> Side | HandError:
     raw = body.get("side") if isinstance(body, Mapping) else None
     try:
         return Side.parse(raw)
@@ -706,126 +412,17 @@ def _side(body: object) -> Side | HandError:
         return Issue.of_hand(None, "side", f"应为 {{\"side\": \"A\"}}（甲方）或 \"B\"（乙方），实际为 {shown(raw)}")
 
 
-def _confirm(table: TableState, side: Side, stamp: Stamp, reason: str = "") -> Decision:
+def confirm_side(table: TableState, side: Side, stamp: Stamp, reason: str = "") -> Decision:
     """A team's acceptance of the record (`reason`: the desk's, rule 十七): CHANGED, SAME when it has accepted
     already, CONFLICT before the match is over."""
     if side in table.log.confirmed:
         return Decision(Result.SAME, table)
     if not table.over:
-        return _refuse(Result.CONFLICT, table, None, "side", f"比赛尚未结束（{_standing(table)}），结束后双方再确认")
-    return _append(Result.CHANGED, table, _entry(stamp, Action.CONFIRM, side=side, reason=reason))
+        return refuse(Result.CONFLICT, table, None, "side", f"比赛尚未结束（{_standing(table)}），结束后双方再确认")
+    return append_entry(Result.CHANGED, table, new_entry(stamp, Action.CONFIRM, side=side, reason=reason))
 
 
 def _standing(table: TableState) -> str:
     if table.status is EntryStatus.NEEDS_PLAYOFF:
         return result_summary(table.result)
     return f"已录 {len(table.log.hands)} 局，甲方 {table.levels.a}，乙方 {table.levels.b}"
-
-
-# --- POST /api/desk/t/<table>/reopen ---
-
-
-def reopen(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
-    """The desk's reopening with {"reason": "…"}: unlocks and clears both confirmations (CHANGED), SAME when
-    nothing is confirmed, NO_REASON without a reason."""
-    table = table_state(setup, entries)
-    reason = body.get("reason") if isinstance(body, Mapping) else None
-    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON_LENGTH:
-        return _refuse(Result.NO_REASON, table, None, "reason", f"重新开放须写明原因（{MAX_REASON_LENGTH} 字以内）")
-    if not table.log.confirmed:
-        return Decision(Result.SAME, table)
-    return _append(Result.CHANGED, table, _entry(stamp, Action.REOPEN, reason=reason.strip()))
-
-
-# --- the desk's other actions: POST /api/desk/t/<table>/minutes and …/confirm (rule 十七) ---
-
-MAX_EXTRA_MINUTES = 120  # one addition of extra minutes: 1 … this
-
-
-def desk_reason(body: object) -> str | None:
-    """The reason a desk action needs: the stripped text, or None when missing, empty or too long."""
-    reason = body.get("reason") if isinstance(body, Mapping) else None
-    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON_LENGTH:
-        return None
-    return reason.strip()
-
-
-def add_minutes(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
-    """The desk's extra minutes for one table, {"add": m, "reason": "…"} (m a whole number 1 … 120): CHANGED (the
-    table's confirmations stand), NO_REASON without a reason, INVALID for another `add`."""
-    table = table_state(setup, entries)
-    reason = desk_reason(body)
-    if reason is None:
-        return _refuse(Result.NO_REASON, table, None, "reason", f"加时须写明原因（{MAX_REASON_LENGTH} 字以内）")
-    add = body.get("add") if isinstance(body, Mapping) else None
-    if isinstance(add, bool) or not isinstance(add, int) or not 1 <= add <= MAX_EXTRA_MINUTES:
-        return _refuse(Result.INVALID, table, None, "add",
-                       f"加时应为 1 到 {MAX_EXTRA_MINUTES} 的整数分钟，实际为 {shown(add)}")
-    return _append(Result.CHANGED, table, _entry(stamp, Action.MINUTES, add=add, reason=reason))
-
-
-def desk_confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
-    """The desk's confirmation for a team that will not (rule 十七: the 比赛负责人 decides), {"side": "A", "reason":
-    "…"}: as `confirm`, with the reason required (NO_REASON without one) and kept in the entry."""
-    table = table_state(setup, entries)
-    reason = desk_reason(body)
-    if reason is None:
-        return _refuse(Result.NO_REASON, table, None, "reason", f"代为确认须写明原因（{MAX_REASON_LENGTH} 字以内）")
-    side = _side(body)
-    if isinstance(side, Issue):
-        return Decision(Result.INVALID, table, errors=(side,))
-    return _confirm(table, side, stamp, reason)
-
-
-# --- a desk press: made on a state, as a phone's request is ---
-
-
-DESK_DECISIONS = {Action.MINUTES: add_minutes, Action.REOPEN: reopen, Action.CONFIRM: desk_confirm}
-
-
-def desk_action(action: Action, setup: TableSetup, entries: Sequence[Entry], body: object, *,
-                stamp: Stamp) -> Decision:
-    """A desk action on one table (`add_minutes`, `reopen`, `desk_confirm`) with the page's `"id"` (kept as the
-    entry's id) and `"mark"`: INVALID without them; the same press sent again (its id in the table's log for this
-    very action and content) is SAME, nothing appended; an id used for anything else, a pairing other than the one
-    the page showed (`"teams"`), or an old mark is a CONFLICT."""
-    table = table_state(setup, entries)
-    made = parse_made(body)
-    if isinstance(made, Issue):
-        return Decision(Result.INVALID, table, errors=(made,))
-    refused = (_again(table, made, _requested(action, body)) or _meant_elsewhere(table, body)
-               or _stale(table, made))
-    if refused is not None:
-        return refused
-    return DESK_DECISIONS[action](setup, entries, body, stamp=replace(stamp, id=made.id))
-
-
-def _meant_elsewhere(table: TableState, body: object) -> Decision | None:
-    """The page's optional `"teams": [甲方, 乙方]`, the pairing it showed when the button was pressed: a press sent
-    again after a `draw --redo` changed the table is not applied to the new pairing (CONFLICT); INVALID when it is
-    not two team ids. None when it fits or is not given."""
-    setup = table.setup
-    teams = body.get("teams") if isinstance(body, Mapping) else None
-    if teams is None:
-        return None
-    if not (isinstance(teams, list) and len(teams) == 2 and all(isinstance(t, str) for t in teams)):
-        return _refuse(Result.INVALID, table, None, "teams", f"应为两队的组号，如 [\"05\", \"04\"]，实际为 {shown(teams)}")
-    if teams == [setup.a.team, setup.b.team]:
-        return None
-    return _refuse(Result.CONFLICT, table, None, "teams",
-                   f"第{setup.table}桌现在是第{setup.a.team}组对第{setup.b.team}组（按的时候是第{teams[0]}组对第{teams[1]}组，"
-                   "本轮重新抽签了），这次操作没有记录；请看清本桌后再操作")
-
-
-def _requested(action: Action, body: object) -> tuple[object, ...]:
-    """What a desk request asks, as `_content` shows the entry it makes."""
-    fields = body if isinstance(body, Mapping) else {}
-    add = fields.get("add")
-    side = _side(body) if action is Action.CONFIRM else None
-    return _asked(action, side=side if isinstance(side, Side) else None,
-                  add=add if action is Action.MINUTES and type(add) is int else None, reason=desk_reason(body) or "")
-
-
-def desk_log(entries: Sequence[Entry]) -> list[dict[str, object]]:
-    """The desk's actions on a table (reopenings, extra minutes, desk confirmations), oldest first."""
-    return [e.log_json() for e in entries if e.by_desk]

@@ -21,7 +21,8 @@ from shuangsheng.game.rules import RuleSet
 from shuangsheng.storage.workbook.problems import Cell, Problem
 from shuangsheng.storage.workbook.round_reader import FinalCard, MatchSheet
 from shuangsheng.storage.workbook.schema import UNCHECKED, YES_MARK
-from shuangsheng.table.entry import Entry, Seat, TableSetup, TableState, table_state
+from shuangsheng.table.log import Entry, Seat, TableSetup
+from shuangsheng.table.state import TableState, table_state
 from shuangsheng.vocabulary.errors import Place
 from shuangsheng.vocabulary.fields import FIELD_CN, FIELDS
 

@@ -1,4 +1,6 @@
-"""The commands' work, the only layer that combines storage, the domain and the renderers: `tournament` (draw,
-check, redo, score, verify, bracket, awards — one module for now, to be carved into one per command),
-`score_step` (`score` as one record), `demo`, `announced` (which tables the TV may show as final) and `progress`
-(where the event stands, for the 下一步 line). May import every layer below it (`vocabulary` … `storage`)."""
+"""The commands' work, the only layer that combines storage, the domain and the renderers: `folder` (the event
+folder read as one record, checked against event.db), `scoring` (a round scored table by table), one module per
+command — `draw` (and `draw --check`), `redo` (`draw --redo`), `score` (and `--verify`, the checked copy),
+`awards` (and the bracket), `rebuild` (a lost event.db built again), `demo` —, `score_step` (`score` as one
+record), `announced` (which tables the TV may show as final) and `progress` (where the event stands, for the 下一步
+line). May import every layer below it (`vocabulary` … `storage`)."""

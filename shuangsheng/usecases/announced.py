@@ -13,8 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from shuangsheng.storage import ledger
-from shuangsheng.usecases.tournament import RoundScore, same_draw, sheet_fingerprint
+from shuangsheng.render.reports import RoundScore
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.records import ScoredRecord
+from shuangsheng.usecases.folder import same_draw
+from shuangsheng.usecases.scoring import sheet_fingerprint
 
 Announced = dict[int, frozenset[int]]  # round number → its tables whose result is final for the hall
 
@@ -27,7 +30,7 @@ def announced_tables(folder: Path, scores: Sequence[RoundScore]) -> Announced:
         return final
     latest = scores[-1]
     final[latest.round.number] = frozenset()
-    book = ledger.Ledger.readable(folder)
+    book = Ledger.readable(folder)
     if book is None:
         return final
     with book:
@@ -38,7 +41,7 @@ def announced_tables(folder: Path, scores: Sequence[RoundScore]) -> Announced:
     return final
 
 
-def scored_unchanged(record: ledger.ScoredRecord | None, scored: RoundScore) -> frozenset[int]:
+def scored_unchanged(record: ScoredRecord | None, scored: RoundScore) -> frozenset[int]:
     """The tables whose sheet and outcome are what `score` last recorded."""
     if record is None:
         return frozenset()

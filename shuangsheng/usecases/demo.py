@@ -14,22 +14,37 @@ from shuangsheng.game.hands import MatchRecord
 from shuangsheng.game.rules import RuleSet
 from shuangsheng.game.simulate import simulate_match
 from shuangsheng.knockout import knockout
-from shuangsheng.knockout.knockout import Placings, Round
+from shuangsheng.knockout.knockout import Round
+from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.teams import Team
+from shuangsheng.render.reports import DrawReport, RoundScore, ScoreReport
 from shuangsheng.storage import event as event_file
-from shuangsheng.storage import files, ledger, workbook
+from shuangsheng.storage import files, workbook
 from shuangsheng.storage.files import Written
-from shuangsheng.usecases import tournament
+from shuangsheng.storage.ledger.connection import Ledger, kept_open
+from shuangsheng.storage.ledger.generated import is_generated
+from shuangsheng.storage.names import (
+    DB_NAME,
+    DEMO_RECORD,
+    EVENT_FILE,
+    HOLDER_NAME,
+    LEGACY_RECORD,
+    LOCK_NAME,
+    TEAMS_FILE,
+)
+from shuangsheng.usecases.awards import awards_in
+from shuangsheng.usecases.draw import draw_in
+from shuangsheng.usecases.folder import EventFolder, open_folder
+from shuangsheng.usecases.score import score_in, write_checked_copy
 from shuangsheng.vocabulary.errors import Issue, UserError
 from shuangsheng.vocabulary.text import typed_path
 
 # What the demo wrote (name → sha256 and size) is kept in event.db (a "demo" log entry), so that a later demo
-# replaces only those files, unchanged. RECORD is where demos before event.db kept it (read, then removed).
-RECORD = ".shuangsheng-demo"
+# replaces only those files, unchanged. DEMO_RECORD is where demos before event.db kept it (read, then removed).
 # The ledger itself, its journal files and the lock: the program's own bookkeeping, never the demo's output.
-BOOKKEEPING = frozenset({ledger.DB_NAME, ledger.DB_NAME + "-wal", ledger.DB_NAME + "-shm", ledger.DB_NAME + "-journal",
-                         ledger.LEGACY_RECORD})
-HELD = frozenset({ledger.LOCK_NAME, ledger.HOLDER_NAME})  # this command's own lock on the folder stays
+BOOKKEEPING = frozenset({DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", DB_NAME + "-journal",
+                         LEGACY_RECORD})
+HELD = frozenset({LOCK_NAME, HOLDER_NAME})  # this command's own lock on the folder stays
 SHOWN_NAMES = 8  # a refusal names this many files, then says how many more
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗高郑梁谢宋唐许韩冯邓曹彭曾萧田董潘袁蔡蒋余于杜叶程魏苏吕丁任沈姚卢"
 GIVEN = (
@@ -60,11 +75,11 @@ class DemoReport:
     teams_path: Path  # teams.xlsx
     event: event_file.Event
     teams: tuple[Team, ...]
-    rounds: tuple[tournament.RoundScore, ...]
+    rounds: tuple[RoundScore, ...]
     files: tuple[RoundFiles, ...]  # round by round
     warnings: tuple[str, ...]  # the papers' (each once)
     placings: Placings
-    state: tournament.EventFolder  # the folder as read round by round, for what the caller builds next
+    state: EventFolder  # the folder as read round by round, for what the caller builds next
 
 
 def make_teams(rng: random.Random, count: int) -> tuple[Team, ...]:
@@ -85,14 +100,14 @@ def _recorded(folder: Path) -> dict[str, object] | None:
     the record of a demo from before event.db); None without a readable record."""
     import json
 
-    book = ledger.Ledger.existing(folder)
+    book = Ledger.existing(folder)
     if book is not None:
         with book:
             entries = book.entries("demo")
         if entries and isinstance(entries[-1][1].get("files"), dict):
             return entries[-1][1]["files"]
     try:
-        data = json.loads((folder / RECORD).read_text(encoding="utf-8"))
+        data = json.loads((folder / DEMO_RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     written = data.get("files") if isinstance(data, dict) else None
@@ -111,8 +126,8 @@ def _names(names: list[str]) -> str:
 
 def _refusal(folder: Path, foreign: list[str], changed: list[str], *, old_record: bool) -> list[Issue]:
     elsewhere = f"请用 --out 另选一个空文件夹，例如 shuangsheng demo --out {typed_path(folder.parent / '示例')}"
-    if event_file.EVENT_FILE in foreign:  # somebody's real event
-        return [Issue.plain(f"{folder} 是一个真实的活动文件夹（有 {event_file.EVENT_FILE}），示例不能放在这里，"
+    if EVENT_FILE in foreign:  # somebody's real event
+        return [Issue.plain(f"{folder} 是一个真实的活动文件夹（有 {EVENT_FILE}），示例不能放在这里，"
                             f"也不会改动其中的任何文件；{elsewhere}")]
     lines = []
     if foreign:
@@ -130,7 +145,7 @@ def _replaceable(path: Path, recorded: dict[str, object]) -> bool:
     `awards`, `bracket` or `score` wrote again in the demo folder) exactly as it last wrote it, or the ledger."""
     if path.name in recorded and files.unchanged(path, recorded[path.name]):
         return True
-    return path.name in BOOKKEEPING or ledger.is_generated(path)
+    return path.name in BOOKKEEPING or is_generated(path)
 
 
 def prepare_folder(folder: Path) -> None:
@@ -142,13 +157,13 @@ def prepare_folder(folder: Path) -> None:
     if not folder.is_dir():
         raise DemoError([f"{folder} 是一个文件，不是文件夹；请用 --out 另选一个空文件夹"])
     recorded = _recorded(folder)
-    entries = sorted((p for p in folder.iterdir() if p.name != RECORD and p.name not in HELD), key=lambda p: p.name)
+    entries = sorted((p for p in folder.iterdir() if p.name != DEMO_RECORD and p.name not in HELD), key=lambda p: p.name)
     left = [p for p in entries if recorded is None or not _replaceable(p, recorded)]
     foreign = [p.name for p in left if p.name not in (recorded or {})]
     changed = [p.name for p in left if p.name in (recorded or {})]
     if foreign or changed:
-        raise DemoError(_refusal(folder, foreign, changed, old_record=recorded is None and (folder / RECORD).exists()))
-    for path in [*entries, folder / RECORD]:
+        raise DemoError(_refusal(folder, foreign, changed, old_record=recorded is None and (folder / DEMO_RECORD).exists()))
+    for path in [*entries, folder / DEMO_RECORD]:
         try:
             path.unlink(missing_ok=True)
         except OSError as exc:  # on Windows: a PDF or workbook of the old demo open in a viewer
@@ -162,17 +177,17 @@ def record_folder(folder: Path) -> Path:
 
     written = {}
     for path in sorted(folder.iterdir()):
-        skip = path.name in (RECORD, *BOOKKEEPING, *HELD)
+        skip = path.name in (DEMO_RECORD, *BOOKKEEPING, *HELD)
         if not skip and stat.S_ISREG(path.lstat().st_mode):
             written[path.name] = files.fingerprint(path)
-    with ledger.Ledger.open(folder) as book:
+    with Ledger.open(folder) as book:
         book.log("demo", files=written)
-    (folder / RECORD).unlink(missing_ok=True)
-    return folder / ledger.DB_NAME
+    (folder / DEMO_RECORD).unlink(missing_ok=True)
+    return folder / DB_NAME
 
 
 class Referee:
-    """SIMULATION: the referees of one round, called by the draw with the round it drew (`tournament.Referee`):
+    """SIMULATION: the referees of one round, called by the draw with the round it drew (`shuangsheng.usecases.draw.Referee`):
     every match is played (`records`, in table order from the demo's random numbers) and what the sheets hold when
     time is up (`at_time`: without the 加赛 hands when `playoffs_later`, else everything) is typed, written by the
     draw into the round workbook it writes: one workbook per round instead of a blank one written again filled."""
@@ -201,8 +216,8 @@ def run_demo(
     *,
     teams: int = 11,
     seed: int = 2026,
-    after_draw: Callable[[tournament.DrawReport], Written] | None = None,
-    after_score: Callable[[tournament.ScoreReport], Written] | None = None,
+    after_draw: Callable[[DrawReport], Written] | None = None,
+    after_score: Callable[[ScoreReport], Written] | None = None,
     finish: Callable[[DemoReport], None] | None = None,
 ) -> DemoReport:
     """The whole event, round by round as on the day: draw, play, score. `after_draw` and `after_score` are
@@ -216,7 +231,7 @@ def run_demo(
         raise DemoError([f"参赛组数应为 {knockout.MIN_TEAMS}–{knockout.MAX_TEAMS}，实际为 {teams}"])
     prepare_folder(folder)
     try:
-        with ledger.kept_open(folder):  # event.db opened once for the dozens of files written
+        with kept_open(folder):  # event.db opened once for the dozens of files written
             report = _play(folder, random.Random(seed), teams, after_draw=after_draw, after_score=after_score)
             if finish is not None:
                 finish(report)
@@ -230,36 +245,36 @@ def _play(
     rng: random.Random,
     teams: int,
     *,
-    after_draw: Callable[[tournament.DrawReport], Written] | None,
-    after_score: Callable[[tournament.ScoreReport], Written] | None,
+    after_draw: Callable[[DrawReport], Written] | None,
+    after_score: Callable[[ScoreReport], Written] | None,
 ) -> DemoReport:
-    settings_path = files.write_text(folder / event_file.EVENT_FILE, event_file.default_text())
+    settings_path = files.write_text(folder / EVENT_FILE, event_file.default_text())
     event = event_file.load(folder)
     team_list = make_teams(rng, teams)
-    teams_path = folder / tournament.TEAMS_FILE
+    teams_path = folder / TEAMS_FILE
     workbook.write_teams(teams_path, team_list)
-    scores: list[tournament.RoundScore] = []
+    scores: list[RoundScore] = []
     written: list[RoundFiles] = []
     warnings: dict[str, None] = {}
-    state = tournament.open_folder(folder)  # once; each round is read once, right after it is filled
+    state = open_folder(folder)  # once; each round is read once, right after it is filled
     while not (scores and knockout.is_final(scores[-1].round)):
         referee = Referee(rng, event.rules, playoffs_later=after_score is not None)
-        drawn = tournament.draw_in(state, seed=rng.randrange(10**6, 10**9), referee=referee)
+        drawn = draw_in(state, seed=rng.randrange(10**6, 10**9), referee=referee)
         papers: dict[Path, None] = {}  # in the order they were printed, each once
         if after_draw is not None:
             _note(after_draw(drawn), papers, warnings)
         assert referee.drawn == drawn.round, "a demo starts from an empty folder: each draw is new, typed as drawn"
         if after_score is not None and referee.at_time != referee.records:  # some table was tied when time was up
             tied = state.with_round(workbook.read_round(drawn.path))
-            _note(after_score(tournament.score_in(tied, drawn.round.number)), papers, warnings)
+            _note(after_score(score_in(tied, drawn.round.number)), papers, warnings)
             workbook.fill_round(drawn.path, referee.records)
         state = state.with_round(workbook.read_round(drawn.path))  # what the referees filled is what is scored
-        report = tournament.score_in(state, drawn.round.number)
+        report = score_in(state, drawn.round.number)
         scores.append(report.score)
-        checked = tournament.write_checked_copy(report)
+        checked = write_checked_copy(report)
         if after_score is not None:
             _note(after_score(report), papers, warnings)
         written.append(RoundFiles(drawn.round.number, drawn.round.seed, drawn.path, checked, tuple(papers)))
-    placings, _ = tournament.awards_in(state)
+    placings, _ = awards_in(state)
     return DemoReport(folder, settings_path, teams_path, event, team_list, tuple(scores), tuple(written),
                       tuple(warnings), placings, state)

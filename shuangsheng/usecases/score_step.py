@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from shuangsheng.render.report import edited_checked_copy
+from shuangsheng.render.reports import ScoreReport
 from shuangsheng.render.results import NextStep, round_results
 from shuangsheng.storage.files import OutputExists, Written
-from shuangsheng.usecases import tournament
-from shuangsheng.usecases.tournament import ScoreReport
+from shuangsheng.usecases import score
+from shuangsheng.usecases.scoring import score_as_json
 from shuangsheng.vocabulary.errors import Issue, UserError
 
 
@@ -55,14 +56,14 @@ class ScoreStep:
 def score_and_write(folder: Path, number: int | None = None, *, verify: Path | None = None, force: bool = False,
                     accept_rules: bool = False, write_papers: Callable[[ScoreReport], Written]) -> ScoreStep:
     """Score round `number` (default: the latest) and write what comes of it (`accept_rules`: see
-    tournament.score). Raises UserError only when the round cannot be scored at all; a file that cannot be written
+    shuangsheng.usecases.score.score). Raises UserError only when the round cannot be scored at all; a file that cannot be written
     is recorded in `not_written`."""
-    report = tournament.score(folder, number, verify=verify, accept_rules=accept_rules)
+    report = score.score(folder, number, verify=verify, accept_rules=accept_rules)
     checked: Path | None = None
     edited = False
     not_written: list[NotWritten] = []
     try:
-        checked = tournament.write_checked_copy(report, force=force)
+        checked = score.write_checked_copy(report, force=force)
     except OutputExists:  # somebody edited the checked copy: kept, and that alone is not an input error
         edited = True
     except UserError as exc:  # e.g. the checked copy is open in Excel/WPS
@@ -82,7 +83,7 @@ def score_step_json(step: ScoreStep, folder: Path) -> dict[str, object]:
     """`score --json` (docs/README.md): the round, plus "errors" for outputs not written, "warnings" for a kept checked
     copy, and "verify" for a second entry."""
     report = step.report
-    doc = tournament.score_as_json(report.score)
+    doc = score_as_json(report.score)
     if step.not_written:
         errors = doc.setdefault("errors", [])
         assert isinstance(errors, list)

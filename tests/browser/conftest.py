@@ -75,7 +75,7 @@ def serving_round_1(folder: Path, **options: object) -> Iterator[tuple[dict[int,
     """An 8-team event with round 1 drawn in `folder`, served by the real hall on 127.0.0.1 (a free port) until the
     block ends: the tables' entry codes and the base address. `options` go to `hall.make_hall` (pin, clock)."""
     from shuangsheng.hall import hall
-    from shuangsheng.storage.ledger import Ledger
+    from shuangsheng.storage.ledger.connection import Ledger
     from tests.events import draw, start_event
 
     draw(folder, start_event(folder, teams=8))

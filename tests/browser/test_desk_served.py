@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from shuangsheng.hall import hall
-from shuangsheng.storage.ledger import Ledger
+from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.table.codes import format_code
 from tests.browser.conftest import frozen_clock, serving_round_1
 from tests.browser.test_show_page import wait_until

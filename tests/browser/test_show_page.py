@@ -14,7 +14,11 @@ from shuangsheng.cli import app
 from shuangsheng.game.simulate import simulate_match
 from shuangsheng.render.venue import Board, build_board
 from shuangsheng.storage import workbook
-from shuangsheng.usecases import tournament
+from shuangsheng.storage.names import round_path
+from shuangsheng.usecases.awards import bracket as run_bracket
+from shuangsheng.usecases.draw import draw_next
+from shuangsheng.usecases.folder import open_folder
+from shuangsheng.usecases.score import score
 from tests.browser.conftest import ALL_SIZES, SIZES
 from tests.events import TIED, WRONG, draw, finished, new_event, played_rounds, start_event
 from tests.show_process import start_show, stop
@@ -26,7 +30,7 @@ LONG_NAMES = [  # compound surnames, a middle dot, rare characters, long given n
 
 
 def board_of(folder: Path) -> Board:
-    chart, state = tournament.bracket(folder)
+    chart, state = run_bracket(folder)
     return build_board(chart, state.scores())
 
 
@@ -37,14 +41,14 @@ def events(tmp_path_factory):
     folders = {}
     # Round 2 drawn and partly scored: a tie at table 1, a mistake at table 2, table 3 not yet entered.
     played_rounds(base / "mid", teams=11, rounds=1)
-    workbook.fill_round(tournament.round_path(base / "mid", 2), {1: TIED, 2: WRONG})
-    tournament.score(base / "mid", 2)  # and scored: what the hall sees as final is what `score` recorded
+    workbook.fill_round(round_path(base / "mid", 2), {1: TIED, 2: WRONG})
+    score(base / "mid", 2)  # and scored: what the hall sees as final is what `score` recorded
     folders["mid"] = base / "mid"
     # Round 1 typed in full at table 1 and saved, never scored: the hall must not see a winner yet.
     rng = start_event(base / "half", teams=6)
     draw(base / "half", rng)
-    rules = tournament.open_folder(base / "half").rules
-    workbook.fill_round(tournament.round_path(base / "half", 1), {1: simulate_match(rng, rules=rules)[0]})
+    rules = open_folder(base / "half").rules
+    workbook.fill_round(round_path(base / "half", 1), {1: simulate_match(rng, rules=rules)[0]})
     folders["half"] = base / "half"
     finished(base / "end", teams=11)
     folders["end"] = base / "end"
@@ -52,7 +56,7 @@ def events(tmp_path_factory):
     draw(base / "big", rng)
     folders["big"] = base / "big"
     new_event(base / "long", len(LONG_NAMES), names=lambda i: LONG_NAMES[i - 1])
-    tournament.draw_next(base / "long", seed=3)
+    draw_next(base / "long", seed=3)
     folders["long"] = base / "long"
     servers = {name: start_show(folder) for name, folder in folders.items()}
     yield {name: (folders[name], servers[name][1]) for name in folders}
@@ -246,10 +250,10 @@ def test_the_page_follows_the_folder_without_reloading(browser, tmp_path):
         time.sleep(3.5)  # two polls or more: nothing changed, so nothing on the screen was rebuilt
         assert page.evaluate("document.querySelector('#stage .page').dataset.mark") == "untouched"
 
-        rules = tournament.open_folder(tmp_path).rules
-        tables = [p.table for p in tournament.open_folder(tmp_path).rounds[1].round.pairings]
+        rules = open_folder(tmp_path).rules
+        tables = [p.table for p in open_folder(tmp_path).rounds[1].round.pairings]
         records = {table: simulate_match(rng, rules=rules)[0] for table in tables}
-        workbook.fill_round(tournament.round_path(tmp_path, 2), records)  # the referees' sheets are filled
+        workbook.fill_round(round_path(tmp_path, 2), records)  # the referees' sheets are filled
         written = time.monotonic()
         assert CliRunner().invoke(app, ["score", str(tmp_path)]).exit_code == 0  # and scored
         wait_until(page, "document.querySelector('#source .view.results')?.dataset.title.startsWith('第2轮')")
@@ -388,8 +392,8 @@ def test_a_half_typed_unscored_workbook_shows_no_winner_until_scored(browser, ev
 
     rng = start_event(tmp_path, teams=4)
     draw(tmp_path, rng)
-    rules = tournament.open_folder(tmp_path).rules
-    path = tournament.round_path(tmp_path, 1)
+    rules = open_folder(tmp_path).rules
+    path = round_path(tmp_path, 1)
     workbook.fill_round(path, {1: simulate_match(rng, rules=rules)[0]})
     proc, url, _ = start_show(tmp_path)
     try:

@@ -1,5 +1,5 @@
 """The table page for phones (/t/<code>) in a real Chromium at 360×780 with touch and WeChat's user agent, against a
-small fake table API: a stdlib server on 127.0.0.1 that answers by calling shuangsheng/table/entry.py over an in-memory log
+small fake table API: a stdlib server on 127.0.0.1 that answers by calling shuangsheng/table/entry.py (and log.py, state.py) over an in-memory log
 (the real `serve` calls the same functions). A whole match entered by tapping, a dropped answer retried with no
 duplicate, undo, 结束 into 加赛, both confirmations, names escaped, screenshots."""
 
@@ -15,7 +15,8 @@ import pytest
 from shuangsheng.hall.server import SECURITY_HEADERS
 from shuangsheng.render.table_page import table_page
 from shuangsheng.table import entry
-from shuangsheng.table.entry import Action, Seat, Stamp, TableSetup
+from shuangsheng.table.log import Action, Entry, Seat, Stamp, TableSetup, fold
+from shuangsheng.table.state import table_state
 from tests.browser.conftest import CLOCK_START, frozen_clock
 
 CODE = "ABCD2345"
@@ -33,7 +34,7 @@ class FakeTable:
 
     def __init__(self, setup: TableSetup = SETUP):
         self.setup = setup
-        self.entries: list[entry.Entry] = []
+        self.entries: list[Entry] = []
         self.lock = threading.Lock()
         self.drop: set[str] = set()
         self.posts: list[tuple[str, dict]] = []
@@ -83,7 +84,7 @@ class FakeHandler(BaseHTTPRequestHandler):
             self.json(404, {"errors": [{"hand": None, "field": None, "message": "录分码不对或已作废"}]})
         elif self.path == f"/api/t/{CODE}":
             with self.table.lock:
-                self.json(200, {**entry.table_state(self.table.setup, self.table.entries).as_json(),
+                self.json(200, {**table_state(self.table.setup, self.table.entries).as_json(),
                                 "clock": self.table.clock})
         else:
             self.json(404, {"errors": []})
@@ -219,7 +220,7 @@ def badges(page) -> tuple[str, str]:
 
 
 def stored_hands(table: FakeTable) -> list[int]:
-    return [e.hand for e in entry.fold(table.entries).hands]
+    return [e.hand for e in fold(table.entries).hands]
 
 
 def test_a_whole_match_on_a_phone(fake, phone, screenshots):
@@ -292,7 +293,7 @@ def test_a_whole_match_on_a_phone(fake, phone, screenshots):
     assert_large(phone)
     enter_hand(phone, points="20")
     assert levels(phone) == ("7级", "10级")  # the final levels of a finished match
-    assert entry.fold(fake.entries).hands[-1].record.playoff
+    assert fold(fake.entries).hands[-1].record.playoff
     assert phone.locator("#form").is_hidden()
     assert "乙方获胜" in phone.locator("#status").inner_text()
     assert phone.locator("#teamB .who").inner_text() == "乙方 第11组" and badges(phone) == ("", "获胜")
@@ -304,7 +305,7 @@ def test_a_whole_match_on_a_phone(fake, phone, screenshots):
     assert phone.locator("#confirmA").inner_text() == "甲方已确认 ✓"
     tap(phone, "#confirmB")
     settled(phone)
-    state = entry.table_state(SETUP, fake.entries)
+    state = table_state(SETUP, fake.entries)
     assert state.log.locked and state.winner is entry.Side.B
     assert [e.action for e in fake.entries].count(Action.HAND) == 8  # 7 standing + 1 undone, none twice
     assert "已锁定" in phone.locator("#status").inner_text()
@@ -406,7 +407,7 @@ def test_a_hand_another_phone_entered_first_keeps_what_was_typed_as_the_next_han
     sent = [body for action, body in fake.posts if action == "hands"]
     assert [body["hand"] for body in sent] == [1, 2]  # this phone's hand 2: answered 409
     assert stored_hands(fake) == [1, 2]
-    other = entry.table_state(SETUP, fake.entries).result.outcomes[1].explanation
+    other = table_state(SETUP, fake.entries).result.outcomes[1].explanation
     assert other.startswith("第2局：")
     assert phone.locator("#taken").inner_text() == (
         f"第2局已由另一部手机录入：{other.removeprefix('第2局：')}。您刚才填写的内容还在下面，如果这是第3局，请核对后再提交。")
@@ -617,7 +618,7 @@ def test_an_undo_sent_again_after_a_reload_with_its_id_removes_nothing_the_page_
     undos = [body for action, body in fake.posts if action == "undo"]
     assert len(undos) >= 2 and all(body == undos[0] for body in undos), undos  # the very same request
     assert undos[0]["hand"] == 2 and undos[0]["mark"] == 2 and undos[0]["id"]
-    assert stored_hands(fake) == [1, 2] and entry.fold(fake.entries).hands[-1].id == "other-phone-2"
+    assert stored_hands(fake) == [1, 2] and fold(fake.entries).hands[-1].id == "other-phone-2"
     assert phone.evaluate("window.tablePage.state().hands.length") == 2
     assert phone.evaluate("window.tablePage.state().hands[1].points") == 60
     assert phone.errors == []

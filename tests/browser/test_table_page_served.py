@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from shuangsheng.storage.ledger import Ledger
-from shuangsheng.table import entry
+from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.table.codes import format_code
+from shuangsheng.table.log import fold
 from tests.browser.conftest import serving_round_1
 from tests.browser.test_table_page import WECHAT_UA, enter_hand, levels, settled, tap
 
@@ -31,7 +31,7 @@ def hands_in_db(folder, table: int) -> list[int]:
     with Ledger.open(folder) as book:
         record = book.draws()[1]
         entries = book.table_entries(record.id, table)
-    return [e.hand for e in entry.fold(entries).hands]
+    return [e.hand for e in fold(entries).hands]
 
 
 def test_a_match_through_the_real_server(served, browser, screenshots):

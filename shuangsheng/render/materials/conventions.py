@@ -1,13 +1,14 @@
-"""What the day's paper shares (the draw's papers in `shuangsheng.render.materials.paper`, the round's in `shuangsheng.render.materials.results`, the
-ending's in `shuangsheng.render.materials.ending` and the phone pictures): how a template names a team and the rows of the prizes.
-Below them all, so none imports another for it.
+"""What the day's paper shares (the draw's papers in `shuangsheng.render.materials.paper`, the round's in
+`shuangsheng.render.materials.results`, the end of the event's in `bracket_chart`, `announcement` and
+`certificates`, and the phone pictures): how a template names a team, whose names a font warning speaks of, and
+the rows of the prizes. Below them all, so none imports another for it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from shuangsheng.knockout.knockout import Placings
+from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.teams import Team, canonical_id, team_label, team_name
 
 
@@ -45,3 +46,8 @@ def team_context(teams: Mapping[str, Team]) -> dict[str, object]:
         "team_label": lambda t: team_label(teams, t),
         "in_order": in_order,
     }
+
+
+def team_members(team_id: str | None) -> str | None:
+    """'第3组的队员': whose names a text is, for a font's warning about a character it cannot print."""
+    return f"{team_name(team_id)}的队员" if team_id else None

@@ -30,17 +30,7 @@ from shuangsheng.render.materials.wording import (
     signed_points,
 )
 from shuangsheng.storage.event import Event
-from shuangsheng.storage.files import Written
-from shuangsheng.storage.ledger import check_regenerable, write_generated
 from shuangsheng.storage.workbook.schema import TEAMS_HEADER
-
-NOTICE = "通知.pdf"
-RULES = "比赛规则.pdf"
-REGISTRATION = "报名表.pdf"
-LOTS = "抽签签条.pdf"
-SOUVENIR = "纪念品领取签收表.pdf"
-SIGNOFF = "规则口径确认单.pdf"
-FILE_NAMES = (NOTICE, RULES, REGISTRATION, LOTS, SOUVENIR, SIGNOFF)
 
 LOTS_PER_PAGE_COLUMNS = 2
 LOTS_PER_PAGE_ROWS = 6
@@ -302,44 +292,3 @@ def _cut_lines(canvas, slips: set[tuple[int, int]], *, left: float, top: float, 
 def _wrap(fonts: FontSet, text: str, size: float, width: float) -> list[str]:
     """The short labels on lots, broken by the same rules as every other text (so 双升级（双扣） stays whole)."""
     return break_lines(fonts, text, size, [width])
-
-
-# --- everything at once ----------------------------------------------------------------------------------------
-
-
-def build_all(
-    folder: Path,
-    event: Event,
-    teams: Sequence[Team] | None,
-    *,
-    font: str | None = None,
-    lots: int | None = None,
-    force: bool = False,
-    invariant: bool = False,
-) -> Written:
-    """Write the six documents into the event folder, replacing those we wrote last time; if a person changed
-    one (or it was never ours), write none of them unless `force`.
-
-    `font` (--font) wins over `[print] font`; `lots` defaults to the number of teams.
-    """
-    paths = [folder / name for name in FILE_NAMES]
-    for path in paths:
-        check_regenerable(path, force=force)  # all refused before any is written
-    fonts = choose_fonts(font, event.print.font)
-    template_dir = folder / "templates"
-    teams = tuple(teams or ())
-    count = lots if lots is not None else len(teams)
-    if not count:
-        count = DEFAULT_LOTS
-        fonts.warn(f"还没有报名名单，抽签签条先按{DEFAULT_LOTS}张打印；可用 --lots 指定张数")
-    common = {"fonts": fonts, "template_dir": template_dir, "invariant": invariant}
-    documents = {
-        NOTICE: notice_pdf(event, **common),
-        RULES: rules_pdf(event, **common),
-        REGISTRATION: registration_pdf(event, teams, **common),
-        LOTS: lots_pdf(event, count, field=count if count == len(teams) else None, **common),
-        SOUVENIR: souvenir_pdf(event, teams, **common),
-        SIGNOFF: signoff_pdf(event, **common),
-    }
-    written = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
-    return Written(written, fonts.warnings, note=fonts.description)  # the font used

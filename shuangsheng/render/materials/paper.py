@@ -5,7 +5,8 @@ Each `*_pdf` function takes domain objects (a drawn `Round`, `RoundResults`, tea
 bytes; nothing is recomputed here. Wording comes from `shuangsheng/render/templates/*.j2` (an event folder's own `templates/` wins).
 The score card's hand columns are the workbook's (`shuangsheng.storage.workbook.schema.HAND_COLUMNS`): one definition, two
 renderers. The card's tables are `Grid`s drawn on the canvas; the hand table and the points table, the same on
-every card, once into a form that each page places. `write_draw_papers` puts the files into the event folder.
+every card, once into a form that each page places. `shuangsheng.usecases.papers.draw` puts the files into the
+event folder.
 """
 
 from __future__ import annotations
@@ -27,11 +28,7 @@ from shuangsheng.render.materials.page import INK, RULE, SHADE, break_lines
 from shuangsheng.render.materials.wording import NEGATIVE_LOW, render, signed_points
 from shuangsheng.render.results import RoundResults, TableResult
 from shuangsheng.storage.event import Event
-from shuangsheng.storage.files import Written
-from shuangsheng.storage.ledger import write_generated
 from shuangsheng.storage.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX, YES_MARK
-from shuangsheng.table.codes import format_code
-from shuangsheng.usecases.tournament import DrawReport
 
 # --- the score card's layout -----------------------------------------------------------------------------------
 
@@ -484,30 +481,3 @@ def _big_line(fonts: FontSet, texts: Sequence[str]) -> Piece:
             fonts.draw(canvas, LEFT + share * (i + 0.5), baseline(top, leading, size), text, size, align=Align.CENTRE)
 
     return Piece(leading, draw, after=2, text=tuple((t,) for t in texts))
-
-
-# --- files in the event folder ---------------------------------------------------------------------------------
-
-
-def draw_sheet_name(number: int) -> str:
-    return f"第{number}轮对阵表.pdf"
-
-
-def score_cards_name(number: int) -> str:
-    return f"第{number}轮计分卡.pdf"
-
-
-def write_draw_papers(report: DrawReport, *, font: str | None = None, force: bool = False,
-                      invariant: bool = False) -> Written:
-    """The draw sheet and the score cards (one per table, then a blank one) of a freshly drawn round, next to
-    its workbook."""
-    folder, event, round_, teams = report.path.parent, report.event, report.round, report.teams
-    fonts = choose_fonts(font, event.print.font)
-    common = {"fonts": fonts, "template_dir": folder / "templates", "invariant": invariant}
-    paths = (
-        write_generated(folder / draw_sheet_name(round_.number),
-               draw_sheet_pdf(event, round_, teams, **common), force=force),
-        write_generated(folder / score_cards_name(round_.number), score_cards_pdf(
-            event, round_, teams, codes={t: format_code(c) for t, c in report.codes.items()}, **common), force=force),
-    )
-    return Written(paths, fonts.warnings)

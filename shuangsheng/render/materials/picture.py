@@ -7,9 +7,10 @@ text at least 13 pt (41.6 px), each match a block with its table on the left, th
 and one tall page. The page is drawn on reportlab's canvas with the documents' fonts (`FontSet`: per-character
 fallback, warnings naming the person) and Chinese line breaking (`page.break_lines`), then rendered to PNG with
 pypdfium2 (PDFium, offline; no browser, no network). A picture taller than `MAX_HEIGHT` is cut between blocks into
-parts (成绩公告.png, 成绩公告-2.png, …), each part after the first headed （续）. A picture is drawn only when its
-page changed: the PNG keeps the fingerprint of the page it was drawn from, and a picture already there, unedited
-(event.db) and drawn from the same page is left as it is (`score` run again after a correction elsewhere).
+parts (成绩公告.png, 成绩公告-2.png, …), each part after the first headed （续）. The PNG keeps the fingerprint of the
+page it was drawn from (`drawn_from` reads it back from a file), so that a picture already there, unedited and drawn
+from the same page is left as it is (`shuangsheng.usecases.papers.pictures` writes them: `score` run again after a
+correction elsewhere draws nothing).
 
 The wording comes from `shuangsheng/render/templates/round_picture.j2` and, for the announcement, the same `announcement.j2` as the
 PDF; nothing is recomputed here: results, placings and levels come from the domain records.
@@ -36,7 +37,6 @@ from shuangsheng.render.materials.page import INK, RULE, break_lines, describe_p
 from shuangsheng.render.materials.wording import Block, BlockKind, check_kinds, render
 from shuangsheng.render.results import RoundResults, TableResult
 from shuangsheng.storage.event import Event
-from shuangsheng.storage.ledger import is_generated, remove_generated, write_generated
 from shuangsheng.table.status import TableStatus
 
 PX = 3.2  # pixels a point
@@ -98,11 +98,6 @@ def drawn_from(path: Path) -> str | None:
                 return value.decode("latin-1")
         at += 12 + length
     return None
-
-
-def picture_name(stem: str, part: int) -> str:
-    """'第1轮成绩.png', then '第1轮成绩-2.png', … for the parts of a very tall picture."""
-    return f"{stem}.png" if part == 1 else f"{stem}-{part}.png"
 
 
 @dataclass(frozen=True)
@@ -431,24 +426,3 @@ def announcement_column(chart: Bracket, event: Event, *, date: str, fonts: FontS
     wording = render("announcement.j2", event, template_dir, context)
     column.markup(wording, {ANNOUNCE_PRIZES: prizes, ANNOUNCE_ROUNDS: rounds})
     return column
-
-
-def write_pictures(folder: Path, stem: str, pictures: Sequence[Picture], *, force: bool = False) -> tuple[Path, ...]:
-    """The pictures as generated files of the event folder (`stem`.png, `stem`-2.png, …), each drawn only when
-    the file there is not already this picture, unedited."""
-    paths = []
-    for k, picture in enumerate(pictures, start=1):
-        path = folder / picture_name(stem, k)
-        if drawn_from(path) != picture.source or not is_generated(path):
-            write_generated(path, picture.png(), force=force)
-        paths.append(path)
-    _remove_stale_parts(folder, stem, len(pictures) + 1)
-    return tuple(paths)
-
-
-def _remove_stale_parts(folder: Path, stem: str, first: int) -> None:
-    """Parts from an earlier, taller picture (成绩公告-3.png when two parts are drawn now) are removed while they
-    are ours and unedited, so the folder never holds a stale part beside the new ones."""
-    part = first
-    while remove_generated(folder / picture_name(stem, part)):
-        part += 1

@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Mapping
-from pathlib import Path
 
 from reportlab.graphics.barcode import qrencoder
 from reportlab.lib.units import mm
@@ -18,10 +17,7 @@ from shuangsheng.knockout.knockout import Pairing, Round
 from shuangsheng.knockout.teams import canonical_id
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, MARGIN, PAGE, new_canvas
-from shuangsheng.storage import event as event_file
 from shuangsheng.storage.event import Event
-from shuangsheng.storage.ledger import write_generated
-from shuangsheng.storage.qr_sheets import qr_sheet_name
 from shuangsheng.table.codes import format_code
 
 QR_SIDE = 66 * mm  # with its quiet zone: modules of 1.6 mm for an address of up to 62 characters (version 4,
@@ -39,29 +35,6 @@ GAP = 4 * mm  # between the cut line and the lower half's first line
 def table_address(base_url: str, code: str) -> str:
     """The table page's address that the QR code carries, e.g. http://192.168.1.5:8080/t/ABCD2345."""
     return f"{base_url.rstrip('/')}/t/{code}"
-
-
-def render_qr_sheet(folder: Path, round_: Round, codes: Mapping[int, str], base_url: str, *,
-                    invariant: bool = False) -> tuple[Path, bytes]:
-    """Where the 扫码单 of `round_` of the event in `folder` goes (`第N轮扫码单.pdf` in the folder) and its bytes,
-    with the title and font of event.toml (raises its UserError). What `serve --lan` writes, through the ledger's
-    generated-file writer, when it starts and after each draw (shuangsheng/hall/qr_watch.py)."""
-    event = event_file.load(folder)
-    data = qr_sheet_pdf(event, round_, codes, base_url, fonts=choose_fonts(None, event.print.font),
-                        invariant=invariant)
-    return folder / qr_sheet_name(round_.number), data
-
-
-def reprint_qr_sheet(path: Path, round_: Round, codes: Mapping[int, str]) -> Path | None:
-    """The 扫码单 at `path` (of the event in its folder) printed again for `codes`, at the address it carries (the
-    LAN address `serve --lan` had when it wrote it): `rebuild` gives a lost ledger's tables new codes. Written
-    through the ledger (raises its UserError); None, writing nothing, when no address can be read from it."""
-    base_url = sheet_address(path.read_bytes())
-    if base_url is None:
-        return None
-    folder = path.parent
-    _, data = render_qr_sheet(folder, round_, codes, base_url)
-    return write_generated(path, data, force=True)  # whatever it is: the codes on it are dead
 
 
 ADDRESS = re.compile(r"(https?://[^\s/]+)/t/[0-9A-Z]{8}")  # a table page's address as the sheet prints it

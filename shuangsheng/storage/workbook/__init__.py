@@ -36,7 +36,6 @@ _EXPORTS = {
     "read_round": "round_reader",
     "MatchSheet": "round_reader",
     "RoundSheet": "round_reader",
-    "checked_path": "checked",
     "match_problems": "checked",
     "write_checked": "checked",
     "checked_bytes": "checked",

@@ -138,12 +138,6 @@ def _cut_text(text: str) -> str:  # one object per distinct text: a text shared 
     return f"{text[:CELL_TEXT_MAX]}…（共 {len(text)} 字，检查副本只抄前 {CELL_TEXT_MAX} 字）"
 
 
-def checked_path(path: Path) -> Path:
-    """round-1.xlsx → round-1-checked.xlsx, next to it."""
-    path = Path(path)
-    return path.with_name(f"{path.stem}-checked{path.suffix}")
-
-
 def match_problems(match: MatchSheet, result: MatchResult | None) -> tuple[Problem, ...]:
     """The reader's problems of a match plus the engine's errors, each at its cell."""
     engine = tuple(match.locate(e) for e in result.errors) if result is not None else ()
@@ -369,7 +363,6 @@ def _summary_row(match: MatchSheet, result: MatchResult | None, problems: Sequen
         len(problems),
         _result_text(match, result, problems),
     )
-
 
 
 def _match_sheet(grid: Grid, match: MatchSheet, result: MatchResult | None, summary: str,

@@ -61,7 +61,7 @@ from shuangsheng.storage.workbook.schema import (
     Column,
     sheet_name,
 )
-from shuangsheng.table.entry import Entry
+from shuangsheng.table.log import Entry
 from shuangsheng.vocabulary.errors import Place
 from shuangsheng.vocabulary.fields import FIELD_CN, FIELDS
 
@@ -130,7 +130,7 @@ class RoundSheet:
     round: Round
     matches: tuple[MatchSheet, ...]
     grids: Mapping[str, Grid] = field(default_factory=dict, compare=False, repr=False)  # every sheet's values
-    # each table's phone entries (event.db), attached by whoever opens the folder (shuangsheng.usecases.tournament)
+    # each table's phone entries (event.db), attached by whoever opens the folder (shuangsheng.usecases.folder)
     entries: Mapping[int, tuple[Entry, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     def match(self, table: int) -> MatchSheet:

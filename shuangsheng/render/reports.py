@@ -1,0 +1,116 @@
+"""What the use-cases hand the renderers, the hall and the command line, as records: a round scored table by
+table (`MatchScore`, `RoundScore`), the draw's report (`DrawReport`; `Redo` for `draw --redo`), `draw --check`'s
+(`DrawCheck`) and score's (`ScoreReport`). Data only: built by
+`shuangsheng/usecases/`, read by every renderer; nothing is decided here and no file is touched."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from shuangsheng.game.hands import Hand
+from shuangsheng.game.match import MatchResult
+from shuangsheng.knockout.advance import Advancement
+from shuangsheng.knockout.knockout import MatchOutcome, Round
+from shuangsheng.knockout.teams import Team
+from shuangsheng.table.sources import Source
+
+if TYPE_CHECKING:  # storage's records these hold (they live with the event folder's readers)
+    from shuangsheng.storage.event import Event
+    from shuangsheng.storage.qr_sheets import VoidedSheet
+    from shuangsheng.storage.workbook import MatchSheet, Problem, RoundSheet
+    from shuangsheng.storage.workbook.verify import Verification
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    match: MatchSheet
+    result: MatchResult | None  # None for a walkover, an open sheet or an unreadable one
+    outcome: MatchOutcome
+    problems: tuple[Problem, ...]  # the reader's and the engine's, each at its cell
+    source: Source = Source.PAPER  # where the record came from (docs/README.md)
+    note: str = ""  # '未逐局核对（记分卡遗失）' for a match given by its 终局 cells only
+    phone_hands: tuple[Hand, ...] = ()  # the record's hands when it came from the phone only
+    confirmed: bool = False  # the phone's record accepted by both teams (the table is locked)
+
+    @property
+    def unchecked(self) -> bool:
+        return self.source is Source.FINAL_ONLY
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    sheet: RoundSheet
+    matches: tuple[MatchScore, ...]
+    advancement: Advancement
+
+    @property
+    def round(self) -> Round:
+        return self.sheet.round
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        return tuple(p for m in self.matches for p in m.problems)
+
+    @property
+    def outcomes(self) -> tuple[MatchOutcome, ...]:
+        return tuple(m.outcome for m in self.matches)
+
+
+@dataclass(frozen=True)
+class DrawReport:
+    round: Round
+    path: Path
+    seed_generated: bool
+    backup: Path | None
+    title: str
+    note: str | None
+    teams: Mapping[str, Team]
+    event: Event
+    lots: Path | None = None  # the paper lots file the round was drawn from
+    resumed: bool = False  # an unfinished draw completed with its recorded pairings, not drawn anew
+    papers: object = None  # what the `papers` writer returned
+    papers_problems: tuple[str, ...] = ()  # why the papers were not written (the draw stays unfinished)
+    restored: tuple[Path, ...] = ()  # blank workbooks of recorded draws written again (`--force`)
+    redo: Redo | None = None  # `draw --redo N`: what changed
+    codes: Mapping[int, str] = field(default_factory=dict)  # each table's entry code (录分码), by table number
+    notes: tuple[str, ...] = ()  # what the folder says (teams.xlsx changed after the draw, rules held)
+
+
+@dataclass(frozen=True)
+class Redo:
+    """`draw --redo N`: round N kept its tables; at each of `replaced` (table, team out, team in) the entries were
+    voided; `voided` rounds after N were voided; `backups` keep every workbook replaced or removed."""
+
+    number: int
+    replaced: tuple[tuple[int, str, str], ...]
+    voided: tuple[int, ...]
+    backups: tuple[Path, ...]
+    sheets: tuple[VoidedSheet, ...] = ()  # the voided rounds' 扫码单: removed, or kept and why
+
+
+@dataclass(frozen=True)
+class DrawCheck:
+    """`draw --check N`: round N drawn again from its recorded seed (or lots) and pool."""
+
+    number: int
+    seed: int | None
+    pool: tuple[str, ...]
+    source: str  # where the seed and pool came from: event.db, or the round workbook (a folder from before)
+    agrees: bool
+    differences: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ScoreReport:
+    score: RoundScore
+    checked: Path  # where the checked copy goes (written by `write_checked_copy`)
+    teams: Mapping[str, Team]
+    event: Event
+    verification: Verification | None = None  # `score --verify`: the comparison with a second entry
+    notes: tuple[str, ...] = ()  # what the user should know (a filled copy saved beside the round workbook)
+    rules_held: bool = False  # a [rules] change would alter a scored round and was not accepted
+    redo: int | None = None  # the later round drawn with other teams than this round now sends on (`draw --redo`)
+

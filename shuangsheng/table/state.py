@@ -1,0 +1,137 @@
+"""A table as it stands, as GET /api/t/<code> shows it (`table_state`): the setup, the fold of its log, and its
+levels, dealers and explanations from replaying the standing hands with the same engine as everywhere
+(`shuangsheng.game.hands.parse_record`, `shuangsheng.game.match.replay`). Pure: no clock, no network, no files; the
+last state of each table and the replays are remembered (all of it immutable)."""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from shuangsheng.game.hands import Hand, MatchRecord
+from shuangsheng.game.levels import START, Levels, Side
+from shuangsheng.game.match import MatchResult, Status, replay, result_as_json
+from shuangsheng.game.rules import RuleSet
+from shuangsheng.table.log import Entry, Log, Seat, TableSetup, fold
+from shuangsheng.vocabulary.errors import issues_json
+
+
+class EntryStatus(str, enum.Enum):
+    """`status` of GET /api/t/<code>: playing until the end or passing A, then as the engine's `Status`."""
+
+    PLAYING = "playing"
+    DECIDED = "decided"
+    PASSED_A = "passed_a"
+    NEEDS_PLAYOFF = "needs_playoff"
+    INVALID = "invalid"  # the standing hands no longer replay (the rules were changed after they were entered)
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A table as it stands: the setup, the fold of its log, and the engine's replay of the standing hands."""
+
+    setup: TableSetup
+    log: Log
+    result: MatchResult
+    entries: tuple[Entry, ...] = field(default=(), compare=False, repr=False)  # the log folded (undone hands too)
+
+    @property
+    def status(self) -> EntryStatus:
+        if self.result.errors:
+            return EntryStatus.INVALID
+        if self.result.status is Status.PASSED_A:
+            return EntryStatus.PASSED_A
+        if not self.log.ended:
+            return EntryStatus.PLAYING
+        return EntryStatus(self.result.status.value)
+
+    @property
+    def over(self) -> bool:
+        """Decided after the end (or by its 加赛), or won by passing A: no hand may follow."""
+        return self.status in (EntryStatus.DECIDED, EntryStatus.PASSED_A)
+
+    @property
+    def winner(self) -> Side | None:
+        return self.result.winner if self.over else None
+
+    @property
+    def next_hand(self) -> int:
+        return len(self.log.hands) + 1
+
+    @property
+    def levels(self) -> Levels:
+        return self.result.levels
+
+    @property
+    def mark(self) -> int:
+        """The count of the table's entries: what a page sends back as the state it made its request on."""
+        return len(self.entries)
+
+    def as_json(self) -> dict[str, object]:
+        """GET /api/t/<code>; "errors" only when the standing hands no longer replay. A new dict each time (over
+        values made once per state: a table's phones are answered the same state again and again)."""
+        return dict(self._json)
+
+    @functools.cached_property
+    def _json(self) -> dict[str, object]:
+        setup = self.setup
+        shown_result = result_as_json(replace(self.result, errors=()))
+        data: dict[str, object] = {"round": setup.round, "table": setup.table}
+        for side in Side:
+            seat = setup.seat(side)
+            data[side.value] = {"team": seat.team, "players": list(seat.players)}
+        data |= {
+            "hands": shown_result["hands"],
+            "levels": self.levels.as_json(),
+            "next_dealer": shown_result["next_dealer"],
+            "status": self.status.value,
+            "winner": self.winner.value if self.winner else None,
+            "ended": self.log.ended,
+            "confirmed": {side.value: side in self.log.confirmed for side in Side},
+            "locked": self.log.locked,
+            "mark": self.mark,
+        }
+        if self.result.errors:
+            data.update(issues_json(self.result.errors))
+        return data
+
+
+def table_state(setup: TableSetup, entries: Sequence[Entry]) -> TableState:
+    """The table after its entries, as GET /api/t/<code> shows it. The last state of each table is remembered: its
+    phones ask about the same entries again and again (and the ledger reads a row back as the same `Entry`), and a
+    state is immutable, so a remembered one is as good as a new one."""
+    entries = tuple(entries)
+    known = _states.get(_key(setup))
+    if known is not None and known.entries == entries and known.setup == setup:
+        return known
+    return remember(state_of(setup, fold(entries), entries))
+
+
+_states: dict[tuple[int, int, Seat, Seat], TableState] = {}  # a table's last state, by `_key`
+STATES_KEPT = 1024
+
+
+def _key(setup: TableSetup) -> tuple[int, int, Seat, Seat]:
+    """Round, table and seats: the phones' setup (with the players' names) and the venue display's (without) are
+    remembered side by side; the rules are checked on the way out, not hashed on the way in."""
+    return setup.round, setup.table, setup.a, setup.b
+
+
+def remember(state: TableState) -> TableState:
+    if len(_states) >= STATES_KEPT:
+        _states.clear()
+    _states[_key(state.setup)] = state
+    return state
+
+
+def state_of(setup: TableSetup, log: Log, entries: tuple[Entry, ...]) -> TableState:
+    return TableState(setup, log, replayed(tuple(e.record for e in log.hands), setup.rules), entries)
+
+
+@functools.lru_cache(maxsize=1024)
+def replayed(hands: tuple[Hand, ...], rules: RuleSet) -> MatchResult:
+    """The engine's replay of a table's hands from the start, remembered: a table's phones and the TV ask about the
+    same hands again and again (all of it immutable, so a remembered result is as good as a new one)."""
+    return replay(MatchRecord(hands, START), rules)

@@ -1,0 +1,60 @@
+"""`awards` and `bracket`: the final placings, and the bracket chart of everything drawn and scored so far, from
+the folder as `open_folder` reads it. Reads the folder; writes nothing (the PDFs are written by their writers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from shuangsheng.knockout import knockout
+from shuangsheng.knockout.bracket import Bracket
+from shuangsheng.knockout.bracket import build as build_bracket
+from shuangsheng.knockout.placings import Placings
+from shuangsheng.knockout.placings import placings as final_placings
+from shuangsheng.table.status import TableStatus
+from shuangsheng.usecases.folder import EventFolder, TournamentError, format_options, open_folder, stop_if_stale
+from shuangsheng.usecases.scoring import outcomes_by_round
+
+
+def awards(folder: Path) -> tuple[Placings, EventFolder]:
+    return awards_in(open_folder(folder))
+
+
+def awards_in(state: EventFolder) -> tuple[Placings, EventFolder]:
+    """`awards` on a folder already open."""
+    scores = state.scores()
+    stop_if_stale(state.path, scores)
+    try:
+        placings = final_placings([s.round for s in scores], outcomes_by_round(scores), **format_options(state.event))
+    except knockout.KnockoutError as exc:
+        raise TournamentError(exc.issues, heading=exc.heading) from None
+    return placings, state
+
+
+def bracket(folder: Path) -> tuple[Bracket, EventFolder]:
+    """The bracket chart of everything drawn and scored so far (levels for the decided matches)."""
+    return bracket_in(open_folder(folder))
+
+
+def bracket_in(state: EventFolder) -> tuple[Bracket, EventFolder]:
+    """`bracket` on a folder already open."""
+    scores = state.scores()
+    stop_if_stale(state.path, scores)
+    levels = {
+        (s.round.number, m.match.table): m.result.levels
+        for s in scores
+        for m in s.matches
+        if m.result is not None and m.outcome.status in (TableStatus.DECIDED, TableStatus.PASSED_A)
+    }
+    try:
+        chart = build_bracket(
+            [s.round for s in scores],
+            outcomes_by_round(scores),
+            state.teams,
+            levels=levels,
+            unchecked={(s.round.number, m.match.table) for s in scores for m in s.matches if m.unchecked},
+            title=state.event.title,
+            **format_options(state.event),
+        )
+    except knockout.KnockoutError as exc:
+        raise TournamentError(exc.issues, heading=exc.heading) from None
+    return chart, state

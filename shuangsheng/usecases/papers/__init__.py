@@ -1,0 +1,7 @@
+"""The printed papers and the phone pictures, written into the event folder: each drawn by its renderer in
+`shuangsheng/render/materials/` and written through the ledger's writer of generated files
+(`shuangsheng.storage.ledger.generated`: replaced while it is what the program last wrote, kept once a person
+edited it unless forced), under its name from `shuangsheng.storage.names`. One module per command's papers, so that
+a command loads only its own renderers: `draw` (对阵表, 计分卡), `score` (第N轮成绩, 加赛单 and its picture),
+`ending` (晋级图, 成绩公告, 荣誉证书 and the announcement's picture), `materials` (the six printed materials),
+`pictures` (the PNGs of both) and `qr_sheet` (the 扫码单 `serve --lan` writes and `rebuild` prints again)."""

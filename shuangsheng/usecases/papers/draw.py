@@ -1,0 +1,28 @@
+"""`draw`'s papers: the 对阵表 (draw sheet) and the 计分卡 (score cards) of a round just drawn, written beside its
+workbook (第N轮对阵表.pdf, 第N轮计分卡.pdf)."""
+
+from __future__ import annotations
+
+from shuangsheng.render.materials.fonts import choose_fonts
+from shuangsheng.render.materials.paper import draw_sheet_pdf, score_cards_pdf
+from shuangsheng.render.reports import DrawReport
+from shuangsheng.storage.files import Written
+from shuangsheng.storage.ledger.generated import write_generated
+from shuangsheng.storage.names import TEMPLATES_DIR, draw_sheet_name, score_cards_name
+from shuangsheng.table.codes import format_code
+
+
+def write_draw_papers(report: DrawReport, *, font: str | None = None, force: bool = False,
+                      invariant: bool = False) -> Written:
+    """The draw sheet and the score cards (one per table, then a blank one) of a freshly drawn round, next to
+    its workbook."""
+    folder, event, round_, teams = report.path.parent, report.event, report.round, report.teams
+    fonts = choose_fonts(font, event.print.font)
+    common = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
+    paths = (
+        write_generated(folder / draw_sheet_name(round_.number),
+               draw_sheet_pdf(event, round_, teams, **common), force=force),
+        write_generated(folder / score_cards_name(round_.number), score_cards_pdf(
+            event, round_, teams, codes={t: format_code(c) for t, c in report.codes.items()}, **common), force=force),
+    )
+    return Written(paths, fonts.warnings)
