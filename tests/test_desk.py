@@ -1026,13 +1026,13 @@ def test_the_phone_and_the_desk_show_the_same_round_minutes_while_a_round_is_hel
     from dataclasses import replace
 
     from shuangsheng.game.hands import MatchRecord
-    from shuangsheng.usecases import tournament
+    from shuangsheng.storage.names import round_path
     from tests.helpers import cli
 
     assert room.phone(1, "hands", {"hand": 1, "id": "h1", "dealer": "A", "points": 75})[0] == 201
     assert room.phone(1, "end")[1]["status"] == "decided"
     paper = {t: MatchRecord(tuple(replace(h, level=None) for h in simulated(t, folder).hands)) for t in (2, 3)}
-    workbook.fill_round(tournament.round_path(folder, 1), paper)  # table 4 still playing
+    workbook.fill_round(round_path(folder, 1), paper)  # table 4 still playing
     cli("score", folder)
     toml = folder / "event.toml"
     text = toml.read_text(encoding="utf-8").replace('dealer_table = "ceil"', 'dealer_table = "floor"')

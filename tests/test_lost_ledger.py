@@ -326,3 +326,77 @@ def test_docs_quote_the_refusal_and_the_command_as_they_are(event: Path) -> None
         assert words in refused and words.replace(str(event), "活动") in guide, words
     assert "| `shuangsheng rebuild DIR` |" in readme and "    shuangsheng rebuild 活动\n" in guide
     assert "录分码不对或已作废" in guide and hall.WRONG_CODE.startswith("录分码不对或已作废")
+
+
+def test_a_backup_copied_over_event_db_in_place_while_serving_is_refused_and_nothing_answered_201(tmp_path):
+    """`cp backup.db event.db` keeps the file (the same inode) and its header: the phones' three hands since the
+    backup would vanish without a word. The entries are only ever added, so a file whose last entry is older than
+    one this server has seen is another file: 503, nothing stored."""
+    from tests.events import draw, start_event
+    from tests.helpers import page_body
+    from tests.test_hall import JSON, Clock, hand
+
+    folder = tmp_path / "event"
+    draw(folder, start_event(folder, teams=8))
+    with Ledger.open(folder) as book:
+        codes = book.codes(book.draws()[1].id)
+    api = TableApi(folder, names={"127.0.0.1"}, port=8000, throttle=Throttle(Clock()),
+                   clock=lambda: "2026-03-10T09:00:00+08:00")
+
+    def post(code: str, n: int) -> int:
+        get = api.handle(Request("GET", f"/api/t/{code}", "192.168.1.31", JSON, b"", 0))
+        body = json.dumps(page_body(f"/api/t/{code}/hands", hand(n), lambda *_: get.document.get("mark", 0))).encode()
+        return api.handle(Request("POST", f"/api/t/{code}/hands", "192.168.1.31", JSON, body, len(body))).status
+
+    backup = tmp_path / "backup.db"
+    with sqlite3.connect(folder / DB_NAME) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    shutil.copyfile(folder / DB_NAME, backup)
+    assert [post(codes[1], n) for n in (1, 2, 3)] == [201, 201, 201]
+    with sqlite3.connect(folder / DB_NAME) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    inode = (folder / DB_NAME).stat().st_ino
+    shutil.copyfile(backup, folder / DB_NAME)  # restored under the running server, as cp does it
+    assert (folder / DB_NAME).stat().st_ino == inode
+    assert [post(codes[2], 1), post(codes[1], 4)] == [503, 503]
+    api.close()
+
+
+KILLED_SERVE = r'''
+import json, os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("PRAGMA wal_autocheckpoint = 0")
+draw = c.execute("SELECT MAX(id) FROM draw").fetchone()[0]
+for i in range(300):
+    body = json.dumps({"id": f"p{i}", "action": "hand", "time": "2026-12-01T14:00:00+08:00",
+                       "address": "1.2.3.4", "hand": i // 4 + 1, "record": {"dealer": "A", "points": 40}})
+    c.execute("INSERT INTO entry (draw, tbl, body, at, address) VALUES (?, ?, ?, ?, ?)",
+              (draw, 1 + i % 4, body, "2026-12-01T14:00:00+08:00", "1.2.3.4"))
+    if i == 150:
+        c.execute("PRAGMA wal_checkpoint(PASSIVE)")
+os._exit(0)  # killed: no checkpoint, event.db-wal left behind
+'''
+
+
+def test_putting_back_a_copy_beside_a_killed_serve_s_log_follows_the_advice_without_spoiling_the_copy(tmp_path):
+    """serve killed (its window closed) leaves its last commits in event.db-wal; event.db is then lost. The refusal
+    sets that log aside and says so, and the documented way on — put the copy back, run the command again — works:
+    the copy is not spoilt by a log that is not its own."""
+    import subprocess
+    import sys
+
+    from tests.events import draw, start_event
+
+    folder = tmp_path / "event"
+    draw(folder, start_event(folder, teams=8))
+    shutil.copyfile(folder / DB_NAME, tmp_path / "copy.db")  # the copy on a stick
+    subprocess.run([sys.executable, "-c", KILLED_SERVE, str(folder / DB_NAME)], check=True)
+    assert (folder / f"{DB_NAME}-wal").exists()
+    (folder / DB_NAME).unlink()  # lost
+    refused = cli("score", folder, code=1).output
+    assert "不见了" in refused and "event.db-wal 是丢失的 event.db 的日志" in refused.replace("\n", "")
+    assert not (folder / f"{DB_NAME}-wal").exists() and list(folder.glob("event.损坏-*.db-wal"))
+    shutil.copyfile(tmp_path / "copy.db", folder / DB_NAME)  # the advice: put the copy back, run it again
+    cli("score", folder, code=0)
+    with sqlite3.connect(folder / DB_NAME) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -326,6 +326,15 @@ def checked(book: Ledger, record: DrawRecord,
 # --- the event.db `serve` opened: never another one, nothing committed into one deleted or emptied ---
 
 
+def _written_over(book: Ledger) -> Loss | None:
+    """REPLACED when the file `book` has open now ends with an older entry than one it has seen (entries are only
+    added: an older copy was written over it in place, keeping its inode); DAMAGED when it cannot even say."""
+    try:
+        return Loss.REPLACED if book.highest_entry() < book.entries_seen else None
+    except sqlite3.DatabaseError:
+        return Loss.DAMAGED
+
+
 class ServedFile:
     """The event.db `serve` opened (the file there when it started, or the first one opened): every connection of the
     table API and the desk must be to it, and it must still be whole (`file_loss`: not deleted, emptied or
@@ -364,6 +373,8 @@ class ServedFile:
         loss = file_loss(self.folder / DB_NAME, served)
         if loss is None and book is not None and book.file != served:  # replaced between the look and the opening
             loss = Loss.REPLACED
+        if loss is None and book is not None:
+            loss = _written_over(book)
         return None if loss is None else LedgerLost(self.folder, loss, serving=True)
 
     def open(self) -> Ledger | None:

@@ -144,7 +144,7 @@ class SharedLedger:
         """The open ledger for one request, once the request before has given it back; None while the folder has
         no readable event.db. Raises LedgerLost, lending nothing, while event.db is not the file serve opened."""
         with self._turn:
-            self.served.check()
+            self.served.check(self._book)  # the file still there and whole, and not an older copy written over it
             if self._book is None:
                 self._book = self.served.open()
                 if self._book is not None:  # a request waiting for another process gives the ledger back meanwhile

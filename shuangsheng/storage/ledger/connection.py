@@ -82,6 +82,7 @@ class Ledger(Queries):
         self.notes: list[str] = []  # what the opening did that the user should hear (a damaged event.db set aside)
         self.wrote = False  # a write transaction was begun on this connection (its close waits to checkpoint)
         self.file = file_id(folder / DB_NAME)  # the file this connection opened (`still_the_file`)
+        self.entries_seen = 0  # the highest entry row seen in it: entries are only added, so it never goes down
 
     @classmethod
     def open(cls, folder: Path) -> Ledger:
@@ -181,6 +182,7 @@ class Ledger(Queries):
             connection.execute("PRAGMA synchronous = FULL")
             ledger = cls(connection, folder)
             ledger._migrate()
+            ledger.entries_seen = ledger.highest_entry()
         except (sqlite3.DatabaseError, LedgerError):
             connection.close()
             raise

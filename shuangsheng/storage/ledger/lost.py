@@ -44,9 +44,14 @@ class LedgerLost(LedgerError):
     """event.db is lost (`Loss`) in a folder where rounds were drawn (`drawn`: the files that show it), or, for
     `serve` (`serving`), is no longer the file it opened: refused, naming what was lost and what to do."""
 
-    def __init__(self, folder: Path, loss: Loss, drawn: tuple[str, ...] = (), *, serving: bool = False):
+    def __init__(self, folder: Path, loss: Loss, drawn: tuple[str, ...] = (), *, serving: bool = False,
+                 logs: tuple[str, ...] = ()):
         self.folder, self.loss, self.drawn, self.serving = folder, loss, drawn, serving
-        super().__init__([Issue.of_file(folder / DB_NAME, lost_text(folder, loss, drawn, serving=serving))])
+        text = lost_text(folder, loss, drawn, serving=serving)
+        if logs:  # the lost event.db's own logs: read into a copy put back, they would spoil it
+            text += (f"。旁边遗留的 {'、'.join(DB_NAME + extra for extra in logs)} 是丢失的 event.db 的日志，"
+                     "留着会写坏放回的副本，已改名保留（名字以 event.损坏- 开头）")
+        super().__init__([Issue.of_file(folder / DB_NAME, text)])
 
 
 LOST = ("比赛记录丢失了：各轮计分卡上印的录分码、手机录入的各局、每一轮抽签的记录都只在这个文件里，"
@@ -126,7 +131,19 @@ def lost_ledger(folder: Path) -> LedgerLost | None:
     if loss is None:
         return None
     drawn = drawn_here(folder)
-    return LedgerLost(folder, loss, drawn) if drawn else None
+    if not drawn:
+        return None
+    return LedgerLost(folder, loss, drawn, logs=orphan_logs(folder / DB_NAME) if loss is Loss.MISSING else ())
+
+
+def orphan_logs(path: Path) -> tuple[str, ...]:
+    """The write-ahead log or journal a missing event.db left behind (serve killed before it checkpointed), set
+    aside under another name: SQLite would read them into whatever event.db is put there next (a copy from a
+    backup), and spoil it. Their endings ('-wal', '-journal'), or () when there were none."""
+    logs = tuple(extra for extra in ("-wal", "-journal") if os.path.lexists(str(path) + extra))
+    if logs:
+        set_aside(path)
+    return logs
 
 
 def set_aside(path: Path) -> Path | None:

@@ -18,6 +18,7 @@ from shuangsheng.knockout.knockout import Pairing, Round
 from shuangsheng.storage.ledger.lost import (
     FileId,
     LedgerLost,
+    Loss,
     file_loss,
 )
 from shuangsheng.storage.ledger.records import (
@@ -48,6 +49,7 @@ class Queries:
     _db: sqlite3.Connection
     folder: Path
     file: FileId | None
+    entries_seen: int
 
     if TYPE_CHECKING:  # Ledger's
         def _transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
@@ -301,8 +303,18 @@ class Queries:
         deleted, cut to 0 bytes or replaced under it as if nothing happened: the entry would land nowhere anyone reads,
         and its phone would be told it was kept."""
         loss = file_loss(self.folder / DB_NAME, self.file)
+        if loss is None:  # the same file, but an older copy written over it in place (the same inode): its entries
+            highest = self.highest_entry()  # end before the ones this connection has seen
+            if highest < self.entries_seen:
+                loss = Loss.REPLACED
+            self.entries_seen = max(self.entries_seen, highest)
         if loss is not None:
             raise LedgerLost(self.folder, loss, serving=True)
+
+    def highest_entry(self) -> int:
+        """The id of the last entry row (0 before any)."""
+        (highest,) = self._db.execute("SELECT COALESCE(MAX(id), 0) FROM entry").fetchone()
+        return int(highest)
 
     def _still_in_force(self, draw_id: int) -> None:
         """Inside a write transaction: DrawReplaced unless `draw_id` is its round's draw in force (`draws`)."""
