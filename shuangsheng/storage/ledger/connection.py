@@ -25,16 +25,9 @@ from shuangsheng.storage.ledger.lost import (
     set_aside,
 )
 from shuangsheng.storage.ledger.queries import Queries
-from shuangsheng.storage.ledger.records import (
-    fingerprint,
-    now,
-)
+from shuangsheng.storage.ledger.records import fingerprint, now
 from shuangsheng.storage.ledger.schema import MIGRATIONS, SCHEMA_VERSION
-from shuangsheng.storage.names import (
-    DB_NAME,
-    GENERATED_PATTERNS,
-    LEGACY_RECORD,
-)
+from shuangsheng.storage.names import DB_NAME, GENERATED_PATTERNS, LEGACY_RECORD
 from shuangsheng.vocabulary.errors import Issue
 
 LOCK_WAIT = 10.0  # seconds a statement waits for another connection's lock on event.db (SQLite's busy timeout)

@@ -11,9 +11,7 @@ from pathlib import Path
 
 from shuangsheng.storage.files import CannotWrite, OutputExists, write_bytes
 from shuangsheng.storage.ledger.connection import Ledger
-from shuangsheng.storage.ledger.records import (
-    fingerprint_of,
-)
+from shuangsheng.storage.ledger.records import fingerprint_of
 
 
 def _ledger(folder: Path) -> Ledger:

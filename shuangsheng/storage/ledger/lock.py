@@ -11,15 +11,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from shuangsheng.storage.ledger.records import (
-    command_line,
-    now,
-)
-from shuangsheng.storage.names import (
-    HOLDER_NAME,
-    LOCK_NAME,
-    TEMPORARY,
-)
+from shuangsheng.storage.ledger.records import command_line, now
+from shuangsheng.storage.names import HOLDER_NAME, LOCK_NAME, TEMPORARY
 from shuangsheng.vocabulary.errors import Issue, UserError
 
 WAIT_SECONDS = 5.0

@@ -13,13 +13,7 @@ import re
 import stat
 from pathlib import Path
 
-from shuangsheng.storage.names import (
-    DB_NAME,
-    DRAWN_SIGNS,
-    LEGACY_RECORD,
-    SIDE_FILES,
-    set_aside_name,
-)
+from shuangsheng.storage.names import DB_NAME, DRAWN_SIGNS, LEGACY_RECORD, SIDE_FILES, set_aside_name
 from shuangsheng.vocabulary.errors import Issue, UserError
 from shuangsheng.vocabulary.text import command_line as typed_command
 

@@ -9,12 +9,8 @@ from pathlib import Path
 
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.queries import DRAWS_MARK
-from shuangsheng.storage.ledger.records import (
-    DrawRecord,
-)
-from shuangsheng.storage.names import (
-    DB_NAME,
-)
+from shuangsheng.storage.ledger.records import DrawRecord
+from shuangsheng.storage.names import DB_NAME
 
 
 def draws_mark(folder: Path) -> tuple[int, int, int] | None:

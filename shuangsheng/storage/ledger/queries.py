@@ -15,22 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shuangsheng.knockout.knockout import Pairing, Round
-from shuangsheng.storage.ledger.lost import (
-    FileId,
-    LedgerLost,
-    file_loss,
-)
-from shuangsheng.storage.ledger.records import (
-    DrawRecord,
-    Fingerprint,
-    ScoredRecord,
-    command_line,
-    fingerprint,
-    now,
-)
-from shuangsheng.storage.names import (
-    DB_NAME,
-)
+from shuangsheng.storage.ledger.lost import FileId, LedgerLost, file_loss
+from shuangsheng.storage.ledger.records import DrawRecord, Fingerprint, ScoredRecord, command_line, fingerprint, now
+from shuangsheng.storage.names import DB_NAME
 from shuangsheng.table.clock import ClockAction, ClockDecision, ClockRow
 from shuangsheng.table.entry import Decision
 from shuangsheng.table.log import Entry, read_entry
