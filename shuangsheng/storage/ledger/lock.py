@@ -3,7 +3,6 @@
 holder in `.shuangsheng.lock.holder` to whoever waits; and the temporary files a stopped command left, removed
 (`clean_temporary`). Touches those two files and the temporary files only."""
 
-
 from __future__ import annotations
 
 import contextlib

@@ -3,7 +3,6 @@ or (in `serve`) replaced in a folder where rounds were drawn (`LedgerLost`, `Los
 (`file_loss`), with the words of its refusal; and a damaged event.db set aside under another name (`set_aside`).
 Looks at event.db and the files that show a round was drawn; renames only in `set_aside`."""
 
-
 from __future__ import annotations
 
 import datetime as dt

@@ -1,7 +1,6 @@
 """Cheap marks of what event.db holds, for the pollers of `serve` and `show` (`draws_mark`, `version`), and the
 draws in force with their codes (`draws_in_force`). Only reads event.db, and never waits long for a writer."""
 
-
 from __future__ import annotations
 
 import sqlite3

@@ -1,7 +1,7 @@
 """What is asked of an open event.db and added to it, row by row (`Queries`, the base of `Ledger`): the files the
 program generated, the draws (and those voided), each scored round's outcomes, the entry codes, the phones'
-entries, the round clock and the log. Rows are only ever added. Works on the connection `Ledger` opened."""
-
+entries, the round clock and the log. Rows are only ever added. Works on the connection `Ledger` opened; reads
+the files it fingerprints (`record_file`, `is_ours`)."""
 
 from __future__ import annotations
 
