@@ -8,11 +8,11 @@ today's exceptions):
 - `table` — one table: its status, phone entries and their decisions, its record from all sources, the round
   clock, entry codes, the desk's states (pure);
 - `knockout` — formats, teams, the draw by lot, byes, advancement, placings, the bracket (pure);
-- `render` — what people see, deciding nothing: PDFs and pictures, the HTML pages, terminal text, the templates
-  (reportlab, pypdfium2 and jinja2 live here only);
-- `storage` — the event folder: files, event.toml, the ledger event.db, the workbooks (the spreadsheet libraries
-  live here only);
-- `usecases` — the commands' work, combining storage, the domain and the renderers;
+- `render` — what people see, deciding nothing and writing no file: PDFs and pictures, the HTML pages, terminal
+  text, the records the use-cases hand the renderers, the templates (reportlab, pypdfium2 and jinja2 live here only);
+- `storage` — the event folder: every file's name, files, event.toml, the ledger event.db, the workbooks (the
+  spreadsheet libraries live here only);
+- `usecases` — the commands' work, combining storage, the domain and the renderers (and writing the papers);
 - `hall` — `serve` and `show`: the HTTP server, the table and desk APIs, the QR watcher, the export;
-- the command line — `cli` (the `shuangsheng` script; `python -m shuangsheng` runs it too) and `cli_help`.
+- the command line — `cli/` (the `shuangsheng` script; `python -m shuangsheng` runs it too) and `cli_help`.
 """

@@ -1,5 +1,5 @@
 """The last line of defence: an unexpected exception is a short Chinese message and a saved report, never a
-traceback on the terminal, exit 1 (shuangsheng.storage.crash and cli.GuardedCommand)."""
+traceback on the terminal, exit 1 (shuangsheng.storage.crash and shuangsheng.cli.shared.GuardedCommand)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from shuangsheng import cli
+from shuangsheng.cli.shared import GuardedCommand
 from shuangsheng.storage import crash
 from tests.helpers import ROOT
 
@@ -110,4 +111,4 @@ def test_every_command_runs_inside_the_last_line_of_defence():
 
     group = typer.main.get_command(cli.app)
     for name, command in group.commands.items():
-        assert isinstance(command, cli.GuardedCommand), name
+        assert isinstance(command, GuardedCommand), name

@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "shuangsheng"
 
 # Bottom to top: a module may import its own layer and the layers before it, never one after it. The package's
-# root modules (`shuangsheng`, `shuangsheng.__main__`, `shuangsheng.cli`, `shuangsheng.cli_help`) are the command
-# line, "cli"; every other module's layer is its folder under shuangsheng/.
+# root modules (`shuangsheng`, `shuangsheng.__main__`, `shuangsheng.cli_help`) and the package `shuangsheng.cli` are
+# the command line, "cli"; every other module's layer is its folder under shuangsheng/.
 LAYERS = ("vocabulary", "game", "table", "knockout", "render", "storage", "usecases", "hall", "cli")
 
 # Each third-party library and the one layer that may import it (one missing here is a violation).

@@ -8,16 +8,7 @@ import random
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 
-from shuangsheng.knockout.knockout import (
-    MIN_TEAMS,
-    DrawError,
-    LotPlan,
-    LotsError,
-    Pairing,
-    Round,
-    bye_count,
-    names_of,
-)
+from shuangsheng.knockout.knockout import MIN_TEAMS, DrawError, LotPlan, LotsError, Pairing, Round, bye_count, names_of
 from shuangsheng.knockout.teams import team_name
 
 

@@ -9,13 +9,7 @@ from dataclasses import dataclass
 
 from shuangsheng.knockout.advance import Blocker, check_rounds, match_results
 from shuangsheng.knockout.formats import Byes, ThirdPlace
-from shuangsheng.knockout.knockout import (
-    MatchOutcome,
-    Round,
-    is_final,
-    next_size,
-    round_title,
-)
+from shuangsheng.knockout.knockout import MatchOutcome, Round, is_final, next_size, round_title
 from shuangsheng.knockout.teams import team_name
 
 

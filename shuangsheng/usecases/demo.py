@@ -1,6 +1,7 @@
 """A whole sample event, simulated: the seed notice, N teams, every round drawn, filled and scored, the placings.
 
-The printed materials are added by the CLI (`shuangsheng/render/materials/`), so this module stays free of reportlab.
+The printed papers are written by the writers the CLI passes in (`shuangsheng/usecases/papers/`), so this module
+stays free of reportlab.
 """
 
 from __future__ import annotations

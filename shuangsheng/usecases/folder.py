@@ -2,7 +2,8 @@
 against what event.db remembers of the draws, as one `EventFolder` (`open_folder`), and every problem found named in
 `TournamentError`. Also what every file-writing command does first (`prepare`: event.db opened or built, round
 workbooks it does not know recorded as draws), and the check that a round was drawn from the teams the round before
-it now sends on (`stop_if_stale`). Reads the folder; writes only event.db (`prepare`, `adopt_rounds`)."""
+it now sends on (`stop_if_stale`). Reads the folder; writes only event.db (`prepare`, `adopt_rounds`), and
+removes the program's stale temporary files (`prepare`)."""
 
 from __future__ import annotations
 

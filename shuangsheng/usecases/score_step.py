@@ -1,6 +1,6 @@
 """`score` as the command runs it, as one record: the round scored, its checked copy written (or kept because a
-person edited it, or not writable), the round's papers written by the writer passed in (shuangsheng/render/materials/, so that this
-module stays free of reportlab), and what was not written and why. Writes files (through its writers)."""
+person edited it, or not writable), the round's papers written by the writer passed in (shuangsheng/usecases/papers/score.py, so
+that this module stays free of reportlab), and what was not written and why. Writes files (through its writers)."""
 
 from __future__ import annotations
 

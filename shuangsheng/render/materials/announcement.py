@@ -4,7 +4,6 @@
 nothing here decides a result. Wording comes from `shuangsheng/render/templates/announcement.j2` (an event folder's
 own `templates/` wins). Also the date the announcement and the certificates carry (`award_date_text`)."""
 
-
 from __future__ import annotations
 
 import datetime as dt

@@ -15,7 +15,6 @@ marked ▶ and set in bold on a grey ground, so it shows on a pale monochrome pr
 Measured with WenQuanYi Micro Hei: 2–11 teams one sheet at 18.5–20 pt; 64 teams 3 sheets at 12 pt; 128 teams
 5 sheets at 10–10.5 pt, the last one 88 % or more used (`layout_note` says how a chart prints)."""
 
-
 from __future__ import annotations
 
 import io

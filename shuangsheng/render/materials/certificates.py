@@ -7,7 +7,6 @@ The certificate (A4 landscape, to be framed) is set in a formal face (楷, else 
 line the face cannot set whole is set whole in the main font. It has a red title, a red-and-gold border, a
 number, the event's date (or month) and a marked place for the seal over the organiser's name."""
 
-
 from __future__ import annotations
 
 import datetime as dt

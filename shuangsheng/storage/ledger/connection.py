@@ -1,8 +1,8 @@
 """An open event.db (`Ledger`): opened or created, connected (WAL on a local disk), migrated to the current schema,
 the old JSON bookkeeping imported and, for a new one, the folder's outputs taken as the program's; a lost one
 refused; one write transaction at a time (`atomic`); closed with a checkpoint; and `kept_open`, one connection
-for every opening of a folder's event.db in a thread. Touches event.db (and SQLite's files beside it)."""
-
+for every opening of a folder's event.db in a thread. Touches event.db (and SQLite's files beside it); reads and
+removes the old JSON bookkeeping, and fingerprints the folder's outputs when event.db is new."""
 
 from __future__ import annotations
 
@@ -25,16 +25,9 @@ from shuangsheng.storage.ledger.lost import (
     set_aside,
 )
 from shuangsheng.storage.ledger.queries import Queries
-from shuangsheng.storage.ledger.records import (
-    fingerprint,
-    now,
-)
+from shuangsheng.storage.ledger.records import fingerprint, now
 from shuangsheng.storage.ledger.schema import MIGRATIONS, SCHEMA_VERSION
-from shuangsheng.storage.names import (
-    DB_NAME,
-    GENERATED_PATTERNS,
-    LEGACY_RECORD,
-)
+from shuangsheng.storage.names import DB_NAME, GENERATED_PATTERNS, LEGACY_RECORD
 from shuangsheng.vocabulary.errors import Issue
 
 LOCK_WAIT = 10.0  # seconds a statement waits for another connection's lock on event.db (SQLite's busy timeout)

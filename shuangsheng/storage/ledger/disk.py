@@ -2,7 +2,6 @@
 where WAL's shared memory does not work) its rollback journal. Reads /proc/self/mountinfo on Linux; asks Windows
 what kind of drive a folder is on."""
 
-
 from __future__ import annotations
 
 import os

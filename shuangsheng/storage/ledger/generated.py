@@ -3,7 +3,6 @@ are what the program last wrote there, kept once a person edited them (`OutputEx
 fingerprint recorded in event.db just before the rename that puts it in place (`write_generated`); one no longer
 wanted deleted when unedited (`discard_generated`). Writes those outputs and event.db."""
 
-
 from __future__ import annotations
 
 import enum
@@ -11,9 +10,7 @@ from pathlib import Path
 
 from shuangsheng.storage.files import CannotWrite, OutputExists, write_bytes
 from shuangsheng.storage.ledger.connection import Ledger
-from shuangsheng.storage.ledger.records import (
-    fingerprint_of,
-)
+from shuangsheng.storage.ledger.records import fingerprint_of
 
 
 def _ledger(folder: Path) -> Ledger:

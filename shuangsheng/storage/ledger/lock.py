@@ -3,7 +3,6 @@
 holder in `.shuangsheng.lock.holder` to whoever waits; and the temporary files a stopped command left, removed
 (`clean_temporary`). Touches those two files and the temporary files only."""
 
-
 from __future__ import annotations
 
 import contextlib
@@ -11,15 +10,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from shuangsheng.storage.ledger.records import (
-    command_line,
-    now,
-)
-from shuangsheng.storage.names import (
-    HOLDER_NAME,
-    LOCK_NAME,
-    TEMPORARY,
-)
+from shuangsheng.storage.ledger.records import command_line, now
+from shuangsheng.storage.names import HOLDER_NAME, LOCK_NAME, TEMPORARY
 from shuangsheng.vocabulary.errors import Issue, UserError
 
 WAIT_SECONDS = 5.0

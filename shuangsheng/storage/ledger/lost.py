@@ -3,7 +3,6 @@ or (in `serve`) replaced in a folder where rounds were drawn (`LedgerLost`, `Los
 (`file_loss`), with the words of its refusal; and a damaged event.db set aside under another name (`set_aside`).
 Looks at event.db and the files that show a round was drawn; renames only in `set_aside`."""
 
-
 from __future__ import annotations
 
 import datetime as dt
@@ -13,13 +12,7 @@ import re
 import stat
 from pathlib import Path
 
-from shuangsheng.storage.names import (
-    DB_NAME,
-    DRAWN_SIGNS,
-    LEGACY_RECORD,
-    SIDE_FILES,
-    set_aside_name,
-)
+from shuangsheng.storage.names import DB_NAME, DRAWN_SIGNS, LEGACY_RECORD, SIDE_FILES, set_aside_name
 from shuangsheng.vocabulary.errors import Issue, UserError
 from shuangsheng.vocabulary.text import command_line as typed_command
 

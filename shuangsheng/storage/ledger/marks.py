@@ -1,7 +1,6 @@
 """Cheap marks of what event.db holds, for the pollers of `serve` and `show` (`draws_mark`, `version`), and the
 draws in force with their codes (`draws_in_force`). Only reads event.db, and never waits long for a writer."""
 
-
 from __future__ import annotations
 
 import sqlite3
@@ -9,12 +8,8 @@ from pathlib import Path
 
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.queries import DRAWS_MARK
-from shuangsheng.storage.ledger.records import (
-    DrawRecord,
-)
-from shuangsheng.storage.names import (
-    DB_NAME,
-)
+from shuangsheng.storage.ledger.records import DrawRecord
+from shuangsheng.storage.names import DB_NAME
 
 
 def draws_mark(folder: Path) -> tuple[int, int, int] | None:

@@ -1,7 +1,7 @@
 """What is asked of an open event.db and added to it, row by row (`Queries`, the base of `Ledger`): the files the
 program generated, the draws (and those voided), each scored round's outcomes, the entry codes, the phones'
-entries, the round clock and the log. Rows are only ever added. Works on the connection `Ledger` opened."""
-
+entries, the round clock and the log. Rows are only ever added. Works on the connection `Ledger` opened; reads
+the files it fingerprints (`record_file`, `is_ours`)."""
 
 from __future__ import annotations
 
@@ -15,23 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shuangsheng.knockout.knockout import Pairing, Round
-from shuangsheng.storage.ledger.lost import (
-    FileId,
-    LedgerLost,
-    Loss,
-    file_loss,
-)
-from shuangsheng.storage.ledger.records import (
-    DrawRecord,
-    Fingerprint,
-    ScoredRecord,
-    command_line,
-    fingerprint,
-    now,
-)
-from shuangsheng.storage.names import (
-    DB_NAME,
-)
+from shuangsheng.storage.ledger.lost import FileId, LedgerLost, Loss, file_loss
+from shuangsheng.storage.ledger.records import DrawRecord, Fingerprint, ScoredRecord, command_line, fingerprint, now
+from shuangsheng.storage.names import DB_NAME
 from shuangsheng.table.clock import ClockAction, ClockDecision, ClockRow
 from shuangsheng.table.entry import Decision
 from shuangsheng.table.log import Entry, read_entry

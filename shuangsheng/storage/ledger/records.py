@@ -1,7 +1,6 @@
 """What event.db's rows read back as (`Fingerprint`, `DrawRecord`, `ScoredRecord`), a file's fingerprint, and the
 stamps every row carries (the time, the command being run). Reads a file only to fingerprint it."""
 
-
 from __future__ import annotations
 
 import datetime as dt

@@ -1,6 +1,5 @@
 """event.db's schema: the migrations that build and upgrade it, one version each (PRAGMA user_version). Pure."""
 
-
 from __future__ import annotations
 
 # Each entry upgrades the schema by one version (PRAGMA user_version); a folder at version k runs entries k…

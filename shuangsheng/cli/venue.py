@@ -1,0 +1,168 @@
+"""The commands of the hall: `show` (the venue display, or its `--export` file) and `serve` (the venue display and
+the phones' table entry, the desk, the 扫码单 kept in step with the draws). Each parses, starts the server, prints
+its addresses and serves until Ctrl+C."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from shuangsheng.cli.shared import FolderArg, PortOpt, app, fail, hold
+from shuangsheng.cli_help import a_file
+from shuangsheng.vocabulary.errors import UserError
+
+
+@app.command()
+def show(
+    folder: FolderArg = Path("."),
+    port: PortOpt = 8000,
+    lan: Annotated[bool, typer.Option("--lan", help="让同一局域网中的电视也能打开（默认只有本机能打开）")] = False,
+    export: Annotated[
+        Path | None,
+        typer.Option("--export", metavar="文件", help="不启动网页，把同样的内容导出为一个 HTML 文件", parser=a_file),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="覆盖已有的导出文件")] = False,
+) -> None:
+    """场地大屏：在电视上显示本轮对阵、成绩、晋级图和名次，随计分自动更新（只读网页）。"""
+    from shuangsheng.hall import server
+    from shuangsheng.hall.export import export as export_views
+    from shuangsheng.hall.lan import lan_address
+    from shuangsheng.storage.event import missing_folder
+    from shuangsheng.storage.ledger.lost import lost_ledger
+
+    if (missing := missing_folder(folder)) is not None:
+        fail(missing)
+    if (lost := lost_ledger(folder)) is not None:  # a lost event.db is refused here as by every command
+        fail(lost.messages)
+    if export is not None:
+        try:
+            with hold(folder):
+                written = export_views(folder, export, force=force)
+        except UserError as exc:
+            fail(exc.messages)
+        typer.echo(f"已导出 {written}（可直接用浏览器打开，不需要联网）")
+        return
+    host = "127.0.0.1"
+    if lan:
+        host = lan_address() or ""
+        if not host:
+            fail("找不到这台电脑的局域网地址：请确认电脑已连上路由器（网线或无线网络）；只在本机显示请去掉 --lan")
+    try:
+        httpd = server.make_server(folder, host, port, log=lambda line: typer.echo(line, err=True))
+    except OSError as exc:
+        other = port + 1 if 0 < port < 65535 else 8001
+        import errno
+
+        from shuangsheng.storage.files import os_reason
+
+        reason = "端口已被占用" if exc.errno == errno.EADDRINUSE else os_reason(exc)
+        fail(f"无法在 {host}:{port} 上启动网页（{reason}）；请换一个端口，如 --port {other}")
+    url = f"http://{host}:{httpd.server_address[1]}/"
+    typer.echo(f"场地大屏已启动：{url}")
+    if lan:
+        typer.echo(f"在电视的浏览器中输入：{url}")
+        typer.echo("（Windows 防火墙询问是否允许 Python 访问网络时，请选“允许”，并勾选“专用网络”）")
+    else:
+        typer.echo("在这台电脑的浏览器中打开上面的地址（按 F11 全屏）；要让电视也能打开，请加 --lan")
+    try:  # Ctrl+C is offered inside the `try` that catches it (pressed on reading the line, it is caught too)
+        typer.echo("计分后页面会自动更新；按 Ctrl+C 停止")
+        httpd.serve_forever()
+    except KeyboardInterrupt:
+        typer.echo("场地大屏已停止")
+    finally:
+        httpd.server_close()
+
+
+@app.command()
+def serve(
+    folder: FolderArg = Path("."),
+    port: PortOpt = 8000,
+    lan: Annotated[bool, typer.Option("--lan", help="让同一局域网中的手机和电视也能打开（默认只有本机能打开）")] = False,
+    address: Annotated[
+        str | None,
+        typer.Option("--address", metavar="IP地址", help="电脑有多个网络时，指定用哪个局域网地址（含 --lan）"),
+    ] = None,
+) -> None:
+    """现场服务：场地大屏和各桌手机录分（录分码见计分卡），打印地址和裁判台密码。"""
+    from shuangsheng.hall import hall
+    from shuangsheng.storage.event import is_ipv4, load, missing_folder
+
+    if (missing := missing_folder(folder)) is not None:
+        fail(missing)
+    if address is not None and not is_ipv4(address):
+        fail(f"--address：应为本机的局域网 IP 地址，如 192.168.1.20，实际为“{address}”")
+    try:
+        event = load(folder)
+        with hold(folder):
+            coded = hall.ensure_codes(folder)
+    except UserError as exc:
+        fail(exc.messages)
+    hosts = ["127.0.0.1"]
+    if lan or address is not None:
+        hosts += _lan_host(address or event.serve.address)
+    try:
+        pin = event.serve.pin or hall.new_pin()
+        server = hall.make_hall(folder, hosts, port, log=lambda line: typer.echo(line, err=True), pin=pin,
+                                desk_lan=event.serve.desk_lan)
+    except OSError as exc:
+        import errno
+
+        from shuangsheng.storage.files import os_reason
+
+        other = port + 1 if 0 < port < 65535 else 8001
+        if exc.errno == errno.EADDRINUSE:
+            fail(f"无法在 {port} 端口上启动（端口已被占用）；请换一个端口，如 --port {other}")
+        fail(f"无法在 {'、'.join(hosts)} 的 {port} 端口上启动（{os_reason(exc)}）；指定的地址须是这台电脑的局域网地址")
+    for number in coded:
+        typer.echo(f"第{number}轮抽签时还没有录分码，已为各桌生成（已打印的计分卡上没有录分码）", err=True)
+    urls = server.addresses()
+    typer.echo(f"现场服务已启动：{urls[0]}（本机）")
+    for url in urls[1:]:
+        typer.echo(f"局域网地址：{url}（同一网络中的电视和手机用这个地址）")
+    sheets = None
+    if len(urls) > 1:
+        typer.echo("（Windows 防火墙询问是否允许 Python 访问网络时，请选“允许”，并勾选“专用网络”）")
+        sheets = _qr_sheets(folder, urls[1])
+    where = f"（局域网中也可打开：{urls[-1]}desk）" if event.serve.desk_lan and len(urls) > 1 else "（在这台电脑上打开）"
+    typer.echo(f"裁判台：{urls[0]}desk{where}")
+    typer.echo(f"裁判台密码：{pin}")
+    _until_stopped(server, sheets)
+
+
+def _until_stopped(server, sheets) -> None:  # type: ignore[no-untyped-def]
+    """Serve until Ctrl+C, then stop the 扫码单's watch and the servers. Ctrl+C is offered once the servers
+    run, inside the `try` that catches it (a script that presses it on reading the line is caught too)."""
+    server.start()
+    try:
+        typer.echo("各桌录入的每一局都存入 event.db；按 Ctrl+C 停止")
+        while True:
+            time.sleep(3600)  # the servers answer in their threads; Ctrl+C ends the sleep
+    except KeyboardInterrupt:
+        typer.echo("现场服务已停止")
+    finally:
+        if sheets is not None:
+            sheets.stop()
+        server.stop()
+
+
+def _qr_sheets(folder: Path, url: str):  # type: ignore[no-untyped-def]
+    """第N轮扫码单.pdf at the LAN address: the newest round's now, and each round's again when it is drawn while
+    serve runs (shuangsheng/hall/qr_watch.py); a sheet a person edited is kept and said. Returns the watch to stop."""
+    from shuangsheng.hall.qr_watch import QrWatch
+
+    sheets = QrWatch(folder, url, say=typer.echo, warn=lambda line: typer.echo(line, err=True))
+    sheets.start()
+    return sheets
+
+
+def _lan_host(chosen: str | None) -> list[str]:
+    """The LAN address to listen on besides 127.0.0.1: the one chosen (--address, [serve] address) or found."""
+    from shuangsheng.hall.lan import lan_address
+
+    found = chosen or lan_address()
+    if not found:
+        fail("找不到这台电脑的局域网地址：请确认电脑已连上路由器或热点；或用 --address 指定；只在本机使用请去掉 --lan")
+    return [] if found == "127.0.0.1" else [found]
