@@ -1,7 +1,7 @@
 """What the use-cases hand the renderers, the hall and the command line, as records: a round scored table by
 table (`MatchScore`, `RoundScore`), the draw's report (`DrawReport`; `Redo` for `draw --redo`), `draw --check`'s
-(`DrawCheck`) and score's (`ScoreReport`). Data only: built by
-`shuangsheng/usecases/`, read by every renderer; nothing is decided here and no file is touched."""
+(`DrawCheck`) and score's (`ScoreReport`). Data only: built by `shuangsheng/usecases/`, read by every renderer;
+nothing is decided here and no file is touched."""
 
 from __future__ import annotations
 
