@@ -122,7 +122,11 @@ class FakeHandler(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def fake():
-    table = FakeTable()
+    yield from served(FakeTable())
+
+
+def served(table: FakeTable):
+    """`table` answered on a port of 127.0.0.1 as `serve` would (its address in `table.url`), stopped afterwards."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (FakeHandler,), {"table": table}))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -663,15 +667,7 @@ def small_phone(request, browser):
 @pytest.fixture
 def plain():
     """A table of two ordinary pairs, served as `fake` is."""
-    table = FakeTable(PLAIN)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (FakeHandler,), {"table": table}))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    table.url = f"http://127.0.0.1:{server.server_address[1]}/t/{CODE}"
-    yield table
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=5)
+    yield from served(FakeTable(PLAIN))
 
 
 class Taps:
