@@ -70,6 +70,16 @@ def frozen_clock(page) -> None:
     page.clock.pause_at(CLOCK_START + 1000)
 
 
+def jump(page, ms: int) -> None:
+    """Move the page's frozen clock on by `ms` in one jump, every timer then due fired once, at the end (Playwright's
+    `clock.fast_forward`). For a page about to ask its server (a poll, a press sent again): the request goes out at
+    the end of the jump and the clock stands still until its answer, which is real and may land at any later moment
+    (much later on a busy machine), is taken. `clock.run_for` instead fires the timers one after the other and lets
+    the page run between them: an answer landing in the middle of the run is counted down by the rest of it (the
+    server's 00:07 shown as 时间到)."""
+    page.clock.fast_forward(ms)
+
+
 @contextlib.contextmanager
 def serving_round_1(folder: Path, **options: object) -> Iterator[tuple[dict[int, str], str]]:
     """An 8-team event with round 1 drawn in `folder`, served by the real hall on 127.0.0.1 (a free port) until the
