@@ -124,7 +124,7 @@ class FakeHandler(BaseHTTPRequestHandler):
 def fake():
     table = FakeTable()
     server = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (FakeHandler,), {"table": table}))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)  # stopped at once
     thread.start()
     table.url = f"http://127.0.0.1:{server.server_address[1]}/t/{CODE}"
     yield table
