@@ -52,7 +52,11 @@ def _temporary_files_inside_the_test_run(tmp_path_factory: pytest.TempPathFactor
     _allow_in_subprocesses(str(base))
     saved = tempfile.tempdir, os.environ.get("TMPDIR")
     tempfile.tempdir = os.environ["TMPDIR"] = str(scratch)
+    from tests import events
+
+    events.TEMPLATES = base / "event-templates"  # each event built once in this run, then copied (tests/events.py)
     yield
+    events.TEMPLATES = None
     tempfile.tempdir = saved[0]
     if saved[1] is None:
         os.environ.pop("TMPDIR", None)

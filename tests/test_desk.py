@@ -27,7 +27,7 @@ from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.storage.names import DB_NAME
 from shuangsheng.storage.workbook.schema import MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
 from shuangsheng.table.clock import ClockAction, ClockRow
-from tests.events import draw, redone_in_ledger, simulated, start_event
+from tests.events import played_rounds, redone_in_ledger, simulated
 from tests.helpers import meanwhile, page_body, tied_hands
 
 NAMES = {"127.0.0.1", "localhost"}
@@ -119,7 +119,7 @@ class Hall:
 def folder(tmp_path: Path) -> Path:
     """An event with round 1 drawn: 8 teams, 4 tables."""
     folder = tmp_path / "event"
-    draw(folder, start_event(folder, teams=8))
+    played_rounds(folder, teams=8, rounds=0)  # start_event, then round 1 drawn
     return folder
 
 

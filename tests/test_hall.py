@@ -27,7 +27,7 @@ from shuangsheng.storage.names import DB_NAME
 from shuangsheng.table.codes import format_code
 from shuangsheng.table.desk_actions import reopen
 from shuangsheng.table.log import Stamp
-from tests.events import draw, redone_in_ledger, start_event
+from tests.events import draw, played_rounds, redone_in_ledger, start_event
 from tests.helpers import cli, meanwhile, page_body
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +48,7 @@ class Clock:
 def event(tmp_path: Path) -> tuple[Path, dict[int, str]]:
     """An event with round 1 drawn (8 teams, 4 tables) and each table's code."""
     folder = tmp_path / "event"
-    draw(folder, start_event(folder, teams=8))
+    played_rounds(folder, teams=8, rounds=0)  # start_event, then round 1 drawn
     with Ledger.open(folder) as book:
         codes = book.codes(book.draws()[1].id)
     return folder, codes

@@ -86,9 +86,9 @@ def serving_round_1(folder: Path, **options: object) -> Iterator[tuple[dict[int,
     block ends: the tables' entry codes and the base address. `options` go to `hall.make_hall` (pin, clock)."""
     from shuangsheng.hall import hall
     from shuangsheng.storage.ledger.connection import Ledger
-    from tests.events import draw, start_event
+    from tests.events import played_rounds
 
-    draw(folder, start_event(folder, teams=8))
+    played_rounds(folder, teams=8, rounds=0)  # start_event, then round 1 drawn
     with Ledger.open(folder) as book:
         codes = book.codes(book.draws()[1].id)
     server = hall.make_hall(folder, ["127.0.0.1"], 0, log=lambda line: None, settle=0.0, **options)
