@@ -26,12 +26,28 @@ def _allow_in_subprocesses(*folders: str) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     global _guard
+    if not hasattr(config, "workerinput"):  # once per run (with xdist: in the process that starts the workers)
+        _compile_for_subprocesses()
     hypothesis_db = os.path.join(os.getcwd(), ".hypothesis")  # hypothesis keeps its examples where pytest runs
     _guard = install([str(ROOT), hypothesis_db])
     os.environ.pop(ENV, None)
     _allow_in_subprocesses(str(ROOT), hypothesis_db)  # the repository first: the subprocess imports from it
     guard_site = str(ROOT / "tests" / "guard")
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (guard_site, os.environ.get("PYTHONPATH")) if p)
+
+
+# --- Python subprocesses start from bytecode ---------------------------------------------------------------------
+# The tests start the program in child processes (show, serve, the killed commands of test_faults, …) about a hundred
+# times. With PYTHONDONTWRITEBYTECODE set, as on the project's machines, none keeps the bytecode it compiles, so
+# each compiled the package from its source again: 0.1 s of a 0.4 s start. Compiled once here (into __pycache__,
+# which git ignores), each reads it; a source changed since is compiled afresh as usual (its mtime).
+
+
+def _compile_for_subprocesses() -> None:
+    import compileall
+
+    for package in ("shuangsheng", "tests"):
+        compileall.compile_dir(ROOT / package, quiet=2)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -52,7 +68,11 @@ def _temporary_files_inside_the_test_run(tmp_path_factory: pytest.TempPathFactor
     _allow_in_subprocesses(str(base))
     saved = tempfile.tempdir, os.environ.get("TMPDIR")
     tempfile.tempdir = os.environ["TMPDIR"] = str(scratch)
+    from tests import events
+
+    events.TEMPLATES = base / "event-templates"  # each event built once in this run, then copied (tests/events.py)
     yield
+    events.TEMPLATES = None
     tempfile.tempdir = saved[0]
     if saved[1] is None:
         os.environ.pop("TMPDIR", None)

@@ -4,7 +4,12 @@ drawn but not played, a round half scored, a tie, a mistake, every kind of table
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import inspect
 import random
+import shutil
+import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -25,6 +30,72 @@ from shuangsheng.usecases.folder import open_folder
 from shuangsheng.usecases.score import score, write_checked_copy
 from tests.helpers import cli, tied_hands
 
+# --- each event built once per test run, then copied -------------------------------------------------------------
+# A builder below marked @templated builds its event once per test run (per xdist worker) into TEMPLATES, for each
+# set of arguments, and from then on copies that folder where a test asks for it: the same files, byte for byte,
+# the same event.db (checkpointed before it is copied), and the same rng to go on with. Built directly when
+# TEMPLATES is not set (outside pytest), when the target folder is not empty, or when an argument is not plain
+# data (a `names` function, say).
+
+TEMPLATES: Path | None = None  # set by tests/conftest.py: a folder inside the test run's temporary folder
+_made: dict[tuple, tuple[Path, object]] = {}
+_building = False  # a template being built: the builders it calls build directly
+
+
+def _plain(value: object) -> bool:
+    if value is None or isinstance(value, bool | int | str | Team):
+        return True
+    return isinstance(value, tuple | list) and all(_plain(v) for v in value)
+
+
+def templated(build: Callable) -> Callable:
+    signature = inspect.signature(build)
+
+    @functools.wraps(build)
+    def built(folder: Path, *args, **kwargs):
+        global _building
+        bound = signature.bind(folder, *args, **kwargs)
+        bound.apply_defaults()
+        named = [(k, v) for k, v in bound.arguments.items() if k != "folder"]
+        defaults = signature.parameters
+        plain = all(_plain(v) or v is defaults[k].default for k, v in named)
+        if TEMPLATES is None or _building or not plain or (folder.exists() and any(folder.iterdir())):
+            return build(folder, *args, **kwargs)
+        key = (build.__name__, *((k, repr(v) if _plain(v) else "default") for k, v in named))
+        if key not in _made:
+            template = TEMPLATES / f"{build.__name__}-{len(_made) + 1}"
+            _building = True
+            try:
+                result = build(template, *args, **kwargs)
+            finally:
+                _building = False
+            checkpointed(template)
+            _made[key] = (template, result.getstate() if isinstance(result, random.Random) else result)
+        template, result = _made[key]
+        shutil.copytree(template, folder, dirs_exist_ok=True)
+        if isinstance(result, tuple):  # an rng's state
+            rng = random.Random()
+            rng.setstate(result)
+            return rng
+        return folder if result == template else result
+
+    return built
+
+
+def checkpointed(folder: Path) -> None:
+    """event.db whole in itself, with no -wal or -shm beside it (every connection closed, the WAL checkpointed into
+    it), so that copying the folder copies a consistent ledger."""
+    from shuangsheng.storage.names import DB_NAME
+
+    db = folder / DB_NAME
+    if db.exists():
+        with contextlib.closing(sqlite3.connect(db)) as connection:
+            busy, _, _ = connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            assert busy == 0, f"{db}: still in use, not checkpointed"
+    for side in (f"{DB_NAME}-wal", f"{DB_NAME}-shm"):
+        assert not (folder / side).exists(), f"{folder / side}: left after the last connection closed"
+
+
 TIED = MatchRecord((Hand(Side.A, 80),))  # one hand, 80 points: the deal changes hands, nobody rises: 需加赛
 WRONG = MatchRecord((Hand(Side.A, 83),))  # 83 is not a multiple of 5: a mistake the referee must fix
 
@@ -39,6 +110,7 @@ def team_list(n: int, *, digits: int = 2, names: Callable[[int], tuple[str, str]
     return [Team(f"{i:0{digits}d}", names(i)) for i in range(1, n + 1)]
 
 
+@templated
 def new_event(folder: Path, teams: int | Sequence[Team] = 4, *, digits: int = 2,
               names: Callable[[int], tuple[str, str]] = players,
               playoff: bool = False, each_round: bool = False) -> Path:
@@ -59,6 +131,7 @@ def new_event(folder: Path, teams: int | Sequence[Team] = 4, *, digits: int = 2,
     return folder
 
 
+@templated
 def start_event(folder: Path, *, teams: int = 11, seed: int = 7, each_round: bool = False) -> random.Random:
     """A new event of `teams` simulated pairs with plausible names; returns the rng to go on with."""
     rng = random.Random(seed)
@@ -81,6 +154,7 @@ def play(folder: Path, number: int, rng: random.Random, records: Mapping[int, Ma
     write_checked_copy(score(folder, number))
 
 
+@templated
 def played_rounds(folder: Path, *, teams: int = 11, rounds: int, seed: int = 7, draw_next: bool = True) -> random.Random:
     """A new event with `rounds` rounds drawn and played, and (with `draw_next`) the next one drawn, unplayed."""
     rng = start_event(folder, teams=teams, seed=seed)
@@ -92,6 +166,7 @@ def played_rounds(folder: Path, *, teams: int = 11, rounds: int, seed: int = 7, 
     return rng
 
 
+@templated
 def finished(folder: Path, *, teams: int = 11, seed: int = 7, each_round: bool = False) -> None:
     """Every round drawn and played to the final."""
     rng = start_event(folder, teams=teams, seed=seed, each_round=each_round)
@@ -146,6 +221,7 @@ def fill(folder: Path, number: int, *, seed: int = 0, walkovers=None, skip=(), r
     workbook.fill_round(path, given, walkovers=walkovers)
 
 
+@templated
 def first_round_scored(folder: Path) -> Path:
     """An 8-team event whose round 1 was drawn (seed 1), typed and scored: round 2 is the next to draw."""
     new_event(folder, 8)
@@ -155,6 +231,7 @@ def first_round_scored(folder: Path) -> Path:
     return folder
 
 
+@templated
 def second_round_drawn(folder: Path) -> Path:
     """An 8-team event whose round 1 was drawn (seed 1), typed and scored, and round 2 drawn (seed 2)."""
     first_round_scored(folder)
@@ -162,6 +239,7 @@ def second_round_drawn(folder: Path) -> Path:
     return folder
 
 
+@templated
 def third_round_drawn(folder: Path, before_third: Callable[[Path], object] = lambda folder: None) -> Path:
     """A `second_round_drawn` event whose round 2 was typed and scored and round 3 (the final) drawn (seed 3);
     `before_third(folder)` runs just before round 3 is drawn (a 扫码单 watch's first look, say)."""

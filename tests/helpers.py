@@ -97,3 +97,16 @@ def on(entries, body: dict) -> dict:
     """`body` made on the table's `entries` as they stand (what a page that has just read the table sends): their
     count as the mark, and a new id for the press unless the body has one."""
     return {"id": f"press-{next(_PRESSES)}", **body, "mark": len(entries)}
+
+
+def meanwhile(*steps):
+    """A `meanwhile` hook for the table or desk API (shuangsheng.hall.api_common.Meanwhile): each `(moment, act)` in
+    turn, `act()` run the first time its moment comes after the step before it — another process acting at that very
+    moment of a request, or SQLite raising there. Moments after the last step pass."""
+    left = list(steps)
+
+    def hook(moment: str) -> None:
+        if left and left[0][0] == moment:
+            left.pop(0)[1]()
+
+    return hook

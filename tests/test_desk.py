@@ -27,8 +27,8 @@ from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.storage.names import DB_NAME
 from shuangsheng.storage.workbook.schema import MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
 from shuangsheng.table.clock import ClockAction, ClockRow
-from tests.events import draw, redone_in_ledger, simulated, start_event
-from tests.helpers import page_body, tied_hands
+from tests.events import played_rounds, redone_in_ledger, simulated
+from tests.helpers import meanwhile, page_body, tied_hands
 
 NAMES = {"127.0.0.1", "localhost"}
 PORT = 8000
@@ -119,7 +119,7 @@ class Hall:
 def folder(tmp_path: Path) -> Path:
     """An event with round 1 drawn: 8 teams, 4 tables."""
     folder = tmp_path / "event"
-    draw(folder, start_event(folder, teams=8))
+    played_rounds(folder, teams=8, rounds=0)  # start_event, then round 1 drawn
     return folder
 
 
@@ -857,18 +857,11 @@ def test_a_confirmed_phone_table_stays_final_on_the_tv_once_its_card_is_typed_to
     assert room.table(1)["state"] == "confirmed"
 
 
-def test_a_desk_action_during_a_redo_lands_on_the_draw_in_force(room, folder, monkeypatch):
+def test_a_desk_action_during_a_redo_lands_on_the_draw_in_force(room, folder):
     """`draw --redo` (another process) may replace the round's draw between the desk's look at the round and its
     write: the extra minutes are stored on the table of the draw in force, not under the voided one (answered 200
     while the desk then showed none)."""
-    stamp = DeskApi._stamp
-
-    def redone_meanwhile(self, address):
-        monkeypatch.setattr(DeskApi, "_stamp", stamp)  # once
-        redone_in_ledger(folder, 1)
-        return stamp(self, address)
-
-    monkeypatch.setattr(DeskApi, "_stamp", redone_meanwhile)
+    room.desk.meanwhile = meanwhile(("looked", lambda: redone_in_ledger(folder, 1)))
     status, doc = room.call("POST", "/api/desk/t/1/minutes", {"add": 5, "reason": "换牌耽误"})
     assert status == 200
     assert room.table(1)["extra_minutes"] == 5

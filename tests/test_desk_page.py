@@ -12,7 +12,7 @@ import pytest
 from shuangsheng.hall import hall
 from shuangsheng.hall.lan import lan_address
 from shuangsheng.render.desk_page import desk_page
-from tests.events import draw, start_event
+from tests.events import played_rounds
 from tests.helpers import ROOT
 
 LAN = lan_address()
@@ -21,7 +21,7 @@ LAN = lan_address()
 @pytest.fixture
 def serving(tmp_path):
     folder = tmp_path / "event"
-    draw(folder, start_event(folder, teams=8))
+    played_rounds(folder, teams=8, rounds=0)  # start_event, then round 1 drawn
     started = []
 
     def start(hosts: list[str], bound: list[str] | None = None, **options) -> int:

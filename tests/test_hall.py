@@ -27,8 +27,8 @@ from shuangsheng.storage.names import DB_NAME
 from shuangsheng.table.codes import format_code
 from shuangsheng.table.desk_actions import reopen
 from shuangsheng.table.log import Stamp
-from tests.events import draw, redone_in_ledger, start_event
-from tests.helpers import cli, page_body
+from tests.events import draw, played_rounds, redone_in_ledger, start_event
+from tests.helpers import cli, meanwhile, page_body
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = {"127.0.0.1", "localhost"}
@@ -48,7 +48,7 @@ class Clock:
 def event(tmp_path: Path) -> tuple[Path, dict[int, str]]:
     """An event with round 1 drawn (8 teams, 4 tables) and each table's code."""
     folder = tmp_path / "event"
-    draw(folder, start_event(folder, teams=8))
+    played_rounds(folder, teams=8, rounds=0)  # start_event, then round 1 drawn
     with Ledger.open(folder) as book:
         codes = book.codes(book.draws()[1].id)
     return folder, codes
@@ -684,7 +684,7 @@ def test_serve_on_a_port_in_use_or_an_address_not_this_pc_s_is_a_chinese_message
 
 
 def test_a_change_decided_before_the_next_round_is_drawn_is_sealed_if_the_draw_lands_before_its_write(
-        event, api, monkeypatch):
+        event, api):
     """`draw` is another process: round 2 drawn between the first (unlocked) decision and the write transaction must
     not let the phone's change land in round 1 after round 2 was drawn on it: 423, nothing stored."""
     folder, codes = event
@@ -694,14 +694,7 @@ def test_a_change_decided_before_the_next_round_is_drawn_is_sealed_if_the_draw_l
             if (code, side) != (codes[2], "B"):
                 assert call(api, "POST", f"/api/t/{code}/confirm", {"side": side})[0] == 200
     cli("score", folder)
-    unsealed = TableApi._sealed
-
-    def drawn_meanwhile(self, record):
-        sealed = unsealed(self, record)  # not yet: round 2 is drawn just after this look
-        cli("draw", folder, "--seed", 2)
-        return sealed
-
-    monkeypatch.setattr(TableApi, "_sealed", drawn_meanwhile)
+    api.meanwhile = meanwhile(("decided", lambda: cli("draw", folder, "--seed", 2)))  # just before the seal's look
     stored = rows(folder)
     status, doc = call(api, "POST", f"/api/t/{codes[2]}/confirm", {"side": "B"})
     assert status == 423 and doc["errors"][0]["message"] == hall.SEALED and doc["state"]["round"] == 1
@@ -732,44 +725,34 @@ def test_closing_the_ledgers_waits_for_a_request_in_flight_so_its_entry_is_check
     assert said == [0]
 
 
-def test_a_hand_decided_before_a_redo_of_its_round_is_stored_under_the_draw_in_force(event, api, monkeypatch):
+def test_a_hand_decided_before_a_redo_of_its_round_is_stored_under_the_draw_in_force(event, api):
     """`draw --redo` (another process) may void the table's draw, record the new one and carry the untouched tables'
     codes and entries between the first look at the table and the write: the hand must not be committed under the
     voided draw (answered 201, then gone from the table); it is decided again on the draw in force."""
     folder, codes = event
     assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201
-    unsealed = TableApi._sealed
-
-    def redone_meanwhile(self, record):
-        monkeypatch.setattr(TableApi, "_sealed", unsealed)  # once
-        redone_in_ledger(folder, 1)
-        return unsealed(self, record)
-
-    monkeypatch.setattr(TableApi, "_sealed", redone_meanwhile)
+    api.meanwhile = meanwhile(("decided", lambda: redone_in_ledger(folder, 1)))
     assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(2))[0] == 201
     status, doc = call(api, "GET", f"/api/t/{codes[1]}")
     assert status == 200 and [h["hand"] for h in doc["hands"]] == [1, 2]
 
 
-def test_a_hand_caught_in_the_middle_of_a_redo_is_503_for_the_phone_to_send_again_not_404(event, api, monkeypatch):
+def test_a_hand_caught_in_the_middle_of_a_redo_is_503_for_the_phone_to_send_again_not_404(event, api):
     """The table's draw voided and its code not yet carried to the new one: the phone is told to try again (503, it
     keeps the hand and sends it again with the same id), not that its code is wrong (404, which drops the hand and
     says to scan a new code). `draw --redo` records the void, the new draw and the carried codes in one transaction
     (tests/test_draw_transactions.py), so no phone sees this state from it; the 503 stays as a defence (an event.db
     written so by an earlier version of the program, or another writer)."""
     folder, codes = event
-    unsealed = TableApi._sealed
 
-    def voided_meanwhile(self, record):
-        monkeypatch.setattr(TableApi, "_sealed", unsealed)
+    def voided() -> None:
         with Ledger.open(folder) as book:
             old = book.draws()[1]
             book.void_draw(old.id, "--redo 1")
             fake.append((old, book.record_draw(old.round, old.names, done=True)))
-        return unsealed(self, record)
 
     fake = []
-    monkeypatch.setattr(TableApi, "_sealed", voided_meanwhile)
+    api.meanwhile = meanwhile(("decided", voided))
     status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
     assert status == 503 and doc["errors"][0]["message"] == hall.MOVING
     (old, new), = fake
@@ -871,30 +854,25 @@ def test_codes_remembered_from_a_replaced_event_db_are_not_taken_for_the_new_one
     assert status == 503 and "table" not in doc
 
 
-def test_a_hand_caught_in_a_redo_then_kept_waiting_by_its_lock_is_still_503_not_404(event, api, monkeypatch):
+def test_a_hand_caught_in_a_redo_then_kept_waiting_by_its_lock_is_still_503_not_404(event, api):
     """The redo (another process) voids the table's draw, then holds event.db's lock as the phone's request looks
     its code up again (a rollback journal, on a network folder, makes readers wait for a writer): the request,
     tried again once the lock is let go, still knows its table was redrawn under it (503, sent again), and does not
     take the code not carried over yet for a wrong one (404, which drops the hand)."""
     folder, codes = event
-    unsealed, find = TableApi._sealed, TableApi._find
 
-    def voided_meanwhile(self, record):
-        monkeypatch.setattr(TableApi, "_sealed", unsealed)
+    def voided() -> None:
         with Ledger.open(folder) as book:
             old = book.draws()[1]
             book.void_draw(old.id, "--redo 1")
             book.record_draw(old.round, old.names, done=True)
-        monkeypatch.setattr(TableApi, "_find", locked_once)
-        return unsealed(self, record)
 
-    def locked_once(self, book, code):
-        monkeypatch.setattr(TableApi, "_find", find)
+    def locked() -> None:  # the code looked up again, while the redo holds the lock
         locked = sqlite3.OperationalError("database is locked")
         locked.sqlite_errorcode = sqlite3.SQLITE_BUSY
         raise locked
 
-    monkeypatch.setattr(TableApi, "_sealed", voided_meanwhile)
+    api.meanwhile = meanwhile(("decided", voided), ("find", locked))
     status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
     assert status == 503 and doc["errors"][0]["message"] == hall.MOVING
 

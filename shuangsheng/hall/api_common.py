@@ -186,6 +186,16 @@ def now_iso() -> str:
     return dt.datetime.now().astimezone().isoformat(timespec="seconds")
 
 
+Meanwhile = Callable[[str], None]
+"""Called by a request at each named moment where another process may act on event.db (a `draw --redo`, a `score`)
+between what the request read and what it writes; the APIs' docstrings name their moments. Nothing in `serve`: a
+test's way to be that other process at that very moment, or to raise what SQLite would raise there."""
+
+
+def nothing_meanwhile(moment: str) -> None:
+    """No other process at any moment: `serve` as it runs."""
+
+
 class Seating:
     """Who plays at a table and under which rules: the draw's recorded names (teams.xlsx for a round recorded
     without them) and the rules of event.toml, read again when these files change (the last good reading kept)."""

@@ -40,6 +40,7 @@ from shuangsheng.hall.api_common import (
     NOT_READY,
     TOO_LARGE,
     BadBody,
+    Meanwhile,
     Reply,
     Request,
     Sealed,
@@ -51,6 +52,7 @@ from shuangsheng.hall.api_common import (
     fault,
     json_body,
     media_type,
+    nothing_meanwhile,
     now_iso,
     refusal,
 )
@@ -141,13 +143,16 @@ def desk_refusal(status: int, field: str | None, message: str) -> Reply:
 class DeskApi:
     """The desk API: one `handle(request) → Reply` per request, safe from many threads at once. `clock` gives the
     PC's time as ISO 8601 with its offset (injected in tests); `source` is the venue display's cached reading;
-    `bound` the addresses the server listens on (`desk_allowed`)."""
+    `bound` the addresses the server listens on (`desk_allowed`); `meanwhile` (tests): called at "looked", once a
+    table's action has read the draw in force and who sits there, before its write transaction."""
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, pin: str, desk_lan: bool = False,
                  bound: Collection[str] = (), throttle: Throttle | None = None,
                  source: board.BoardSource | None = None, clock: Callable[[], str] = now_iso,
-                 seating: Seating | None = None, served: ServedFile | None = None):
+                 seating: Seating | None = None, served: ServedFile | None = None,
+                 meanwhile: Meanwhile = nothing_meanwhile):
         self.folder = folder
+        self.meanwhile = meanwhile
         self.names = frozenset(names)
         self.port = port
         self.pin = pin
@@ -331,6 +336,7 @@ class DeskApi:
                                     NO_TABLE.format(table=table))
             setup = self.seating.setup(record, table, book)
             stamp = self._stamp(address)
+            self.meanwhile("looked")
             try:
                 decision = book.decide_entry(record.id, table, checked(book, record, lambda entries: desk_action(
                     Action(action), setup, entries, body, stamp=stamp)))

@@ -49,6 +49,7 @@ from shuangsheng.hall.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, 
     WRONG_CODES,
     WRONG_WINDOW,
     BadBody,
+    Meanwhile,
     Reply,
     Request,
     Sealed,
@@ -60,6 +61,7 @@ from shuangsheng.hall.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, 
     fault,
     json_body,
     media_type,
+    nothing_meanwhile,
     now_iso,
     refusal,
 )
@@ -179,11 +181,16 @@ class SharedLedger:
 
 
 class TableApi:
-    """The table API: one `handle(request) → Reply` per request, safe from many threads at once."""
+    """The table API: one `handle(request) → Reply` per request, safe from many threads at once. `meanwhile` (tests):
+    called with the ledger lent at two moments of each try of a request — "find", before the table's code is looked
+    up; "decided", when a change has been decided on the entries committed so far, before the seal is checked and
+    the change decided again and appended in the write transaction."""
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, throttle: Throttle | None = None,
-                 clock: Callable[[], str] = now_iso, seating: Seating | None = None, served: ServedFile | None = None):
+                 clock: Callable[[], str] = now_iso, seating: Seating | None = None, served: ServedFile | None = None,
+                 meanwhile: Meanwhile = nothing_meanwhile):
         self.folder = folder
+        self.meanwhile = meanwhile
         self.names = frozenset(names)
         self.port = port
         self.throttle = throttle or Throttle()
@@ -291,6 +298,7 @@ class TableApi:
             if book is None:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
             code = parse_code(route.code)
+            self.meanwhile("find")
             found = self._find(book, code) if code is not None else None
             if found is None and moved:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
@@ -310,6 +318,8 @@ class TableApi:
             decide = decider(route.action, setup, body, Stamp(secrets.token_hex(8), self.clock(),
                                                                      request.address))
             decision = decide(book.table_entries(record.id, table))  # on what is committed now, without waiting
+            if decision.entry is not None:
+                self.meanwhile("decided")
             if decision.entry is not None and self._sealed(record):
                 return sealed(decision)
             if decision.entry is not None:  # a change: decided again, and appended, in one write transaction

@@ -33,6 +33,7 @@ LISTEN_BACKLOG = 256  # connections the system holds for us before they are acce
 READ_SECONDS = 5.0  # a client has this long to send its whole request (an idle or slow one is dropped after it)
 RESERVED_FILES = 32  # open files kept free beside the connections: the workbooks being read, the console, the socket
 ACCEPT_PAUSE = 0.1  # seconds to wait before accepting again when the system has no file left for a connection
+STOP_POLL = 0.05  # seconds between the serving loop's looks at `shutdown()` (socketserver's 0.5 held up each stop)
 OUT_OF_FILES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM,
                 *(getattr(errno, name) for name in ("WSAEMFILE", "WSAENOBUFS") if hasattr(errno, name))}  # Windows
 LOCAL_NAMES = ("localhost", "127.0.0.1")
@@ -312,6 +313,11 @@ class DisplayServer(ThreadingHTTPServer):
     def active(self) -> int:
         """Connections open now, each in its own thread (on every address sharing these slots)."""
         return self.slots.active
+
+    def serve_forever(self, poll_interval: float = STOP_POLL) -> None:
+        """Serve until `shutdown()`, which returns within `poll_interval` (how long `serve` takes to stop on Ctrl+C:
+        it shuts each of its servers down in turn)."""
+        super().serve_forever(poll_interval)
 
     def get_request(self) -> tuple[socket.socket, object]:
         try:

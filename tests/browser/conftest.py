@@ -70,15 +70,25 @@ def frozen_clock(page) -> None:
     page.clock.pause_at(CLOCK_START + 1000)
 
 
+def jump(page, ms: int) -> None:
+    """Move the page's frozen clock on by `ms` in one jump, every timer then due fired once, at the end (Playwright's
+    `clock.fast_forward`). For a page about to ask its server (a poll, a press sent again): the request goes out at
+    the end of the jump and the clock stands still until its answer, which is real and may land at any later moment
+    (much later on a busy machine), is taken. `clock.run_for` instead fires the timers one after the other and lets
+    the page run between them: an answer landing in the middle of the run is counted down by the rest of it (the
+    server's 00:07 shown as 时间到)."""
+    page.clock.fast_forward(ms)
+
+
 @contextlib.contextmanager
 def serving_round_1(folder: Path, **options: object) -> Iterator[tuple[dict[int, str], str]]:
     """An 8-team event with round 1 drawn in `folder`, served by the real hall on 127.0.0.1 (a free port) until the
     block ends: the tables' entry codes and the base address. `options` go to `hall.make_hall` (pin, clock)."""
     from shuangsheng.hall import hall
     from shuangsheng.storage.ledger.connection import Ledger
-    from tests.events import draw, start_event
+    from tests.events import played_rounds
 
-    draw(folder, start_event(folder, teams=8))
+    played_rounds(folder, teams=8, rounds=0)  # start_event, then round 1 drawn
     with Ledger.open(folder) as book:
         codes = book.codes(book.draws()[1].id)
     server = hall.make_hall(folder, ["127.0.0.1"], 0, log=lambda line: None, settle=0.0, **options)

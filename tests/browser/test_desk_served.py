@@ -14,7 +14,7 @@ import pytest
 from shuangsheng.hall import hall
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.table.codes import format_code
-from tests.browser.conftest import frozen_clock, serving_round_1
+from tests.browser.conftest import frozen_clock, jump, serving_round_1
 from tests.browser.test_show_page import wait_until
 from tests.browser.test_table_page import enter_hand, settled, tap
 from tests.browser.test_table_page_served import phone_in
@@ -53,10 +53,11 @@ def page_in(browser, size: tuple[int, int]):
 
 
 def until(page, step_ms: int, expression: str, tries: int = 8) -> None:
-    """Move the page's timers on by `step_ms` (it asks the server that often) until `expression` holds: answers are
-    real, so one may land after a round of the timers, and the page asks again only once it has landed."""
+    """Move the page's clock on by `step_ms` (it asks the server that often), in one jump, until `expression`
+    holds: answers are real, so one may land after a round of the timers, and the page asks again only once it has
+    landed."""
     for _ in range(tries):
-        page.clock.run_for(step_ms)
+        jump(page, step_ms)
         try:
             wait_until(page, expression, timeout=0.5)
             return
@@ -126,7 +127,7 @@ def test_the_desk_runs_a_round_with_a_phone_and_the_tv(served, browser, screensh
         desk.click("#dClose")
         assert "加时5分" in tile.inner_text()
 
-        phone.clock.run_for(10_000)  # the phone's next poll: its own time, with the extra minutes
+        jump(phone, 10_000)  # the phone's next poll: its own time, with the extra minutes
         wait_until(phone, "document.getElementById('clockLabel').textContent === '本桌剩余（含加时5分钟）'")
         assert phone.inner_text("#clockTime") == "55:00"
 
@@ -140,7 +141,7 @@ def test_the_desk_runs_a_round_with_a_phone_and_the_tv(served, browser, screensh
         wait_until(desk, "document.getElementById('clockButton').textContent === '继续'")
         assert desk.inner_text("#clockState") == "暂停"
         tv_polled(tv, "document.getElementById('clock-label').textContent === '暂停'")
-        phone.clock.run_for(10_000)
+        jump(phone, 10_000)
         wait_until(phone, "document.getElementById('clockLabel').textContent.startsWith('计时暂停')")
         served.clock.advance(300)  # five minutes paused: not counted
         desk.click("#clockButton")  # and resumed
@@ -152,10 +153,10 @@ def test_the_desk_runs_a_round_with_a_phone_and_the_tv(served, browser, screensh
         assert desk.inner_text("#clockTime") == "时间到"
         tv_polled(tv, "document.getElementById('clock-time').textContent === '时间到'")
         tv.screenshot(path=str(screenshots / "served-tv-time-up-1920x1080.png"))
-        phone.clock.run_for(10_000)
+        jump(phone, 10_000)
         wait_until(phone, "document.getElementById('clockTime').textContent === '05:00'")
         served.clock.advance(300)
-        phone.clock.run_for(10_000)
+        jump(phone, 10_000)
         wait_until(phone, "document.getElementById('clockTime').textContent === '时间到'")
         assert phone.inner_text("#clockNote") == "时间到：打完这一局，录入后按“结束”"
         assert phone.get_attribute("#end", "class") == "warn urgent"

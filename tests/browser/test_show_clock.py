@@ -11,7 +11,7 @@ import pytest
 
 from shuangsheng.hall.server import SECURITY_HEADERS
 from shuangsheng.render.show_page import page_html, version_of, views_html
-from tests.browser.conftest import ALL_SIZES, CLOCK_START, frozen_clock
+from tests.browser.conftest import ALL_SIZES, CLOCK_START, frozen_clock, jump
 from tests.browser.test_show_page import board_of, layout_problems, wait_until
 from tests.events import draw, played_rounds, start_event
 
@@ -66,21 +66,20 @@ def open_tv(browser, folder, size=(1920, 1080)):
 
 
 def answered(page) -> None:
-    """Let the page ask board.json once more (it asks every 1.5 s) and take the answer."""
-    page.clock.run_for(1_600)
-    page.wait_for_timeout(100)  # the answer itself is real (page.route), only timers are Playwright's
+    """Let the page ask board.json once more (it asks 1.5 s after its last answer) and take the answer: the answer
+    itself is real (page.route), only timers are Playwright's, so it is waited for until the page has taken it, with
+    the clock standing still meanwhile (`jump`)."""
+    before = page.evaluate("showDisplay.polls()")
+    jump(page, 1_600)
+    wait_until(page, f"showDisplay.polls() > {before}")
 
 
 def answered_until(page, expression: str, tries: int = 8) -> None:
-    """Let the page ask board.json until `expression` holds: an answer is real, so it may land after one round of
-    the (Playwright's) timers, and the page asks again only once it has landed."""
+    """Let the page ask board.json, one answer after the other, until `expression` holds."""
     for _ in range(tries):
-        page.clock.run_for(1_600)
-        try:
-            wait_until(page, expression, timeout=0.5)
+        answered(page)
+        if page.evaluate(expression):
             return
-        except AssertionError:
-            continue
     raise AssertionError(f"not true after {tries} answers: {expression}")
 
 

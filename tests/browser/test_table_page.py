@@ -17,7 +17,7 @@ from shuangsheng.render.table_page import table_page
 from shuangsheng.table import entry
 from shuangsheng.table.log import Action, Entry, Seat, Stamp, TableSetup, fold
 from shuangsheng.table.state import table_state
-from tests.browser.conftest import CLOCK_START, frozen_clock
+from tests.browser.conftest import CLOCK_START, frozen_clock, jump
 
 CODE = "ABCD2345"
 WECHAT_UA = (
@@ -128,7 +128,7 @@ def fake():
 def served(table: FakeTable):
     """`table` answered on a port of 127.0.0.1 as `serve` would (its address in `table.url`), stopped afterwards."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (FakeHandler,), {"table": table}))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)  # stopped at once
     thread.start()
     table.url = f"http://127.0.0.1:{server.server_address[1]}/t/{CODE}"
     yield table
@@ -480,10 +480,11 @@ def open_with_clock(page, fake: FakeTable) -> None:
 
 
 def polled(page) -> None:
-    """Let the page ask for the table once more (every 10 s) and take the answer (which is real, not faked): waited
-    for until the page has it, not for a fixed moment (too short on a busy machine)."""
+    """Let the page ask for the table once more (every 10 s) and take the answer (which is real, not faked): the
+    10 s in one jump, so the clock stands still from the moment the page asks until it has the answer, waited for
+    until the page counts it, not for a fixed moment (too short on a busy machine)."""
     before = page.evaluate("window.tablePage.polls()")
-    page.clock.run_for(10_000)
+    jump(page, 10_000)
     wait_until(page, f"window.tablePage.polls() > {before}")
     settled(page)
 
@@ -596,8 +597,7 @@ def test_a_hand_answered_404_once_while_playing_is_sent_again_with_the_same_id(f
     wait_until(phone, "window.tablePage.pending() && !window.tablePage.busy()")  # answered 404, still pending
     assert stored_hands(fake) == [1]
     phone.clock.run_for(3_000)  # sent again after RETRY_MS
-    time.sleep(0.2)
-    settled(phone)
+    settled(phone)  # pending until the hand sent again is answered
     assert stored_hands(fake) == [1, 2]
     assert len({body["id"] for action, body in fake.posts if action == "hands" and body["hand"] == 2}) == 1
     assert phone.locator("#errors").is_hidden() and phone.errors == []
