@@ -231,6 +231,48 @@ def test_draw_prints_the_check_command_and_check_writes_nothing(tmp_path: Path) 
     assert "还没有抽签" in cli("draw", folder, "--check", 3, code=1).output
 
 
+def test_check_of_a_round_not_drawn_answers_at_once_and_its_advice_works(tmp_path: Path) -> None:
+    """`draw --check N` for any N typed: refused before any work (the rounds 1…N are not read one by one), naming the
+    rounds that are drawn and a command that works."""
+    folder = new_event(tmp_path / "event", 5)
+    first = cli("draw", folder, "--check", 1, code=1).output
+    assert "还没有抽过任何一轮" in first and f"shuangsheng draw {folder}" in first
+    cli("draw", folder, "--seed", 3)
+    refused = cli("draw", folder, "--check", 10**20, code=1).output
+    assert f"第{10**20}轮还没有抽签" in refused and "已抽签的是第1轮" in refused
+    advice = refused.split("例如 ")[1].split()
+    assert advice[:2] == ["shuangsheng", "draw"]
+    assert "对阵与记录一致" in cli(*advice[1:]).output
+
+
+def test_check_names_a_seed_cell_changed_in_the_workbook(tmp_path: Path) -> None:
+    """Changing round-1.xlsx's 随机种子 cell (the draw itself untouched) is a difference, not 一致."""
+    import openpyxl
+
+    folder = new_event(tmp_path / "event", 5)
+    cli("draw", folder, "--seed", 3)
+    path = round_file(folder, 1)
+    book = openpyxl.load_workbook(path)
+    sheet = next(ws for ws in book.worksheets if any(c.value == "随机种子" for row in ws.iter_rows() for c in row))
+    label = next(c for row in sheet.iter_rows() for c in row if c.value == "随机种子")
+    sheet.cell(label.row, label.column + 1).value = 4
+    book.save(path)
+    wrong = cli("draw", folder, "--check", 1, code=1).output
+    assert "round-1.xlsx 里写的随机种子（4）与 event.db 记下的（3）不同" in wrong
+
+
+def test_check_refuses_a_newer_program_s_event_db_instead_of_checking_the_workbook(tmp_path: Path) -> None:
+    from shuangsheng.storage.ledger.schema import SCHEMA_VERSION
+
+    folder = new_event(tmp_path / "event", 5)
+    cli("draw", folder, "--seed", 3)
+    with sqlite3.connect(folder / DB_NAME) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    refused = cli("draw", folder, "--check", 1, code=1).output
+    assert "更新版本" in refused and "一致" not in refused
+
+
 def test_check_on_a_folder_from_before_event_db_uses_the_workbook_and_creates_nothing(tmp_path: Path) -> None:
     folder = new_event(tmp_path / "event", 5)
     cli("draw", folder, "--seed", 3)

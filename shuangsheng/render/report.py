@@ -115,7 +115,7 @@ def redo_lines(report: DrawReport) -> list[str]:
 
 def check_text(check: DrawCheck) -> str:
     """What `shuangsheng draw --check N` prints."""
-    how = f"随机种子 {check.seed}" if check.seed is not None else "纸签签号"
+    how = f"随机种子 {check.seed} " if check.seed is not None else "纸签签号"
     head = f"第{check.number}轮抽签复核：按 {check.source} 记下的{how}和抽签名单（{len(check.pool)}组）重抽"
     if check.agrees:
         return f"{head}，对阵与记录一致。"
