@@ -573,8 +573,11 @@ def test_each_step_says_what_comes_next(tmp_path):
     assert "报名表现有3组" in printed
     drawn = cli("draw", folder, "--seed", 1).output
     assert f"下一步：打印对阵表和计分卡（每桌一张）；比赛结束后，把各桌的每一局填入 round-1.xlsx，然后运行 shuangsheng score {folder}" in drawn
-    entered = cli("score", folder).output
-    assert f"下一步：把还没有录入的桌填入 round-1.xlsx，再运行 shuangsheng score {folder}" in entered
+    entered = cli("score", folder).output  # nothing entered yet: exit 0, nothing written, and what to do
+    assert "第1轮还没有录入任何一桌" in entered and "这次什么也没有写" in entered
+    assert f"下一步：各桌的成绩录入记分表（或扫码录分）后，再运行 shuangsheng score {folder}" in entered
+    assert not (folder / "round-1-checked.xlsx").exists() and not (folder / "第1轮成绩.pdf").exists()
+    assert json.loads(cli("score", folder, "--json").stdout)["empty"] is True
     fill(folder, 1)
     assert f"下一步：运行 shuangsheng draw {folder} 抽下一轮" in cli("score", folder).output
     cli("draw", folder, "--seed", 2)

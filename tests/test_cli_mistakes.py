@@ -13,7 +13,7 @@ import pytest
 from shuangsheng.game.rules import RuleSet
 from shuangsheng.storage import workbook
 from shuangsheng.storage.event import EventError, default_text, parse
-from tests.events import finished, new_event
+from tests.events import fill, finished, new_event
 from tests.helpers import cli, sha
 from tests.pdfcheck import text_of
 
@@ -56,6 +56,7 @@ def test_materials_into_a_pdf_open_in_a_reader_is_a_message(tmp_path, lock):
 def test_score_with_the_checked_copy_open_in_excel_still_reports(tmp_path, lock):
     folder = new_event(tmp_path / "event")
     cli("draw", folder, "--seed", 1, code=0)
+    fill(folder, 1)
     lock()
     result = cli("score", folder, code=1)
     assert "第1轮 计分结果" in result.output  # the report is shown all the same
@@ -264,6 +265,7 @@ def test_names_with_stray_spaces_print_the_same_in_every_file(tmp_path):
                                        ["11", "钱七", "孙八"]])
     cli("materials", folder, "--force", code=0)
     drawn = cli("draw", folder, "--seed", 1, code=0).output
+    fill(folder, 1)
     scored = cli("score", folder, code=0).output
     texts = {"draw": drawn, "score": scored}
     for pdf in folder.glob("*.pdf"):

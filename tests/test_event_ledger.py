@@ -42,7 +42,8 @@ def test_init_creates_event_db(tmp_path: Path) -> None:
 def test_a_checked_copy_stopped_before_its_rename_is_not_a_person_s_edit(tmp_path: Path, monkeypatch) -> None:
     folder = new_event(tmp_path / "event", 4)
     cli("draw", folder, "--seed", 1)
-    cli("score", folder)  # the checked copy of the blank round
+    fill(folder, 1, skip=(2,))
+    cli("score", folder)  # the checked copy of the round half entered
     checked = folder / "round-1-checked.xlsx"
     before = checked.read_bytes()
     fill(folder, 1)
@@ -69,6 +70,7 @@ def test_the_checked_copy_is_written_again_only_when_what_it_shows_changed(tmp_p
     folder = new_event(tmp_path / "event", 4)
     cli("draw", folder, "--seed", 1)
     checked = folder / "round-1-checked.xlsx"
+    fill(folder, 1, skip=(2,))
     cli("score", folder)
     blank = checked.stat()
     source = workbook.made_from(checked)
@@ -76,7 +78,7 @@ def test_the_checked_copy_is_written_again_only_when_what_it_shows_changed(tmp_p
     again = cli("score", folder)  # nothing entered since: the copy already there is this one
     assert f"检查副本（逐局级数与说明，错误处已标出）：{checked}" in again.output
     assert (checked.stat().st_ino, checked.stat().st_mtime_ns) == (blank.st_ino, blank.st_mtime_ns)
-    fill(folder, 1)  # the hands entered: a new copy
+    fill(folder, 1)  # the other table's hands entered: a new copy
     cli("score", folder)
     assert workbook.made_from(checked) != source
     assert workbook.read_round(checked).match(1).record == workbook.read_round(round_file(folder, 1)).match(1).record
@@ -85,6 +87,7 @@ def test_the_checked_copy_is_written_again_only_when_what_it_shows_changed(tmp_p
 def test_a_person_s_edit_is_still_named(tmp_path: Path) -> None:
     folder = new_event(tmp_path / "event", 4)
     cli("draw", folder, "--seed", 1)
+    fill(folder, 1, skip=(2,))
     cli("score", folder)
     (folder / "round-1-checked.xlsx").write_bytes(b"typed over by a person")
     result = cli("score", folder)
@@ -388,6 +391,36 @@ def test_a_correction_after_the_next_draw_has_one_way_forward_carried_to_the_end
     cli("score", folder)
     result = cli("awards", folder)
     assert "一等奖" in result.output and (folder / "荣誉证书.pdf").is_file()
+
+
+def test_plain_score_names_an_earlier_round_changed_since_it_was_scored_and_its_advice_leads_on(tmp_path: Path) -> None:
+    """A referee corrects round 1 after round 2 was drawn and runs plain `score`: it scores round 2 (nothing entered
+    yet: nothing written) and names round 1, with the command; that command names `draw --redo 2`, which works."""
+    from dataclasses import replace
+
+    from shuangsheng.game.hands import MatchRecord
+    from shuangsheng.usecases.score import score
+
+    folder = second_round_drawn(tmp_path / "event")
+    assert "第1轮" not in cli("score", folder).output  # nothing changed: nothing said of round 1
+    round2 = workbook.read_round(round_file(folder, 2)).match(2).pairing
+    winners = {m.outcome.table: m.outcome.winner for m in score(folder, 1).score.matches}
+    wrong = next(t for t, w in winners.items() if w in (round2.a, round2.b))
+    typed = simulated(wrong, folder)
+    workbook.fill_round(round_file(folder, 1),
+                        {wrong: MatchRecord(tuple(replace(h, dealer=h.dealer.other) for h in typed.hands))})
+    before = hashes(folder)
+    plain = cli("score", folder).output
+    assert "第2轮还没有录入任何一桌" in plain
+    assert f"第1轮第{wrong}桌在上次计分" in plain and "之后改过" in plain and "--redo 2" in plain
+    advice = plain.split("请运行 ")[1].split("；")[0].split()
+    assert advice == ["shuangsheng", "score", str(folder), "--round", "1"]
+    assert hashes(folder) == before  # round 2 empty: nothing written, nothing recorded
+    scored = cli(*advice[1:]).output
+    assert f"下一步：运行 shuangsheng draw {folder} --redo 2" in scored
+    assert "第1轮第" not in cli("score", folder, "--round", 1).output.split("下一步")[0].split("注意")[0]
+    cli("draw", folder, "--redo", 2)
+    assert "之后改过" not in cli("score", folder).output  # taken in: nothing more to say
 
 
 # --- 6. teams.xlsx, [rules] and [format] changed after the draw ---

@@ -98,7 +98,7 @@ def score(
 
 def _score(folder: Path, round_number: int | None, *, json_out: bool, force: bool, verify: Path | None,
            accept_rules: bool) -> None:
-    from shuangsheng.render.report import edited_checked_copy, score_text, verification_text
+    from shuangsheng.render.report import empty_round_text
     from shuangsheng.usecases.papers.score import write_score_papers
     from shuangsheng.usecases.score_step import score_and_write, score_step_json
 
@@ -107,29 +107,40 @@ def _score(folder: Path, round_number: int | None, *, json_out: bool, force: boo
                                write_papers=lambda report: write_score_papers(report, force=force))
     except UserError as exc:
         fail(exc.messages, as_json={"errors": exc.messages} if json_out else None)
-    report = step.report
     if json_out:
         print_json(score_step_json(step, folder))
-    else:
-        typer.echo(score_text(report.score, report.teams))
-        if report.verification is not None:
-            typer.echo(verification_text(report.verification, step.book, folder, other_path=verify,
-                                         round_number=report.score.round.number))
-        for item in step.not_written:
-            typer.echo("\n".join(item.lines()), err=True)
-        if step.checked_edited:
-            typer.echo(edited_checked_copy(report.checked, step.book, folder), err=True)
-        for line in report.notes:
+    elif step.empty:
+        typer.echo(empty_round_text(step.report.score, folder))
+        for line in step.report.notes:
             typer.echo(line, err=True)
-        if step.checked is not None:
-            typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{step.checked}")
-        for path in step.papers:
-            typer.echo(f"已生成 {path}")
-        typer.echo(_score_next(step, folder))
+    else:
+        _score_lines(step, folder, verify)
     for line in step.warnings:
         typer.echo(line, err=True)
     if step.failed:
         raise typer.Exit(code=1)
+
+
+def _score_lines(step, folder: Path, verify: Path | None) -> None:  # type: ignore[no-untyped-def]
+    """What `score` prints of a round scored."""
+    from shuangsheng.render.report import edited_checked_copy, score_text, verification_text
+
+    report = step.report
+    typer.echo(score_text(report.score, report.teams))
+    if report.verification is not None:
+        typer.echo(verification_text(report.verification, step.book, folder, other_path=verify,
+                                     round_number=report.score.round.number))
+    for item in step.not_written:
+        typer.echo("\n".join(item.lines()), err=True)
+    if step.checked_edited:
+        typer.echo(edited_checked_copy(report.checked, step.book, folder), err=True)
+    for line in report.notes:
+        typer.echo(line, err=True)
+    if step.checked is not None:
+        typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{step.checked}")
+    for path in step.papers:
+        typer.echo(f"已生成 {path}")
+    typer.echo(_score_next(step, folder))
 
 
 def _score_next(step, folder: Path) -> str:  # type: ignore[no-untyped-def]

@@ -123,6 +123,13 @@ def check_text(check: DrawCheck) -> str:
                       "请核对对阵表；round-N.xlsx 可能被改动过或换成了别的文件"])
 
 
+def empty_round_text(score: RoundScore, folder: Path) -> str:
+    """What `score` prints for a round with nothing entered at any table: nothing was written."""
+    n = score.round.number
+    return (f"第{n}轮还没有录入任何一桌（{score.sheet.path.name} 里没有一局，扫码录分也还没有），这次什么也没有写。"
+            f"\n下一步：各桌的成绩录入记分表（或扫码录分）后，再运行 {command_line('score', folder)}")
+
+
 def score_text(score: RoundScore, teams: Mapping[str, Team]) -> str:
     """What `shuangsheng score` prints: per table the teams, levels and result; the errors; who goes on."""
     r = score.round

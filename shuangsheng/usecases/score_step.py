@@ -39,6 +39,7 @@ class ScoreStep:
     warnings: tuple[str, ...]  # the papers' (fonts: a name the font cannot print)
     not_written: tuple[NotWritten, ...]
     next_step: NextStep
+    empty: bool = False  # nothing entered at any table yet: nothing written, nothing recorded
 
     @property
     def book(self) -> str:
@@ -59,6 +60,9 @@ def score_and_write(folder: Path, number: int | None = None, *, verify: Path | N
     shuangsheng.usecases.score.score). Raises UserError only when the round cannot be scored at all; a file that cannot be written
     is recorded in `not_written`."""
     report = score.score(folder, number, verify=verify, accept_rules=accept_rules)
+    if verify is None and score.nothing_entered(report.score):
+        next_step = round_results(report.score, report.teams, None).next_step
+        return ScoreStep(report, None, False, (), (), (), next_step, empty=True)
     checked: Path | None = None
     edited = False
     not_written: list[NotWritten] = []
@@ -84,6 +88,8 @@ def score_step_json(step: ScoreStep, folder: Path) -> dict[str, object]:
     copy, and "verify" for a second entry."""
     report = step.report
     doc = score_as_json(report.score)
+    if step.empty:
+        doc["empty"] = True
     if step.not_written:
         errors = doc.setdefault("errors", [])
         assert isinstance(errors, list)
