@@ -125,7 +125,8 @@ def hold(folder: Path, *, json_out: bool = False) -> contextlib.ExitStack:
         fail(exc.messages, as_json=exc.as_json() if json_out else None)
     except OSError as exc:  # a folder that cannot be written to at all
         stack.close()
-        error = UserError([Issue.of_file(folder, f"无法写入（{exc.strerror or exc}）。请确认这个文件夹可以写入、磁盘还有空间")])
+        error = UserError([Issue.of_file(folder, f"无法写入（{exc.strerror or exc}）。"
+                                                 "请确认这个文件夹可以写入、磁盘还有空间")])
         fail(error.messages, as_json=error.as_json() if json_out else None)
     for line in notes:
         typer.echo(line, err=True)

@@ -2,9 +2,9 @@
 the 对阵 sheet's 终局 cells (a lost card). Pure: works on what `read_round` read and the entries the ledger holds.
 
 One source filled → that one is the record. Paper and phone both → they must agree hand by hand; each difference
-is a `Difference`: a problem at the sheet's cell, of the hand and field compared, with both values as shown. The phone entries count only once the match is over
-(decided after the end, or won by passing A): a table still playing on the phone is open (进行中) with its current
-levels, unless its paper sheet is filled. A match given by its 终局 cells alone is `final_only`: decided by those
+is a `Difference`: a problem at the sheet's cell, of the hand and field compared, with both values as shown. The
+phone entries count only once the match is over (decided after the end, or won by passing A): a table still playing
+on the phone is open (进行中) with its current levels, unless its paper sheet is filled. A match given by its 终局 cells alone is `final_only`: decided by those
 levels, and marked 未逐局核对 wherever it is shown.
 """
 
@@ -81,7 +81,7 @@ class Difference(Issue):
     """One hand where the paper sheet and the phone disagree, as `--verify`'s Difference
     (shuangsheng.storage.workbook.verify) is one cell where two entries disagree. The place: the sheet's cell (file,
     sheet, cell), the hand and the field compared (field None: a hand one of the two lacks). `paper` and `phone`: the
-    values as shown ('85', '空', '庄家A，台下得分40' for a whole hand); None where that source lacks the hand. Its
+    values as shown ('85', '空', '庄家甲方，台下得分40' for a whole hand); None where that source lacks the hand. Its
     sentence (`detail`, `message`) is worded from these parts and names the phone's hand itself, so `message` adds
     no hand part: `str()` is 'round-1.xlsx 第3桌!D9：台下得分记分表为“85”，扫码录分第3局为“58”，两者不一致'."""
 
