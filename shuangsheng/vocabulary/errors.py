@@ -153,7 +153,8 @@ ERROR_KEYS = ("message", "file", "sheet", "cell", "hand", "field")  # the error 
 
 
 def issues_json(issues: Iterable[Issue]) -> dict[str, object]:
-    """`{"errors": [error object, …]}`: what the table and desk APIs answer when they refuse."""
+    """`{"errors": [error object, …]}`: what the table and desk APIs answer when they refuse, and a match record
+    that does not replay (`shuangsheng.game.match.result_as_json`)."""
     return {"errors": [issue.as_json() for issue in issues]}
 
 
