@@ -23,6 +23,7 @@ from shuangsheng.knockout.draw import draw_round
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage import workbook
 from shuangsheng.storage.names import checked_path
+from shuangsheng.vocabulary.errors import ERROR_KEYS
 from tests.events import fill, new_event, round_file, team_list
 from tests.helpers import cli, digests, sha
 from tests.pdfcheck import text_of
@@ -183,7 +184,10 @@ def test_score_json_with_errors_is_still_one_document(tmp_path):
     doc = score_json(folder, code=1)
     bad = doc["matches"][1]
     assert bad["status"] == "invalid" and bad["winner"] is None
-    assert any(e.startswith(f"round-1.xlsx 第2桌!{POINTS_COLUMN}{FIRST_HAND_ROW}：") for e in bad["errors"])
+    error = next(e for e in bad["errors"] if e["cell"] == f"{POINTS_COLUMN}{FIRST_HAND_ROW}")
+    assert (error["file"], error["sheet"], error["hand"], error["field"]) == ("round-1.xlsx", "第2桌", None, None)
+    assert "83" in error["message"] and "round-1.xlsx" not in error["message"] and "!" not in error["message"]
+    assert all(tuple(e) == ERROR_KEYS for e in bad["errors"])
     assert doc["matches"][0]["errors"] == []
 
 
@@ -354,7 +358,10 @@ def test_json_errors_from_a_broken_folder(tmp_path):
     for command in ("score", "awards"):
         result = cli(command, tmp_path, "--json", code=1)
         doc = json.loads(result.stdout)
-        assert any("event.toml" in e for e in doc["errors"])
+        assert set(doc) == {"errors", "heading", "hint"}, command  # a UserError as the one failure document
+        assert all(tuple(e) == ERROR_KEYS for e in doc["errors"])
+        assert str(tmp_path / "event.toml") in [e["file"] for e in doc["errors"]]
+        assert not any("event.toml" in e["message"] for e in doc["errors"])  # the file is a key of its own
 
 
 # --- 5. paper lots ---

@@ -166,6 +166,9 @@ def test_a_second_command_waits_then_names_the_holder(tmp_path: Path, monkeypatc
         for command in ("draw", "score", "materials", "bracket", "awards"):
             result = cli(command, folder, code=1)
             assert "另一个命令（shuangsheng score 活动" in result.output and "正在使用这个文件夹" in result.output
+        for command in ("score", "awards"):  # --json: the refusal is the one failure document on stdout
+            doc = json.loads(cli(command, folder, "--json", code=1).stdout)
+            assert set(doc) == {"errors", "heading", "hint"} and "正在使用这个文件夹" in doc["errors"][0]["message"]
         assert hashes(folder) == before
     finally:
         holder.kill()

@@ -92,7 +92,7 @@ def score(
     ] = False,
 ) -> None:
     """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本、本轮成绩和加赛单（PDF），不改动原文件。"""
-    with hold(folder):
+    with hold(folder, json_out=json_out):
         _score(folder, round_number, json_out=json_out, force=force, verify=verify, accept_rules=accept_rules)
 
 
@@ -106,7 +106,7 @@ def _score(folder: Path, round_number: int | None, *, json_out: bool, force: boo
         step = score_and_write(folder, round_number, verify=verify, force=force, accept_rules=accept_rules,
                                write_papers=lambda report: write_score_papers(report, force=force))
     except UserError as exc:
-        fail(exc.messages, as_json={"errors": exc.messages} if json_out else None)
+        fail(exc.messages, as_json=exc.as_json() if json_out else None)
     if json_out:
         print_json(score_step_json(step, folder))
     elif step.empty:
@@ -170,14 +170,14 @@ def awards(
     from shuangsheng.usecases.papers.ending import write_awards
 
     try:
-        with hold(folder):
+        with hold(folder, json_out=json_out):
             chart, state = bracket(folder)
             written = None
             if chart.placings.complete:
                 written = write_awards(folder, chart, state.event, day=state.event.print.award_date,
                                        per_player=per_player, force=force)
     except UserError as exc:
-        fail(exc.messages, as_json={"errors": exc.messages} if json_out else None)
+        fail(exc.messages, as_json=exc.as_json() if json_out else None)
     if json_out:
         print_json(placings_as_json(chart.placings))
     else:

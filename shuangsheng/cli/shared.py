@@ -14,7 +14,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from shuangsheng.cli_help import DOCS_HINT, ChineseCommand, ChineseGroup, WholeNumber, a_file, a_folder
-from shuangsheng.vocabulary.errors import UserError  # tiny modules; the heavy ones are imported inside each command
+from shuangsheng.vocabulary.errors import Issue, UserError  # tiny; the heavy modules are imported inside each command
 
 _FOLDER_PARAMS = ("folder", "out")  # where a command works: the crash report goes there
 
@@ -107,10 +107,10 @@ def settled() -> Iterator[None]:
         gc.unfreeze()
 
 
-def hold(folder: Path) -> contextlib.ExitStack:
+def hold(folder: Path, *, json_out: bool = False) -> contextlib.ExitStack:
     """One file-writing command at a time: the folder's lock (waits briefly, then names the holder: exit 1),
     then event.db opened or built and the program's stale temporary files removed. A folder that is not there
-    yet is not held (the command says so, or creates it)."""
+    yet is not held (the command says so, or creates it). `json_out`: a refusal as the `--json` failure."""
     from shuangsheng.storage.ledger.lock import exclusive
     from shuangsheng.usecases.folder import prepare
 
@@ -122,10 +122,12 @@ def hold(folder: Path) -> contextlib.ExitStack:
         notes = prepare(folder)
     except UserError as exc:
         stack.close()
-        fail(exc.messages)
+        fail(exc.messages, as_json=exc.as_json() if json_out else None)
     except OSError as exc:  # a folder that cannot be written to at all
         stack.close()
-        fail(f"{folder}：无法写入（{exc.strerror or exc}）。请确认这个文件夹可以写入、磁盘还有空间")
+        error = UserError([Issue.of_file(folder, f"无法写入（{exc.strerror or exc}）。"
+                                                 "请确认这个文件夹可以写入、磁盘还有空间")])
+        fail(error.messages, as_json=error.as_json() if json_out else None)
     for line in notes:
         typer.echo(line, err=True)
     return stack

@@ -25,9 +25,14 @@ class NotWritten:
     reasons: tuple[Issue, ...]
 
     def lines(self) -> list[str]:
-        """The terminal's lines (and `score --json`'s "errors"): the first reason after what was not written."""
+        """The terminal's lines: the first reason after what was not written."""
         first, *rest = [str(reason) for reason in self.reasons] or [""]
         return [f"{self.what}没有更新：{first}", *rest]
+
+    def as_json(self) -> list[dict[str, object]]:
+        """`score --json`'s "errors": each reason as the error object, its message after what was not written."""
+        return [reason.as_json() | {"message": f"{self.what}没有更新：{reason.message}"}
+                for reason in self.reasons or (Issue.plain(""),)]
 
 
 @dataclass(frozen=True)
@@ -84,8 +89,8 @@ def score_and_write(folder: Path, number: int | None = None, *, verify: Path | N
 
 
 def score_step_json(step: ScoreStep, folder: Path) -> dict[str, object]:
-    """`score --json` (docs/README.md): the round, plus "errors" for outputs not written, "warnings" for a kept checked
-    copy, and "verify" for a second entry."""
+    """`score --json` (docs/README.md): the round, plus "errors" (error objects) for outputs not written, "warnings"
+    for a kept checked copy, and "verify" for a second entry."""
     report = step.report
     doc = score_as_json(report.score)
     if step.empty:
@@ -93,7 +98,7 @@ def score_step_json(step: ScoreStep, folder: Path) -> dict[str, object]:
     if step.not_written:
         errors = doc.setdefault("errors", [])
         assert isinstance(errors, list)
-        errors.extend(line for item in step.not_written for line in item.lines())
+        errors.extend(error for item in step.not_written for error in item.as_json())
     warnings = [edited_checked_copy(report.checked, step.book, folder)] if step.checked_edited else []
     if warnings or report.notes:
         doc["warnings"] = [*warnings, *report.notes]
