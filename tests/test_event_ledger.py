@@ -437,6 +437,19 @@ def _teams_file(folder: Path, drop: str | None = None, rename: dict[str, tuple[s
     workbook.write_teams(folder / "teams.xlsx", teams, force=True)
 
 
+def test_a_team_added_after_the_draw_is_named_by_every_command_with_what_to_do(tmp_path: Path) -> None:
+    from tests.events import team_list
+
+    folder = new_event(tmp_path / "event", 4)
+    cli("draw", folder, "--seed", 1)
+    workbook.write_teams(folder / "teams.xlsx", team_list(5), force=True)
+    fill(folder, 1)
+    for command in ("score", "draw"):
+        said = cli(command, folder).output
+        assert "第05组是第1轮抽签之后加的" in said and "不能再加组" in said and "从报名表删去这一行" in said
+    assert "05" not in workbook.read_round(round_file(folder, 2)).round.pool
+
+
 def test_a_team_row_deleted_after_the_draw_keeps_the_names_recorded_at_the_draw(tmp_path: Path) -> None:
     folder = new_event(tmp_path / "event", 2)
     cli("draw", folder, "--seed", 1)
