@@ -426,6 +426,26 @@ def test_plain_score_names_an_earlier_round_changed_since_it_was_scored_and_its_
     assert "之后改过" not in cli("score", folder).output  # taken in: nothing more to say
 
 
+def test_a_redo_removes_the_voided_rounds_papers_and_keeps_one_a_person_changed(tmp_path: Path) -> None:
+    """`draw --redo 2` voids round 3: its 计分卡 (dead 录分码), 对阵表, 成绩 and checked copy go with it while they are
+    as the program wrote them; one a person changed is kept, and said."""
+    from tests.events import round_one_corrected, third_round_drawn
+
+    folder = third_round_drawn(tmp_path / "event")
+    fill(folder, 3, seed=6)
+    cli("score", folder)
+    stale = ["第3轮对阵表.pdf", "第3轮计分卡.pdf", "第3轮成绩.pdf", "第3轮成绩.png", "round-3-checked.xlsx"]
+    assert all((folder / name).is_file() for name in stale)
+    (folder / "第3轮对阵表.pdf").write_bytes(b"%PDF a person's own copy")
+    round_one_corrected(folder)
+    said = cli("draw", folder, "--redo", 2).output
+    assert f"已删除 {folder / '第3轮计分卡.pdf'}（第3轮的抽签已作废，上面的录分码已不能用）" in said
+    assert f"已删除 {folder / '第3轮成绩.pdf'}（第3轮的抽签已作废）" in said
+    assert not any((folder / name).exists() for name in stale[1:])
+    assert (folder / "第3轮对阵表.pdf").read_bytes() == b"%PDF a person's own copy"
+    assert f"{folder / '第3轮对阵表.pdf'}：第3轮的抽签已作废，这份文件也已作废；它和本程序生成的不一样" in said
+
+
 # --- 6. teams.xlsx, [rules] and [format] changed after the draw ---
 
 
