@@ -118,7 +118,8 @@ def serve(
         typer.echo(f"局域网地址：{url}（同一网络中的电视和手机用这个地址）")
     sheets = None
     if len(urls) > 1:
-        typer.echo("（Windows 防火墙询问是否允许 Python 访问网络时，请选“允许”，并勾选“专用网络”）")
+        typer.echo("（Windows 防火墙询问是否允许 Python 访问网络时，请选“允许”，并勾选“专用网络”；点了“取消”的话手机都连不上："
+                   "在“控制面板 → Windows Defender 防火墙 → 允许应用通过 Windows 防火墙”里给 Python 勾选“专用”）")
         sheets = _qr_sheets(folder, urls[1])
     where = f"（局域网中也可打开：{urls[-1]}desk）" if event.serve.desk_lan and len(urls) > 1 else "（在这台电脑上打开）"
     typer.echo(f"裁判台：{urls[0]}desk{where}")
