@@ -7,7 +7,7 @@ CJK font into the prefix's C:\\windows\\Fonts as msyh.ttc and simkai.ttf (the na
 so that lookup is what finds it), runs `shuangsheng.exe demo --teams 4` and checks its PDFs and PNGs, starts the
 Start-menu entry's launcher and fetches its first page on 127.0.0.1, starts it a second time and checks that this
 one finds the first and stops (Wine refuses a second bind either way, so it cannot show what Windows would allow),
-then stops Wine. Exit status 1 on any failure.
+stops Wine, and uninstalls: the program and its entries go, the events in Documents stay. Exit status 1 on any failure.
 
 What Wine 8 lacks and real Windows has: python-calamine's wheel imports `ProcessPrng` from bcryptprimitives.dll;
 a stand-in DLL exporting it (RtlGenRandom underneath, built here with mingw) goes into the prefix's system32 for
@@ -125,18 +125,39 @@ def check_launcher(folder: Path) -> None:
         first.wait()
 
 
+def check_uninstall(folder: Path, drive: Path) -> None:
+    """The uninstaller removes the program and its entries and leaves the events in Documents alone. `_?=` runs it
+    in place, so it has finished when wine returns (it cannot delete itself then: uninstall.exe stays)."""
+    windows = "C:\\" + str(folder.relative_to(drive)).replace("/", "\\")
+    wine(str(folder / "uninstall.exe"), "/S", f"_?={windows}")
+    left = sorted(path.name for path in folder.iterdir())
+    if left != ["uninstall.exe"]:
+        sys.exit(f"the uninstaller left {left} in {folder}")
+    entries = sorted(drive.glob("users/*/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/双升级比赛.lnk"))
+    if entries or sorted(HOME.glob("双升级比赛.lnk")):
+        sys.exit("the uninstaller left the Start-menu or desktop entry")
+    if not sorted(drive.glob("users/*/Documents/双升级比赛/示例比赛/event.toml")):
+        sys.exit("the uninstaller removed the events in Documents\\双升级比赛")
+    print("uninstalled: the program and its entries gone, Documents\\双升级比赛 kept", flush=True)
+
+
 def main() -> None:
     missing = [tool for tool in ("wine", "wineboot", "wineserver", "x86_64-w64-mingw32-gcc") if not shutil.which(tool)]
     if missing:
         sys.exit(f"missing: {', '.join(missing)}")
-    drive = prepare()
-    folder = installed(drive)
-    print(f"installed in {folder.relative_to(PREFIX)}", flush=True)
-    help_text = wine(str(folder / "bin" / "shuangsheng.exe"), "--help").stdout
-    if "双升级" not in help_text and "用法" not in help_text:
-        sys.exit(f"--help is not the Chinese help:\n{help_text}")
-    check_demo(folder, drive)
-    check_launcher(folder)
+    try:
+        drive = prepare()
+        folder = installed(drive)
+        print(f"installed in {folder.relative_to(PREFIX)}", flush=True)
+        help_text = wine(str(folder / "bin" / "shuangsheng.exe"), "--help").stdout
+        if "双升级" not in help_text or "用法" not in help_text:
+            sys.exit(f"--help is not the Chinese help:\n{help_text}")
+        check_demo(folder, drive)
+        check_launcher(folder)
+        check_uninstall(folder, drive)
+    finally:  # nothing of Wine's left running after the test
+        subprocess.run(["wineserver", "-k"], env=env(), check=False)
+        subprocess.run(["wineserver", "-w"], env=env(), check=False)
     print("Wine smoke test passed")
 
 
