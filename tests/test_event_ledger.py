@@ -421,6 +421,7 @@ def test_plain_score_names_an_earlier_round_changed_since_it_was_scored_and_its_
     assert hashes(folder) == before  # round 2 empty: nothing written, nothing recorded
     scored = cli(*advice[1:]).output
     assert f"下一步：运行 shuangsheng draw {folder} --redo 2" in scored
+    assert f"运行 shuangsheng draw {folder} --redo 2" in cli("score", folder).output  # scored, not carried on yet
     assert "第1轮第" not in cli("score", folder, "--round", 1).output.split("下一步")[0].split("注意")[0]
     cli("draw", folder, "--redo", 2)
     assert "之后改过" not in cli("score", folder).output  # taken in: nothing more to say

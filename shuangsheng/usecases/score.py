@@ -121,8 +121,11 @@ def _earlier_changes(state: EventFolder, number: int, draws: Mapping[int, DrawRe
         if record is None or not same_draw(draws[n].round, sheet.round):
             continue
         scored = score_round(sheet, state.rules_for(n))
+        later = state.rounds[n].round.pool
         if tables := changed_tables(scored, record):
-            notes.append(_changed_note(state.path, scored, tables, record.at, state.rounds[n].round.pool))
+            notes.append(_changed_note(state.path, scored, tables, record.at, later))
+        elif scored.advancement.decided and set(scored.advancement.advancing) != set(later):
+            notes.append(redo_hint(state.path, n + 1, later, scored.advancement.advancing))  # scored, not carried on
     return notes
 
 
