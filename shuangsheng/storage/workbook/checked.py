@@ -188,7 +188,7 @@ def _writer_fingerprint() -> str:
     if not _WRITER:
         import xlsxwriter
 
-        from shuangsheng.storage.workbook import style
+        import shuangsheng.storage.workbook.style as style
 
         code = Path(__file__).read_bytes() + Path(style.__file__).read_bytes() + xlsxwriter.__version__.encode()
         _WRITER.append(hashlib.sha256(code).hexdigest())
