@@ -167,8 +167,8 @@ def _order(columns: list[list[Slot]]) -> list[list[Slot]]:
     `sources`. Works back from the last column, which keeps its own order (tables, then byes)."""
     ordered = [columns[-1]]
     for previous in reversed(columns[:-1]):
-        came_from = {s.winner: s for s in previous if s.winner is not None}
-        later, new_order, used = ordered[0], [], set()
+        came_from: dict[str | None, Slot] = {s.winner: s for s in previous if s.winner is not None}
+        later, new_order, used = ordered[0], list[Slot](), set[int]()
         linked = []
         for slot in later:
             sources = []
@@ -178,16 +178,12 @@ def _order(columns: list[list[Slot]]) -> list[list[Slot]]:
                     used.add(id(source))
                     sources.append(len(new_order))
                     new_order.append(source)
-            linked.append(_with(slot, sources=tuple(sources)))
+            linked.append(replace(slot, sources=tuple(sources)))
         # slots whose winner is not known yet (their round still open) keep their place at the end
         new_order += [s for s in previous if id(s) not in used]
         ordered[0] = linked
         ordered.insert(0, new_order)
     return ordered
-
-
-def _with(slot: Slot, **changes: object) -> Slot:
-    return replace(slot, **changes)
 
 
 def _pending(previous: Sequence[Slot], number: int, mode: Byes) -> list[Slot]:
@@ -207,13 +203,13 @@ def _place(columns: list[list[Slot]]) -> tuple[list[list[Slot]], float]:
     """Give every slot its centre `y` in lines: the first column stacked, the rest centred on their sources."""
     y, first = 0.0, []
     for slot in columns[0]:
-        first.append(_with(slot, y=y + slot.height / 2))
+        first.append(replace(slot, y=y + slot.height / 2))
         y += slot.height + GAP
     placed = [first]
     for column in columns[1:]:
         prev = placed[-1]
         placed.append(
-            [_with(s, y=sum(prev[i].y for i in s.sources) / len(s.sources)) if s.sources else s for s in column]
+            [replace(s, y=sum(prev[i].y for i in s.sources) / len(s.sources)) if s.sources else s for s in column]
         )
     return placed, max(y - GAP, 0.0)
 
@@ -261,5 +257,5 @@ def build(
     )
     if third is not None:
         final = built[-1].slots[0]
-        third = _with(third, y=final.y + 3 + GAP)
+        third = replace(third, y=final.y + 3 + GAP)
     return Bracket(title, built, third, result, tuple(teams), height)

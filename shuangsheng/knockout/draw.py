@@ -112,7 +112,7 @@ def draw_from_lots(
     count = bye_count(len(pool)) if byes is None else byes
     if not problems:
         problems += _check_byes(pool, count)
-    entries = list(lots.items()) if isinstance(lots, Mapping) else [tuple(e) for e in lots]
+    entries: list[tuple[str, object]] = [*lots.items()] if isinstance(lots, Mapping) else [(t, lot) for t, lot in lots]
     holders, lot_problems = _lot_holders(entries, pool)
     problems += lot_problems
     plan = LotPlan(len(pool), (len(pool) - count) // 2)

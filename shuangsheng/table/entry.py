@@ -229,7 +229,7 @@ def parse_hand_request(body: object) -> HandRequest | tuple[HandError, ...]:
         record = parsed.hands[0]
     except RecordError as exc:
         errors.extend(e.placed(hand=where) for e in exc.errors)
-    if errors or not isinstance(made, Made) or record is None:
+    if errors or not isinstance(made, Made) or record is None or not isinstance(number, int):
         return tuple(errors)
     return HandRequest(made, number, record)
 
