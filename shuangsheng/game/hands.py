@@ -220,7 +220,7 @@ def _parse_hand(number: int, raw: object) -> tuple[Hand | None, list[HandError]]
             errors.append(Issue.of_hand(number, field, problem))
     if errors:
         return None, errors
-    hand = Hand(**values)  # type: ignore[arg-type]
+    hand = Hand(**values)  # type: ignore[arg-type]  # each value read by its field's reader above
     return hand, check_hand(number, hand)
 
 

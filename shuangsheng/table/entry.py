@@ -118,7 +118,7 @@ def append_entry(result: Result, table: TableState, entry: Entry) -> Decision:
 
 
 def new_entry(stamp: Stamp, action: Action, **fields: object) -> Entry:
-    return Entry(stamp.id, action, stamp.time, stamp.address, **fields)  # type: ignore[arg-type]
+    return Entry(stamp.id, action, stamp.time, stamp.address, **fields)  # type: ignore[arg-type]  # Entry's fields, by name
 
 
 # --- every change is made on a state: the page's id for the press, and the mark of the state it showed ---

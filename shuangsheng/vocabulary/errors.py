@@ -81,7 +81,7 @@ class Issue:
 
     def placed(self, **parts: object) -> Issue:
         """The same issue with parts of its place set: `issue.placed(hand=3)`, `issue.placed(file="bad.json")`."""
-        return Issue(replace(self.place, **parts), self.detail)  # type: ignore[arg-type]
+        return Issue(replace(self.place, **parts), self.detail)  # type: ignore[arg-type]  # Place's own fields, by name
 
     # --- the place's parts, read through ---
 
