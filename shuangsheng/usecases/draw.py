@@ -298,18 +298,20 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
         raise TournamentError([missing])
     draws = recorded_draws(folder)
     sheets = {n: read_if_there(round_path(folder, n)) for n in range(1, number + 1)}
-    rounds = {n: (draws[n].round if n in draws else sheets[n].round if sheets[n] else None) for n in sheets}
+    rounds = {n: (draws[n].round if n in draws else sheet.round if sheet else None) for n, sheet in sheets.items()}
     target = rounds[number]
     if target is None:
         raise TournamentError([f"{folder}：第{number}轮还没有抽签（event.db 和 round-{number}.xlsx 里都没有）"])
     earlier = [r for n, r in sorted(rounds.items()) if n < number and r is not None]
     third = next(((p.a, p.b) for p in target.pairings if p.third_place), None)
-    common = {"byes": len(target.byes), "previous_byes": knockout.byes_so_far(earlier), "third_place_match": third}
+    byes, previous_byes = len(target.byes), knockout.byes_so_far(earlier)
     try:
         if target.seed is not None:
-            again = draw_round(number, target.pool, seed=target.seed, **common)
+            again = draw_round(number, target.pool, seed=target.seed, byes=byes, previous_byes=previous_byes,
+                               third_place_match=third)
         else:
-            again = draw_from_lots(number, target.lots, target.pool, **common)
+            again = draw_from_lots(number, target.lots, target.pool, byes=byes, previous_byes=previous_byes,
+                                   third_place_match=third)
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=f"第{number}轮：按记下的抽签名单重抽不成立：") from None
     differences = []

@@ -151,7 +151,7 @@ def score_as_json(score: RoundScore) -> dict[str, object]:
     matches = []
     for m in score.matches:
         shown = m.result is not None and (m.result.outcomes or m.unchecked)
-        levels = m.result.levels.as_json() if shown else None
+        levels = m.result.levels.as_json() if m.result is not None and shown else None
         matches.append(
             {
                 "table": m.match.table,
