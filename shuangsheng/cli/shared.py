@@ -9,12 +9,15 @@ import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from shuangsheng.cli_help import DOCS_HINT, ChineseCommand, ChineseGroup, WholeNumber, a_file, a_folder
 from shuangsheng.vocabulary.errors import UserError  # tiny modules; the heavy ones are imported inside each command
+
+if TYPE_CHECKING:
+    from typer._click import Context
 
 _FOLDER_PARAMS = ("folder", "out")  # where a command works: the crash report goes there
 
@@ -31,7 +34,7 @@ def crash(exc: BaseException, command: list[str], folder: Path | None = None) ->
 class GuardedCommand(ChineseCommand):
     """Every command runs inside the last line of defence: never a traceback on the terminal."""
 
-    def invoke(self, ctx):  # type: ignore[no-untyped-def]
+    def invoke(self, ctx: Context) -> Any:
         try:
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort, typer.TyperException, KeyboardInterrupt, SystemExit, GeneratorExit):
@@ -50,7 +53,7 @@ class GuardedCommand(ChineseCommand):
 
 
 class _App(typer.Typer):
-    def command(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def command(self, *args: Any, **kwargs: Any) -> Any:  # typer.Typer.command, made with GuardedCommand
         kwargs.setdefault("cls", GuardedCommand)
         return super().command(*args, **kwargs)
 

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from shuangsheng.cli.shared import FolderArg, PortOpt, app, fail, hold
 from shuangsheng.cli_help import a_file
 from shuangsheng.vocabulary.errors import UserError
+
+if TYPE_CHECKING:  # imported inside the commands, for speed
+    from shuangsheng.hall.hall import Hall
+    from shuangsheng.hall.qr_watch import QrWatch
 
 
 @app.command()
@@ -132,7 +136,7 @@ def serve(
     _until_stopped(server, sheets)
 
 
-def _until_stopped(server, sheets) -> None:  # type: ignore[no-untyped-def]
+def _until_stopped(server: Hall, sheets: QrWatch | None) -> None:
     """Serve until Ctrl+C, then stop the 扫码单's watch and the servers. Ctrl+C is offered once the servers
     run, inside the `try` that catches it (a script that presses it on reading the line is caught too)."""
     server.start()
@@ -148,7 +152,7 @@ def _until_stopped(server, sheets) -> None:  # type: ignore[no-untyped-def]
         server.stop()
 
 
-def _qr_sheets(folder: Path, url: str):  # type: ignore[no-untyped-def]
+def _qr_sheets(folder: Path, url: str) -> QrWatch:
     """第N轮扫码单.pdf at the LAN address: the newest round's now, and each round's again when it is drawn while
     serve runs (shuangsheng/hall/qr_watch.py); a sheet a person edited is kept and said. Returns the watch to stop."""
     from shuangsheng.hall.qr_watch import QrWatch

@@ -163,8 +163,7 @@ def step(log: Log, entry: Entry) -> Log:
     hands, ended, confirmed, locked, extra = log.hands, log.ended, log.confirmed, log.locked, log.extra_minutes
     action = entry.action
     if action is Action.CONFIRM:
-        # A CONFIRM names its side (entry.py); a damaged row without one folds as it always did (test_entry).
-        confirmed = confirmed | {entry.side}  # type: ignore[arg-type]
+        confirmed = confirmed | {entry.side}  # type: ignore[arg-type]  # a damaged row's None folds as ever (test_entry)
         return Log(hands, ended, confirmed, len(confirmed) == 2, extra)
     if action is Action.REOPEN:
         return Log(hands, ended, frozenset(), False, extra)

@@ -101,9 +101,10 @@ def _later_pool(folder: Path, number: int) -> tuple[str, ...] | None:
     if number + 1 in draws:
         return draws[number + 1].round.pool
     try:
-        return read_if_there(round_path(folder, number + 1)).round.pool  # type: ignore[union-attr]
-    except (AttributeError, TournamentError):
+        sheet = read_if_there(round_path(folder, number + 1))
+    except TournamentError:
         return None
+    return sheet.round.pool if sheet is not None else None
 
 
 def _correction_note(folder: Path, scored: RoundScore, later: tuple[str, ...] | None) -> list[str]:

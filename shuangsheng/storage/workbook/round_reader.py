@@ -493,7 +493,7 @@ def _read_hand_row(raw: Mapping[str, object], position: int) -> tuple[Hand | Non
         values["points"] = 0
     if problems:
         return None, sorted(problems, key=lambda p: _ORDER[p[0]])
-    hand = Hand(**values)  # type: ignore[arg-type]
+    hand = Hand(**values)  # type: ignore[arg-type]  # each value read by its column's parser above
     return hand, [(error.field or "dealer", error.in_hand) for error in check_hand(position, hand)]
 
 
@@ -504,7 +504,8 @@ def _parse(column: Column, raw: object) -> object:
     """The column's value of `raw`; ValueError if it has none (a pasted page of text among them, at once)."""
     if isinstance(raw, str) and len(raw) > LONGEST_VALUE:
         raise ValueError(raw[:LONGEST_VALUE])
-    return column.parse(raw)  # type: ignore[misc]
+    assert column.parse is not None  # each column of a hand field has its parser (schema.py)
+    return column.parse(raw)
 
 
 _ORDER = {c.field: i for i, c in enumerate(HAND_COLUMNS) if c.field}
