@@ -87,7 +87,7 @@ class HandOutcome:
         return explain(self)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MatchResult:
     outcomes: tuple[HandOutcome, ...]
     start: Levels
@@ -294,7 +294,8 @@ class Replay:
         outcomes, levels = tuple(self._outcomes), self._walk.levels
         if self._errors:
             errors = sorted(self._errors, key=error_order)
-            return MatchResult(outcomes, self.start, levels, None, None, None, tuple(errors), self._progress.time_up)
+            return MatchResult(outcomes=outcomes, start=self.start, levels=levels, next_dealer=None, status=None,
+                               winner=None, errors=tuple(errors), time_up=self._progress.time_up)
         return _finished(self.record, outcomes, levels, self._progress, self.rules)
 
 
@@ -376,7 +377,8 @@ def replay_record(data: object, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
             errors.extend(replay(exc.readable, exc.rules or rules).errors)
         errors.sort(key=error_order)
         start = exc.readable.start if exc.readable is not None else START
-        return MatchResult((), start, start, None, None, None, tuple(errors))
+        return MatchResult(outcomes=(), start=start, levels=start, next_dealer=None, status=None, winner=None,
+                           errors=tuple(errors))
     return replay(record, own_rules or rules)
 
 

@@ -48,7 +48,7 @@ class Entry:
     forfeited: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Slot:
     """A match, a bye or a blank of one column. `entries` has two lines for a match (甲方 first), one for a bye,
     and two (or one) empty lines while PENDING. `sources` index the previous column's slots the entries came from
@@ -142,8 +142,8 @@ def _slot_of(round_: Round, pairing: Pairing, outcome: MatchOutcome | None, leve
     for side, team in ((Side.A, pairing.a), (Side.B, pairing.b)):
         level = levels[side].label if levels is not None and status is not TableStatus.WALKOVER else None
         entries.append(Entry(team, level, won=winner == team, forfeited=forfeit == team))
-    return Slot(SlotKind.MATCH, round_.number, pairing.table, tuple(entries), (), 0.0, status,
-                unchecked and winner is not None)
+    return Slot(kind=SlotKind.MATCH, round=round_.number, table=pairing.table, entries=tuple(entries), sources=(),
+                y=0.0, status=status, unchecked=unchecked and winner is not None)
 
 
 def _drawn_slots(
@@ -158,7 +158,8 @@ def _drawn_slots(
         else:
             slots.append(slot)
     for team in round_.byes:
-        slots.append(Slot(SlotKind.BYE, round_.number, None, (Entry(team),), (), 0.0))
+        slots.append(Slot(kind=SlotKind.BYE, round=round_.number, table=None, entries=(Entry(team),), sources=(),
+                          y=0.0))
     return slots, third
 
 
@@ -192,10 +193,12 @@ def _pending(previous: Sequence[Slot], number: int, mode: Byes) -> list[Slot]:
     byes = bye_count(size, mode)
     matches = (size - byes) // 2
     slots = [
-        Slot(SlotKind.PENDING, number, k + 1, (Entry(None), Entry(None)), (2 * k, 2 * k + 1), 0.0)
+        Slot(kind=SlotKind.PENDING, round=number, table=k + 1, entries=(Entry(None), Entry(None)),
+             sources=(2 * k, 2 * k + 1), y=0.0)
         for k in range(matches)
     ]
-    slots += [Slot(SlotKind.PENDING, number, None, (Entry(None),), (2 * matches + k,), 0.0) for k in range(byes)]
+    slots += [Slot(kind=SlotKind.PENDING, round=number, table=None, entries=(Entry(None),), sources=(2 * matches + k,),
+                   y=0.0) for k in range(byes)]
     return slots
 
 
@@ -245,8 +248,10 @@ def build(
     if not columns:  # nothing drawn: round 1 from the whole team list, teams unknown per slot
         size = len(teams)
         count = bye_count(size, mode)
-        first = [Slot(SlotKind.PENDING, 1, k + 1, (Entry(None), Entry(None)), (), 0.0) for k in range((size - count) // 2)]
-        first += [Slot(SlotKind.PENDING, 1, None, (Entry(None),), (), 0.0) for _ in range(count)]
+        first = [Slot(kind=SlotKind.PENDING, round=1, table=k + 1, entries=(Entry(None), Entry(None)), sources=(), y=0.0)
+                 for k in range((size - count) // 2)]
+        first += [Slot(kind=SlotKind.PENDING, round=1, table=None, entries=(Entry(None),), sources=(), y=0.0)
+                  for _ in range(count)]
         columns, sizes = [first], [size]
     while len(columns[-1]) >= 2:
         sizes.append(len(columns[-1]))

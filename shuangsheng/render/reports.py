@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # storage's records these hold (they live with the event fold
     from shuangsheng.storage.workbook.verify import Verification
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MatchScore:
     match: MatchSheet
     result: MatchResult | None  # None for a walkover, an open sheet or an unreadable one
@@ -113,7 +113,7 @@ class DrawCheck:
     differences: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ScoreReport:
     score: RoundScore
     checked: Path  # where the checked copy goes (written by `write_checked_copy`)

@@ -55,7 +55,7 @@ class RulesChange:
     recorded: RuleSet
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class EventFolder:
     path: Path
     event: Event
@@ -136,7 +136,8 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
     problems.extend(unlisted)
     if problems:
         raise TournamentError(problems)
-    state = EventFolder(folder, event, teams, tuple(rounds), tuple(notes), entry_marks=marks)
+    state = EventFolder(path=folder, event=event, teams=teams, rounds=tuple(rounds), notes=tuple(notes),
+                        entry_marks=marks)
     changes = _rules_changes(state, draws) if not accept_rules else ()
     if changes:
         state = replace(state, rules_changes=changes, notes=(*state.notes, rules_note_text(folder, changes)))

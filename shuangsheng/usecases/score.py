@@ -90,8 +90,9 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
     correction = _correction_note(folder, scored, _later_pool(folder, number))
     notes = [*state.notes, *_copies_note(sheet, verify), *correction]
     return ScoreReport(
-        scored, checked_path(sheet.path), state.team_map, state.event, verification, tuple(notes),
-        bool(state.rules_changes), number + 1 if correction else None,
+        score=scored, checked=checked_path(sheet.path), teams=state.team_map, event=state.event,
+        verification=verification, notes=tuple(notes), rules_held=bool(state.rules_changes),
+        redo=number + 1 if correction else None,
     )
 
 

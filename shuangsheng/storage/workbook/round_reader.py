@@ -79,7 +79,7 @@ class FinalCard:
         return Side.A if self.levels.a.value > self.levels.b.value else Side.B
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MatchSheet:
     """One table's score sheet as read: the record, and where each hand and field sits in the sheet."""
 
@@ -389,8 +389,9 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
     empty = MatchRecord(())
 
     def broken(message: str) -> MatchSheet:
-        return MatchSheet(name, sheet, pairing, empty, (), {}, None, walkover,
-                          (Problem.of_cell(name, sheet, None, message),), len(HAND_COLUMNS) + 1)
+        return MatchSheet(file=name, sheet=sheet, pairing=pairing, record=empty, rows=(), columns={}, header_row=None,
+                          walkover=walkover, problems=(Problem.of_cell(name, sheet, None, message),),
+                          extra_column=len(HAND_COLUMNS) + 1)
 
     if grid is None:
         if strays:
@@ -426,8 +427,9 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
             rows.append(r)
     if below:
         problems.append(_below_the_table(below, last_row))
-    return MatchSheet(name, sheet, pairing, MatchRecord(tuple(hands)), tuple(rows), columns, header_row, walkover,
-                      tuple(problems), extra_column)
+    return MatchSheet(file=name, sheet=sheet, pairing=pairing, record=MatchRecord(tuple(hands)), rows=tuple(rows),
+                      columns=columns, header_row=header_row, walkover=walkover, problems=tuple(problems),
+                      extra_column=extra_column)
 
 
 def _merged_problems(grid: Grid, header_row: int, columns: Mapping[str, int]) -> list[tuple[Cell, str]]:
