@@ -18,7 +18,8 @@ Readers are lenient about what people really type but never guess: anything else
 ``sheet!cell``, the value and what was expected, and all problems of a workbook are reported together.
 
 The public functions are available here (`from shuangsheng.storage.workbook import read_round`); they are imported on first
-use, so `import shuangsheng.storage.workbook.schema` loads no spreadsheet library.
+use, so `import shuangsheng.storage.workbook.schema` loads no spreadsheet library. A type checker sees them through the
+`if TYPE_CHECKING:` imports below, which tests/test_imports.py keeps in step with `_EXPORTS`.
 """
 
 from __future__ import annotations
