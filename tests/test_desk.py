@@ -392,8 +392,9 @@ def test_extra_minutes_sent_again_with_their_id_are_stored_once(folder, room):
     assert again["tables"][1]["log"] == first["tables"][1]["log"]
     assert [(e["action"], e["id"], e["add"]) for e in desk_rows(folder, 2)] == [("minutes", "m-1", 5)]
     status, doc = room.call("POST", "/api/desk/t/2/minutes", {"add": 10, "reason": "换牌耽误", "id": "m-1"})
-    assert status == 409 and doc["errors"][0]["field"] == "id"
-    assert doc["errors"][0]["message"] == "操作编号 'm-1' 已用于本桌 14:00 的另一项操作，这次没有记录；请刷新页面后再操作"
+    assert status == 409 and doc["errors"] == [{  # the one error object, every key present
+        "message": "操作编号 'm-1' 已用于本桌 14:00 的另一项操作，这次没有记录；请刷新页面后再操作",
+        "file": None, "sheet": None, "cell": None, "hand": None, "field": "id"}]
     status, doc = room.call("POST", "/api/desk/t/2/minutes", {**press, "id": "m-2"})  # a new press: more minutes
     assert status == 200 and doc["tables"][1]["extra_minutes"] == 10
     assert room.call("POST", "/api/desk/t/3/minutes", press)[0] == 200  # ids are per table: table 3's first

@@ -21,6 +21,7 @@ from shuangsheng.render.reports import DrawCheck, DrawReport, Papers
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import files, workbook
 from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.lost import LedgerError
 from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.storage.names import TEAMS_FILE, round_path
 from shuangsheng.storage.workbook import RoundSheet
@@ -298,12 +299,14 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
     in a folder without event.db — and compare with the record and the workbook. Writes nothing."""
     if (missing := event_file.missing_folder(folder)) is not None:
         raise TournamentError([missing])
-    draws = recorded_draws(folder)
+    draws = _draws_to_check(folder)
+    if number not in draws and not round_path(folder, number).exists():
+        raise TournamentError([_not_drawn(folder, number, draws)])  # before any work: N may be any number typed
     sheets = {n: read_if_there(round_path(folder, n)) for n in range(1, number + 1)}
     rounds = {n: (draws[n].round if n in draws else sheet.round if sheet else None) for n, sheet in sheets.items()}
     target = rounds[number]
     if target is None:
-        raise TournamentError([f"{folder}：第{number}轮还没有抽签（event.db 和 round-{number}.xlsx 里都没有）"])
+        raise TournamentError([_not_drawn(folder, number, draws)])
     earlier = [r for n, r in sorted(rounds.items()) if n < number and r is not None]
     third = next(((p.a, p.b) for p in target.pairings if p.third_place), None)
     byes, previous_byes = len(target.byes), knockout.byes_so_far(earlier)
@@ -323,8 +326,41 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
     sheet = sheets[number]
     if sheet is not None and number in draws and not same_draw(again, sheet.round):
         differences.append(f"重抽的对阵与 round-{number}.xlsx 中的不同")
+    if sheet is not None and number in draws and sheet.round.seed != target.seed:
+        differences.append(f"round-{number}.xlsx 里写的随机种子（{_seed_text(sheet.round.seed)}）与 event.db "
+                           f"记下的（{_seed_text(target.seed)}）不同")
     source = "event.db" if number in draws else f"round-{number}.xlsx"
     return DrawCheck(number, target.seed, target.pool, source, not differences, tuple(differences))
+
+
+def _draws_to_check(folder: Path) -> dict[int, DrawRecord]:
+    """The draws event.db holds; a newer program's event.db is refused (never checked against the workbook instead),
+    a damaged or missing one leaves the workbooks to check."""
+    try:
+        book = Ledger.existing(folder)
+    except LedgerError as exc:
+        raise TournamentError(exc.issues, heading=exc.heading, hint=exc.hint) from None
+    if book is None:
+        return {}
+    with book:
+        return book.draws()
+
+
+def _not_drawn(folder: Path, number: int, draws: Mapping[int, DrawRecord]) -> str:
+    most = knockout.MAX_TEAMS.bit_length()  # rounds of the largest field
+    drawn = sorted(draws) or [n for n in range(1, most + 1) if round_path(folder, n).exists()]
+    said = f"{folder}：第{number}轮还没有抽签（event.db 和 round-{number}.xlsx 里都没有）"
+    if not drawn:
+        return f"{said}；还没有抽过任何一轮，抽签请运行 {command_line('draw', folder)}"
+    return f"{said}；已抽签的是第{_numbers(drawn)}轮，例如 {command_line('draw', folder, '--check', drawn[-1])}"
+
+
+def _numbers(numbers: Sequence[int]) -> str:
+    return str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
+
+
+def _seed_text(seed: int | None) -> str:
+    return "空" if seed is None else str(seed)
 
 
 def read_if_there(path: Path) -> RoundSheet | None:

@@ -209,7 +209,9 @@ def _teams_of_the_draw(listed: tuple[Team, ...], rounds: Sequence[RoundSheet],
                             "请把这一行补回报名表（没有队员姓名，不能打印对阵表和奖状）")
     added = [t for t in listed if t.id not in set(pool)]
     if added:
-        notes.append(f"报名表里的{'、'.join(team_id_name(t.id) for t in added)}是第1轮抽签之后加的，不在本次比赛的对阵里")
+        notes.append(f"报名表里的{'、'.join(team_id_name(t.id) for t in added)}是第1轮抽签之后加的，不在本次比赛的对阵里："
+                     "已经抽签的淘汰赛不能再加组，这一组不参加本次比赛的抽签、名次和奖状；如果是误加，请从报名表删去这一行；"
+                     "如果这一组一定要参赛，只能在另一个文件夹重新办一场（shuangsheng init），从第1轮重新抽签")
     return tuple(teams), notes, problems
 
 

@@ -146,8 +146,9 @@ def _phone(sheet: RoundSheet, match: MatchSheet, rules: RuleSet) -> sources.Phon
 
 def score_as_json(score: RoundScore) -> dict[str, object]:
     """docs/README.md (--json): {"round", "matches": [{"table", "A", "B", "levels", "status", "winner", "errors"}], "byes",
-    "advancing"}; while matches are undecided, "advancing" lists those known so far and "blockers" says why; in the
-    final nobody advances ("advancing" is empty; the champion is the final's "winner")."""
+    "advancing"}, each of a match's "errors" the error object (`Issue.as_json`); while matches are undecided,
+    "advancing" lists those known so far and "blockers" says why; in the final nobody advances ("advancing" is
+    empty; the champion is the final's "winner")."""
     matches = []
     for m in score.matches:
         shown = m.result is not None and (m.result.outcomes or m.unchecked)
@@ -160,7 +161,7 @@ def score_as_json(score: RoundScore) -> dict[str, object]:
                 "levels": levels,
                 "status": m.outcome.status.value,
                 "winner": m.outcome.winner,
-                "errors": [str(p) for p in m.problems],
+                "errors": [p.as_json() for p in m.problems],
                 "source": m.source.value,
             }
         )
