@@ -5,7 +5,7 @@ prints."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,6 +13,9 @@ from shuangsheng.cli.shared import FolderArg, JsonOpt, app, fail, hold, print_js
 from shuangsheng.cli_help import WholeNumber, a_file
 from shuangsheng.vocabulary.errors import UserError
 from shuangsheng.vocabulary.text import command_line
+
+if TYPE_CHECKING:  # imported inside the commands, for speed
+    from shuangsheng.usecases.score_step import ScoreStep
 
 
 @app.command()
@@ -69,9 +72,10 @@ def draw(
     if report.papers_problems:
         fail([*(f"对阵表/计分卡没有更新：{line}" for line in report.papers_problems),
               f"抽签已经记下；解决上面的问题后再运行 shuangsheng draw {folder}，会按同一抽签补全"])
-    for path in report.papers.paths:
+    papers = report.papers  # the writer above always runs unless it stopped the draw
+    for path in papers.paths if papers is not None else ():
         typer.echo(f"已生成 {path}")
-    for line in report.papers.warnings:
+    for line in papers.warnings if papers is not None else ():
         typer.echo(line, err=True)
     typer.echo(next_after_draw(report, folder))
 
@@ -121,7 +125,7 @@ def _score(folder: Path, round_number: int | None, *, json_out: bool, force: boo
         raise typer.Exit(code=1)
 
 
-def _score_lines(step, folder: Path, verify: Path | None) -> None:  # type: ignore[no-untyped-def]
+def _score_lines(step: ScoreStep, folder: Path, verify: Path | None) -> None:
     """What `score` prints of a round scored."""
     from shuangsheng.render.report import edited_checked_copy, score_text, verification_text
 
@@ -143,7 +147,7 @@ def _score_lines(step, folder: Path, verify: Path | None) -> None:  # type: igno
     typer.echo(_score_next(step, folder))
 
 
-def _score_next(step, folder: Path) -> str:  # type: ignore[no-untyped-def]
+def _score_next(step: ScoreStep, folder: Path) -> str:
     """The 下一步 line of `score`: for an earlier round than the latest, from where the event stands now."""
     from shuangsheng.render.report import next_after_score
     from shuangsheng.storage.names import rounds_drawn

@@ -9,7 +9,7 @@ import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -17,6 +17,9 @@ from shuangsheng.cli_help import DOCS_HINT, ChineseCommand, ChineseGroup, WholeN
 
 # tiny; the heavy modules are imported inside each command
 from shuangsheng.vocabulary.errors import Issue, UserError, failure_json
+
+if TYPE_CHECKING:
+    from typer._click import Context
 
 _FOLDER_PARAMS = ("folder", "out")  # where a command works: the crash report goes there
 
@@ -37,7 +40,7 @@ def crash(exc: BaseException, command: list[str], folder: Path | None = None, *,
 class GuardedCommand(ChineseCommand):
     """Every command runs inside the last line of defence: never a traceback on the terminal."""
 
-    def invoke(self, ctx):  # type: ignore[no-untyped-def]
+    def invoke(self, ctx: Context) -> Any:
         try:
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort, typer.TyperException, KeyboardInterrupt, SystemExit, GeneratorExit):
@@ -64,7 +67,7 @@ def _not_a_bug(exc: BaseException, folder: Path | None) -> Issue | None:
 
 
 class _App(typer.Typer):
-    def command(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def command(self, *args: Any, **kwargs: Any) -> Any:  # typer.Typer.command, made with GuardedCommand
         kwargs.setdefault("cls", GuardedCommand)
         return super().command(*args, **kwargs)
 

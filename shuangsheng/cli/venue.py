@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -15,6 +15,10 @@ from shuangsheng.cli_help import a_file
 from shuangsheng.vocabulary.errors import UserError
 
 WSA_PORT_TAKEN = (10048, 10013)  # Windows' WSAEADDRINUSE and WSAEACCES, as a socket error's number
+
+if TYPE_CHECKING:  # imported inside the commands, for speed
+    from shuangsheng.hall.hall import Hall
+    from shuangsheng.hall.qr_watch import QrWatch
 
 
 @app.command()
@@ -145,7 +149,7 @@ def bind_reason(exc: OSError) -> str:
     return f"系统拒绝（{exc.strerror or type(exc).__name__}）"
 
 
-def _until_stopped(server, sheets) -> None:  # type: ignore[no-untyped-def]
+def _until_stopped(server: Hall, sheets: QrWatch | None) -> None:
     """Serve until Ctrl+C, then stop the 扫码单's watch and the servers. Ctrl+C is offered once the servers
     run, inside the `try` that catches it (a script that presses it on reading the line is caught too)."""
     server.start()
@@ -161,7 +165,7 @@ def _until_stopped(server, sheets) -> None:  # type: ignore[no-untyped-def]
         server.stop()
 
 
-def _qr_sheets(folder: Path, url: str):  # type: ignore[no-untyped-def]
+def _qr_sheets(folder: Path, url: str) -> QrWatch:
     """第N轮扫码单.pdf at the LAN address: the newest round's now, and each round's again when it is drawn while
     serve runs (shuangsheng/hall/qr_watch.py); a sheet a person edited is kept and said. Returns the watch to stop."""
     from shuangsheng.hall.qr_watch import QrWatch

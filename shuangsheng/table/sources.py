@@ -63,7 +63,8 @@ def phone_table(match: MatchSheet, entries: Sequence[Entry], rules: RuleSet, num
 
 def final_result(card: FinalCard) -> MatchResult:
     """A lost card's match: decided by its final levels, with no hand to show."""
-    return MatchResult((), START, card.levels, None, Status.DECIDED, card.winner)
+    return MatchResult(outcomes=(), start=START, levels=card.levels, next_dealer=None, status=Status.DECIDED,
+                       winner=card.winner)
 
 
 def final_note(card: FinalCard) -> str:

@@ -17,7 +17,7 @@ from shuangsheng.knockout.draw import draw_from_lots, draw_round
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.knockout.placings import prize_note
 from shuangsheng.knockout.teams import Team
-from shuangsheng.render.reports import DrawCheck, DrawReport
+from shuangsheng.render.reports import DrawCheck, DrawReport, Papers
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import files, workbook
 from shuangsheng.storage.ledger.connection import Ledger
@@ -49,7 +49,7 @@ def rules_note(rules: RuleSet) -> str:
     return f"每场{rules.match_minutes}分钟，时间到打完本副牌按级数判胜负；级数相同{tie}。必打级：{must}。"
 
 
-PapersWriter = Callable[[DrawReport], object]
+PapersWriter = Callable[[DrawReport], Papers]  # the draw's papers, written from its report (usecases/papers/draw.py)
 
 
 def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None, force: bool = False,
@@ -187,11 +187,11 @@ def complete_draw(state: EventFolder, book: Ledger, record: DrawRecord) -> DrawR
         book.record_file(path)
     title = knockout.round_title(drawn.number, len(drawn.pool))
     note = prize_note(drawn, state.event.third_place)
-    return DrawReport(drawn, path, False, None, title, note, teams, state.event, resumed=True,
-                      codes=table_codes(book, record.id, drawn))
+    return DrawReport(round=drawn, path=path, seed_generated=False, backup=None, title=title, note=note, teams=teams,
+                      event=state.event, resumed=True, codes=table_codes(book, record.id, drawn))
 
 
-def _read_lots(lots: Path) -> object:
+def _read_lots(lots: Path) -> tuple[tuple[str, int], ...]:
     try:
         return workbook.read_lots(lots)
     except workbook.WorkbookError as exc:
@@ -199,13 +199,13 @@ def _read_lots(lots: Path) -> object:
 
 
 def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path | None,
-              entries: object = None, referee: Referee | None = None) -> tuple[DrawReport, int]:
+              entries: Sequence[tuple[str, int]] | None = None, referee: Referee | None = None) -> tuple[DrawReport, int]:
     folder = state.path
     nxt = _next_round(state)
     generated = seed is None and lots is None
     try:
         if entries is not None:
-            drawn = nxt.from_lots(entries)  # type: ignore[arg-type]
+            drawn = nxt.from_lots(entries)
         else:
             drawn = nxt.draw(seed if seed is not None else knockout.new_seed())
     except knockout.KnockoutError as exc:
@@ -222,7 +222,9 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
     workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules), typed=typed)
     book.record_file(path)
     note = prize_note(drawn, state.event.third_place)
-    return DrawReport(drawn, path, generated, None, nxt.title, note, teams, state.event, lots, codes=codes), draw_id
+    report = DrawReport(round=drawn, path=path, seed_generated=generated, backup=None, title=nxt.title, note=note,
+                        teams=teams, event=state.event, lots=lots, codes=codes)
+    return report, draw_id
 
 
 def _next_round(state: EventFolder) -> NextRound:
@@ -301,18 +303,20 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
     if number not in draws and not round_path(folder, number).exists():
         raise TournamentError([_not_drawn(folder, number, draws)])  # before any work: N may be any number typed
     sheets = {n: read_if_there(round_path(folder, n)) for n in range(1, number + 1)}
-    rounds = {n: (draws[n].round if n in draws else sheets[n].round if sheets[n] else None) for n in sheets}
+    rounds = {n: (draws[n].round if n in draws else sheet.round if sheet else None) for n, sheet in sheets.items()}
     target = rounds[number]
     if target is None:
         raise TournamentError([_not_drawn(folder, number, draws)])
     earlier = [r for n, r in sorted(rounds.items()) if n < number and r is not None]
     third = next(((p.a, p.b) for p in target.pairings if p.third_place), None)
-    common = {"byes": len(target.byes), "previous_byes": knockout.byes_so_far(earlier), "third_place_match": third}
+    byes, previous_byes = len(target.byes), knockout.byes_so_far(earlier)
     try:
         if target.seed is not None:
-            again = draw_round(number, target.pool, seed=target.seed, **common)
+            again = draw_round(number, target.pool, seed=target.seed, byes=byes, previous_byes=previous_byes,
+                               third_place_match=third)
         else:
-            again = draw_from_lots(number, target.lots, target.pool, **common)
+            again = draw_from_lots(number, target.lots, target.pool, byes=byes, previous_byes=previous_byes,
+                                   third_place_match=third)
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=f"第{number}轮：按记下的抽签名单重抽不成立：") from None
     differences = []

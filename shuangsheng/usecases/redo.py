@@ -97,8 +97,9 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
         workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), typed=kept, force=True)
         book.record_file(path)
         title = knockout.round_title(number, len(corrected.pool))
-        report = DrawReport(corrected, path, False, backups[0], title, prize_note(corrected, state.event.third_place),
-                            teams, state.event, redo=Redo(number, replaced, voided, tuple(backups), sheets), codes=codes)
+        report = DrawReport(round=corrected, path=path, seed_generated=False, backup=backups[0], title=title,
+                            note=prize_note(corrected, state.event.third_place), teams=teams, event=state.event,
+                            redo=Redo(number, replaced, voided, tuple(backups), sheets), codes=codes)
         if papers is not None:
             try:
                 report = replace(report, papers=papers(report))

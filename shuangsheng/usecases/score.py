@@ -94,8 +94,9 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
     earlier = _earlier_changes(state, number, draws) if number == len(state.rounds) else []
     notes = [*state.notes, *earlier, *_copies_note(sheet, verify), *correction]
     return ScoreReport(
-        scored, checked_path(sheet.path), state.team_map, state.event, verification, tuple(notes),
-        bool(state.rules_changes), number + 1 if correction else None,
+        score=scored, checked=checked_path(sheet.path), teams=state.team_map, event=state.event,
+        verification=verification, notes=tuple(notes), rules_held=bool(state.rules_changes),
+        redo=number + 1 if correction else None,
     )
 
 
@@ -158,9 +159,10 @@ def _later_pool(folder: Path, number: int) -> tuple[str, ...] | None:
     if number + 1 in draws:
         return draws[number + 1].round.pool
     try:
-        return read_if_there(round_path(folder, number + 1)).round.pool  # type: ignore[union-attr]
-    except (AttributeError, TournamentError):
+        sheet = read_if_there(round_path(folder, number + 1))
+    except TournamentError:
         return None
+    return sheet.round.pool if sheet is not None else None
 
 
 def _correction_note(folder: Path, scored: RoundScore, later: tuple[str, ...] | None) -> list[str]:

@@ -35,7 +35,7 @@ class NotWritten:
                 for reason in self.reasons or (Issue.plain(""),)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ScoreStep:
     report: ScoreReport
     checked: Path | None  # the checked copy written now; None when kept or not writable
@@ -67,7 +67,8 @@ def score_and_write(folder: Path, number: int | None = None, *, verify: Path | N
     report = score.score(folder, number, verify=verify, accept_rules=accept_rules)
     if verify is None and score.nothing_entered(report.score):
         next_step = round_results(report.score, report.teams, None).next_step
-        return ScoreStep(report, None, False, (), (), (), next_step, empty=True)
+        return ScoreStep(report=report, checked=None, checked_edited=False, papers=(), warnings=(), not_written=(),
+                         next_step=next_step, empty=True)
     checked: Path | None = None
     edited = False
     not_written: list[NotWritten] = []
@@ -85,7 +86,8 @@ def score_and_write(folder: Path, number: int | None = None, *, verify: Path | N
     except UserError as exc:  # a PDF open in a viewer, or one a person changed (kept unless --force)
         not_written.append(NotWritten("本轮成绩/加赛单", exc.issues))
     next_step = round_results(report.score, report.teams, report.verification).next_step
-    return ScoreStep(report, checked, edited, tuple(paths), tuple(warnings), tuple(not_written), next_step)
+    return ScoreStep(report=report, checked=checked, checked_edited=edited, papers=tuple(paths), warnings=tuple(warnings),
+                     not_written=tuple(not_written), next_step=next_step)
 
 
 def score_step_json(step: ScoreStep, folder: Path) -> dict[str, object]:

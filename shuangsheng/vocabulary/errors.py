@@ -83,7 +83,7 @@ class Issue:
 
     def placed(self, **parts: object) -> Issue:
         """The same issue with parts of its place set: `issue.placed(hand=3)`, `issue.placed(file="bad.json")`."""
-        return replace(self, place=replace(self.place, **parts))  # type: ignore[arg-type]
+        return replace(self, place=replace(self.place, **parts))  # type: ignore[arg-type]  # Place's own fields, by name
 
     # --- the place's parts, read through ---
 
