@@ -555,23 +555,6 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
     return Hall(servers, handler.api, handler.desk)
 
 
-# --- codes for rounds drawn before codes existed ---
-
-
-def ensure_codes(folder: Path) -> list[int]:
-    """Entry codes for every table of every draw in force that has none yet (a round drawn before codes
-    existed); returns the rounds that got codes. Writes event.db: call with the folder held."""
-    from shuangsheng.usecases.draw import table_codes
-
-    made = []
-    with Ledger.open(folder) as book:
-        for number, record in book.draws().items():
-            if set(book.codes(record.id)) != {p.table for p in record.round.pairings}:
-                table_codes(book, record.id, record.round)
-                made.append(number)
-    return made
-
-
 def new_pin() -> str:
     """A desk PIN: 6 digits from `secrets`."""
     return f"{secrets.randbelow(10**6):06d}"
