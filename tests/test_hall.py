@@ -809,6 +809,29 @@ def test_a_lock_held_by_another_process_past_the_wait_is_503_for_the_phone_to_se
     assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201 and rows(folder) == 1
 
 
+def test_the_desk_waits_for_another_process_s_lock_by_the_same_policy_on_the_same_connection(event, running):
+    """One way to event.db: the desk borrows the table API's one connection and waits by the same `Patience`; past
+    its wait a desk press is 503 in Chinese, nothing stored, while the phones still read."""
+    folder, codes = event
+    server = running(pin="135790")
+    assert server.desk.ledger is server.api.ledger
+    server.desk.patience = Patience(wait=0.3)
+    desk = {"host": f"127.0.0.1:{server.port}", "x-desk-pin": "135790", "content-type": "application/json"}
+    holder = sqlite3.connect(folder / DB_NAME, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        started = time.monotonic()
+        body = json.dumps({"add": 5, "reason": "换牌", "id": "m-1", "mark": 0}).encode()
+        reply = server.desk.handle(Request("POST", "/api/desk/t/1/minutes", "127.0.0.1", desk, body, len(body)))
+        assert reply.status == 503 and "被另一个程序占用" in reply.document["errors"][0]["message"]
+        assert time.monotonic() - started < 3  # 0.3 s of patience, not serve's 5 s
+        assert call(server.api, "GET", f"/api/t/{codes[1]}", headers={"host": desk["host"]})[0] == 200
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert rows(folder) == 0
+
+
 def test_closing_the_shared_ledger_waits_for_a_reader_of_another_connection_to_checkpoint(event, api):
     """The table API's connection waits only a moment for other connections' locks while answering phones, but not
     when it is closed as the hall stops: a reader still in its snapshot (the TV's, a desk request) is waited for,

@@ -1,7 +1,8 @@
 """The read-only web server behind `shuangsheng show`.
 
-It serves two generated resources and nothing else: `/` (the page) and `/board.json` (the views and their version,
-which the page polls), and only to requests naming this server (`Host`: localhost, 127.0.0.1 or the address it
+It serves the TV's routes of the route table (`shuangsheng.hall.routes`) and nothing else: `/` (the page),
+`/board.json` (the views and their version, which the page polls) and `/favicon.ico` (nothing), and only to
+requests naming this server (`Host`: localhost, 127.0.0.1 or the address it
 printed; anything else is 421). No file of the event folder is ever sent, so no path can reach outside it; what it
 serves is read by `shuangsheng.hall.board`. Limits: at most MAX_CONNECTIONS connections, each with READ_SECONDS to
 send its request; the server waits on its socket and its clients, never in a loop that polls.
