@@ -121,7 +121,9 @@ class DeskApi:
     """The desk API: one `handle(request) → Reply` per request, safe from many threads at once. `clock` gives the
     PC's time as ISO 8601 with its offset (injected in tests); `source` is the venue display's cached reading;
     `bound` the addresses the server listens on (`desk_allowed`); `meanwhile` (tests): called at "looked", once a
-    table's action has read the draw in force and who sits there, before its write transaction."""
+    table's action has read the draw in force and who sits there, before its write transaction. `ledger`: the
+    hall's one connection to event.db, shared with the table API (a new one on `served` when not given);
+    `patience`: how long a press waits for another program's lock (`shuangsheng.hall.shared_ledger.Patience`)."""
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, pin: str, desk_lan: bool = False,
                  bound: Collection[str] = (), throttle: Throttle | None = None,

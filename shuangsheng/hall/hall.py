@@ -103,7 +103,9 @@ class TableApi:
     """The table API: one `handle(request) → Reply` per request, safe from many threads at once. `meanwhile` (tests):
     called with the ledger lent at two moments of each try of a request — "find", before the table's code is looked
     up; "decided", when a change has been decided on the entries committed so far, before the seal is checked and
-    the change decided again and appended in the write transaction."""
+    the change decided again and appended in the write transaction. `ledger`: the hall's one connection to
+    event.db, shared with the desk (a new one on `served` when not given); `patience`: how long a request waits for
+    another program's lock (`shuangsheng.hall.shared_ledger.Patience`)."""
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, throttle: Throttle | None = None,
                  clock: Callable[[], str] = now_iso, seating: Seating | None = None, served: ServedFile | None = None,
