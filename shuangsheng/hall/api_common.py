@@ -7,7 +7,6 @@ codes and PINs per address, the PC's time, and who sits at a table (`Seating`). 
 from __future__ import annotations
 
 import collections
-import datetime as dt
 import json
 import sqlite3
 import threading
@@ -20,6 +19,7 @@ from urllib.parse import urlsplit
 
 from shuangsheng.hall import board, routes
 from shuangsheng.hall.server import host_allowed
+from shuangsheng.hall.steady import STEADY
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage.ledger.connection import Ledger
@@ -186,8 +186,9 @@ class Throttle:
 
 
 def now_iso() -> str:
-    """The PC's time, ISO 8601 with its UTC offset."""
-    return dt.datetime.now().astimezone().isoformat(timespec="seconds")
+    """The hall's time (`steady.STEADY`: the PC's clock at serve's start, moved on monotonically), ISO 8601 with
+    the UTC offset."""
+    return STEADY.iso()
 
 
 Meanwhile = Callable[[str], None]

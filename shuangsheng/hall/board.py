@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from shuangsheng.hall.steady import STEADY
 from shuangsheng.render import venue
 from shuangsheng.render.show_page import version_of, views_html
 from shuangsheng.render.venue import Board
@@ -142,7 +143,7 @@ class BoardSource:
     def __init__(self, folder: Path, *, log: Callable[[str], None], settle: float = SETTLE_SECONDS,
                  clock: Callable[[], float] = time.monotonic, now: Callable[[], dt.datetime] | None = None):
         self.folder = folder
-        self.now = now or (lambda: dt.datetime.now().astimezone())  # the wall clock of the round clock
+        self.now = now or STEADY.now  # the hall's steady time of day (hall/steady.py)
         self.log = log
         self.settle = settle
         self.clock = clock

@@ -284,7 +284,7 @@ class HallHandler(display.DisplayHandler):
     desk: DeskApi  # the desk API, set there too
     server_version = "shuangsheng-serve"
     messages = HALL_MESSAGES
-    routes = routes.ROUTES
+    route_table = routes.ROUTES
 
     def _is_api(self) -> bool:
         return routes.api_of(urlsplit(getattr(self, "path", "")).path) is not None
@@ -306,7 +306,7 @@ class HallHandler(display.DisplayHandler):
         if who is None:
             super().dispatch()
             return
-        found = routes.resolve(self.command, path, self.routes)
+        found = routes.resolve(self.command, path, self.route_table)
         self.allow = found.allow if isinstance(found, routes.Refused) and found.allow else self.allow
         if self.command != "POST":
             self._api(who, body=b"", length=None)
@@ -389,7 +389,7 @@ class Hall:
         return self.servers[0].server_address[1]
 
     def addresses(self) -> list[str]:
-        return [f"http://{s.server_address[0]}:{s.server_address[1]}/" for s in self.servers]
+        return [f"http://{s.server_address[0]!s}:{s.server_address[1]}/" for s in self.servers]
 
     def start(self) -> None:
         for httpd in self.servers:
@@ -439,7 +439,7 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
     handler.api = TableApi(folder, names=names, port=port, throttle=codes, clock=clock, seating=seating,
                            ledger=ledger)
     handler.desk = DeskApi(folder, names=names, port=port, pin=pin or new_pin(), desk_lan=desk_lan,
-                           bound=[httpd.server_address[0] for httpd in servers], throttle=pins, source=source,
+                           bound=[str(httpd.server_address[0]) for httpd in servers], throttle=pins, source=source,
                            clock=clock, seating=seating, ledger=ledger)
     return Hall(servers, handler.api, handler.desk)
 

@@ -26,13 +26,13 @@ class Route:
 
     @cached_property
     def _regex(self) -> re.Pattern[str]:
-        def segment(found: re.Match[str]) -> str:
-            name, _, words = found.group(1).partition(":")
+        def part(text: str) -> str:
+            if not text.startswith("{"):
+                return re.escape(text)
+            name, _, words = text[1:-1].partition(":")
             return f"(?P<{name}>{'|'.join(map(re.escape, words.split('|')))})" if words else f"(?P<{name}>[^/]+)"
 
-        parts = re.split(r"(\{[^}]+\})", self.pattern)
-        return re.compile("".join(segment(re.match(r"\{(.+)\}", p)) if p.startswith("{") else re.escape(p)
-                                  for p in parts if p))
+        return re.compile("".join(part(p) for p in re.split(r"(\{[^}]+\})", self.pattern) if p))
 
     def match(self, path: str) -> dict[str, str] | None:
         """The path's `{name}` segments when the pattern fits the whole path, else None."""

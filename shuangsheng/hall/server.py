@@ -140,7 +140,7 @@ class DisplayHandler(BaseHTTPRequestHandler):
     sys_version = ""
     error_content_type = "text/html; charset=utf-8"
     messages = MESSAGES  # the Chinese wording of each refusal
-    routes: tuple[routes.Route, ...] = routes.SHOW_ROUTES  # what this server answers
+    route_table: tuple[routes.Route, ...] = routes.SHOW_ROUTES  # what this server answers
     allow = ""  # the methods the path has, said with a 405 (and a 501)
 
     def setup(self) -> None:
@@ -151,7 +151,7 @@ class DisplayHandler(BaseHTTPRequestHandler):
 
     def handle_one_request(self) -> None:
         self.reader.deadline = time.monotonic() + self.timeout
-        self.allow = routes.allowed(self.routes)  # until the request's path is known: what this server answers
+        self.allow = routes.allowed(self.route_table)  # until the request's path is known: what this server answers
         super().handle_one_request()
 
     def parse_request(self) -> bool:
@@ -166,7 +166,7 @@ class DisplayHandler(BaseHTTPRequestHandler):
 
     def dispatch(self) -> None:
         """Every method: the route table decides (`routes.resolve`)."""
-        found = routes.resolve(self.command, urlsplit(self.path).path, self.routes)
+        found = routes.resolve(self.command, urlsplit(self.path).path, self.route_table)
         if isinstance(found, routes.Refused):
             self.allow = found.allow or self.allow
             self.send_error(found.status)
@@ -308,6 +308,17 @@ class DisplayServer(ThreadingHTTPServer):
         self.max_connections = self.slots.limit
         self.names = frozenset(names)
         super().__init__(address, handler)
+
+    def server_bind(self) -> None:
+        """Bind as the base class does, but on Windows with SO_EXCLUSIVEADDRUSE and without SO_REUSEADDR: there
+        SO_REUSEADDR (http.server's `allow_reuse_address`) lets a second process bind the same port and take
+        requests from the first, so a second start is told the port is in use instead (elsewhere SO_REUSEADDR only
+        lets a restart bind while the old connections wait out TIME_WAIT, and stays)."""
+        exclusive = getattr(socket, "SO_EXCLUSIVEADDRUSE", None)
+        if exclusive is not None:
+            self.allow_reuse_address = False
+            self.socket.setsockopt(socket.SOL_SOCKET, exclusive, 1)
+        super().server_bind()
 
     @property
     def active(self) -> int:

@@ -116,7 +116,7 @@ def table_result(m: MatchScore) -> TableResult:
         a=p.a,
         b=p.b,
         status=status,
-        levels=result.levels if outcomes or m.unchecked else None,
+        levels=result.levels if result is not None and (outcomes or m.unchecked) else None,
         winner=m.outcome.winner,
         forfeit=m.match.walkover,
         hands=sum(not o.playoff for o in outcomes),

@@ -99,7 +99,7 @@ class DeskTable:
             return DeskState.INVALID
         if sheet is not None and sheet.source == "final_only":
             return DeskState.FINAL_ONLY
-        if self.on_paper:
+        if sheet is not None and self.on_paper:
             return DeskState.NEEDS_PLAYOFF if sheet.status is TableStatus.NEEDS_PLAYOFF else DeskState.PAPER
         if not phone.log.hands:
             return DeskState.NOT_STARTED

@@ -45,6 +45,7 @@ class TableState:
             return EntryStatus.PASSED_A
         if not self.log.ended:
             return EntryStatus.PLAYING
+        assert self.result.status is not None  # an ended match without errors is decided or needs 加赛
         return EntryStatus(self.result.status.value)
 
     @property

@@ -50,7 +50,7 @@ def _paper(match: MatchSheet, rules: RuleSet) -> MatchScore:
         result = replay(match.record, rules)
         problems = workbook.match_problems(match, result)
     status = table_status(result, walkover=match.walkover is not None, errors=bool(problems))
-    return MatchScore(match, result, _outcome(match, status, result, problems), problems)
+    return MatchScore(match=match, result=result, outcome=_outcome(match, status, result, problems), problems=problems)
 
 
 def _phone_only(match: MatchSheet, phone: sources.PhoneTable) -> MatchScore:
@@ -62,8 +62,8 @@ def _phone_only(match: MatchSheet, phone: sources.PhoneTable) -> MatchScore:
     outcome = _outcome(match, status, result, problems)
     if status is TableStatus.OPEN:
         outcome = replace(outcome, reason=f"扫码录分进行中，甲方{result.levels.a.label}级、乙方{result.levels.b.label}级")
-    return MatchScore(match, result, outcome, problems, Source.PHONE, phone_hands=phone.hands,
-                      confirmed=phone.state.log.locked)
+    return MatchScore(match=match, result=result, outcome=outcome, problems=problems, source=Source.PHONE,
+                      phone_hands=phone.hands, confirmed=phone.state.log.locked)
 
 
 def _final_only(match: MatchSheet, card: FinalCard, phone: sources.PhoneTable | None) -> MatchScore:
@@ -78,8 +78,8 @@ def _final_only(match: MatchSheet, card: FinalCard, phone: sources.PhoneTable | 
     status = table_status(result, errors=bool(problems))
     note = sources.final_note(card)
     outcome = _outcome(match, status, result, problems)
-    return MatchScore(match, result, replace(outcome, reason=outcome.reason or note), problems,
-                      Source.FINAL_ONLY, note)
+    return MatchScore(match=match, result=result, outcome=replace(outcome, reason=outcome.reason or note),
+                      problems=problems, source=Source.FINAL_ONLY, note=note)
 
 
 def _outcome(match: MatchSheet, status: TableStatus, result: MatchResult | None,
@@ -146,12 +146,13 @@ def _phone(sheet: RoundSheet, match: MatchSheet, rules: RuleSet) -> sources.Phon
 
 def score_as_json(score: RoundScore) -> dict[str, object]:
     """docs/README.md (--json): {"round", "matches": [{"table", "A", "B", "levels", "status", "winner", "errors"}], "byes",
-    "advancing"}; while matches are undecided, "advancing" lists those known so far and "blockers" says why; in the
-    final nobody advances ("advancing" is empty; the champion is the final's "winner")."""
+    "advancing"}, each of a match's "errors" the error object (`Issue.as_json`); while matches are undecided,
+    "advancing" lists those known so far and "blockers" says why; in the final nobody advances ("advancing" is
+    empty; the champion is the final's "winner")."""
     matches = []
     for m in score.matches:
         shown = m.result is not None and (m.result.outcomes or m.unchecked)
-        levels = m.result.levels.as_json() if shown else None
+        levels = m.result.levels.as_json() if m.result is not None and shown else None
         matches.append(
             {
                 "table": m.match.table,
@@ -160,7 +161,7 @@ def score_as_json(score: RoundScore) -> dict[str, object]:
                 "levels": levels,
                 "status": m.outcome.status.value,
                 "winner": m.outcome.winner,
-                "errors": [str(p) for p in m.problems],
+                "errors": [p.as_json() for p in m.problems],
                 "source": m.source.value,
             }
         )
