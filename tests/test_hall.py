@@ -22,6 +22,7 @@ import pytest
 from shuangsheng.hall import api_common, hall
 from shuangsheng.hall.hall import MAX_BODY, Request, TableApi, Throttle
 from shuangsheng.hall.lan import lan_address
+from shuangsheng.hall.shared_ledger import Patience, SharedLedger
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.names import DB_NAME
 from shuangsheng.table.codes import format_code
@@ -708,7 +709,7 @@ def test_closing_the_ledgers_waits_for_a_request_in_flight_so_its_entry_is_check
     daemons. `close` waits for a lent connection to come back (closed, and so checkpointed) before it returns, so
     event.db alone holds the entry the phone was answered for."""
     folder, _ = event
-    ledgers = hall.SharedLedger(folder)
+    ledgers = SharedLedger(folder)
     lent = ledgers.lend()
     book = lent.__enter__()
     book.log("in_flight")  # a request's commit, still in event.db-wal
@@ -795,11 +796,11 @@ def test_a_phone_s_write_waiting_on_another_process_s_lock_does_not_hold_up_the_
     assert posted[0][0] == 201 and rows(folder) == 1  # the hand is stored once the lock is let go
 
 
-def test_a_lock_held_by_another_process_past_the_wait_is_503_for_the_phone_to_send_again(event, api, monkeypatch):
+def test_a_lock_held_by_another_process_past_the_wait_is_503_for_the_phone_to_send_again(event, api):
     """The other process keeps its lock past what a phone waits for: 503 in Chinese (the phone sends the hand again
     with the same id), not a 500 with a traceback; nothing stored, and the hand lands once the lock is let go."""
     folder, codes = event
-    monkeypatch.setattr(hall, "BUSY_WAIT", 0.3)
+    api.patience = Patience(wait=0.3)
     holder = sqlite3.connect(folder / DB_NAME, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
@@ -809,6 +810,29 @@ def test_a_lock_held_by_another_process_past_the_wait_is_503_for_the_phone_to_se
     holder.close()
     assert rows(folder) == 0
     assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201 and rows(folder) == 1
+
+
+def test_the_desk_waits_for_another_process_s_lock_by_the_same_policy_on_the_same_connection(event, running):
+    """One way to event.db: the desk borrows the table API's one connection and waits by the same `Patience`; past
+    its wait a desk press is 503 in Chinese, nothing stored, while the phones still read."""
+    folder, codes = event
+    server = running(pin="135790")
+    assert server.desk.ledger is server.api.ledger
+    server.desk.patience = Patience(wait=0.3)
+    desk = {"host": f"127.0.0.1:{server.port}", "x-desk-pin": "135790", "content-type": "application/json"}
+    holder = sqlite3.connect(folder / DB_NAME, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        started = time.monotonic()
+        body = json.dumps({"add": 5, "reason": "换牌", "id": "m-1", "mark": 0}).encode()
+        reply = server.desk.handle(Request("POST", "/api/desk/t/1/minutes", "127.0.0.1", desk, body, len(body)))
+        assert reply.status == 503 and "被另一个程序占用" in reply.document["errors"][0]["message"]
+        assert time.monotonic() - started < 3  # 0.3 s of patience, not serve's 5 s
+        assert call(server.api, "GET", f"/api/t/{codes[1]}", headers={"host": desk["host"]})[0] == 200
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert rows(folder) == 0
 
 
 def test_closing_the_shared_ledger_waits_for_a_reader_of_another_connection_to_checkpoint(event, api):
