@@ -1231,3 +1231,33 @@ def test_event_db_cut_short_while_serving_is_503_in_plain_words(event, api):
                for code in codes.values() for method, path, body in (("GET", "", None), ("POST", "/hands", hand(2)))]
     assert {status for status, _ in answers} == {503}, [status for status, _ in answers]
     assert all("纸质计分卡" in doc["errors"][0]["message"] for _, doc in answers)
+
+
+# --- 改这一局: POST /api/t/<code>/amend ---
+
+
+def test_amend_over_the_api_each_status(event, api):
+    """200 with the hands it removed, 200 again for the same press, 409 for a hand not entered and for a stale
+    mark, 422 for a correction the engine refuses, 423 once both teams confirmed."""
+    folder, codes = event
+    path = f"/api/t/{codes[1]}"
+    for n, (dealer, points) in enumerate((("A", 85), ("B", 40), ("B", 40)), start=1):
+        assert call(api, "POST", f"{path}/hands", hand(n, points, dealer))[0] == 201
+    fix = {"hand": 1, "id": "fix-1", "dealer": "A", "points": 35}
+    status, doc = call(api, "POST", f"{path}/amend", fix)
+    assert status == 200 and [h["hand"] for h in doc["hands"]] == [1]
+    assert doc["removed"] == [{"hand": 2, "dealer": "B", "points": 40}, {"hand": 3, "dealer": "B", "points": 40}]
+    assert rows(folder) == 4
+    status, again = call(api, "POST", f"{path}/amend", {**fix, "mark": 3}, as_is=True)  # answer lost, sent again
+    assert status == 200 and rows(folder) == 4 and again["mark"] == 4
+    assert call(api, "POST", f"{path}/amend", {"hand": 2, "dealer": "A", "points": 35})[0] == 409  # not entered
+    stale = {"hand": 1, "id": "fix-2", "mark": 3, "dealer": "A", "points": 20}
+    status, doc = call(api, "POST", f"{path}/amend", stale, as_is=True)
+    assert status == 409 and doc["errors"][0]["field"] == "mark"
+    status, doc = call(api, "POST", f"{path}/amend", {"hand": 1, "dealer": "A", "points": 37})  # not a multiple of 5
+    assert status == 422 and doc["errors"][0]["hand"] == 1 and rows(folder) == 4
+    assert call(api, "POST", f"{path}/hands", hand(2, 0, "A"))[0] == 201
+    assert call(api, "POST", f"{path}/end", {})[0] == 200
+    for side in ("A", "B"):
+        assert call(api, "POST", f"{path}/confirm", {"side": side})[0] == 200
+    assert call(api, "POST", f"{path}/amend", {"hand": 2, "dealer": "A", "points": 20})[0] == 423

@@ -75,7 +75,7 @@ from shuangsheng.render.table_page import table_page
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.lost import LedgerError, LedgerLost
 from shuangsheng.storage.ledger.records import DrawRecord
-from shuangsheng.table import entry
+from shuangsheng.table import amend, entry
 from shuangsheng.table.clock import clock_at, parse_time
 from shuangsheng.table.codes import parse_code
 from shuangsheng.table.log import Entry, Stamp, TableSetup
@@ -253,7 +253,8 @@ def sealed(decision: entry.Decision) -> Reply:
 def decider(action: str, setup: TableSetup, body: object,
             stamp: Stamp) -> Callable[[tuple[Entry, ...]], entry.Decision]:
     """The pure decision of one POST, over the table's entries as the ledger reads them in its transaction."""
-    decide = {"hands": entry.add_hand, "end": entry.end, "undo": entry.undo, "confirm": entry.confirm}[action]
+    decide = {"hands": entry.add_hand, "end": entry.end, "undo": entry.undo, "amend": amend.amend,
+              "confirm": entry.confirm}[action]
     return lambda entries: decide(setup, entries, body, stamp=stamp)
 
 

@@ -51,7 +51,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/t/{code}", "page", "table_page"),  # a table's phone page (a code that is none: 404)
     Route("GET", "/desk", "page", "desk_page"),  # the organiser's page (only on the PC unless desk_lan: 403)
     Route("GET", "/api/t/{code}", "table", "read"),
-    Route("POST", "/api/t/{code}/{action:hands|end|undo|confirm}", "table", "act"),
+    Route("POST", "/api/t/{code}/{action:hands|end|undo|amend|confirm}", "table", "act"),
     Route("GET", "/api/desk", "desk", "read"),
     Route("GET", "/api/desk/", "desk", "read"),
     Route("POST", "/api/desk/clock", "desk", "clock"),
