@@ -101,7 +101,7 @@ def registration_pdf(
     """报名表: one row per pair (组号, two names, 单位, phone, 备注), prefilled with `teams`, then blank rows (no 组号)."""
     flow = _flow(event, fonts)
     pieces = [*flow.markup(render("registration.j2", event, template_dir)), flow.space(6)]
-    header = [*TEAMS_HEADER[:3], UNIT_LABEL, *TEAMS_HEADER[3:5]]  # teams.xlsx's columns a registering pair fills
+    header: list[Cell | str] = [*TEAMS_HEADER[:3], UNIT_LABEL, *TEAMS_HEADER[3:5]]  # teams.xlsx's columns a registering pair fills
     body: list[list[Cell | str]] = [header]
     for team in teams:
         body.append(
