@@ -14,8 +14,8 @@ from shuangsheng.knockout.draw import draw_round
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage import workbook
 from shuangsheng.storage.ledger.connection import Ledger
-from shuangsheng.storage.names import TEAMS_FILE, draw_sheet_name
-from tests.events import new_event
+from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE, draw_sheet_name
+from tests.events import fill, new_event
 from tests.helpers import cli
 
 UNITS = ("化学系", "化学系", "化学系", "化学系", "物理系", "物理系", "数学系", "")
@@ -77,3 +77,26 @@ def test_an_old_team_list_draws_as_it_always_did(tmp_path: Path) -> None:
     assert record.round == draw_round(1, [t.id for t in plain], seed=99)
     with pdfplumber.open(io.BytesIO((folder / draw_sheet_name(1)).read_bytes())) as pdf:
         assert "尽量不相遇" not in "".join((page.extract_text() or "") for page in pdf.pages)
+
+
+def _every_round(folder: Path) -> None:
+    toml = folder / EVENT_FILE
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace('avoid_same_unit = "round1"', 'avoid_same_unit = "every_round"'), encoding="utf-8")
+
+
+def test_later_rounds_keep_units_apart_only_with_every_round(tmp_path: Path) -> None:
+    for every in (False, True):
+        folder = new_event(tmp_path / f"event-{every}", [Team(f"{i:02d}", (f"甲{i}", f"乙{i}"), unit="同一单位")
+                                                         for i in range(1, 9)])
+        if every:
+            _every_round(folder)
+        cli("draw", folder, "--seed", 3)
+        fill(folder, 1)
+        cli("score", folder)
+        out = cli("draw", folder, "--seed", 4).output
+        with Ledger.open(folder) as book:
+            draws = book.draws()
+        assert bool(draws[2].apart) is every and ("同单位的组尽量不相遇" in out) is every
+        assert draws[2].apart.among(draws[2].round.pool) == draws[2].apart
+        assert "对阵与记录一致" in cli("draw", folder, "--check", 2).output

@@ -27,5 +27,5 @@ class Byes(str, enum.Enum):
 class AvoidSameUnit(str, enum.Enum):
     """Which draws keep units (and seeds) apart: round 1's only (default), or every round's."""
 
-    FIRST_ROUND = "first_round"
+    FIRST_ROUND = "round1"
     EVERY_ROUND = "every_round"

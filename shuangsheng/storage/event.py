@@ -254,7 +254,7 @@ def _avoid_same_unit(reader: _Reader, fmt: dict) -> AvoidSameUnit:
     try:
         return AvoidSameUnit(rule)
     except ValueError:
-        reader.problem(f'[format] avoid_same_unit：应为 "first_round" 或 "every_round"，实际为 {rule!r}')
+        reader.problem(f'[format] avoid_same_unit：应为 "round1" 或 "every_round"，实际为 {rule!r}')
         return AvoidSameUnit.FIRST_ROUND
 
 
