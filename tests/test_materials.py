@@ -616,3 +616,11 @@ def test_six_and_nine_are_underlined_and_an_empty_cell_has_no_cut_lines():
         mid_x, mid_y = (ln["x0"] + ln["x1"]) / 2, (ln["top"] + ln["bottom"]) / 2
         assert not (abs(mid_x - cols[2]) < 1 and last_top < mid_y < last_bottom), ln
         assert not (abs(mid_y - last_bottom) < 1 and cols[1] < mid_x < cols[2]), ln
+
+
+def test_reserve_pairs_register_but_draw_no_lot(tmp_path):
+    teams = (*TEAMS, Team("07", ("候甲", "候乙"), unit="化学系", reserve=True))
+    built = build_all(tmp_path, default_event(), teams, invariant=True)
+    lots = text_of(built.paths[3].read_bytes())
+    assert "（1–6号，共6张）" in lots and "本次6组" in lots and "签号7" not in lots
+    assert "07候甲候乙化学系" in text_of(built.paths[2].read_bytes())
