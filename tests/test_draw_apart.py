@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import sqlite3
 from pathlib import Path
 
 import pdfplumber
@@ -14,7 +15,7 @@ from shuangsheng.knockout.draw import draw_round
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage import workbook
 from shuangsheng.storage.ledger.connection import Ledger
-from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE, draw_sheet_name
+from shuangsheng.storage.names import DB_NAME, EVENT_FILE, TEAMS_FILE, draw_sheet_name
 from tests.events import fill, new_event
 from tests.helpers import cli
 
@@ -100,3 +101,16 @@ def test_later_rounds_keep_units_apart_only_with_every_round(tmp_path: Path) -> 
         assert bool(draws[2].apart) is every and ("同单位的组尽量不相遇" in out) is every
         assert draws[2].apart.among(draws[2].round.pool) == draws[2].apart
         assert "对阵与记录一致" in cli("draw", folder, "--check", 2).output
+
+
+def test_a_record_without_the_units_is_checked_with_teams_xlsx_and_says_so(tmp_path: Path) -> None:
+    """event.db rebuilt (or a folder whose record kept nothing apart): the check falls back on teams.xlsx as it is."""
+    folder = new_event(tmp_path / "event", field())
+    cli("draw", folder, "--seed", 11)
+    with sqlite3.connect(folder / DB_NAME) as db:
+        db.execute("UPDATE draw SET apart = NULL")
+    db.close()
+    out = cli("draw", folder, "--check", 1).output
+    assert "对阵与记录一致。（没有记下这一轮抽签时的单位、种子" in out and "按现在报名表里的单位、种子重抽" in out
+    workbook.write_teams(folder / TEAMS_FILE, [Team(t.id, t.players) for t in field()], force=True)
+    assert "不一致" in cli("draw", folder, "--check", 1, code=1).output

@@ -125,7 +125,7 @@ def check_text(check: DrawCheck) -> str:
     how = f"随机种子 {check.seed} " if check.seed is not None else "纸签签号"
     head = f"第{check.number}轮抽签复核：按 {check.source} 记下的{how}和抽签名单（{len(check.pool)}组）重抽"
     if check.agrees:
-        return f"{head}，对阵与记录一致。"
+        return f"{head}，对阵与记录一致。" + (f"（{check.apart}）" if check.apart else "")
     return "\n".join([f"{head}，结果不一致：", *(f"  {d}" for d in check.differences),
                       "请核对对阵表；round-N.xlsx 可能被改动过或换成了别的文件"])
 

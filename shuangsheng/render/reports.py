@@ -114,6 +114,7 @@ class DrawCheck:
     source: str  # where the seed and pool came from: event.db, or the round workbook (a folder from before)
     agrees: bool
     differences: tuple[str, ...]
+    apart: str = ""  # what the redraw kept apart, and from where when not from the record ('': nothing)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -320,10 +320,13 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
     third = next(((p.a, p.b) for p in target.pairings if p.third_place), None)
     byes, previous_byes = len(target.byes), knockout.byes_so_far(earlier)
     apart = draws[number].apart if number in draws else NOTHING_APART  # as recorded: teams.xlsx may have changed
+    note = apart.description()
     try:
         if target.seed is not None:
             again = draw_round(number, target.pool, seed=target.seed, byes=byes, previous_byes=previous_byes,
                                third_place_match=third, apart=apart)
+            if not apart and not same_draw(again, target):
+                again, note = _with_units_now(folder, again, target, previous_byes, third)
         else:
             again = draw_from_lots(number, target.lots, target.pool, byes=byes, previous_byes=previous_byes,
                                    third_place_match=third)
@@ -340,7 +343,25 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
         differences.append(f"round-{number}.xlsx 里写的随机种子（{_seed_text(sheet.round.seed)}）与 event.db "
                            f"记下的（{_seed_text(target.seed)}）不同")
     source = "event.db" if number in draws else f"round-{number}.xlsx"
-    return DrawCheck(number, target.seed, target.pool, source, not differences, tuple(differences))
+    return DrawCheck(number, target.seed, target.pool, source, not differences, tuple(differences), note)
+
+
+def _with_units_now(folder: Path, plain: Round, target: Round, previous_byes: Sequence[str],
+                    third: tuple[str, str] | None) -> tuple[Round, str]:
+    """A seeded draw whose record keeps nothing apart (a folder without event.db, or one rebuilt) that the plain
+    lot does not reproduce: drawn again with the units and seeds teams.xlsx has now, kept when that reproduces it
+    (and said); else the plain lot, whose difference `check_draw` names."""
+    try:
+        now = Apart.of(t for t in workbook.read_teams(folder / TEAMS_FILE) if not t.reserve).among(target.pool)
+    except (workbook.WorkbookError, OSError):
+        return plain, ""
+    if not now:
+        return plain, ""
+    again = draw_round(target.number, target.pool, seed=target.seed or 0, byes=len(target.byes),
+                       previous_byes=previous_byes, third_place_match=third, apart=now)
+    if not same_draw(again, target):
+        return plain, ""
+    return again, f"没有记下这一轮抽签时的单位、种子（以前版本的文件夹，或 event.db 重建过），按现在报名表里的单位、种子重抽，{now.description()}"
 
 
 def _draws_to_check(folder: Path) -> dict[int, DrawRecord]:
