@@ -98,11 +98,12 @@ def repair(pairs: Sequence[Pair], apart: Apart, rng: random.Random) -> list[Pair
     """`pairs` (at tables 1…k) with their avoidable meetings removed by swaps: while some pair meets a team of its
     own unit or is two seeds, one of the swaps {a-b, c-d} → {a-c, b-d} or {a-d, b-c} that lowers (same-unit
     matches, seed matches) of the two pairs — in that order — is made, chosen uniformly with `rng` among all such
-    swaps of that pair, the pairs taken in table order, pass after pass until a pass makes none. Each swap lowers the total, so this ends (within m²/4 swaps for m teams).
+    swaps of that pair, the pairs taken in table order, pass after pass until a pass makes none. Each swap lowers
+    the total, so this ends (within m/2 swaps per kind of meeting, for m teams).
 
     **Same-unit matches reach the minimum.** For m teams of which L are in the largest unit, no pairing has fewer
     than max(0, L − m/2) same-unit matches: at most m − L of the L pair with another unit, and the rest,
-    L − (m − L) = 2L − m, pair among themselves. When no swap is left for a same-unit pair a-b of unit U: a pair
+    L − (m − L) = 2L − m, pair among themselves: (2L − m)/2 = L − m/2 matches. When no swap is left for a same-unit pair a-b of unit U: a pair
     c-d with neither in U would give one (a-c and b-d are not same-unit, and c-d lost nothing or a same-unit match),
     so every other pair holds a team of U; and as U's pairs hold two each, every team outside U (m − L_U of them)
     faces one of U, leaving L_U − m/2 same-unit matches, all within U. That is ≥ 1, so L_U > m/2: U is the largest
