@@ -99,7 +99,7 @@ def repair(pairs: Sequence[Pair], apart: Apart, rng: random.Random) -> list[Pair
     own unit or is two seeds, one of the swaps {a-b, c-d} → {a-c, b-d} or {a-d, b-c} that lowers (same-unit
     matches, seed matches) of the two pairs — in that order — is made, chosen uniformly with `rng` among all such
     swaps of that pair, the pairs taken in table order, pass after pass until a pass makes none. Each swap lowers
-    the total, so this ends (within m/2 swaps per kind of meeting, for m teams).
+    the totals (same-unit, seed) in that order, each 0…m/2 for m teams, so this ends within (m/2 + 1)² swaps.
 
     **Same-unit matches reach the minimum.** For m teams of which L are in the largest unit, no pairing has fewer
     than max(0, L − m/2) same-unit matches: at most m − L of the L pair with another unit, and the rest,
