@@ -1094,3 +1094,50 @@ def test_a_damaged_entry_row_of_one_table_leaves_the_other_tables_and_the_desk_a
     assert status == 503 and "本桌" in phone["errors"][0]["message"] and "纸质计分卡" in phone["errors"][0]["message"]
     assert room.call("GET", f"/api/t/{room.codes[2]}")[0] == 200
     assert "Traceback" not in capfd.readouterr().err
+
+
+# --- 更正: a table of an earlier round corrected after the next round was drawn (issue 29) ---
+
+
+def test_a_phone_table_of_round_1_corrected_after_round_2_was_drawn_runs_to_the_awards(folder):
+    from tests.events import fill
+    from tests.helpers import cli
+
+    room = Hall(folder)
+    room.hand(1, 1, points=35)
+    room.hand(1, 2, points=40)  # 甲方 keeps the deal twice: 2 → 5 → 7
+    assert room.phone(1, "end")[1]["status"] == "decided"
+    for side in "AB":
+        assert room.phone(1, "confirm", {"side": side})[0] == 200
+    fill(folder, 1, skip=(1,))  # the other tables on paper
+    cli("score", folder)
+    cli("draw", folder, "--seed", 2)
+    fix = {"hand": 1, "id": "fix-1", "dealer": "A", "points": 85}  # in fact 乙方 took the deal at hand 1
+    assert room.phone(1, "amend", fix)[0] == 423  # sealed: only the desk opens it again
+    code = room.codes[1]
+    shown = room.mark("table", code)
+    status, doc = room.call("POST", "/api/desk/t/1/reopen", {"round": 1, "reason": "核对纸质计分卡：第1局乙方上台",
+                                                             "id": "reopen-1", "mark": shown}, as_is=True)
+    assert status == 200, doc
+    assert room.call("POST", "/api/desk/t/9/reopen", {"round": 1, "reason": "x"})[0] == 404
+    assert room.call("POST", "/api/desk/t/1/reopen", {"round": 3, "reason": "x"})[0] == 404
+    assert room.call("POST", "/api/desk/t/1/reopen", {"round": "一", "reason": "x"})[0] == 422
+    status, doc = room.phone(1, "amend", fix)
+    assert status == 200 and doc["removed"] == [{"hand": 2, "dealer": "A", "points": 40}]
+    status, doc = room.phone(1, "hands", {"hand": 2, "id": "again-2", "dealer": "B", "points": 35})
+    assert status == 201, doc
+    assert room.phone(1, "end")[1]["winner"] == "B"
+    for side in "AB":
+        assert room.phone(1, "confirm", {"side": side})[0] == 200
+    assert room.phone(1, "undo", {"hand": 2})[0] == 423  # confirmed again: locked
+    plain = cli("score", folder).output
+    assert "第1轮第1桌在上次计分" in plain and f"shuangsheng score {folder} --round 1" in plain
+    scored = cli("score", folder, "--round", 1).output
+    assert f"shuangsheng draw {folder} --redo 2" in scored
+    cli("draw", folder, "--redo", 2)
+    fill(folder, 2, seed=3)
+    cli("score", folder)
+    cli("draw", folder, "--seed", 3)
+    fill(folder, 3, seed=4)
+    cli("score", folder)
+    assert "一等奖" in cli("awards", folder).output

@@ -27,7 +27,7 @@ from shuangsheng.storage.ledger.lost import FileId, LedgerLost, Loss, file_id, f
 from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.storage.names import DB_NAME, EVENT_FILE, TEAMS_FILE, round_path
 from shuangsheng.table import entry
-from shuangsheng.table.log import Entry, Seat, TableSetup
+from shuangsheng.table.log import Entry, Seat, TableSetup, open_for_correction
 from shuangsheng.vocabulary.errors import Issue, UserError, issues_json
 
 MAX_BODY = 16 * 1024  # bytes of a POST body
@@ -360,12 +360,15 @@ def checked(book: Ledger, record: DrawRecord,
             decide: Callable[[tuple[Entry, ...]], entry.Decision],
             ) -> Callable[[tuple[Entry, ...]], entry.Decision]:
     """`decide`, refusing (`Sealed`) a change once a later round than `record`'s is drawn, as read in the write
-    transaction itself: `draw` is another process and may record the next round after the server looked.
+    transaction itself: `draw` is another process and may record the next round after the server looked — unless
+    the change is the desk's correction (its reopening of the table, or any change after it: `open_for_correction`).
     (A change to a draw voided meanwhile is refused by the ledger: `DrawReplaced`.)"""
 
     def decided(entries: tuple[Entry, ...]) -> entry.Decision:
         decision = decide(entries)
-        if decision.entry is not None and book.last_round() > record.round.number:
+        made = decision.entry
+        if made is not None and book.last_round() > record.round.number and not (
+                made.correction or open_for_correction(entries)):
             raise Sealed(decision)
         return decision
 

@@ -57,7 +57,7 @@ from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.table import desk, entry
 from shuangsheng.table.clock import ClockAction, clock_at, decide_clock, parse_time
 from shuangsheng.table.desk_actions import desk_action
-from shuangsheng.table.log import Action, Stamp
+from shuangsheng.table.log import Action, Entry, Stamp
 from shuangsheng.table.state import table_state
 from shuangsheng.vocabulary.errors import Issue, issues_json, shown
 
@@ -70,6 +70,7 @@ WRONG_PIN = "裁判台密码不对；请看运行 shuangsheng serve 的电脑上
 TOO_MANY_PINS = "裁判台密码输错的次数太多，请一分钟后再试"
 NO_ROUND = "还没有抽签，没有正在进行的一轮"
 NO_TABLE = "本轮没有第{table}桌"
+NO_TABLE_OF = "第{number}轮没有第{table}桌"
 REDRAWING = "本轮正在重新抽签，请稍后再操作一次"
 NEXT_DRAWN = "下一轮刚刚抽签，上一轮的记录已封存，这次操作没有记下；请刷新页面"
 NO_SUCH = "裁判台没有这个地址"
@@ -281,16 +282,23 @@ class DeskApi:
         with self.ledger.lend() as book:
             if book is None:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
-            record = current_draw(book)
+            record = round_of(book, body)
+            if isinstance(record, Reply):
+                return record
             if record is None or table not in {p.table for p in record.round.pairings}:
                 return desk_refusal(HTTPStatus.NOT_FOUND, "table", NO_ROUND if record is None else
-                                    NO_TABLE.format(table=table))
+                                    NO_TABLE.format(table=table) if record == current_draw(book) else
+                                    NO_TABLE_OF.format(table=table, number=record.round.number))
             setup = self.seating.setup(record, table, book)
             stamp = self._stamp(address)
             self.meanwhile("looked")
+
+            def decide(entries: tuple[Entry, ...]) -> entry.Decision:  # sealed: as read in the write transaction
+                return desk_action(Action(action), setup, entries, body, stamp=stamp,
+                                   sealed=book.last_round() > record.round.number)
+
             try:
-                decision = book.decide_entry(record.id, table, checked(book, record, lambda entries: desk_action(
-                    Action(action), setup, entries, body, stamp=stamp)))
+                decision = book.decide_entry(record.id, table, checked(book, record, decide))
             except Sealed:
                 return desk_refusal(HTTPStatus.CONFLICT, "action", NEXT_DRAWN)
             if decision.result.http_status >= 400:
@@ -313,6 +321,21 @@ def other_round(body: object, number: int) -> Reply | None:
     if type(given) is not int:
         return desk_refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "round", f"应为轮次（整数），实际为 {shown(given)}")
     return desk_refusal(HTTPStatus.CONFLICT, "round", ROUND_MOVED.format(given=given, number=number))
+
+
+def round_of(book: Ledger, body: object) -> DrawRecord | None | Reply:
+    """The round a table press is for: the body's `"round"` (a table of an earlier round, for a correction: 更正),
+    else the current one; 422 for a round that is not a whole number, 404 for one not drawn."""
+    given = body.get("round") if isinstance(body, dict) else None
+    if given is None:
+        return current_draw(book)
+    if type(given) is not int:
+        return desk_refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "round", f"应为轮次（整数），实际为 {shown(given)}")
+    draws = book.draws()
+    if given not in draws:
+        return desk_refusal(HTTPStatus.NOT_FOUND, "round", f"第{given}轮还没有抽签" if given > max(draws, default=0)
+                            else f"没有第{given}轮")
+    return draws[given]
 
 
 def current_draw(book: Ledger) -> DrawRecord | None:

@@ -78,7 +78,7 @@ from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.table import amend, entry
 from shuangsheng.table.clock import clock_at, parse_time
 from shuangsheng.table.codes import parse_code
-from shuangsheng.table.log import Entry, Stamp, TableSetup
+from shuangsheng.table.log import Entry, Stamp, TableSetup, open_for_correction
 from shuangsheng.table.state import TableState, table_state
 
 SEALED = "下一轮已经抽签，本桌的记录已封存，不能再在手机上改动；如有争议请到裁判台"
@@ -188,7 +188,7 @@ class TableApi:
 
     def _sealed(self, record: DrawRecord) -> bool:
         """A round whose next round has been drawn: its tables' records are sealed against the phones (what they
-        decided has been drawn on); a correction goes through the desk and `score`, as on paper."""
+        decided has been drawn on) until the desk reopens one for a correction (`open_for_correction`)."""
         return self._codes[2] > record.round.number
 
     def _table(self, request: Request, asked: Asked, *, moved: bool = False, suspect: bool = False) -> Reply:
@@ -218,10 +218,11 @@ class TableApi:
                 return bad.reply
             decide = decider(asked.action, setup, body, Stamp(secrets.token_hex(8), self.clock(),
                                                                      request.address))
-            decision = decide(book.table_entries(record.id, table))  # on what is committed now, without waiting
+            entries = book.table_entries(record.id, table)
+            decision = decide(entries)  # on what is committed now, without waiting
             if decision.entry is not None:
                 self.meanwhile("decided")
-            if decision.entry is not None and self._sealed(record):
+            if decision.entry is not None and self._sealed(record) and not open_for_correction(entries):
                 return sealed(decision)
             if decision.entry is not None:  # a change: decided again, and appended, in one write transaction
                 try:

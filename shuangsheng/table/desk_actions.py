@@ -29,23 +29,26 @@ from shuangsheng.table.entry import (
     sent_again,
     stale_mark,
 )
-from shuangsheng.table.log import Action, Entry, Stamp, TableSetup
+from shuangsheng.table.log import Action, Entry, Stamp, TableSetup, open_for_correction
 from shuangsheng.table.state import TableState, table_state
 from shuangsheng.vocabulary.errors import Issue, shown
 
 # --- POST /api/desk/t/<table>/reopen ---
 
 
-def reopen(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
+def reopen(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp, sealed: bool = False) -> Decision:
     """The desk's reopening with {"reason": "…"}: unlocks and clears both confirmations (CHANGED), SAME when
-    nothing is confirmed, NO_REASON without a reason."""
+    nothing is confirmed, NO_REASON without a reason. `sealed`: the table's next round is drawn — the reopening is
+    a correction (`Entry.correction`), recorded even when nothing was confirmed, and the table takes changes again
+    (SAME once it is open for correction and unconfirmed)."""
     table = table_state(setup, entries)
     reason = body.get("reason") if isinstance(body, Mapping) else None
     if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON_LENGTH:
         return refuse(Result.NO_REASON, table, None, "reason", f"重新开放须写明原因（{MAX_REASON_LENGTH} 字以内）")
-    if not table.log.confirmed:
+    if not table.log.confirmed and (not sealed or open_for_correction(table.entries)):
         return Decision(Result.SAME, table)
-    return append_entry(Result.CHANGED, table, new_entry(stamp, Action.REOPEN, reason=reason.strip()))
+    return append_entry(Result.CHANGED, table, new_entry(stamp, Action.REOPEN, reason=reason.strip(),
+                                                         correction=sealed))
 
 
 # --- the desk's other actions: POST /api/desk/t/<table>/minutes and …/confirm (rule 十七) ---
@@ -95,7 +98,7 @@ DESK_DECISIONS = {Action.MINUTES: add_minutes, Action.REOPEN: reopen, Action.CON
 
 
 def desk_action(action: Action, setup: TableSetup, entries: Sequence[Entry], body: object, *,
-                stamp: Stamp) -> Decision:
+                stamp: Stamp, sealed: bool = False) -> Decision:
     """A desk action on one table (`add_minutes`, `reopen`, `desk_confirm`) with the page's `"id"` (kept as the
     entry's id) and `"mark"`: INVALID without them; the same press sent again (its id in the table's log for this
     very action and content) is SAME, nothing appended; an id used for anything else, a pairing other than the one
@@ -108,7 +111,10 @@ def desk_action(action: Action, setup: TableSetup, entries: Sequence[Entry], bod
                or stale_mark(table, made))
     if refused is not None:
         return refused
-    return DESK_DECISIONS[action](setup, entries, body, stamp=replace(stamp, id=made.id))
+    stamp = replace(stamp, id=made.id)
+    if action is Action.REOPEN:
+        return reopen(setup, entries, body, stamp=stamp, sealed=sealed)
+    return DESK_DECISIONS[action](setup, entries, body, stamp=stamp)
 
 
 def _meant_elsewhere(table: TableState, body: object) -> Decision | None:

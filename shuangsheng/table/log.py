@@ -76,6 +76,7 @@ class Entry:
     add: int | None = None  # MINUTES: the minutes added
     kept: int | None = None  # AMEND: how many hands stand after it (the later ones the engine refused are removed)
     unend: bool = False  # AMEND: the end undone with it (a regular hand removed, or the lead at time changed)
+    correction: bool = False  # REOPEN: of a table whose next round is drawn (it takes changes again: an 更正)
 
     @property
     def by_desk(self) -> bool:
@@ -101,6 +102,8 @@ class Entry:
             data["kept"] = self.kept
         if self.unend:
             data["unend"] = True
+        if self.correction:
+            data["correction"] = True
         return data
 
     def log_json(self) -> dict[str, object]:
@@ -135,12 +138,12 @@ def read_entry(data: Mapping[str, object]) -> Entry:
             record = parsed.hands[0]
         side = Side(data["side"]) if "side" in data else None
         hand, add, kept = (_whole_or_none(data.get(key)) for key in ("hand", "add", "kept"))
-        unend = data.get("unend", False)
-        if not isinstance(unend, bool):
-            raise ValueError(unend)
+        unend, correction = data.get("unend", False), data.get("correction", False)
+        if not isinstance(unend, bool) or not isinstance(correction, bool):
+            raise ValueError((unend, correction))
         return Entry(str(data["id"]), Action(data["action"]), str(data["time"]), str(data["address"]),
                      hand=hand, record=record, side=side, reason=str(data.get("reason", "")), add=add, kept=kept,
-                     unend=unend)
+                     unend=unend, correction=correction)
     except (KeyError, TypeError, RecordError) as exc:
         raise ValueError(f"不是录分记录：{shown(dict(data))}") from exc
 
@@ -207,6 +210,11 @@ def _amended(log: Log, entry: Entry) -> Log:
         return Log(log.hands, log.ended, frozenset(), log.locked, log.extra_minutes)
     hands = (*log.hands[: k - 1], entry, *log.hands[k:kept])
     return Log(hands, log.ended and not entry.unend, frozenset(), log.locked, log.extra_minutes)
+
+
+def open_for_correction(entries: Sequence[Entry]) -> bool:
+    """The desk reopened the table after its next round was drawn (a correction): it takes changes again."""
+    return any(e.action is Action.REOPEN and e.correction for e in entries)
 
 
 def desk_log(entries: Sequence[Entry]) -> list[dict[str, object]]:
