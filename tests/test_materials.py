@@ -143,7 +143,7 @@ def test_notice_has_every_fact_of_the_seed(pdfs):
         "2.双升级（双扣）比赛规则（见附件）",
         "五、奖励设置：以参赛组为单位进行奖励，设一等奖1名、二等奖1名、三等奖2名，所有参赛选手均可获得纪念品一份",
         "六、报名方式：两人一组，自由组合报名参赛",
-        "1.报名时间：2026年3月3日-9日（逾期不再接受报名）",
+        "1.报名时间：2026年3月3日—9日（逾期不再接受报名）",
         "2.报名地点：办公室王发虎处（也可电话报名，报名电话：2973620）",
         "离退休教职工服务中心2026年3月3日",
         "附件：双升级（双扣）比赛规则",
@@ -165,7 +165,7 @@ def test_notice_follows_event_toml():
     notice = text_of(render("notice", parse(text, source="event.toml")))
     assert "报名电话：8812345" in notice and "2973620" not in notice
     assert "下午2:00开始" in notice
-    assert "2026年3月3日-4月2日" in notice
+    assert "2026年3月3日—4月2日" in notice
     assert "比赛时间为90分钟" in notice
     assert "三等奖3名" in notice
 
@@ -296,7 +296,7 @@ def test_blank_registration_form_leaves_the_numbers_blank():
 
 def test_registration_form_says_the_dates_once(pdfs):
     text = text_of(pdfs["registration"])
-    assert "报名时间：2026年3月3日-9日（逾期不再接受报名）" in text
+    assert "报名时间：2026年3月3日—9日（逾期不再接受报名）" in text
     assert "截止" not in text and text.count("2026年3月") == 1
 
 
@@ -432,9 +432,9 @@ def test_an_edited_template_saved_by_notepad_as_gbk_is_read(tmp_path):
 @pytest.mark.parametrize(
     ("start", "end", "expected"),
     [
-        (dt.date(2026, 3, 3), dt.date(2026, 3, 9), "2026年3月3日-9日"),
-        (dt.date(2026, 3, 28), dt.date(2026, 4, 3), "2026年3月28日-4月3日"),
-        (dt.date(2026, 12, 28), dt.date(2027, 1, 3), "2026年12月28日-2027年1月3日"),
+        (dt.date(2026, 3, 3), dt.date(2026, 3, 9), "2026年3月3日—9日"),
+        (dt.date(2026, 3, 28), dt.date(2026, 4, 3), "2026年3月28日—4月3日"),
+        (dt.date(2026, 12, 28), dt.date(2027, 1, 3), "2026年12月28日—2027年1月3日"),
         (dt.date(2026, 3, 3), dt.date(2026, 3, 3), "2026年3月3日"),
     ],
 )

@@ -42,6 +42,7 @@ from shuangsheng.render.materials.page import (
     Cell,
     Sizes,
     break_lines,
+    draw_line,
     new_canvas,
 )
 from shuangsheng.render.materials.wording import LINE_BREAK, Block, BlockKind, unknown_insert
@@ -57,6 +58,7 @@ LEAD_IN = ("：", ":")  # a paragraph ending so introduces what follows: a headi
 HEAD_GAP = 8.0  # below a running head, with a thin rule in it
 HEAD_SMALLEST = 10.0
 FIT_SHARE = 0.25  # a last page holding less than this share of a page is avoided by fitting, where that can be
+JUSTIFY_MOST = 0.04  # em: the most a justified line opens between two characters (unseen; more is letter-spacing)
 GLYPH_MIDDLE = 0.38  # a Chinese glyph's middle, above its baseline, in em: lines are centred on it
 
 Draw = Callable[[Canvas, float], None]  # draws a piece with its top edge at the given y
@@ -185,13 +187,13 @@ class Flow:
         s = self.sizes
         body = kind is BlockKind.BODY
         indent = 2 * s.body if body else 0.0
-        lines = break_lines(self.fonts, text, s.body, [WIDTH - indent, WIDTH], who) or [""]
+        lines = break_lines(self.fonts, text, s.body, [WIDTH - indent, WIDTH], who, squeeze=True) or [""]
         return self._lines(lines, s.body, 1.45, after=s.body * 0.12, indent=indent, justify=body)
 
     def note(self, text: str, *, who: str | None = None) -> list[Piece]:
         """A paragraph in the smaller size, from the left."""
         s = self.sizes
-        lines = break_lines(self.fonts, text, s.note, [WIDTH], who) or [""]
+        lines = break_lines(self.fonts, text, s.note, [WIDTH], who, squeeze=True) or [""]
         return self._lines(lines, s.note, 1.5, after=s.note * 0.12)
 
     def table(self, rows: Sequence[Sequence[Cell | str]], widths: Sequence[float], *, header_rows: int = 1,
@@ -214,7 +216,8 @@ class Flow:
             for cell, (left, right) in zip(cells, itertools.pairwise(edges), strict=False):  # a short row: blank after
                 inner = right - left - 2 * CELL_PADDING
                 hard = cell.text.replace(LINE_BREAK, "\n").split("\n")
-                lines = [ln for part in hard for ln in break_lines(self.fonts, part, size, [inner], cell.who)]
+                lines = [ln for part in hard
+                         for ln in break_lines(self.fonts, part, size, [inner], cell.who, squeeze=True)]
                 centred = cell.align is Align.CENTRE or (cell.align is Align.AUTO and len(lines) <= 1)
                 laid.append((lines or [""], centred))
             height = max(len(lines) for lines, _ in laid) * leading + sum(padding)
@@ -316,21 +319,26 @@ class Flow:
     def lines(self, lines: Sequence[str], size: float, spacing: float, *, align: Align = Align.LEFT, after: float = 0.0,
               indent: float = 0.0, justify: bool = False, ends: bool = True, x: float = LEFT,
               width: float = WIDTH, keep: bool = False) -> Piece:
-        """Lines of one size drawn one under the other. `indent` moves the first line in; `justify` stretches
-        the lines to `width`, all but the paragraph's last (this piece's last line, when it `ends` one)."""
+        """Lines of one size drawn one under the other. `indent` moves the first line in; `justify` closes a
+        line up to `width` (all but the paragraph's last, this piece's last line when it `ends` one) where that
+        takes no more than a hair between its characters (`JUSTIFY_MOST`); a line short by more (a unit carried
+        over whole) stays ragged rather than letter-spaced. A line wider than `width` (its marks pressed) is
+        drawn pressed."""
         fonts, leading, lines = self.fonts, size * spacing, list(lines)
 
         def draw(canvas: Canvas, top: float) -> None:
             for i, line in enumerate(lines):
                 y = baseline(top - i * leading, leading, size)
                 left = x + (indent if i == 0 else 0.0)
+                room = x + width - left
+                spare = room - fonts.width(line, size)
                 if align is Align.CENTRE:
-                    fonts.draw(canvas, x + width / 2, y, line, size, align=Align.CENTRE)
-                elif justify and len(line) > 1 and not (ends and i == len(lines) - 1):
-                    spare = max(x + width - left - fonts.width(line, size), 0.0)
+                    draw_line(fonts, canvas, x, y, line, size, width, align=Align.CENTRE)
+                elif (justify and len(line) > 1 and not (ends and i == len(lines) - 1)
+                      and 0 < spare <= JUSTIFY_MOST * size * (len(line) - 1)):
                     fonts.draw(canvas, left, y, line, size, char_space=spare / (len(line) - 1))
                 else:
-                    fonts.draw(canvas, left, y, line, size)
+                    draw_line(fonts, canvas, left, y, line, size, room)
 
         return Piece(leading * len(lines), draw, after=after, keep=keep, text=(tuple(lines),))
 
@@ -352,7 +360,7 @@ class Flow:
         size, indent = self.sizes.note, 2 * self.sizes.body
         x, width = LEFT + indent, WIDTH - indent
         inner_left, inner_right = CELL_PADDING + 3, CELL_PADDING
-        lines = break_lines(self.fonts, text, size, [width - inner_left - inner_right - 3]) or [""]
+        lines = break_lines(self.fonts, text, size, [width - inner_left - inner_right - 3], squeeze=True) or [""]
         body = self.lines(lines, size, 1.5, x=x + inner_left, width=width - inner_left - inner_right)
         height = body.height + 3 + 5
 
@@ -390,10 +398,8 @@ class Flow:
                 first = top - (height - len(lines) * leading + top_pad - bottom_pad) / 2  # vertically centred
                 for i, line in enumerate(lines):
                     y = baseline(first - i * leading, leading, size)
-                    if centred:
-                        fonts.draw(canvas, (left + right) / 2, y, line, size, align=Align.CENTRE)
-                    else:
-                        fonts.draw(canvas, left + CELL_PADDING, y, line, size)
+                    draw_line(fonts, canvas, left + CELL_PADDING, y, line, size, right - left - 2 * CELL_PADDING,
+                              align=Align.CENTRE if centred else Align.LEFT)
 
         return draw
 
