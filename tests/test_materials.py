@@ -233,7 +233,7 @@ def test_rule_sheet_explains_penalty_cards_capture_multipliers_and_negative_tota
     text = text_of(pdfs["rules"])
     assert "台上方（庄家一方）被罚的牌，每张给台下方加10分；台下方被罚的牌，每张从台下方得分中减10分" in text
     assert "抠底的牌单张对牌拖拉机（两连对）火车（三连对）四连对底牌分乘×2×4×8×16×32" in text
-    for row in ["−40至−25庄家保庄庄家升6级", "−20至−5庄家保庄庄家升5级", "0–15庄家保庄庄家升4级"]:
+    for row in ["−40–−25庄家保庄庄家升6级", "−20–−5庄家保庄庄家升5级", "0–15庄家保庄庄家升4级"]:
         assert row in text, row
     clamp = dataclasses.replace(default_event(), rules=RuleSet(negative_points="clamp"))
     clamped = text_of(render("rules", clamp))
@@ -540,7 +540,7 @@ def test_signoff_sheet_names_every_option_in_force_beside_what_it_excludes(pdfs)
     assert "零头不计（floor：65–75分不升级）" in text  # the reading it excludes
     assert "2、J、A；2只在开局打2时必打" in text
     assert "停在必打级，少升的级数不扣对方（cap）" in text and "少升的级数也从对方扣除（deduct）" in text
-    assert "照负分计算，如－20分时庄家升5级（allow）" in text and "按0分计（clamp）" in text
+    assert "照负分计算，如−20分时庄家升5级（allow）" in text and "按0分计（clamp）" in text
     assert "级数相同就加赛" in text and "级数相同判最后一副的庄家胜（dealer）" in text
     assert "两场半决赛的负者并列三等奖" in text and "轮空都放在第1轮" in text
     assert "第十二条（级牌抠底、落实政策）的执行口径" in text and "第十三、十四条（扣错底、出错牌）的执行口径" in text
