@@ -189,3 +189,27 @@ def test_lots_take_a_denser_sheet_rather_than_a_sheet_for_one_slip(fonts):
         data = lots_pdf(default_event(), count, fonts=fonts, invariant=True)
         assert pages(data) == sheets, count
         assert all(str(n) in "".join(page_texts(data)) for n in range(1, count + 1))
+
+
+# --- the playoff slip ---------------------------------------------------------------------------------------
+
+
+def test_the_slip_title_is_its_largest_text_and_the_ring_encloses_the_level(papers):
+    import pdfplumber
+
+    slips = sorted(papers.glob("*加赛单.pdf"))
+    if not slips:
+        pytest.skip("no table tied in this demo")
+    for slip in slips:
+        with pdfplumber.open(slip) as pdf:
+            page = pdf.pages[0]
+            largest = max(c["size"] for c in page.chars)
+            assert {c["text"] for c in page.chars if c["size"] == largest} == set("加赛单"), slip.name
+            rings = [c for c in page.curves if c["height"] < 30]
+            assert len(rings) == 2, slip.name  # the tied level on both teams' tracks
+            for ring in rings:
+                inside = [c for c in page.chars if c["top"] >= ring["top"] - 1 and c["bottom"] <= ring["bottom"] + 1
+                          and ring["x0"] - 4 < (c["x0"] + c["x1"]) / 2 < ring["x1"] + 4]
+                assert inside, slip.name
+                glyphs = (min(c["x0"] for c in inside), max(c["x1"] for c in inside))  # "10": both digits
+                assert ring["x0"] < glyphs[0] and glyphs[1] < ring["x1"], (slip.name, ring, glyphs)

@@ -58,6 +58,7 @@ ROOM = TOP_Y - BOTTOM_Y  # the height of the text frame
 LEAD_IN = ("：", ":")  # a paragraph ending so introduces what follows: a heading, kept with it
 HEAD_GAP = 8.0  # below a running head, with a thin rule in it
 HEAD_SMALLEST = 10.0
+COMPACT_TITLE = 18.0  # a card's title
 TIGHT_LEADING = 0.88  # a refitted document's line spacing, as a share of its own (1.45 → 1.28)
 TIGHT_PADDING = 0.5  # and its table rows' padding (blank rows to write in keep their height)
 TIGHT_ROWS = 0.9  # and the leading of the lines in a table's cells (1.3 → 1.17)
@@ -133,9 +134,10 @@ class Flow:
     # --- the markup ---
 
     def markup(self, blocks: Sequence[Block], inserts: Mapping[str, Insert] | None = None, *,
-               compact: bool = False) -> list[Piece]:
+               compact: bool = False, title_size: float = COMPACT_TITLE) -> list[Piece]:
         """The pieces of a rendered template; each `@name` insert is replaced by what `inserts[name](args)`
-        makes. `compact`: titles and paragraphs set tighter than in a letter (a score card, a playoff slip)."""
+        makes. `compact`: titles (at `title_size`) and paragraphs set tighter than in a letter (a score card,
+        a playoff slip)."""
         inserts = inserts or {}
         out: list[Piece] = []
         for block in blocks:
@@ -144,7 +146,7 @@ class Flow:
                     raise unknown_insert(block, list(inserts))
                 out += inserts[block.name](block.args)
             elif compact and block.kind in (BlockKind.TITLE, BlockKind.PLAIN, BlockKind.BODY):
-                out += self._compact(block)
+                out += self._compact(block, title_size)
             else:
                 out += self._block(block)
         return out
@@ -175,11 +177,12 @@ class Flow:
                           pen_height=spec.pen_height * mm if spec.pen_height else None, padding=(4, 5),
                           header_rule=False, after=s.body * 0.5)
 
-    def _compact(self, block: Block) -> list[Piece]:
-        """A card's or slip's title (18 pt) and lines of text (14 pt, from the left), each followed by 2 pt."""
+    def _compact(self, block: Block, title: float = COMPACT_TITLE) -> list[Piece]:
+        """A card's or slip's title (18 pt unless `title`) and lines of text (14 pt, from the left), each
+        followed by 2 pt."""
         if block.kind is BlockKind.TITLE:
-            return [self.lines(break_lines(self.fonts, line, 18, [WIDTH]), 18, 20 / 18, align=Align.CENTRE, after=2)
-                    for line in block.lines]
+            return [self.lines(break_lines(self.fonts, line, title, [WIDTH]), title, 20 / 18, align=Align.CENTRE,
+                               after=2) for line in block.lines]
         return [self.lines(break_lines(self.fonts, block.text, 14, [WIDTH]), 14, 17 / 14, after=2)]
 
     # --- building blocks, for the documents' own inserts ---
