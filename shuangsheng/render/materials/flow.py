@@ -264,14 +264,14 @@ class Flow:
         below the running head; when the last page would hold only a few lines (less than `FIT_SHARE` of a
         page), the document is refitted onto one page fewer where that is enough: the space between pieces
         halved, then the lines set tighter too (`TIGHT_LEADING`, and tables' `TIGHT_PADDING`, `TIGHT_ROWS`),
-        then without the space between pieces."""
+        then with a quarter of the space between pieces, then none."""
         heads = [running or "", *(f"{running or ''}　{p.section}" for p in pieces if p.section)]
         later = self.top - max(self.head_height(head) for head in heads)
         pages = _paginate(pieces, self.bottom, self.top, later)
         if len(pages) < 2 or _used(pages[-1], later) > FIT_SHARE * (later - self.bottom):
             return pages
         tight = [_tightened(p) for p in pieces]  # set tighter: smaller leading, tables' rows less padded
-        for fitted, squeeze in ((pieces, 0.5), (tight, 0.5), (pieces, 0.0), (tight, 0.0)):
+        for fitted, squeeze in ((pieces, 0.5), (tight, 0.5), (tight, 0.25), (tight, 0.0)):
             tighter = _paginate([_squeezed(p, squeeze) for p in fitted], self.bottom, self.top, later)
             if len(tighter) < len(pages):
                 return tighter
