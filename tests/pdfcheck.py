@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import shutil
 import subprocess
@@ -113,3 +114,48 @@ def qr_codes(data: bytes, dpi: int) -> list[list[str]]:
         found.append([c.text for c in sorted(codes, key=lambda c: c.position.top_left.y)])
     document.close()
     return found
+
+
+def text_lines(data: bytes) -> list[list[list[dict]]]:
+    """Per page, the printed lines as runs of characters side by side (a run ends at a gap of an em or more:
+    a table's next cell), top to bottom, left to right."""
+    out = []
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages:
+            rows: dict[float, list[dict]] = {}
+            for ch in page.chars:
+                rows.setdefault(round(ch["top"], 1), []).append(ch)
+            runs = []
+            for _, chars in sorted(rows.items()):
+                chars.sort(key=lambda c: c["x0"])
+                run = [chars[0]]
+                for a, b in itertools.pairwise(chars):
+                    if b["x0"] - a["x1"] >= a["size"]:
+                        runs.append(run)
+                        run = []
+                    run.append(b)
+                runs.append(run)
+            out.append(runs)
+    return out
+
+
+LETTER_SPACING = 0.06  # em: a gap between two characters of a line wider than this is letter-spacing
+
+
+def letter_spaced(data: bytes) -> list[str]:
+    """The lines set with letter-spacing: three gaps or more in a row wider than `LETTER_SPACING`."""
+    found = []
+    for number, runs in enumerate(text_lines(data), start=1):
+        for run in runs:
+            wide = 0
+            for a, b in itertools.pairwise(run):
+                wide = wide + 1 if b["x0"] - a["x1"] > LETTER_SPACING * a["size"] else 0
+                if wide >= 3:
+                    found.append(f"p{number}: {''.join(c['text'] for c in run)}")
+                    break
+    return found
+
+
+def line_texts(data: bytes) -> list[list[str]]:
+    """Per page, each run's text (a paragraph's line, or a cell's)."""
+    return [["".join(c["text"] for c in run) for run in runs] for runs in text_lines(data)]

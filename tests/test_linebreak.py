@@ -5,7 +5,15 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shuangsheng.render.linebreak import NO_LINE_END, NO_LINE_START, break_lines, breakable, can_break, forbidden
+from shuangsheng.render.linebreak import (
+    NO_LINE_END,
+    NO_LINE_START,
+    break_lines,
+    breakable,
+    can_break,
+    forbidden,
+    pressing,
+)
 from shuangsheng.vocabulary.text import width
 
 
@@ -72,3 +80,25 @@ def test_every_character_kept_lines_fit_and_a_line_breaks_against_the_rules_only
         if end in no:  # against the rules only where the line held no allowed break at all
             assert all(k in no for k in range(start + 2, end + 1)), (text, lines)
         start = end
+
+
+def test_numbers_ranges_levels_words_and_an_id_with_its_names_stay_whole():
+    assert columns("并比照第十四条罚分", 12) == ["并比照", "第十四条罚分"]  # not 第十 / 四条
+    assert columns("一二三四五六七八九", 16)[0] == "一二三四五六"  # a list of numerals may still break
+    assert columns("如六零七八60–75分", 14) == ["如六零七八", "60–75分"]
+    assert columns("如六零七100–115分", 14) == ["如六零七", "100–115分"]
+    assert columns("从台下得分−40–−25起", 14)[1].startswith("−40–−25")
+    assert columns("第08组打过A获胜", 12) == ["第08组", "打过A获胜"]
+    assert columns("比赛的队员：第08组（余桂兰、赵振华）", 24) == ["比赛的队员：", "第08组（余桂兰、赵振华）"]
+    assert columns("报名，报名电话：2973620", 14)[0] == "报名，报名"  # not 电 / 话
+    assert columns("每张减十分。罚分后台下方得分", 24) == ["每张减十分。罚分后", "台下方得分"]  # never 后台
+
+
+def test_marks_are_pressed_to_keep_a_closing_mark_on_its_line():
+    text = "一，二，三四五六，七八甲乙"
+    assert columns(text, 16) == ["一，二，三四五", "六，七八甲乙"]  # as set: 六 carried over with the mark
+    pressed = break_lines(text, width, [16], squeeze=True)
+    assert pressed == ["一，二，三四五六，", "七八甲乙"]  # the two ， pressed to half make room for 六，
+    assert width(pressed[0]) == 18 and pressing(pressed[0], width, 16) == [0, 1, 0, 1, 0, 0, 0, 0, 0]
+    assert pressing("一二三，", width, 8) == [0, 0, 0, 0]  # fits: nothing pressed
+    assert break_lines("一二三四五六七八，九", width, [16], squeeze=True)[0] == "一二三四五六七"  # no mark to press

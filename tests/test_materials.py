@@ -143,7 +143,7 @@ def test_notice_has_every_fact_of_the_seed(pdfs):
         "2.双升级（双扣）比赛规则（见附件）",
         "五、奖励设置：以参赛组为单位进行奖励，设一等奖1名、二等奖1名、三等奖2名，所有参赛选手均可获得纪念品一份",
         "六、报名方式：两人一组，自由组合报名参赛",
-        "1.报名时间：2026年3月3日-9日（逾期不再接受报名）",
+        "1.报名时间：2026年3月3日—9日（逾期不再接受报名）",
         "2.报名地点：办公室王发虎处（也可电话报名，报名电话：2973620）",
         "离退休教职工服务中心2026年3月3日",
         "附件：双升级（双扣）比赛规则",
@@ -165,7 +165,7 @@ def test_notice_follows_event_toml():
     notice = text_of(render("notice", parse(text, source="event.toml")))
     assert "报名电话：8812345" in notice and "2973620" not in notice
     assert "下午2:00开始" in notice
-    assert "2026年3月3日-4月2日" in notice
+    assert "2026年3月3日—4月2日" in notice
     assert "比赛时间为90分钟" in notice
     assert "三等奖3名" in notice
 
@@ -233,7 +233,7 @@ def test_rule_sheet_explains_penalty_cards_capture_multipliers_and_negative_tota
     text = text_of(pdfs["rules"])
     assert "台上方（庄家一方）被罚的牌，每张给台下方加10分；台下方被罚的牌，每张从台下方得分中减10分" in text
     assert "抠底的牌单张对牌拖拉机（两连对）火车（三连对）四连对底牌分乘×2×4×8×16×32" in text
-    for row in ["−40至−25庄家保庄庄家升6级", "−20至−5庄家保庄庄家升5级", "0–15庄家保庄庄家升4级"]:
+    for row in ["−40–−25庄家保庄庄家升6级", "−20–−5庄家保庄庄家升5级", "0–15庄家保庄庄家升4级"]:
         assert row in text, row
     clamp = dataclasses.replace(default_event(), rules=RuleSet(negative_points="clamp"))
     clamped = text_of(render("rules", clamp))
@@ -296,7 +296,7 @@ def test_blank_registration_form_leaves_the_numbers_blank():
 
 def test_registration_form_says_the_dates_once(pdfs):
     text = text_of(pdfs["registration"])
-    assert "报名时间：2026年3月3日-9日（逾期不再接受报名）" in text
+    assert "报名时间：2026年3月3日—9日（逾期不再接受报名）" in text
     assert "截止" not in text and text.count("2026年3月") == 1
 
 
@@ -318,11 +318,11 @@ def test_lots_are_numbered_one_per_team(pdfs):
 
 
 def test_lots_given_count_spans_pages():
-    data = docs.lots_pdf(default_event(), 13, fonts=choose_fonts(candidates=INSTALLED), invariant=True)
+    data = docs.lots_pdf(default_event(), 15, fonts=choose_fonts(candidates=INSTALLED), invariant=True)
     reader = pypdf.PdfReader(io.BytesIO(data))
-    assert len(reader.pages) == 2
+    assert len(reader.pages) == 2  # 13 or 14 take one sheet of 2 × 7 (test_papers_typeset)
     text = text_of(data)
-    assert re.findall(r"签号(\d+)", text) == [str(n) for n in range(1, 14)]
+    assert re.findall(r"签号(\d+)", text) == [str(n) for n in range(1, 16)]
     with pytest.raises(wording.MaterialsError):
         docs.lots_pdf(default_event(), 0)
 
@@ -432,9 +432,9 @@ def test_an_edited_template_saved_by_notepad_as_gbk_is_read(tmp_path):
 @pytest.mark.parametrize(
     ("start", "end", "expected"),
     [
-        (dt.date(2026, 3, 3), dt.date(2026, 3, 9), "2026年3月3日-9日"),
-        (dt.date(2026, 3, 28), dt.date(2026, 4, 3), "2026年3月28日-4月3日"),
-        (dt.date(2026, 12, 28), dt.date(2027, 1, 3), "2026年12月28日-2027年1月3日"),
+        (dt.date(2026, 3, 3), dt.date(2026, 3, 9), "2026年3月3日—9日"),
+        (dt.date(2026, 3, 28), dt.date(2026, 4, 3), "2026年3月28日—4月3日"),
+        (dt.date(2026, 12, 28), dt.date(2027, 1, 3), "2026年12月28日—2027年1月3日"),
         (dt.date(2026, 3, 3), dt.date(2026, 3, 3), "2026年3月3日"),
     ],
 )
@@ -540,7 +540,7 @@ def test_signoff_sheet_names_every_option_in_force_beside_what_it_excludes(pdfs)
     assert "零头不计（floor：65–75分不升级）" in text  # the reading it excludes
     assert "2、J、A；2只在开局打2时必打" in text
     assert "停在必打级，少升的级数不扣对方（cap）" in text and "少升的级数也从对方扣除（deduct）" in text
-    assert "照负分计算，如－20分时庄家升5级（allow）" in text and "按0分计（clamp）" in text
+    assert "照负分计算，如−20分时庄家升5级（allow）" in text and "按0分计（clamp）" in text
     assert "级数相同就加赛" in text and "级数相同判最后一副的庄家胜（dealer）" in text
     assert "两场半决赛的负者并列三等奖" in text and "轮空都放在第1轮" in text
     assert "第十二条（级牌抠底、落实政策）的执行口径" in text and "第十三、十四条（扣错底、出错牌）的执行口径" in text

@@ -3,8 +3,12 @@
 Greedy: as much as fits, then the break moves back until it splits no unit: no closing mark at a line start, no
 opening mark at a line end, no ASCII word, number, time, file name, option or command split (event.toml, 2026,
 12:30, --force, `shuangsheng draw 活动`), no team id, table, level or round split (第09组, 第12桌, 10级, 第3轮),
-no short bracketed aside split (（保庄）, （加赛1局）). Then a paragraph whose last line would hold one character
-(and its marks) takes a few more characters from the line before, where that breaks no unit and fits.
+no short bracketed aside split (（保庄）, （加赛1局）), no Chinese numeral split (第十四条), no range split (60–75分,
+−40–−25, 100–115分), no id parted from its names' opening bracket (第08组（…）), no word of the house's wording split
+(电话, 打过A, 罚分后 台下方: `WORDS`). Where a line would have to give up a character because a closing mark may not
+start the next, its full-width marks may be pressed together (标点挤压, `squeeze`) to keep it. Then a paragraph whose
+last line would hold one character (and its marks) takes a few more characters from the line before, where that
+breaks no unit and fits.
 """
 
 from __future__ import annotations
@@ -23,6 +27,18 @@ PAIRS = {"（": "）", "《": "》", "「": "」", "『": "』", "【": "】", "
 NUMERALS = frozenset("0123456789０１２３４５６７８９一二三四五六七八九十百千两＿_")
 # What follows a number as one unit: 第09组, 第12桌, 10级, 第3轮, 第2局, 3页, 第1名, 5号, 80分, 6张, 2026年3月15日 …
 UNITS = frozenset("组桌级轮局页名号分张位人次届年月日时点倍条项")
+CN_NUMERALS = frozenset("〇零一二三四五六七八九十百千两")  # 十四, 二十五: never split
+DASHES = frozenset("–−～~")  # a range's dash (60–75分) and a minus sign (−40) hold to the numbers beside them
+# Words of the papers' wording that a break must not split; a break inside one reads as another word ("罚分 / 后台
+# 下方" reads 后台). Two-character words are the most (电/话); where a text has none of these, any break may do.
+WORDS = (
+    "电话", "地点", "时间", "日期", "报名", "比赛", "规则", "罚分后", "罚分", "台下方", "台上方", "台下", "台上", "庄家",
+    "级牌", "底牌", "抠底", "扣底", "得分", "升级", "晋级", "轮空", "加赛", "队员", "裁判", "签名", "签字", "负责人",
+    "打过", "过A", "必打", "保庄", "下台", "坐庄", "降至", "对方", "本方", "甲方", "乙方", "胜方", "终局", "级数",
+    "录分码", "桌号", "组号", "名次", "冠军", "亚军", "季军", "成绩", "公告", "对阵", "计分卡", "领取", "纪念品",
+    "补充说明", "一副", "每张", "分数", "首家", "出牌", "主牌", "副牌", "联系人", "报名表",
+)  # fmt: skip
+SQUEEZABLE = frozenset("，。、；：！？）》」』】〕〉”’（《「『【〔〈“‘")  # full-width marks: half of each is space
 SHORT_ASIDE = 8  # a bracketed aside of at most this many characters inside its marks is never split
 ORPHAN = 1  # a paragraph's last line with this many characters or fewer (marks not counted) stands alone
 ORPHAN_TAKE = 8  # the most characters the line before gives up to it
@@ -36,6 +52,10 @@ def _alnum(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
 
 
+def _number(ch: str) -> bool:
+    return ch in NUMERALS or _alnum(ch)
+
+
 def can_break(before: str, after: str) -> bool:
     """May a line end after `before` and the next begin with `after`? (The rule for a pair of characters;
     `breakable` adds what needs more context.)"""
@@ -45,6 +65,10 @@ def can_break(before: str, after: str) -> bool:
         return False
     if before in "第×过：" and (after in NUMERALS or _alnum(after)):  # 第09组, 第一轮, ×2, 打过A, 电话：2973620
         return False
+    if before in CN_NUMERALS and after in CN_NUMERALS and (before in "十百千" or after in "十百千"):
+        return False  # 十四, 二十五: a number with its place (a list 一二三 may break)
+    if (after in DASHES and _number(before)) or (before in DASHES and (_number(after) or after in DASHES)):
+        return False  # 60–75分, −40–−25
     return not ((after in UNITS or after == "×") and (before in NUMERALS or _alnum(before)))  # 10级, A级
 
 
@@ -70,6 +94,10 @@ def forbidden(chars: Sequence[str]) -> set[int]:
     out = {i for i in range(1, len(chars)) if not can_break(chars[i - 1], chars[i])}
     for start, end in _asides(chars):
         out.update(range(start + 1, end + 1))
+    for i in range(2, len(chars)):  # an id with its names' opening bracket: 第08组（余桂兰、赵振华）
+        if chars[i] in "（(" and chars[i - 1] in UNITS and _number(chars[i - 2]):
+            out.add(i)
+    out.update(_inside_words("".join(chars)))
     for i in range(1, len(chars) - 1):  # a space inside an ASCII run (a command and its options) holds it together
         if chars[i] == " ":
             j = i
@@ -77,6 +105,17 @@ def forbidden(chars: Sequence[str]) -> set[int]:
                 j += 1
             if j < len(chars) and _ascii_word(chars[i - 1]) and _ascii_word(chars[j]):
                 out.update(range(i, j + 1))
+    return out
+
+
+def _inside_words(text: str) -> set[int]:
+    """The positions inside a word of `WORDS` (a line may not begin there)."""
+    out: set[int] = set()
+    for word in WORDS:
+        at = text.find(word)
+        while at >= 0:
+            out.update(range(at + 1, at + len(word)))
+            at = text.find(word, at + 1)
     return out
 
 
@@ -94,17 +133,37 @@ def _fits(advance: Sequence[float], start: int, limit: float) -> int:
     return max(end, start + 1)  # a character wider than the line still gets a line of its own
 
 
-def _cuts(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float]) -> list[list[int]]:
-    """[start, end] of each line; the spaces between one line's end and the next one's start are dropped."""
+def _pressed(sizes: Sequence[float], gives: Sequence[float], start: int, end: int, limit: float, no: set[int],
+             n: int) -> int | None:
+    """Where a line from `start` may end past `end` (the most that fits as set) when its marks are pressed by
+    their `gives`: the first break allowed within a few characters that fits so, else None."""
+    for cut in range(end + 1, min(end + 3, n) + 1):  # the line's last character is not pressed: it ends the line
+        if sum(sizes[start:cut]) - sum(gives[start:cut - 1]) > limit:
+            return None
+        if cut == n or cut not in no:
+            return cut
+    return None
+
+
+def _cuts(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float],
+          gives: Sequence[float] | None = None) -> list[list[int]]:
+    """[start, end] of each line; the spaces between one line's end and the next one's start are dropped.
+    `gives`: what each character may be pressed by (its half of space, for a full-width mark)."""
     no: set[int] | None = None  # where no line may begin, found once a line must be cut (most texts fit in one)
     lines: list[list[int]] = []
     start = 0
     while start < len(chars):
-        end = _fits(sizes, start, widths[min(len(lines), len(widths) - 1)])
+        limit = widths[min(len(lines), len(widths) - 1)]
+        end = _fits(sizes, start, limit)
         if end >= len(chars):
             lines.append([start, len(chars)])
             break
         no = forbidden(chars) if no is None else no
+        pressed = _pressed(sizes, gives, start, end, limit, no, len(chars)) if gives and end in no else None
+        if pressed is not None:  # a closing mark kept on its line by pressing the line's marks (标点挤压)
+            lines.append([start, pressed])
+            start = pressed
+            continue
         cut = end
         while cut > start + 1 and cut in no:
             cut -= 1
@@ -147,13 +206,30 @@ def _no_orphan(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[fl
 
 
 def break_lines(text: str, advance: Callable[[str], float], widths: Sequence[float], *,
-                orphans: bool = True) -> list[str]:
+                orphans: bool = True, squeeze: bool = False) -> list[str]:
     """`text` as lines: `advance(ch)` is a character's width, `widths` the lines' widths (first line, then the
     rest). A space where a line breaks is dropped at the start of the next line; nothing else is lost.
-    `orphans`: a last line of one character (and its marks) takes a few from the line before."""
+    `orphans`: a last line of one character (and its marks) takes a few from the line before. `squeeze`: a
+    line may be wider than its width by what pressing its full-width marks to half gives (`pressing` says by
+    how much to press each, to draw it)."""
     chars = [ch for ch in text if ch != "\r"]
     sizes = [advance(ch) for ch in chars]
-    lines = _cuts(chars, sizes, widths)
+    gives = [size / 2 if ch in SQUEEZABLE else 0.0 for ch, size in zip(chars, sizes, strict=True)] if squeeze else None
+    lines = _cuts(chars, sizes, widths, gives)
     if orphans:
         _no_orphan(chars, sizes, widths, lines)
     return ["".join(chars[a:b]) for a, b in lines]
+
+
+def pressing(line: str, advance: Callable[[str], float], width: float) -> list[float]:
+    """How much to press each character of `line` so that it fits `width`: nothing when it fits as set, else
+    the same share of each full-width mark's half-space (up to all of it), the last character excepted (nothing
+    it sets reaches past the line's end)."""
+    sizes = [advance(ch) for ch in line]
+    over = sum(sizes) - width
+    gives = [size / 2 if ch in SQUEEZABLE and i < len(line) - 1 else 0.0 for i, (ch, size) in
+             enumerate(zip(line, sizes, strict=True))]
+    if over <= 0 or not any(gives):
+        return [0.0] * len(line)
+    share = min(over / sum(gives), 1.0)
+    return [g * share for g in gives]

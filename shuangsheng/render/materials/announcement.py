@@ -57,7 +57,10 @@ def announcement_pdf(
                 rows.append([table, _team_cell(teams, a.team), _team_cell(teams, b.team), levels,
                              f"{winner}{UNCHECKED_MARK}" if slot.unchecked else winner])
             byes = [s.entries[0].team for s in column.slots if s.kind is SlotKind.BYE]
-            block = [*flow.paragraph(column.title), *flow.table(rows, [0.1, 0.32, 0.32, 0.12, 0.14])]
+            heading = flow.paragraph(column.title)  # kept with its table, and named on the pages it continues to
+            heading[-1].keep = True
+            heading[0].section = column.title
+            block = [*heading, *flow.table(rows, [0.1, 0.32, 0.32, 0.12, 0.14])]
             if byes:
                 block += flow.note("轮空（直接晋级）：" + "、".join(team_name(t) for t in in_order(t for t in byes if t)))
             pieces += [*together(block), flow.space(flow.sizes.body * 0.6)]

@@ -14,6 +14,7 @@ many pages there are.
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 from collections.abc import Callable, Mapping, Sequence
@@ -42,6 +43,7 @@ from shuangsheng.render.materials.page import (
     Cell,
     Sizes,
     break_lines,
+    draw_line,
     new_canvas,
 )
 from shuangsheng.render.materials.wording import LINE_BREAK, Block, BlockKind, unknown_insert
@@ -56,7 +58,12 @@ ROOM = TOP_Y - BOTTOM_Y  # the height of the text frame
 LEAD_IN = ("：", ":")  # a paragraph ending so introduces what follows: a heading, kept with it
 HEAD_GAP = 8.0  # below a running head, with a thin rule in it
 HEAD_SMALLEST = 10.0
-FIT_SHARE = 0.25  # a last page holding less than this share of a page is avoided by fitting, where that can be
+COMPACT_TITLE = 18.0  # a card's title
+TIGHT_LEADING = 0.88  # a refitted document's line spacing, as a share of its own (1.45 → 1.28)
+TIGHT_PADDING = 0.5  # and its table rows' padding (blank rows to write in keep their height)
+TIGHT_ROWS = 0.9  # and the leading of the lines in a table's cells (1.3 → 1.17)
+FIT_SHARE = 0.4  # a last page holding less than this share of a page is avoided by fitting, where that can be
+JUSTIFY_MOST = 0.04  # em: the most a justified line opens between two characters (unseen; more is letter-spacing)
 GLYPH_MIDDLE = 0.38  # a Chinese glyph's middle, above its baseline, in em: lines are centred on it
 
 Draw = Callable[[Canvas, float], None]  # draws a piece with its top edge at the given y
@@ -70,7 +77,9 @@ class Piece:
     start a fresh page together when they would not fit below (and fit on one page). `new_page`: starts one
     (and is not drawn). `table`: the table this row belongs to (its frame is drawn around its rows on each page);
     `header`: that table's header rows, drawn again above this row when it starts a page. `text`: the lines
-    as laid out (a paragraph's, or each cell's), for the typesetting checks."""
+    as laid out (a paragraph's, or each cell's), for the typesetting checks. `tighter`: (height, draw) of the
+    same lines set tighter, for a document refitted onto a page fewer. `section`: the part of the document
+    this heading opens; a continuation page within it says so in its running head."""
 
     height: float
     draw: Draw
@@ -82,6 +91,8 @@ class Piece:
     table: int | None = None
     header: list[Piece] = field(default_factory=list)
     text: tuple[tuple[str, ...], ...] = ()  # the lines it prints, per paragraph or cell (what tests check)
+    tighter: Callable[[], tuple[float, Draw]] | None = None  # the piece set tighter (smaller leading or padding)
+    section: str | None = None  # a heading: the part it opens ("第2轮"), named on continuation pages after it
 
 
 Insert = Callable[[tuple[str, ...]], Sequence[Piece]]  # what a document draws at `@name a | b`, given (a, b)
@@ -123,9 +134,10 @@ class Flow:
     # --- the markup ---
 
     def markup(self, blocks: Sequence[Block], inserts: Mapping[str, Insert] | None = None, *,
-               compact: bool = False) -> list[Piece]:
+               compact: bool = False, title_size: float = COMPACT_TITLE) -> list[Piece]:
         """The pieces of a rendered template; each `@name` insert is replaced by what `inserts[name](args)`
-        makes. `compact`: titles and paragraphs set tighter than in a letter (a score card, a playoff slip)."""
+        makes. `compact`: titles (at `title_size`) and paragraphs set tighter than in a letter (a score card,
+        a playoff slip)."""
         inserts = inserts or {}
         out: list[Piece] = []
         for block in blocks:
@@ -134,7 +146,7 @@ class Flow:
                     raise unknown_insert(block, list(inserts))
                 out += inserts[block.name](block.args)
             elif compact and block.kind in (BlockKind.TITLE, BlockKind.PLAIN, BlockKind.BODY):
-                out += self._compact(block)
+                out += self._compact(block, title_size)
             else:
                 out += self._block(block)
         return out
@@ -165,11 +177,12 @@ class Flow:
                           pen_height=spec.pen_height * mm if spec.pen_height else None, padding=(4, 5),
                           header_rule=False, after=s.body * 0.5)
 
-    def _compact(self, block: Block) -> list[Piece]:
-        """A card's or slip's title (18 pt) and lines of text (14 pt, from the left), each followed by 2 pt."""
+    def _compact(self, block: Block, title: float = COMPACT_TITLE) -> list[Piece]:
+        """A card's or slip's title (18 pt unless `title`) and lines of text (14 pt, from the left), each
+        followed by 2 pt."""
         if block.kind is BlockKind.TITLE:
-            return [self.lines(break_lines(self.fonts, line, 18, [WIDTH]), 18, 20 / 18, align=Align.CENTRE, after=2)
-                    for line in block.lines]
+            return [self.lines(break_lines(self.fonts, line, title, [WIDTH]), title, 20 / 18, align=Align.CENTRE,
+                               after=2) for line in block.lines]
         return [self.lines(break_lines(self.fonts, block.text, 14, [WIDTH]), 14, 17 / 14, after=2)]
 
     # --- building blocks, for the documents' own inserts ---
@@ -185,13 +198,13 @@ class Flow:
         s = self.sizes
         body = kind is BlockKind.BODY
         indent = 2 * s.body if body else 0.0
-        lines = break_lines(self.fonts, text, s.body, [WIDTH - indent, WIDTH], who) or [""]
+        lines = break_lines(self.fonts, text, s.body, [WIDTH - indent, WIDTH], who, squeeze=True) or [""]
         return self._lines(lines, s.body, 1.45, after=s.body * 0.12, indent=indent, justify=body)
 
     def note(self, text: str, *, who: str | None = None) -> list[Piece]:
         """A paragraph in the smaller size, from the left."""
         s = self.sizes
-        lines = break_lines(self.fonts, text, s.note, [WIDTH], who) or [""]
+        lines = break_lines(self.fonts, text, s.note, [WIDTH], who, squeeze=True) or [""]
         return self._lines(lines, s.note, 1.5, after=s.note * 0.12)
 
     def table(self, rows: Sequence[Sequence[Cell | str]], widths: Sequence[float], *, header_rows: int = 1,
@@ -214,17 +227,22 @@ class Flow:
             for cell, (left, right) in zip(cells, itertools.pairwise(edges), strict=False):  # a short row: blank after
                 inner = right - left - 2 * CELL_PADDING
                 hard = cell.text.replace(LINE_BREAK, "\n").split("\n")
-                lines = [ln for part in hard for ln in break_lines(self.fonts, part, size, [inner], cell.who)]
+                lines = [ln for part in hard
+                         for ln in break_lines(self.fonts, part, size, [inner], cell.who, squeeze=True)]
                 centred = cell.align is Align.CENTRE or (cell.align is Align.AUTO and len(lines) <= 1)
                 laid.append((lines or [""], centred))
-            height = max(len(lines) for lines, _ in laid) * leading + sum(padding)
-            if not header and row_height:
-                height = max(height, row_height)
-            if not header and pen_height and not any(c.text for c in cells):
-                height = max(height, pen_height)
+            least = 0.0 if header else max(row_height or 0.0, 0.0 if any(c.text for c in cells) else pen_height or 0.0)
             rule = header_rule and r == header_rows - 1
-            pieces.append(Piece(height, self._row(laid, edges, size, leading, header, height, padding, rule),
-                                keep=header, table=table, text=tuple(tuple(lines) for lines, _ in laid)))
+
+            def drawn(pad: tuple[float, float], lead: float, laid=laid, least=least, header=header,
+                      rule=rule) -> tuple[float, Draw]:
+                height = max(max(len(lines) for lines, _ in laid) * lead + sum(pad), least)
+                return height, self._row(laid, edges, size, lead, header, height, pad, rule)
+
+            height, draw = drawn(padding, leading)
+            tight = (padding[0] * TIGHT_PADDING, padding[1] * TIGHT_PADDING), leading * TIGHT_ROWS
+            pieces.append(Piece(height, draw, keep=header, table=table, text=tuple(tuple(lines) for lines, _ in laid),
+                                tighter=functools.partial(drawn, *tight)))
         headers = pieces[:header_rows]
         for piece in pieces[header_rows + 1:]:
             piece.header = headers
@@ -243,14 +261,18 @@ class Flow:
 
     def pages(self, pieces: Sequence[Piece], running: str | None = None) -> list[list[tuple[Piece, float]]]:
         """The pieces placed on pages, as `pdf` draws them: (piece, top) per page. Continuation pages start
-        below the running head; when the last page would hold only a few lines, the space between pieces is
-        closed up so that they fit on one page fewer, where that is enough."""
-        later = self.top - self.head_height(running)
+        below the running head; when the last page would hold only a few lines (less than `FIT_SHARE` of a
+        page), the document is refitted onto one page fewer where that is enough: the space between pieces
+        halved, then the lines set tighter too (`TIGHT_LEADING`, and tables' `TIGHT_PADDING`, `TIGHT_ROWS`),
+        then with a quarter of the space between pieces, then none."""
+        heads = [running or "", *(f"{running or ''}　{p.section}" for p in pieces if p.section)]
+        later = self.top - max(self.head_height(head) for head in heads)
         pages = _paginate(pieces, self.bottom, self.top, later)
         if len(pages) < 2 or _used(pages[-1], later) > FIT_SHARE * (later - self.bottom):
             return pages
-        for squeeze in (0.5, 0.0):
-            tighter = _paginate([_squeezed(p, squeeze) for p in pieces], self.bottom, self.top, later)
+        tight = [_tightened(p) for p in pieces]  # set tighter: smaller leading, tables' rows less padded
+        for fitted, squeeze in ((pieces, 0.5), (tight, 0.5), (tight, 0.25), (tight, 0.0)):
+            tighter = _paginate([_squeezed(p, squeeze) for p in fitted], self.bottom, self.top, later)
             if len(tighter) < len(pages):
                 return tighter
         return pages
@@ -272,17 +294,17 @@ class Flow:
 
     def pdf(self, pieces: Sequence[Piece], *, title: str, invariant: bool, running: str | None = None) -> bytes:
         """The pieces on A4 pages, with a '第N页  共M页' footer when there are several (and a `footer`), and on
-        every page after the first a running head naming the document: `running` (the title by default) and
-        （续）."""
+        every page after the first a running head naming the document: `running` (the title by default), the
+        section the page continues (a heading piece's `section`, as "第2轮"), and （续）."""
         running = running or title
         pages = self.pages(pieces, running)
         buffer = io.BytesIO()
         canvas = new_canvas(buffer, self.fonts, title=title, invariant=invariant)
-        for number, placed in enumerate(pages, start=1):
+        for number, (placed, section) in enumerate(zip(pages, _sections(pages), strict=True), start=1):
             canvas.setFillColor(INK)
             canvas.setStrokeColor(INK)
             if number > 1 and self.footer:
-                self._draw_head(canvas, running)
+                self._draw_head(canvas, f"{running}　{section}" if section else running)
             frames: dict[int, list[float]] = {}
             for piece, top in placed:
                 piece.draw(canvas, top)
@@ -316,23 +338,33 @@ class Flow:
     def lines(self, lines: Sequence[str], size: float, spacing: float, *, align: Align = Align.LEFT, after: float = 0.0,
               indent: float = 0.0, justify: bool = False, ends: bool = True, x: float = LEFT,
               width: float = WIDTH, keep: bool = False) -> Piece:
-        """Lines of one size drawn one under the other. `indent` moves the first line in; `justify` stretches
-        the lines to `width`, all but the paragraph's last (this piece's last line, when it `ends` one)."""
-        fonts, leading, lines = self.fonts, size * spacing, list(lines)
+        """Lines of one size drawn one under the other. `indent` moves the first line in; `justify` closes a
+        line up to `width` (all but the paragraph's last, this piece's last line when it `ends` one) where that
+        takes no more than a hair between its characters (`JUSTIFY_MOST`); a line short by more (a unit carried
+        over whole) stays ragged rather than letter-spaced. A line wider than `width` (its marks pressed) is
+        drawn pressed."""
+        fonts, lines = self.fonts, list(lines)
 
-        def draw(canvas: Canvas, top: float) -> None:
-            for i, line in enumerate(lines):
-                y = baseline(top - i * leading, leading, size)
-                left = x + (indent if i == 0 else 0.0)
-                if align is Align.CENTRE:
-                    fonts.draw(canvas, x + width / 2, y, line, size, align=Align.CENTRE)
-                elif justify and len(line) > 1 and not (ends and i == len(lines) - 1):
-                    spare = max(x + width - left - fonts.width(line, size), 0.0)
-                    fonts.draw(canvas, left, y, line, size, char_space=spare / (len(line) - 1))
-                else:
-                    fonts.draw(canvas, left, y, line, size)
+        def drawn(leading: float) -> tuple[float, Draw]:
+            def draw(canvas: Canvas, top: float) -> None:
+                for i, line in enumerate(lines):
+                    y = baseline(top - i * leading, leading, size)
+                    left = x + (indent if i == 0 else 0.0)
+                    room = x + width - left
+                    spare = room - fonts.width(line, size)
+                    if align is Align.CENTRE:
+                        draw_line(fonts, canvas, x, y, line, size, width, align=Align.CENTRE)
+                    elif (justify and len(line) > 1 and not (ends and i == len(lines) - 1)
+                          and 0 < spare <= JUSTIFY_MOST * size * (len(line) - 1)):
+                        fonts.draw(canvas, left, y, line, size, char_space=spare / (len(line) - 1))
+                    else:
+                        draw_line(fonts, canvas, left, y, line, size, room)
 
-        return Piece(leading * len(lines), draw, after=after, keep=keep, text=(tuple(lines),))
+            return leading * len(lines), draw
+
+        height, draw = drawn(size * spacing)
+        return Piece(height, draw, after=after, keep=keep, text=(tuple(lines),),
+                     tighter=lambda: drawn(size * spacing * TIGHT_LEADING))
 
     def _lines(self, lines: Sequence[str], size: float, spacing: float, *, after: float, indent: float = 0.0,
                justify: bool = False) -> list[Piece]:
@@ -352,7 +384,7 @@ class Flow:
         size, indent = self.sizes.note, 2 * self.sizes.body
         x, width = LEFT + indent, WIDTH - indent
         inner_left, inner_right = CELL_PADDING + 3, CELL_PADDING
-        lines = break_lines(self.fonts, text, size, [width - inner_left - inner_right - 3]) or [""]
+        lines = break_lines(self.fonts, text, size, [width - inner_left - inner_right - 3], squeeze=True) or [""]
         body = self.lines(lines, size, 1.5, x=x + inner_left, width=width - inner_left - inner_right)
         height = body.height + 3 + 5
 
@@ -390,10 +422,8 @@ class Flow:
                 first = top - (height - len(lines) * leading + top_pad - bottom_pad) / 2  # vertically centred
                 for i, line in enumerate(lines):
                     y = baseline(first - i * leading, leading, size)
-                    if centred:
-                        fonts.draw(canvas, (left + right) / 2, y, line, size, align=Align.CENTRE)
-                    else:
-                        fonts.draw(canvas, left + CELL_PADDING, y, line, size)
+                    draw_line(fonts, canvas, left + CELL_PADDING, y, line, size, right - left - 2 * CELL_PADDING,
+                              align=Align.CENTRE if centred else Align.LEFT)
 
         return draw
 
@@ -430,6 +460,27 @@ def _squeezed(piece: Piece, factor: float) -> Piece:
     """The piece with the space after it (and a gap's own height) scaled by `factor`."""
     height = piece.height * factor if piece.gap else piece.height
     return replace(piece, height=height, after=piece.after * factor)
+
+
+def _sections(pages: Sequence[Sequence[tuple[Piece, float]]]) -> list[str | None]:
+    """Per page, the section it continues: the last one opened on the pages before, unless the page opens
+    one itself at its top (its heading says it)."""
+    out: list[str | None] = []
+    current = None
+    for placed in pages:
+        first = next((piece for piece, _ in placed if not piece.gap), None)
+        out.append(None if first is not None and first.section else current)
+        current = next((piece.section for piece, _ in reversed(placed) if piece.section), current)
+    return out
+
+
+def _tightened(piece: Piece) -> Piece:
+    """The piece set tighter, where it can be (its repeated header rows too)."""
+    header = [_tightened(row) for row in piece.header]
+    if piece.tighter is None:
+        return replace(piece, header=header) if header else piece
+    height, draw = piece.tighter()
+    return replace(piece, height=height, draw=draw, header=header, tighter=None)
 
 
 def _paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TOP_Y,

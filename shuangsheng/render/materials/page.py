@@ -36,18 +36,42 @@ SHADE = colors.Color(0.88, 0.88, 0.88)  # table header background; header also d
 ASIDE = colors.Color(0.93, 0.93, 0.93)  # the tint behind a 补充说明
 
 
-def break_lines(fonts: FontSet, text: str, size: float, widths: Sequence[float], who: str | None = None) -> list[str]:
+def break_lines(fonts: FontSet, text: str, size: float, widths: Sequence[float], who: str | None = None, *,
+                squeeze: bool = False) -> list[str]:
     """Chinese line breaking (shuangsheng.render.linebreak) by the font's character widths; `widths` are the line widths
     (first line, then the rest). Every document's text goes through here, so one rule set holds everywhere: no
     unit split (team ids, tables, levels, numbers, times, file names, commands, short asides), no mark where it
     may not stand, no last line of one character. A line keeps 0.01 pt clear of its width.
 
     A text wholly in the main face and clearly narrower than the first line is that line, as the rules would
-    have it (most table cells and labels: their characters are not measured one by one)."""
+    have it (most table cells and labels: their characters are not measured one by one).
+
+    `squeeze`: a line may keep a closing mark by pressing its full-width marks (标点挤压); such a line is wider
+    than its width as set, and is drawn by `draw_line`."""
     limits = [w - 0.01 for w in widths]
     if text and "\r" not in text and fonts.covers(text) and fonts.width(text, size) <= limits[0] - CLEARLY:
         return [text]
-    return linebreak.break_lines(text, lambda ch: fonts.width(ch, size, who), limits)
+    return linebreak.break_lines(text, lambda ch: fonts.width(ch, size, who), limits, squeeze=squeeze)
+
+
+def draw_line(fonts: FontSet, canvas: Canvas, x: float, y: float, line: str, size: float, width: float, *,
+              align: Align = Align.LEFT, who: str | None = None) -> None:
+    """One line of a text broken with `squeeze`, in `width` from `x` (or centred in it): as set when it fits,
+    else with its full-width marks pressed together by what it is over (never by spacing its letters)."""
+    if fonts.width(line, size, who) <= width:
+        fonts.draw(canvas, x + width / 2 if align is Align.CENTRE else x, y, line, size, align=align, who=who)
+        return
+    press = linebreak.pressing(line, lambda ch: fonts.width(ch, size, who), width)
+    segments: list[tuple[str, float]] = []  # runs of characters, each with what its last (a mark) gives up
+    for ch, by in zip(line, press, strict=True):
+        if segments and not segments[-1][1] and not (by and ch in linebreak.NO_LINE_END):
+            segments[-1] = (segments[-1][0] + ch, by)
+        else:
+            segments.append((ch, by))
+    for text, by in segments:
+        opening = text[-1] in linebreak.NO_LINE_END  # its space is before the glyph: the glyph moves left
+        fonts.draw(canvas, x - (by if opening else 0.0), y, text, size, who=who)
+        x += fonts.width(text, size, who) - by
 
 
 CLEARLY = 0.5  # points: far more than the rounding between a text's width and the sum of its characters' widths

@@ -36,6 +36,8 @@ REGULAR_ROWS = 16  # hand rows on a card (at least 16 regular and 4 加赛 rows)
 PLAYOFF_ROWS = 4
 SLIP_ROWS = 10  # 加赛 rows on a playoff slip
 SLIP_BIG = 26.0  # the slip's table and tied level
+SLIP_TITLE = 30.0  # the slip's title: its largest text
+RING_MARGIN = 3.0  # between the ringed level's text and its ring
 SLIP_LINE = 18.0  # the slip's line saying who deals first
 PEN_ROW = 8.05 * mm  # rows meant for a pen: at least 8 mm
 CARD_TEXT = 12.0  # table text on cards and slips (≥ 12 pt)
@@ -146,6 +148,23 @@ class Grid:
                 else:
                     fonts.draw(canvas, left + CARD_PADDING, y, line, text.size, who=text.who)
         self._draw_heavy(canvas, xs, ys)
+        self._draw_rings(canvas, fonts, xs, ys)
+
+    def _draw_rings(self, canvas, fonts: FontSet, xs: Sequence[float], ys: Sequence[float]) -> None:
+        """A ring around the text of each ringed cell (the slip's tied level), centred on the text and wide
+        enough to enclose it ("10" too, wider than its narrow cell), within its row."""
+        canvas.setLineWidth(1.6)
+        for r, c in self.ringed:
+            text = self.cells.get((r, c))
+            lines = text.lines if text else ("",)
+            size = text.size if text else CARD_TEXT
+            leading = size * LEADING
+            first = ys[r] - (self.heights[r] - len(lines) * leading + self.bottom_padding) / 2
+            middle = first - len(lines) * leading / 2
+            wide = max(max(fonts.width(line, size) for line in lines) + RING_MARGIN * 2, size + RING_MARGIN)
+            high = min(len(lines) * leading + RING_MARGIN, self.heights[r] - 1)
+            x = (xs[c] + xs[c + 1]) / 2
+            canvas.ellipse(x - wide / 2, middle - high / 2, x + wide / 2, middle + high / 2, stroke=1, fill=0)
 
     def _draw_heavy(self, canvas, xs: Sequence[float], ys: Sequence[float]) -> None:
         """The heavy rules, boxes and rings, and the frame."""
@@ -156,9 +175,6 @@ class Grid:
             canvas.line(xs[c], ys[-1], xs[c], ys[0])
         for r, c in self.boxed:
             canvas.rect(xs[c], ys[r + 1], xs[c + 1] - xs[c], ys[r] - ys[r + 1], stroke=1, fill=0)
-        for r, c in self.ringed:
-            radius = min(xs[c + 1] - xs[c], ys[r] - ys[r + 1]) / 2 - 1
-            canvas.circle((xs[c] + xs[c + 1]) / 2, (ys[r] + ys[r + 1]) / 2, radius, stroke=1, fill=0)
         canvas.rect(xs[0], ys[-1], xs[-1] - xs[0], ys[0] - ys[-1], stroke=1, fill=0)
 
 
@@ -466,7 +482,8 @@ def playoff_slip_pdf(
         "得分表": lambda _: [_piece(points_grid(fonts, event.rules), fonts), gap],
         "结果": lambda headings: [_piece(result_grid(fonts, headings), fonts), gap],
     }
-    pieces = flow.markup(render("playoff_slip.j2", event, template_dir, extra), inserts, compact=True)
+    pieces = flow.markup(render("playoff_slip.j2", event, template_dir, extra), inserts, compact=True,
+                         title_size=SLIP_TITLE)  # the title its largest text
     return flow.pdf(pieces, title=f"{event.title} 第{results.number}轮第{table.table}桌加赛单", invariant=invariant)
 
 

@@ -58,14 +58,15 @@ def cn_date(day: dt.date) -> str:
 
 
 def cn_period(start: dt.date, end: dt.date) -> str:
-    """2026年3月3日-9日, 2026年3月28日-4月3日, or both dates in full across a year end."""
+    """2026年3月3日—9日, 2026年3月28日—4月3日, or both dates in full across a year end ("—" between dates,
+    as the en dash is between numbers)."""
     if start == end:
         return cn_date(start)
     if start.year != end.year:
-        return f"{cn_date(start)}-{cn_date(end)}"
+        return f"{cn_date(start)}—{cn_date(end)}"
     if start.month != end.month:
-        return f"{cn_date(start)}-{end.month}月{end.day}日"
-    return f"{cn_date(start)}-{end.day}日"
+        return f"{cn_date(start)}—{end.month}月{end.day}日"
+    return f"{cn_date(start)}—{end.day}日"
 
 
 def cn_clock(text: str) -> str:
@@ -112,10 +113,8 @@ def points_rows(rules: RuleSet, *, negative: bool = False) -> list[tuple[str, st
     for row in table:
         if row.low == row.high:
             points = signed_points(row.low)
-        elif row.low < 0:
-            points = f"{signed_points(row.low)}至{signed_points(row.high)}"
-        else:
-            points = f"{row.low}–{row.high}"
+        else:  # one range notation everywhere: the en dash (60–75分, −40–−25)
+            points = f"{signed_points(row.low)}–{signed_points(row.high)}"
         side, gainer = ("庄家保庄", "庄家") if row.dealer_keeps else ("台下方上台坐庄", "台下方")
         rows.append((points, side, f"{gainer}升{row.levels}级" if row.levels else "不升级"))
     return rows

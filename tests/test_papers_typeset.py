@@ -1,0 +1,215 @@
+"""The day's papers as a typesetter checks them (issue 34): read back from the PDFs the demo prints at 5 and 13
+teams (pdfplumber), no line letter-spaced and no break inside a number, a range, a level with its words, a word
+of the wording or an id with its names' bracket."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+from typer.testing import CliRunner
+
+from shuangsheng.render.materials.flow import Flow
+from shuangsheng.render.materials.fonts import choose_fonts
+from shuangsheng.render.materials.page import REGULAR
+from tests.pdfcheck import letter_spaced, line_texts, page_texts, pages
+
+# Papers laid out as text (the score cards and slips are forms of boxes, checked in test_paper.py).
+TEXT_PAPERS = ("通知.pdf", "比赛规则.pdf", "规则口径确认单.pdf", "报名表.pdf", "纪念品领取签收表.pdf", "成绩公告.pdf",
+               "第1轮对阵表.pdf", "第1轮成绩.pdf", "第2轮成绩.pdf")  # fmt: skip
+# A line ending so and the next beginning so: a break the reader misreads ("罚分 / 后台下方" reads 后台).
+FORBIDDEN_JOINS = (
+    (r"电$", r"^话"), (r"罚分$", r"^后"), (r"罚分后$", r"^台"), (r"第十$", r"^[一二三四五六七八九]条"), (r"打$", r"^过"),
+    (r"第\d+组$", r"^（"), (r"\d$", r"^[–−]"), (r"[–−]$", r"^[\d−]"), (r"十$", r"^[一二三四五六七八九]"),
+)  # fmt: skip
+
+
+def demo(tmp_path_factory, teams: int):
+    from shuangsheng.cli import app
+
+    folder = tmp_path_factory.mktemp(f"demo{teams}")
+    result = CliRunner().invoke(app, ["demo", "--out", str(folder), "--teams", str(teams)])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+@pytest.fixture(scope="module", params=[5, 13])
+def field(request, tmp_path_factory):
+    return request.param, demo(tmp_path_factory, request.param)
+
+
+@pytest.fixture
+def papers(field):
+    return field[1]
+
+
+def bad_joins(pages: list[list[str]]) -> list[str]:
+    found = []
+    for number, lines in enumerate(pages, start=1):
+        for line, after in zip(lines, lines[1:], strict=False):
+            for end, start in FORBIDDEN_JOINS:
+                if re.search(end, line) and re.search(start, after):
+                    found.append(f"p{number}: {line[-10:]!r} | {after[:10]!r}")
+    return found
+
+
+def test_no_paper_line_is_letter_spaced(papers):
+    """'2 . 报 名 地 点 ：' on the notice, '4 0' on the rules: a line short of the width stays ragged (or has
+    its marks pressed), never spread out."""
+    for name in TEXT_PAPERS:
+        assert not letter_spaced((papers / name).read_bytes()), name
+
+
+def test_no_paper_breaks_inside_a_unit(papers):
+    """电/话, 罚分/后台下方, 第十/四条, 打/过A, 第08组/（…）, 60–/75分, 100/–115分: none on any paper."""
+    for name in TEXT_PAPERS:
+        assert not bad_joins(line_texts((papers / name).read_bytes())), name
+
+
+def test_the_named_texts_come_out_whole(papers):
+    """The texts the print review found broken, read back whole from their lines."""
+    def lines(name: str) -> list[str]:
+        return [line for page in line_texts((papers / name).read_bytes()) for line in page]
+
+    assert any("电话：" in line for line in lines("通知.pdf"))
+    assert any("第十四条" in line for line in lines("比赛规则.pdf"))
+    assert any("罚分后" in line for line in lines("比赛规则.pdf"))
+    signoff = lines("规则口径确认单.pdf")
+    assert any("第十六条" in line for line in signoff)
+    assert any(re.search(r"\d+–\d+分", line) for line in signoff)
+    ranges = "".join(lines("比赛规则.pdf"))
+    assert "至−" not in ranges and re.search(r"−\d+–−\d+", ranges)  # one range notation: the en dash
+    assert "—" in "".join(lines("通知.pdf"))  # between the dates of the registration period
+
+
+def test_a_break_check_would_catch_what_the_review_found():
+    """The checks themselves: the faults as the review saw them are caught."""
+    assert bad_joins([["请打电", "话报名"], ["罚分", "后台下方"], ["比照第十", "四条罚分"], ["第08组", "（余桂兰）"],
+                      ["0–", "75分"], ["100", "–115分"]]) and len(bad_joins([["罚分", "后台下方"]])) == 1
+
+
+# --- pagination ---------------------------------------------------------------------------------------------
+
+
+def test_a_few_lines_never_take_a_page_of_their_own(field):
+    """The 5-team 成绩公告 (its page 2 held only the final and the signature), the 13-team 对阵表 (its index
+    spilled onto page 2) and 13 lots (one slip on page 2) each fit one page now."""
+    teams, papers = field
+    assert pages((papers / "第1轮对阵表.pdf").read_bytes()) == 1
+    assert pages((papers / "抽签签条.pdf").read_bytes()) == 1
+    if teams == 5:
+        assert pages((papers / "成绩公告.pdf").read_bytes()) == 1
+
+
+def test_every_page_is_numbered_and_every_continuation_names_its_document(papers):
+    heads = {"通知.pdf": "关于举办", "比赛规则.pdf": "双升级（双扣）比赛规则", "规则口径确认单.pdf": "规则口径确认单",
+             "报名表.pdf": "报名表", "纪念品领取签收表.pdf": "纪念品领取签收表", "成绩公告.pdf": "成绩公告",
+             "第1轮对阵表.pdf": "第1轮对阵表", "第1轮成绩.pdf": "成绩"}  # fmt: skip
+    for name, head in heads.items():
+        texts = page_texts((papers / name).read_bytes())
+        if len(texts) == 1:
+            assert "第1页" not in texts[0], name
+            continue
+        for number, text in enumerate(texts, start=1):
+            assert text.endswith(f"第{number}页共{len(texts)}页"), (name, number)
+            if number > 1:
+                first = text.split("（续）")[0]
+                assert "（续）" in text and head in first and len(first) < 40, (name, number, text[:60])
+
+
+@pytest.fixture(scope="module")
+def fonts():
+    chosen = choose_fonts()
+    if not chosen.embedded:
+        pytest.skip("no Chinese TrueType font installed (apt install fonts-wqy-microhei)")
+    return chosen
+
+
+def rounds_document(flow: Flow, filler: int):
+    """成绩公告's shape: some text, then each round's heading (a section, kept with its table) and table."""
+    pieces = [p for _ in range(filler) for p in flow.paragraph("各轮比赛结果附后，请核对。" * 3)]
+    for number, rows in ((1, 30), (2, 40)):
+        heading = flow.paragraph(f"第{number}轮")
+        heading[-1].keep = True
+        heading[0].section = f"第{number}轮"
+        table = flow.table([["桌号", "甲方", "乙方"], *([str(r), "第01组", "第02组"] for r in range(rows))],
+                           [0.2, 0.4, 0.4])
+        pieces += [*heading, *table]
+    return pieces
+
+
+def test_a_heading_stays_with_its_table_and_continuation_pages_name_the_round(fonts):
+    flow = Flow(fonts, REGULAR)
+    for filler in range(0, 12, 3):  # the second heading falls at various heights of a page
+        pieces = rounds_document(flow, filler)
+        for placed in flow.pages(pieces, "成绩公告")[:-1]:
+            assert not placed[-1][0].keep  # never a heading (or a table header) at a page foot
+        texts = page_texts(flow.pdf(pieces, title="成绩公告", invariant=True))
+        assert len(texts) >= 3
+        seen = ""
+        for text in texts[1:]:
+            assert text.startswith("成绩公告"), text[:30]
+            head = text.split("（续）")[0]
+            if text[len(head) + 3:].startswith("第2轮"):  # the page opens round 2 itself: its heading says it
+                assert head == "成绩公告"
+            else:
+                assert head in ("成绩公告\u3000第1轮", "成绩公告\u3000第2轮", "成绩公告第1轮", "成绩公告第2轮"), head
+                assert seen <= head[-3:]
+                seen = head[-3:]
+        assert seen == "第2轮"
+
+
+def test_a_spill_is_refitted_with_tighter_lines_before_a_page_is_added(fonts):
+    """Text a few lines over a page: refitted (gaps, then leading and table padding) it fits one page whole."""
+    from shuangsheng.render.materials.flow import _paginate
+
+    flow = Flow(fonts, REGULAR)
+
+    def document(n: int):
+        return [*(p for _ in range(n) for p in flow.paragraph("本轮各桌按时结束，每桌的级数与胜负见下表，请核对。" * 3)),
+                *flow.table([["桌号", "甲方", "乙方"], *([str(r), "第01组", "第02组"] for r in range(6))], [1, 2, 2])]
+
+    def as_set(pieces) -> int:
+        return len(_paginate(pieces, flow.bottom, flow.top, flow.top - flow.head_height()))
+
+    n = next(n for n in range(1, 40) if as_set(document(n)) == 2)  # the first that spills
+    pieces = document(n + 1)  # a paragraph more: more than closing up the gaps can take back
+    assert as_set(pieces) == 2 and as_set([replace(p, after=0.0) for p in pieces]) == 2
+    assert len(flow.pages(pieces)) == 1
+    text = "".join(page_texts(flow.pdf(pieces, title="t", invariant=True)))
+    assert text.count("请核对") == (n + 1) * 3 and "（续）" not in text and "第02组" in text
+
+
+def test_lots_take_a_denser_sheet_rather_than_a_sheet_for_one_slip(fonts):
+    from shuangsheng.render.materials.documents import lots_pdf
+    from shuangsheng.storage.event import default_event
+
+    for count, sheets in ((12, 1), (13, 1), (14, 1), (15, 2), (25, 2), (29, 3)):
+        data = lots_pdf(default_event(), count, fonts=fonts, invariant=True)
+        assert pages(data) == sheets, count
+        assert all(str(n) in "".join(page_texts(data)) for n in range(1, count + 1))
+
+
+# --- the playoff slip ---------------------------------------------------------------------------------------
+
+
+def test_the_slip_title_is_its_largest_text_and_the_ring_encloses_the_level(papers):
+    import pdfplumber
+
+    slips = sorted(papers.glob("*加赛单.pdf"))
+    if not slips:
+        pytest.skip("no table tied in this demo")
+    for slip in slips:
+        with pdfplumber.open(slip) as pdf:
+            page = pdf.pages[0]
+            largest = max(c["size"] for c in page.chars)
+            assert {c["text"] for c in page.chars if c["size"] == largest} == set("加赛单"), slip.name
+            rings = [c for c in page.curves if c["height"] < 30]
+            assert len(rings) == 2, slip.name  # the tied level on both teams' tracks
+            for ring in rings:
+                inside = [c for c in page.chars if c["top"] >= ring["top"] - 1 and c["bottom"] <= ring["bottom"] + 1
+                          and ring["x0"] - 4 < (c["x0"] + c["x1"]) / 2 < ring["x1"] + 4]
+                assert inside, slip.name
+                glyphs = (min(c["x0"] for c in inside), max(c["x1"] for c in inside))  # "10": both digits
+                assert ring["x0"] < glyphs[0] and glyphs[1] < ring["x1"], (slip.name, ring, glyphs)
