@@ -211,7 +211,7 @@ def test_a_team_list_of_thousands_of_rows_is_refused(tmp_path):
     workbook.write_teams(folder / "teams.xlsx", teams, force=True)
     before = digests(folder)
     result = cli("draw", folder, code=1)
-    assert f"teams.xlsx 报名表：工作表的范围写到了第 5001 行、第 5 列，本赛事的表格不会超过 {MAX_ROWS} 行" in result.output
+    assert f"teams.xlsx 报名表：工作表的范围写到了第 5001 行、第 8 列，本赛事的表格不会超过 {MAX_ROWS} 行" in result.output
     assert "可能粘贴了别的表格" in result.output
     assert digests(folder) == before
 
