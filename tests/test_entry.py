@@ -749,7 +749,7 @@ def test_a_states_json_is_a_new_dict_each_time():
 
 
 def _old_step(log: Log, entry: Entry) -> Log:
-    """`_step` as it was before 7f76615 (with dataclasses.replace), to compare the rewrite with."""
+    """`_step` as it was before it was rewritten field by field (with dataclasses.replace), to compare with."""
     action = entry.action
     if action is Action.CONFIRM:
         confirmed = log.confirmed | {entry.side}
@@ -783,7 +783,7 @@ ANY_ENTRY = st.builds(
 @given(st.lists(ANY_ENTRY, max_size=25))
 @settings(max_examples=300, deadline=None)
 def test_the_rewritten_step_folds_any_entries_as_the_replace_based_one_did(entries):
-    """7f76615 rewrote `_step` field by field: every branch (undo of the end, of a hand not the last, of a playoff
+    """The rewrite of `_step` field by field: every branch (undo of the end, of a hand not the last, of a playoff
     hand after the end; confirmations by either side or none; minutes with and without `add`) folds as before."""
     old = Log()
     for e in entries:

@@ -48,8 +48,8 @@ def _kept() -> dict[Path, Ledger | None]:
 def kept_open(folder: Path) -> Iterator[None]:
     """Within: every opening of `folder`'s event.db in this thread (`Ledger.open`, `Ledger.existing`) gets the one
     connection the first opened, closed (and checkpointed) at the end; closing it earlier does nothing. Each write
-    is still committed, and synced, when it is made. For a command that writes many files: `demo --teams 128`
-    opened event.db about 90 times, some 60 ms of CPU in SQLite's opening and checkpointing alone."""
+    is still committed, and synced, when it is made. For a command that writes many files (a demo, the awards):
+    each file's record would otherwise open and checkpoint event.db again (bench/run.py measures the commands)."""
     key = Path(folder).resolve()
     books = _kept()
     if key in books:  # already kept by an outer caller
