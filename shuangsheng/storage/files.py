@@ -67,7 +67,6 @@ EVENT_SETTINGS = Kind("活动设置文件（event.toml）", 1 * MB, "活动设�
 MATCH_RECORD = Kind("对局记录（JSON 文件）", 1 * MB, "一场比赛的记录只有几 KB")
 WORKBOOK = Kind("Excel 工作簿（.xlsx）", 20 * MB, "本赛事的工作簿不到 1 MB")
 LOTS_CSV = Kind("纸签文件（CSV）", 1 * MB, "128 组的纸签只有几 KB")
-LEDGER_FILE = Kind("本程序的记录文件", 1 * MB, "它只有几 KB")
 OUTPUT = Kind("本程序生成的文件", 200 * MB, "本程序生成的文件都在几 MB 以内")
 
 

@@ -248,9 +248,6 @@ class Queries:
                 db.execute("INSERT INTO entry (draw, tbl, body, at, address) SELECT ?, tbl, body, at, address "
                            "FROM entry WHERE draw = ? AND tbl = ? ORDER BY id", (to_draw, from_draw, table))
 
-    def tables_with_entries(self, draw_id: int) -> set[int]:
-        return {t for (t,) in self._db.execute("SELECT DISTINCT tbl FROM entry WHERE draw = ?", (draw_id,))}
-
     def decide_entry(self, draw_id: int, table: int, decide: Callable[[tuple[Entry, ...]], Decision]) -> Decision:
         """Read a table's entries, decide on a request and append the entry it makes, in one write transaction
         (two phones posting at once are decided one after the other); committed before it returns. Raises
