@@ -155,6 +155,7 @@ def test_get_state_has_exactly_the_fields_of_the_table_api():
         "ended": False,
         "confirmed": {"A": False, "B": False},
         "locked": False,
+        "reopened": None,  # the desk's reopening the phones are to act on: {"reason", "time"}
         "mark": 1,  # the table's count of entries: what the next request is made on
     }
 
@@ -824,3 +825,14 @@ def test_a_hand_after_the_desk_added_minutes_is_taken_on_the_mark_before():
     shown = phone.state.mark
     assert phone.minutes({"add": 5, "reason": "换牌"}).result is Result.CHANGED
     assert phone.hand(3, EXAMPLE_HANDS[2], mark=shown).result is Result.CREATED
+
+
+def test_a_reopened_table_says_why_until_a_team_confirms_again():
+    phone = decided()
+    phone.confirm({"side": "A"})
+    phone.confirm({"side": "B"})
+    assert phone.state.as_json()["reopened"] is None
+    phone.reopen({"reason": "第3局台下罚张记错了"})
+    assert phone.state.as_json()["reopened"] == {"reason": "第3局台下罚张记错了", "time": "14:05"}
+    phone.confirm({"side": "A"})
+    assert phone.state.as_json()["reopened"] is None

@@ -14,7 +14,7 @@ from shuangsheng.game.hands import Hand, MatchRecord
 from shuangsheng.game.levels import START, Levels, Side
 from shuangsheng.game.match import MatchResult, Status, replay, result_as_json
 from shuangsheng.game.rules import RuleSet
-from shuangsheng.table.log import Entry, Log, Seat, TableSetup, fold, hand_as_json
+from shuangsheng.table.log import Action, Entry, Log, Seat, TableSetup, fold, hand_as_json
 from shuangsheng.vocabulary.errors import issues_json
 
 
@@ -66,6 +66,17 @@ class TableState:
         return self.result.levels
 
     @property
+    def reopened(self) -> dict[str, str] | None:
+        """The desk's reopening the phones are to act on — `{"reason", "time"}` (HH:MM) — while no team has confirmed
+        since; None otherwise."""
+        for e in reversed(self.entries):
+            if e.action is Action.CONFIRM:
+                return None
+            if e.action is Action.REOPEN:
+                return {"reason": e.reason, "time": e.time[11:16]}
+        return None
+
+    @property
     def mark(self) -> int:
         """The count of the table's entries: what a page sends back as the state it made its request on."""
         return len(self.entries)
@@ -95,6 +106,7 @@ class TableState:
             "ended": self.log.ended,
             "confirmed": {side.value: side in self.log.confirmed for side in Side},
             "locked": self.log.locked,
+            "reopened": self.reopened,
             "mark": self.mark,
         }
         if self.result.errors:

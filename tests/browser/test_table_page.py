@@ -753,3 +753,25 @@ def test_a_match_won_by_passing_a_says_so_in_its_own_words(plain, phone, screens
     assert max(one_line) < 40, one_line  # one line of 20 px text
     phone.screenshot(path=str(screenshots / "table-passed-a.png"))
     assert phone.errors == []
+
+
+def test_a_table_the_desk_reopened_says_why_and_what_to_do(fake, phone, screenshots):
+    """Both teams confirmed, then the desk reopened the table with its reason: the page says so, with what to do,
+    until a team confirms again."""
+    from shuangsheng.table.desk_actions import reopen
+
+    stamp = Stamp("s-made", "2026-12-01T13:40:00+08:00", "127.0.0.1")
+    for n, body in enumerate(({"dealer": "A", "points": 35}, {"dealer": "A", "points": 40}), start=1):
+        fake.entries.append(entry.add_hand(fake.setup, fake.entries, {**body, "hand": n, "id": f"h{n}",
+                                                                      "mark": len(fake.entries)}, stamp=stamp).entry)
+    fake.entries.append(entry.end(fake.setup, fake.entries, {"id": "e", "mark": 2}, stamp=stamp).entry)
+    for side in "AB":
+        fake.entries.append(entry.confirm(fake.setup, fake.entries, {"side": side, "id": side, "mark": 3},
+                                          stamp=stamp).entry)
+    fake.entries.append(reopen(fake.setup, fake.entries, {"reason": "第2局台下得分应为45"}, stamp=stamp).entry)
+    phone.goto(fake.url)
+    settled(phone)
+    notice = phone.locator("#taken").inner_text()
+    assert "裁判台 13:40 重新打开了本桌：第2局台下得分应为45" in notice and "改这一局" in notice
+    phone.screenshot(path=str(screenshots / "table-reopened.png"))
+    assert phone.errors == []
