@@ -21,6 +21,7 @@ from shuangsheng.render.venue import Board
 from shuangsheng.storage.ledger import marks
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE, round_files, round_number
+from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.table.clock import ClockRow, clock_at
 from shuangsheng.usecases.announced import announced_tables
 from shuangsheng.usecases.awards import bracket
@@ -42,11 +43,25 @@ ROUND_MISSING = (
 ROUND_MISSING_LOG = "如果是有意删除的，请按 Ctrl+C 停止大屏，再重新运行 shuangsheng show"
 
 
-def load_board(folder: Path) -> Board:
+@dataclass(frozen=True)
+class Reading:
+    """One reading of the folder: the page data, and the rounds' sheets as read (the desk scores its tables'
+    live phone entries against them)."""
+
+    board: Board
+    rounds: tuple[RoundSheet, ...]
+
+
+def read_folder(folder: Path) -> Reading:
     """The page data, through the calls `bracket` and `score` make. Raises UserError (its issues, all of them)."""
     chart, state = bracket(folder)
     scores = state.scores()
-    return venue.build_board(chart, scores, announced_tables(folder, scores), updated=time.strftime("%H:%M"))
+    board = venue.build_board(chart, scores, announced_tables(folder, scores), updated=time.strftime("%H:%M"))
+    return Reading(board, state.rounds)
+
+
+def load_board(folder: Path) -> Board:
+    return read_folder(folder).board
 
 
 @dataclass(frozen=True)
@@ -149,6 +164,7 @@ class BoardSource:
         self._lock = threading.Lock()
         self._watch = Watch()
         self._good: Board | None = None
+        self._rounds: tuple[RoundSheet, ...] = ()  # the round sheets of the last good reading
         self._good_rounds: frozenset[str] = frozenset()
         self._current: Snapshot | None = None
         self._version: tuple[int, ...] | None = None  # event.db's, when the clock was last read
@@ -181,6 +197,13 @@ class BoardSource:
         with self._lock:
             return self._good
 
+    def round_sheet(self, number: int) -> RoundSheet | None:
+        """Round `number`'s workbook as the last good reading of the folder read it (refreshed as `current` does),
+        for the desk: None before any, or when that reading has no such round."""
+        self.current()
+        with self._lock:
+            return next((s for s in self._rounds if s.round.number == number), None)
+
     def clock_json(self, now: dt.datetime) -> tuple[dict[str, object] | None, str]:
         """The round clock at `now` as `/board.json` gives it (None before the desk starts it), and a mark of its
         state — its rows and minutes ("" before any row): a start, a stop or new minutes are news, and the page's
@@ -198,12 +221,13 @@ class BoardSource:
             self.log(f"  {ROUND_MISSING_LOG}")
             return snapshot(self._good.title, self._good, (notice,))
         try:
-            board = load_board(self.folder)
+            reading = read_folder(self.folder)
         except UserError as exc:
             return self._trouble(problems_of(exc))
+        board = reading.board
         if self._good is not None:
             self.log(f"{time.strftime('%H:%M:%S')} 活动文件夹有变动，大屏已更新")
-        self._good = board
+        self._good, self._rounds = board, reading.rounds
         self._good_rounds = rounds_in(fingerprint)
         return snapshot(board.title, board)
 

@@ -18,7 +18,7 @@ from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.storage.workbook import verify as double_entry
 from shuangsheng.storage.workbook.phone import with_phone_hands
 from shuangsheng.storage.workbook.verify import Verification
-from shuangsheng.table.sources import Source
+from shuangsheng.table.record import Source
 from shuangsheng.usecases.draw import read_if_there
 from shuangsheng.usecases.folder import (
     EventFolder,
