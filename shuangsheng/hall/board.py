@@ -19,7 +19,7 @@ from shuangsheng.render import venue
 from shuangsheng.render.show_page import version_of, views_html
 from shuangsheng.render.venue import Board
 from shuangsheng.storage.ledger import marks
-from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.connection import Ledger, kept_open
 from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE, round_files, round_number
 from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.table.clock import ClockRow, clock_at
@@ -53,10 +53,13 @@ class Reading:
 
 
 def read_folder(folder: Path) -> Reading:
-    """The page data, through the calls `bracket` and `score` make. Raises UserError (its issues, all of them)."""
-    chart, state = bracket(folder)
-    scores = state.scores()
-    board = venue.build_board(chart, scores, announced_tables(folder, scores), updated=time.strftime("%H:%M"))
+    """The page data, through the calls `bracket` and `score` make, event.db opened once for all of them
+    (`kept_open`). Raises UserError (its issues, all of them)."""
+    with kept_open(folder):
+        chart, state = bracket(folder)
+        scores = state.scores()
+        final = announced_tables(folder, scores)
+    board = venue.build_board(chart, scores, final, updated=time.strftime("%H:%M"))
     return Reading(board, state.rounds)
 
 
