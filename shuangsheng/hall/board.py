@@ -1,9 +1,10 @@
 """What the venue display shows, read from the event folder (`BoardSource`): the TV's views and the round clock,
-read again only once the folder's files have changed and settled. The folder is read through `shuangsheng.usecases`
-(`awards.bracket`, the folder's scores, `announced`), the same calls `score` and `awards` make; the CLI writes its
-files atomically, and a file still changing (a referee's workbook being saved) is left alone until it has been quiet
-for a moment. A round file that was read and is gone is said on the page over the views last read. Reads the
-folder (event.toml, teams.xlsx, round-N.xlsx, event.db); writes nothing."""
+read again only once the folder's files have changed and settled. The folder is read through
+`shuangsheng.usecases.show` (the calls `score` and `awards` make); when only event.db changed, only the tables whose
+phone entries changed are read and scored again (`with_new_entries`). The CLI writes its files atomically, and a
+file still changing (a referee's workbook being saved) is left alone until it has been quiet for a moment. A round
+file that was read and is gone is said on the page over the views last read. Reads the folder (event.toml,
+teams.xlsx, round-N.xlsx, event.db); writes nothing."""
 
 from __future__ import annotations
 
@@ -15,16 +16,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from shuangsheng.render import venue
 from shuangsheng.render.show_page import version_of, views_html
 from shuangsheng.render.venue import Board
 from shuangsheng.storage.ledger import marks
-from shuangsheng.storage.ledger.connection import Ledger, kept_open
+from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE, round_files, round_number
 from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.table.clock import ClockRow, clock_at
-from shuangsheng.usecases.announced import announced_tables
-from shuangsheng.usecases.awards import bracket
+from shuangsheng.usecases.show import Reading, read_folder, with_new_entries
 from shuangsheng.vocabulary.errors import UserError
 
 DEFAULT_TITLE = "场地大屏"
@@ -43,27 +42,8 @@ ROUND_MISSING = (
 ROUND_MISSING_LOG = "如果是有意删除的，请按 Ctrl+C 停止大屏，再重新运行 shuangsheng show"
 
 
-@dataclass(frozen=True)
-class Reading:
-    """One reading of the folder: the page data, and the rounds' sheets as read (the desk scores its tables'
-    live phone entries against them)."""
-
-    board: Board
-    rounds: tuple[RoundSheet, ...]
-
-
-def read_folder(folder: Path) -> Reading:
-    """The page data, through the calls `bracket` and `score` make, event.db opened once for all of them
-    (`kept_open`). Raises UserError (its issues, all of them)."""
-    with kept_open(folder):
-        chart, state = bracket(folder)
-        scores = state.scores()
-        final = announced_tables(folder, scores)
-    board = venue.build_board(chart, scores, final, updated=time.strftime("%H:%M"))
-    return Reading(board, state.rounds)
-
-
 def load_board(folder: Path) -> Board:
+    """The page data of a whole reading of the folder (`shuangsheng.usecases.show`). Raises UserError."""
     return read_folder(folder).board
 
 
@@ -167,7 +147,8 @@ class BoardSource:
         self._lock = threading.Lock()
         self._watch = Watch()
         self._good: Board | None = None
-        self._rounds: tuple[RoundSheet, ...] = ()  # the round sheets of the last good reading
+        self._reading: Reading | None = None  # the last good reading, and the folder's files then
+        self._reading_files: tuple[FileState, ...] = ()
         self._good_rounds: frozenset[str] = frozenset()
         self._current: Snapshot | None = None
         self._version: tuple[int, ...] | None = None  # event.db's, when the clock was last read
@@ -205,7 +186,8 @@ class BoardSource:
         for the desk: None before any, or when that reading has no such round."""
         self.current()
         with self._lock:
-            return next((s for s in self._rounds if s.round.number == number), None)
+            rounds = self._reading.rounds if self._reading is not None else ()
+            return next((s for s in rounds if s.round.number == number), None)
 
     def clock_json(self, now: dt.datetime) -> tuple[dict[str, object] | None, str]:
         """The round clock at `now` as `/board.json` gives it (None before the desk starts it), and a mark of its
@@ -224,13 +206,14 @@ class BoardSource:
             self.log(f"  {ROUND_MISSING_LOG}")
             return snapshot(self._good.title, self._good, (notice,))
         try:
-            reading = read_folder(self.folder)
+            again = self._reading is not None and self._reading_files == fingerprint  # only event.db changed
+            reading = (with_new_entries(self._reading, self.folder) if again else None) or read_folder(self.folder)
         except UserError as exc:
             return self._trouble(problems_of(exc))
         board = reading.board
-        if self._good is not None:
+        if self._good is not None and reading is not self._reading:
             self.log(f"{time.strftime('%H:%M:%S')} 活动文件夹有变动，大屏已更新")
-        self._good, self._rounds = board, reading.rounds
+        self._good, self._reading, self._reading_files = board, reading, fingerprint
         self._good_rounds = rounds_in(fingerprint)
         return snapshot(board.title, board)
 
