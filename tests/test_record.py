@@ -61,7 +61,7 @@ def round_of_every_source(tmp_path_factory) -> dict[str, TableRecord]:
 def test_paper_only(round_of_every_source):
     r = round_of_every_source["paper"]
     assert (r.source, r.status in (TableStatus.DECIDED, TableStatus.PASSED_A), r.problems) == (Source.PAPER, True, ())
-    assert r.winner in (r.a, r.b) and r.levels is not None and r.hands > 0 and not r.confirmed
+    assert r.winner in (r.a, r.b) and r.levels is not None and r.hands > 0 and not r.confirmed and r.settled
 
 
 def test_phone_only(round_of_every_source):
@@ -75,6 +75,7 @@ def test_paper_and_phone_agreeing(round_of_every_source):
     r = round_of_every_source["both"]
     assert (r.source, r.status.has_winner, r.confirmed, r.problems) == (Source.BOTH, True, False, ())
     assert not r.in_play and r.final(scored=True) and not r.final(scored=False)
+    assert not r.settled and replace(r, confirmed=True).settled  # the desk waits for both teams' confirmation
 
 
 def test_paper_and_phone_disagreeing(round_of_every_source):

@@ -19,7 +19,7 @@ from pathlib import Path
 from shuangsheng.render.show_page import version_of, views_html
 from shuangsheng.render.venue import Board
 from shuangsheng.storage.ledger import marks
-from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.connection import Ledger, kept_open
 from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE, round_files, round_number
 from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.table.clock import ClockRow, clock_at
@@ -157,8 +157,8 @@ class BoardSource:
 
     def current(self) -> Snapshot:
         """The views, read again when the folder's files changed and settled, or at once when only event.db did
-        (a commit is atomic: nothing to wait for)."""
-        with self._lock:
+        (a commit is atomic: nothing to wait for). event.db is opened once for the clock and the reading."""
+        with self._lock, kept_open(self.folder):
             files = folder_fingerprint(self.folder)
             version = marks.version(self.folder)
             if version != self._version or files != self._clock_files:

@@ -89,11 +89,9 @@ class DeskTable:
 
     @property
     def decided(self) -> bool:
-        """Nothing more to come from this table: confirmed, on paper with a result, or by its 终局 cells."""
-        state = self.state
-        if state == "paper":
-            return self.record.status.has_winner
-        return state in ("confirmed", "final_only")
+        """Nothing more to come from this table (`TableRecord.settled`): confirmed, on paper with a result, or by
+        its 终局 cells."""
+        return not self.damaged and self.record.settled
 
     @property
     def hands(self) -> int:

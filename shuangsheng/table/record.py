@@ -80,6 +80,12 @@ class TableRecord:
         return self.playing or (self.source is Source.PHONE and not self.confirmed
                                 and self.status is not TableStatus.INVALID)
 
+    @property
+    def settled(self) -> bool:
+        """Nothing more to come from the table: a winner, and for a record the phones hold, both teams'
+        confirmation (a sheet or a lost card's 终局 cells need none)."""
+        return self.status.has_winner and (self.source in (Source.PAPER, Source.FINAL_ONLY) or self.confirmed)
+
     def final(self, scored: bool = True) -> bool:
         """Whether the hall may show this result as final: never while in play; else as `score` recorded it with
         the sheet unchanged (`scored`), or a phone table both teams confirmed."""
