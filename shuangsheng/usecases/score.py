@@ -82,7 +82,7 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
         with Ledger.open(folder) as book:
             book.log("verify", round=number, file=Path(verify).name)
     rules = state.rules_for(number)
-    scored = score_round(sheet, rules)
+    scored = state.score_of(number)
     draws = recorded_draws(folder)
     if number in draws and same_draw(draws[number].round, sheet.round):
         with Ledger.open(folder) as book:

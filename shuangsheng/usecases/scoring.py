@@ -1,14 +1,13 @@
 """Scoring one round: each table from all its sources (its sheet, the phone entries attached to it, the 终局
 cells) replayed by the engine, every problem at its cell, and who advances; the round as `score --json` gives it; a
 sheet's fingerprint as `score` records it. Works on what `read_round` read and the entries attached to it: reads and
-writes no file (it keeps the last scoring of each workbook, `_LAST_SCORED`). `score_match` is the one place a
-table's record (`shuangsheng.table.record.TableRecord`) is built."""
+writes no file, and keeps nothing: a reading of the folder scores each round once (`EventFolder.score_of`).
+`score_match` is the one place a table's record (`shuangsheng.table.record.TableRecord`) is built."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 
 from shuangsheng.game.hands import Hand, MatchRecord
 from shuangsheng.game.levels import START
@@ -149,21 +148,10 @@ def _errors_reason(problems: Sequence[Problem]) -> str:
     return f"{len(problems)}处错误：{shown}{'等' if len(problems) > 3 else ''}"
 
 
-# The last scoring of each round workbook: the same sheet (as read: `read_round` gives the same object for the same
-# content) under the same rules scores the same, and the rounds before the latest are scored again by every
-# draw, award and bracket of a process (the demo draws seven rounds in one).
-_LAST_SCORED: dict[Path, tuple[RoundSheet, RuleSet, RoundScore]] = {}
-
-
 def score_round(sheet: RoundSheet, rules: RuleSet) -> RoundScore:
     """Every table of a round from all its sources: the sheet, the phone entries attached to it, the 终局 cells."""
-    last = _LAST_SCORED.get(sheet.path)
-    if last is not None and last[0] is sheet and last[1] == rules:  # entries attached make another sheet object
-        return last[2]
     matches = tuple(score_match(m, rules, _phone(sheet, m, rules)) for m in sheet.matches)
-    scored = RoundScore(sheet, matches, advance(sheet.round, [m.outcome for m in matches]))
-    _LAST_SCORED[sheet.path] = (sheet, rules, scored)
-    return scored
+    return RoundScore(sheet, matches, advance(sheet.round, [m.outcome for m in matches]))
 
 
 def _phone(sheet: RoundSheet, match: MatchSheet, rules: RuleSet) -> sources.PhoneTable | None:
