@@ -60,3 +60,18 @@ def test_the_tv_reads_the_whole_folder_only_when_more_than_entries_changed(tmp_p
     score(folder, 1)
     source.current()
     assert len(whole) == 2
+
+
+def test_a_round_scored_under_other_rules_is_read_whole_after_an_entry(tmp_path):
+    """Whether [rules] changed since `score` are held for the round turns on all its tables: a whole reading."""
+    from shuangsheng.storage.names import EVENT_FILE
+
+    folder = drawn(tmp_path)
+    score(folder, 1)
+    toml = folder / EVENT_FILE
+    text = toml.read_text(encoding="utf-8")
+    assert 'dealer_table = "ceil"' in text
+    toml.write_text(text.replace('dealer_table = "ceil"', 'dealer_table = "floor"'), encoding="utf-8")
+    before = read_folder(folder)
+    by_phone(folder, 1, 3, simulate_match(random.Random(6), rules=before.state.rules)[0])
+    assert with_new_entries(before, folder) is None

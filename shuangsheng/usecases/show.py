@@ -53,7 +53,9 @@ def read_folder(folder: Path) -> Reading:
 def with_new_entries(reading: Reading, folder: Path) -> Reading | None:
     """`reading` with the phone entries accepted since it was made: the latest round's tables that have new entries
     read and scored again, the rest as they were. None when event.db changed in more than its entries (a draw, a
-    scoring, a code), or cannot be read: then the whole folder is read again. Raises UserError as `read_folder`."""
+    scoring, a code), cannot be read, or the round was scored under other [rules] than event.toml's (whether
+    they are held is decided over all its tables): then the whole folder is read again. Raises UserError as
+    `read_folder`."""
     rounds = reading.state.rounds
     if not rounds or reading.mark is None:
         return None
@@ -69,6 +71,8 @@ def with_new_entries(reading: Reading, folder: Path) -> Reading | None:
         with book:
             if book.reading_mark() != reading.mark:
                 return None
+            if book.scored_rules(draw_id) not in (None, reading.state.rules.as_mapping()):
+                return None  # scored under other [rules]: whether it is held may turn on the new entries too
             try:
                 changed, mark = book.entries_since(draw_id, seen)
             except ValueError:  # a damaged entry row: the whole reading names it
