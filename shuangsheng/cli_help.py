@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
+from os import PathLike
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 import typer.core
+
+if TYPE_CHECKING:  # the click that Typer vendors: its types, for the checker only
+    from typer._click import Command, Context, HelpFormatter, Parameter
 
 from shuangsheng.render.linebreak import break_lines
 from shuangsheng.vocabulary.text import pad, width
@@ -45,10 +51,10 @@ class NoSuchCommand(Mistake):
         self.suggestions = suggestions
 
 
-def parameter_name(param) -> str:  # type: ignore[no-untyped-def]
+def parameter_name(param: Parameter) -> str:
     """`--teams` for an option, its Chinese metavar (文件夹, 文件) for an argument."""
     if param.param_type_name == "argument":
-        return param.metavar or param.name
+        return param.metavar or param.name or ""
     return "/".join(param.opts)
 
 
@@ -105,23 +111,23 @@ class WholeNumber:
         return Mistake(f"应为{' ' if what[0].isdigit() else ''}{what}，实际为“{value}”")
 
 
-def a_file(value: object) -> Path:
+def a_file(value: str | PathLike[str]) -> Path:
     """A file path (it need not exist yet: the command says so); a folder is refused."""
-    path = Path(value)  # type: ignore[arg-type]
+    path = Path(value)
     if _is(path, Path.is_dir):
         raise Mistake(f"应为文件，“{value}”是文件夹")
     return path
 
 
-def a_folder(value: object) -> Path:
+def a_folder(value: str | PathLike[str]) -> Path:
     """A folder path (it need not exist yet); a file is refused."""
-    path = Path(value)  # type: ignore[arg-type]
+    path = Path(value)
     if _is(path, Path.is_file):
         raise Mistake(f"应为文件夹，“{value}”是文件")
     return path
 
 
-def _is(path: Path, test) -> bool:  # type: ignore[no-untyped-def]
+def _is(path: Path, test: Callable[[Path], bool]) -> bool:
     try:
         return bool(test(path))
     except OSError:  # e.g. a name too long: the command reports that path plainly
@@ -154,30 +160,30 @@ def _definitions(rows: list[tuple[str, str]], columns: int) -> list[str]:
     return lines
 
 
-def _metavar(param) -> str:  # type: ignore[no-untyped-def]
+def _metavar(param: Parameter) -> str:
     """What to type for a value, in Chinese: every value parameter declares its `metavar` (a test checks)."""
     return param.metavar or "值"
 
 
-def _limits(param) -> str | None:  # type: ignore[no-untyped-def]
+def _limits(param: Parameter) -> str | None:
     parser = getattr(param.type, "func", None)  # the `parser=` a parameter was declared with
     return parser.limits() if isinstance(parser, WholeNumber) else None
 
 
-def _extras(param, ctx) -> str:  # type: ignore[no-untyped-def]
+def _extras(param: Parameter, ctx: Context) -> str:
     """[必填] / [默认：…] / [范围：2–128] after a parameter's help."""
     parts = []
     if param.required:
         parts.append("必填")
     default = param.get_default(ctx, call=False)
-    if param.show_default is not False and default not in (None, False, ()) and not getattr(param, "is_flag", False):
+    if getattr(param, "show_default", None) is not False and default not in (None, False, ()) and not getattr(param, "is_flag", False):
         parts.append("默认：" + ("当前文件夹" if str(default) == "." else str(default)))
     if limits := _limits(param):
         parts.append(limits)
     return f"  [{'；'.join(parts)}]" if parts else ""
 
 
-def _param_rows(command, ctx, kind: str) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+def _param_rows(command: Command, ctx: Context, kind: str) -> list[tuple[str, str]]:
     rows = []
     for param in command.get_params(ctx):
         if param.param_type_name != kind or getattr(param, "hidden", False):
@@ -191,11 +197,11 @@ def _param_rows(command, ctx, kind: str) -> list[tuple[str, str]]:  # type: igno
             name = "/".join([*param.opts, *param.secondary_opts])
             if not getattr(param, "is_flag", False):
                 name += f" {_metavar(param)}"
-        rows.append((name, (param.help or "") + _extras(param, ctx)))
+        rows.append((name, (getattr(param, "help", None) or "") + _extras(param, ctx)))
     return rows
 
 
-def _usage(command, ctx) -> str:  # type: ignore[no-untyped-def]
+def _usage(command: Command, ctx: Context) -> str:
     if isinstance(command, typer.core.TyperGroup):
         return f"{ctx.command_path} 命令 [选项] [参数]..."
     args = []
@@ -206,7 +212,7 @@ def _usage(command, ctx) -> str:  # type: ignore[no-untyped-def]
     return " ".join([ctx.command_path, "[选项]", *args])
 
 
-def _command_rows(group, ctx) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+def _command_rows(group: typer.core.TyperGroup, ctx: Context) -> list[tuple[str, str]]:
     rows = []
     for name in group.list_commands(ctx):
         sub = group.get_command(ctx, name)
@@ -215,7 +221,7 @@ def _command_rows(group, ctx) -> list[tuple[str, str]]:  # type: ignore[no-untyp
     return rows
 
 
-def help_text(command, ctx, columns: int) -> str:  # type: ignore[no-untyped-def]
+def help_text(command: Command, ctx: Context, columns: int) -> str:
     """The whole help page of the app or of one command, in Chinese, lines at most `columns` wide."""
     lines = [f"用法：{_usage(command, ctx)}", ""]
     lines += ["  " + line for line in wrap((command.help or "").strip(), columns - 2)]
@@ -233,13 +239,13 @@ def help_text(command, ctx, columns: int) -> str:  # type: ignore[no-untyped-def
 
 # --- the command classes -------------------------------------------------------------------------------------------
 
-def _option_mistake(command, ctx, args: list[str]) -> Mistake | None:  # type: ignore[no-untyped-def]
+def _option_mistake(command: Command, ctx: Context, args: list[str]) -> Mistake | None:
     """An unknown option, or an option whose value is missing at the end, before the parser meets it."""
-    takes_value, names = set(), set()
+    takes_value, names = set[str](), set[str]()
     for param in command.get_params(ctx):
         if param.param_type_name == "option":
             names.update((*param.opts, *param.secondary_opts))
-            if not param.is_flag:
+            if not getattr(param, "is_flag", False):
                 takes_value.update((*param.opts, *param.secondary_opts))
     waiting = None  # the option whose value comes next
     for arg in args:
@@ -261,10 +267,10 @@ class ChineseCommand(typer.core.TyperCommand):
 
     allow_extra_args = True  # extra arguments are named by parse_args below, not refused by the parser
 
-    def format_help(self, ctx, formatter) -> None:  # type: ignore[no-untyped-def]
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
         formatter.write(help_text(self, ctx, formatter.width))
 
-    def parse_args(self, ctx, args: list[str]) -> list[str]:  # type: ignore[no-untyped-def]
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         if mistake := _option_mistake(self, ctx, args):
             raise mistake
         rest = super().parse_args(ctx, args)
@@ -276,20 +282,20 @@ class ChineseCommand(typer.core.TyperCommand):
 class ChineseGroup(typer.core.TyperGroup):
     """The app: Chinese help, commands in the order of the day, a clean hint for a mistyped command or option."""
 
-    def list_commands(self, ctx) -> list[str]:  # type: ignore[no-untyped-def]
+    def list_commands(self, ctx: Context) -> list[str]:
         names = list(self.commands)
         rank = {name: i for i, name in enumerate(ORDER_OF_THE_DAY)}
         return sorted(names, key=lambda n: (rank.get(n, len(rank)), names.index(n)))
 
-    def parse_args(self, ctx, args: list[str]) -> list[str]:  # type: ignore[no-untyped-def]
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         if args and args[0].startswith("-") and args[0] not in ctx.help_option_names:
             raise Mistake(f"没有这个选项：{args[0].split('=', 1)[0]}（选项写在命令后面，如 shuangsheng draw --seed 1）")
         return super().parse_args(ctx, args)
 
-    def resolve_command(self, ctx, args):  # type: ignore[no-untyped-def]
+    def resolve_command(self, ctx: Context, args: list[str]) -> tuple[str | None, Command | None, list[str]]:
         if args and self.get_command(ctx, args[0]) is None:
             raise NoSuchCommand(args[0], self.list_commands(ctx))
         return super().resolve_command(ctx, args)
 
-    def format_help(self, ctx, formatter) -> None:  # type: ignore[no-untyped-def]
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
         formatter.write(help_text(self, ctx, formatter.width))

@@ -28,6 +28,8 @@ def pytest_configure(config: pytest.Config) -> None:
     global _guard
     if not hasattr(config, "workerinput"):  # once per run (with xdist: in the process that starts the workers)
         _compile_for_subprocesses()
+        if config.getoption("numprocesses", None):
+            return  # xdist's controller runs no test (its workers do, each guarded), and makes their temporary folders
     hypothesis_db = os.path.join(os.getcwd(), ".hypothesis")  # hypothesis keeps its examples where pytest runs
     _guard = install([str(ROOT), hypothesis_db])
     os.environ.pop(ENV, None)
@@ -58,7 +60,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def _temporary_files_inside_the_test_run(tmp_path_factory: pytest.TempPathFactory):
-    assert _guard is not None
+    assert _guard is not None, "the guard is installed in every process that runs tests"
     _guard.active = False  # pytest looks through {temp}/pytest-of-{user} for old runs to remove
     base = tmp_path_factory.getbasetemp()
     _guard.active = True

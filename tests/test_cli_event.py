@@ -23,6 +23,7 @@ from shuangsheng.knockout.draw import draw_round
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage import workbook
 from shuangsheng.storage.names import checked_path
+from shuangsheng.vocabulary.errors import ERROR_KEYS
 from tests.events import fill, new_event, round_file, team_list
 from tests.helpers import cli, digests, sha
 from tests.pdfcheck import text_of
@@ -183,7 +184,10 @@ def test_score_json_with_errors_is_still_one_document(tmp_path):
     doc = score_json(folder, code=1)
     bad = doc["matches"][1]
     assert bad["status"] == "invalid" and bad["winner"] is None
-    assert any(e.startswith(f"round-1.xlsx 第2桌!{POINTS_COLUMN}{FIRST_HAND_ROW}：") for e in bad["errors"])
+    error = next(e for e in bad["errors"] if e["cell"] == f"{POINTS_COLUMN}{FIRST_HAND_ROW}")
+    assert (error["file"], error["sheet"], error["hand"], error["field"]) == ("round-1.xlsx", "第2桌", None, None)
+    assert "83" in error["message"] and "round-1.xlsx" not in error["message"] and "!" not in error["message"]
+    assert all(tuple(e) == ERROR_KEYS for e in bad["errors"])
     assert doc["matches"][0]["errors"] == []
 
 
@@ -354,7 +358,10 @@ def test_json_errors_from_a_broken_folder(tmp_path):
     for command in ("score", "awards"):
         result = cli(command, tmp_path, "--json", code=1)
         doc = json.loads(result.stdout)
-        assert any("event.toml" in e for e in doc["errors"])
+        assert set(doc) == {"errors", "heading", "hint"}, command  # a UserError as the one failure document
+        assert all(tuple(e) == ERROR_KEYS for e in doc["errors"])
+        assert str(tmp_path / "event.toml") in [e["file"] for e in doc["errors"]]
+        assert not any("event.toml" in e["message"] for e in doc["errors"])  # the file is a key of its own
 
 
 # --- 5. paper lots ---
@@ -573,8 +580,11 @@ def test_each_step_says_what_comes_next(tmp_path):
     assert "报名表现有3组" in printed
     drawn = cli("draw", folder, "--seed", 1).output
     assert f"下一步：打印对阵表和计分卡（每桌一张）；比赛结束后，把各桌的每一局填入 round-1.xlsx，然后运行 shuangsheng score {folder}" in drawn
-    entered = cli("score", folder).output
-    assert f"下一步：把还没有录入的桌填入 round-1.xlsx，再运行 shuangsheng score {folder}" in entered
+    entered = cli("score", folder).output  # nothing entered yet: exit 0, nothing written, and what to do
+    assert "第1轮还没有录入任何一桌" in entered and "这次什么也没有写" in entered
+    assert f"下一步：各桌的成绩录入记分表（或扫码录分）后，再运行 shuangsheng score {folder}" in entered
+    assert not (folder / "round-1-checked.xlsx").exists() and not (folder / "第1轮成绩.pdf").exists()
+    assert json.loads(cli("score", folder, "--json").stdout)["empty"] is True
     fill(folder, 1)
     assert f"下一步：运行 shuangsheng draw {folder} 抽下一轮" in cli("score", folder).output
     cli("draw", folder, "--seed", 2)

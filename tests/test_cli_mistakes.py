@@ -13,7 +13,7 @@ import pytest
 from shuangsheng.game.rules import RuleSet
 from shuangsheng.storage import workbook
 from shuangsheng.storage.event import EventError, default_text, parse
-from tests.events import finished, new_event
+from tests.events import fill, finished, new_event
 from tests.helpers import cli, sha
 from tests.pdfcheck import text_of
 
@@ -56,12 +56,14 @@ def test_materials_into_a_pdf_open_in_a_reader_is_a_message(tmp_path, lock):
 def test_score_with_the_checked_copy_open_in_excel_still_reports(tmp_path, lock):
     folder = new_event(tmp_path / "event")
     cli("draw", folder, "--seed", 1, code=0)
+    fill(folder, 1)
     lock()
     result = cli("score", folder, code=1)
     assert "第1轮 计分结果" in result.output  # the report is shown all the same
     assert "检查副本没有更新" in result.output and "round-1-checked.xlsx：无法写入" in result.output
     doc = json.loads(cli("score", folder, "--json", code=1).stdout)
-    assert doc["round"] == 1 and any("无法写入" in e for e in doc["errors"])
+    assert doc["round"] == 1 and doc["errors"][0]["file"] == str(folder / "round-1-checked.xlsx")
+    assert doc["errors"][0]["message"].startswith("检查副本没有更新：无法写入")  # the file is a key of its own
 
 
 def test_init_into_a_locked_folder_is_a_message(tmp_path, lock):
@@ -202,7 +204,9 @@ def test_a_bad_walkover_cell_stops_only_its_own_table(tmp_path):
     before = edit(path, {"对阵": {"D9": "双方"}, "第2桌": {"B7": "甲", "D7": 35}})
     doc = json.loads(cli("score", folder, "--json", code=1).stdout)
     first, second = doc["matches"]
-    assert first["status"] == "invalid" and "对阵!D9" in first["errors"][0] and "双方" in first["errors"][0]
+    error = first["errors"][0]
+    assert first["status"] == "invalid" and (error["file"], error["sheet"], error["cell"]) == ("round-1.xlsx", "对阵", "D9")
+    assert "双方" in error["message"] and "D9" not in error["message"]
     assert second["status"] == "decided" and second["errors"] == []
     assert "errors" not in doc  # not a problem of the whole 对阵 sheet
     assert sha(path) == before
@@ -264,6 +268,7 @@ def test_names_with_stray_spaces_print_the_same_in_every_file(tmp_path):
                                        ["11", "钱七", "孙八"]])
     cli("materials", folder, "--force", code=0)
     drawn = cli("draw", folder, "--seed", 1, code=0).output
+    fill(folder, 1)
     scored = cli("score", folder, code=0).output
     texts = {"draw": drawn, "score": scored}
     for pdf in folder.glob("*.pdf"):

@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from shuangsheng.cli import app
+from shuangsheng.vocabulary.errors import ERROR_KEYS
 from tests.helpers import ROOT
 
 runner = CliRunner()
@@ -70,10 +71,13 @@ def test_replay_lists_every_field_error(record_file):
     path = record_file({"hands": [{"dealer": "A", "points": 83}, {"dealer": "A", "points": 50, "capture": 3}]})
     result = runner.invoke(app, ["replay", path, "--json"])
     assert result.exit_code == 1
-    errors = json.loads(result.stdout)["errors"]
+    doc = json.loads(result.stdout)
+    errors = doc["errors"]
     assert [(e["hand"], e["field"]) for e in errors] == [(1, "points"), (2, "capture")]
-    assert errors[0] == {"hand": 1, "field": "points", "message": "第1局台下得分：应为 0–200 之间 5 的倍数，实际为 83"}
-    assert all(set(e) == {"hand", "field", "message"} for e in errors)  # exactly the record's error object
+    assert errors[0] == {"message": "第1局台下得分：应为 0–200 之间 5 的倍数，实际为 83", "file": str(path),
+                         "sheet": None, "cell": None, "hand": 1, "field": "points"}
+    assert all(tuple(e) == ERROR_KEYS for e in errors)  # exactly the one error object, every key present
+    assert (doc["heading"], doc["hint"]) == (None, None) and set(doc) == {"errors", "heading", "hint"}
     shown = runner.invoke(app, ["replay", path])
     assert f"{path}：第1局台下得分：应为 0–200 之间 5 的倍数，实际为 83" in shown.output  # the file named at the edge
 
@@ -84,6 +88,17 @@ def test_replay_bad_file_no_traceback(record_file, content):
     assert result.exit_code == 1
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_replay_json_of_a_file_that_is_no_record_names_the_file(record_file):
+    path = record_file("{not json")
+    result = runner.invoke(app, ["replay", path, "--json"])
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert set(doc) == {"errors", "heading", "hint"} and len(doc["errors"]) == 1
+    error = doc["errors"][0]
+    assert tuple(error) == ERROR_KEYS and error["file"] == path and error["hand"] is None and error["message"]
+    assert path not in error["message"]  # the place is a key of its own
 
 
 def test_replay_missing_file(tmp_path):

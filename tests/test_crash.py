@@ -46,7 +46,7 @@ def test_a_bug_in_score_is_reported_in_the_event_folder(tmp_path, monkeypatch, t
     assert result.exit_code == 1
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output and "an unexpected bug" not in result.output
-    assert "程序出现了意外错误" in result.output and "您的文件没有被改动" in result.output
+    assert "程序出现了意外错误" in result.output and "已经写好的文件和记录都完整保留" in result.output
     (report,) = reports(folder)
     assert f"错误报告（含出错经过和版本信息）已保存在：{report}" in result.output
     text = report.read_text(encoding="utf-8")

@@ -241,6 +241,43 @@ def test_once_every_table_is_decided_next_names_score_then_draw(folder, room):
 # --- the round clock: POST /api/desk/clock ---
 
 
+def test_a_correction_of_the_pc_s_clock_while_serve_runs_moves_no_table_s_clock(folder):
+    """The hall stamps from its steady clock (the PC's time at the start, moved on monotonically): the PC's clock set
+    30 minutes ahead, or 10 hours back, while the round runs changes no table's time left."""
+    from shuangsheng.hall import api_common
+    from shuangsheng.hall.steady import SteadyClock
+
+    pc = {"time": T0}
+    ticks = Monotonic()
+    steady = SteadyClock(wall=lambda: pc["time"], monotonic=ticks)
+    throttle = Throttle(ticks)
+    desk = DeskApi(folder, names=NAMES, port=PORT, pin=PIN, throttle=throttle, clock=steady.iso,
+                   source=BoardSource(folder, log=lambda line: None, settle=0.0, now=steady.now))
+
+    def press(action: str, mark: int) -> dict:
+        body = json.dumps({"action": action, "id": f"c-{action}-{mark}", "mark": mark}).encode()
+        reply = desk.handle(Request("POST", "/api/desk/clock", "127.0.0.1", HEADERS, body, len(body)))
+        assert reply.status == 200, reply.document
+        return reply.document
+
+    def left() -> int:
+        reply = desk.handle(Request("GET", "/api/desk", "127.0.0.1", HEADERS, b"", 0))
+        return reply.document["tables"][0]["left_s"]
+
+    press("start", 0)
+    ticks.now += 600
+    pc["time"] = T0 + dt.timedelta(minutes=40)  # set 30 minutes ahead of the 10 that passed
+    assert left() == 3000
+    pc["time"] = T0 - dt.timedelta(hours=10)  # then 10 hours back
+    ticks.now += 60
+    assert left() == 2940
+    press("stop", 1)
+    ticks.now += 300
+    assert left() == 2940  # paused: stamped from the same steady clock
+    assert abs(dt.datetime.fromisoformat(api_common.now_iso()) - dt.datetime.now().astimezone()) < dt.timedelta(
+        seconds=5)  # the default: the PC's time as serve started it, moved on
+
+
 def test_the_clock_starts_pauses_and_resumes_from_the_desk(folder, room):
     status, doc = room.call("POST", "/api/desk/clock", {"action": "start"})
     assert status == 200 and doc["clock"] == {"minutes": 60, "started_at": "2026-12-01T14:00:00+08:00",
@@ -392,8 +429,9 @@ def test_extra_minutes_sent_again_with_their_id_are_stored_once(folder, room):
     assert again["tables"][1]["log"] == first["tables"][1]["log"]
     assert [(e["action"], e["id"], e["add"]) for e in desk_rows(folder, 2)] == [("minutes", "m-1", 5)]
     status, doc = room.call("POST", "/api/desk/t/2/minutes", {"add": 10, "reason": "换牌耽误", "id": "m-1"})
-    assert status == 409 and doc["errors"][0]["field"] == "id"
-    assert doc["errors"][0]["message"] == "操作编号 'm-1' 已用于本桌 14:00 的另一项操作，这次没有记录；请刷新页面后再操作"
+    assert status == 409 and doc["errors"] == [{  # the one error object, every key present
+        "message": "操作编号 'm-1' 已用于本桌 14:00 的另一项操作，这次没有记录；请刷新页面后再操作",
+        "file": None, "sheet": None, "cell": None, "hand": None, "field": "id"}]
     status, doc = room.call("POST", "/api/desk/t/2/minutes", {**press, "id": "m-2"})  # a new press: more minutes
     assert status == 200 and doc["tables"][1]["extra_minutes"] == 10
     assert room.call("POST", "/api/desk/t/3/minutes", press)[0] == 200  # ids are per table: table 3's first

@@ -130,6 +130,19 @@ def test_every_score_status_is_documented():
         assert f'`"{value}"`' in json_output, value
 
 
+def test_the_error_object_and_the_failure_document_are_documented_as_they_go_out():
+    from shuangsheng.vocabulary.errors import ERROR_KEYS, Issue, UserError
+
+    json_output = section(page("README.md"), "## `--json` 输出 JSON output")
+    example = json.loads(blocks(json_output.split("**错误对象 error object**")[1], "")[0])
+    assert tuple(example) == ERROR_KEYS == tuple(Issue.of_hand(3, "points", "x").as_json())
+    assert all(f"- `{key}`：" in json_output for key in ERROR_KEYS)
+    assert set(UserError(["x"]).as_json()) == {"errors", "heading", "hint"}
+    assert all(f'`"{key}"`' in json_output or f"`{key}`" in json_output for key in ("heading", "hint"))
+    for name in ("table-api.md", "match-record.md"):
+        assert '{"errors": [{"hand"' not in page(name), name  # the old error object is gone
+
+
 def test_the_documented_limits_are_the_ones_in_force():
     from shuangsheng.game.hands import MAX_CAPTURE, MAX_RECORD_DEPTH
     from shuangsheng.knockout.knockout import MAX_TEAMS

@@ -217,7 +217,8 @@ def test_a_hand_without_points_asks_for_0():
     phone = Phone()
     decision = phone.hand(1, {"dealer": "A"})
     assert decision.result is Result.INVALID and decision.http_status == 422
-    assert decision.as_json()["errors"] == [{"hand": 1, "field": "points", "message": "第1局台下得分：没有填；台下方一分未得请填 0"}]
+    assert decision.as_json()["errors"] == [{"message": "第1局台下得分：没有填；台下方一分未得请填 0", "file": None,
+                                             "sheet": None, "cell": None, "hand": 1, "field": "points"}]
     assert phone.entries == []
     assert phone.hand(1, {"dealer": "A", "points": None}).result is Result.INVALID
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from shuangsheng.vocabulary.errors import Issue, Place, UserError, issues_json, located
+from shuangsheng.vocabulary.errors import ERROR_KEYS, Issue, Place, UserError, failure_json, issues_json, located
 from shuangsheng.vocabulary.places import Cell
 from tests.events import every_status_round
 from tests.helpers import cli
@@ -45,12 +45,37 @@ def test_an_issue_keeps_its_place_as_data():
     assert issue.detail == "应为 5 的倍数"
 
 
-def test_the_json_form_is_the_match_records_error_object():
-    issues = [Issue.of_hand(3, "points", "应为 5 的倍数"), Issue.of_hand(None, None, "hands 是空的")]
+def test_the_json_form_is_the_one_error_object_every_key_present():
+    issues = [Issue.of_hand(3, "points", "应为 5 的倍数"), Issue.of_hand(None, None, "hands 是空的"),
+              Issue.of_cell("round-1.xlsx", "第3桌", Cell(9, 4), "应为 5 的倍数"),
+              Issue.of_cell("round-1.xlsx", "对阵", Cell(5, 1, last_column=3), "合并了"),
+              Issue.of_cell("lots.csv", None, Cell(3, 2), "签号应为整数")]
     assert issues_json(issues) == {"errors": [
-        {"hand": 3, "field": "points", "message": "第3局台下得分：应为 5 的倍数"},
-        {"hand": None, "field": None, "message": "hands 是空的"},
+        {"message": "第3局台下得分：应为 5 的倍数", "file": None, "sheet": None, "cell": None, "hand": 3, "field": "points"},
+        {"message": "hands 是空的", "file": None, "sheet": None, "cell": None, "hand": None, "field": None},
+        {"message": "应为 5 的倍数", "file": "round-1.xlsx", "sheet": "第3桌", "cell": "D9", "hand": None, "field": None},
+        {"message": "合并了", "file": "round-1.xlsx", "sheet": "对阵", "cell": "A5:C5", "hand": None, "field": None},
+        {"message": "签号应为整数", "file": "lots.csv", "sheet": None, "cell": "B3", "hand": None, "field": None},
     ]}
+    assert all(tuple(issue.as_json()) == ERROR_KEYS for issue in issues)
+
+
+def test_the_message_never_names_the_file_sheet_or_cell_which_are_keys_of_their_own():
+    issue = Issue(Place("round-1.xlsx", "第3桌", Cell(9, 4), 3, "points"), "应为 5 的倍数")
+    assert str(issue) == "round-1.xlsx 第3桌!D9：第3局台下得分：应为 5 的倍数"  # the terminal joins them
+    assert issue.as_json() == {"message": "第3局台下得分：应为 5 的倍数", "file": "round-1.xlsx", "sheet": "第3桌",
+                               "cell": "D9", "hand": 3, "field": "points"}
+
+
+def test_a_user_error_goes_out_as_its_error_objects_with_heading_and_hint_apart():
+    error = UserError([Issue.of_file("lots.csv", "签号重复")], heading="第1轮的签号有误：",
+                      details=[Issue.of_hand(2, "points", "没有填")], hint="改好后再运行 draw")
+    assert error.as_json() == {
+        "errors": [Issue.of_file("lots.csv", "签号重复").as_json(), Issue.of_hand(2, "points", "没有填").as_json()],
+        "heading": "第1轮的签号有误：", "hint": "改好后再运行 draw"}
+    assert UserError(["没有 event.toml"]).as_json() == failure_json([Issue.plain("没有 event.toml")]) == {
+        "errors": [{"message": "没有 event.toml", "file": None, "sheet": None, "cell": None, "hand": None,
+                    "field": None}], "heading": None, "hint": None}
 
 
 def test_located_places_issues_in_a_file_without_rewording_them():

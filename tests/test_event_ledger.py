@@ -42,7 +42,8 @@ def test_init_creates_event_db(tmp_path: Path) -> None:
 def test_a_checked_copy_stopped_before_its_rename_is_not_a_person_s_edit(tmp_path: Path, monkeypatch) -> None:
     folder = new_event(tmp_path / "event", 4)
     cli("draw", folder, "--seed", 1)
-    cli("score", folder)  # the checked copy of the blank round
+    fill(folder, 1, skip=(2,))
+    cli("score", folder)  # the checked copy of the round half entered
     checked = folder / "round-1-checked.xlsx"
     before = checked.read_bytes()
     fill(folder, 1)
@@ -69,6 +70,7 @@ def test_the_checked_copy_is_written_again_only_when_what_it_shows_changed(tmp_p
     folder = new_event(tmp_path / "event", 4)
     cli("draw", folder, "--seed", 1)
     checked = folder / "round-1-checked.xlsx"
+    fill(folder, 1, skip=(2,))
     cli("score", folder)
     blank = checked.stat()
     source = workbook.made_from(checked)
@@ -76,7 +78,7 @@ def test_the_checked_copy_is_written_again_only_when_what_it_shows_changed(tmp_p
     again = cli("score", folder)  # nothing entered since: the copy already there is this one
     assert f"检查副本（逐局级数与说明，错误处已标出）：{checked}" in again.output
     assert (checked.stat().st_ino, checked.stat().st_mtime_ns) == (blank.st_ino, blank.st_mtime_ns)
-    fill(folder, 1)  # the hands entered: a new copy
+    fill(folder, 1)  # the other table's hands entered: a new copy
     cli("score", folder)
     assert workbook.made_from(checked) != source
     assert workbook.read_round(checked).match(1).record == workbook.read_round(round_file(folder, 1)).match(1).record
@@ -85,6 +87,7 @@ def test_the_checked_copy_is_written_again_only_when_what_it_shows_changed(tmp_p
 def test_a_person_s_edit_is_still_named(tmp_path: Path) -> None:
     folder = new_event(tmp_path / "event", 4)
     cli("draw", folder, "--seed", 1)
+    fill(folder, 1, skip=(2,))
     cli("score", folder)
     (folder / "round-1-checked.xlsx").write_bytes(b"typed over by a person")
     result = cli("score", folder)
@@ -163,6 +166,9 @@ def test_a_second_command_waits_then_names_the_holder(tmp_path: Path, monkeypatc
         for command in ("draw", "score", "materials", "bracket", "awards"):
             result = cli(command, folder, code=1)
             assert "另一个命令（shuangsheng score 活动" in result.output and "正在使用这个文件夹" in result.output
+        for command in ("score", "awards"):  # --json: the refusal is the one failure document on stdout
+            doc = json.loads(cli(command, folder, "--json", code=1).stdout)
+            assert set(doc) == {"errors", "heading", "hint"} and "正在使用这个文件夹" in doc["errors"][0]["message"]
         assert hashes(folder) == before
     finally:
         holder.kill()
@@ -229,6 +235,48 @@ def test_draw_prints_the_check_command_and_check_writes_nothing(tmp_path: Path) 
     assert "不一致" in wrong.output
     assert hashes(folder) == before
     assert "还没有抽签" in cli("draw", folder, "--check", 3, code=1).output
+
+
+def test_check_of_a_round_not_drawn_answers_at_once_and_its_advice_works(tmp_path: Path) -> None:
+    """`draw --check N` for any N typed: refused before any work (the rounds 1…N are not read one by one), naming the
+    rounds that are drawn and a command that works."""
+    folder = new_event(tmp_path / "event", 5)
+    first = cli("draw", folder, "--check", 1, code=1).output
+    assert "还没有抽过任何一轮" in first and f"shuangsheng draw {folder}" in first
+    cli("draw", folder, "--seed", 3)
+    refused = cli("draw", folder, "--check", 10**20, code=1).output
+    assert f"第{10**20}轮还没有抽签" in refused and "已抽签的是第1轮" in refused
+    advice = refused.split("例如 ")[1].split()
+    assert advice[:2] == ["shuangsheng", "draw"]
+    assert "对阵与记录一致" in cli(*advice[1:]).output
+
+
+def test_check_names_a_seed_cell_changed_in_the_workbook(tmp_path: Path) -> None:
+    """Changing round-1.xlsx's 随机种子 cell (the draw itself untouched) is a difference, not 一致."""
+    import openpyxl
+
+    folder = new_event(tmp_path / "event", 5)
+    cli("draw", folder, "--seed", 3)
+    path = round_file(folder, 1)
+    book = openpyxl.load_workbook(path)
+    sheet = next(ws for ws in book.worksheets if any(c.value == "随机种子" for row in ws.iter_rows() for c in row))
+    label = next(c for row in sheet.iter_rows() for c in row if c.value == "随机种子")
+    sheet.cell(label.row, label.column + 1).value = 4
+    book.save(path)
+    wrong = cli("draw", folder, "--check", 1, code=1).output
+    assert "round-1.xlsx 里写的随机种子（4）与 event.db 记下的（3）不同" in wrong
+
+
+def test_check_refuses_a_newer_program_s_event_db_instead_of_checking_the_workbook(tmp_path: Path) -> None:
+    from shuangsheng.storage.ledger.schema import SCHEMA_VERSION
+
+    folder = new_event(tmp_path / "event", 5)
+    cli("draw", folder, "--seed", 3)
+    with sqlite3.connect(folder / DB_NAME) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    refused = cli("draw", folder, "--check", 1, code=1).output
+    assert "更新版本" in refused and "一致" not in refused
 
 
 def test_check_on_a_folder_from_before_event_db_uses_the_workbook_and_creates_nothing(tmp_path: Path) -> None:
@@ -348,6 +396,57 @@ def test_a_correction_after_the_next_draw_has_one_way_forward_carried_to_the_end
     assert "一等奖" in result.output and (folder / "荣誉证书.pdf").is_file()
 
 
+def test_plain_score_names_an_earlier_round_changed_since_it_was_scored_and_its_advice_leads_on(tmp_path: Path) -> None:
+    """A referee corrects round 1 after round 2 was drawn and runs plain `score`: it scores round 2 (nothing entered
+    yet: nothing written) and names round 1, with the command; that command names `draw --redo 2`, which works."""
+    from dataclasses import replace
+
+    from shuangsheng.game.hands import MatchRecord
+    from shuangsheng.usecases.score import score
+
+    folder = second_round_drawn(tmp_path / "event")
+    assert "第1轮" not in cli("score", folder).output  # nothing changed: nothing said of round 1
+    round2 = workbook.read_round(round_file(folder, 2)).match(2).pairing
+    winners = {m.outcome.table: m.outcome.winner for m in score(folder, 1).score.matches}
+    wrong = next(t for t, w in winners.items() if w in (round2.a, round2.b))
+    typed = simulated(wrong, folder)
+    workbook.fill_round(round_file(folder, 1),
+                        {wrong: MatchRecord(tuple(replace(h, dealer=h.dealer.other) for h in typed.hands))})
+    before = hashes(folder)
+    plain = cli("score", folder).output
+    assert "第2轮还没有录入任何一桌" in plain
+    assert f"第1轮第{wrong}桌在上次计分" in plain and "之后改过" in plain and "--redo 2" in plain
+    advice = plain.split("请运行 ")[1].split("；")[0].split()
+    assert advice == ["shuangsheng", "score", str(folder), "--round", "1"]
+    assert hashes(folder) == before  # round 2 empty: nothing written, nothing recorded
+    scored = cli(*advice[1:]).output
+    assert f"下一步：运行 shuangsheng draw {folder} --redo 2" in scored
+    assert f"运行 shuangsheng draw {folder} --redo 2" in cli("score", folder).output  # scored, not carried on yet
+    assert "第1轮第" not in cli("score", folder, "--round", 1).output.split("下一步")[0].split("注意")[0]
+    cli("draw", folder, "--redo", 2)
+    assert "之后改过" not in cli("score", folder).output  # taken in: nothing more to say
+
+
+def test_a_redo_removes_the_voided_rounds_papers_and_keeps_one_a_person_changed(tmp_path: Path) -> None:
+    """`draw --redo 2` voids round 3: its 计分卡 (dead 录分码), 对阵表, 成绩 and checked copy go with it while they are
+    as the program wrote them; one a person changed is kept, and said."""
+    from tests.events import round_one_corrected, third_round_drawn
+
+    folder = third_round_drawn(tmp_path / "event")
+    fill(folder, 3, seed=6)
+    cli("score", folder)
+    stale = ["第3轮对阵表.pdf", "第3轮计分卡.pdf", "第3轮成绩.pdf", "第3轮成绩.png", "round-3-checked.xlsx"]
+    assert all((folder / name).is_file() for name in stale)
+    (folder / "第3轮对阵表.pdf").write_bytes(b"%PDF a person's own copy")
+    round_one_corrected(folder)
+    said = cli("draw", folder, "--redo", 2).output
+    assert f"已删除 {folder / '第3轮计分卡.pdf'}（第3轮的抽签已作废，上面的录分码已不能用）" in said
+    assert f"已删除 {folder / '第3轮成绩.pdf'}（第3轮的抽签已作废）" in said
+    assert not any((folder / name).exists() for name in stale[1:])
+    assert (folder / "第3轮对阵表.pdf").read_bytes() == b"%PDF a person's own copy"
+    assert f"{folder / '第3轮对阵表.pdf'}：第3轮的抽签已作废，这份文件也已作废；它和本程序生成的不一样" in said
+
+
 # --- 6. teams.xlsx, [rules] and [format] changed after the draw ---
 
 
@@ -357,6 +456,19 @@ def _teams_file(folder: Path, drop: str | None = None, rename: dict[str, tuple[s
     teams = [t for t in workbook.read_teams(folder / "teams.xlsx") if t.id != drop]
     teams = [Team(t.id, (rename or {}).get(t.id, t.players)) for t in teams]
     workbook.write_teams(folder / "teams.xlsx", teams, force=True)
+
+
+def test_a_team_added_after_the_draw_is_named_by_every_command_with_what_to_do(tmp_path: Path) -> None:
+    from tests.events import team_list
+
+    folder = new_event(tmp_path / "event", 4)
+    cli("draw", folder, "--seed", 1)
+    workbook.write_teams(folder / "teams.xlsx", team_list(5), force=True)
+    fill(folder, 1)
+    for command in ("score", "draw"):
+        said = cli(command, folder).output
+        assert "第05组是第1轮抽签之后加的" in said and "不能再加组" in said and "从报名表删去这一行" in said
+    assert "05" not in workbook.read_round(round_file(folder, 2)).round.pool
 
 
 def test_a_team_row_deleted_after_the_draw_keeps_the_names_recorded_at_the_draw(tmp_path: Path) -> None:

@@ -222,6 +222,8 @@ def test_a_hand_the_engine_refuses_is_422_in_chinese_and_nothing_stored(event, a
     status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", body, as_is=True)
     assert status == 422 and field in [e["field"] for e in doc["errors"]]
     assert all(re.search(r"[\u4e00-\u9fff]", e["message"]) for e in doc["errors"])
+    named = next(e for e in doc["errors"] if e["field"] == field)  # the one error object: the hand, the field
+    assert (named["hand"], named["file"], named["sheet"], named["cell"]) == (1, None, None, None)
     assert rows(folder) == 0
 
 
@@ -754,7 +756,8 @@ def test_a_hand_caught_in_the_middle_of_a_redo_is_503_for_the_phone_to_send_agai
     fake = []
     api.meanwhile = meanwhile(("decided", voided))
     status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
-    assert status == 503 and doc["errors"][0]["message"] == hall.MOVING
+    assert status == 503 and doc["errors"] == [
+        {"message": hall.MOVING, "file": None, "sheet": None, "cell": None, "hand": None, "field": None}]
     (old, new), = fake
     with Ledger.open(folder) as book:  # the redo goes on: the table kept, with its code
         book.set_codes(new, book.codes(old.id))

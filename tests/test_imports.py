@@ -100,3 +100,21 @@ def test_a_cycle_hidden_in_a_function_is_found(tmp_path):
     modules = {name: tmp_path / "pkg" / f"{name.split('.')[-1]}.py" for name in ("pkg.a", "pkg.b", "pkg.c")}
     modules["pkg"] = tmp_path / "pkg" / "__init__.py"
     assert cycles(import_graph(modules)) == [["pkg.a", "pkg.b"]]
+
+
+def test_the_workbook_facade_spells_out_every_lazy_export_for_a_type_checker():
+    """`shuangsheng.storage.workbook` hands its names out lazily (`__getattr__`), which a type checker cannot follow;
+    its `if TYPE_CHECKING:` block must import each of them, as `name as name`, from the module `__getattr__` loads."""
+    import shuangsheng.storage.workbook as facade
+
+    path = project_modules()["shuangsheng.storage.workbook"]
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    (block,) = [node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"]
+    typed = {}
+    for node in block.body:
+        assert isinstance(node, ast.ImportFrom)
+        for alias in node.names:
+            assert alias.asname == alias.name, f"{alias.name}: re-exported as `{alias.name} as {alias.name}`"
+            typed[alias.name] = node.module
+    lazy = {name: f"shuangsheng.storage.workbook.{module}" for name, module in facade._EXPORTS.items()}
+    assert typed == lazy

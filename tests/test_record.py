@@ -183,7 +183,7 @@ def test_score_json_shows_the_record():
     shown = replace(HAND_BUILT, problems=(problem,), note="未逐局核对（测试）")
     from shuangsheng.knockout.advance import Advancement
 
-    doc = score_as_json(RoundScore(Sheet(), (MatchScore(None, None, shown),), Advancement(1, (), (), ())))
+    doc = score_as_json(RoundScore(Sheet(), (MatchScore(match=None, result=None, record=shown),), Advancement(1, (), (), ())))
     assert doc["matches"][0] == {"table": 7, "A": "13", "B": "14", "levels": {"A": "Q", "B": "4"},
                                  "status": "decided", "winner": "14", "errors": [str(problem)], "source": "both",
                                  "note": "未逐局核对（测试）"}
@@ -210,9 +210,9 @@ def test_the_terminal_shows_the_record():
     from shuangsheng.render.reports import MatchScore
 
     playing = replace(HAND_BUILT, status=TableStatus.OPEN, winner=None, reason="扫码录分进行中（手写的理由）")
-    assert _match_lines(MatchScore(None, None, playing), {}) == ["扫码录分进行中（手写的理由）"]
+    assert _match_lines(MatchScore(match=None, result=None, record=playing), {}) == ["扫码录分进行中（手写的理由）"]
     forfeit = replace(HAND_BUILT, status=TableStatus.WALKOVER, winner="13", reason="乙方弃权（手写）")
-    assert _match_lines(MatchScore(None, None, forfeit), {})[0].startswith("乙方弃权（手写），")
+    assert _match_lines(MatchScore(match=None, result=None, record=forfeit), {})[0].startswith("乙方弃权（手写），")
     problem = Issue.of_cell("round-1.xlsx", "第7桌", None, "手写的错误")
     wrong = replace(HAND_BUILT, status=TableStatus.INVALID, winner=None, problems=(problem, problem))
-    assert _match_lines(MatchScore(None, None, wrong), {})[0] == "记录有误（2处），请改正："
+    assert _match_lines(MatchScore(match=None, result=None, record=wrong), {})[0] == "记录有误（2处），请改正："

@@ -23,9 +23,12 @@ from shuangsheng.storage.workbook.loading import read_file, read_grids
 from shuangsheng.storage.workbook.schema import FIRST_HAND_ROW, MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
 from shuangsheng.table.entry import add_hand, confirm, end
 from shuangsheng.table.log import Seat, Stamp, TableSetup, hand_as_json
+from shuangsheng.table.sources import Difference
 from shuangsheng.usecases.awards import bracket
 from shuangsheng.usecases.folder import open_folder
 from shuangsheng.usecases.score import score
+from shuangsheng.vocabulary.errors import Place
+from shuangsheng.vocabulary.places import Cell
 from tests.events import new_event
 from tests.helpers import cli, on
 from tests.pdfcheck import text_of
@@ -94,6 +97,12 @@ def match_of(doc: dict, table: int) -> dict:
     return next(m for m in doc["matches"] if m["table"] == table)
 
 
+def at(error: dict) -> str:
+    """An error object's place in the workbook: '对阵!H9'."""
+    assert error["file"] == "round-1.xlsx", error
+    return f"{error['sheet']}!{error['cell']}"
+
+
 # --- the lost card: 终局 cells ---
 
 
@@ -118,10 +127,10 @@ def test_final_cells_are_checked_cell_by_cell(tmp_path):
     on_paper(folder, 1, {2: record(3)})
     put_final(folder, 1, 1, "7", "7", "记分卡遗失")
     errors = match_of(score_json(folder, code=1), 1)["errors"]
-    assert len(errors) == 1 and "对阵!H9" in errors[0] and "同为7级" in errors[0]
+    assert len(errors) == 1 and at(errors[0]) == "对阵!H9" and "同为7级" in errors[0]["message"]
     put_final(folder, 1, 1, "7", "Z", None)
     errors = match_of(score_json(folder, code=1), 1)["errors"]
-    assert len(errors) == 2 and "对阵!I9" in errors[0] and "“Z”" in errors[0] and "对阵!J9" in errors[1]
+    assert [at(e) for e in errors] == ["对阵!I9", "对阵!J9"] and "“Z”" in errors[0]["message"]
     cli("draw", folder, "--seed", 5, code=1)
 
 
@@ -130,14 +139,14 @@ def test_final_cells_beside_typed_hands_or_phone_hands_are_one_record_too_many(t
     on_paper(folder, 1, {1: record(2), 2: record(3)})
     put_final(folder, 1, 1, "A", "2", "记分卡字迹不清")
     errors = match_of(score_json(folder, code=1), 1)["errors"]
-    assert len(errors) == 1 and "对阵!H9" in errors[0] and "又填了终局" in errors[0]
+    assert len(errors) == 1 and at(errors[0]) == "对阵!H9" and "又填了终局" in errors[0]["message"]
 
     folder = drawn(tmp_path, name="phone")
     on_paper(folder, 1, {2: record(3)})
     by_phone(folder, 1, 1, record(2))
     put_final(folder, 1, 1, "A", "2", "记分卡遗失")
     errors = match_of(score_json(folder, code=1), 1)["errors"]
-    assert len(errors) == 1 and "对阵!H9" in errors[0] and "扫码录分" in errors[0]
+    assert len(errors) == 1 and at(errors[0]) == "对阵!H9" and "扫码录分" in errors[0]["message"]
 
 
 # --- phone entries ---
@@ -220,11 +229,44 @@ def test_paper_and_phone_differing_is_an_error_at_the_cell_naming_the_phone_hand
     by_phone(folder, 1, 1, match)
     m = match_of(score_json(folder, code=1), 1)
     assert m["source"] == "both" and m["status"] == "invalid"
-    differences = [e for e in m["errors"] if "扫码录分" in e]
-    assert differences and "第1桌!D9" in differences[0] and "扫码录分第3局" in differences[0]
-    assert f"“{changed}”" in differences[0] and f"“{match.hands[2].points}”" in differences[0]
+    assert m["errors"] == [{  # a Difference: at the sheet's cell, of the hand and field compared
+        "message": f"台下得分记分表为“{changed}”，扫码录分第3局为“{match.hands[2].points}”，两者不一致",
+        "file": "round-1.xlsx", "sheet": "第1桌", "cell": "D9", "hand": 3, "field": "points"}]
     cli("draw", folder, "--seed", 5, code=1)
     assert "第1轮第1桌：记录有误（1处错误：round-1.xlsx 第1桌!D9）" in cli("awards", folder).stdout
+
+
+@pytest.mark.parametrize(("place", "paper", "phone", "text"), [
+    (Place("round-1.xlsx", "第1桌", Cell(9, 4), 3, "points"), "85", "58",
+     "round-1.xlsx 第1桌!D9：台下得分记分表为“85”，扫码录分第3局为“58”，两者不一致"),
+    (Place("round-1.xlsx", "第2桌", Cell(12, 1), 6, None), None, "庄家甲方，台下得分40",
+     "round-1.xlsx 第2桌!A12：扫码录分有第6局（庄家甲方，台下得分40），记分表没有这一局；请核对记分卡，补上这一局或在扫码录分里撤销"),
+    (Place("round-1.xlsx", "第2桌", Cell(11, 1), 5, None), "庄家乙方，台下得分80", None,
+     "round-1.xlsx 第2桌!A11：记分表第5局在扫码录分里没有；请核对记分卡"),
+])
+def test_a_difference_renders_as_the_sentence_it_always_was_and_goes_out_as_the_error_object(place, paper, phone, text):
+    difference = Difference(place, paper=paper, phone=phone)
+    assert str(difference) == text  # the terminal, the checked copy, the results PDF: as before the record
+    assert difference.where + "：" + difference.message == text and difference.in_hand == difference.message
+    assert difference.as_json() == {"message": text.split("：", 1)[1], "file": place.file, "sheet": place.sheet,
+                                    "cell": str(place.cell), "hand": place.hand, "field": place.field}
+    assert difference.placed(file="x.xlsx").message == difference.message  # still a Difference, worded alike
+
+
+def test_a_hand_the_paper_sheet_lacks_is_a_difference_at_the_row_after_naming_the_phones_hand(tmp_path):
+    folder = drawn(tmp_path)
+    match = record(2)
+    regular = [h for h in match.hands if not h.playoff]
+    on_paper(folder, 1, {1: MatchRecord(tuple(regular[:-1])), 2: record(3)})
+    by_phone(folder, 1, 1, MatchRecord(tuple(regular)))
+    m = match_of(score_json(folder, code=1), 1)
+    n, last = len(regular), regular[-1]
+    difference = next(e for e in m["errors"] if e["hand"] == n and e["field"] is None)
+    assert difference == {"message": f"扫码录分有第{n}局（庄家{last.dealer.team}，台下得分{last.points}），记分表没有这一局；"
+                                     "请核对记分卡，补上这一局或在扫码录分里撤销",
+                          "file": "round-1.xlsx", "sheet": "第1桌", "cell": f"A{FIRST_HAND_ROW + n - 1}", "hand": n,
+                          "field": None}
+    assert f"round-1.xlsx 第1桌!A{FIRST_HAND_ROW + n - 1}：{difference['message']}" in cli("score", folder, code=1).stdout
 
 
 def test_a_lost_card_is_marked_unchecked_on_the_checked_copy_results_tv_bracket_and_announcement(tmp_path):
@@ -313,7 +355,8 @@ def test_score_draw_bracket_and_awards_read_every_source(tmp_path, case):
     m = match_of(doc, 1)
     assert m["source"] == ("both" if case == "differing" else case)
     if case == "differing":
-        assert m["status"] == "invalid" and any("第1桌!D7" in e and "扫码录分第1局" in e for e in m["errors"])
+        assert m["status"] == "invalid" and any(at(e) == "第1桌!D7" and "扫码录分第1局" in e["message"]
+                                                for e in m["errors"])
         cli("draw", folder, "--seed", 5, code=1)
         cli("bracket", folder)
         assert json.loads(cli("awards", folder, "--json").stdout)["complete"] is False

@@ -7,6 +7,7 @@ the last line of defence around everything. Heavy imports stay inside the comman
 from __future__ import annotations
 
 import sys
+from typing import Any, TextIO
 
 import typer
 
@@ -19,7 +20,7 @@ class QuietPipe:
     """Standard output that goes quiet once its reader has gone (`shuangsheng draw 比赛 | head -3`): the command
     still finishes its work, only the rest of its text is dropped — a closed pager is no crash."""
 
-    def __init__(self, stream):  # type: ignore[no-untyped-def]
+    def __init__(self, stream: TextIO) -> None:
         self._stream = stream
 
     def write(self, text: str) -> int:
@@ -42,15 +43,15 @@ class QuietPipe:
         os.dup2(devnull, self._stream.fileno())
         os.close(devnull)
 
-    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
 
 def main() -> None:
-    if hasattr(sys.stdout, "reconfigure"):
+    if hasattr(sys.stdout, "reconfigure") and hasattr(sys.stderr, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")
         sys.stderr.reconfigure(encoding="utf-8")
-    sys.stdout = QuietPipe(sys.stdout)  # type: ignore[assignment]
+    sys.stdout = QuietPipe(sys.stdout)
     try:
         code = app(standalone_mode=False)
     except typer.TyperException as exc:  # the command line itself is wrong (click's UsageError and ours: exit 2)

@@ -21,14 +21,15 @@ def replay(file: FileArg, json_out: JsonOpt = False) -> None:
     from shuangsheng.game.hands import RecordError, read_record
     from shuangsheng.game.match import replay_record, result_as_json
     from shuangsheng.render.report import replay_text
-    from shuangsheng.vocabulary.errors import issues_json, located
+    from shuangsheng.vocabulary.errors import failure_json, located
 
     try:
         result = replay_record(read_record(file))
     except RecordError as exc:  # not a record at all: missing, too large, not JSON
-        fail([str(e) for e in located(exc.errors, str(file))], as_json=issues_json(exc.errors) if json_out else None)
+        errors = located(exc.errors, str(file))
+        fail([str(e) for e in errors], as_json=failure_json(errors) if json_out else None)
     if json_out:
-        print_json(result_as_json(result))
+        print_json(failure_json(located(result.errors, str(file))) if result.errors else result_as_json(result))
     elif result.errors and not result.outcomes:
         fail([str(e) for e in located(result.errors, str(file))])
     else:

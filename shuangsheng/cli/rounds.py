@@ -5,7 +5,7 @@ prints."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,6 +13,9 @@ from shuangsheng.cli.shared import FolderArg, JsonOpt, app, fail, hold, print_js
 from shuangsheng.cli_help import WholeNumber, a_file
 from shuangsheng.vocabulary.errors import UserError
 from shuangsheng.vocabulary.text import command_line
+
+if TYPE_CHECKING:  # imported inside the commands, for speed
+    from shuangsheng.usecases.score_step import ScoreStep
 
 
 @app.command()
@@ -69,9 +72,10 @@ def draw(
     if report.papers_problems:
         fail([*(f"对阵表/计分卡没有更新：{line}" for line in report.papers_problems),
               f"抽签已经记下；解决上面的问题后再运行 shuangsheng draw {folder}，会按同一抽签补全"])
-    for path in report.papers.paths:
+    papers = report.papers  # the writer above always runs unless it stopped the draw
+    for path in papers.paths if papers is not None else ():
         typer.echo(f"已生成 {path}")
-    for line in report.papers.warnings:
+    for line in papers.warnings if papers is not None else ():
         typer.echo(line, err=True)
     typer.echo(next_after_draw(report, folder))
 
@@ -92,13 +96,13 @@ def score(
     ] = False,
 ) -> None:
     """读取填好的记分表，逐局计算级数，判定胜负、加赛和晋级；另存检查副本、本轮成绩和加赛单（PDF），不改动原文件。"""
-    with hold(folder):
+    with hold(folder, json_out=json_out):
         _score(folder, round_number, json_out=json_out, force=force, verify=verify, accept_rules=accept_rules)
 
 
 def _score(folder: Path, round_number: int | None, *, json_out: bool, force: bool, verify: Path | None,
            accept_rules: bool) -> None:
-    from shuangsheng.render.report import edited_checked_copy, score_text, verification_text
+    from shuangsheng.render.report import empty_round_text
     from shuangsheng.usecases.papers.score import write_score_papers
     from shuangsheng.usecases.score_step import score_and_write, score_step_json
 
@@ -106,33 +110,44 @@ def _score(folder: Path, round_number: int | None, *, json_out: bool, force: boo
         step = score_and_write(folder, round_number, verify=verify, force=force, accept_rules=accept_rules,
                                write_papers=lambda report: write_score_papers(report, force=force))
     except UserError as exc:
-        fail(exc.messages, as_json={"errors": exc.messages} if json_out else None)
-    report = step.report
+        fail(exc.messages, as_json=exc.as_json() if json_out else None)
     if json_out:
         print_json(score_step_json(step, folder))
-    else:
-        typer.echo(score_text(report.score, report.teams))
-        if report.verification is not None:
-            typer.echo(verification_text(report.verification, step.book, folder, other_path=verify,
-                                         round_number=report.score.round.number))
-        for item in step.not_written:
-            typer.echo("\n".join(item.lines()), err=True)
-        if step.checked_edited:
-            typer.echo(edited_checked_copy(report.checked, step.book, folder), err=True)
-        for line in report.notes:
+    elif step.empty:
+        typer.echo(empty_round_text(step.report.score, folder))
+        for line in step.report.notes:
             typer.echo(line, err=True)
-        if step.checked is not None:
-            typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{step.checked}")
-        for path in step.papers:
-            typer.echo(f"已生成 {path}")
-        typer.echo(_score_next(step, folder))
+    else:
+        _score_lines(step, folder, verify)
     for line in step.warnings:
         typer.echo(line, err=True)
     if step.failed:
         raise typer.Exit(code=1)
 
 
-def _score_next(step, folder: Path) -> str:  # type: ignore[no-untyped-def]
+def _score_lines(step: ScoreStep, folder: Path, verify: Path | None) -> None:
+    """What `score` prints of a round scored."""
+    from shuangsheng.render.report import edited_checked_copy, score_text, verification_text
+
+    report = step.report
+    typer.echo(score_text(report.score, report.teams))
+    if report.verification is not None:
+        typer.echo(verification_text(report.verification, step.book, folder, other_path=verify,
+                                     round_number=report.score.round.number))
+    for item in step.not_written:
+        typer.echo("\n".join(item.lines()), err=True)
+    if step.checked_edited:
+        typer.echo(edited_checked_copy(report.checked, step.book, folder), err=True)
+    for line in report.notes:
+        typer.echo(line, err=True)
+    if step.checked is not None:
+        typer.echo(f"检查副本（逐局级数与说明，错误处已标出）：{step.checked}")
+    for path in step.papers:
+        typer.echo(f"已生成 {path}")
+    typer.echo(_score_next(step, folder))
+
+
+def _score_next(step: ScoreStep, folder: Path) -> str:
     """The 下一步 line of `score`: for an earlier round than the latest, from where the event stands now."""
     from shuangsheng.render.report import next_after_score
     from shuangsheng.storage.names import rounds_drawn
@@ -159,14 +174,14 @@ def awards(
     from shuangsheng.usecases.papers.ending import write_awards
 
     try:
-        with hold(folder):
+        with hold(folder, json_out=json_out):
             chart, state = bracket(folder)
             written = None
             if chart.placings.complete:
                 written = write_awards(folder, chart, state.event, day=state.event.print.award_date,
                                        per_player=per_player, force=force)
     except UserError as exc:
-        fail(exc.messages, as_json={"errors": exc.messages} if json_out else None)
+        fail(exc.messages, as_json=exc.as_json() if json_out else None)
     if json_out:
         print_json(placings_as_json(chart.placings))
     else:

@@ -9,21 +9,30 @@ import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from shuangsheng.cli_help import DOCS_HINT, ChineseCommand, ChineseGroup, WholeNumber, a_file, a_folder
-from shuangsheng.vocabulary.errors import UserError  # tiny modules; the heavy ones are imported inside each command
+
+# tiny; the heavy modules are imported inside each command
+from shuangsheng.vocabulary.errors import Issue, UserError, failure_json
+
+if TYPE_CHECKING:
+    from typer._click import Context
 
 _FOLDER_PARAMS = ("folder", "out")  # where a command works: the crash report goes there
 
 
-def crash(exc: BaseException, command: list[str], folder: Path | None = None) -> NoReturn:
-    """The last line of defence: an unexpected exception becomes a short Chinese message and a saved report."""
+def crash(exc: BaseException, command: list[str], folder: Path | None = None, *, as_json: bool = False) -> NoReturn:
+    """The last line of defence: an unexpected exception becomes a short Chinese message and a saved report (with
+    `as_json`, also the `--json` failure document on stdout: one JSON document on every failure)."""
     from shuangsheng.storage.crash import message, save_report
 
-    for line in message(save_report(exc, command, folder), exc):
+    lines = message(save_report(exc, command, folder), exc)
+    if as_json:
+        print_json(failure_json([Issue.plain(line) for line in lines]))
+    for line in lines:
         typer.echo(line, err=True)
     raise typer.Exit(code=1)
 
@@ -31,7 +40,7 @@ def crash(exc: BaseException, command: list[str], folder: Path | None = None) ->
 class GuardedCommand(ChineseCommand):
     """Every command runs inside the last line of defence: never a traceback on the terminal."""
 
-    def invoke(self, ctx):  # type: ignore[no-untyped-def]
+    def invoke(self, ctx: Context) -> Any:
         try:
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort, typer.TyperException, KeyboardInterrupt, SystemExit, GeneratorExit):
@@ -39,18 +48,26 @@ class GuardedCommand(ChineseCommand):
         # Anything else is a bug: reported, not shown. BaseException, because a library written in Rust reports a
         # panic as pyo3's PanicException, which is not an Exception.
         except BaseException as exc:
-            from shuangsheng.storage.files import plain_os_error
-
-            if (plain := plain_os_error(exc)) is not None:  # a path the system refuses (a name too long): not a bug
-                fail([plain])
             params = {k: v for k, v in ctx.params.items() if v not in (None, False)}
             folder = next((Path(params[k]) for k in _FOLDER_PARAMS if k in params), None)
+            if (plain := _not_a_bug(exc, folder)) is not None:
+                fail([str(plain)], as_json=failure_json([plain]) if params.get("json_out") else None)
             command = [ctx.command_path, *(f"{k}={v}" for k, v in params.items())]
-            crash(exc, command, folder)
+            crash(exc, command, folder, as_json=bool(params.get("json_out")))
+
+
+def _not_a_bug(exc: BaseException, folder: Path | None) -> Issue | None:
+    """A path the system refuses (a name too long), or a fault of the PC's disk or folder: said in plain words."""
+    from shuangsheng.storage.faults import known_fault
+    from shuangsheng.storage.files import plain_os_error
+
+    if (plain := plain_os_error(exc)) is not None:
+        return Issue.plain(plain)
+    return known_fault(exc, folder)
 
 
 class _App(typer.Typer):
-    def command(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def command(self, *args: Any, **kwargs: Any) -> Any:  # typer.Typer.command, made with GuardedCommand
         kwargs.setdefault("cls", GuardedCommand)
         return super().command(*args, **kwargs)
 
@@ -107,10 +124,10 @@ def settled() -> Iterator[None]:
         gc.unfreeze()
 
 
-def hold(folder: Path) -> contextlib.ExitStack:
+def hold(folder: Path, *, json_out: bool = False) -> contextlib.ExitStack:
     """One file-writing command at a time: the folder's lock (waits briefly, then names the holder: exit 1),
     then event.db opened or built and the program's stale temporary files removed. A folder that is not there
-    yet is not held (the command says so, or creates it)."""
+    yet is not held (the command says so, or creates it). `json_out`: a refusal as the `--json` failure."""
     from shuangsheng.storage.ledger.lock import exclusive
     from shuangsheng.usecases.folder import prepare
 
@@ -122,10 +139,12 @@ def hold(folder: Path) -> contextlib.ExitStack:
         notes = prepare(folder)
     except UserError as exc:
         stack.close()
-        fail(exc.messages)
+        fail(exc.messages, as_json=exc.as_json() if json_out else None)
     except OSError as exc:  # a folder that cannot be written to at all
         stack.close()
-        fail(f"{folder}：无法写入（{exc.strerror or exc}）。请确认这个文件夹可以写入、磁盘还有空间")
+        error = UserError([Issue.of_file(folder, f"无法写入（{exc.strerror or exc}）。"
+                                                 "请确认这个文件夹可以写入、磁盘还有空间")])
+        fail(error.messages, as_json=error.as_json() if json_out else None)
     for line in notes:
         typer.echo(line, err=True)
     return stack

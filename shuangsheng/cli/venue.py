@@ -6,13 +6,19 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from shuangsheng.cli.shared import FolderArg, PortOpt, app, fail, hold
 from shuangsheng.cli_help import a_file
 from shuangsheng.vocabulary.errors import UserError
+
+WSA_PORT_TAKEN = (10048, 10013)  # Windows' WSAEADDRINUSE and WSAEACCES, as a socket error's number
+
+if TYPE_CHECKING:  # imported inside the commands, for speed
+    from shuangsheng.hall.hall import Hall
+    from shuangsheng.hall.qr_watch import QrWatch
 
 
 @app.command()
@@ -54,11 +60,7 @@ def show(
         httpd = server.make_server(folder, host, port, log=lambda line: typer.echo(line, err=True))
     except OSError as exc:
         other = port + 1 if 0 < port < 65535 else 8001
-        import errno
-
-        from shuangsheng.storage.files import os_reason
-
-        reason = "端口已被占用" if exc.errno == errno.EADDRINUSE else os_reason(exc)
+        reason = "端口已被占用" if port_taken(exc) else bind_reason(exc)
         fail(f"无法在 {host}:{port} 上启动网页（{reason}）；请换一个端口，如 --port {other}")
     url = f"http://{host}:{httpd.server_address[1]}/"
     typer.echo(f"场地大屏已启动：{url}")
@@ -108,14 +110,10 @@ def serve(
         server = hall.make_hall(folder, hosts, port, log=lambda line: typer.echo(line, err=True), pin=pin,
                                 desk_lan=event.serve.desk_lan)
     except OSError as exc:
-        import errno
-
-        from shuangsheng.storage.files import os_reason
-
         other = port + 1 if 0 < port < 65535 else 8001
-        if exc.errno == errno.EADDRINUSE:
+        if port_taken(exc):
             fail(f"无法在 {port} 端口上启动（端口已被占用）；请换一个端口，如 --port {other}")
-        fail(f"无法在 {'、'.join(hosts)} 的 {port} 端口上启动（{os_reason(exc)}）；指定的地址须是这台电脑的局域网地址")
+        fail(f"无法在 {'、'.join(hosts)} 的 {port} 端口上启动（{bind_reason(exc)}）；指定的地址须是这台电脑的局域网地址")
     for number in coded:
         typer.echo(f"第{number}轮抽签时还没有录分码，已为各桌生成（已打印的计分卡上没有录分码）", err=True)
     urls = server.addresses()
@@ -124,7 +122,8 @@ def serve(
         typer.echo(f"局域网地址：{url}（同一网络中的电视和手机用这个地址）")
     sheets = None
     if len(urls) > 1:
-        typer.echo("（Windows 防火墙询问是否允许 Python 访问网络时，请选“允许”，并勾选“专用网络”）")
+        typer.echo("（Windows 防火墙询问是否允许 Python 访问网络时，请选“允许”，并勾选“专用网络”；点了“取消”的话手机都连不上："
+                   "在“控制面板 → Windows Defender 防火墙 → 允许应用通过 Windows 防火墙”里给 Python 勾选“专用”）")
         sheets = _qr_sheets(folder, urls[1])
     where = f"（局域网中也可打开：{urls[-1]}desk）" if event.serve.desk_lan and len(urls) > 1 else "（在这台电脑上打开）"
     typer.echo(f"裁判台：{urls[0]}desk{where}")
@@ -132,7 +131,25 @@ def serve(
     _until_stopped(server, sheets)
 
 
-def _until_stopped(server, sheets) -> None:  # type: ignore[no-untyped-def]
+def port_taken(exc: OSError) -> bool:
+    """Whether a bind's refusal means the port is in use: EADDRINUSE, or EACCES (Windows refuses a port another
+    program holds exclusively with WSAEACCES, raised as PermissionError; elsewhere a port reserved for the system)."""
+    import errno
+
+    return exc.errno in {errno.EADDRINUSE, errno.EACCES, *WSA_PORT_TAKEN} or isinstance(exc, PermissionError)
+
+
+def bind_reason(exc: OSError) -> str:
+    """Any other refusal of a bind in plain words: never the file wording (no file is involved in a bind)."""
+    import errno
+
+    not_ours = {code for name in ("EADDRNOTAVAIL", "WSAEADDRNOTAVAIL") if (code := getattr(errno, name, None))}
+    if exc.errno in not_ours:
+        return "这个地址不是这台电脑的"
+    return f"系统拒绝（{exc.strerror or type(exc).__name__}）"
+
+
+def _until_stopped(server: Hall, sheets: QrWatch | None) -> None:
     """Serve until Ctrl+C, then stop the 扫码单's watch and the servers. Ctrl+C is offered once the servers
     run, inside the `try` that catches it (a script that presses it on reading the line is caught too)."""
     server.start()
@@ -148,7 +165,7 @@ def _until_stopped(server, sheets) -> None:  # type: ignore[no-untyped-def]
         server.stop()
 
 
-def _qr_sheets(folder: Path, url: str):  # type: ignore[no-untyped-def]
+def _qr_sheets(folder: Path, url: str) -> QrWatch:
     """第N轮扫码单.pdf at the LAN address: the newest round's now, and each round's again when it is drawn while
     serve runs (shuangsheng/hall/qr_watch.py); a sheet a person edited is kept and said. Returns the watch to stop."""
     from shuangsheng.hall.qr_watch import QrWatch

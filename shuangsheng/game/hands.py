@@ -154,7 +154,7 @@ def parse_record(data: object) -> tuple[MatchRecord, RuleSet | None]:
     return MatchRecord(hands, start), rules
 
 
-def _parse_rules(data: Mapping) -> tuple[RuleSet | None, list[HandError]]:
+def _parse_rules(data: Mapping[str, object]) -> tuple[RuleSet | None, list[HandError]]:
     if "rules" not in data:
         return None, []
     if not isinstance(data["rules"], Mapping):
@@ -165,7 +165,7 @@ def _parse_rules(data: Mapping) -> tuple[RuleSet | None, list[HandError]]:
         return None, [Issue.of_hand(None, f"rules.{k}", f"规则 {k}：{m}") for k, m in exc.problems]
 
 
-def _parse_start(data: Mapping) -> tuple[Levels, list[HandError]]:
+def _parse_start(data: Mapping[str, object]) -> tuple[Levels, list[HandError]]:
     if "start" not in data:
         return START, []
     raw = data["start"]
@@ -220,11 +220,11 @@ def _parse_hand(number: int, raw: object) -> tuple[Hand | None, list[HandError]]
             errors.append(Issue.of_hand(number, field, problem))
     if errors:
         return None, errors
-    hand = Hand(**values)  # type: ignore[arg-type]
+    hand = Hand(**values)  # type: ignore[arg-type]  # each value read by its field's reader above
     return hand, check_hand(number, hand)
 
 
-def _number(raw: Mapping, field: str) -> tuple[object, str | None]:
+def _number(raw: Mapping[str, object], field: str) -> tuple[object, str | None]:
     value = raw.get(field, 0)
     if field == "capture" and value is None:
         value = 0
@@ -235,26 +235,26 @@ def _number(raw: Mapping, field: str) -> tuple[object, str | None]:
     return value, None
 
 
-def _flag(raw: Mapping, field: str) -> tuple[object, str | None]:
+def _flag(raw: Mapping[str, object], field: str) -> tuple[object, str | None]:
     value = raw.get(field, False)
     return (value, None) if isinstance(value, bool) else (None, f"应为 true 或 false，实际为 {as_typed(value)}")
 
 
-def _dealer(raw: Mapping, field: str) -> tuple[object, str | None]:
+def _dealer(raw: Mapping[str, object], field: str) -> tuple[object, str | None]:
     try:
         return Side.parse(raw.get(field)), None
     except ValueError:
         return None, f"应为 \"A\"（甲）或 \"B\"（乙），实际为 {as_typed(raw.get(field))}"
 
 
-def _offense(raw: Mapping, field: str) -> tuple[object, str | None]:
+def _offense(raw: Mapping[str, object], field: str) -> tuple[object, str | None]:
     try:
         return Offense(raw[field]), None
     except (ValueError, TypeError):  # TypeError: a list or object is not hashable as an enum value
         return None, f"应为 {'、'.join(o.value for o in Offense)} 之一，实际为 {as_typed(raw[field])}"
 
 
-def _level(raw: Mapping, field: str) -> tuple[object, str | None]:
+def _level(raw: Mapping[str, object], field: str) -> tuple[object, str | None]:
     try:
         return Level.parse(raw[field]), None
     except ValueError:

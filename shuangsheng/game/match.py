@@ -87,7 +87,7 @@ class HandOutcome:
         return explain(self)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MatchResult:
     outcomes: tuple[HandOutcome, ...]
     start: Levels
@@ -294,7 +294,8 @@ class Replay:
         outcomes, levels = tuple(self._outcomes), self._walk.levels
         if self._errors:
             errors = sorted(self._errors, key=error_order)
-            return MatchResult(outcomes, self.start, levels, None, None, None, tuple(errors), self._progress.time_up)
+            return MatchResult(outcomes=outcomes, start=self.start, levels=levels, next_dealer=None, status=None,
+                               winner=None, errors=tuple(errors), time_up=self._progress.time_up)
         return _finished(self.record, outcomes, levels, self._progress, self.rules)
 
 
@@ -303,8 +304,10 @@ def _sequence_complaint(hand: Hand, prev: HandOutcome | None, levels: Levels, pr
     """What is wrong with a hand coming after `prev`: after the end, the wrong dealer or level, a misplaced 加赛
     hand, 级牌抠底 at a level other than J or A. Notes the levels at time up when the first 加赛 hand comes."""
     if progress.status is Status.PASSED_A:
+        assert progress.winner is not None  # a match decided has a winner
         return None, f"比赛已在第{progress.decided_at}局结束（{progress.winner.team}打过A），此后不应再有记录"
     if progress.status is Status.DECIDED:
+        assert progress.winner is not None
         return "playoff", f"加赛已在第{progress.decided_at}局决出胜负（{progress.winner.team}胜），此后不应再有记录"
     if prev is not None and hand.dealer is not prev.next_dealer:
         why = "保庄" if prev.next_dealer is prev.dealer else "上台"
@@ -374,7 +377,8 @@ def replay_record(data: object, rules: RuleSet = DEFAULT_RULES) -> MatchResult:
             errors.extend(replay(exc.readable, exc.rules or rules).errors)
         errors.sort(key=error_order)
         start = exc.readable.start if exc.readable is not None else START
-        return MatchResult((), start, start, None, None, None, tuple(errors))
+        return MatchResult(outcomes=(), start=start, levels=start, next_dealer=None, status=None, winner=None,
+                           errors=tuple(errors))
     return replay(record, own_rules or rules)
 
 
@@ -463,6 +467,7 @@ def _cause_and_effect(o: HandOutcome) -> tuple[str, str]:
             return cause, f"{d}保庄，打过 A，{d}获胜"
         return cause, f"{d}保庄，罚升{PENALTY_LEVELS}级：" + _rise_text(o, "庄家")
     if k is Kind.LEVEL_CARD_CAPTURE:
+        assert o.drop is not None  # 级牌抠底 always drops the dealer
         return f"{head}，台下用 {o.dealer_level} 抠底（第十二条）", (
             f"不论得分，{d}保庄，从 {o.drop.end} 重新打起（{o.drop.start}→{o.drop.end}）"
             + ("，此时 2 非必打" if o.drop.end is Level.TWO else "")
@@ -471,6 +476,7 @@ def _cause_and_effect(o: HandOutcome) -> tuple[str, str]:
         )
     points = _points_text(o)
     if k is Kind.POLICY:
+        assert o.drop is not None  # 落实政策 is a return
         return (f"{head}，{points}，不满{POLICY_LINE}分",
                 f"落实政策（第十二条），{d}保庄，回到 {o.drop.end}（{o.drop.start}→{o.drop.end}）")
     if k is Kind.HOLD:
@@ -488,10 +494,11 @@ def result_summary(result: MatchResult) -> str:
     if result.status is None:
         return "尚无记录"
     levels = _pair(result.levels)
-    if result.status is Status.PASSED_A:
-        return f"{result.winner.team}打过 A 获胜（{levels}）"
     if result.status is Status.NEEDS_PLAYOFF:
         return f"时间到双方同为 {result.levels.a} 级，需加赛"
+    assert result.winner is not None  # any other status has a winner
+    if result.status is Status.PASSED_A:
+        return f"{result.winner.team}打过 A 获胜（{levels}）"
     if result.decided_by_dealer:
         return f"时间到双方同为 {result.levels.a} 级，按规则由最后一局坐庄的{result.winner.team}获胜"
     return f"{result.winner.team}获胜（{levels}）"

@@ -176,7 +176,7 @@ class RuleSet:
                 problems.append((key, f"未知的规则项（可用：{known}）"))
         if problems:
             raise RulesError(problems)
-        return cls(**kwargs)  # type: ignore[arg-type]
+        return cls(**kwargs)  # type: ignore[arg-type]  # each value checked above against its key
 
 
 DEFAULT_RULES = RuleSet()

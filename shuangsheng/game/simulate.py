@@ -47,6 +47,7 @@ def simulate_match(
         if result.status is Status.PASSED_A:
             break
         if result.outcomes:
+            assert result.next_dealer is not None  # a match without errors has a next dealer
             dealer = result.next_dealer
         walk.add(_random_hand(rng, dealer, result.levels[dealer], playoff=False))
         result = walk.result()

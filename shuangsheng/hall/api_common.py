@@ -6,7 +6,6 @@ the PC's time, and who sits at a table (`Seating`). Reads event.toml and teams.x
 from __future__ import annotations
 
 import collections
-import datetime as dt
 import json
 import sqlite3
 import threading
@@ -16,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shuangsheng.hall import board
+from shuangsheng.hall.steady import STEADY
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage.ledger.connection import Ledger
@@ -182,8 +182,9 @@ class Throttle:
 
 
 def now_iso() -> str:
-    """The PC's time, ISO 8601 with its UTC offset."""
-    return dt.datetime.now().astimezone().isoformat(timespec="seconds")
+    """The hall's time (`steady.STEADY`: the PC's clock at serve's start, moved on monotonically), ISO 8601 with
+    the UTC offset."""
+    return STEADY.iso()
 
 
 Meanwhile = Callable[[str], None]

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from shuangsheng.hall.steady import STEADY
 from shuangsheng.render.show_page import version_of, views_html
 from shuangsheng.render.venue import Board
 from shuangsheng.storage.ledger import marks
@@ -140,7 +141,7 @@ class BoardSource:
     def __init__(self, folder: Path, *, log: Callable[[str], None], settle: float = SETTLE_SECONDS,
                  clock: Callable[[], float] = time.monotonic, now: Callable[[], dt.datetime] | None = None):
         self.folder = folder
-        self.now = now or (lambda: dt.datetime.now().astimezone())  # the wall clock of the round clock
+        self.now = now or STEADY.now  # the hall's steady time of day (hall/steady.py)
         self.log = log
         self.settle = settle
         self.clock = clock
@@ -206,8 +207,8 @@ class BoardSource:
             self.log(f"  {ROUND_MISSING_LOG}")
             return snapshot(self._good.title, self._good, (notice,))
         try:
-            again = self._reading is not None and self._reading_files == fingerprint  # only event.db changed
-            reading = (with_new_entries(self._reading, self.folder) if again else None) or read_folder(self.folder)
+            last = self._reading if self._reading_files == fingerprint else None  # only event.db changed
+            reading = (with_new_entries(last, self.folder) if last is not None else None) or read_folder(self.folder)
         except UserError as exc:
             return self._trouble(problems_of(exc))
         board = reading.board

@@ -384,7 +384,7 @@ class HallHandler(display.DisplayHandler):
     messages = HALL_MESSAGES
 
     @property
-    def allow(self) -> str:  # type: ignore[override]
+    def allow(self) -> str:  # type: ignore[override]  # a class attribute in the base, a property here
         return "GET, HEAD, POST" if self._is_api() else "GET, HEAD"
 
     def _is_api(self) -> bool:
@@ -501,7 +501,7 @@ class Hall:
         return self.servers[0].server_address[1]
 
     def addresses(self) -> list[str]:
-        return [f"http://{s.server_address[0]}:{s.server_address[1]}/" for s in self.servers]
+        return [f"http://{s.server_address[0]!s}:{s.server_address[1]}/" for s in self.servers]
 
     def start(self) -> None:
         for httpd in self.servers:
@@ -550,7 +550,7 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
     handler.api = TableApi(folder, names=names, port=port, throttle=codes, clock=clock, seating=seating,
                            served=served)
     handler.desk = DeskApi(folder, names=names, port=port, pin=pin or new_pin(), desk_lan=desk_lan,
-                           bound=[httpd.server_address[0] for httpd in servers], throttle=pins, source=source,
+                           bound=[str(httpd.server_address[0]) for httpd in servers], throttle=pins, source=source,
                            clock=clock, seating=seating, served=served)
     return Hall(servers, handler.api, handler.desk)
 

@@ -309,6 +309,17 @@ class DisplayServer(ThreadingHTTPServer):
         self.names = frozenset(names)
         super().__init__(address, handler)
 
+    def server_bind(self) -> None:
+        """Bind as the base class does, but on Windows with SO_EXCLUSIVEADDRUSE and without SO_REUSEADDR: there
+        SO_REUSEADDR (http.server's `allow_reuse_address`) lets a second process bind the same port and take
+        requests from the first, so a second start is told the port is in use instead (elsewhere SO_REUSEADDR only
+        lets a restart bind while the old connections wait out TIME_WAIT, and stays)."""
+        exclusive = getattr(socket, "SO_EXCLUSIVEADDRUSE", None)
+        if exclusive is not None:
+            self.allow_reuse_address = False
+            self.socket.setsockopt(socket.SOL_SOCKET, exclusive, 1)
+        super().server_bind()
+
     @property
     def active(self) -> int:
         """Connections open now, each in its own thread (on every address sharing these slots)."""

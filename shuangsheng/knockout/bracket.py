@@ -48,7 +48,7 @@ class Entry:
     forfeited: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Slot:
     """A match, a bye or a blank of one column. `entries` has two lines for a match (甲方 first), one for a bye,
     and two (or one) empty lines while PENDING. `sources` index the previous column's slots the entries came from
@@ -142,8 +142,8 @@ def _slot_of(round_: Round, pairing: Pairing, outcome: MatchOutcome | None, leve
     for side, team in ((Side.A, pairing.a), (Side.B, pairing.b)):
         level = levels[side].label if levels is not None and status is not TableStatus.WALKOVER else None
         entries.append(Entry(team, level, won=winner == team, forfeited=forfeit == team))
-    return Slot(SlotKind.MATCH, round_.number, pairing.table, tuple(entries), (), 0.0, status,
-                unchecked and winner is not None)
+    return Slot(kind=SlotKind.MATCH, round=round_.number, table=pairing.table, entries=tuple(entries), sources=(),
+                y=0.0, status=status, unchecked=unchecked and winner is not None)
 
 
 def _drawn_slots(
@@ -158,7 +158,8 @@ def _drawn_slots(
         else:
             slots.append(slot)
     for team in round_.byes:
-        slots.append(Slot(SlotKind.BYE, round_.number, None, (Entry(team),), (), 0.0))
+        slots.append(Slot(kind=SlotKind.BYE, round=round_.number, table=None, entries=(Entry(team),), sources=(),
+                          y=0.0))
     return slots, third
 
 
@@ -167,8 +168,8 @@ def _order(columns: list[list[Slot]]) -> list[list[Slot]]:
     `sources`. Works back from the last column, which keeps its own order (tables, then byes)."""
     ordered = [columns[-1]]
     for previous in reversed(columns[:-1]):
-        came_from = {s.winner: s for s in previous if s.winner is not None}
-        later, new_order, used = ordered[0], [], set()
+        came_from: dict[str | None, Slot] = {s.winner: s for s in previous if s.winner is not None}
+        later, new_order, used = ordered[0], list[Slot](), set[int]()
         linked = []
         for slot in later:
             sources = []
@@ -178,16 +179,12 @@ def _order(columns: list[list[Slot]]) -> list[list[Slot]]:
                     used.add(id(source))
                     sources.append(len(new_order))
                     new_order.append(source)
-            linked.append(_with(slot, sources=tuple(sources)))
+            linked.append(replace(slot, sources=tuple(sources)))
         # slots whose winner is not known yet (their round still open) keep their place at the end
         new_order += [s for s in previous if id(s) not in used]
         ordered[0] = linked
         ordered.insert(0, new_order)
     return ordered
-
-
-def _with(slot: Slot, **changes: object) -> Slot:
-    return replace(slot, **changes)
 
 
 def _pending(previous: Sequence[Slot], number: int, mode: Byes) -> list[Slot]:
@@ -196,10 +193,12 @@ def _pending(previous: Sequence[Slot], number: int, mode: Byes) -> list[Slot]:
     byes = bye_count(size, mode)
     matches = (size - byes) // 2
     slots = [
-        Slot(SlotKind.PENDING, number, k + 1, (Entry(None), Entry(None)), (2 * k, 2 * k + 1), 0.0)
+        Slot(kind=SlotKind.PENDING, round=number, table=k + 1, entries=(Entry(None), Entry(None)),
+             sources=(2 * k, 2 * k + 1), y=0.0)
         for k in range(matches)
     ]
-    slots += [Slot(SlotKind.PENDING, number, None, (Entry(None),), (2 * matches + k,), 0.0) for k in range(byes)]
+    slots += [Slot(kind=SlotKind.PENDING, round=number, table=None, entries=(Entry(None),), sources=(2 * matches + k,),
+                   y=0.0) for k in range(byes)]
     return slots
 
 
@@ -207,13 +206,13 @@ def _place(columns: list[list[Slot]]) -> tuple[list[list[Slot]], float]:
     """Give every slot its centre `y` in lines: the first column stacked, the rest centred on their sources."""
     y, first = 0.0, []
     for slot in columns[0]:
-        first.append(_with(slot, y=y + slot.height / 2))
+        first.append(replace(slot, y=y + slot.height / 2))
         y += slot.height + GAP
     placed = [first]
     for column in columns[1:]:
         prev = placed[-1]
         placed.append(
-            [_with(s, y=sum(prev[i].y for i in s.sources) / len(s.sources)) if s.sources else s for s in column]
+            [replace(s, y=sum(prev[i].y for i in s.sources) / len(s.sources)) if s.sources else s for s in column]
         )
     return placed, max(y - GAP, 0.0)
 
@@ -249,8 +248,10 @@ def build(
     if not columns:  # nothing drawn: round 1 from the whole team list, teams unknown per slot
         size = len(teams)
         count = bye_count(size, mode)
-        first = [Slot(SlotKind.PENDING, 1, k + 1, (Entry(None), Entry(None)), (), 0.0) for k in range((size - count) // 2)]
-        first += [Slot(SlotKind.PENDING, 1, None, (Entry(None),), (), 0.0) for _ in range(count)]
+        first = [Slot(kind=SlotKind.PENDING, round=1, table=k + 1, entries=(Entry(None), Entry(None)), sources=(), y=0.0)
+                 for k in range((size - count) // 2)]
+        first += [Slot(kind=SlotKind.PENDING, round=1, table=None, entries=(Entry(None),), sources=(), y=0.0)
+                  for _ in range(count)]
         columns, sizes = [first], [size]
     while len(columns[-1]) >= 2:
         sizes.append(len(columns[-1]))
@@ -261,5 +262,5 @@ def build(
     )
     if third is not None:
         final = built[-1].slots[0]
-        third = _with(third, y=final.y + 3 + GAP)
+        third = replace(third, y=final.y + 3 + GAP)
     return Bracket(title, built, third, result, tuple(teams), height)

@@ -112,7 +112,7 @@ def draw_from_lots(
     count = bye_count(len(pool)) if byes is None else byes
     if not problems:
         problems += _check_byes(pool, count)
-    entries = list(lots.items()) if isinstance(lots, Mapping) else [tuple(e) for e in lots]
+    entries: list[tuple[str, object]] = [*lots.items()] if isinstance(lots, Mapping) else [(t, lot) for t, lot in lots]
     holders, lot_problems = _lot_holders(entries, pool)
     problems += lot_problems
     plan = LotPlan(len(pool), (len(pool) - count) // 2)
@@ -141,7 +141,7 @@ def _lot_holders(entries: Sequence[tuple[str, object]], pool: tuple[str, ...]) -
         if problem:
             problems.append(problem)
         else:
-            holders.setdefault(given[team][0], []).append(team)  # type: ignore[arg-type]
+            holders.setdefault(given[team][0], []).append(team)  # type: ignore[arg-type]  # an int: _lot_problem checked it
     problems += [f"签号 {lot} 重复：{names_of(holders[lot])}" for lot in sorted(holders) if len(holders[lot]) > 1]
     gaps = [lot for lot in range(1, n + 1) if lot not in holders]
     if gaps and n >= MIN_TEAMS:

@@ -115,12 +115,19 @@ def redo_lines(report: DrawReport) -> list[str]:
 
 def check_text(check: DrawCheck) -> str:
     """What `shuangsheng draw --check N` prints."""
-    how = f"随机种子 {check.seed}" if check.seed is not None else "纸签签号"
+    how = f"随机种子 {check.seed} " if check.seed is not None else "纸签签号"
     head = f"第{check.number}轮抽签复核：按 {check.source} 记下的{how}和抽签名单（{len(check.pool)}组）重抽"
     if check.agrees:
         return f"{head}，对阵与记录一致。"
     return "\n".join([f"{head}，结果不一致：", *(f"  {d}" for d in check.differences),
                       "请核对对阵表；round-N.xlsx 可能被改动过或换成了别的文件"])
+
+
+def empty_round_text(score: RoundScore, folder: Path) -> str:
+    """What `score` prints for a round with nothing entered at any table: nothing was written."""
+    n = score.round.number
+    return (f"第{n}轮还没有录入任何一桌（{score.sheet.path.name} 里没有一局，扫码录分也还没有），这次什么也没有写。"
+            f"\n下一步：各桌的成绩录入记分表（或扫码录分）后，再运行 {command_line('score', folder)}")
 
 
 def score_text(score: RoundScore, teams: Mapping[str, Team]) -> str:

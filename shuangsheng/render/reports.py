@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from shuangsheng.game.hands import Hand
 from shuangsheng.game.match import MatchResult
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # storage's records these hold (they live with the event fold
     from shuangsheng.storage.workbook.verify import Verification
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MatchScore:
     """One table scored: its sheet as read, the engine's replay, and its one record (`TableRecord`, built by
     `shuangsheng.usecases.scoring.score_match`), which is what every reader shows."""
@@ -76,7 +76,17 @@ class RoundScore:
         return tuple(m.outcome for m in self.matches)
 
 
-@dataclass(frozen=True)
+class Papers(Protocol):
+    """What the draw's papers writer reports (storage's `Written`): the files it wrote, the warnings to show."""
+
+    @property
+    def paths(self) -> tuple[Path, ...]: ...
+
+    @property
+    def warnings(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True, kw_only=True)
 class DrawReport:
     round: Round
     path: Path
@@ -88,7 +98,7 @@ class DrawReport:
     event: Event
     lots: Path | None = None  # the paper lots file the round was drawn from
     resumed: bool = False  # an unfinished draw completed with its recorded pairings, not drawn anew
-    papers: object = None  # what the `papers` writer returned
+    papers: Papers | None = None  # what the `papers` writer returned
     papers_problems: tuple[str, ...] = ()  # why the papers were not written (the draw stays unfinished)
     restored: tuple[Path, ...] = ()  # blank workbooks of recorded draws written again (`--force`)
     redo: Redo | None = None  # `draw --redo N`: what changed
@@ -120,7 +130,7 @@ class DrawCheck:
     differences: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ScoreReport:
     score: RoundScore
     checked: Path  # where the checked copy goes (written by `write_checked_copy`)

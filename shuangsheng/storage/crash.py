@@ -72,7 +72,8 @@ def save_report(exc: BaseException, command: Sequence[str], folder: Path | None 
 
 def message(report: Path | None, exc: BaseException) -> list[str]:
     """The short Chinese lines the terminal shows instead of a traceback."""
-    lines = ["程序出现了意外错误（不是您填写的问题），本次操作已停止。您的文件没有被改动。"]
+    lines = ["程序出现了意外错误（不是您填写的问题），本次操作已停止。已经写好的文件和记录都完整保留（每个文件要么是"
+             "写完的新文件，要么还是原来的）；您填写的文件没有被改动。"]
     if report is not None:
         lines.append(f"完整的错误报告（含出错经过和版本信息）已保存在：{report}")
         lines.append("请把这个文件发给维护本程序的人。")

@@ -191,7 +191,7 @@ def _normal_mode() -> int:
     return 0o666 & ~umask
 
 
-def write_bytes(path: Path, data: bytes, *, force: bool = False, before_rename: Callable[[], None] | None = None) -> Path:
+def write_bytes(path: Path, data: bytes, *, force: bool = False, before_rename: Callable[[], object] | None = None) -> Path:
     """Write via a temporary file in the same folder and an atomic rename; refuse to overwrite unless force.
     `before_rename` runs once the bytes are safely on disk, just before the rename (the ledger's record)."""
     check_writable(path, force=force)

@@ -148,6 +148,18 @@ def qr_sheet_round(name: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def round_papers(folder: Path, number: int) -> list[Path]:
+    """Every file the program makes for round `number` besides its workbook, as found in `folder`: the 对阵表, the
+    计分卡, the 扫码单, the 加赛单, the 第N轮成绩 (PDF and pictures) and the checked copy (a voided round's are
+    stale: their codes no longer work, their results no longer count)."""
+    fixed = [draw_sheet_name(number), score_cards_name(number), qr_sheet_name(number), results_name(number)]
+    slips = sorted(p.name for p in folder.glob(f"第{number}轮第*桌加赛单.pdf"))
+    stem = results_name(number).removesuffix(".pdf")
+    pictures = sorted(p.name for p in folder.glob(f"{stem}*.png") if re.fullmatch(rf"{stem}(-[0-9]+)?\.png", p.name))
+    checked = checked_path(round_path(folder, number)).name
+    return [folder / name for name in (*fixed, *slips, *pictures, checked) if (folder / name).exists()]
+
+
 # --- the end of the event (`bracket`, `awards`) and the phone pictures ---
 
 BRACKET = "晋级图.pdf"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.generated import Removal, discard_generated
-from shuangsheng.storage.names import qr_sheet_name, qr_sheet_round
+from shuangsheng.storage.names import qr_sheet_name, qr_sheet_round, round_papers, score_cards_name
 from shuangsheng.vocabulary.errors import Issue
 
 
@@ -35,25 +35,41 @@ class VoidedSheet:
 
     def line(self) -> str:
         """One line for the command's output or serve's console."""
-        dead = f"第{self.number}轮的抽签已作废，这张扫码单上的二维码已不能用"
         if self.removal is Removal.REMOVED:
-            return f"已删除 {self.path}（第{self.number}轮的抽签已作废，上面的二维码已不能用）"
+            return f"已删除 {self.path}（第{self.number}轮的抽签已作废{self._dead_codes}）"
+        dead = f"第{self.number}轮的抽签已作废，{self._this}"
         if self.removal is Removal.EDITED:
             detail = f"{dead}；它和本程序生成的不一样（可能有人改动过），所以没有删除。请不要打印或发放它，把它删掉或移走"
         else:
-            detail = f"{dead}，但现在无法删除（可能正在 PDF 阅读器中打开）。请关闭后把它删掉，不要打印或发放"
+            viewer = " Excel " if self.path.suffix == ".xlsx" else " PDF 阅读器"
+            detail = f"{dead}，但现在无法删除（可能正在{viewer}中打开）。请关闭后把它删掉，不要打印或发放"
         return str(Issue.of_file(self.path, detail))
 
+    @property
+    def _dead_codes(self) -> str:
+        if qr_sheet_round(self.path.name) is not None:
+            return "，上面的二维码已不能用"
+        return "，上面的录分码已不能用" if self.path.name == score_cards_name(self.number) else ""
 
-def remove_voided(folder: Path, rounds: Iterable[int], book: Ledger | None = None) -> tuple[VoidedSheet, ...]:
-    """The 扫码单 of each voided round in `rounds` removed while it is ours and unedited (recorded in `book`, the
-    folder's event.db when the caller has it open); one record per sheet found."""
+    @property
+    def _this(self) -> str:
+        if qr_sheet_round(self.path.name) is not None:
+            return "这张扫码单上的二维码已不能用"
+        return "这份文件也已作废" + self._dead_codes
+
+
+def remove_voided(folder: Path, rounds: Iterable[int], book: Ledger | None = None, *,
+                  papers: bool = False) -> tuple[VoidedSheet, ...]:
+    """The 扫码单 of each voided round in `rounds` (with `papers`, every file the program made for it:
+    `names.round_papers`) removed while it is ours and unedited (recorded in `book`, the folder's event.db when the
+    caller has it open); one record per file found."""
     found = []
     for number in sorted(set(rounds)):
-        path = folder / qr_sheet_name(number)
-        removal = discard_generated(path, book) if path.exists() else Removal.ABSENT
-        if removal is not Removal.ABSENT:
-            found.append(VoidedSheet(number, path, removal))
+        paths = round_papers(folder, number) if papers else [folder / qr_sheet_name(number)]
+        for path in paths:
+            removal = discard_generated(path, book) if path.exists() else Removal.ABSENT
+            if removal is not Removal.ABSENT:
+                found.append(VoidedSheet(number, path, removal))
     return tuple(found)
 
 

@@ -119,7 +119,7 @@ def append_entry(result: Result, table: TableState, entry: Entry) -> Decision:
 
 
 def new_entry(stamp: Stamp, action: Action, **fields: object) -> Entry:
-    return Entry(stamp.id, action, stamp.time, stamp.address, **fields)  # type: ignore[arg-type]
+    return Entry(stamp.id, action, stamp.time, stamp.address, **fields)  # type: ignore[arg-type]  # Entry's fields, by name
 
 
 # --- every change is made on a state: the page's id for the press, and the mark of the state it showed ---
@@ -230,7 +230,7 @@ def parse_hand_request(body: object) -> HandRequest | tuple[HandError, ...]:
         record = parsed.hands[0]
     except RecordError as exc:
         errors.extend(e.placed(hand=where) for e in exc.errors)
-    if errors or not isinstance(made, Made) or record is None:
+    if errors or not isinstance(made, Made) or record is None or not isinstance(number, int):
         return tuple(errors)
     return HandRequest(made, number, record)
 

@@ -2,9 +2,9 @@
 the 对阵 sheet's 终局 cells (a lost card). Pure: works on what `read_round` read and the entries the ledger holds.
 
 One source filled → that one is the record. Paper and phone both → they must agree hand by hand; each difference
-is a problem at the sheet's cell naming the phone's hand. The phone entries count only once the match is over
-(decided after the end, or won by passing A): a table still playing on the phone is open (进行中) with its current
-levels, unless its paper sheet is filled. A match given by its 终局 cells alone is `final_only`: decided by those
+is a `Difference`: a problem at the sheet's cell, of the hand and field compared, with both values as shown. The
+phone entries count only once the match is over (decided after the end, or won by passing A): a table still playing
+on the phone is open (进行中) with its current levels, unless its paper sheet is filled. A match given by its 终局 cells alone is `final_only`: decided by those
 levels, and marked 未逐局核对 wherever it is shown.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field as _field
 
 from shuangsheng.game.hands import Hand
 from shuangsheng.game.levels import START
@@ -22,8 +23,8 @@ from shuangsheng.storage.workbook.round_reader import FinalCard, MatchSheet
 from shuangsheng.storage.workbook.schema import UNCHECKED, YES_MARK
 from shuangsheng.table.log import Entry, Seat, TableSetup
 from shuangsheng.table.state import TableState, table_state
-from shuangsheng.vocabulary.errors import Place
-from shuangsheng.vocabulary.fields import FIELD_CN, FIELDS
+from shuangsheng.vocabulary.errors import Issue, Place
+from shuangsheng.vocabulary.fields import FIELDS
 
 PHONE = "扫码录分"  # where a phone hand is, in a problem: 扫码录分 第3桌 第4局
 
@@ -52,7 +53,8 @@ def phone_table(match: MatchSheet, entries: Sequence[Entry], rules: RuleSet, num
 
 def final_result(card: FinalCard) -> MatchResult:
     """A lost card's match: decided by its final levels, with no hand to show."""
-    return MatchResult((), START, card.levels, None, Status.DECIDED, card.winner)
+    return MatchResult(outcomes=(), start=START, levels=card.levels, next_dealer=None, status=Status.DECIDED,
+                       winner=card.winner)
 
 
 def final_note(card: FinalCard) -> str:
@@ -65,10 +67,43 @@ def phone_problems(match: MatchSheet, phone: PhoneTable) -> tuple[Problem, ...]:
     return tuple(Problem(Place(PHONE, match.sheet, None, e.hand, e.field), e.detail) for e in phone.state.result.errors)
 
 
-def differences(match: MatchSheet, phone: PhoneTable) -> tuple[Problem, ...]:
+@dataclass(frozen=True)
+class Difference(Issue):
+    """One hand where the paper sheet and the phone disagree, as `--verify`'s Difference
+    (shuangsheng.storage.workbook.verify) is one cell where two entries disagree. The place: the sheet's cell (file,
+    sheet, cell), the hand and the field compared (field None: a hand one of the two lacks). `paper` and `phone`: the
+    values as shown ('85', '空', '庄家甲方，台下得分40' for a whole hand); None where that source lacks the hand. Its
+    sentence (`detail`, `message`) is worded from these parts and names the phone's hand itself, so `message` adds
+    no hand part: `str()` is 'round-1.xlsx 第3桌!D9：台下得分记分表为“85”，扫码录分第3局为“58”，两者不一致'."""
+
+    paper: str | None = None
+    phone: str | None = None
+    detail: str = _field(init=False, default="")  # worded from the parts, never given
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "detail", self._sentence())
+
+    def _sentence(self) -> str:
+        n = self.place.hand
+        if self.paper is None:
+            return f"扫码录分有第{n}局（{self.phone}），记分表没有这一局；请核对记分卡，补上这一局或在扫码录分里撤销"
+        if self.phone is None:
+            return f"记分表第{n}局在扫码录分里没有；请核对记分卡"
+        return f"{self.place.label}记分表为“{self.paper}”，扫码录分第{n}局为“{self.phone}”，两者不一致"
+
+    @property
+    def message(self) -> str:
+        return self.detail
+
+    @property
+    def in_hand(self) -> str:
+        return self.detail
+
+
+def differences(match: MatchSheet, phone: PhoneTable) -> tuple[Difference, ...]:
     """Every hand where the paper sheet and the phone disagree, at the sheet's cell, naming the phone's hand."""
     paper, entered = match.record.hands, phone.hands
-    found: list[Problem] = []
+    found: list[Difference] = []
     for n in range(1, max(len(paper), len(entered)) + 1):
         ours = paper[n - 1] if n <= len(paper) else None
         theirs = entered[n - 1] if n <= len(entered) else None
@@ -76,23 +111,19 @@ def differences(match: MatchSheet, phone: PhoneTable) -> tuple[Problem, ...]:
     return tuple(found)
 
 
-def _hand_differences(match: MatchSheet, n: int, ours: Hand | None, theirs: Hand | None) -> list[Problem]:
+def _hand_differences(match: MatchSheet, n: int, ours: Hand | None, theirs: Hand | None) -> list[Difference]:
     if ours is None:
-        return [_at(match, _row_after(match), f"扫码录分有第{n}局（{_hand_text(theirs)}），记分表没有这一局；"
-                                              "请核对记分卡，补上这一局或在扫码录分里撤销")]
+        assert theirs is not None
+        return [_at(match, _row_after(match), n, None, None, _hand_text(theirs))]
     if theirs is None:
-        return [_at(match, match.cell(n), f"记分表第{n}局在扫码录分里没有；请核对记分卡")]
-    found = []
-    for field in FIELDS:
-        a, b = getattr(ours, field), getattr(theirs, field)
-        if a != b:
-            found.append(_at(match, match.cell(n, field), f"{FIELD_CN[field]}记分表为“{_value(a)}”，"
-                                                          f"扫码录分第{n}局为“{_value(b)}”，两者不一致"))
-    return found
+        return [_at(match, match.cell(n), n, None, _hand_text(ours), None)]
+    return [_at(match, match.cell(n, name), n, name, _value(a), _value(b))
+            for name in FIELDS if (a := getattr(ours, name)) != (b := getattr(theirs, name))]
 
 
-def _at(match: MatchSheet, cell: Cell | None, message: str) -> Problem:
-    return Problem(Place(match.file, match.sheet, cell), message)
+def _at(match: MatchSheet, cell: Cell | None, hand: int, field: str | None, paper: str | None,
+        phone: str | None) -> Difference:
+    return Difference(Place(match.file, match.sheet, cell, hand, field), paper=paper, phone=phone)
 
 
 def _row_after(match: MatchSheet) -> Cell | None:
@@ -115,6 +146,5 @@ def _value(value: object) -> str:
     return str(value)
 
 
-def _hand_text(hand: Hand | None) -> str:
-    assert hand is not None
+def _hand_text(hand: Hand) -> str:
     return f"庄家{hand.dealer.team}，台下得分{hand.points}"

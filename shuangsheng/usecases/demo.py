@@ -69,7 +69,7 @@ class RoundFiles:
     papers: tuple[Path, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DemoReport:
     folder: Path
     settings_path: Path  # event.toml
@@ -277,5 +277,6 @@ def _play(
             _note(after_score(report), papers, warnings)
         written.append(RoundFiles(drawn.round.number, drawn.round.seed, drawn.path, checked, tuple(papers)))
     placings, _ = awards_in(state)
-    return DemoReport(folder, settings_path, teams_path, event, team_list, tuple(scores), tuple(written),
-                      tuple(warnings), placings, state)
+    return DemoReport(folder=folder, settings_path=settings_path, teams_path=teams_path, event=event, teams=team_list,
+                      rounds=tuple(scores), files=tuple(written), warnings=tuple(warnings), placings=placings,
+                      state=state)

@@ -17,10 +17,11 @@ from shuangsheng.knockout.draw import draw_from_lots, draw_round
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.knockout.placings import prize_note
 from shuangsheng.knockout.teams import Team
-from shuangsheng.render.reports import DrawCheck, DrawReport
+from shuangsheng.render.reports import DrawCheck, DrawReport, Papers
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import files, workbook
 from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.lost import LedgerError
 from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.storage.names import TEAMS_FILE, round_path
 from shuangsheng.storage.workbook import RoundSheet
@@ -48,7 +49,7 @@ def rules_note(rules: RuleSet) -> str:
     return f"每场{rules.match_minutes}分钟，时间到打完本副牌按级数判胜负；级数相同{tie}。必打级：{must}。"
 
 
-PapersWriter = Callable[[DrawReport], object]
+PapersWriter = Callable[[DrawReport], Papers]  # the draw's papers, written from its report (usecases/papers/draw.py)
 
 
 def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None, force: bool = False,
@@ -186,11 +187,11 @@ def complete_draw(state: EventFolder, book: Ledger, record: DrawRecord) -> DrawR
         book.record_file(path)
     title = knockout.round_title(drawn.number, len(drawn.pool))
     note = prize_note(drawn, state.event.third_place)
-    return DrawReport(drawn, path, False, None, title, note, teams, state.event, resumed=True,
-                      codes=table_codes(book, record.id, drawn))
+    return DrawReport(round=drawn, path=path, seed_generated=False, backup=None, title=title, note=note, teams=teams,
+                      event=state.event, resumed=True, codes=table_codes(book, record.id, drawn))
 
 
-def _read_lots(lots: Path) -> object:
+def _read_lots(lots: Path) -> tuple[tuple[str, int], ...]:
     try:
         return workbook.read_lots(lots)
     except workbook.WorkbookError as exc:
@@ -198,13 +199,13 @@ def _read_lots(lots: Path) -> object:
 
 
 def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path | None,
-              entries: object = None, referee: Referee | None = None) -> tuple[DrawReport, int]:
+              entries: Sequence[tuple[str, int]] | None = None, referee: Referee | None = None) -> tuple[DrawReport, int]:
     folder = state.path
     nxt = _next_round(state)
     generated = seed is None and lots is None
     try:
         if entries is not None:
-            drawn = nxt.from_lots(entries)  # type: ignore[arg-type]
+            drawn = nxt.from_lots(entries)
         else:
             drawn = nxt.draw(seed if seed is not None else knockout.new_seed())
     except knockout.KnockoutError as exc:
@@ -221,7 +222,9 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
     workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules), typed=typed)
     book.record_file(path)
     note = prize_note(drawn, state.event.third_place)
-    return DrawReport(drawn, path, generated, None, nxt.title, note, teams, state.event, lots, codes=codes), draw_id
+    report = DrawReport(round=drawn, path=path, seed_generated=generated, backup=None, title=nxt.title, note=note,
+                        teams=teams, event=state.event, lots=lots, codes=codes)
+    return report, draw_id
 
 
 def _next_round(state: EventFolder) -> NextRound:
@@ -296,20 +299,24 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
     in a folder without event.db — and compare with the record and the workbook. Writes nothing."""
     if (missing := event_file.missing_folder(folder)) is not None:
         raise TournamentError([missing])
-    draws = recorded_draws(folder)
+    draws = _draws_to_check(folder)
+    if number not in draws and not round_path(folder, number).exists():
+        raise TournamentError([_not_drawn(folder, number, draws)])  # before any work: N may be any number typed
     sheets = {n: read_if_there(round_path(folder, n)) for n in range(1, number + 1)}
-    rounds = {n: (draws[n].round if n in draws else sheets[n].round if sheets[n] else None) for n in sheets}
+    rounds = {n: (draws[n].round if n in draws else sheet.round if sheet else None) for n, sheet in sheets.items()}
     target = rounds[number]
     if target is None:
-        raise TournamentError([f"{folder}：第{number}轮还没有抽签（event.db 和 round-{number}.xlsx 里都没有）"])
+        raise TournamentError([_not_drawn(folder, number, draws)])
     earlier = [r for n, r in sorted(rounds.items()) if n < number and r is not None]
     third = next(((p.a, p.b) for p in target.pairings if p.third_place), None)
-    common = {"byes": len(target.byes), "previous_byes": knockout.byes_so_far(earlier), "third_place_match": third}
+    byes, previous_byes = len(target.byes), knockout.byes_so_far(earlier)
     try:
         if target.seed is not None:
-            again = draw_round(number, target.pool, seed=target.seed, **common)
+            again = draw_round(number, target.pool, seed=target.seed, byes=byes, previous_byes=previous_byes,
+                               third_place_match=third)
         else:
-            again = draw_from_lots(number, target.lots, target.pool, **common)
+            again = draw_from_lots(number, target.lots, target.pool, byes=byes, previous_byes=previous_byes,
+                                   third_place_match=third)
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=f"第{number}轮：按记下的抽签名单重抽不成立：") from None
     differences = []
@@ -319,8 +326,41 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
     sheet = sheets[number]
     if sheet is not None and number in draws and not same_draw(again, sheet.round):
         differences.append(f"重抽的对阵与 round-{number}.xlsx 中的不同")
+    if sheet is not None and number in draws and sheet.round.seed != target.seed:
+        differences.append(f"round-{number}.xlsx 里写的随机种子（{_seed_text(sheet.round.seed)}）与 event.db "
+                           f"记下的（{_seed_text(target.seed)}）不同")
     source = "event.db" if number in draws else f"round-{number}.xlsx"
     return DrawCheck(number, target.seed, target.pool, source, not differences, tuple(differences))
+
+
+def _draws_to_check(folder: Path) -> dict[int, DrawRecord]:
+    """The draws event.db holds; a newer program's event.db is refused (never checked against the workbook instead),
+    a damaged or missing one leaves the workbooks to check."""
+    try:
+        book = Ledger.existing(folder)
+    except LedgerError as exc:
+        raise TournamentError(exc.issues, heading=exc.heading, hint=exc.hint) from None
+    if book is None:
+        return {}
+    with book:
+        return book.draws()
+
+
+def _not_drawn(folder: Path, number: int, draws: Mapping[int, DrawRecord]) -> str:
+    most = knockout.MAX_TEAMS.bit_length()  # rounds of the largest field
+    drawn = sorted(draws) or [n for n in range(1, most + 1) if round_path(folder, n).exists()]
+    said = f"{folder}：第{number}轮还没有抽签（event.db 和 round-{number}.xlsx 里都没有）"
+    if not drawn:
+        return f"{said}；还没有抽过任何一轮，抽签请运行 {command_line('draw', folder)}"
+    return f"{said}；已抽签的是第{_numbers(drawn)}轮，例如 {command_line('draw', folder, '--check', drawn[-1])}"
+
+
+def _numbers(numbers: Sequence[int]) -> str:
+    return str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
+
+
+def _seed_text(seed: int | None) -> str:
+    return "空" if seed is None else str(seed)
 
 
 def read_if_there(path: Path) -> RoundSheet | None:

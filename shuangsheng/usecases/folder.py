@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypedDict
 
 from shuangsheng.game.rules import RuleSet
 from shuangsheng.knockout import knockout
 from shuangsheng.knockout.draw import draw_round
+from shuangsheng.knockout.formats import Byes, ThirdPlace
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.knockout.teams import Team
 from shuangsheng.render.reports import RoundScore
@@ -53,7 +55,7 @@ class RulesChange:
     recorded: RuleSet
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class EventFolder:
     path: Path
     event: Event
@@ -106,7 +108,7 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
     event.db records as drawn whose workbook is missing or holds another draw is named with what to do (`drawing`:
     an unfinished draw is `draw`'s own to complete, not a problem). A round scored before [rules] changed keeps
     the rules it was scored with while the change would alter it, unless `accept_rules`."""
-    problems: list[Issue] = []
+    problems: list[Issue | str] = []
     event = None
     if (missing := event_file.missing_folder(folder)) is not None:
         raise TournamentError([missing])
@@ -143,11 +145,12 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
     assert event is not None
     problems.extend(_draw_problems(rounds))
     problems.extend(_format_problems(folder, event, draws))
-    teams, notes, missing = _teams_of_the_draw(teams, rounds, draws)
-    problems.extend(missing)
+    teams, notes, unlisted = _teams_of_the_draw(teams, rounds, draws)
+    problems.extend(unlisted)
     if problems:
         raise TournamentError(problems)
-    state = EventFolder(folder, event, teams, tuple(rounds), tuple(notes), entry_marks=marks)
+    state = EventFolder(path=folder, event=event, teams=teams, rounds=tuple(rounds), notes=tuple(notes),
+                        entry_marks=marks)
     changes = _rules_changes(state, draws) if not accept_rules else ()
     if changes:
         state = replace(state, rules_changes=changes, notes=(*state.notes, rules_note_text(folder, changes)))
@@ -155,7 +158,7 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
 
 
 def _with_entries(folder: Path, rounds: Sequence[RoundSheet], draws: Mapping[int, DrawRecord],
-                  problems: list[Issue]) -> tuple[list[RoundSheet], dict[int, tuple[int, int]]]:
+                  problems: list[Issue | str]) -> tuple[list[RoundSheet], dict[int, tuple[int, int]]]:
     """Each round with its tables' phone entries (event.db), for the draw its workbook holds, and the mark of the
     entries read (round → (draw id, mark)); an entry event.db cannot read back is a problem."""
     wanted = {s.round.number: draws[s.round.number].id for s in rounds
@@ -219,7 +222,9 @@ def _teams_of_the_draw(listed: tuple[Team, ...], rounds: Sequence[RoundSheet],
                             "请把这一行补回报名表（没有队员姓名，不能打印对阵表和奖状）")
     added = [t for t in listed if t.id not in set(pool)]
     if added:
-        notes.append(f"报名表里的{'、'.join(team_id_name(t.id) for t in added)}是第1轮抽签之后加的，不在本次比赛的对阵里")
+        notes.append(f"报名表里的{'、'.join(team_id_name(t.id) for t in added)}是第1轮抽签之后加的，不在本次比赛的对阵里："
+                     "已经抽签的淘汰赛不能再加组，这一组不参加本次比赛的抽签、名次和奖状；如果是误加，请从报名表删去这一行；"
+                     "如果这一组一定要参赛，只能在另一个文件夹重新办一场（shuangsheng init），从第1轮重新抽签")
     return tuple(teams), notes, problems
 
 
@@ -402,7 +407,14 @@ def adopt_rounds(folder: Path, book: Ledger) -> None:
         number += 1
 
 
-def format_options(event: Event) -> dict[str, object]:
+class FormatOptions(TypedDict):
+    """The knockout's `[format]` options, as the knockout's functions take them."""
+
+    third_place: ThirdPlace
+    byes: Byes
+
+
+def format_options(event: Event) -> FormatOptions:
     """The knockout's `[format]` options, as keyword arguments."""
     return {"third_place": event.third_place, "byes": event.byes}
 

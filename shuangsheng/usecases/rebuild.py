@@ -53,7 +53,7 @@ class Sheet:
                                                   "把它删掉或移走；重新启动 serve --lan 时会生成新的扫码单"))]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Rebuilt:
     """What `rebuild` did: nothing when event.db was whole (`loss` None and nothing to complete)."""
 
@@ -97,8 +97,8 @@ def rebuild(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None = N
             table_codes(book, record.id, record.round)
         book.log("rebuild", loss=lost.loss.name, aside=aside.name if aside else None, rounds=sorted(draws))
     done = _reprint(folder, papers=papers, sheet=sheet)
-    return Rebuilt(folder, lost.loss, aside, tuple(sorted(draws)), done.number, done.codes, done.papers,
-                   done.papers_problems, done.sheet)
+    return Rebuilt(folder=folder, loss=lost.loss, aside=aside, rounds=tuple(sorted(draws)), number=done.number,
+                   codes=done.codes, papers=done.papers, papers_problems=done.papers_problems, sheet=done.sheet)
 
 
 def _lost(folder: Path) -> LedgerLost | None:
@@ -115,9 +115,9 @@ def _completed(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None)
     with Ledger.open(folder) as book:
         unfinished = len(book.entries("rebuild")) > len(book.entries("rebuild_done"))
     if not unfinished:
-        return Rebuilt(folder)
+        return Rebuilt(folder=folder)
     done = _reprint(folder, papers=papers, sheet=sheet)
-    return Rebuilt(folder, number=done.number, codes=done.codes, papers=done.papers,
+    return Rebuilt(folder=folder, number=done.number, codes=done.codes, papers=done.papers,
                    papers_problems=done.papers_problems, sheet=done.sheet, completed=True)
 
 
@@ -131,10 +131,10 @@ def _reprint(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None) -
         try:
             written = papers(report)
         except UserError as exc:  # a PDF open in a viewer, the disk full: `rebuild` again completes it
-            return Rebuilt(folder, number=record.round.number, codes=report.codes, papers_problems=tuple(exc.messages))
+            return Rebuilt(folder=folder, number=record.round.number, codes=report.codes, papers_problems=tuple(exc.messages))
         found = _sheet(folder, book, record.round, report.codes, sheet)
         book.log("rebuild_done", round=record.round.number)
-    return Rebuilt(folder, number=record.round.number, codes=report.codes, papers=written, sheet=found)
+    return Rebuilt(folder=folder, number=record.round.number, codes=report.codes, papers=written, sheet=found)
 
 
 def _sheet(folder: Path, book: Ledger, round_: Round, codes: Mapping[int, str],

@@ -90,14 +90,16 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
                                        format=old.format if old is not None else None)
             codes = _carry_tables(book, old, draw_id, corrected, _changed(old, corrected))
         _remove_later(folder, voided)  # only now: a redo stopped before this is still named by its recorded draw
-        # the voided rounds' 扫码单 (their codes no longer work), also those a stopped run of this redo voided
-        sheets = qr_sheets.remove_voided(folder, (*voided, *_voided_by_redo(book, number)), book)
+        # the voided rounds' papers (their codes no longer work, their results no longer count), also those a
+        # stopped run of this redo voided
+        sheets = qr_sheets.remove_voided(folder, (*voided, *_voided_by_redo(book, number)), book, papers=True)
         kept = workbook.carried(sheet, [p.table for p in corrected.pairings if p.table not in touched])
         workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), typed=kept, force=True)
         book.record_file(path)
         title = knockout.round_title(number, len(corrected.pool))
-        report = DrawReport(corrected, path, False, backups[0], title, prize_note(corrected, state.event.third_place),
-                            teams, state.event, redo=Redo(number, replaced, voided, tuple(backups), sheets), codes=codes)
+        report = DrawReport(round=corrected, path=path, seed_generated=False, backup=backups[0], title=title,
+                            note=prize_note(corrected, state.event.third_place), teams=teams, event=state.event,
+                            redo=Redo(number, replaced, voided, tuple(backups), sheets), codes=codes)
         if papers is not None:
             try:
                 report = replace(report, papers=papers(report))

@@ -5,6 +5,7 @@ rules. Reads the folder; writes event.db and the checked copy."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,12 +14,14 @@ from shuangsheng.render.reports import RoundScore, ScoreReport
 from shuangsheng.storage import workbook
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.generated import check_regenerable, is_generated, write_generated
+from shuangsheng.storage.ledger.records import DrawRecord, ScoredRecord
 from shuangsheng.storage.names import checked_path, copies_beside, round_path, rounds_drawn
 from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.storage.workbook import verify as double_entry
 from shuangsheng.storage.workbook.phone import with_phone_hands
 from shuangsheng.storage.workbook.verify import Verification
 from shuangsheng.table.record import Source
+from shuangsheng.table.status import TableStatus
 from shuangsheng.usecases.draw import read_if_there
 from shuangsheng.usecases.folder import (
     EventFolder,
@@ -84,15 +87,70 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
     rules = state.rules_for(number)
     scored = state.score_of(number)
     draws = recorded_draws(folder)
-    if number in draws and same_draw(draws[number].round, sheet.round):
+    if number in draws and same_draw(draws[number].round, sheet.round) and not nothing_entered(scored):
         with Ledger.open(folder) as book:
             _record_scored(book, draws[number].id, sheet, scored, rules)
     correction = _correction_note(folder, scored, _later_pool(folder, number))
-    notes = [*state.notes, *_copies_note(sheet, verify), *correction]
+    earlier = _earlier_changes(state, number, draws) if number == len(state.rounds) else []
+    notes = [*state.notes, *earlier, *_copies_note(sheet, verify), *correction]
     return ScoreReport(
-        scored, checked_path(sheet.path), state.team_map, state.event, verification, tuple(notes),
-        bool(state.rules_changes), number + 1 if correction else None,
+        score=scored, checked=checked_path(sheet.path), teams=state.team_map, event=state.event,
+        verification=verification, notes=tuple(notes), rules_held=bool(state.rules_changes),
+        redo=number + 1 if correction else None,
     )
+
+
+def nothing_entered(scored: RoundScore) -> bool:
+    """No table of the round has anything yet: no hand (on paper or by phone), no walkover, no problem."""
+    return bool(scored.matches) and all(m.outcome.status is TableStatus.OPEN and m.result is None and not m.problems
+                                        for m in scored.matches)
+
+
+def _earlier_changes(state: EventFolder, number: int, draws: Mapping[int, DrawRecord]) -> list[str]:
+    """Scoring the latest round: each earlier round changed since it was last scored (a sheet's cells, a phone
+    record, a table's outcome) named, with the command that takes the change in (which names `--redo` when the
+    change sends other teams on)."""
+    book = Ledger.readable(state.path)
+    if book is None:
+        return []
+    with book:
+        records = {n: book.last_scored(draws[n].id) for n in range(1, number) if n in draws}
+    notes = []
+    for sheet in state.rounds[: number - 1]:
+        n = sheet.round.number
+        record = records.get(n)
+        if record is None or not same_draw(draws[n].round, sheet.round):
+            continue
+        scored = score_round(sheet, state.rules_for(n))
+        later = state.rounds[n].round.pool
+        if tables := changed_tables(scored, record):
+            notes.append(_changed_note(state.path, scored, tables, record.at, later))
+        elif scored.advancement.decided and set(scored.advancement.advancing) != set(later):
+            notes.append(redo_hint(state.path, n + 1, later, scored.advancement.advancing))  # scored, not carried on
+    return notes
+
+
+def changed_tables(scored: RoundScore, record: ScoredRecord) -> tuple[int, ...]:
+    """The tables whose sheet or outcome differs from what `score` recorded for the round."""
+    changed = []
+    for m in scored.matches:
+        table = m.match.table
+        fingerprint = record.sheets.get(table)
+        now = sheet_fingerprint(scored.sheet, m.match.sheet)
+        if (fingerprint is not None and fingerprint != now) or \
+                record.outcomes.get(table) != (m.outcome.status.value, m.outcome.winner):
+            changed.append(table)
+    return tuple(changed)
+
+
+def _changed_note(folder: Path, scored: RoundScore, tables: Sequence[int], at: str, later: Sequence[str]) -> str:
+    n = scored.round.number
+    said = (f"注意：第{n}轮第{'、'.join(str(t) for t in tables)}桌在上次计分（{at[:16].replace('T', ' ')}）之后改过"
+            f"（记分表或扫码录分），第{n}轮的成绩还没有按改过的计算：请运行 {command_line('score', folder, '--round', n)}")
+    adv = scored.advancement
+    if adv.decided and set(adv.advancing) != set(later):
+        said += f"；改过之后晋级的组与第{n + 1}轮抽签时不同，计分后它会提示运行 {command_line('draw', folder, '--redo', n + 1)}"
+    return said
 
 
 def _later_pool(folder: Path, number: int) -> tuple[str, ...] | None:
@@ -101,9 +159,10 @@ def _later_pool(folder: Path, number: int) -> tuple[str, ...] | None:
     if number + 1 in draws:
         return draws[number + 1].round.pool
     try:
-        return read_if_there(round_path(folder, number + 1)).round.pool  # type: ignore[union-attr]
-    except (AttributeError, TournamentError):
+        sheet = read_if_there(round_path(folder, number + 1))
+    except TournamentError:
         return None
+    return sheet.round.pool if sheet is not None else None
 
 
 def _correction_note(folder: Path, scored: RoundScore, later: tuple[str, ...] | None) -> list[str]:

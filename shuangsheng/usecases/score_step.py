@@ -26,12 +26,17 @@ class NotWritten:
     reasons: tuple[Issue, ...]
 
     def lines(self) -> list[str]:
-        """The terminal's lines (and `score --json`'s "errors"): the first reason after what was not written."""
+        """The terminal's lines: the first reason after what was not written."""
         first, *rest = [str(reason) for reason in self.reasons] or [""]
         return [f"{self.what}没有更新：{first}", *rest]
 
+    def as_json(self) -> list[dict[str, object]]:
+        """`score --json`'s "errors": each reason as the error object, its message after what was not written."""
+        return [reason.as_json() | {"message": f"{self.what}没有更新：{reason.message}"}
+                for reason in self.reasons or (Issue.plain(""),)]
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class ScoreStep:
     report: ScoreReport
     checked: Path | None  # the checked copy written now; None when kept or not writable
@@ -40,6 +45,7 @@ class ScoreStep:
     warnings: tuple[str, ...]  # the papers' (fonts: a name the font cannot print)
     not_written: tuple[NotWritten, ...]
     next_step: NextStep
+    empty: bool = False  # nothing entered at any table yet: nothing written, nothing recorded
 
     @property
     def book(self) -> str:
@@ -67,6 +73,10 @@ def score_and_write(folder: Path, number: int | None = None, *, verify: Path | N
 def _score_and_write(folder: Path, number: int | None, *, verify: Path | None, force: bool, accept_rules: bool,
                      write_papers: Callable[[ScoreReport], Written]) -> ScoreStep:
     report = score.score(folder, number, verify=verify, accept_rules=accept_rules)
+    if verify is None and score.nothing_entered(report.score):
+        next_step = round_results(report.score, report.teams, None).next_step
+        return ScoreStep(report=report, checked=None, checked_edited=False, papers=(), warnings=(), not_written=(),
+                         next_step=next_step, empty=True)
     checked: Path | None = None
     edited = False
     not_written: list[NotWritten] = []
@@ -84,18 +94,21 @@ def _score_and_write(folder: Path, number: int | None, *, verify: Path | None, f
     except UserError as exc:  # a PDF open in a viewer, or one a person changed (kept unless --force)
         not_written.append(NotWritten("本轮成绩/加赛单", exc.issues))
     next_step = round_results(report.score, report.teams, report.verification).next_step
-    return ScoreStep(report, checked, edited, tuple(paths), tuple(warnings), tuple(not_written), next_step)
+    return ScoreStep(report=report, checked=checked, checked_edited=edited, papers=tuple(paths), warnings=tuple(warnings),
+                     not_written=tuple(not_written), next_step=next_step)
 
 
 def score_step_json(step: ScoreStep, folder: Path) -> dict[str, object]:
-    """`score --json` (docs/README.md): the round, plus "errors" for outputs not written, "warnings" for a kept checked
-    copy, and "verify" for a second entry."""
+    """`score --json` (docs/README.md): the round, plus "errors" (error objects) for outputs not written, "warnings"
+    for a kept checked copy, and "verify" for a second entry."""
     report = step.report
     doc = score_as_json(report.score)
+    if step.empty:
+        doc["empty"] = True
     if step.not_written:
         errors = doc.setdefault("errors", [])
         assert isinstance(errors, list)
-        errors.extend(line for item in step.not_written for line in item.lines())
+        errors.extend(error for item in step.not_written for error in item.as_json())
     warnings = [edited_checked_copy(report.checked, step.book, folder)] if step.checked_edited else []
     if warnings or report.notes:
         doc["warnings"] = [*warnings, *report.notes]

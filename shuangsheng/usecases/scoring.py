@@ -43,8 +43,9 @@ def score_match(match: MatchSheet, rules: RuleSet, phone: sources.PhoneTable | N
 
 def blank_match(pairing: Pairing, number: int) -> MatchSheet:
     """A table's sheet with nothing typed: what the desk scores a table against before the workbook is read."""
-    return MatchSheet(round_file(number), sheet_name(pairing.table), pairing, MatchRecord((), START), rows=(),
-                      columns={}, header_row=None, walkover=None, problems=(), extra_column=0)
+    return MatchSheet(file=round_file(number), sheet=sheet_name(pairing.table), pairing=pairing,
+                      record=MatchRecord((), START), rows=(), columns={}, header_row=None, walkover=None, problems=(),
+                      extra_column=0)
 
 
 def _paper(match: MatchSheet, rules: RuleSet) -> tuple[MatchResult | None, tuple[Problem, ...]]:
@@ -98,7 +99,7 @@ def _scored(match: MatchSheet, result: MatchResult | None, problems: tuple[Probl
         playoff=_playoff(status, result), problems=problems, reason=reason or why or note, note=note,
         confirmed=confirmed,
     )
-    return MatchScore(match, result, record, phone_hands)
+    return MatchScore(match=match, result=result, record=record, phone_hands=phone_hands)
 
 
 def _winner(match: MatchSheet, status: TableStatus, result: MatchResult | None,
@@ -161,8 +162,9 @@ def _phone(sheet: RoundSheet, match: MatchSheet, rules: RuleSet) -> sources.Phon
 
 def score_as_json(score: RoundScore) -> dict[str, object]:
     """docs/README.md (--json): {"round", "matches": [{"table", "A", "B", "levels", "status", "winner", "errors"}], "byes",
-    "advancing"}; while matches are undecided, "advancing" lists those known so far and "blockers" says why; in the
-    final nobody advances ("advancing" is empty; the champion is the final's "winner")."""
+    "advancing"}, each of a match's "errors" the error object (`Issue.as_json`); while matches are undecided,
+    "advancing" lists those known so far and "blockers" says why; in the final nobody advances ("advancing" is
+    empty; the champion is the final's "winner")."""
     matches = []
     for m in score.matches:
         r = m.record
@@ -174,7 +176,7 @@ def score_as_json(score: RoundScore) -> dict[str, object]:
                 "levels": r.levels.as_json() if r.levels is not None else None,
                 "status": r.status.value,
                 "winner": r.winner,
-                "errors": [str(p) for p in r.problems],
+                "errors": [p.as_json() for p in r.problems],
                 "source": r.source.value,
             }
         )

@@ -2,8 +2,10 @@
 wrong (a Chinese sentence); `UserError` carries a tuple of them. Pure.
 
 The place stays structured until the edge renders it: `str(issue)` for the terminal
-('round-1.xlsx 第3桌!D9：…', '第3局台下得分：…', or the detail alone), `as_json()` for `--json` and the table API
-(docs/match-record.md: `{"hand", "field", "message"}`). Nothing joins messages into text to split or search them later.
+('round-1.xlsx 第3桌!D9：…', '第3局台下得分：…', or the detail alone), `as_json()` — the one error object wherever
+JSON goes out (`--json`, the table and desk APIs; docs/README.md): `{"message", "file", "sheet", "cell", "hand",
+"field"}`, every key present, null where unknown. A `UserError` goes out as `UserError.as_json()`,
+`{"errors": [...], "heading", "hint"}`. Nothing joins messages into text to split or search them later.
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ class Issue:
 
     def placed(self, **parts: object) -> Issue:
         """The same issue with parts of its place set: `issue.placed(hand=3)`, `issue.placed(file="bad.json")`."""
-        return Issue(replace(self.place, **parts), self.detail)  # type: ignore[arg-type]
+        return replace(self, place=replace(self.place, **parts))  # type: ignore[arg-type]  # Place's own fields, by name
 
     # --- the place's parts, read through ---
 
@@ -135,17 +137,31 @@ class Issue:
         return f"{self.where}：{self.message}" if self.where else self.message
 
     def as_json(self) -> dict[str, object]:
-        """The error object of a record (docs/match-record.md): `{"hand", "field", "message"}`."""
-        return {"hand": self.hand, "field": self.field, "message": self.message}
+        """THE error object (docs/README.md): `{"message", "file", "sheet", "cell", "hand", "field"}`, every key
+        present, None (null) where unknown. "message" is `message` (the hand part and the detail) and never names the
+        file, sheet or cell — those are keys of their own (the terminal's `str(issue)` joins them); "cell" is the A1
+        text ("D9", "A5:C5"; a CSV file's cell too, which the terminal shows as 第9行第4列)."""
+        return {"message": self.message, "file": self.file, "sheet": self.sheet,
+                "cell": str(self.cell) if self.cell is not None else None, "hand": self.hand, "field": self.field}
 
     def order(self) -> tuple[str, int, int]:
         """Sheet, then reading order (row, column); issues without a cell first."""
         return (self.sheet or "", self.cell.row if self.cell else 0, self.cell.column if self.cell else 0)
 
 
+ERROR_KEYS = ("message", "file", "sheet", "cell", "hand", "field")  # the error object's keys, in its order
+
+
 def issues_json(issues: Iterable[Issue]) -> dict[str, object]:
-    """`{"errors": [{"hand", "field", "message"}, …]}`: what `replay --json` and the table API answer."""
+    """`{"errors": [error object, …]}`: what the table and desk APIs answer when they refuse, and a match record
+    that does not replay (`shuangsheng.game.match.result_as_json`)."""
     return {"errors": [issue.as_json() for issue in issues]}
+
+
+def failure_json(issues: Iterable[Issue], *, heading: str | None = None, hint: str | None = None) -> dict[str, object]:
+    """A command's `--json` failure (exit 1; docs/README.md): `{"errors": [error object, …], "heading", "hint"}`,
+    both texts None (null) when the error has none."""
+    return {**issues_json(issues), "heading": heading, "hint": hint}
 
 
 def as_issues(items: Iterable[Issue | str]) -> tuple[Issue, ...]:
@@ -176,6 +192,10 @@ class UserError(Exception):
 
     def __str__(self) -> str:
         return "\n".join(self.messages)
+
+    def as_json(self) -> dict[str, object]:
+        """`failure_json`: every issue, then every detail, as error objects; the heading and the hint apart."""
+        return failure_json((*self.issues, *self.details), heading=self.heading, hint=self.hint)
 
 
 def located(issues: Sequence[Issue], file: str, sheet: str | None = None) -> tuple[Issue, ...]:

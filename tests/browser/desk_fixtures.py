@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from shuangsheng.hall.server import SECURITY_HEADERS
 from shuangsheng.render.desk_page import desk_page
+from shuangsheng.vocabulary.errors import Issue, issues_json
 
 ORIGIN = "http://hall.test"  # never reached: every request is answered by `route`
 PIN = "205318"
@@ -196,4 +197,5 @@ class FakeDesk:
 
 
 def refusal(message: str, *, field: str | None = None) -> dict:
-    return {"errors": [{"hand": None, "field": field, "message": message}]}
+    """As the desk API refuses: the one error object (docs/README.md)."""
+    return issues_json([Issue.of_hand(None, field, message)])

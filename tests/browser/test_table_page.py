@@ -17,6 +17,7 @@ from shuangsheng.render.table_page import table_page
 from shuangsheng.table import entry
 from shuangsheng.table.log import Action, Entry, Seat, Stamp, TableSetup, fold
 from shuangsheng.table.state import table_state
+from shuangsheng.vocabulary.errors import Issue, issues_json
 from tests.browser.conftest import CLOCK_START, frozen_clock, jump
 
 CODE = "ABCD2345"
@@ -81,7 +82,7 @@ class FakeHandler(BaseHTTPRequestHandler):
             self.close_connection = True
         elif self.path == f"/api/t/{CODE}" and self.table.missing > 0:
             self.table.missing -= 1
-            self.json(404, {"errors": [{"hand": None, "field": None, "message": "录分码不对或已作废"}]})
+            self.json(404, issues_json([Issue.plain("录分码不对或已作废")]))
         elif self.path == f"/api/t/{CODE}":
             with self.table.lock:
                 self.json(200, {**table_state(self.table.setup, self.table.entries).as_json(),
@@ -100,10 +101,10 @@ class FakeHandler(BaseHTTPRequestHandler):
             return
         if self.table.missing > 0:
             self.table.missing -= 1
-            self.json(404, {"errors": [{"hand": None, "field": None, "message": "录分码不对或已作废"}]})
+            self.json(404, issues_json([Issue.plain("录分码不对或已作废")]))
             return
         if self.table.refusing:
-            self.json(503, {"errors": [{"hand": None, "field": None, "message": self.table.refusing}]})
+            self.json(503, issues_json([Issue.plain(self.table.refusing)]))
             return
         assert self.headers["Content-Type"] == "application/json"
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))

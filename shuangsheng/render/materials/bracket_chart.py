@@ -216,7 +216,7 @@ def bracket_pdf(
         size = MIN_SIZE
         notes = break_lines(fonts, footnote, size, [page_w - 2 * MARGIN])[:2]
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=layout.page, invariant=1 if invariant else 0, initialFontName=fonts.name,
+    canvas = Canvas(buffer, pagesize=layout.page, invariant=1 if invariant else 0, initialFontName=fonts.name,  # type: ignore[arg-type]  # types-reportlab has it float
                     initialFontSize=layout.size, pageCompression=1)
     canvas.setTitle(f"{chart.title}晋级图")
     canvas.setAuthor("shuangsheng")

@@ -129,7 +129,7 @@ def certificates_pdf(
     faces = _Faces(fonts, choose_formal(formal))
     page_w, page_h = landscape(A4)
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(page_w, page_h), invariant=1 if invariant else 0, initialFontName=fonts.name,
+    canvas = Canvas(buffer, pagesize=(page_w, page_h), invariant=1 if invariant else 0, initialFontName=fonts.name,  # type: ignore[arg-type]  # types-reportlab has it float
                     initialFontSize=16, pageCompression=1)
     canvas.setTitle(f"{event.title}荣誉证书")
     canvas.setAuthor("shuangsheng")

@@ -416,6 +416,11 @@ def _span(pieces: Sequence[Piece], start: int, more: Callable[[int], bool]) -> t
     return end, height
 
 
+def _in_group(pieces: Sequence[Piece], group: int) -> Callable[[int], bool]:
+    """`_span`'s test for a group: the piece after i belongs to `group`."""
+    return lambda k: k + 1 < len(pieces) and pieces[k + 1].group == group
+
+
 def _used(placed: Sequence[tuple[Piece, float]], top: float) -> float:
     """How far down a page its pieces reach, from `top`."""
     return max((top - (y - piece.height) for piece, y in placed), default=0.0)
@@ -445,7 +450,7 @@ def _paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TO
         _, need = _span(pieces, i, lambda k: pieces[k].keep)  # kept with the pieces after it
         if piece.group is not None and piece.group != group:  # a group starts: all of it, where it fits whole
             group = piece.group
-            _, whole = _span(pieces, i, lambda k, g=group: k + 1 < len(pieces) and pieces[k + 1].group == g)
+            _, whole = _span(pieces, i, _in_group(pieces, group))
             if whole <= later - bottom:
                 need = max(need, whole)
         if need > later - bottom:

@@ -112,11 +112,11 @@ def load_ttf(spec: FontSpec) -> TTFont:
     stem = re.sub(r"[^0-9A-Za-z_-]", "", spec.path.stem)
     name = f"SS-{stem}-{spec.index}-{tag:04x}"
     try:
-        font = pdfmetrics.getFont(name)
+        registered = pdfmetrics.getFont(name)
     except KeyError:
-        font = None
-    if isinstance(font, TTFont):
-        return font
+        registered = None
+    if isinstance(registered, TTFont):
+        return registered
     if not spec.path.is_file():
         raise FontLoadError(f"字体文件 {spec} 不存在")
     try:

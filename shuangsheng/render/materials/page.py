@@ -81,7 +81,7 @@ def new_canvas(buffer: io.BytesIO, fonts: FontSet, *, title: str, invariant: boo
         buffer,
         pagesize=PAGE,
         invariant=1 if invariant else 0,
-        initialFontName=fonts.name,
+        initialFontName=fonts.name,  # type: ignore[arg-type]  # types-reportlab has it float
         initialFontSize=14,
         pageCompression=1,
     )

@@ -442,19 +442,19 @@ def playoff_slip_pdf(
     with the level track (the tied level ringed), who deals first, rows for 加赛 hands, the points table and its
     key, the result row and signatures. Nothing for the computer operator (`score` tells them in the terminal);
     `workbook` is offered to a template that wants it."""
-    if table.playoff is None:
+    if (playoff := table.playoff) is None:
         raise ValueError(f"table {table.table} does not need a playoff")
     flow = Flow(fonts or choose_fonts(event.print.font), sizes(event), footer=False)
     fonts = flow.fonts
     extra = {**team_context(results.teams), "round_title": results.title, "t": table, "workbook": workbook}
-    rows = hand_rows_grid(fonts, regular=0, playoff=SLIP_ROWS, first_playoff=table.playoff.played + 1)
+    rows = hand_rows_grid(fonts, regular=0, playoff=SLIP_ROWS, first_playoff=playoff.played + 1)
     pairing = Pairing(table.table, table.a, table.b)
     gap = flow.space(2 * mm)
 
     def head(args: tuple[str, ...]) -> list[Piece]:
         big, level, dealer = (*args, "", "", "")[:3]
         top = _big_line(fonts, [big, level])
-        sides = sides_grid(fonts, event.rules, pairing, results.teams, mark=table.playoff.level)
+        sides = sides_grid(fonts, event.rules, pairing, results.teams, mark=playoff.level)
         lines = flow.lines(break_lines(fonts, dealer, SLIP_LINE, [WIDTH]), SLIP_LINE, 1.3, after=2) if dealer else None
         return [top, gap, _piece(sides, fonts), gap, *([lines] if lines else [])]
 

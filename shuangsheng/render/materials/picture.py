@@ -212,7 +212,7 @@ class Column:
         height = sum(i.height for i in items) + 2 * SIDE
         buffer = io.BytesIO()
         canvas = Canvas(buffer, pagesize=(WIDTH, height), invariant=1,
-                        initialFontName=self.fonts.name, initialFontSize=BODY, pageCompression=1)
+                        initialFontName=self.fonts.name, initialFontSize=BODY, pageCompression=1)  # type: ignore[arg-type]  # types-reportlab has it float
         describe_pdf(canvas, title)
         canvas.setFillColor(INK)
         canvas.setStrokeColor(INK)

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from shuangsheng.storage.faults import known_fault
 from shuangsheng.storage.ledger.disk import on_local_disk
 from shuangsheng.storage.ledger.lost import (
     LedgerError,
@@ -95,7 +96,9 @@ class Ledger(Queries):
             ledger = cls._connect(folder)
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) or not existed:
-                raise LedgerError([Issue.of_file(path, f"无法打开本比赛的记录文件（{exc}）。请确认这个文件夹可以写入")]) from None
+                fault = known_fault(exc, folder)
+                said = fault.detail if fault else f"{exc}。请确认这个文件夹可以写入"
+                raise LedgerError([Issue.of_file(path, f"打不开本比赛的记录文件：{said}")]) from None
             if drawn := drawn_here(folder):
                 raise LedgerLost(folder, Loss.DAMAGED, drawn) from None
             aside = set_aside(path)

@@ -48,7 +48,7 @@ def _windows_remote(folder: Path) -> bool:
     import ctypes
 
     drive_remote = 4
-    return ctypes.windll.kernel32.GetDriveTypeW(anchor) == drive_remote  # type: ignore[attr-defined]
+    return ctypes.windll.kernel32.GetDriveTypeW(anchor) == drive_remote  # type: ignore[attr-defined]  # windll: Windows only
 
 
 def on_local_disk(folder: Path) -> bool:

@@ -188,7 +188,7 @@ def _writer_fingerprint() -> str:
     if not _WRITER:
         import xlsxwriter
 
-        from shuangsheng.storage.workbook import style
+        import shuangsheng.storage.workbook.style as style
 
         code = Path(__file__).read_bytes() + Path(style.__file__).read_bytes() + xlsxwriter.__version__.encode()
         _WRITER.append(hashlib.sha256(code).hexdigest())
@@ -262,7 +262,7 @@ def xlsx_bytes(sheets: Sequence[Sheet], *, source: str | None = None) -> bytes:
     wb = new_workbook(buffer, **FONT)
     if source is not None:
         wb.set_custom_property(SOURCE_PROPERTY, source)
-    formats = {look: wb.add_format(dict(look.value)) for look in Look if look.value is not None}
+    formats: dict[Look | None, Format] = {look: wb.add_format(dict(look.value)) for look in Look if look.value is not None}
     used: set[str] = set()
     for sheet in sheets:
         ws = wb.add_worksheet(_sheet_title(sheet.title, used))
@@ -286,7 +286,7 @@ def _sheet_title(title: str, used: set[str]) -> str:
     return candidate
 
 
-def _render(ws: Worksheet, sheet: Sheet, formats: Mapping[Look, Format]) -> None:
+def _render(ws: Worksheet, sheet: Sheet, formats: Mapping[Look | None, Format]) -> None:
     """One sheet of the copy: cells, merged ranges, comments, widths and heights, print setup."""
     ws.set_default_row(LINE_HEIGHT)
     set_widths(ws, sheet.widths)

@@ -19,11 +19,16 @@ import posixpath
 import re
 import zipfile
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 from shuangsheng.storage import files
 from shuangsheng.storage.workbook.problems import Problem, WorkbookError
+
+if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element
 
 # The largest real workbook, a 128-team round, has 65 sheets, 3,145 rows, 33,047 cells, 1.5 MB unpacked; its
 # largest sheet (对阵) 203 rows × 7 columns and 983 cells; a table's sheet 46 rows × 12 columns and about 500 cells.
@@ -107,7 +112,7 @@ def inspect(data: bytes, name: str) -> Inspection:
         raise refuse("文件已损坏，无法读取（压缩包内容有误）；请在 Excel/WPS 中打开它后重新保存，或找到原文件") from None
 
 
-def _inspect_archive(archive: zipfile.ZipFile, refuse) -> Inspection:  # type: ignore[no-untyped-def]
+def _inspect_archive(archive: zipfile.ZipFile, refuse: Callable[..., WorkbookError]) -> Inspection:
     infos = archive.infolist()
     if len(infos) > MAX_ENTRIES:
         raise refuse(f"压缩包里有 {len(infos)} 个部件，远多于任何工作簿（可能是恶意构造的文件），不予读取")
@@ -193,7 +198,7 @@ class _Tally:
     """The whole workbook's counts, checked after every chunk, so a file over a limit is refused as soon as the
     scan crosses it (no more than the limit is ever unpacked)."""
 
-    def __init__(self, refuse):  # type: ignore[no-untyped-def]
+    def __init__(self, refuse: Callable[..., WorkbookError]) -> None:
         self.refuse = refuse
         self.unpacked = self.rows = self.cells = self.longest_string = 0
         self.formulas = False
@@ -280,7 +285,7 @@ def _sheet_paths(archive: zipfile.ZipFile) -> dict[str, str]:
     """Package path of each worksheet part → its sheet name, from xl/workbook.xml and its relationships."""
     from defusedxml import ElementTree  # both parts are small; read only after their DOCTYPE check below
 
-    def load(part: str):  # type: ignore[no-untyped-def]
+    def load(part: str) -> Element:
         raw = archive.read(part)
         if any(doctype in raw for doctype in _DOCTYPES):
             raise zipfile.BadZipFile(part)  # reported as damaged; the main scan names the DOCTYPE
@@ -302,6 +307,7 @@ def _sheet_paths(archive: zipfile.ZipFile) -> dict[str, str]:
         if element.tag.rsplit("}", 1)[-1] != "sheet":
             continue
         rid = next((v for k, v in element.attrib.items() if k.rsplit("}", 1)[-1] == "id"), None)
-        if rid in targets and element.get("name"):
-            paths[targets[rid]] = element.get("name")
+        name = element.get("name")
+        if rid in targets and name:
+            paths[targets[rid]] = name
     return paths

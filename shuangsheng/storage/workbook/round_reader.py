@@ -79,7 +79,7 @@ class FinalCard:
         return Side.A if self.levels.a.value > self.levels.b.value else Side.B
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MatchSheet:
     """One table's score sheet as read: the record, and where each hand and field sits in the sheet."""
 
@@ -389,8 +389,9 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
     empty = MatchRecord(())
 
     def broken(message: str) -> MatchSheet:
-        return MatchSheet(name, sheet, pairing, empty, (), {}, None, walkover,
-                          (Problem.of_cell(name, sheet, None, message),), len(HAND_COLUMNS) + 1)
+        return MatchSheet(file=name, sheet=sheet, pairing=pairing, record=empty, rows=(), columns={}, header_row=None,
+                          walkover=walkover, problems=(Problem.of_cell(name, sheet, None, message),),
+                          extra_column=len(HAND_COLUMNS) + 1)
 
     if grid is None:
         if strays:
@@ -426,8 +427,9 @@ def _read_match_sheet(grid: Grid | None, name: str, pairing: Pairing, walkover: 
             rows.append(r)
     if below:
         problems.append(_below_the_table(below, last_row))
-    return MatchSheet(name, sheet, pairing, MatchRecord(tuple(hands)), tuple(rows), columns, header_row, walkover,
-                      tuple(problems), extra_column)
+    return MatchSheet(file=name, sheet=sheet, pairing=pairing, record=MatchRecord(tuple(hands)), rows=tuple(rows),
+                      columns=columns, header_row=header_row, walkover=walkover, problems=tuple(problems),
+                      extra_column=extra_column)
 
 
 def _merged_problems(grid: Grid, header_row: int, columns: Mapping[str, int]) -> list[tuple[Cell, str]]:
@@ -493,7 +495,7 @@ def _read_hand_row(raw: Mapping[str, object], position: int) -> tuple[Hand | Non
         values["points"] = 0
     if problems:
         return None, sorted(problems, key=lambda p: _ORDER[p[0]])
-    hand = Hand(**values)  # type: ignore[arg-type]
+    hand = Hand(**values)  # type: ignore[arg-type]  # each value read by its column's parser above
     return hand, [(error.field or "dealer", error.in_hand) for error in check_hand(position, hand)]
 
 
@@ -504,7 +506,8 @@ def _parse(column: Column, raw: object) -> object:
     """The column's value of `raw`; ValueError if it has none (a pasted page of text among them, at once)."""
     if isinstance(raw, str) and len(raw) > LONGEST_VALUE:
         raise ValueError(raw[:LONGEST_VALUE])
-    return column.parse(raw)  # type: ignore[misc]
+    assert column.parse is not None  # each column of a hand field has its parser (schema.py)
+    return column.parse(raw)
 
 
 _ORDER = {c.field: i for i, c in enumerate(HAND_COLUMNS) if c.field}

@@ -145,7 +145,7 @@ def _write_matches_sheet(wb: Workbook, fm: Formats, round: Round, names: Mapping
     put(ws, MATCHES_TITLE_ROW, 1, f"第{round.number}轮 对阵表", fm(TITLE))
     byes = round.byes
     bye_note = f"{names.get(byes[0], '')}（本轮轮空，直接晋级）" if len(byes) == 1 else f"以上{len(byes)}组本轮轮空，直接晋级"
-    info = (
+    info: tuple[tuple[str, object, str], ...] = (
         (ROUND_LABEL, round.number, ""),
         (SEED_LABEL, round.seed if round.seed is not None else NO_SEED, ""),
         (BYE_LABEL, BYE_SEPARATOR.join(byes) or NO_BYE, bye_note if byes else ""),

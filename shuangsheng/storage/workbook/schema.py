@@ -93,9 +93,9 @@ HAND_COLUMNS: tuple[Column, ...] = (
     Column(NOTE_LABEL, None, Widths(workbook=24, checked=8, card=30)),
 )
 HEADER = tuple(c.label for c in HAND_COLUMNS)
-COLUMN_BY_FIELD = {c.field: c for c in HAND_COLUMNS if c.field}
+COLUMN_BY_FIELD: dict[str, Column] = {c.field: c for c in HAND_COLUMNS if c.field}
 COLUMN_BY_KEY = {c.key: c for c in HAND_COLUMNS}
-assert set(COLUMN_BY_FIELD) == set(FIELDS) and all(FIELD_CN[c.field] == c.label for c in COLUMN_BY_FIELD.values())
+assert set(COLUMN_BY_FIELD) == set(FIELDS) and all(FIELD_CN[f] == c.label for f, c in COLUMN_BY_FIELD.items())
 # Filled cells in these columns make a row count as data even with 庄家 and 台下得分 blank: typed data is never
 # dropped silently (docs/workbooks.md). 加赛 is prefilled in the 加赛 rows, so it does not count.
 OTHER_DATA_FIELDS = ("level", "bottom", "capture", "level_card_capture", "dealer_wrong_cards",

@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from shuangsheng.knockout.knockout import Pairing
 from shuangsheng.storage.workbook.loading import Grid
 from shuangsheng.storage.workbook.parsers import blank, parse_whole, show, squeeze
 from shuangsheng.storage.workbook.problems import Cell
@@ -89,8 +90,9 @@ def compare(ours: RoundSheet, theirs: RoundSheet) -> Verification:
 
 def same(column: Column, a: object, b: object) -> bool:
     """Equal after the lenient reading of `column`; as text when either value does not read."""
+    assert column.parse is not None  # a column with a parser (schema.py)
     try:
-        return column.parse(a) == column.parse(b)  # type: ignore[misc]
+        return column.parse(a) == column.parse(b)
     except ValueError:
         return _text(a) == _text(b)
 
@@ -131,7 +133,7 @@ def _state(grid: Grid | None, match: MatchSheet) -> str:
 def _last_offset(grid: Grid, match: MatchSheet) -> int:
     """How far below the header the last typed hand cell is."""
     assert match.header_row is not None
-    data = {match.columns[c.field] for c in DATA_COLUMNS if c.field in match.columns}
+    data = {match.columns[c.field] for c in DATA_COLUMNS if c.field is not None and c.field in match.columns}
     rows = [r for (r, c), v in grid.cells.items() if r > match.header_row and c in data and not blank(v)]
     return max(rows, default=match.header_row) - match.header_row
 
@@ -146,7 +148,7 @@ def _forfeits(ours: RoundSheet, theirs: RoundSheet) -> list[Difference]:
     return found
 
 
-def _same_forfeit(pairing, a: object, b: object) -> bool:  # type: ignore[no-untyped-def]
+def _same_forfeit(pairing: Pairing, a: object, b: object) -> bool:
     if blank(a) or blank(b):
         return blank(a) and blank(b)
     try:

@@ -5,3 +5,20 @@ edited it unless forced), under its name from `shuangsheng.storage.names`. One m
 a command loads only its own renderers: `draw` (对阵表, 计分卡), `score` (第N轮成绩, 加赛单 and its picture),
 `ending` (晋级图, 成绩公告, 荣誉证书 and the announcement's picture), `materials` (the six printed materials),
 `pictures` (the PNGs of both) and `qr_sheet` (the 扫码单 `serve --lan` writes and `rebuild` prints again)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
+
+if TYPE_CHECKING:
+    from shuangsheng.render.materials.fonts import FontSet
+
+
+class PrintOptions(TypedDict):
+    """What every printed document's renderer takes besides its content: the fonts, the folder of the wording
+    organisers may edit, and `invariant` (the same bytes on every run)."""
+
+    fonts: FontSet
+    template_dir: Path
+    invariant: bool

@@ -10,6 +10,7 @@ from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.generated import write_generated
 from shuangsheng.storage.names import TEMPLATES_DIR, draw_sheet_name, score_cards_name
 from shuangsheng.table.codes import format_code
+from shuangsheng.usecases.papers import PrintOptions
 
 
 def write_draw_papers(report: DrawReport, *, font: str | None = None, force: bool = False,
@@ -18,7 +19,7 @@ def write_draw_papers(report: DrawReport, *, font: str | None = None, force: boo
     its workbook."""
     folder, event, round_, teams = report.path.parent, report.event, report.round, report.teams
     fonts = choose_fonts(font, event.print.font)
-    common = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
+    common: PrintOptions = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
     paths = (
         write_generated(folder / draw_sheet_name(round_.number),
                draw_sheet_pdf(event, round_, teams, **common), force=force),

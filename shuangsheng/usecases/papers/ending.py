@@ -16,6 +16,7 @@ from shuangsheng.storage.event import Event
 from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.generated import write_generated
 from shuangsheng.storage.names import ANNOUNCEMENT, BRACKET, CERTIFICATES, TEMPLATES_DIR
+from shuangsheng.usecases.papers import PrintOptions
 from shuangsheng.usecases.papers.pictures import write_pictures
 
 
@@ -34,7 +35,7 @@ def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | N
     WeChat group. Without `day` (`[print]
     award_date`) they carry the event's month, and a note says how to set the day."""
     fonts = choose_fonts(font, event.print.font)
-    common = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
+    common: PrintOptions = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
     documents = {
         BRACKET: bracket_pdf(chart, event, **common),
         ANNOUNCEMENT: announcement_pdf(chart, event, day=day, **common),

@@ -21,6 +21,7 @@ from shuangsheng.storage.event import Event
 from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.generated import check_regenerable, write_generated
 from shuangsheng.storage.names import LOTS, MATERIALS, NOTICE, REGISTRATION, RULES, SIGNOFF, SOUVENIR, TEMPLATES_DIR
+from shuangsheng.usecases.papers import PrintOptions
 
 
 def build_all(
@@ -48,7 +49,7 @@ def build_all(
     if not count:
         count = DEFAULT_LOTS
         fonts.warn(f"还没有报名名单，抽签签条先按{DEFAULT_LOTS}张打印；可用 --lots 指定张数")
-    common = {"fonts": fonts, "template_dir": template_dir, "invariant": invariant}
+    common: PrintOptions = {"fonts": fonts, "template_dir": template_dir, "invariant": invariant}
     documents = {
         NOTICE: notice_pdf(event, **common),
         RULES: rules_pdf(event, **common),

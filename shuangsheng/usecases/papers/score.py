@@ -13,6 +13,7 @@ from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.generated import write_generated
 from shuangsheng.storage.names import TEMPLATES_DIR, playoff_slip_name, results_name
 from shuangsheng.table.status import TableStatus
+from shuangsheng.usecases.papers import PrintOptions
 from shuangsheng.usecases.papers.pictures import write_pictures
 
 
@@ -22,7 +23,7 @@ def write_score_papers(report: ScoreReport, *, font: str | None = None, force: b
     folder, event = report.checked.parent, report.event
     results = round_results(report.score, report.teams, report.verification)
     fonts = choose_fonts(font, event.print.font)
-    common = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
+    common: PrintOptions = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
     workbook = report.score.sheet.path.name
     paths = [write_generated(folder / results_name(results.number),
                              round_results_pdf(event, results, workbook=workbook, **common),
