@@ -185,7 +185,7 @@ def test_score_json_shows_the_record():
 
     doc = score_as_json(RoundScore(Sheet(), (MatchScore(match=None, result=None, record=shown),), Advancement(1, (), (), ())))
     assert doc["matches"][0] == {"table": 7, "A": "13", "B": "14", "levels": {"A": "Q", "B": "4"},
-                                 "status": "decided", "winner": "14", "errors": [str(problem)], "source": "both",
+                                 "status": "decided", "winner": "14", "errors": [problem.as_json()], "source": "both",
                                  "note": "未逐局核对（测试）"}
     json.dumps(doc)
 

@@ -42,6 +42,7 @@ def test_after_a_phone_entry_only_its_table_is_scored_again_and_the_board_is_a_w
 
 def test_a_scoring_since_means_a_whole_reading(tmp_path):
     folder = drawn(tmp_path)
+    by_phone(folder, 1, 1, simulate_match(random.Random(7))[0])
     before = read_folder(folder)
     score(folder, 1)  # records the round's outcomes in event.db
     assert with_new_entries(before, folder) is None
@@ -67,11 +68,12 @@ def test_a_round_scored_under_other_rules_is_read_whole_after_an_entry(tmp_path)
     from shuangsheng.storage.names import EVENT_FILE
 
     folder = drawn(tmp_path)
+    by_phone(folder, 1, 1, simulate_match(random.Random(7))[0])
     score(folder, 1)
     toml = folder / EVENT_FILE
     text = toml.read_text(encoding="utf-8")
     assert 'dealer_table = "ceil"' in text
     toml.write_text(text.replace('dealer_table = "ceil"', 'dealer_table = "floor"'), encoding="utf-8")
     before = read_folder(folder)
-    by_phone(folder, 1, 3, simulate_match(random.Random(6), rules=before.state.rules)[0])
+    by_phone(folder, 1, 3, simulate_match(random.Random(6), rules=before.state.rules_for(1))[0])
     assert with_new_entries(before, folder) is None
