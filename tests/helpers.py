@@ -77,7 +77,7 @@ def page_body(path: str, body: object, marks) -> object:
 
     if not isinstance(body, dict):
         return body
-    found = re.fullmatch(r"/api/t/([^/]+)/(?:hands|end|undo|confirm)", path)
+    found = re.fullmatch(r"/api/t/([^/]+)/(?:hands|end|undo|amend|confirm)", path)
     desk = re.fullmatch(r"/api/desk/t/(\d+)/(?:minutes|reopen|confirm)", path)
     if found:
         where = ("table", found.group(1))

@@ -135,3 +135,16 @@ def test_serve_section_bad_values_are_named_in_chinese(line, message):
     with pytest.raises(EventError) as info:
         parse(_with_serve(line), source="event.toml")
     assert [message in m for m in info.value.messages] == [True]
+
+
+def test_avoid_same_unit_defaults_to_round_one_and_is_checked():
+    from shuangsheng.knockout.formats import AvoidSameUnit
+
+    assert parse(default_text(), source="event.toml").avoid_same_unit is AvoidSameUnit.FIRST_ROUND
+    every = default_text().replace('avoid_same_unit = "round1"', 'avoid_same_unit = "every_round"')
+    assert parse(every, source="event.toml").avoid_same_unit is AvoidSameUnit.EVERY_ROUND
+    with pytest.raises(EventError) as info:
+        parse(default_text().replace('avoid_same_unit = "round1"', 'avoid_same_unit = "每轮"'), source="event.toml")
+    assert info.value.messages == ['event.toml：[format] avoid_same_unit：应为 "round1" 或 "every_round"，实际为 \'每轮\'']
+    old = default_text().replace('avoid_same_unit = "round1"', "")  # an event.toml from before the key
+    assert parse(old, source="event.toml").avoid_same_unit is AvoidSameUnit.FIRST_ROUND

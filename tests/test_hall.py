@@ -22,6 +22,7 @@ import pytest
 from shuangsheng.hall import api_common, hall
 from shuangsheng.hall.hall import MAX_BODY, Request, TableApi, Throttle
 from shuangsheng.hall.lan import lan_address
+from shuangsheng.hall.shared_ledger import Patience, SharedLedger
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.names import DB_NAME
 from shuangsheng.table.codes import format_code
@@ -708,7 +709,7 @@ def test_closing_the_ledgers_waits_for_a_request_in_flight_so_its_entry_is_check
     daemons. `close` waits for a lent connection to come back (closed, and so checkpointed) before it returns, so
     event.db alone holds the entry the phone was answered for."""
     folder, _ = event
-    ledgers = hall.SharedLedger(folder)
+    ledgers = SharedLedger(folder)
     lent = ledgers.lend()
     book = lent.__enter__()
     book.log("in_flight")  # a request's commit, still in event.db-wal
@@ -795,11 +796,11 @@ def test_a_phone_s_write_waiting_on_another_process_s_lock_does_not_hold_up_the_
     assert posted[0][0] == 201 and rows(folder) == 1  # the hand is stored once the lock is let go
 
 
-def test_a_lock_held_by_another_process_past_the_wait_is_503_for_the_phone_to_send_again(event, api, monkeypatch):
+def test_a_lock_held_by_another_process_past_the_wait_is_503_for_the_phone_to_send_again(event, api):
     """The other process keeps its lock past what a phone waits for: 503 in Chinese (the phone sends the hand again
     with the same id), not a 500 with a traceback; nothing stored, and the hand lands once the lock is let go."""
     folder, codes = event
-    monkeypatch.setattr(hall, "BUSY_WAIT", 0.3)
+    api.patience = Patience(wait=0.3)
     holder = sqlite3.connect(folder / DB_NAME, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     status, doc = call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))
@@ -809,6 +810,29 @@ def test_a_lock_held_by_another_process_past_the_wait_is_503_for_the_phone_to_se
     holder.close()
     assert rows(folder) == 0
     assert call(api, "POST", f"/api/t/{codes[1]}/hands", hand(1))[0] == 201 and rows(folder) == 1
+
+
+def test_the_desk_waits_for_another_process_s_lock_by_the_same_policy_on_the_same_connection(event, running):
+    """One way to event.db: the desk borrows the table API's one connection and waits by the same `Patience`; past
+    its wait a desk press is 503 in Chinese, nothing stored, while the phones still read."""
+    folder, codes = event
+    server = running(pin="135790")
+    assert server.desk.ledger is server.api.ledger
+    server.desk.patience = Patience(wait=0.3)
+    desk = {"host": f"127.0.0.1:{server.port}", "x-desk-pin": "135790", "content-type": "application/json"}
+    holder = sqlite3.connect(folder / DB_NAME, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        started = time.monotonic()
+        body = json.dumps({"add": 5, "reason": "换牌", "id": "m-1", "mark": 0}).encode()
+        reply = server.desk.handle(Request("POST", "/api/desk/t/1/minutes", "127.0.0.1", desk, body, len(body)))
+        assert reply.status == 503 and "被另一个程序占用" in reply.document["errors"][0]["message"]
+        assert time.monotonic() - started < 3  # 0.3 s of patience, not serve's 5 s
+        assert call(server.api, "GET", f"/api/t/{codes[1]}", headers={"host": desk["host"]})[0] == 200
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert rows(folder) == 0
 
 
 def test_closing_the_shared_ledger_waits_for_a_reader_of_another_connection_to_checkpoint(event, api):
@@ -1084,7 +1108,8 @@ def test_one_address_holds_at_most_its_share_of_the_connections_the_pc_itself_an
                 assert sock.recv(65536).startswith(b"HTTP/1.0 200"), address
         local = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(4)]
         idle += local  # the PC itself holds four at once, over its share
-        while server.servers[0].active < 6 and time.monotonic() < deadline:
+        deadline = time.monotonic() + 5  # the four answered connections closed: the server lets go of each
+        while server.servers[0].active != 6 and time.monotonic() < deadline:
             time.sleep(0.01)
         assert server.servers[0].active == 6
     finally:
@@ -1206,3 +1231,33 @@ def test_event_db_cut_short_while_serving_is_503_in_plain_words(event, api):
                for code in codes.values() for method, path, body in (("GET", "", None), ("POST", "/hands", hand(2)))]
     assert {status for status, _ in answers} == {503}, [status for status, _ in answers]
     assert all("纸质计分卡" in doc["errors"][0]["message"] for _, doc in answers)
+
+
+# --- 改这一局: POST /api/t/<code>/amend ---
+
+
+def test_amend_over_the_api_each_status(event, api):
+    """200 with the hands it removed, 200 again for the same press, 409 for a hand not entered and for a stale
+    mark, 422 for a correction the engine refuses, 423 once both teams confirmed."""
+    folder, codes = event
+    path = f"/api/t/{codes[1]}"
+    for n, (dealer, points) in enumerate((("A", 85), ("B", 40), ("B", 40)), start=1):
+        assert call(api, "POST", f"{path}/hands", hand(n, points, dealer))[0] == 201
+    fix = {"hand": 1, "id": "fix-1", "dealer": "A", "points": 35}
+    status, doc = call(api, "POST", f"{path}/amend", fix)
+    assert status == 200 and [h["hand"] for h in doc["hands"]] == [1]
+    assert doc["removed"] == [{"hand": 2, "dealer": "B", "points": 40}, {"hand": 3, "dealer": "B", "points": 40}]
+    assert rows(folder) == 4
+    status, again = call(api, "POST", f"{path}/amend", {**fix, "mark": 3}, as_is=True)  # answer lost, sent again
+    assert status == 200 and rows(folder) == 4 and again["mark"] == 4
+    assert call(api, "POST", f"{path}/amend", {"hand": 2, "dealer": "A", "points": 35})[0] == 409  # not entered
+    stale = {"hand": 1, "id": "fix-2", "mark": 3, "dealer": "A", "points": 20}
+    status, doc = call(api, "POST", f"{path}/amend", stale, as_is=True)
+    assert status == 409 and doc["errors"][0]["field"] == "mark"
+    status, doc = call(api, "POST", f"{path}/amend", {"hand": 1, "dealer": "A", "points": 37})  # not a multiple of 5
+    assert status == 422 and doc["errors"][0]["hand"] == 1 and rows(folder) == 4
+    assert call(api, "POST", f"{path}/hands", hand(2, 0, "A"))[0] == 201
+    assert call(api, "POST", f"{path}/end", {})[0] == 200
+    for side in ("A", "B"):
+        assert call(api, "POST", f"{path}/confirm", {"side": side})[0] == 200
+    assert call(api, "POST", f"{path}/amend", {"hand": 2, "dealer": "A", "points": 20})[0] == 423

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from shuangsheng.knockout.apart import NOTHING_APART, Apart
 from shuangsheng.storage.ledger import disk
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.disk import filesystem_type
@@ -79,7 +80,22 @@ def test_a_ledger_at_version_3_gains_the_clock_rows_ids_and_keeps_its_rows(tmp_p
         book.add_clock(1, stop)
         assert book.clock_rows(1) == (start, stop)
     db = sqlite3.connect(tmp_path / DB_NAME)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 4 == SCHEMA_VERSION
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    db.close()
+
+
+def test_a_ledger_at_version_4_gains_what_each_draw_kept_apart(tmp_path: Path) -> None:
+    """Migration 5 adds the units and seeds a draw kept apart: a draw recorded before kept nothing apart, and a new
+    one records and reads back its own."""
+    older_ledger(tmp_path, 4).commit()
+    apart = Apart(units=(("01", "化学系"), ("02", "化学系")), seeds=(("02", 1),))
+    with Ledger.open(tmp_path) as book:
+        old = book.draws()[1]
+        assert old.round.pool == ("01", "02") and old.apart == NOTHING_APART and not old.apart
+        book.record_draw(old.round, {}, apart=apart)
+        assert book.draws()[1].apart == apart
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 5 == SCHEMA_VERSION
     db.close()
 
 

@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(not INSTALLED, reason="no Chinese TrueType font 
 
 MISSING = "\U0002a6a5"  # 𪚥: in no installed Chinese font
 TEAMS = (
-    Team("01", ("王喆", "李堃"), "13800000001"),
+    Team("01", ("王喆", "李堃"), "13800000001", unit="化学系"),
     Team("02", ("赵赟", "钱玥"), "13800000002", "<b>&备注"),
     Team("<b>&", ("<b>&王", "孙昇"), "13800000003"),
     Team("04", ("周琇", "吴镕"), ""),
@@ -277,9 +277,9 @@ def test_rules_follow_the_other_options():
 
 def test_registration_form(pdfs):
     text = text_of(pdfs["registration"])
-    assert "组号队员1队员2联系电话备注" in text
+    assert "组号队员1队员2单位联系电话备注" in text
     assert "2973620" in text
-    assert "01王喆李堃13800000001" in text
+    assert "01王喆李堃化学系13800000001" in text
     assert "<b>&<b>&王孙昇" in text and "<b>&备注" in text
 
 
@@ -287,7 +287,7 @@ def test_blank_registration_form_leaves_the_numbers_blank():
     """A form printed twice must not hand out 01, 02, … twice: the office numbers pairs when typing them in."""
     data = render("registration", teams=())
     text = text_of(data)
-    assert text.endswith("组号队员1队员2联系电话备注")
+    assert text.endswith("组号队员1队员2单位联系电话备注")
     assert "组号由报名处统一编写" in text
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         assert len(pdf.pages) == 1  # blank rows fill the first page only
@@ -616,3 +616,11 @@ def test_six_and_nine_are_underlined_and_an_empty_cell_has_no_cut_lines():
         mid_x, mid_y = (ln["x0"] + ln["x1"]) / 2, (ln["top"] + ln["bottom"]) / 2
         assert not (abs(mid_x - cols[2]) < 1 and last_top < mid_y < last_bottom), ln
         assert not (abs(mid_y - last_bottom) < 1 and cols[1] < mid_x < cols[2]), ln
+
+
+def test_reserve_pairs_register_but_draw_no_lot(tmp_path):
+    teams = (*TEAMS, Team("07", ("候甲", "候乙"), unit="化学系", reserve=True))
+    built = build_all(tmp_path, default_event(), teams, invariant=True)
+    lots = text_of(built.paths[3].read_bytes())
+    assert "（1–6号，共6张）" in lots and "本次6组" in lots and "签号7" not in lots
+    assert "07候甲候乙化学系" in text_of(built.paths[2].read_bytes())

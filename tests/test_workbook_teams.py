@@ -13,7 +13,7 @@ from tests.workbook_cases import TEAMS
 def test_teams_template_example_rows_must_be_removed(tmp_path):
     path = write_teams_template(tmp_path / "teams.xlsx")
     ws = openpyxl.load_workbook(path)["报名表"]
-    assert [c.value for c in ws[1]] == ["组号", "队员1", "队员2", "联系电话", "备注"]
+    assert [c.value for c in ws[1]] == ["组号", "队员1", "队员2", "联系电话", "备注", "单位", "种子", "候补"]
     assert ws["A2"].number_format == "@"
     with pytest.raises(WorkbookError) as info:
         read_teams(path)
@@ -58,3 +58,50 @@ def test_teams_read_ids_as_text_and_name_every_bad_cell(tmp_path):
 def test_write_teams_round_trips(tmp_path):
     teams = tuple(TEAMS.values())
     assert read_teams(write_teams(tmp_path / "teams.xlsx", teams)) == teams
+
+
+def test_units_seeds_and_reserves_round_trip(tmp_path):
+    teams = (Team("01", ("甲一", "甲二"), unit="化学系", seed=2), Team("02", ("乙一", "乙二"), unit="物理系", reserve=True),
+             Team("03", ("丙一", "丙二"), seed=1))
+    assert read_teams(write_teams(tmp_path / "teams.xlsx", teams)) == teams
+
+
+def test_unit_seed_and_reserve_cells_are_checked(tmp_path):
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "报名表"
+    ws.append(["组号", "队员1", "队员2", "种子", "单位", "候补"])  # any order: found by the header
+    ws.append(["01", "甲一", "甲二", 1, "化学系", None])
+    ws.append(["02", "乙一", "乙二", "1", None, "是"])
+    ws.append(["03", "丙一", "丙二", "0", "系" * 31, "否"])
+    ws.append(["04", "丁一", "丁二", 2.0, " 化学系 ", "是 "])
+    ws.append(["05", "戊一", "戊二", "第三", None, None])
+    wb.save(tmp_path / "teams.xlsx")
+    with pytest.raises(WorkbookError) as info:
+        read_teams(tmp_path / "teams.xlsx")
+    assert info.value.messages == [
+        "teams.xlsx 报名表!D3：1 号种子已在第2行，每个种子号只能用一次",
+        "teams.xlsx 报名表!D4：种子应填 1、2、3… 或不填，实际为“0”",
+        "teams.xlsx 报名表!E4：单位最多 30 个字，实际有 31 个字",
+        "teams.xlsx 报名表!F4：候补栏只能填“是”或不填，实际为“否”",
+        "teams.xlsx 报名表!D6：种子应填 1、2、3… 或不填，实际为“第三”",
+    ]
+    for r in (3, 4, 6):
+        ws.cell(r, 4).value = None
+    ws.cell(4, 5).value = ws.cell(4, 6).value = None
+    wb.save(tmp_path / "teams.xlsx")
+    teams = read_teams(tmp_path / "teams.xlsx")
+    assert [(t.id, t.unit, t.seed, t.reserve) for t in teams] == [
+        ("01", "化学系", 1, False), ("02", "", None, True), ("03", "", None, False), ("04", "化学系", 2, True),
+        ("05", "", None, False)]
+
+
+def test_an_old_teams_list_without_the_new_columns_reads_as_before(tmp_path):
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "报名表"
+    ws.append(["组号", "队员1", "队员2", "联系电话", "备注"])
+    ws.append(["01", "甲一", "甲二", "123", "老"])
+    ws.append(["02", "乙一", "乙二", None, None])
+    wb.save(tmp_path / "teams.xlsx")
+    assert read_teams(tmp_path / "teams.xlsx") == (Team("01", ("甲一", "甲二"), "123", "老"), Team("02", ("乙一", "乙二")))

@@ -91,6 +91,7 @@ def serve(
     """现场服务：场地大屏和各桌手机录分（录分码见计分卡），打印地址和裁判台密码。"""
     from shuangsheng.hall import hall
     from shuangsheng.storage.event import is_ipv4, load, missing_folder
+    from shuangsheng.usecases.serve import ensure_codes
 
     if (missing := missing_folder(folder)) is not None:
         fail(missing)
@@ -99,7 +100,7 @@ def serve(
     try:
         event = load(folder)
         with hold(folder):
-            coded = hall.ensure_codes(folder)
+            coded = ensure_codes(folder)
     except UserError as exc:
         fail(exc.messages)
     hosts = ["127.0.0.1"]

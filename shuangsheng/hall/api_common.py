@@ -1,6 +1,7 @@
 """What the two JSON APIs of `serve` share — the table API (`shuangsheng.hall.hall`) and the desk API (`shuangsheng.hall.desk_api`):
-the parsed request and the reply, the Chinese refusals both give, the count of wrong codes and PINs per address,
-the PC's time, and who sits at a table (`Seating`). Reads event.toml and teams.xlsx (cached by their state).
+the parsed request and the reply, the one request check (`request_check`, on the route table of
+`shuangsheng.hall.routes`), the one JSON body parser (`json_body`), the Chinese refusals both give, the count of wrong
+codes and PINs per address, the PC's time, and who sits at a table (`Seating`). Reads event.toml and teams.xlsx (cached by their state).
 """
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from shuangsheng.hall import board
+from shuangsheng.hall import board, routes
+from shuangsheng.hall.server import host_allowed
 from shuangsheng.hall.steady import STEADY
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage import event as event_file
@@ -304,6 +308,40 @@ def json_body(data: bytes) -> object:
 
 def media_type(value: str | None) -> str:
     return (value or "").split(";", 1)[0].strip().lower()
+
+
+# --- the one request check of both APIs ---
+
+
+@dataclass(frozen=True)
+class Words:
+    """What an API says for a path of no route (404, `no_such`) and for a wrong method (405, by the method the path
+    wants: `only["GET"]`, `only["POST"]`)."""
+
+    no_such: str
+    only: Mapping[str, str]
+
+
+def request_check(request: Request, who: str, *, names: Collection[str], port: int, words: Words,
+                  forbidden: Reply | None = None) -> routes.Match | Reply:
+    """The route of a request to the API `who` (`routes.ROUTES`), or its refusal, in the order docs/table-api.md
+    gives: a `Host` not ours (421), an address the API does not answer (`forbidden`: the desk's 403), no route (404)
+    or a wrong method (405), then for a POST a body not `application/json` (415) or over MAX_BODY (413)."""
+    if not host_allowed(request.headers.get("host"), names, port):
+        return refusal(HTTPStatus.MISDIRECTED_REQUEST, NOT_OURS)
+    if forbidden is not None:
+        return forbidden
+    found = routes.resolve(request.method, urlsplit(request.path).path)
+    if isinstance(found, routes.Refused):
+        return refusal(found.status, words.no_such if found.status == HTTPStatus.NOT_FOUND else words.only[found.wanted])
+    if found.route.who != who:  # another API's path, handed to this one
+        return refusal(HTTPStatus.NOT_FOUND, words.no_such)
+    if found.route.method == "POST":
+        if media_type(request.headers.get("content-type")) != "application/json":
+            return refusal(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, NOT_JSON)
+        if max(request.length or 0, len(request.body)) > MAX_BODY:
+            return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, TOO_LARGE)
+    return found
 
 
 # --- a change to a round whose next round is drawn: refused in the write transaction (table API and desk) ---

@@ -29,17 +29,10 @@ import sqlite3
 from collections.abc import Callable, Collection
 from http import HTTPStatus
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from shuangsheng.hall import board
-from shuangsheng.hall import server as display
 from shuangsheng.hall.api_common import (
-    BUSY_WAIT,
-    MAX_BODY,
-    NOT_JSON,
-    NOT_OURS,
     NOT_READY,
-    TOO_LARGE,
     BadBody,
     Meanwhile,
     Reply,
@@ -48,19 +41,19 @@ from shuangsheng.hall.api_common import (
     Seating,
     ServedFile,
     Throttle,
-    busy,
+    Words,
     checked,
     fault,
     json_body,
-    media_type,
     nothing_meanwhile,
     now_iso,
     refusal,
+    request_check,
 )
+from shuangsheng.hall.shared_ledger import PATIENCE, Patience, SharedLedger, patiently
 from shuangsheng.knockout.knockout import is_final, round_title
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.lost import LedgerError, LedgerLost
-from shuangsheng.storage.ledger.queries import DrawReplaced
 from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.storage.workbook import MatchSheet
 from shuangsheng.table import desk, entry
@@ -72,8 +65,6 @@ from shuangsheng.table.state import table_state
 from shuangsheng.usecases.scoring import blank_match, score_match
 from shuangsheng.vocabulary.errors import Issue, issues_json, shown
 
-DESK_PREFIX = "/api/desk"
-DESK_ACTIONS = ("minutes", "reopen", "confirm")
 PIN_HEADER = "x-desk-pin"
 
 NOT_HERE = ("裁判台只能在运行 shuangsheng serve 的这台电脑上打开（http://127.0.0.1:端口/desk）；"
@@ -83,12 +74,12 @@ WRONG_PIN = "裁判台密码不对；请看运行 shuangsheng serve 的电脑上
 TOO_MANY_PINS = "裁判台密码输错的次数太多，请一分钟后再试"
 NO_ROUND = "还没有抽签，没有正在进行的一轮"
 NO_TABLE = "本轮没有第{table}桌"
-REDRAWN_TRIES = 3  # an action whose round was redrawn under it is made again on the new draw, at most this often
 REDRAWING = "本轮正在重新抽签，请稍后再操作一次"
 NEXT_DRAWN = "下一轮刚刚抽签，上一轮的记录已封存，这次操作没有记下；请刷新页面"
 NO_SUCH = "裁判台没有这个地址"
 BUSY_PRESS = "本比赛的记录文件（event.db）正被另一个程序占用，这次操作没有记下；请关掉那个程序（或等命令运行完）后再按一次"
 ONLY = {"GET": "只能用 GET 读取裁判台", "POST": "只能用 POST 提交"}
+WORDS = Words(NO_SUCH, ONLY)
 ID_REUSED = "操作编号 {id} 已用于 {time} 的另一项计时操作，这次没有记录；请刷新页面后再操作"
 CLOCK_MOVED = "另一台电脑的裁判台刚按了本轮计时，您这次按的没有记下；请看一下现在的计时，需要的话再按一次"
 ROUND_MOVED = "现在是第{number}轮，按的时候是第{given}轮（已经抽了下一轮），这次计时操作没有记录；请刷新页面后再操作"
@@ -126,20 +117,6 @@ def desk_allowed(address: str, desk_lan: bool, bound: Collection[str] = ()) -> b
     return desk_lan or is_local(address) or is_own(address, bound)
 
 
-def desk_route(path: str) -> tuple[str, int | None] | None:
-    """`/api/desk` → ("desk", None); `/api/desk/clock` → ("clock", None); `/api/desk/t/<n>/<action>` → (action, n),
-    n = 0 for a table number that is not a number (404 later); None for any other path."""
-    if path in (DESK_PREFIX, DESK_PREFIX + "/"):
-        return "desk", None
-    parts = path[len(DESK_PREFIX) + 1:].split("/") if path.startswith(DESK_PREFIX + "/") else []
-    if parts == ["clock"]:
-        return "clock", None
-    if len(parts) == 3 and parts[0] == "t" and parts[2] in DESK_ACTIONS:
-        number = parts[1]
-        return parts[2], int(number) if number.isascii() and number.isdigit() and len(number) < 6 else 0
-    return None
-
-
 def desk_refusal(status: int, field: str | None, message: str) -> Reply:
     return Reply(status, issues_json((Issue.of_hand(None, field, message),)))
 
@@ -148,15 +125,19 @@ class DeskApi:
     """The desk API: one `handle(request) → Reply` per request, safe from many threads at once. `clock` gives the
     PC's time as ISO 8601 with its offset (injected in tests); `source` is the venue display's cached reading;
     `bound` the addresses the server listens on (`desk_allowed`); `meanwhile` (tests): called at "looked", once a
-    table's action has read the draw in force and who sits there, before its write transaction."""
+    table's action has read the draw in force and who sits there, before its write transaction. `ledger`: the
+    hall's one connection to event.db, shared with the table API (a new one on `served` when not given);
+    `patience`: how long a press waits for another program's lock (`shuangsheng.hall.shared_ledger.Patience`)."""
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, pin: str, desk_lan: bool = False,
                  bound: Collection[str] = (), throttle: Throttle | None = None,
                  source: board.BoardSource | None = None, clock: Callable[[], str] = now_iso,
                  seating: Seating | None = None, served: ServedFile | None = None,
-                 meanwhile: Meanwhile = nothing_meanwhile):
+                 meanwhile: Meanwhile = nothing_meanwhile, ledger: SharedLedger | None = None,
+                 patience: Patience = PATIENCE):
         self.folder = folder
         self.meanwhile = meanwhile
+        self.patience = patience
         self.names = frozenset(names)
         self.port = port
         self.pin = pin
@@ -166,7 +147,7 @@ class DeskApi:
         self.source = source
         self.clock = clock
         self.seating = seating or Seating(folder)
-        self.served = served or ServedFile(folder)  # the event.db serve opened: never another one
+        self.ledger = ledger or SharedLedger(folder, served)  # the event.db serve opened, lent to one request at a time
 
     def handle(self, request: Request) -> Reply:
         try:
@@ -180,61 +161,34 @@ class DeskApi:
             return known
 
     def _handle(self, request: Request) -> Reply:
-        refused = self._refused(request)
+        found = request_check(request, "desk", names=self.names, port=self.port, words=WORDS,
+                              forbidden=None if self.allows(request.address) else refusal(HTTPStatus.FORBIDDEN, NOT_HERE))
+        if isinstance(found, Reply):
+            return found
+        refused = self._pin_refused(request)
         if refused is not None:
             return refused
-        route = desk_route(urlsplit(request.path).path)
-        assert route is not None
-        action, table = route
-        if action == "desk":
-            return self._read()
-        try:
-            body = json_body(request.body)
-        except BadBody as bad:
-            return bad.reply
-        for _ in range(REDRAWN_TRIES):
+        answer, params = found.route.answer, found.params
+        body: object = None
+        if found.route.method == "POST":
             try:
-                if action == "clock":
-                    return self._clock(body, request.address)
-                return self._table(action, table or 0, body, request.address)
-            except DrawReplaced:  # a redraw landed between the look at the round and the write: again
-                continue
-            except sqlite3.OperationalError as exc:  # another program held event.db's lock for BUSY_WAIT, or the disk
-                known = refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY_PRESS) if busy(exc) else fault(exc)
-                if known is None:
-                    raise
-                return known
-        return refusal(HTTPStatus.SERVICE_UNAVAILABLE, REDRAWING)
+                body = json_body(request.body)
+            except BadBody as bad:
+                return bad.reply
 
-    def _writing(self) -> Ledger | None:
-        """The folder's event.db for one press, waiting at most BUSY_WAIT for another program's lock on it."""
-        book = self.served.open()
-        if book is not None:
-            book.wait_for_locks(BUSY_WAIT)
-        return book
+        def attempt(_moved: bool) -> Reply:  # a redrawn round is looked up again as any try
+            if answer == "read":
+                return self._read()
+            if answer == "clock":
+                return self._clock(body, request.address)
+            return self._table(params["action"], table_number(params["table"]), body, request.address)
+
+        return patiently(attempt, self.patience, held=refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY_PRESS),
+                         redrawn=refusal(HTTPStatus.SERVICE_UNAVAILABLE, REDRAWING))
 
     def allows(self, address: str) -> bool:
         """Whether the desk (page and API) answers `address` (`desk_allowed`)."""
         return desk_allowed(address, self.desk_lan, self.bound)
-
-    def _refused(self, request: Request) -> Reply | None:
-        """Everything refused before the desk is read, in the order docs/table-api.md gives."""
-        if not display.host_allowed(request.headers.get("host"), self.names, self.port):
-            return refusal(HTTPStatus.MISDIRECTED_REQUEST, NOT_OURS)
-        if not self.allows(request.address):
-            return refusal(HTTPStatus.FORBIDDEN, NOT_HERE)
-        route = desk_route(urlsplit(request.path).path)
-        if route is None:
-            return refusal(HTTPStatus.NOT_FOUND, NO_SUCH)
-        wanted = "GET" if route[0] == "desk" else "POST"
-        if request.method != wanted and not (wanted == "GET" and request.method == "HEAD"):
-            return refusal(HTTPStatus.METHOD_NOT_ALLOWED, ONLY[wanted])
-        if wanted == "POST":
-            if media_type(request.headers.get("content-type")) != "application/json":
-                return refusal(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, NOT_JSON)
-            if max(request.length or 0, len(request.body)) > MAX_BODY:
-                return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, TOO_LARGE)
-        return self._pin_refused(request)
 
     def _pin_refused(self, request: Request) -> Reply | None:
         if self.throttle.blocked(request.address):
@@ -254,10 +208,9 @@ class DeskApi:
         return parse_time(self.clock())
 
     def _read(self) -> Reply:
-        book = self.served.open()
-        if book is None:
-            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
-        with book:
+        with self.ledger.lend() as book:
+            if book is None:
+                return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
             return Reply(HTTPStatus.OK, self.document(book))
 
     def document(self, book: Ledger) -> dict[str, object]:
@@ -310,10 +263,9 @@ class DeskApi:
         made = entry.parse_made(body)
         if isinstance(made, Issue):
             return Reply(HTTPStatus.UNPROCESSABLE_ENTITY, issues_json((made,)))
-        book = self._writing()
-        if book is None:
-            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
-        with book:
+        with self.ledger.lend() as book:
+            if book is None:
+                return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
             record = current_draw(book)
             if record is None:
                 return desk_refusal(HTTPStatus.CONFLICT, "action", NO_ROUND)
@@ -331,10 +283,9 @@ class DeskApi:
             return Reply(HTTPStatus.OK, self.document(book))
 
     def _table(self, action: str, table: int, body: object, address: str) -> Reply:
-        book = self._writing()
-        if book is None:
-            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
-        with book:
+        with self.ledger.lend() as book:
+            if book is None:
+                return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
             record = current_draw(book)
             if record is None or table not in {p.table for p in record.round.pairings}:
                 return desk_refusal(HTTPStatus.NOT_FOUND, "table", NO_ROUND if record is None else
@@ -350,6 +301,11 @@ class DeskApi:
             if decision.result.http_status >= 400:
                 return Reply(decision.http_status, issues_json(decision.errors))
             return Reply(HTTPStatus.OK, self.document(book))
+
+
+def table_number(typed: str) -> int:
+    """A table number as typed in the path; 0 (a table of no round: 404) for one that is not a number."""
+    return int(typed) if typed.isascii() and typed.isdigit() and len(typed) < 6 else 0
 
 
 def other_round(body: object, number: int) -> Reply | None:

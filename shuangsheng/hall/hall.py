@@ -1,19 +1,21 @@
-"""The hall server behind `shuangsheng serve`: the venue display of `show` at `/`, and the table API (docs/table-api.md) at
-`/api/t/<code>` (GET the table; POST `/hands`, `/end`, `/undo`, `/confirm`).
+"""The hall server behind `shuangsheng serve`: every URL of the route table (`shuangsheng.hall.routes`: the venue
+display of `show` at `/`, the phones' and the desk's pages, the table API and the desk API of docs/table-api.md).
 
-Thin: `TableApi.handle` takes a parsed `Request`, refuses what docs/table-api.md lists (a `Host` not ours 421, a POST not
-`application/json` 415, a body over 16 KB 413, an address with 5 wrong codes in a minute 429, a wrong or outdated
-code 404), and otherwise calls the pure decision of `shuangsheng.table.entry` on the table's committed entries; a decision
-that appends something is made again inside one write transaction of the ledger (`Ledger.decide_entry`): the
-entry is committed to event.db before the answer is given. In that transaction the table's draw must still be
-in force (a change caught by a `draw --redo` is handled again from its code: `DrawReplaced`) and its next
-round not drawn (423, sealed), and event.db still the file serve opened (else 503: `ServedFile`, docs/ledger.md).
-event.db's one connection is kept open between requests and lent to one request at a time (`SharedLedger`); it is
-closed, checkpointing, when the hall stops. The HTTP side is `show`'s hardened
-server (`shuangsheng.hall.server`: connection cap, per-request deadline) with these routes added; the same `TableApi`
-answers in tests without a port. Touches event.db (through `shuangsheng.storage.ledger`) and reads event.toml and
-teams.xlsx; never holds the folder lock. The desk API under /api/desk is `shuangsheng.hall.desk_api.DeskApi`, routed here;
-`GET /api/t/<code>` and the table's accepted POSTs carry the table's round clock (`"clock"`).
+Thin: `TableApi.handle` takes a parsed `Request`, refuses what docs/table-api.md lists (the one request check,
+`request_check`: a `Host` not ours 421, a path of no route 404, a wrong method 405, a POST not `application/json`
+415, a body over 16 KB 413; then an address with 5 wrong codes in a minute 429, a wrong or outdated code 404), and
+otherwise calls the pure decision of `shuangsheng.table.entry` on the table's committed entries; a decision that
+appends something is made again inside one write transaction of the ledger (`Ledger.decide_entry`): the entry is
+committed to event.db before the answer is given. In that transaction the table's draw must still be in force (a
+change caught by a `draw --redo` is handled again from its code: `DrawReplaced`) and its next round not drawn (423,
+sealed), and event.db still the file serve opened (else 503: `ServedFile`, docs/ledger.md). The table API and the
+desk share event.db's one connection, lent to one request at a time, and one retry policy
+(`shuangsheng.hall.shared_ledger`); it is closed, checkpointing, when the hall stops. The HTTP side is `show`'s
+hardened server (`shuangsheng.hall.server`: connection cap, per-request deadline) answering the whole route table;
+the same `TableApi` answers in tests without a port. Touches event.db (through `shuangsheng.storage.ledger`) and
+reads event.toml and teams.xlsx; never holds the folder lock. The desk API under /api/desk is
+`shuangsheng.hall.desk_api.DeskApi`; `GET /api/t/<code>` and the table's accepted POSTs carry the table's round
+clock (`"clock"`).
 """
 
 from __future__ import annotations
@@ -23,15 +25,14 @@ import secrets
 import sqlite3
 import sys
 import threading
-import time
 import traceback
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from shuangsheng.hall import board
+from shuangsheng.hall import board, routes
 from shuangsheng.hall import server as display
 from shuangsheng.hall.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, … and the rest stay importable from here
     BAD_JSON,
@@ -56,6 +57,7 @@ from shuangsheng.hall.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, 
     Seating,
     ServedFile,
     Throttle,
+    Words,
     busy,
     checked,
     fault,
@@ -64,29 +66,23 @@ from shuangsheng.hall.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, 
     nothing_meanwhile,
     now_iso,
     refusal,
+    request_check,
 )
 from shuangsheng.hall.desk_api import DeskApi
+from shuangsheng.hall.shared_ledger import PATIENCE, Patience, SharedLedger, patiently
 from shuangsheng.render.desk_page import desk_page
 from shuangsheng.render.table_page import table_page
-from shuangsheng.storage.ledger.connection import LOCK_WAIT, Ledger
+from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.lost import LedgerError, LedgerLost
-from shuangsheng.storage.ledger.queries import DrawReplaced
 from shuangsheng.storage.ledger.records import DrawRecord
-from shuangsheng.table import entry
+from shuangsheng.table import amend, entry
 from shuangsheng.table.clock import clock_at, parse_time
 from shuangsheng.table.codes import parse_code
 from shuangsheng.table.log import Entry, Stamp, TableSetup
 from shuangsheng.table.state import TableState, table_state
 
-API_PREFIX = "/api/t/"
-DESK_API_PREFIX = "/api/desk"  # the desk API (shuangsheng/hall/desk_api.py)
-TABLE_PAGE = "/t/"  # /t/<code>: the table page for phones (shuangsheng/render/table_page.py)
-DESK_PAGE = "/desk"  # the organiser's page (shuangsheng/render/desk_page.py)
 SEALED = "下一轮已经抽签，本桌的记录已封存，不能再在手机上改动；如有争议请到裁判台"
-ACTIONS = ("hands", "end", "undo", "confirm")
-MOVED_TRIES = 3  # a request whose table was redrawn under it is handled again, at most this many times in all
 MOVING = "本轮刚刚重新抽签，请稍后再提交一次"
-BUSY_TRY = 0.1  # seconds a request holding the ledger waits for another process's lock on event.db, then gives it back
 STOP_WAIT = 5.0  # seconds `Hall.stop` waits for requests in flight to give back (and checkpoint) their ledger
 
 TOO_MANY = "录分码输错的次数太多，请一分钟后再试；录分码印在本桌计分卡上（录分码 XXXX-XXXX）"
@@ -94,109 +90,36 @@ WRONG_CODE = "录分码不对或已作废（重新抽签后换了新码）；请
 NO_SUCH = "没有这个地址"
 NO_LENGTH = "请求须带 Content-Length，不能分块发送（Transfer-Encoding: chunked）"
 ONLY = {"GET": "只能用 GET 读取本桌", "POST": "只能用 POST 提交"}
+WORDS = Words(NO_SUCH, ONLY)
 
 
 @dataclass(frozen=True)
-class Route:
+class Asked:
     code: str  # as typed in the address
     action: str | None  # None: the table itself (GET)
-
-
-def route_of(path: str) -> Route | None:
-    """`/api/t/<code>` or `/api/t/<code>/<action>`; None for any other path."""
-    if not path.startswith(API_PREFIX):
-        return None
-    parts = path[len(API_PREFIX):].split("/")
-    if len(parts) == 1 and parts[0]:
-        return Route(parts[0], None)
-    if len(parts) == 2 and parts[0] and parts[1] in ACTIONS:
-        return Route(parts[0], parts[1])
-    return None
-
-
-class SharedLedger:
-    """event.db's one connection for the table API, lent to one request at a time: the table decisions are made one
-    after the other, each on what the one before it committed. Two phones of a table posting hand n at once are
-    decided in turn (the second finds the first's hand: SAME, without a write transaction), one connection keeps
-    its pages cached instead of re-reading what another wrote, and a hall of request threads waits on one lock
-    instead of trading Python's GIL at every SQLite call (measured with bench/run.py --only load: the p99 of a hand
-    fell from 1.1-1.5 s to 0.6 s, the floor's being 0.35 s). Kept open between requests; closed, and so
-    checkpointed, when the hall stops (`close`). Always on the event.db serve opened (`served`): deleted, emptied or
-    replaced, every request is refused (`LedgerLost`), and the connection is kept as it is, never opened on
-    another file."""
-
-    def __init__(self, folder: Path, served: ServedFile | None = None):
-        self.folder = folder
-        self.served = served or ServedFile(folder)
-        self._turn = threading.Lock()  # held by the request the ledger is lent to
-        self._book: Ledger | None = None
-        self._closed = False
-
-    def _drop(self, *, for_good: bool = False) -> None:
-        """Close the connection; `for_good` (the hall stops): its checkpoint waits for the other connections'
-        readers and writers as any ledger's does, not only the moment a request waits."""
-        if self._book is not None:
-            if for_good:
-                self._book.wait_for_locks(LOCK_WAIT)
-            self._book.close()
-        self._book = None
-
-    @contextlib.contextmanager
-    def lend(self) -> Iterator[Ledger | None]:
-        """The open ledger for one request, once the request before has given it back; None while the folder has
-        no readable event.db. Raises LedgerLost, lending nothing, while event.db is not the file serve opened."""
-        with self._turn:
-            self.served.check(self._book)  # the file still there and whole, and not an older copy written over it
-            if self._book is None:
-                self._book = self.served.open()
-                if self._book is not None:  # a request waiting for another process gives the ledger back meanwhile
-                    self._book.wait_for_locks(BUSY_TRY)
-            if self._book is None:
-                yield None
-                return
-            try:
-                yield self._book
-            except LedgerLost:
-                raise  # rolled back, nothing stored; the connection kept while event.db is not its file
-            except sqlite3.OperationalError as exc:
-                if not busy(exc) or self._book.in_transaction:  # kept while another process holds event.db
-                    self._drop()
-                raise
-            except BaseException:
-                self._drop()  # whatever it was doing is rolled back; a fresh connection next time
-                raise
-            finally:
-                if self._closed:
-                    self._drop(for_good=True)
-
-    def close(self, *, wait: float = 0.0) -> None:
-        """Close (and checkpoint) the ledger, waiting up to `wait` seconds for the request it is lent to: that request
-        closes it as it gives it back, and `serve`'s request threads end with the process."""
-        self._closed = True
-        if self._turn.acquire(timeout=wait):
-            try:
-                self._drop(for_good=True)
-            finally:
-                self._turn.release()
 
 
 class TableApi:
     """The table API: one `handle(request) → Reply` per request, safe from many threads at once. `meanwhile` (tests):
     called with the ledger lent at two moments of each try of a request — "find", before the table's code is looked
     up; "decided", when a change has been decided on the entries committed so far, before the seal is checked and
-    the change decided again and appended in the write transaction."""
+    the change decided again and appended in the write transaction. `ledger`: the hall's one connection to
+    event.db, shared with the desk (a new one on `served` when not given); `patience`: how long a request waits for
+    another program's lock (`shuangsheng.hall.shared_ledger.Patience`)."""
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, throttle: Throttle | None = None,
                  clock: Callable[[], str] = now_iso, seating: Seating | None = None, served: ServedFile | None = None,
-                 meanwhile: Meanwhile = nothing_meanwhile):
+                 meanwhile: Meanwhile = nothing_meanwhile, ledger: SharedLedger | None = None,
+                 patience: Patience = PATIENCE):
         self.folder = folder
         self.meanwhile = meanwhile
+        self.patience = patience
         self.names = frozenset(names)
         self.port = port
         self.throttle = throttle or Throttle()
         self.clock = clock
         self.seating = seating or Seating(folder)
-        self.ledger = SharedLedger(folder, served)  # requests decided one at a time (its docstring says why)
+        self.ledger = ledger or SharedLedger(folder, served)  # requests decided one at a time (its docstring says why)
         self._codes: tuple[object, dict[str, tuple[DrawRecord, int]], int] = ((), {}, 0)  # see `_find`
         self._known: frozenset[str] | None = None  # the codes in force as last read (`_find`), None before
 
@@ -206,41 +129,42 @@ class TableApi:
         self.ledger.close(wait=wait)
 
     def handle(self, request: Request) -> Reply:
-        if not display.host_allowed(request.headers.get("host"), self.names, self.port):
-            return refusal(HTTPStatus.MISDIRECTED_REQUEST, NOT_OURS)
-        route = route_of(urlsplit(request.path).path)
-        if route is None:
-            return refusal(HTTPStatus.NOT_FOUND, NO_SUCH)
-        wanted = "GET" if route.action is None else "POST"
-        if request.method != wanted and not (wanted == "GET" and request.method == "HEAD"):
-            return refusal(HTTPStatus.METHOD_NOT_ALLOWED, ONLY[wanted])
-        if wanted == "POST":
-            if media_type(request.headers.get("content-type")) != "application/json":
-                return refusal(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, NOT_JSON)
-            if max(request.length or 0, len(request.body)) > MAX_BODY:
-                return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, TOO_LARGE)
+        found = request_check(request, "table", names=self.names, port=self.port, words=WORDS)
+        if isinstance(found, Reply):
+            return found
+        asked = Asked(found.params["code"], found.params.get("action"))
         if self.throttle.blocked(request.address):
             return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY)
-        suspect = self._suspect(route.code)
+        suspect = self._suspect(asked.code)
         if suspect and not self.throttle.admit(request.address):  # held before it waits for the ledger
             return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY)
         reply: Reply | None = None
         try:
-            reply = self._answer(request, route, suspect=suspect)
+            reply = self._answer(request, asked, suspect=suspect)
         finally:
             if suspect:  # wrong after all, or right (a draw gave the code since the codes were read)
                 self.throttle.settle(request.address, wrong=reply is not None and reply.status == HTTPStatus.NOT_FOUND)
         return reply
 
-    def _answer(self, request: Request, route: Route, *, suspect: bool) -> Reply:
-        deadline = time.monotonic() + BUSY_WAIT
+    def _answer(self, request: Request, asked: Asked, *, suspect: bool) -> Reply:
+        """The request, tried again as `patience` says (`patiently`); a known fault of the PC's disk or folder, a
+        damaged entry row of this table and a lost event.db said in plain words (503)."""
         try:
-            for attempt in range(MOVED_TRIES):
-                with contextlib.suppress(DrawReplaced):  # a redraw landed meanwhile: the code is looked up again
-                    return self._waiting(request, route, moved=attempt > 0, deadline=deadline, suspect=suspect)
+            return patiently(lambda moved: self._table(request, asked, moved=moved, suspect=suspect), self.patience,
+                             held=refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY),
+                             redrawn=refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING))
         except LedgerLost:  # event.db is not the file serve opened: nothing stored (the console says why)
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, LOST)
-        return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
+        except sqlite3.DatabaseError as exc:
+            known = fault(exc)  # a full disk, a damaged file: said in plain words
+            if known is None:
+                raise
+            return known
+        except ValueError as exc:  # one damaged entry row of this table (`ledger.table_entries`)
+            if isinstance(exc, LedgerError):  # not a row: the ledger as a whole
+                raise
+            self.damaged(exc)
+            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, DAMAGED_TABLE)
 
     def _suspect(self, typed: str) -> bool:
         """A code that is no code, or none of the codes in force as last read: held before it is looked
@@ -248,29 +172,6 @@ class TableApi:
         one address is refused after the fifth, not all looked up while the first ones wait for the ledger."""
         code = parse_code(typed)
         return code is None or (self._known is not None and code not in self._known)
-
-    def _waiting(self, request: Request, route: Route, *, moved: bool, deadline: float, suspect: bool) -> Reply:
-        """The request, tried again while another process holds event.db's lock (`draw`, `score`, a database viewer)
-        until `deadline`: the ledger is given back between tries, so the other phones' requests are answered
-        meanwhile (what is committed can be read during another's write) instead of queueing behind this one."""
-        while True:
-            try:
-                return self._table(request, route, moved=moved, suspect=suspect)
-            except sqlite3.DatabaseError as exc:
-                waiting = isinstance(exc, sqlite3.OperationalError) and busy(exc)
-                known = None if waiting else fault(exc)  # a full disk, a damaged file: said in plain words
-                if known is not None:
-                    return known
-                if not waiting:
-                    raise
-            except ValueError as exc:  # one damaged entry row of this table (`ledger.table_entries`)
-                if isinstance(exc, LedgerError):  # not a row: the ledger as a whole (lost), said by `handle`
-                    raise
-                self.damaged(exc)
-                return refusal(HTTPStatus.SERVICE_UNAVAILABLE, DAMAGED_TABLE)
-            if time.monotonic() >= deadline:  # nothing stored: the phone sends it again (same id) on a 503
-                return refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY)
-            time.sleep(BUSY_TRY)
 
     def _find(self, book: Ledger, code: str) -> tuple[DrawRecord, int] | None:
         """The draw in force and the table whose code in force is `code` (None: a wrong or outdated code), from
@@ -290,14 +191,14 @@ class TableApi:
         decided has been drawn on); a correction goes through the desk and `score`, as on paper."""
         return self._codes[2] > record.round.number
 
-    def _table(self, request: Request, route: Route, *, moved: bool = False, suspect: bool = False) -> Reply:
+    def _table(self, request: Request, asked: Asked, *, moved: bool = False, suspect: bool = False) -> Reply:
         """`moved`: this request's table was redrawn under it (`DrawReplaced`); a code not found now may be
         one the redraw has not carried over yet, so the phone is told to send again (503), not that it is wrong.
         `suspect`: counted as a wrong code already (`_suspect`)."""
         with self.ledger.lend() as book:
             if book is None:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
-            code = parse_code(route.code)
+            code = parse_code(asked.code)
             self.meanwhile("find")
             found = self._find(book, code) if code is not None else None
             if found is None and moved:
@@ -308,14 +209,14 @@ class TableApi:
                 return refusal(HTTPStatus.NOT_FOUND, WRONG_CODE)
             record, table = found
             setup = self.seating.setup(record, table, book)
-            if route.action is None:
+            if asked.action is None:
                 state = table_state(setup, book.table_entries(record.id, table))
                 return Reply(HTTPStatus.OK, state.as_json() | {"clock": self._clock(book, record.id, state)})
             try:
                 body = json_body(request.body)
             except BadBody as bad:
                 return bad.reply
-            decide = decider(route.action, setup, body, Stamp(secrets.token_hex(8), self.clock(),
+            decide = decider(asked.action, setup, body, Stamp(secrets.token_hex(8), self.clock(),
                                                                      request.address))
             decision = decide(book.table_entries(record.id, table))  # on what is committed now, without waiting
             if decision.entry is not None:
@@ -352,7 +253,8 @@ def sealed(decision: entry.Decision) -> Reply:
 def decider(action: str, setup: TableSetup, body: object,
             stamp: Stamp) -> Callable[[tuple[Entry, ...]], entry.Decision]:
     """The pure decision of one POST, over the table's entries as the ledger reads them in its transaction."""
-    decide = {"hands": entry.add_hand, "end": entry.end, "undo": entry.undo, "confirm": entry.confirm}[action]
+    decide = {"hands": entry.add_hand, "end": entry.end, "undo": entry.undo, "amend": amend.amend,
+              "confirm": entry.confirm}[action]
     return lambda entries: decide(setup, entries, body, stamp=stamp)
 
 
@@ -376,23 +278,17 @@ HALL_MESSAGES = {
 
 
 class HallHandler(display.DisplayHandler):
-    """`show`'s pages, and the table API under /api/t/ (JSON in, JSON out)."""
+    """Every route of `routes.ROUTES`: `show`'s pages, the phones' and the desk's pages, and the two JSON APIs
+    (each of their paths answered by its API, JSON in, JSON out, a path of no route included)."""
 
     api: TableApi  # set on the subclass `make_hall` builds
     desk: DeskApi  # the desk API, set there too
     server_version = "shuangsheng-serve"
     messages = HALL_MESSAGES
-
-    @property
-    def allow(self) -> str:  # type: ignore[override]  # a class attribute in the base, a property here
-        return "GET, HEAD, POST" if self._is_api() else "GET, HEAD"
+    route_table = routes.ROUTES
 
     def _is_api(self) -> bool:
-        path = urlsplit(getattr(self, "path", "")).path
-        return path.startswith(API_PREFIX) or path == DESK_API_PREFIX or path.startswith(DESK_API_PREFIX + "/")
-
-    def _answering(self, path: str) -> TableApi | DeskApi:
-        return self.api if urlsplit(path).path.startswith(API_PREFIX) else self.desk
+        return routes.api_of(urlsplit(getattr(self, "path", "")).path) is not None
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         if not self._is_api():
@@ -403,42 +299,18 @@ class HallHandler(display.DisplayHandler):
         self.close_connection = True
         self._reply(refusal(code, text))
 
-    def do_GET(self) -> None:
-        if self._is_api():
-            self._api(body=b"", length=None)
-        else:
-            super().do_GET()
-
-    def do_HEAD(self) -> None:
-        if self._is_api():
-            self._api(body=b"", length=None, send_body=False)
-        else:
-            super().do_HEAD()
-
-    def _respond(self, *, body: bool) -> None:
+    def dispatch(self) -> None:
+        """A path of an API goes to that API whatever its method (its own refusals, in its order); the rest as the
+        route table says."""
         path = urlsplit(self.path).path
-        if path == DESK_PAGE:
-            self._desk(body=body)
+        who = routes.api_of(path)
+        if who is None:
+            super().dispatch()
             return
-        if not path.startswith(TABLE_PAGE):
-            super()._respond(body=body)
-            return
-        try:
-            page = table_page(path[len(TABLE_PAGE):])
-        except ValueError:  # not a code at all; a code of no table is said by the page, from the API's 404
-            self.send_error(HTTPStatus.NOT_FOUND)
-            return
-        self._send(page.decode("utf-8"), "text/html", body=body)
-
-    def _desk(self, *, body: bool) -> None:
-        if not self.desk.allows(self.client_address[0]):
-            self.send_error(HTTPStatus.FORBIDDEN)
-            return
-        self._send(desk_page().decode("utf-8"), "text/html", body=body)
-
-    def do_POST(self) -> None:
-        if not self._is_api():
-            self._refuse()
+        found = routes.resolve(self.command, path, self.route_table)
+        self.allow = found.allow if isinstance(found, routes.Refused) and found.allow else self.allow
+        if self.command != "POST":
+            self._api(who, body=b"", length=None)
             return
         if any(value.strip().lower() != "identity" for value in self.headers.get_all("Transfer-Encoding") or ()):
             self.close_connection = True  # a chunked body is not read (it would be taken for an empty one)
@@ -454,27 +326,44 @@ class HallHandler(display.DisplayHandler):
             return
         if length > MAX_BODY:  # not read: refused as it stands
             self.close_connection = True
-            self._api(body=b"", length=length)
+            self._api(who, body=b"", length=length)
             return
         try:
             body = self.rfile.read(length)
         except (TimeoutError, OSError):
             self.close_connection = True
             return
-        self._api(body=body, length=length)
+        self._api(who, body=body, length=length)
 
-    def _api(self, *, body: bytes, length: int | None, send_body: bool = True) -> None:
+    do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = dispatch
+
+    def _table_page(self, *, body: bool, code: str) -> None:
+        try:
+            page = table_page(code)
+        except ValueError:  # not a code at all; a code of no table is said by the page, from the API's 404
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        self._send(page.decode("utf-8"), "text/html", body=body)
+
+    def _desk_page(self, *, body: bool) -> None:
+        if not self.desk.allows(self.client_address[0]):
+            self.send_error(HTTPStatus.FORBIDDEN)
+            return
+        self._send(desk_page().decode("utf-8"), "text/html", body=body)
+
+    def _api(self, who: str, *, body: bytes, length: int | None) -> None:
         request = Request(self.command, self.path, self.client_address[0],
                           {k.lower(): v for k, v in self.headers.items()}, body, length)
+        answering: TableApi | DeskApi = self.api if who == "table" else self.desk
         try:
-            reply = self._answering(self.path).handle(request)
+            reply = answering.handle(request)
         except Exception:
             traceback.print_exc(file=sys.stderr)
             reply = refusal(HTTPStatus.INTERNAL_SERVER_ERROR, "服务器出了点问题，请看电脑上的提示；这一局请稍后再提交")
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the phone went away: what was
-            self._reply(reply, send_body=send_body)  # accepted is committed all the same
+            self._reply(reply)  # accepted is committed all the same
 
-    def _reply(self, reply: Reply, *, send_body: bool = True) -> None:
+    def _reply(self, reply: Reply) -> None:
         data = reply.body()
         self.send_response(reply.status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
@@ -483,7 +372,7 @@ class HallHandler(display.DisplayHandler):
         if self.close_connection:
             self.send_header("Connection", "close")
         self.end_headers()
-        if send_body and self.command != "HEAD":
+        if self.command != "HEAD":
             self.wfile.write(data)
 
 
@@ -546,30 +435,14 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
     # its browser) must not lock the desk out for a minute
     pins = Throttle(codes.clock, limit=codes.limit, window=codes.window, block=codes.block)
     seating = Seating(folder)
-    served = ServedFile(folder, log)  # the event.db there now: the table API and the desk never use another
+    # the event.db there now, the table API and the desk never using another, through one connection lent in turn
+    ledger = SharedLedger(folder, ServedFile(folder, log))
     handler.api = TableApi(folder, names=names, port=port, throttle=codes, clock=clock, seating=seating,
-                           served=served)
+                           ledger=ledger)
     handler.desk = DeskApi(folder, names=names, port=port, pin=pin or new_pin(), desk_lan=desk_lan,
                            bound=[str(httpd.server_address[0]) for httpd in servers], throttle=pins, source=source,
-                           clock=clock, seating=seating, served=served)
+                           clock=clock, seating=seating, ledger=ledger)
     return Hall(servers, handler.api, handler.desk)
-
-
-# --- codes for rounds drawn before codes existed ---
-
-
-def ensure_codes(folder: Path) -> list[int]:
-    """Entry codes for every table of every draw in force that has none yet (a round drawn before codes
-    existed); returns the rounds that got codes. Writes event.db: call with the folder held."""
-    from shuangsheng.usecases.draw import table_codes
-
-    made = []
-    with Ledger.open(folder) as book:
-        for number, record in book.draws().items():
-            if set(book.codes(record.id)) != {p.table for p in record.round.pairings}:
-                table_codes(book, record.id, record.round)
-                made.append(number)
-    return made
 
 
 def new_pin() -> str:

@@ -1,7 +1,8 @@
 """The read-only web server behind `shuangsheng show`.
 
-It serves two generated resources and nothing else: `/` (the page) and `/board.json` (the views and their version,
-which the page polls), and only to requests naming this server (`Host`: localhost, 127.0.0.1 or the address it
+It serves the TV's routes of the route table (`shuangsheng.hall.routes`) and nothing else: `/` (the page),
+`/board.json` (the views and their version, which the page polls) and `/favicon.ico` (nothing), and only to
+requests naming this server (`Host`: localhost, 127.0.0.1 or the address it
 printed; anything else is 421). No file of the event folder is ever sent, so no path can reach outside it; what it
 serves is read by `shuangsheng.hall.board`. Limits: at most MAX_CONNECTIONS connections, each with READ_SECONDS to
 send its request; the server waits on its socket and its clients, never in a loop that polls.
@@ -24,6 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from shuangsheng.hall import routes
 from shuangsheng.hall.board import SETTLE_SECONDS, BoardSource
 from shuangsheng.render.show_page import page_html
 
@@ -105,8 +107,6 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 
-# path → the handler's method that answers a GET or HEAD of it; anything else is 404
-ROUTES = {"/": "_page", "/board.json": "_board", "/favicon.ico": "_favicon"}
 
 
 class DeadlineReader(io.RawIOBase):
@@ -130,7 +130,8 @@ class DeadlineReader(io.RawIOBase):
 
 
 class DisplayHandler(BaseHTTPRequestHandler):
-    """GET and HEAD of `/` and `/board.json` for a request naming this server; everything else is refused."""
+    """The routes of `routes` (`show`: GET and HEAD of `/`, `/board.json`, `/favicon.ico`) for a request naming this
+    server; everything else is refused as the route table decides (404, or 405 with `Allow`)."""
 
     source: BoardSource  # set on the subclass `make_server` builds
     timeout = READ_SECONDS  # for the whole request, and again for the answer to be taken
@@ -139,7 +140,8 @@ class DisplayHandler(BaseHTTPRequestHandler):
     sys_version = ""
     error_content_type = "text/html; charset=utf-8"
     messages = MESSAGES  # the Chinese wording of each refusal
-    allow = "GET, HEAD"  # the methods answered (said with a refusal of any other)
+    route_table: tuple[routes.Route, ...] = routes.SHOW_ROUTES  # what this server answers
+    allow = ""  # the methods the path has, said with a 405 (and a 501)
 
     def setup(self) -> None:
         super().setup()
@@ -149,6 +151,7 @@ class DisplayHandler(BaseHTTPRequestHandler):
 
     def handle_one_request(self) -> None:
         self.reader.deadline = time.monotonic() + self.timeout
+        self.allow = routes.allowed(self.route_table)  # until the request's path is known: what this server answers
         super().handle_one_request()
 
     def parse_request(self) -> bool:
@@ -161,16 +164,16 @@ class DisplayHandler(BaseHTTPRequestHandler):
             return False
         return True
 
-    def do_GET(self) -> None:
-        self._respond(body=True)
+    def dispatch(self) -> None:
+        """Every method: the route table decides (`routes.resolve`)."""
+        found = routes.resolve(self.command, urlsplit(self.path).path, self.route_table)
+        if isinstance(found, routes.Refused):
+            self.allow = found.allow or self.allow
+            self.send_error(found.status)
+            return
+        self._respond(found)
 
-    def do_HEAD(self) -> None:
-        self._respond(body=False)
-
-    def _refuse(self) -> None:
-        self.send_error(HTTPStatus.METHOD_NOT_ALLOWED)
-
-    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _refuse
+    do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = dispatch
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """The base class's, with the Chinese wording in the page (the status line keeps the standard phrase)."""
@@ -192,13 +195,10 @@ class DisplayHandler(BaseHTTPRequestHandler):
             self.send_header("Allow", self.allow)
         super().end_headers()
 
-    def _respond(self, *, body: bool) -> None:
-        answer = ROUTES.get(urlsplit(self.path).path)
+    def _respond(self, found: routes.Match) -> None:
+        """A page's route: answered by the handler's method `_<answer>` (`routes.ROUTES` names them)."""
         try:
-            if answer is None:
-                self.send_error(HTTPStatus.NOT_FOUND)
-            else:
-                getattr(self, answer)(body=body)
+            getattr(self, f"_{found.route.answer}")(body=self.command != "HEAD", **found.params)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the TV went away mid-answer
         except Exception:

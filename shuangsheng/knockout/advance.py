@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from shuangsheng.knockout.apart import NOTHING_APART, Apart
 from shuangsheng.knockout.draw import check_pool, draw_from_lots, draw_round
-from shuangsheng.knockout.formats import Byes, ThirdPlace
+from shuangsheng.knockout.formats import AvoidSameUnit, Byes, ThirdPlace
 from shuangsheng.knockout.knockout import (
     MAX_TEAMS,
     BracketError,
@@ -178,6 +179,7 @@ class NextRound:
     byes: int = 0
     previous_byes: tuple[str, ...] = ()
     third_place_match: tuple[str, str] | None = None
+    apart: Apart = Apart()  # the units and seeds this draw keeps apart (none: a plain lot)
 
     @property
     def title(self) -> str:
@@ -196,6 +198,7 @@ class NextRound:
             byes=self.byes,
             previous_byes=self.previous_byes,
             third_place_match=self.third_place_match,
+            apart=self.apart,
         )
 
     def from_lots(self, lots: Mapping[str, int] | Sequence[tuple[str, int]]) -> Round:
@@ -216,9 +219,12 @@ def next_round(
     *,
     third_place: ThirdPlace | str = ThirdPlace.SHARED,
     byes: Byes | str = Byes.FIRST_ROUND,
+    apart: Apart = NOTHING_APART,
+    avoid_same_unit: AvoidSameUnit | str = AvoidSameUnit.FIRST_ROUND,
 ) -> NextRound | None:
     """The next round to draw: round 1 from `teams` (team-list order), later rounds from the previous round's
-    `advancing`, with as many byes as `bye_count` gives for its size. None once the final has been drawn. Raises RoundNotDecided naming every undecided match of
+    `advancing`, with as many byes as `bye_count` gives for its size; `apart` (units and seeds) kept apart in round
+1, and in every round with `avoid_same_unit` "every_round". None once the final has been drawn. Raises RoundNotDecided naming every undecided match of
     the last round, DrawError for a field outside 2…128 teams, BracketError if the rounds do not fit."""
     mode = ThirdPlace(third_place)
     teams = tuple(teams)
@@ -228,7 +234,7 @@ def next_round(
             problems.append(f"最多支持{MAX_TEAMS}组参赛，报名表中有{len(teams)}组")
         if problems:
             raise DrawError(problems)
-        return NextRound(1, teams, bye_count(len(teams), byes))
+        return NextRound(1, teams, bye_count(len(teams), byes), apart=apart.among(teams))
     if set(rounds[0].pool) != set(teams):
         extra = [t for t in rounds[0].pool if t not in teams]
         absent = [t for t in teams if t not in rounds[0].pool]
@@ -246,4 +252,5 @@ def next_round(
     if len(adv.advancing) == 2 and mode is ThirdPlace.PLAYOFF and len(adv.losers) == 2:
         match = (adv.losers[0], adv.losers[1])
     size = len(adv.advancing)
-    return NextRound(last.number + 1, adv.advancing, bye_count(size, byes), byes_so_far(rounds), match)
+    later = apart.among(adv.advancing) if AvoidSameUnit(avoid_same_unit) is AvoidSameUnit.EVERY_ROUND else NOTHING_APART
+    return NextRound(last.number + 1, adv.advancing, bye_count(size, byes), byes_so_far(rounds), match, later)

@@ -8,6 +8,7 @@ import random
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 
+from shuangsheng.knockout.apart import NOTHING_APART, Apart, bye_order, repair
 from shuangsheng.knockout.knockout import MIN_TEAMS, DrawError, LotPlan, LotsError, Pairing, Round, bye_count, names_of
 from shuangsheng.knockout.teams import team_name
 
@@ -64,6 +65,7 @@ def draw_round(
     byes: int | None = None,
     previous_byes: Collection[str] = (),
     third_place_match: tuple[str, str] | None = None,
+    apart: Apart = NOTHING_APART,
 ) -> Round:
     """Draw round `number` from `pool` by lot with `random.Random(seed)`; the same inputs give the same draw.
 
@@ -71,7 +73,10 @@ def draw_round(
     shuffled once. The byes go to the last teams in the shuffled order among those with the fewest byes in
     `previous_byes` (so nobody gets a second bye while a team without one is in the pool); the rest pair in
     shuffled order, 甲方 first, at tables 1…n. `third_place_match` (losers of the semi-final, 甲方 first) is
-    added as the last table of a final; it is not drawn by lot.
+    added as the last table of a final; it is not drawn by lot. With `apart` (units and seeds), the seeds take
+    the byes next after the fewest-byes rule, and the pairs are repaired so that units and seeds meet as little as
+    the numbers allow (`shuangsheng.knockout.apart`), with the same `random.Random(seed)`; without, the draw is the
+    plain shuffle.
     """
     pool = tuple(pool)
     problems = _check_number(number) + check_pool(pool) + _check_third_place_match(pool, third_place_match)
@@ -83,12 +88,13 @@ def draw_round(
     if problems:
         raise DrawError(problems)
     order = list(pool)
-    random.Random(seed).shuffle(order)
-    had = Counter(previous_byes)
-    # stable: among equal counts the later in the shuffled order comes first
-    chosen = sorted(reversed(order), key=lambda t: had[t])[:count]
+    rng = random.Random(seed)
+    rng.shuffle(order)
+    # among equal counts (and seeds) the later in the shuffled order comes first
+    chosen = bye_order(order, Counter(previous_byes), apart)[:count]
     playing = [t for t in order if t not in chosen]
-    pairings = [Pairing(i + 1, playing[2 * i], playing[2 * i + 1]) for i in range(len(playing) // 2)]
+    pairs = repair([(playing[2 * i], playing[2 * i + 1]) for i in range(len(playing) // 2)], apart.among(playing), rng)
+    pairings = [Pairing(i, a, b) for i, (a, b) in enumerate(pairs, start=1)]
     return Round(number, pool, _with_third_place(pairings, third_place_match), tuple(chosen), seed)
 
 

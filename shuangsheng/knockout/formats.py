@@ -22,3 +22,10 @@ class Byes(str, enum.Enum):
 
     FIRST_ROUND = "first_round"
     EACH_ROUND = "each_round"
+
+
+class AvoidSameUnit(str, enum.Enum):
+    """Which draws keep units (and seeds) apart: round 1's only (default), or every round's."""
+
+    FIRST_ROUND = "round1"
+    EVERY_ROUND = "every_round"

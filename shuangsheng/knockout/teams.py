@@ -31,6 +31,9 @@ class Team:
     players: tuple[str, str]
     phone: str = ""
     note: str = ""
+    unit: str = ""  # 单位 (e.g. 分工会), blank: none given — a blank unit is no one's unit
+    seed: int | None = None  # 种子 1, 2, …; None: not seeded
+    reserve: bool = False  # 候补: listed apart, never drawn in round 1 (check-in will let reserves take free places)
 
     @property
     def label(self) -> str:
@@ -116,6 +119,15 @@ class TeamRow:
     player2: str
     phone: str = ""
     note: str = ""
+    unit: str = ""
+    seed: str = ""  # as typed: '1', '' …; checked by `validate_teams`
+    reserve: str = ""  # as typed: '是' or ''
+
+
+RESERVE_MARK = "是"
+UNIT_LABEL, SEED_LABEL, RESERVE_LABEL = "单位", "种子", "候补"
+MAX_UNIT_LENGTH = 30
+_REFUSED = 0  # `_Check.seed`'s answer for a 种子 refused (no seed is 0)
 
 
 @dataclass(frozen=True)
@@ -133,8 +145,9 @@ def same_person(name: str) -> str:
 
 def validate_teams(rows: Sequence[TeamRow]) -> tuple[tuple[Team, ...], tuple[TeamProblem, ...]]:
     """Teams in row order, and every problem with its row: each 组号 follows the rule (`id_problem`) and is unique
-    (by `id_key`: A01 and A1 are one 组号), two different players, no player twice. Ids and names are normalised
-    (`normalize`) first."""
+    (by `id_key`: A01 and A1 are one 组号), two different players, no player twice; a 种子 is a whole number from 1
+    and each at most once, a 候补 is “是” or blank, a 单位 at most `MAX_UNIT_LENGTH` characters. Ids, names and
+    units are normalised (`normalize`) first."""
     check = _Check()
     teams = [team for r in rows if (team := check.row(r)) is not None]
     return tuple(teams), tuple(check.problems)
@@ -147,6 +160,7 @@ class _Check:
         self.problems: list[TeamProblem] = []
         self.id_rows: dict[str, tuple[int, str]] = {}  # id_key → (row, 组号 as written)
         self.player_rows: dict[str, tuple[int, str]] = {}
+        self.seed_rows: dict[int, int] = {}  # seed → row
 
     def row(self, r: TeamRow) -> Team | None:
         tid = canonical_id(r.id)
@@ -167,7 +181,43 @@ class _Check:
             if not name or (column == "队员2" and same_person(name) == same_person(p1)):
                 continue
             ok = self.player(r.row, column, name, tid) and ok
-        return Team(tid, (p1, p2), normalize(r.phone), r.note.strip()) if ok else None
+        unit, seed, reserve = self.unit(r), self.seed(r), self.reserve(r)
+        if not ok or unit is None or seed == _REFUSED or reserve is None:
+            return None
+        return Team(tid, (p1, p2), normalize(r.phone), r.note.strip(), unit, seed, reserve)
+
+    def unit(self, r: TeamRow) -> str | None:
+        """The row's 单位 ('' when blank), None when refused (the problem added)."""
+        unit = normalize(r.unit)
+        if len(unit) > MAX_UNIT_LENGTH:
+            self.problems.append(TeamProblem(r.row, UNIT_LABEL, f"单位最多 {MAX_UNIT_LENGTH} 个字，实际有 {len(unit)} 个字"))
+            return None
+        return unit
+
+    def reserve(self, r: TeamRow) -> bool | None:
+        """Whether the row is a 候补 pair, None when its cell is refused (the problem added)."""
+        text = normalize(r.reserve)
+        if text and text != RESERVE_MARK:
+            self.problems.append(
+                TeamProblem(r.row, RESERVE_LABEL, f"候补栏只能填“{RESERVE_MARK}”或不填，实际为“{text[:8]}”"))
+            return None
+        return text == RESERVE_MARK
+
+    def seed(self, r: TeamRow) -> int | None:
+        """The row's 种子 as a number, None when blank, `_REFUSED` when refused (the problem added)."""
+        text = normalize(r.seed)
+        if not text:
+            return None
+        if not (text.isascii() and text.isdigit()) or int(text) < 1:
+            self.problems.append(TeamProblem(r.row, SEED_LABEL, f"种子应填 1、2、3… 或不填，实际为“{text[:8]}”"))
+            return _REFUSED
+        number = int(text)
+        if number in self.seed_rows:
+            self.problems.append(TeamProblem(
+                r.row, SEED_LABEL, f"{number} 号种子已在第{self.seed_rows[number]}行，每个种子号只能用一次"))
+            return _REFUSED
+        self.seed_rows[number] = r.row
+        return number
 
     def team_id(self, row: int, tid: str) -> bool:
         if not tid:

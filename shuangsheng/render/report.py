@@ -91,6 +91,13 @@ def draw_text(report: DrawReport, folder: Path | None = None) -> str:
     for team in r.byes:
         lot = f"（签号{lots[team]}）" if team in lots else ""
         lines.append(f"  轮空：{team_label(report.teams, team)}{lot}，直接进入下一轮")
+    if report.apart:
+        lines.append(f"{report.apart}。")
+    if report.meetings:
+        lines.append("纸签抽出的对阵中，以下各桌同单位或种子相遇（纸签不做调整，如要避开请重新抽纸签）：")
+        lines += [f"  {m}" for m in report.meetings]
+    if report.reserves:
+        lines.append(f"候补组（不参加抽签）：{'、'.join(team_label(report.teams, t) for t in report.reserves)}")
     if report.note:
         lines.append(report.note)
     return "\n".join(lines)
@@ -118,7 +125,7 @@ def check_text(check: DrawCheck) -> str:
     how = f"随机种子 {check.seed} " if check.seed is not None else "纸签签号"
     head = f"第{check.number}轮抽签复核：按 {check.source} 记下的{how}和抽签名单（{len(check.pool)}组）重抽"
     if check.agrees:
-        return f"{head}，对阵与记录一致。"
+        return f"{head}，对阵与记录一致。" + (f"（{check.apart}）" if check.apart else "")
     return "\n".join([f"{head}，结果不一致：", *(f"  {d}" for d in check.differences),
                       "请核对对阵表；round-N.xlsx 可能被改动过或换成了别的文件"])
 

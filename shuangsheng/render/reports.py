@@ -104,6 +104,9 @@ class DrawReport:
     redo: Redo | None = None  # `draw --redo N`: what changed
     codes: Mapping[int, str] = field(default_factory=dict)  # each table's entry code (录分码), by table number
     notes: tuple[str, ...] = ()  # what the folder says (teams.xlsx changed after the draw, rules held)
+    apart: str = ""  # which units and seeds the draw kept apart, one line ('' : none); the draw sheet prints it
+    meetings: tuple[str, ...] = ()  # paper lots: each same-unit or seed-against-seed match they produced
+    reserves: tuple[str, ...] = ()  # round 1: the 候补 pairs of teams.xlsx, not drawn
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,7 @@ class DrawCheck:
     source: str  # where the seed and pool came from: event.db, or the round workbook (a folder from before)
     agrees: bool
     differences: tuple[str, ...]
+    apart: str = ""  # what the redraw kept apart, and from where when not from the record ('': nothing)
 
 
 @dataclass(frozen=True, kw_only=True)

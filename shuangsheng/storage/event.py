@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shuangsheng.game.rules import RulesError, RuleSet
-from shuangsheng.knockout.formats import Byes, ThirdPlace  # re-exported: event.Byes, event.ThirdPlace
+from shuangsheng.knockout.formats import AvoidSameUnit, Byes, ThirdPlace  # re-exported: event.Byes, event.ThirdPlace
 from shuangsheng.storage import files
 from shuangsheng.storage.names import EVENT_FILE
 from shuangsheng.vocabulary.errors import Issue, UserError, shown
@@ -74,6 +74,7 @@ class Event:
     rules: RuleSet = RuleSet()
     third_place: ThirdPlace = ThirdPlace.SHARED
     byes: Byes = Byes.FIRST_ROUND
+    avoid_same_unit: AvoidSameUnit = AvoidSameUnit.FIRST_ROUND
     print: PrintOptions = field(default_factory=PrintOptions)
     serve: ServeOptions = field(default_factory=ServeOptions)
 
@@ -192,6 +193,7 @@ def parse(text: str, *, source: str) -> Event:
         rules=rules,
         third_place=third_place,
         byes=byes,
+        avoid_same_unit=_avoid_same_unit(reader, fmt),
         print=PrintOptions(
             font=reader.text(prn, "print", "font", "") or None,
             large_print=reader.flag(prn, "print", "large_print", True),
@@ -245,6 +247,15 @@ def _syntax_message(text: str, error: str, source: str) -> Issue:
 
 _MISSING = object()
 _SECTIONS = ("event", "registration", "prizes", "rules", "format", "print", "serve")
+
+
+def _avoid_same_unit(reader: _Reader, fmt: dict) -> AvoidSameUnit:
+    rule = reader.text(fmt, "format", "avoid_same_unit", AvoidSameUnit.FIRST_ROUND.value)
+    try:
+        return AvoidSameUnit(rule)
+    except ValueError:
+        reader.problem(f'[format] avoid_same_unit：应为 "round1" 或 "every_round"，实际为 {rule!r}')
+        return AvoidSameUnit.FIRST_ROUND
 
 
 def _serve_options(reader: _Reader, table: dict) -> ServeOptions:

@@ -56,7 +56,7 @@ from dataclasses import dataclass, replace
 from shuangsheng.game.hands import Hand, HandError, RecordError, parse_record
 from shuangsheng.game.levels import Level, Side
 from shuangsheng.game.match import result_summary
-from shuangsheng.table.log import Action, Entry, Stamp, TableSetup, step
+from shuangsheng.table.log import Action, Entry, Stamp, TableSetup, hand_as_json, step
 from shuangsheng.table.state import TableState, remember, replayed, state_of, table_state
 from shuangsheng.table.status import TableStatus
 from shuangsheng.vocabulary.errors import Issue, issues_json, shown
@@ -97,15 +97,20 @@ class Decision:
     state: TableState  # the table after the entry (as it stands when nothing is appended)
     entry: Entry | None = None  # to append, before answering; None when nothing changes
     errors: tuple[HandError, ...] = ()
+    removed: tuple[Entry, ...] = ()  # an amend's: the later hands it removed, to be entered again
 
     @property
     def http_status(self) -> int:
         return self.result.http_status
 
     def as_json(self) -> dict[str, object]:
-        """The answer's body: the state, or {"errors": [...], "state": …} when refused."""
+        """The answer's body: the state (with an amend's `"removed"` hands, in the match record's input form), or
+        {"errors": [...], "state": …} when refused."""
         if self.result in (Result.CREATED, Result.CHANGED, Result.SAME):
-            return self.state.as_json()
+            data = self.state.as_json()
+            if self.removed:
+                data["removed"] = [{"hand": e.hand, **hand_as_json(e.record)} for e in self.removed if e.record]
+            return data
         return {**issues_json(self.errors), "state": self.state.as_json()}
 
 
@@ -178,7 +183,7 @@ def sent_again(table: TableState, made: Made, asked: tuple[object, ...], hand: i
                    f"操作编号 {shown(made.id)} 已用于本桌 {earlier.time[11:16]} 的另一项操作，这次没有记录；{REFRESH}")
 
 
-RECORD_CHANGES = frozenset({Action.HAND, Action.END, Action.UNDO, Action.REOPEN})  # what a stale press must not miss
+RECORD_CHANGES = frozenset({Action.HAND, Action.END, Action.UNDO, Action.REOPEN, Action.AMEND})  # what a stale press must not miss
 
 
 def stale_mark(table: TableState, made: Made) -> Decision | None:

@@ -47,6 +47,7 @@ class Action(str, enum.Enum):
     CONFIRM = "confirm"
     REOPEN = "reopen"
     MINUTES = "minutes"  # the desk's extra minutes for this table (`add`, with a reason)
+    AMEND = "amend"  # hand `hand` replaced by `record`; the hands after it up to `kept` stand, the rest go
 
 
 @dataclass(frozen=True)
@@ -73,11 +74,14 @@ class Entry:
     side: Side | None = None  # CONFIRM
     reason: str = ""  # REOPEN, MINUTES; a desk's CONFIRM (rule 十七)
     add: int | None = None  # MINUTES: the minutes added
+    kept: int | None = None  # AMEND: how many hands stand after it (the later ones the engine refused are removed)
+    unend: bool = False  # AMEND: the end undone with it (a regular hand removed, or the lead at time changed)
 
     @property
     def by_desk(self) -> bool:
         """The desk's action (a reopening, extra minutes, a confirmation for a team): these carry a reason."""
-        return self.action in (Action.REOPEN, Action.MINUTES) or (self.action is Action.CONFIRM and bool(self.reason))
+        return self.action in (Action.REOPEN, Action.MINUTES) or (
+            self.action in (Action.CONFIRM, Action.AMEND) and bool(self.reason))
 
     def as_json(self) -> dict[str, object]:
         """The entry as the ledger stores it (`read_entry` reads it back)."""
@@ -93,6 +97,10 @@ class Entry:
             data["reason"] = self.reason
         if self.add is not None:
             data["add"] = self.add
+        if self.kept is not None:
+            data["kept"] = self.kept
+        if self.unend:
+            data["unend"] = True
         return data
 
     def log_json(self) -> dict[str, object]:
@@ -102,6 +110,8 @@ class Entry:
             data["add"] = self.add
         if self.side is not None:
             data["side"] = self.side.value
+        if self.action is Action.AMEND:
+            data["hand"] = self.hand
         return data | {"reason": self.reason, "address": self.address}
 
 
@@ -124,9 +134,13 @@ def read_entry(data: Mapping[str, object]) -> Entry:
             parsed, _ = parse_record({"hands": [data["record"]]})
             record = parsed.hands[0]
         side = Side(data["side"]) if "side" in data else None
-        hand, add = _whole_or_none(data.get("hand")), _whole_or_none(data.get("add"))
+        hand, add, kept = (_whole_or_none(data.get(key)) for key in ("hand", "add", "kept"))
+        unend = data.get("unend", False)
+        if not isinstance(unend, bool):
+            raise ValueError(unend)
         return Entry(str(data["id"]), Action(data["action"]), str(data["time"]), str(data["address"]),
-                     hand=hand, record=record, side=side, reason=str(data.get("reason", "")), add=add)
+                     hand=hand, record=record, side=side, reason=str(data.get("reason", "")), add=add, kept=kept,
+                     unend=unend)
     except (KeyError, TypeError, RecordError) as exc:
         raise ValueError(f"不是录分记录：{shown(dict(data))}") from exc
 
@@ -173,6 +187,8 @@ def step(log: Log, entry: Entry) -> Log:
         return Log((*hands, entry), ended, frozenset(), locked, extra)
     if action is Action.END:
         return Log(hands, True, frozenset(), locked, extra)
+    if action is Action.AMEND:
+        return _amended(log, entry)
     if entry.hand is None:  # UNDO of the end
         return Log(hands, False, frozenset(), locked, extra)
     if not hands or hands[-1].hand != entry.hand:  # nothing to remove (a decision never appends this)
@@ -180,6 +196,17 @@ def step(log: Log, entry: Entry) -> Log:
     removed = hands[-1]
     ended = ended and removed.record is not None and removed.record.playoff
     return Log(hands[:-1], ended, frozenset(), locked, extra)
+
+
+def _amended(log: Log, entry: Entry) -> Log:
+    """Hand `entry.hand` replaced by the entry itself; the hands after it up to `entry.kept` stand, the rest go; the
+    end undone when the entry says so. (An amend of a hand not standing changes nothing: a decision never appends
+    one.)"""
+    k, kept = entry.hand, entry.kept
+    if k is None or kept is None or not 1 <= k <= len(log.hands) or kept < k:
+        return Log(log.hands, log.ended, frozenset(), log.locked, log.extra_minutes)
+    hands = (*log.hands[: k - 1], entry, *log.hands[k:kept])
+    return Log(hands, log.ended and not entry.unend, frozenset(), log.locked, log.extra_minutes)
 
 
 def desk_log(entries: Sequence[Entry]) -> list[dict[str, object]]:

@@ -13,7 +13,7 @@ from shuangsheng.game.hands import Hand, MatchRecord
 from shuangsheng.game.levels import START, Levels, Side
 from shuangsheng.game.match import MatchResult, Status, replay, result_as_json
 from shuangsheng.game.rules import RuleSet
-from shuangsheng.table.log import Entry, Log, Seat, TableSetup, fold
+from shuangsheng.table.log import Entry, Log, Seat, TableSetup, fold, hand_as_json
 from shuangsheng.table.status import TableStatus, table_status
 from shuangsheng.vocabulary.errors import issues_json
 
@@ -78,8 +78,11 @@ class TableState:
         for side in Side:
             seat = setup.seat(side)
             data[side.value] = {"team": seat.team, "players": list(seat.players)}
+        hands = shown_result["hands"]
+        assert isinstance(hands, list)
+        entered = [hand_as_json(e.record) for e in self.log.hands if e.record is not None]
         data |= {
-            "hands": shown_result["hands"],
+            "hands": [{**h, "entered": e} for h, e in zip(hands, entered, strict=False)],  # as typed: 改这一局 starts from it
             "levels": self.levels.as_json(),
             "next_dealer": shown_result["next_dealer"],
             "status": PHONE_STATUS.get(self.status, self.status.value),

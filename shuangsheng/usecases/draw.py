@@ -13,6 +13,7 @@ from pathlib import Path
 from shuangsheng.game.rules import RuleSet, TieBreak
 from shuangsheng.knockout import knockout
 from shuangsheng.knockout.advance import NextRound, RoundNotDecided, next_round
+from shuangsheng.knockout.apart import NOTHING_APART, Apart, meetings
 from shuangsheng.knockout.draw import draw_from_lots, draw_round
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.knockout.placings import prize_note
@@ -187,8 +188,9 @@ def complete_draw(state: EventFolder, book: Ledger, record: DrawRecord) -> DrawR
         book.record_file(path)
     title = knockout.round_title(drawn.number, len(drawn.pool))
     note = prize_note(drawn, state.event.third_place)
+    apart = record.apart.description() if drawn.seed is not None else ""
     return DrawReport(round=drawn, path=path, seed_generated=False, backup=None, title=title, note=note, teams=teams,
-                      event=state.event, resumed=True, codes=table_codes(book, record.id, drawn))
+                      event=state.event, resumed=True, codes=table_codes(book, record.id, drawn), apart=apart)
 
 
 def _read_lots(lots: Path) -> tuple[tuple[str, int], ...]:
@@ -215,15 +217,20 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
     teams = state.team_map
     with book.atomic():  # the draw and its codes, only on the results it was computed from: all or nothing
         _unchanged(book, state)
+        applied = nxt.apart if entries is None else NOTHING_APART  # paper lots are as drawn in the room
         draw_id = book.record_draw(drawn, {t: teams[t].players for t in drawn.pool if t in teams},
-                                   format={"third_place": state.event.third_place.value, "byes": state.event.byes.value})
+                                   format={"third_place": state.event.third_place.value, "byes": state.event.byes.value,
+                                           "avoid_same_unit": state.event.avoid_same_unit.value}, apart=applied)
         codes = table_codes(book, draw_id, drawn)
     typed = referee(drawn) if referee is not None else None
     workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules), typed=typed)
     book.record_file(path)
     note = prize_note(drawn, state.event.third_place)
+    met = tuple(meetings(((p.a, p.b) for p in drawn.pairings), nxt.apart)) if entries is not None else ()
+    reserves = tuple(t.id for t in state.teams if t.reserve) if drawn.number == 1 else ()
     report = DrawReport(round=drawn, path=path, seed_generated=generated, backup=None, title=nxt.title, note=note,
-                        teams=teams, event=state.event, lots=lots, codes=codes)
+                        teams=teams, event=state.event, lots=lots, codes=codes, apart=applied.description(),
+                        meetings=met, reserves=reserves)
     return report, draw_id
 
 
@@ -233,9 +240,11 @@ def _next_round(state: EventFolder) -> NextRound:
     scores = state.scores()
     stop_if_stale(folder, scores)
     rounds = [s.round for s in scores]
-    ids = list(rounds[0].pool) if rounds else [t.id for t in state.teams]
+    ids = list(rounds[0].pool) if rounds else [t.id for t in state.teams if not t.reserve]  # 候补 pairs are not drawn
+    apart = Apart.of(t for t in state.teams if not t.reserve)
     try:
-        nxt = next_round(ids, rounds, outcomes_by_round(scores), **format_options(state.event))
+        nxt = next_round(ids, rounds, outcomes_by_round(scores), apart=apart,
+                         avoid_same_unit=state.event.avoid_same_unit, **format_options(state.event))
     except RoundNotDecided as exc:
         last = round_path(folder, exc.number)
         hint = (
@@ -310,10 +319,14 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
     earlier = [r for n, r in sorted(rounds.items()) if n < number and r is not None]
     third = next(((p.a, p.b) for p in target.pairings if p.third_place), None)
     byes, previous_byes = len(target.byes), knockout.byes_so_far(earlier)
+    apart = draws[number].apart if number in draws else NOTHING_APART  # as recorded: teams.xlsx may have changed
+    note = apart.description()
     try:
         if target.seed is not None:
             again = draw_round(number, target.pool, seed=target.seed, byes=byes, previous_byes=previous_byes,
-                               third_place_match=third)
+                               third_place_match=third, apart=apart)
+            if not apart and not same_draw(again, target):
+                again, note = _with_units_now(folder, again, target, previous_byes, third)
         else:
             again = draw_from_lots(number, target.lots, target.pool, byes=byes, previous_byes=previous_byes,
                                    third_place_match=third)
@@ -330,7 +343,25 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
         differences.append(f"round-{number}.xlsx 里写的随机种子（{_seed_text(sheet.round.seed)}）与 event.db "
                            f"记下的（{_seed_text(target.seed)}）不同")
     source = "event.db" if number in draws else f"round-{number}.xlsx"
-    return DrawCheck(number, target.seed, target.pool, source, not differences, tuple(differences))
+    return DrawCheck(number, target.seed, target.pool, source, not differences, tuple(differences), note)
+
+
+def _with_units_now(folder: Path, plain: Round, target: Round, previous_byes: Sequence[str],
+                    third: tuple[str, str] | None) -> tuple[Round, str]:
+    """A seeded draw whose record keeps nothing apart (a folder without event.db, or one rebuilt) that the plain
+    lot does not reproduce: drawn again with the units and seeds teams.xlsx has now, kept when that reproduces it
+    (and said); else the plain lot, whose difference `check_draw` names."""
+    try:
+        now = Apart.of(t for t in workbook.read_teams(folder / TEAMS_FILE) if not t.reserve).among(target.pool)
+    except (workbook.WorkbookError, OSError):
+        return plain, ""
+    if not now:
+        return plain, ""
+    again = draw_round(target.number, target.pool, seed=target.seed or 0, byes=len(target.byes),
+                       previous_byes=previous_byes, third_place_match=third, apart=now)
+    if not same_draw(again, target):
+        return plain, ""
+    return again, f"没有记下这一轮抽签时的单位、种子（以前版本的文件夹，或 event.db 重建过），按现在报名表里的单位、种子重抽，{now.description()}"
 
 
 def _draws_to_check(folder: Path) -> dict[int, DrawRecord]:

@@ -186,7 +186,8 @@ def _format_problems(folder: Path, event: Event, draws: Mapping[int, DrawRecord]
     first = next((d.format for d in draws.values() if d.format), None)
     if first is None:
         return []
-    now = {"third_place": event.third_place.value, "byes": event.byes.value}
+    now = {"third_place": event.third_place.value, "byes": event.byes.value,
+           "avoid_same_unit": event.avoid_same_unit.value}  # a draw from before avoid_same_unit did not record it
     changed = [f'{k} 抽签时为 "{v}"，现在为 "{now[k]}"' for k, v in first.items() if k in now and now[k] != v]
     if not changed:
         return []
@@ -220,7 +221,7 @@ def _teams_of_the_draw(listed: tuple[Team, ...], rounds: Sequence[RoundSheet],
         else:
             problems.append(f"{TEAMS_FILE}：{team_id_name(team_id)}已经抽签参赛，报名表里却没有这一行（也没有抽签时的记录）；"
                             "请把这一行补回报名表（没有队员姓名，不能打印对阵表和奖状）")
-    added = [t for t in listed if t.id not in set(pool)]
+    added = [t for t in listed if t.id not in set(pool) and not t.reserve]  # a 候补 pair was never drawn
     if added:
         notes.append(f"报名表里的{'、'.join(team_id_name(t.id) for t in added)}是第1轮抽签之后加的，不在本次比赛的对阵里："
                      "已经抽签的淘汰赛不能再加组，这一组不参加本次比赛的抽签、名次和奖状；如果是误加，请从报名表删去这一行；"

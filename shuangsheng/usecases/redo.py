@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from shuangsheng.knockout import knockout
+from shuangsheng.knockout.apart import NOTHING_APART
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.knockout.placings import prize_note
 from shuangsheng.render.reports import DrawReport, Redo, RoundScore
@@ -87,7 +88,8 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
             if old is not None:
                 book.void_draw(old.id, f"--redo {number}")
             draw_id = book.record_draw(corrected, {t: teams[t].players for t in corrected.pool if t in teams},
-                                       format=old.format if old is not None else None)
+                                       format=old.format if old is not None else None,
+                                       apart=old.apart if old is not None else NOTHING_APART)
             codes = _carry_tables(book, old, draw_id, corrected, _changed(old, corrected))
         _remove_later(folder, voided)  # only now: a redo stopped before this is still named by its recorded draw
         # the voided rounds' papers (their codes no longer work, their results no longer count), also those a

@@ -69,3 +69,44 @@ def test_a_page_for_no_code_at_all_is_404_and_a_wrong_code_says_so(served, brows
         phone.wait_for_selector("text=录分码无效或已过期", timeout=8000)
     finally:
         context.close()
+
+
+def test_an_earlier_hand_corrected_on_the_phone_and_the_later_ones_entered_again_prefilled(served, browser,
+                                                                                           screenshots):
+    """改这一局 on hand 1: typed as B winning the deal, A in fact kept it. Hands 2 and 3 (B dealing) no longer stand:
+    the page says so and shows hand 2 as it was typed, for the player to check and send."""
+    folder, codes, base = served
+    context, phone = phone_in(browser)
+    try:
+        phone.goto(f"{base}/t/{format_code(codes[1]).lower()}")
+        settled(phone)
+        enter_hand(phone, dealer="A", points="85")
+        enter_hand(phone, points="40")
+        enter_hand(phone, points="45")
+        assert hands_in_db(folder, 1) == [1, 2, 3]
+        phone.locator('#hands button[data-amend="1"]').tap()
+        assert "改第1局" in phone.locator("#formTitle").inner_text()
+        assert phone.locator("#pointsValue").inner_text() == "85"  # as typed
+        phone.screenshot(path=str(screenshots / "amend-open.png"), full_page=True)
+        for digit in "35":
+            tap(phone, f'#pad button[data-key="{digit}"]')
+        tap(phone, "#submit")
+        settled(phone)
+        notice = phone.locator("#taken").inner_text()
+        assert "第1局已改好" in notice and "第2局起的 2 局不再成立" in notice
+        assert hands_in_db(folder, 1) == [1]
+        assert phone.locator("#formTitle").inner_text().startswith("第2局")
+        assert phone.locator("#pointsValue").inner_text() == "40"  # hand 2 as typed, waiting to be checked and sent
+        phone.screenshot(path=str(screenshots / "amend-refill.png"), full_page=True)
+        tap(phone, "#submit")
+        settled(phone)
+        assert phone.locator("#pointsValue").inner_text() == "45"  # then hand 3
+        tap(phone, "#submit")
+        settled(phone)
+        assert hands_in_db(folder, 1) == [1, 2, 3]
+        phone.locator('#hands button[data-amend="2"]').tap()
+        tap(phone, "#cancelAmend")  # changed her mind: back to entering hand 4
+        assert phone.locator("#formTitle").inner_text().startswith("第4局")
+        assert phone.errors == []
+    finally:
+        context.close()

@@ -30,7 +30,7 @@ from shuangsheng.render.materials.wording import (
     signed_points,
 )
 from shuangsheng.storage.event import Event
-from shuangsheng.storage.workbook.schema import TEAMS_HEADER
+from shuangsheng.storage.workbook.schema import TEAMS_HEADER, UNIT_LABEL
 
 LOTS_PER_PAGE_COLUMNS = 2
 LOTS_PER_PAGE_ROWS = 6
@@ -98,15 +98,17 @@ def registration_pdf(
     template_dir: Path | None = None,
     invariant: bool = False,
 ) -> bytes:
-    """报名表: one row per pair (组号, two names, phone, 备注), prefilled with `teams`, then blank rows (no 组号)."""
+    """报名表: one row per pair (组号, two names, 单位, phone, 备注), prefilled with `teams`, then blank rows (no 组号)."""
     flow = _flow(event, fonts)
     pieces = [*flow.markup(render("registration.j2", event, template_dir)), flow.space(6)]
-    body: list[list[Cell | str]] = [[*TEAMS_HEADER]]  # the columns of teams.xlsx, in its order
+    header: list[Cell | str] = [*TEAMS_HEADER[:3], UNIT_LABEL, *TEAMS_HEADER[3:5]]  # teams.xlsx's columns a registering pair fills
+    body: list[list[Cell | str]] = [header]
     for team in teams:
         body.append(
             [
                 Cell(team.id, f"第{team.id}组的组号"),
                 *(Cell(p, f"第{team.id}组队员“{p}”") for p in team.players),
+                Cell(team.unit, f"第{team.id}组的单位"),
                 Cell(team.phone, f"第{team.id}组的联系电话"),
                 Cell(team.note, f"第{team.id}组的备注", align=Align.LEFT),
             ]
@@ -114,8 +116,8 @@ def registration_pdf(
     blanks = rows if rows is not None else _blank_rows(flow, pieces, body)
     # Blank rows carry no 组号: the form may be printed twice, and the office numbers the pairs when it types them
     # into teams.xlsx, so no two copies can hand out the same number.
-    body += [[""] * len(TEAMS_HEADER) for _ in range(blanks)]
-    pieces += flow.table(body, [0.12, 0.2, 0.2, 0.22, 0.26], row_height=ROW_HEIGHT)
+    body += [[""] * len(header) for _ in range(blanks)]
+    pieces += flow.table(body, [0.09, 0.15, 0.15, 0.18, 0.23, 0.2], row_height=ROW_HEIGHT)
     return flow.pdf(pieces, title=f"{event.title}报名表", invariant=invariant)
 
 

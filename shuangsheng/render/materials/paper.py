@@ -396,9 +396,11 @@ def draw_sheet_pdf(
     fonts: FontSet | None = None,
     template_dir: Path | None = None,
     invariant: bool = False,
+    apart: str = "",
 ) -> bytes:
     """对阵表 for the wall: every table with both teams and players in large print, the byes, an index 组号 →
-    桌号 in number order, and the seed (or which 签号 met which) that staff can check the draw by. No command
+    桌号 in number order, and the seed (or which 签号 met which) that staff can check the draw by, and `apart`, the line saying which units and
+    seeds the draw kept apart (`DrawReport.apart`; blank: none). No command
     or path: `draw` prints those in the terminal."""
     title = round_title(round_.number, len(round_.pool))
     extra = {
@@ -412,6 +414,7 @@ def draw_sheet_pdf(
         "seed": round_.seed,
         "lots": bool(round_.lots),
         "lot": dict(round_.lots),
+        "apart": apart,
     }
     fonts = fonts or choose_fonts(event.print.font)
     return flow_pdf(render("draw_sheet.j2", event, template_dir, extra), fonts, sizes(event),

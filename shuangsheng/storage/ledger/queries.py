@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from shuangsheng.knockout.apart import NOTHING_APART, Apart
 from shuangsheng.knockout.knockout import Pairing, Round
 from shuangsheng.storage.ledger.lost import FileId, LedgerLost, Loss, file_loss
 from shuangsheng.storage.ledger.records import DrawRecord, Fingerprint, ScoredRecord, command_line, fingerprint, now
@@ -92,17 +93,19 @@ class Queries:
     # draws
 
     def record_draw(self, round_: Round, names: dict[str, tuple[str, ...]], *, done: bool = False,
-                    format: dict | None = None) -> int:
+                    format: dict | None = None, apart: Apart = NOTHING_APART) -> int:
         """A new draw of `round_.number` (it supersedes any earlier one of that round); `done` when its files
-        are all there already (a round workbook from before event.db); `format` the [format] it was drawn under."""
+        are all there already (a round workbook from before event.db); `format` the [format] it was drawn under;
+        `apart` the units and seeds it kept apart."""
         pairings = [[p.table, p.a, p.b, p.third_place] for p in round_.pairings]
         with self._transaction() as db:
             cursor = db.execute(
-                "INSERT INTO draw (round, seed, lots, pool, pairings, byes, names, format, at, command) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO draw (round, seed, lots, pool, pairings, byes, names, format, at, command, apart) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (round_.number, round_.seed, _json(round_.lots), _json(round_.pool), _json(pairings),
                  _json(round_.byes), _json({t: list(p) for t, p in names.items()}),
-                 None if format is None else _json(format), now(), command_line()))
+                 None if format is None else _json(format), now(), command_line(),
+                 _json(apart.as_json()) if apart else None))
             draw_id = int(cursor.lastrowid or 0)
             if done:
                 db.execute("INSERT INTO draw_done (draw, at) VALUES (?, ?)", (draw_id, now()))
@@ -121,13 +124,14 @@ class Queries:
         """The draw in force of each round (the newest not voided), by round number."""
         rows = self._db.execute(
             "SELECT d.id, d.round, d.seed, d.lots, d.pool, d.pairings, d.byes, d.names, d.at, "
-            "EXISTS (SELECT 1 FROM draw_done WHERE draw = d.id), d.format FROM draw d "
+            "EXISTS (SELECT 1 FROM draw_done WHERE draw = d.id), d.format, d.apart FROM draw d "
             "WHERE d.id NOT IN (SELECT draw FROM draw_void) ORDER BY d.id")
         found: dict[int, DrawRecord] = {}
-        for draw_id, number, seed, lots, pool, pairings, byes, names, at, done, fmt in rows:
+        for draw_id, number, seed, lots, pool, pairings, byes, names, at, done, fmt, apart in rows:
             round_ = _round_of(number, seed, lots, pool, pairings, byes)
             found[number] = DrawRecord(draw_id, round_, {t: tuple(p) for t, p in json.loads(names).items()},
-                                       bool(done), at, None if fmt is None else json.loads(fmt))
+                                       bool(done), at, None if fmt is None else json.loads(fmt),
+                                       NOTHING_APART if apart is None else Apart.from_json(json.loads(apart)))
         return dict(sorted(found.items()))
 
     def voided_rounds(self, number: int, reason: str | None = None) -> tuple[Round, ...]:

@@ -9,6 +9,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from shuangsheng.knockout.apart import NOTHING_APART, Apart
 from shuangsheng.knockout.knockout import Round
 
 
@@ -28,6 +29,7 @@ class DrawRecord:
     done: bool
     at: str
     format: dict | None = None
+    apart: Apart = NOTHING_APART  # the units and seeds the draw kept apart
 
 
 @dataclass(frozen=True)

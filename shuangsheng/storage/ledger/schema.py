@@ -100,5 +100,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE clock ADD COLUMN request TEXT NOT NULL DEFAULT ''
     """,
+    # 5: the units and seeds a draw kept apart (JSON {"units": {team: unit}, "seeds": {team: seed}}; NULL: none,
+    # as for every draw before this version), so `draw --check` draws again with them whatever teams.xlsx says now
+    """
+    ALTER TABLE draw ADD COLUMN apart TEXT
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from shuangsheng.game.hands import OFFENSE_CN
 from shuangsheng.game.levels import LABELS, Side
-from shuangsheng.knockout.teams import Team
+from shuangsheng.knockout.teams import RESERVE_LABEL, SEED_LABEL, UNIT_LABEL, Team
 from shuangsheng.storage.workbook.parsers import (
     CAPTURE_CHOICES,
     MAX_CAPTURE,
@@ -109,8 +109,8 @@ MATCHES_SHEET = "对阵"
 TEAMS_SHEET = "报名表"
 CHECK_SHEET = "检查结果"
 TEAM_ID_LABEL = "组号"
-TEAMS_HEADER = (TEAM_ID_LABEL, "队员1", "队员2", "联系电话", NOTE_LABEL)
-TEAMS_REQUIRED = TEAMS_HEADER[:3]
+TEAMS_HEADER = (TEAM_ID_LABEL, "队员1", "队员2", "联系电话", NOTE_LABEL, UNIT_LABEL, SEED_LABEL, RESERVE_LABEL)
+TEAMS_REQUIRED = TEAMS_HEADER[:3]  # the rest may be missing: a teams.xlsx from before 单位/种子/候补 reads as ever
 EXAMPLE_MARK = "示例，请删除"
 TABLE_LABEL = "桌号"
 SIDE_LABELS = tuple(side.team for side in Side)  # 甲方, 乙方: the teams' 组号 in a match row

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from shuangsheng.knockout.knockout import MAX_TEAMS
-from shuangsheng.knockout.teams import Team, TeamRow, id_refused, validate_teams
+from shuangsheng.knockout.teams import RESERVE_MARK, Team, TeamRow, id_refused, validate_teams
 from shuangsheng.storage.workbook.loading import Uncached, read_file, read_grids
 from shuangsheng.storage.workbook.parsers import blank, parse_team_id, plain_text, show
 from shuangsheng.storage.workbook.problems import Cell, Problem, WorkbookError
@@ -25,7 +25,7 @@ from shuangsheng.storage.workbook.schema import (
     TEAMS_SHEET,
 )
 
-ID_LABEL, FIRST_LABEL, SECOND_LABEL, PHONE_LABEL, NOTE_LABEL = TEAMS_HEADER
+ID_LABEL, FIRST_LABEL, SECOND_LABEL, PHONE_LABEL, NOTE_LABEL, UNIT_LABEL, SEED_LABEL, RESERVE_LABEL = TEAMS_HEADER
 
 
 def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = False, force: bool = False) -> Path:
@@ -56,10 +56,11 @@ def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = Fals
     for col, label in enumerate(TEAMS_HEADER, start=1):
         put(ws, 1, col, label, fm(HEADER))
     rows = list(EXAMPLE_TEAMS if examples else ()) + list(teams)
-    text_columns = (1, 4)  # 组号, 联系电话 as text: a typed 03 stays 03
+    text_columns = (1, 4, 7)  # 组号, 联系电话, 种子 as text: a typed 03 stays 03
     for r, team in enumerate(rows, start=2):
         look = EXAMPLE if team.note == EXAMPLE_MARK else {}
-        values = (team.id, team.players[0], team.players[1], team.phone, team.note)
+        values = (team.id, team.players[0], team.players[1], team.phone, team.note, team.unit,
+                  str(team.seed) if team.seed is not None else "", RESERVE_MARK if team.reserve else "")
         for col, value in enumerate(values, start=1):
             put(ws, r, col, value or None, fm(look, TEXT_FORMAT if col in text_columns else {}))
     last = max(TEAMS_ROWS, len(rows) + 1)
@@ -76,8 +77,9 @@ def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = Fals
             "error_type": "stop", "error_title": f"{label}填写有误", "error_message": message,
             "input_title": label, "input_message": message,
         })
-    widths = column_widths([TEAMS_HEADER] + [(t.id, *t.players, t.phone, t.note) for t in rows])
+    widths = column_widths([TEAMS_HEADER] + [(t.id, *t.players, t.phone, t.note, t.unit) for t in rows])
     widths[1], widths[4], widths[5] = max(widths.get(1, 6), 8), max(widths.get(4, 6), 14), max(widths.get(5, 6), 24)
+    widths[6] = max(widths.get(6, 6), 12)
     set_widths(ws, widths)
     ws.freeze_panes(1, 0)
     print_setup(ws, title_row=1)
@@ -90,6 +92,8 @@ def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = Fals
             "3. 每位队员只能参加一组。",
             f"4. 备注为“{EXAMPLE_MARK}”的行是示例，抽签前请删除这些行。",
             "5. 请保留第一行的表头，不要改动工作表名“报名表”。",
+            "6. 单位、种子、候补可不填：同一单位的组第1轮尽量不相遇；种子填 1、2、3…（每个号只用一次），种子之间第1轮尽量不相遇；",
+            f"   候补填“{RESERVE_MARK}”：候补组不参加第1轮抽签（报到功能完成后，候补组可补入缺席组的位置）。",
         ),
         start=1,
     ):
@@ -162,7 +166,7 @@ def holds_no_teams(path: Path) -> bool:
     if grid is None or found is None:
         return False
     header_row, columns = found
-    untouched = {(t.id, *t.players, t.phone, t.note) for t in EXAMPLE_TEAMS}
+    untouched = {(t.id, *t.players, t.phone, t.note, "", "", "") for t in EXAMPLE_TEAMS}
     for r in range(header_row + 1, grid.max_row + 1):
         row = tuple(plain_text(grid.get(r, columns[label])) if label in columns else "" for label in TEAMS_HEADER)
         if any(row) and row not in untouched:
@@ -183,4 +187,4 @@ def _team_row(r: int, raw: Mapping[str, object]) -> tuple[TeamRow | None, list[t
     if EXAMPLE_MARK in note or note.startswith("示例"):
         return None, [(NOTE_LABEL, f"这是模板里的示例行（备注为“{note}”）；请删除这一行，或填入真实报名并清空备注")]
     return TeamRow(r, team_id, plain_text(raw[FIRST_LABEL]), plain_text(raw[SECOND_LABEL]), plain_text(raw[PHONE_LABEL]),
-                   note), []
+                   note, plain_text(raw[UNIT_LABEL]), plain_text(raw[SEED_LABEL]), plain_text(raw[RESERVE_LABEL])), []

@@ -37,7 +37,8 @@ def build_all(
     """Write the six documents into the event folder, replacing those we wrote last time; if a person changed
     one (or it was never ours), write none of them unless `force`.
 
-    `font` (--font) wins over `[print] font`; `lots` defaults to the number of teams.
+    `font` (--font) wins over `[print] font`; `lots` defaults to the number of teams drawn (the 候补 pairs are
+    not: they are on the 报名表 and the 纪念品 sheet, never in round 1's lots).
     """
     paths = [folder / name for name in MATERIALS]
     for path in paths:
@@ -45,7 +46,8 @@ def build_all(
     fonts = choose_fonts(font, event.print.font)
     template_dir = folder / TEMPLATES_DIR
     teams = tuple(teams or ())
-    count = lots if lots is not None else len(teams)
+    drawn = [t for t in teams if not t.reserve]
+    count = lots if lots is not None else len(drawn)
     if not count:
         count = DEFAULT_LOTS
         fonts.warn(f"还没有报名名单，抽签签条先按{DEFAULT_LOTS}张打印；可用 --lots 指定张数")
@@ -54,7 +56,7 @@ def build_all(
         NOTICE: notice_pdf(event, **common),
         RULES: rules_pdf(event, **common),
         REGISTRATION: registration_pdf(event, teams, **common),
-        LOTS: lots_pdf(event, count, field=count if count == len(teams) else None, **common),
+        LOTS: lots_pdf(event, count, field=count if count == len(drawn) else None, **common),
         SOUVENIR: souvenir_pdf(event, teams, **common),
         SIGNOFF: signoff_pdf(event, **common),
     }
