@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from shuangsheng.table.amend import amend
 from shuangsheng.table.entry import Result
 from shuangsheng.table.log import Action, Entry, desk_log, fold, read_entry
-from shuangsheng.table.state import EntryStatus
+from shuangsheng.table.status import TableStatus
 from tests.test_entry import EXAMPLE_HANDS, EXAMPLE_PLAYOFF, SETUP, TO_ACE, Phone, folded
 
 
@@ -50,12 +50,12 @@ def test_later_hands_the_engine_refuses_are_removed_and_handed_back_prefilled() 
 def test_an_amend_that_makes_a_side_pass_a_removes_what_followed_it() -> None:
     """Hand 5 typed as A losing the deal at A; in fact A passed A there: hand 6 cannot have come."""
     phone = Amending().hands([*TO_ACE[:4], {"dealer": "A", "points": 80}, {"dealer": "B", "points": 40}])
-    assert phone.state.status is EntryStatus.PLAYING
+    assert phone.state.status is TableStatus.OPEN
     assert phone.amend(4, TO_ACE[3]).result is Result.SAME  # the same content: nothing to do
     decision = phone.amend(5, {"dealer": "A", "points": 0})
     assert decision.result is Result.CHANGED and decision.entry.kept == 5
     assert decision.as_json()["removed"] == [{"hand": 6, "dealer": "B", "points": 40}]
-    assert phone.state.status is EntryStatus.PASSED_A and len(phone.state.log.hands) == 5
+    assert phone.state.status is TableStatus.PASSED_A and len(phone.state.log.hands) == 5
 
 
 def test_a_wrong_correction_is_refused_with_the_engine_s_records_and_nothing_changes() -> None:
@@ -69,19 +69,19 @@ def test_a_wrong_correction_is_refused_with_the_engine_s_records_and_nothing_cha
 
 def test_the_end_stays_when_the_lead_at_time_is_the_same_and_goes_when_it_changes() -> None:
     phone = Amending().hands([{"dealer": "A", "points": 35}, {"dealer": "A", "points": 40}])
-    assert phone.end().state.status is EntryStatus.DECIDED  # A leads 6/2 when time is up
+    assert phone.end().state.status is TableStatus.DECIDED  # A leads 6/2 when time is up
     decision = phone.amend(2, {"dealer": "A", "points": 20})
     assert decision.result is Result.CHANGED and not decision.entry.unend
-    assert phone.state.log.ended and phone.state.status is EntryStatus.DECIDED
+    assert phone.state.log.ended and phone.state.status is TableStatus.DECIDED
     decision = phone.amend(1, {"dealer": "A", "points": 85})  # B wins the deal at hand 1: the lead changes
-    assert decision.entry.unend and not phone.state.log.ended and phone.state.status is EntryStatus.PLAYING
+    assert decision.entry.unend and not phone.state.log.ended and phone.state.status is TableStatus.OPEN
 
 
 def test_an_amend_that_breaks_the_tie_at_time_takes_the_playoff_hands_and_the_end_with_it() -> None:
     phone = Amending().hands(EXAMPLE_HANDS)
     phone.end()
     phone.hand(7, EXAMPLE_PLAYOFF)
-    assert phone.state.status is EntryStatus.DECIDED
+    assert phone.state.status is TableStatus.DECIDED
     decision = phone.amend(6, {"dealer": "B", "points": 0})  # B keeps the deal by three: no longer tied at time
     assert decision.result is Result.CHANGED and decision.entry.unend and decision.entry.kept == 6
     assert decision.as_json()["removed"] == [{"hand": 7, "dealer": "B", "points": 20, "playoff": True}]

@@ -886,7 +886,7 @@ def test_a_confirmed_phone_table_stays_final_on_the_tv_once_its_card_is_typed_to
 
     def shown() -> tuple[str, bool, str]:
         view = next(t for t in room.source.board().current.tables if t.table == 1)
-        return view.status_text, view.final, view.source
+        return view.status_text, view.final, view.record.source.value
 
     assert shown()[1:] == (True, "phone")
     workbook.fill_round(folder / "round-1.xlsx", {1: record})

@@ -148,7 +148,7 @@ def test_an_unexpected_failure_is_a_calm_page_not_a_traceback(tmp_path, serve, m
     def broken(folder):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(board, "load_board", broken)
+    monkeypatch.setattr(board, "read_folder", broken)
     status, _, body = request(serve(tmp_path), "GET", "/")
     text = body.decode("utf-8")
     assert status == 500 and "大屏暂时出了点问题" in text and "boom" not in text and "Traceback" not in text

@@ -19,7 +19,8 @@ from shuangsheng.game.rules import RuleSet, TieBreak
 from shuangsheng.table.desk_actions import add_minutes, desk_confirm, reopen
 from shuangsheng.table.entry import Result, add_hand, confirm, end, parse_hand_request, undo
 from shuangsheng.table.log import Action, Entry, Log, Seat, Stamp, TableSetup, desk_log, fold, hand_as_json, read_entry
-from shuangsheng.table.state import EntryStatus, TableState, replayed, table_state
+from shuangsheng.table.state import TableState, replayed, table_state
+from shuangsheng.table.status import TableStatus
 
 SETUP = TableSetup(round=2, table=7, a=Seat("03", ("张三", "李四")), b=Seat("08", ("王五", "赵六")))
 
@@ -102,13 +103,13 @@ def folded(setup: TableSetup, entries: list[Entry]) -> TableState:
 
 def ended_tied() -> Phone:
     phone = Phone().hands(EXAMPLE_HANDS)
-    assert phone.end().state.status is EntryStatus.NEEDS_PLAYOFF
+    assert phone.end().state.status is TableStatus.NEEDS_PLAYOFF
     return phone
 
 
 def decided() -> Phone:
     phone = ended_tied()
-    assert phone.hand(7, EXAMPLE_PLAYOFF).state.status is EntryStatus.DECIDED
+    assert phone.hand(7, EXAMPLE_PLAYOFF).state.status is TableStatus.DECIDED
     return phone
 
 
@@ -272,7 +273,7 @@ def test_playoff_marked_before_the_end_is_invalid():
 
 def test_a_hand_after_passing_a_is_a_conflict():
     phone = Phone().hands(TO_ACE)
-    assert phone.state.status is EntryStatus.PASSED_A and phone.state.winner is Side.A
+    assert phone.state.status is TableStatus.PASSED_A and phone.state.winner is Side.A
     decision = phone.hand(6, {"dealer": "A", "points": 0})
     assert decision.result is Result.CONFLICT and "比赛已结束" in decision.errors[0].message
     assert len(phone.entries) == 5
@@ -294,8 +295,8 @@ def test_rule_16_a_hand_after_the_end_is_a_playoff_hand():
 def test_a_tied_playoff_hand_leaves_the_match_needing_another():
     phone = ended_tied()
     assert phone.hand(7, {"dealer": "B", "points": 80}).state.levels.a.label == "7"  # A takes the deal, +0
-    assert phone.state.status is EntryStatus.NEEDS_PLAYOFF and phone.state.winner is None
-    assert phone.hand(8, {"dealer": "A", "points": 75}).state.status is EntryStatus.DECIDED
+    assert phone.state.status is TableStatus.NEEDS_PLAYOFF and phone.state.winner is None
+    assert phone.hand(8, {"dealer": "A", "points": 75}).state.status is TableStatus.DECIDED
 
 
 def test_a_locked_table_refuses_hands_and_undos_but_repeats_stay_200():
@@ -317,10 +318,10 @@ def test_a_locked_table_refuses_hands_and_undos_but_repeats_stay_200():
 
 def test_rule_16_playing_until_the_end_even_with_levels_apart():
     phone = Phone().hands(EXAMPLE_HANDS[:1])
-    assert phone.state.status is EntryStatus.PLAYING and phone.state.winner is None
+    assert phone.state.status is TableStatus.OPEN and phone.state.winner is None
     decision = phone.end()
     assert decision.result is Result.CHANGED and decision.http_status == 200
-    assert (decision.state.status, decision.state.winner, decision.state.log.ended) == (EntryStatus.DECIDED, Side.A, True)
+    assert (decision.state.status, decision.state.winner, decision.state.log.ended) == (TableStatus.DECIDED, Side.A, True)
 
 
 def test_end_on_a_match_already_over_is_the_same_state():
@@ -330,7 +331,7 @@ def test_end_on_a_match_already_over_is_the_same_state():
     assert tied.end().result is Result.SAME
     passed = Phone().hands(TO_ACE)
     same = passed.end()
-    assert same.result is Result.SAME and not same.state.log.ended and same.state.status is EntryStatus.PASSED_A
+    assert same.result is Result.SAME and not same.state.log.ended and same.state.status is TableStatus.PASSED_A
 
 
 def test_end_without_any_hand_is_a_conflict():
@@ -341,7 +342,7 @@ def test_end_without_any_hand_is_a_conflict():
 def test_rule_16_tie_break_dealer_decides_at_the_end_without_playoff():
     phone = Phone(TableSetup(1, 1, SETUP.a, SETUP.b, RuleSet(tie_break=TieBreak.DEALER))).hands(EXAMPLE_HANDS)
     state = phone.end().state
-    assert (state.status, state.winner) == (EntryStatus.DECIDED, Side.B)
+    assert (state.status, state.winner) == (TableStatus.DECIDED, Side.B)
     assert phone.hand(7, EXAMPLE_PLAYOFF).result is Result.CONFLICT
 
 
@@ -462,15 +463,15 @@ def test_undoing_the_last_regular_hand_after_the_end_reopens_the_regular_hands()
     phone = ended_tied()
     decision = phone.undo({"hand": 6})
     assert decision.result is Result.CHANGED
-    assert (decision.state.log.ended, decision.state.status, len(decision.state.log.hands)) == (False, EntryStatus.PLAYING, 5)
+    assert (decision.state.log.ended, decision.state.status, len(decision.state.log.hands)) == (False, TableStatus.OPEN, 5)
     assert not phone.hand(6, EXAMPLE_HANDS[5], id="again").entry.record.playoff
 
 
 def test_undoing_a_playoff_hand_keeps_the_end():
     phone = decided()
     state = phone.undo({"hand": 7}).state
-    assert (state.log.ended, state.status) == (True, EntryStatus.NEEDS_PLAYOFF)
-    assert phone.undo({"hand": 6}).state.status is EntryStatus.PLAYING
+    assert (state.log.ended, state.status) == (True, TableStatus.NEEDS_PLAYOFF)
+    assert phone.undo({"hand": 6}).state.status is TableStatus.OPEN
 
 
 def test_undo_the_end_alone():
@@ -697,7 +698,7 @@ def test_any_sequence_of_requests_leaves_the_state_of_replaying_the_surviving_ha
         assert not state.result.errors
         assert [h["hand"] for h in state.as_json()["hands"]] == list(range(1, len(surviving) + 1))
         assert all(h.playoff for h in surviving[len(surviving) - sum(h.playoff for h in surviving):])  # 加赛 last
-        assert state.log.ended or state.status in (EntryStatus.PLAYING, EntryStatus.PASSED_A)
+        assert state.log.ended or state.status in (TableStatus.OPEN, TableStatus.PASSED_A)
         assert state.log.locked == (state.log.confirmed == {Side.A, Side.B})
         assert not state.log.confirmed or state.over
 

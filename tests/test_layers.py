@@ -65,7 +65,6 @@ KNOWN_VIOLATIONS = {
     ("shuangsheng.render.reports", "shuangsheng.storage.workbook.verify"),  # ScoreReport holds Verification, double entry's result
     ("shuangsheng.render.results", "shuangsheng.storage.workbook.verify"),  # Verification, double entry's result
     ("shuangsheng.render.venue", "shuangsheng.storage.workbook.schema"),  # UNCHECKED, the 未逐局核对 mark
-    ("shuangsheng.table.desk", "shuangsheng.render.venue"),  # TableView, the TV's reading of a table: the table's record should be built here once
     ("shuangsheng.table.sources", "shuangsheng.storage.workbook.problems"),  # Cell, Problem: a difference is a workbook Problem
     ("shuangsheng.table.sources", "shuangsheng.storage.workbook.round_reader"),  # FinalCard, MatchSheet: the paper sheet's records live with the workbook reader
     ("shuangsheng.table.sources", "shuangsheng.storage.workbook.schema"),  # UNCHECKED, YES_MARK: the sheet's marks

@@ -1,9 +1,10 @@
 """What the venue display shows, read from the event folder (`BoardSource`): the TV's views and the round clock,
-read again only once the folder's files have changed and settled. The folder is read through `shuangsheng.usecases`
-(`awards.bracket`, the folder's scores, `announced`), the same calls `score` and `awards` make; the CLI writes its
-files atomically, and a file still changing (a referee's workbook being saved) is left alone until it has been quiet
-for a moment. A round file that was read and is gone is said on the page over the views last read. Reads the
-folder (event.toml, teams.xlsx, round-N.xlsx, event.db); writes nothing."""
+read again only once the folder's files have changed and settled. The folder is read through
+`shuangsheng.usecases.show` (the calls `score` and `awards` make); when only event.db changed, only the tables whose
+phone entries changed are read and scored again (`with_new_entries`). The CLI writes its files atomically, and a
+file still changing (a referee's workbook being saved) is left alone until it has been quiet for a moment. A round
+file that was read and is gone is said on the page over the views last read. Reads the folder (event.toml,
+teams.xlsx, round-N.xlsx, event.db); writes nothing."""
 
 from __future__ import annotations
 
@@ -16,15 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from shuangsheng.hall.steady import STEADY
-from shuangsheng.render import venue
 from shuangsheng.render.show_page import version_of, views_html
 from shuangsheng.render.venue import Board
 from shuangsheng.storage.ledger import marks
-from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.storage.ledger.connection import Ledger, kept_open
 from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE, round_files, round_number
+from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.table.clock import ClockRow, clock_at
-from shuangsheng.usecases.announced import announced_tables
-from shuangsheng.usecases.awards import bracket
+from shuangsheng.usecases.show import Reading, read_folder, with_new_entries
 from shuangsheng.vocabulary.errors import UserError
 
 DEFAULT_TITLE = "场地大屏"
@@ -44,10 +44,8 @@ ROUND_MISSING_LOG = "如果是有意删除的，请按 Ctrl+C 停止大屏，再
 
 
 def load_board(folder: Path) -> Board:
-    """The page data, through the calls `bracket` and `score` make. Raises UserError (its issues, all of them)."""
-    chart, state = bracket(folder)
-    scores = state.scores()
-    return venue.build_board(chart, scores, announced_tables(folder, scores), updated=time.strftime("%H:%M"))
+    """The page data of a whole reading of the folder (`shuangsheng.usecases.show`). Raises UserError."""
+    return read_folder(folder).board
 
 
 @dataclass(frozen=True)
@@ -150,6 +148,8 @@ class BoardSource:
         self._lock = threading.Lock()
         self._watch = Watch()
         self._good: Board | None = None
+        self._reading: Reading | None = None  # the last good reading, and the folder's files then
+        self._reading_files: tuple[FileState, ...] = ()
         self._good_rounds: frozenset[str] = frozenset()
         self._current: Snapshot | None = None
         self._version: tuple[int, ...] | None = None  # event.db's, when the clock was last read
@@ -158,8 +158,8 @@ class BoardSource:
 
     def current(self) -> Snapshot:
         """The views, read again when the folder's files changed and settled, or at once when only event.db did
-        (a commit is atomic: nothing to wait for)."""
-        with self._lock:
+        (a commit is atomic: nothing to wait for). event.db is opened once for the clock and the reading."""
+        with self._lock, kept_open(self.folder):
             files = folder_fingerprint(self.folder)
             version = marks.version(self.folder)
             if version != self._version or files != self._clock_files:
@@ -182,6 +182,14 @@ class BoardSource:
         with self._lock:
             return self._good
 
+    def round_sheet(self, number: int) -> RoundSheet | None:
+        """Round `number`'s workbook as the last good reading of the folder read it (refreshed as `current` does),
+        for the desk: None before any, or when that reading has no such round."""
+        self.current()
+        with self._lock:
+            rounds = self._reading.rounds if self._reading is not None else ()
+            return next((s for s in rounds if s.round.number == number), None)
+
     def clock_json(self, now: dt.datetime) -> tuple[dict[str, object] | None, str]:
         """The round clock at `now` as `/board.json` gives it (None before the desk starts it), and a mark of its
         state — its rows and minutes ("" before any row): a start, a stop or new minutes are news, and the page's
@@ -199,12 +207,14 @@ class BoardSource:
             self.log(f"  {ROUND_MISSING_LOG}")
             return snapshot(self._good.title, self._good, (notice,))
         try:
-            board = load_board(self.folder)
+            last = self._reading if self._reading_files == fingerprint else None  # only event.db changed
+            reading = (with_new_entries(last, self.folder) if last is not None else None) or read_folder(self.folder)
         except UserError as exc:
             return self._trouble(problems_of(exc))
-        if self._good is not None:
+        board = reading.board
+        if self._good is not None and reading is not self._reading:
             self.log(f"{time.strftime('%H:%M:%S')} 活动文件夹有变动，大屏已更新")
-        self._good = board
+        self._good, self._reading, self._reading_files = board, reading, fingerprint
         self._good_rounds = rounds_in(fingerprint)
         return snapshot(board.title, board)
 

@@ -14,8 +14,9 @@ POST carries the page's `"id"` for the press and the `"mark"` of what it showed 
 stands and adds nothing; the same id for another action or content, or a new press on an older mark, is 409 —
 decided inside the write transaction (`shuangsheng.table.desk_actions.desk_action`, `shuangsheng.table.clock.decide_clock`).
 
-The workbook's view of each table comes from the venue display's cached reading of the folder (`BoardSource`:
-read again only when the files change), the phone entries and the clock from event.db on every request.
+Each table's record is built by the one builder (`shuangsheng.usecases.scoring.score_match`) from its sheet as the
+venue display last read the folder (`BoardSource`: read again only when the files change) and its phone entries
+and the clock read from event.db on every request.
 """
 
 from __future__ import annotations
@@ -54,11 +55,14 @@ from shuangsheng.knockout.knockout import is_final, round_title
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.lost import LedgerError, LedgerLost
 from shuangsheng.storage.ledger.records import DrawRecord
+from shuangsheng.storage.workbook import MatchSheet
 from shuangsheng.table import desk, entry
 from shuangsheng.table.clock import ClockAction, clock_at, decide_clock, parse_time
 from shuangsheng.table.desk_actions import desk_action
 from shuangsheng.table.log import Action, Entry, Stamp
+from shuangsheng.table.sources import PhoneTable
 from shuangsheng.table.state import table_state
+from shuangsheng.usecases.scoring import blank_match, score_match
 from shuangsheng.vocabulary.errors import Issue, issues_json, shown
 
 PIN_HEADER = "x-desk-pin"
@@ -229,20 +233,21 @@ class DeskApi:
                 if isinstance(exc, LedgerError):
                     raise
                 entries, damaged = (), f"本桌在 event.db 里有一条录分记录损坏了（{exc}）"
-            tables.append(desk.DeskTable(table_state(setup, entries), entries, sheets.get(pairing.table),
-                                         damaged=damaged))
+            state = table_state(setup, entries)
+            sheet = sheets.get(pairing.table)
+            if sheet is None or sheet.pairing != pairing:  # not read yet, or read before a redo changed the table
+                sheet = blank_match(pairing, record.round.number)
+            scored = score_match(sheet, setup.rules, PhoneTable(state) if state.log.hands else None)
+            tables.append(desk.DeskTable(state, entries, scored.record, damaged=damaged))
         round_ = desk.Round(record.round.number, round_title(record.round.number, len(record.round.pool)),
                             is_final(record.round), tuple(tables))
         return desk.desk_json(round_, clock, now, self.folder, clock_mark=len(rows))
 
-    def _sheets(self, number: int) -> dict:
-        """The round workbook's view of each table, from the venue display's cached reading (never a new reading of
-        the workbooks on a poll): {} when the reading is of another round or there is none."""
-        board = self.source.board() if self.source is not None else None
-        current = board.current if board is not None else None
-        if current is None or current.number != number:
-            return {}
-        return {t.table: t for t in current.tables}
+    def _sheets(self, number: int) -> dict[int, MatchSheet]:
+        """The round workbook's sheet of each table, from the venue display's cached reading (never a new reading
+        of the workbooks on a poll): {} when the reading is of another round or there is none."""
+        sheet = self.source.round_sheet(number) if self.source is not None else None
+        return {m.table: m for m in sheet.matches} if sheet is not None else {}
 
     # --- actions ---
 

@@ -1,5 +1,5 @@
 """What the use-cases hand the renderers, the hall and the command line, as records: a round scored table by
-table (`MatchScore`, `RoundScore`), the draw's report (`DrawReport`; `Redo` for `draw --redo`), `draw --check`'s
+table (`MatchScore`, holding the table's one record, and `RoundScore`), the draw's report (`DrawReport`; `Redo` for `draw --redo`), `draw --check`'s
 (`DrawCheck`) and score's (`ScoreReport`). Data only: built by `shuangsheng/usecases/`, read by every renderer;
 nothing is decided here and no file is touched."""
 
@@ -15,7 +15,7 @@ from shuangsheng.game.match import MatchResult
 from shuangsheng.knockout.advance import Advancement
 from shuangsheng.knockout.knockout import MatchOutcome, Round
 from shuangsheng.knockout.teams import Team
-from shuangsheng.table.sources import Source
+from shuangsheng.table.record import Source, TableRecord
 
 if TYPE_CHECKING:  # storage's records these hold (they live with the event folder's readers)
     from shuangsheng.storage.event import Event
@@ -26,18 +26,35 @@ if TYPE_CHECKING:  # storage's records these hold (they live with the event fold
 
 @dataclass(frozen=True, kw_only=True)
 class MatchScore:
+    """One table scored: its sheet as read, the engine's replay, and its one record (`TableRecord`, built by
+    `shuangsheng.usecases.scoring.score_match`), which is what every reader shows."""
+
     match: MatchSheet
     result: MatchResult | None  # None for a walkover, an open sheet or an unreadable one
-    outcome: MatchOutcome
-    problems: tuple[Problem, ...]  # the reader's and the engine's, each at its cell
-    source: Source = Source.PAPER  # where the record came from (docs/README.md)
-    note: str = ""  # '未逐局核对（记分卡遗失）' for a match given by its 终局 cells only
+    record: TableRecord
     phone_hands: tuple[Hand, ...] = ()  # the record's hands when it came from the phone only
-    confirmed: bool = False  # the phone's record accepted by both teams (the table is locked)
+
+    @property
+    def outcome(self) -> MatchOutcome:
+        """The knockout's view of the record: its winner, or why there is none yet."""
+        r = self.record
+        return MatchOutcome(r.table, r.status, r.winner, r.reason)
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        return self.record.problems
+
+    @property
+    def source(self) -> Source:
+        return self.record.source
+
+    @property
+    def note(self) -> str:
+        return self.record.note
 
     @property
     def unchecked(self) -> bool:
-        return self.source is Source.FINAL_ONLY
+        return self.record.unchecked
 
 
 @dataclass(frozen=True)

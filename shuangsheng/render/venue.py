@@ -2,9 +2,10 @@
 
 `build_board` takes what `shuangsheng.usecases` read and scored (the bracket chart with the team list and the
 placings, and every round's score) and returns a `Board`: the registered teams, the current round's draw, the
-latest results, the bracket so far and the placings. It decides nothing itself: levels, winners, 需加赛 and who
-advances come from `shuangsheng.render.results`, the tree from `shuangsheng.knockout.bracket`; this module only picks what a TV shows, lays
-the tree out in screen-sized slots and words it for the hall.
+latest results, the bracket so far and the placings. It decides nothing itself: levels, winners, 需加赛, whether
+a result is final for the hall and who advances come from each table's record (`shuangsheng.table.record`) and
+`shuangsheng.render.results`, the tree from `shuangsheng.knockout.bracket`; this module only picks what a TV
+shows, lays the tree out in screen-sized slots and words it for the hall.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, Column, Slot, 
 from shuangsheng.knockout.knockout import is_final, stage_name
 from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.teams import Team, team_name
-from shuangsheng.render.results import RoundResults, TableResult, round_results
+from shuangsheng.render.results import RoundResults, round_results
 from shuangsheng.storage.workbook.schema import UNCHECKED
+from shuangsheng.table.record import TableRecord
 from shuangsheng.table.status import TableStatus
 
 if TYPE_CHECKING:  # the folder layer reads workbooks; only its types are needed here
@@ -50,10 +52,8 @@ class TableView:
     winner: str | None  # team id, once decided or by walkover, and final for the hall (`final`)
     status_text: str  # the status in a few Chinese words for the TV: 尚未录入, 进行中, 需加赛, 第85组弃权, 未逐局核对…
     unchecked: bool = False  # decided by a lost card's 终局 cells: 未逐局核对 beside the winner
-    final: bool = True  # scored and unchanged since (shuangsheng.usecases.announced), or a phone table both teams confirmed
-    source: str = "paper"  # where the record came from: paper, phone, both, final_only (the desk's states)
-    hands: int = 0  # hands recorded (regular and 加赛)
-    sheet_winner: str | None = None  # team id of the winner as recorded, final or not (the desk shows it)
+    final: bool = True  # `TableRecord.final`: scored and unchanged since, or a phone table both teams confirmed
+    record: TableRecord | None = None  # the record shown
 
     @property
     def css(self) -> str:
@@ -160,14 +160,13 @@ STATUS_CN = {
 PLAYING = "进行中"
 
 
-def status_text(t: TableResult, *, final: bool = True) -> str:
+def status_text(t: TableRecord, *, final: bool = True) -> str:
     """The TV's few words on a table, in the hall's words: 尚未录入, 进行中, 需加赛, 第85组弃权, 记录核对中 (which
-    cells are wrong is for the PC), 未逐局核对 for a lost card's match. A table not `final` (not scored as it stands,
-    or a phone table still playing or not yet confirmed by both teams) is 进行中 whatever it holds."""
-    if _in_play(t):
-        return PLAYING
-    if not final:
-        return STATUS_CN[TableStatus.OPEN] if t.status is TableStatus.OPEN else PLAYING
+    cells are wrong is for the PC), 未逐局核对 for a lost card's match. A table not `final` (`TableRecord.final`:
+    not scored as it stands, or a phone table still playing or not yet confirmed by both teams) is 进行中 whatever
+    it holds, unless nothing is recorded at all."""
+    if not final or t.in_play:
+        return STATUS_CN[TableStatus.OPEN] if t.status is TableStatus.OPEN and not t.playing else PLAYING
     if t.note:
         return UNCHECKED
     if t.status is TableStatus.WALKOVER:
@@ -177,26 +176,13 @@ def status_text(t: TableResult, *, final: bool = True) -> str:
     return STATUS_CN[t.status]
 
 
-def _in_play(t: TableResult) -> bool:
-    """A phone table shows as final only once both teams confirmed it; before that, 进行中 with its levels."""
-    return t.playing or (t.source == "phone" and not t.confirmed and t.status is not TableStatus.INVALID)
-
-
-def _final(t: TableResult, final: Collection[int] | None) -> bool:
-    """Whether the hall sees this table's result as final: as `score` recorded it with the sheet unchanged (`final`,
-    None: every table), or a phone table both teams confirmed; never a phone table still in play."""
-    if _in_play(t):
-        return False
-    return final is None or t.table in final or (t.source in ("phone", "both") and t.confirmed)
-
-
-def _levels(t: TableResult) -> tuple[str, str] | None:
+def _levels(t: TableRecord) -> tuple[str, str] | None:
     return (t.levels.a.label, t.levels.b.label) if t.levels is not None else None
 
 
 def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collection[int] | None = None) -> RoundView:
     """A round as the hall sees it: `final` the tables whose result stands (None: all of them)."""
-    shown = {t.table: _final(t, final) for t in results.tables}
+    shown = {t.table: t.final(final is None or t.table in final) for t in results.tables}
     tables = tuple(
         TableView(
             table=t.table,
@@ -207,11 +193,9 @@ def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collecti
             levels=_levels(t),
             winner=t.winner if shown[t.table] else None,
             status_text=status_text(t, final=shown[t.table]),
-            unchecked=bool(t.note),
+            unchecked=t.unchecked,
             final=shown[t.table],
-            source=t.source,
-            hands=t.hands + t.playoff_hands,
-            sheet_winner=t.winner,
+            record=t,
         )
         for t in results.tables
     )

@@ -1,17 +1,18 @@
 """The desk (裁判台, docs/table-api.md): where the round stands, table by table, as `GET /api/desk` gives it. Pure.
 
-Built from the round's draw (its pairings and the players' names), each table's phone entries replayed
-(`shuangsheng.table.state.TableState`, read live from event.db on every request), what the round workbook says of each table
-(`shuangsheng.render.venue.TableView`: the venue display's cached reading of the folder — status, source, levels), the round
-clock (`shuangsheng.table.clock.Clock`) and `now`.
+Each table is rendered from its one record (`shuangsheng.table.record.TableRecord`, built by
+`shuangsheng.usecases.scoring.score_match` from the round workbook's sheet as last read and the phone entries read
+live from event.db on every request), its phone state (`shuangsheng.table.state.TableState`: the log, who
+confirmed, the extra minutes, the mark), the round clock (`shuangsheng.table.clock.Clock`) and `now`. Nothing is
+decided here that the record says.
 
-A table's state, in the SPEC's words (code → label):
-- `invalid` 有误 — the sheet has errors, paper and phone disagree, or the phone's log no longer replays;
-- `final_only` 终局录入 — only the 终局 cells of a lost card;
-- `paper` 纸质录入 — the sheet holds the record (or a 弃权): the phone has no hand, or its match is not over (as
-  `score` takes it, shuangsheng.table.sources);
+A table's state is the desk's rendering of its record (code → label, `DESK_LABELS`), not a second status:
+- `invalid` 有误 — the record has errors (the sheet's, paper and phone disagreeing, a phone log that no longer
+  replays), or a row of its phone entries cannot be read;
+- `final_only` 终局录入 — the record is a lost card's 终局 cells;
 - `needs_playoff` 需加赛 — tied when time was up, 加赛 to play (on the phone or on the sheet);
-- `not_started` 未开始 — no hand yet; `playing` 第k局进行中 (k = hands + 1);
+- `paper` 纸质录入 — the sheet holds the record (or a 弃权); `not_started` 未开始 — nothing recorded yet;
+- `playing` 第k局进行中 (k = hands + 1) — the phone's match is not over;
 - `to_confirm` 待确认 — the phone's match is over, not both teams have confirmed; `confirmed` 已确认 — both have.
 `quiet`: a table playing or not started while the clock runs, with no entry for more than QUIET_SECONDS (counted
 from its last entry, or from the clock's start or resumption when that is later). `next`: once every table is
@@ -21,107 +22,80 @@ decided (已确认, 纸质录入 with a result, 终局录入), the commands to r
 from __future__ import annotations
 
 import datetime as dt
-import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from shuangsheng.game.levels import Side
-from shuangsheng.render.venue import TableView
 from shuangsheng.table.clock import Clock, parse_time
 from shuangsheng.table.log import Entry, desk_log
-from shuangsheng.table.state import EntryStatus, TableState
+from shuangsheng.table.record import Source, TableRecord
+from shuangsheng.table.state import TableState
 from shuangsheng.table.status import TableStatus
 from shuangsheng.vocabulary.text import command_line
 
 QUIET_SECONDS = 15 * 60
 
-
-class DeskState(str, enum.Enum):
-    NOT_STARTED = "not_started"
-    PLAYING = "playing"
-    TO_CONFIRM = "to_confirm"
-    CONFIRMED = "confirmed"
-    NEEDS_PLAYOFF = "needs_playoff"
-    INVALID = "invalid"
-    PAPER = "paper"
-    FINAL_ONLY = "final_only"
-
-
-LABELS = {
-    DeskState.NOT_STARTED: "未开始",
-    DeskState.TO_CONFIRM: "待确认",
-    DeskState.CONFIRMED: "已确认",
-    DeskState.NEEDS_PLAYOFF: "需加赛",
-    DeskState.INVALID: "有误",
-    DeskState.PAPER: "纸质录入",
-    DeskState.FINAL_ONLY: "终局录入",
+# The desk's words for a record, by the code `GET /api/desk` gives (in the order docs/table-api.md lists them).
+DESK_LABELS = {
+    "not_started": "未开始",
+    "playing": "第k局进行中",
+    "to_confirm": "待确认",
+    "confirmed": "已确认",
+    "needs_playoff": "需加赛",
+    "invalid": "有误",
+    "paper": "纸质录入",
+    "final_only": "终局录入",
 }
 
 
-def label(state: DeskState, hands: int) -> str:
-    """The state in the SPEC's words: 第k局进行中 names the hand being played."""
-    return f"第{hands + 1}局进行中" if state is DeskState.PLAYING else LABELS[state]
+def desk_state(record: TableRecord, *, damaged: bool = False) -> str:
+    """The desk's code for a table's record (a key of DESK_LABELS)."""
+    if damaged or record.status is TableStatus.INVALID:
+        return "invalid"
+    if record.source is Source.FINAL_ONLY:
+        return "final_only"
+    if record.status is TableStatus.NEEDS_PLAYOFF:
+        return "needs_playoff"
+    if record.source is Source.PAPER:
+        recorded = record.levels is not None or record.status is TableStatus.WALKOVER
+        return "paper" if recorded else "not_started"
+    if record.status is TableStatus.OPEN:
+        return "playing"
+    return "confirmed" if record.confirmed else "to_confirm"
+
+
+def label(state: str, hands: int) -> str:
+    """The state in the desk's words: 第k局进行中 names the hand being played."""
+    return DESK_LABELS[state].replace("第k局", f"第{hands + 1}局")
 
 
 @dataclass(frozen=True)
 class DeskTable:
-    """One table of the round at the desk: its phone state, and the sheet's view when the workbook was read."""
+    """One table of the round at the desk: its one record, its phone state and entries."""
 
     phone: TableState
     entries: tuple[Entry, ...]
-    sheet: TableView | None = None
+    record: TableRecord
     damaged: str = ""  # a row of its phone entries cannot be read (the entries are then taken as none): why
 
     @property
     def number(self) -> int:
-        return self.phone.setup.table
+        return self.record.table
 
     @property
-    def on_paper(self) -> bool:
-        """The sheet holds the record (or a 弃权): what `score` takes (shuangsheng.table.sources) when the phone has no hand,
-        or when its match is not over (a phone given up mid-match, the card typed instead)."""
-        sheet = self.sheet
-        if sheet is None or sheet.source != "paper":
-            return False
-        return sheet.status is TableStatus.WALKOVER or sheet.levels is not None
-
-    @property
-    def by_phone(self) -> bool:
-        """The phone's hands are what the desk shows (its levels, hands, winner): it has some, and the sheet is not
-        the record."""
-        return bool(self.phone.log.hands) and not self.on_paper
-
-    @property
-    def state(self) -> DeskState:
-        sheet, phone = self.sheet, self.phone
-        if self.damaged or (sheet is not None and sheet.status is TableStatus.INVALID) or phone.status is EntryStatus.INVALID:
-            return DeskState.INVALID
-        if sheet is not None and sheet.source == "final_only":
-            return DeskState.FINAL_ONLY
-        if sheet is not None and self.on_paper:
-            return DeskState.NEEDS_PLAYOFF if sheet.status is TableStatus.NEEDS_PLAYOFF else DeskState.PAPER
-        if not phone.log.hands:
-            return DeskState.NOT_STARTED
-        if phone.status is EntryStatus.NEEDS_PLAYOFF:
-            return DeskState.NEEDS_PLAYOFF
-        if phone.status is EntryStatus.PLAYING:
-            return DeskState.PLAYING
-        return DeskState.CONFIRMED if phone.log.locked else DeskState.TO_CONFIRM
+    def state(self) -> str:
+        return desk_state(self.record, damaged=bool(self.damaged))
 
     @property
     def decided(self) -> bool:
-        """Nothing more to come from this table: confirmed, on paper with a result, or by its 终局 cells."""
-        state = self.state
-        if state is DeskState.PAPER:
-            return self.sheet is not None and self.sheet.status.has_winner
-        return state in (DeskState.CONFIRMED, DeskState.FINAL_ONLY)
+        """Nothing more to come from this table (`TableRecord.settled`): confirmed, on paper with a result, or by
+        its 终局 cells."""
+        return not self.damaged and self.record.settled
 
     @property
     def hands(self) -> int:
-        if self.by_phone or self.sheet is None:
-            return len(self.phone.log.hands)
-        return self.sheet.hands
+        return self.record.all_hands
 
     @property
     def last_entry(self) -> str | None:
@@ -130,27 +104,19 @@ class DeskTable:
         return times[-1] if times else None
 
     def levels(self) -> dict[str, str] | None:
-        if self.by_phone:
-            return self.phone.levels.as_json()
-        if self.sheet is not None and self.sheet.levels is not None and self.state is not DeskState.NOT_STARTED:
-            return {"A": self.sheet.levels[0], "B": self.sheet.levels[1]}
-        return None
+        return self.record.levels.as_json() if self.record.levels is not None else None
 
     def winner(self) -> str | None:
-        if self.by_phone:
-            return self.phone.winner.value if self.phone.winner else None
-        sheet = self.sheet
-        if sheet is None or sheet.sheet_winner is None:
-            return None
-        return Side.A.value if sheet.sheet_winner == sheet.a.id else Side.B.value
+        side = self.record.winner_side
+        return side.value if side is not None else None
 
 
 def seconds_between(earlier: str, now: dt.datetime) -> int:
     return max(0, int((now - parse_time(earlier)).total_seconds()))
 
 
-def quiet(table: DeskTable, state: DeskState, clock: Clock | None, now: dt.datetime) -> bool:
-    if clock is None or not clock.running or state not in (DeskState.PLAYING, DeskState.NOT_STARTED):
+def quiet(table: DeskTable, state: str, clock: Clock | None, now: dt.datetime) -> bool:
+    if clock is None or not clock.running or state not in ("playing", "not_started"):
         return False
     since = [parse_time(clock.resumed_at or clock.started_at)]
     if table.last_entry is not None:
@@ -163,7 +129,7 @@ def table_json(table: DeskTable, clock: Clock | None, now: dt.datetime) -> dict[
     state, setup, log = table.state, table.phone.setup, table.phone.log
     last = table.last_entry
     data: dict[str, object] = {
-        "table": table.number, "state": state.value, "label": label(state, table.hands), "hands": table.hands,
+        "table": table.number, "state": state, "label": label(state, table.hands), "hands": table.hands,
         "last_entry": last, "idle_s": seconds_between(last, now) if last else None,
         "quiet": quiet(table, state, clock, now), "extra_minutes": log.extra_minutes, "mark": table.phone.mark,
         "problem": table.damaged or None,
@@ -180,9 +146,9 @@ def table_json(table: DeskTable, clock: Clock | None, now: dt.datetime) -> dict[
 
 
 def counts(tables: Sequence[DeskTable]) -> dict[str, int]:
-    found = {"total": len(tables)} | {state.value: 0 for state in DeskState}
+    found = {"total": len(tables)} | dict.fromkeys(DESK_LABELS, 0)
     for table in tables:
-        found[table.state.value] += 1
+        found[table.state] += 1
     return found
 
 
@@ -221,7 +187,3 @@ def desk_json(round_: Round | None, clock: Clock | None, now: dt.datetime, folde
         "next": next_step(tables, round_.number, round_.final, folder) if round_ is not None else None,
         "tables": [table_json(t, clock, now) for t in tables],
     }
-
-
-def sheet_views(views: Sequence[TableView] | None) -> Mapping[int, TableView]:
-    return {v.table: v for v in views or ()}

@@ -57,7 +57,8 @@ from shuangsheng.game.hands import Hand, HandError, RecordError, parse_record
 from shuangsheng.game.levels import Level, Side
 from shuangsheng.game.match import result_summary
 from shuangsheng.table.log import Action, Entry, Stamp, TableSetup, hand_as_json, step
-from shuangsheng.table.state import EntryStatus, TableState, remember, replayed, state_of, table_state
+from shuangsheng.table.state import TableState, remember, replayed, state_of, table_state
+from shuangsheng.table.status import TableStatus
 from shuangsheng.vocabulary.errors import Issue, issues_json, shown
 
 MAX_ID_LENGTH = 100  # a client's id: a UUID is 36
@@ -295,7 +296,7 @@ def _out_of_turn(table: TableState, request: HandRequest) -> Decision | None:
     n, expected = request.number, table.next_hand
     if n > expected:
         return refuse(Result.CONFLICT, table, n, "hand", f"应录第{expected}局（已录 {expected - 1} 局），请刷新后再录")
-    if table.status is EntryStatus.INVALID:
+    if table.status is TableStatus.INVALID:
         return Decision(Result.CONFLICT, table, errors=table.result.errors)
     if table.over:
         return refuse(Result.CONFLICT, table, n, None, f"比赛已结束：{result_summary(table.result)}，不能再录")
@@ -334,7 +335,7 @@ def end(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Sta
         return stale
     if not table.log.hands:
         return refuse(Result.CONFLICT, table, None, None, "还没有录入任何一局，不能结束；时间到时请先录完正在打的这一局")
-    if table.status is EntryStatus.INVALID:
+    if table.status is TableStatus.INVALID:
         return Decision(Result.CONFLICT, table, errors=table.result.errors)
     return append_entry(Result.CHANGED, table, new_entry(replace(stamp, id=made.id), Action.END))
 
@@ -428,6 +429,6 @@ def confirm_side(table: TableState, side: Side, stamp: Stamp, reason: str = "") 
 
 
 def _standing(table: TableState) -> str:
-    if table.status is EntryStatus.NEEDS_PLAYOFF:
+    if table.status is TableStatus.NEEDS_PLAYOFF:
         return result_summary(table.result)
     return f"已录 {len(table.log.hands)} 局，甲方 {table.levels.a}，乙方 {table.levels.b}"

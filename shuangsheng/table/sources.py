@@ -10,7 +10,6 @@ levels, and marked 未逐局核对 wherever it is shown.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field as _field
@@ -28,15 +27,6 @@ from shuangsheng.vocabulary.errors import Issue, Place
 from shuangsheng.vocabulary.fields import FIELDS
 
 PHONE = "扫码录分"  # where a phone hand is, in a problem: 扫码录分 第3桌 第4局
-
-
-class Source(str, enum.Enum):
-    """`"source"` of `score --json` (docs/README.md)."""
-
-    PAPER = "paper"
-    PHONE = "phone"
-    BOTH = "both"
-    FINAL_ONLY = "final_only"
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,6 @@ last state of each table and the replays are remembered (all of it immutable).""
 
 from __future__ import annotations
 
-import enum
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -15,17 +14,12 @@ from shuangsheng.game.levels import START, Levels, Side
 from shuangsheng.game.match import MatchResult, Status, replay, result_as_json
 from shuangsheng.game.rules import RuleSet
 from shuangsheng.table.log import Action, Entry, Log, Seat, TableSetup, fold, hand_as_json
+from shuangsheng.table.status import TableStatus, table_status
 from shuangsheng.vocabulary.errors import issues_json
 
-
-class EntryStatus(str, enum.Enum):
-    """`status` of GET /api/t/<code>: playing until the end or passing A, then as the engine's `Status`."""
-
-    PLAYING = "playing"
-    DECIDED = "decided"
-    PASSED_A = "passed_a"
-    NEEDS_PLAYOFF = "needs_playoff"
-    INVALID = "invalid"  # the standing hands no longer replay (the rules were changed after they were entered)
+# `status` of GET /api/t/<code>: the table's status in the phones' words — a table still being played is `open`
+# for the knockout and "playing" for its phones (docs/table-api.md); the other statuses keep their values.
+PHONE_STATUS = {TableStatus.OPEN: "playing"}
 
 
 @dataclass(frozen=True)
@@ -38,20 +32,21 @@ class TableState:
     entries: tuple[Entry, ...] = field(default=(), compare=False, repr=False)  # the log folded (undone hands too)
 
     @property
-    def status(self) -> EntryStatus:
+    def status(self) -> TableStatus:
+        """The phones' hands as the one status: invalid when they no longer replay (the rules were changed after
+        they were entered), passed_a at once, open (being played) until the end, then as the engine says."""
         if self.result.errors:
-            return EntryStatus.INVALID
+            return TableStatus.INVALID
         if self.result.status is Status.PASSED_A:
-            return EntryStatus.PASSED_A
+            return TableStatus.PASSED_A
         if not self.log.ended:
-            return EntryStatus.PLAYING
-        assert self.result.status is not None  # an ended match without errors is decided or needs 加赛
-        return EntryStatus(self.result.status.value)
+            return TableStatus.OPEN
+        return table_status(self.result)
 
     @property
     def over(self) -> bool:
         """Decided after the end (or by its 加赛), or won by passing A: no hand may follow."""
-        return self.status in (EntryStatus.DECIDED, EntryStatus.PASSED_A)
+        return self.status in (TableStatus.DECIDED, TableStatus.PASSED_A)
 
     @property
     def winner(self) -> Side | None:
@@ -101,7 +96,7 @@ class TableState:
             "hands": [{**h, "entered": e} for h, e in zip(hands, entered, strict=False)],  # as typed: 改这一局 starts from it
             "levels": self.levels.as_json(),
             "next_dealer": shown_result["next_dealer"],
-            "status": self.status.value,
+            "status": PHONE_STATUS.get(self.status, self.status.value),
             "winner": self.winner.value if self.winner else None,
             "ended": self.log.ended,
             "confirmed": {side.value: side in self.log.confirmed for side in Side},

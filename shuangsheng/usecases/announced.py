@@ -4,7 +4,7 @@ A table's result is final for the hall only as `score` recorded it in event.db w
 the fingerprint `score` read, and the outcome read now is the one recorded (a 弃权 typed on the 对阵 sheet since is
 a change too). A half-typed workbook saved but never scored, or a sheet edited after `score`, shows as 进行中 until
 `score` runs again. A table confirmed by both teams on the phones (§9) is final as well: the round's results carry that
-(`TableResult.confirmed`), and `shuangsheng.render.venue` lets it through. The rounds before the latest drawn are final as their next draw took
+(`TableRecord.confirmed`), and its record lets it through (`TableRecord.final`). The rounds before the latest drawn are final as their next draw took
 them. Reads event.db only; writes nothing.
 """
 
@@ -47,8 +47,8 @@ def scored_unchanged(record: ScoredRecord | None, scored: RoundScore) -> frozens
         return frozenset()
     same = set()
     for m in scored.matches:
-        table = m.match.table
-        now = (m.outcome.status.value, m.outcome.winner)
+        table = m.record.table
+        now = (m.record.status.value, m.record.winner)
         if record.outcomes.get(table) == now and record.sheets.get(table) == sheet_fingerprint(
                 scored.sheet, m.match.sheet):
             same.add(table)

@@ -3,6 +3,7 @@ the folder as `open_folder` reads it. Reads the folder; writes nothing (the PDFs
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from shuangsheng.knockout import knockout
@@ -10,6 +11,7 @@ from shuangsheng.knockout.bracket import Bracket
 from shuangsheng.knockout.bracket import build as build_bracket
 from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.placings import placings as final_placings
+from shuangsheng.render.reports import RoundScore
 from shuangsheng.table.status import TableStatus
 from shuangsheng.usecases.folder import EventFolder, TournamentError, format_options, open_folder, stop_if_stale
 from shuangsheng.usecases.scoring import outcomes_by_round
@@ -37,7 +39,11 @@ def bracket(folder: Path) -> tuple[Bracket, EventFolder]:
 
 def bracket_in(state: EventFolder) -> tuple[Bracket, EventFolder]:
     """`bracket` on a folder already open."""
-    scores = state.scores()
+    return bracket_of(state, state.scores()), state
+
+
+def bracket_of(state: EventFolder, scores: Sequence[RoundScore]) -> Bracket:
+    """The bracket chart of the folder's rounds as `scores` scored them."""
     stop_if_stale(state.path, scores)
     levels = {
         (s.round.number, m.match.table): m.result.levels
@@ -57,4 +63,4 @@ def bracket_in(state: EventFolder) -> tuple[Bracket, EventFolder]:
         )
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=exc.heading) from None
-    return chart, state
+    return chart

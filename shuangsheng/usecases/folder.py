@@ -66,6 +66,9 @@ class EventFolder:
     # round → (its draw's id, `Ledger.entries_mark` of the phone entries read with it): what a draw computed from
     # this reading checks in the transaction that records it (`_unchanged`)
     entry_marks: Mapping[int, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+    # round number → the round scored from this reading (`score_of`): each round is scored once per reading, and
+    # a reading made with `with_round` keeps the scores of the rounds it had; `replace` starts afresh
+    _scored: dict[int, RoundScore] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def rules(self) -> RuleSet:
@@ -80,12 +83,22 @@ class EventFolder:
         alter it and has not been accepted (`score --accept-rules`)."""
         return next((c.recorded for c in self.rules_changes if c.number == number), self.rules)
 
+    def score_of(self, number: int) -> RoundScore:
+        """Round `number` scored from this reading under the rules it is scored with (once per reading)."""
+        if number not in self._scored:
+            sheet = next(s for s in self.rounds if s.round.number == number)
+            self._scored[number] = score_round(sheet, self.rules_for(number))
+        return self._scored[number]
+
     def scores(self) -> list[RoundScore]:
-        return [score_round(sheet, self.rules_for(sheet.round.number)) for sheet in self.rounds]
+        return [self.score_of(sheet.round.number) for sheet in self.rounds]
 
     def with_round(self, sheet: RoundSheet) -> EventFolder:
-        """The folder with one more round, read once by whoever wrote it (the demo, round after round)."""
-        return replace(self, rounds=(*self.rounds, sheet))
+        """The folder with one more round, read once by whoever wrote it (the demo, round after round); the rounds
+        it had keep their scores."""
+        more = replace(self, rounds=(*self.rounds, sheet))
+        more._scored.update((n, s) for n, s in self._scored.items() if n != sheet.round.number)
+        return more
 
 
 def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False,

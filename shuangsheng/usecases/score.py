@@ -20,7 +20,7 @@ from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.storage.workbook import verify as double_entry
 from shuangsheng.storage.workbook.phone import with_phone_hands
 from shuangsheng.storage.workbook.verify import Verification
-from shuangsheng.table.sources import Source
+from shuangsheng.table.record import Source
 from shuangsheng.table.status import TableStatus
 from shuangsheng.usecases.draw import read_if_there
 from shuangsheng.usecases.folder import (
@@ -85,7 +85,7 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
         with Ledger.open(folder) as book:
             book.log("verify", round=number, file=Path(verify).name)
     rules = state.rules_for(number)
-    scored = score_round(sheet, rules)
+    scored = state.score_of(number)
     draws = recorded_draws(folder)
     if number in draws and same_draw(draws[number].round, sheet.round) and not nothing_entered(scored):
         with Ledger.open(folder) as book:

@@ -12,6 +12,7 @@ from shuangsheng.render.report import edited_checked_copy
 from shuangsheng.render.reports import ScoreReport
 from shuangsheng.render.results import NextStep, round_results
 from shuangsheng.storage.files import OutputExists, Written
+from shuangsheng.storage.ledger.connection import kept_open
 from shuangsheng.usecases import score
 from shuangsheng.usecases.scoring import score_as_json
 from shuangsheng.vocabulary.errors import Issue, UserError
@@ -63,7 +64,14 @@ def score_and_write(folder: Path, number: int | None = None, *, verify: Path | N
                     accept_rules: bool = False, write_papers: Callable[[ScoreReport], Written]) -> ScoreStep:
     """Score round `number` (default: the latest) and write what comes of it (`accept_rules`: see
     shuangsheng.usecases.score.score). Raises UserError only when the round cannot be scored at all; a file that cannot be written
-    is recorded in `not_written`."""
+    is recorded in `not_written`. event.db is opened once for all of it (`kept_open`), not by each step."""
+    with kept_open(folder):
+        return _score_and_write(folder, number, verify=verify, force=force, accept_rules=accept_rules,
+                                write_papers=write_papers)
+
+
+def _score_and_write(folder: Path, number: int | None, *, verify: Path | None, force: bool, accept_rules: bool,
+                     write_papers: Callable[[ScoreReport], Written]) -> ScoreStep:
     report = score.score(folder, number, verify=verify, accept_rules=accept_rules)
     if verify is None and score.nothing_entered(report.score):
         next_step = round_results(report.score, report.teams, None).next_step

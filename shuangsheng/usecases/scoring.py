@@ -1,103 +1,130 @@
 """Scoring one round: each table from all its sources (its sheet, the phone entries attached to it, the 终局
 cells) replayed by the engine, every problem at its cell, and who advances; the round as `score --json` gives it; a
 sheet's fingerprint as `score` records it. Works on what `read_round` read and the entries attached to it: reads and
-writes no file (it keeps the last scoring of each workbook, `_LAST_SCORED`)."""
+writes no file, and keeps nothing: a reading of the folder scores each round once (`EventFolder.score_of`).
+`score_match` is the one place a table's record (`shuangsheng.table.record.TableRecord`) is built."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 
+from shuangsheng.game.hands import Hand, MatchRecord
+from shuangsheng.game.levels import START
 from shuangsheng.game.match import MatchResult, replay
 from shuangsheng.game.rules import RuleSet
 from shuangsheng.knockout.advance import advance
-from shuangsheng.knockout.knockout import MatchOutcome, is_final
+from shuangsheng.knockout.knockout import MatchOutcome, Pairing, is_final
 from shuangsheng.render.reports import MatchScore, RoundScore
 from shuangsheng.storage import workbook
+from shuangsheng.storage.names import round_file
 from shuangsheng.storage.workbook import MATCHES_SHEET, MatchSheet, Problem, RoundSheet
 from shuangsheng.storage.workbook.round_reader import FinalCard
+from shuangsheng.storage.workbook.schema import sheet_name
 from shuangsheng.table import sources
-from shuangsheng.table.sources import Source
-from shuangsheng.table.state import EntryStatus
+from shuangsheng.table.record import Playoff, Source, TableRecord
 from shuangsheng.table.status import TableStatus, table_status
 from shuangsheng.vocabulary.errors import Place
 
 
 def score_match(match: MatchSheet, rules: RuleSet, phone: sources.PhoneTable | None = None) -> MatchScore:
-    """One table scored from all its sources (`shuangsheng.table.sources`): the engine's replay of its hands, every problem
-    at its cell, its status and where its record came from."""
+    """One table scored from all its sources (`shuangsheng.table.sources`): the engine's replay of its hands, every
+    problem at its cell, and its one record (`shuangsheng.table.record.TableRecord`), which every reader shows."""
     if match.final is not None and match.walkover is None:
         return _final_only(match, match.final, phone)
     if phone is not None and match.walkover is None and not (match.record.hands or match.problems):
         return _phone_only(match, phone)
-    scored = _paper(match, rules)
+    result, problems = _paper(match, rules)
     if phone is None or not phone.over or match.walkover is not None:
-        return scored
-    problems = scored.problems + sources.differences(match, phone) + sources.phone_problems(match, phone)
-    status = table_status(scored.result, errors=bool(problems))
-    return replace(scored, problems=problems, outcome=_outcome(match, status, scored.result, problems),
-                   source=Source.BOTH, confirmed=phone.state.log.locked)
+        return _scored(match, result, problems)
+    problems = problems + sources.differences(match, phone) + sources.phone_problems(match, phone)
+    return _scored(match, result, problems, Source.BOTH, confirmed=phone.state.log.locked)
 
 
-def _paper(match: MatchSheet, rules: RuleSet) -> MatchScore:
-    result: MatchResult | None = None
+def blank_match(pairing: Pairing, number: int) -> MatchSheet:
+    """A table's sheet with nothing typed: what the desk scores a table against before the workbook is read."""
+    return MatchSheet(file=round_file(number), sheet=sheet_name(pairing.table), pairing=pairing,
+                      record=MatchRecord((), START), rows=(), columns={}, header_row=None, walkover=None, problems=(),
+                      extra_column=0)
+
+
+def _paper(match: MatchSheet, rules: RuleSet) -> tuple[MatchResult | None, tuple[Problem, ...]]:
     if match.walkover is not None or match.open:
-        problems = match.problems
-    elif match.problems:
-        result, problems = _readable_part(match, rules)
-    else:
-        result = replay(match.record, rules)
-        problems = workbook.match_problems(match, result)
-    status = table_status(result, walkover=match.walkover is not None, errors=bool(problems))
-    return MatchScore(match=match, result=result, outcome=_outcome(match, status, result, problems), problems=problems)
+        return None, match.problems
+    if match.problems:
+        return _readable_part(match, rules)
+    result = replay(match.record, rules)
+    return result, workbook.match_problems(match, result)
 
 
 def _phone_only(match: MatchSheet, phone: sources.PhoneTable) -> MatchScore:
-    """A table entered by phone only: its record once the match is over; open (进行中, with its levels) before."""
+    """A table entered by phone only: its record once the match is over (or tied when time was up: 需加赛, or
+    wrong); open (进行中, with its levels) before."""
     result = phone.state.result
     problems = sources.phone_problems(match, phone)
-    counted = phone.over or problems or phone.state.status is EntryStatus.NEEDS_PLAYOFF  # 时间到, tied: 需加赛
+    counted = phone.over or problems or phone.state.status is TableStatus.NEEDS_PLAYOFF
     status = table_status(result, errors=bool(problems)) if counted else TableStatus.OPEN
-    outcome = _outcome(match, status, result, problems)
-    if status is TableStatus.OPEN:
-        outcome = replace(outcome, reason=f"扫码录分进行中，甲方{result.levels.a.label}级、乙方{result.levels.b.label}级")
-    return MatchScore(match=match, result=result, outcome=outcome, problems=problems, source=Source.PHONE,
-                      phone_hands=phone.hands, confirmed=phone.state.log.locked)
+    reason = "" if counted else f"扫码录分进行中，甲方{result.levels.a.label}级、乙方{result.levels.b.label}级"
+    return _scored(match, result, problems, Source.PHONE, status=status, reason=reason, phone_hands=phone.hands,
+                   confirmed=phone.state.log.locked)
 
 
 def _final_only(match: MatchSheet, card: FinalCard, phone: sources.PhoneTable | None) -> MatchScore:
     """A lost card's match: decided by its 终局 levels, unless the phone holds its hands too (then one record too
     many, at the 终局 cell)."""
-    result = sources.final_result(card)
     problems: tuple[Problem, ...] = ()
     if phone is not None:
         problems = (Problem(Place(match.file, MATCHES_SHEET, card.cell),
                             f"第{match.table}桌已有扫码录分的{len(phone.hands)}局，又填了终局；终局只用于没有逐局记录的比赛，"
                             "请清空终局"),)
-    status = table_status(result, errors=bool(problems))
-    note = sources.final_note(card)
-    outcome = _outcome(match, status, result, problems)
-    return MatchScore(match=match, result=result, outcome=replace(outcome, reason=outcome.reason or note),
-                      problems=problems, source=Source.FINAL_ONLY, note=note)
+    return _scored(match, sources.final_result(card), problems, Source.FINAL_ONLY, note=sources.final_note(card))
 
 
-def _outcome(match: MatchSheet, status: TableStatus, result: MatchResult | None,
-             problems: Sequence[Problem]) -> MatchOutcome:
-    """The knockout's view of a table: its winner's team id, or why there is none yet."""
+def _scored(match: MatchSheet, result: MatchResult | None, problems: tuple[Problem, ...],
+            source: Source = Source.PAPER, *, status: TableStatus | None = None, reason: str = "", note: str = "",
+            phone_hands: tuple[Hand, ...] = (), confirmed: bool = False) -> MatchScore:
+    """The one place a table's record is put together: its status (unless given: a phone table still playing),
+    winner, levels, 加赛, and why there is no winner yet."""
+    if status is None:
+        status = table_status(result, walkover=match.walkover is not None, errors=bool(problems))
+    p = match.pairing
+    outcomes = result.outcomes if result is not None else ()
+    winner, why = _winner(match, status, result, problems)
+    record = TableRecord(
+        table=p.table, third_place=p.third_place, a=p.a, b=p.b, status=status, source=source,
+        levels=result.levels if result is not None and (outcomes or source is Source.FINAL_ONLY) else None,
+        winner=winner, forfeit=match.walkover,
+        hands=sum(not o.playoff for o in outcomes), playoff_hands=sum(o.playoff for o in outcomes),
+        tied_at_time=bool(result is not None and result.time_up is not None and result.time_up.tied),
+        playoff=_playoff(status, result), problems=problems, reason=reason or why or note, note=note,
+        confirmed=confirmed,
+    )
+    return MatchScore(match=match, result=result, record=record, phone_hands=phone_hands)
+
+
+def _winner(match: MatchSheet, status: TableStatus, result: MatchResult | None,
+            problems: Sequence[Problem]) -> tuple[str | None, str]:
+    """A table's winner's team id, or why there is none yet."""
     p = match.pairing
     if status is TableStatus.WALKOVER:
         assert match.walkover is not None
-        return MatchOutcome(p.table, status, p.team(match.walkover.other), f"{match.walkover.team}弃权")
+        return p.team(match.walkover.other), f"{match.walkover.team}弃权"
     if status is TableStatus.INVALID:
-        return MatchOutcome(p.table, status, reason=_errors_reason(problems))
+        return None, _errors_reason(problems)
     if status is TableStatus.NEEDS_PLAYOFF:
         assert result is not None
-        return MatchOutcome(p.table, status, reason=f"双方同为{result.levels.a}级，请在加赛行记录加赛局")
+        return None, f"双方同为{result.levels.a}级，请在加赛行记录加赛局"
     if status is TableStatus.OPEN:
-        return MatchOutcome(p.table, status)
+        return None, ""
     assert result is not None and result.winner is not None
-    return MatchOutcome(p.table, status, p.team(result.winner))
+    return p.team(result.winner), ""
+
+
+def _playoff(status: TableStatus, result: MatchResult | None) -> Playoff | None:
+    if status is not TableStatus.NEEDS_PLAYOFF:
+        return None
+    assert result is not None and result.next_dealer is not None
+    return Playoff(result.levels.a, result.next_dealer, sum(o.playoff for o in result.outcomes))
 
 
 def _readable_part(match: MatchSheet, rules: RuleSet) -> tuple[MatchResult | None, tuple[Problem, ...]]:
@@ -122,21 +149,10 @@ def _errors_reason(problems: Sequence[Problem]) -> str:
     return f"{len(problems)}处错误：{shown}{'等' if len(problems) > 3 else ''}"
 
 
-# The last scoring of each round workbook: the same sheet (as read: `read_round` gives the same object for the same
-# content) under the same rules scores the same, and the rounds before the latest are scored again by every
-# draw, award and bracket of a process (the demo draws seven rounds in one).
-_LAST_SCORED: dict[Path, tuple[RoundSheet, RuleSet, RoundScore]] = {}
-
-
 def score_round(sheet: RoundSheet, rules: RuleSet) -> RoundScore:
     """Every table of a round from all its sources: the sheet, the phone entries attached to it, the 终局 cells."""
-    last = _LAST_SCORED.get(sheet.path)
-    if last is not None and last[0] is sheet and last[1] == rules:  # entries attached make another sheet object
-        return last[2]
     matches = tuple(score_match(m, rules, _phone(sheet, m, rules)) for m in sheet.matches)
-    scored = RoundScore(sheet, matches, advance(sheet.round, [m.outcome for m in matches]))
-    _LAST_SCORED[sheet.path] = (sheet, rules, scored)
-    return scored
+    return RoundScore(sheet, matches, advance(sheet.round, [m.outcome for m in matches]))
 
 
 def _phone(sheet: RoundSheet, match: MatchSheet, rules: RuleSet) -> sources.PhoneTable | None:
@@ -151,22 +167,21 @@ def score_as_json(score: RoundScore) -> dict[str, object]:
     empty; the champion is the final's "winner")."""
     matches = []
     for m in score.matches:
-        shown = m.result is not None and (m.result.outcomes or m.unchecked)
-        levels = m.result.levels.as_json() if m.result is not None and shown else None
+        r = m.record
         matches.append(
             {
-                "table": m.match.table,
-                "A": m.match.pairing.a,
-                "B": m.match.pairing.b,
-                "levels": levels,
-                "status": m.outcome.status.value,
-                "winner": m.outcome.winner,
-                "errors": [p.as_json() for p in m.problems],
-                "source": m.source.value,
+                "table": r.table,
+                "A": r.a,
+                "B": r.b,
+                "levels": r.levels.as_json() if r.levels is not None else None,
+                "status": r.status.value,
+                "winner": r.winner,
+                "errors": [p.as_json() for p in r.problems],
+                "source": r.source.value,
             }
         )
-        if m.note:
-            matches[-1]["note"] = m.note
+        if r.note:
+            matches[-1]["note"] = r.note
     doc: dict[str, object] = {"round": score.round.number, "matches": matches, "byes": list(score.round.byes)}
     doc["advancing"] = [] if is_final(score.round) else list(score.advancement.advancing)  # the final: nobody goes on
     if not score.advancement.decided:

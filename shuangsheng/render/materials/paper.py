@@ -26,9 +26,10 @@ from shuangsheng.render.materials.flow import LEFT, WIDTH, Flow, Insert, Piece, 
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, RULE, SHADE, break_lines
 from shuangsheng.render.materials.wording import NEGATIVE_LOW, render, signed_points
-from shuangsheng.render.results import RoundResults, TableResult
+from shuangsheng.render.results import RoundResults
 from shuangsheng.storage.event import Event
 from shuangsheng.storage.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX, YES_MARK
+from shuangsheng.table.record import TableRecord
 
 # --- the score card's layout -----------------------------------------------------------------------------------
 
@@ -449,7 +450,7 @@ def table_index(round_: Round) -> list[tuple[str, str]]:
 def playoff_slip_pdf(
     event: Event,
     results: RoundResults,
-    table: TableResult,
+    table: TableRecord,
     *,
     workbook: str = "",
     fonts: FontSet | None = None,

@@ -35,8 +35,9 @@ from shuangsheng.render.materials.conventions import players_of, prize_rows
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, RULE, break_lines, describe_pdf
 from shuangsheng.render.materials.wording import Block, BlockKind, check_kinds, render
-from shuangsheng.render.results import RoundResults, TableResult
+from shuangsheng.render.results import RoundResults
 from shuangsheng.storage.event import Event
+from shuangsheng.table.record import TableRecord
 from shuangsheng.table.status import TableStatus
 
 PX = 3.2  # pixels a point
@@ -314,7 +315,7 @@ def number_order(ids: Sequence[str]) -> list[str]:
 # --- 第N轮成绩.png ---
 
 
-def _table_entries(t: TableResult) -> list[Entry]:
+def _table_entries(t: TableRecord) -> list[Entry]:
     entries = []
     for side, team in (("a", t.a), ("b", t.b)):
         level = getattr(t.levels, side) if t.levels is not None else None
@@ -329,7 +330,7 @@ def _table_entries(t: TableResult) -> list[Entry]:
     return entries
 
 
-def _table_status(t: TableResult) -> str:
+def _table_status(t: TableRecord) -> str:
     """What the hall should know about a table beyond its levels and winner, in plain words."""
     if t.status is TableStatus.WALKOVER:
         loser = t.b if t.winner == t.a else t.a

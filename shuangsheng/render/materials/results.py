@@ -33,8 +33,8 @@ def round_results_pdf(
     extra = {
         **team_context(results.teams),
         "results": results,
-        "errors": [e for t in results.tables for e in t.errors[:SHOWN_PROBLEMS]],
-        "errors_left": sum(max(0, len(t.errors) - SHOWN_PROBLEMS) for t in results.tables),
+        "errors": [e for t in results.tables for e in t.problems[:SHOWN_PROBLEMS]],
+        "errors_left": sum(max(0, len(t.problems) - SHOWN_PROBLEMS) for t in results.tables),
         "workbook": workbook,
     }
     return flow_pdf(render("round_results.j2", event, template_dir, extra), fonts, sizes(event),

@@ -240,6 +240,23 @@ class Queries:
         (mark,) = self._db.execute("SELECT COALESCE(MAX(id), 0) FROM entry WHERE draw = ?", (draw_id,)).fetchone()
         return int(mark)
 
+    def entries_since(self, draw_id: int, mark: int) -> tuple[dict[int, tuple[Entry, ...]], int]:
+        """Every entry of each table of draw `draw_id` that has one after `mark` (an `entries_mark`), by table, and
+        the new mark, read as one statement (one snapshot): what changed since a reading, and only that."""
+        found: dict[int, list[Entry]] = {}
+        for row_id, table, body in self._db.execute(
+                "SELECT id, tbl, body FROM entry WHERE draw = ? AND tbl IN "
+                "(SELECT DISTINCT tbl FROM entry WHERE draw = ? AND id > ?) ORDER BY id", (draw_id, draw_id, mark)):
+            found.setdefault(table, []).append(_entry_of(body))
+            mark = max(mark, row_id)
+        return {t: tuple(found[t]) for t in sorted(found)}, mark
+
+    def reading_mark(self) -> tuple[int, ...]:
+        """What a reading of the folder takes from event.db besides the phone entries (`entries_since` says which
+        of those changed): the draws, the voided ones, the codes, the scorings and the log. Rows are only added,
+        so any change moves it."""
+        return tuple(int(v) for v in self._db.execute(READING_MARK).fetchone())
+
     def carry_entries(self, from_draw: int, to_draw: int, tables: list[int]) -> None:
         """Copies of these tables' entries under a draw that replaced theirs (`--redo` keeps the tables it does
         not change); the rows of the old draw stay as they were."""
@@ -344,6 +361,11 @@ class Queries:
 
 DRAWS_MARK = ("SELECT (SELECT COALESCE(MAX(id), 0) FROM draw), (SELECT COUNT(*) FROM draw_void), "
               "(SELECT COALESCE(MAX(id), 0) FROM code)")
+
+
+READING_MARK = ("SELECT (SELECT COALESCE(MAX(id), 0) FROM draw), (SELECT COUNT(*) FROM draw_void), "
+                "(SELECT COUNT(*) FROM draw_done), (SELECT COALESCE(MAX(id), 0) FROM code), "
+                "(SELECT COALESCE(MAX(id), 0) FROM scored), (SELECT COALESCE(MAX(id), 0) FROM log)")
 
 
 def _clock_rows(db: sqlite3.Connection, draw_id: int) -> tuple[ClockRow, ...]:
