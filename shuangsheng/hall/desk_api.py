@@ -298,9 +298,13 @@ class DeskApi:
             stamp = self._stamp(address)
             self.meanwhile("looked")
 
-            def decide(entries: tuple[Entry, ...]) -> entry.Decision:  # sealed: as read in the write transaction
+            # a correction only when the press names its round: one made on the round in play that a draw sealed
+            # meanwhile (as read in the write transaction) was made on a view out of date, and is refused
+            named = isinstance(body, dict) and body.get("round") is not None
+
+            def decide(entries: tuple[Entry, ...]) -> entry.Decision:
                 return desk_action(Action(action), setup, entries, body, stamp=stamp,
-                                   sealed=book.last_round() > record.round.number)
+                                   sealed=named and book.last_round() > record.round.number)
 
             try:
                 decision = book.decide_entry(record.id, table, checked(book, record, decide))
