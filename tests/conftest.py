@@ -97,3 +97,17 @@ def _no_reads_outside_repository():
     if new := _guard.seen[before:]:
         del _guard.seen[before:]
         pytest.fail("\n".join(new), pytrace=False)
+
+
+# --- the PDFs' fonts: a Chinese TrueType font embedded, or the PDF tests are skipped and say why ------------------
+
+
+@pytest.fixture(scope="module")
+def fonts():
+    """The fonts the program would choose here (a test module may choose its own: its `fonts` wins)."""
+    from shuangsheng.render.materials.fonts import choose_fonts
+
+    chosen = choose_fonts()
+    if not chosen.embedded:
+        pytest.skip("no Chinese TrueType font installed (apt install fonts-wqy-microhei)")
+    return chosen

@@ -110,3 +110,18 @@ def meanwhile(*steps):
             left.pop(0)[1]()
 
     return hook
+
+
+def tiny_disk(tmp_path: Path, size: str = "3m") -> Path:
+    """A small tmpfs (skipped where this machine cannot mount one: not root, or no tmpfs): a disk that fills up.
+    Unmount it with `subprocess.run(["umount", "-l", str(mount)])`."""
+    import subprocess
+
+    import pytest
+
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    return mount

@@ -18,18 +18,14 @@ from shuangsheng.storage.ledger import connection
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.names import DB_NAME
 from shuangsheng.vocabulary.errors import ERROR_KEYS
+from tests import helpers
 from tests.events import fill, new_event
 from tests.helpers import cli
 
 
 @pytest.fixture
 def tiny_disk(tmp_path: Path):
-    """A 4 MB tmpfs (skipped where this machine cannot mount one: not root, or no tmpfs)."""
-    mount = tmp_path / "tiny"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    mount = helpers.tiny_disk(tmp_path, "4m")
     yield mount
     subprocess.run(["umount", "-l", str(mount)], check=False)
 

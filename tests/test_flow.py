@@ -43,14 +43,6 @@ ALL_KINDS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def fonts():
-    chosen = choose_fonts()
-    if not chosen.embedded:
-        pytest.skip("no Chinese TrueType font installed (apt install fonts-wqy-microhei)")
-    return chosen
-
-
 def _chars(data: bytes) -> list[list[dict]]:
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         return [page.chars for page in pdf.pages]

@@ -29,7 +29,7 @@ from shuangsheng.table.codes import format_code
 from shuangsheng.table.desk_actions import reopen
 from shuangsheng.table.log import Stamp
 from tests.events import draw, played_rounds, redone_in_ledger, start_event
-from tests.helpers import cli, meanwhile, page_body
+from tests.helpers import cli, meanwhile, page_body, tiny_disk
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = {"127.0.0.1", "localhost"}
@@ -1115,16 +1115,6 @@ def test_one_address_holds_at_most_its_share_of_the_connections_the_pc_itself_an
     finally:
         for sock in idle:
             sock.close()
-
-
-def tiny_disk(tmp_path: Path) -> Path:
-    """A 3 MB tmpfs (skipped where this machine cannot mount one: not root, or no tmpfs)."""
-    mount = tmp_path / "tiny"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mount)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.decode(errors='replace').strip()}")
-    return mount
 
 
 def test_a_hand_on_a_full_disk_is_503_in_plain_words_and_the_same_press_lands_once_there_is_room(tmp_path, capfd):

@@ -11,7 +11,6 @@ import pytest
 from typer.testing import CliRunner
 
 from shuangsheng.render.materials.flow import Flow
-from shuangsheng.render.materials.fonts import choose_fonts
 from shuangsheng.render.materials.page import REGULAR
 from tests.pdfcheck import letter_spaced, line_texts, page_texts, pages
 
@@ -116,14 +115,6 @@ def test_every_page_is_numbered_and_every_continuation_names_its_document(papers
             if number > 1:
                 first = text.split("（续）")[0]
                 assert "（续）" in text and head in first and len(first) < 40, (name, number, text[:60])
-
-
-@pytest.fixture(scope="module")
-def fonts():
-    chosen = choose_fonts()
-    if not chosen.embedded:
-        pytest.skip("no Chinese TrueType font installed (apt install fonts-wqy-microhei)")
-    return chosen
 
 
 def rounds_document(flow: Flow, filler: int):

@@ -17,7 +17,6 @@ from shuangsheng.game.levels import LABELS
 from shuangsheng.render.linebreak import NO_LINE_END, NO_LINE_START, forbidden
 from shuangsheng.render.materials.conventions import in_order
 from shuangsheng.render.materials.flow import Flow, _paginate
-from shuangsheng.render.materials.fonts import choose_fonts
 from shuangsheng.render.materials.page import LARGE, REGULAR
 from shuangsheng.render.materials.wording import blocks
 from tests.pdfcheck import page_texts
@@ -68,14 +67,6 @@ def documents(draw) -> list[str]:
             for row in range(draw(st.integers(1, 12))):
                 lines.append(f"| {row + 1} | {draw(CELLS)} | {draw(CELLS)}")
     return lines
-
-
-@pytest.fixture(scope="module")
-def fonts():
-    chosen = choose_fonts()
-    if not chosen.embedded:
-        pytest.skip("no Chinese TrueType font installed (apt install fonts-wqy-microhei)")
-    return chosen
 
 
 def broken_rules(lines: tuple[str, ...]) -> list[str]:
