@@ -102,7 +102,7 @@ def test_a_disk_error_with_room_left_is_a_disk_error_and_without_room_a_full_dis
                                                                                   monkeypatch) -> None:
     io_error = _sqlite_error(sqlite3.SQLITE_IOERR, "disk I/O error")
     assert "磁盘出错" in faults.known_fault(io_error, tmp_path).detail
-    monkeypatch.setattr(faults, "_free", lambda folder: 1000)
+    monkeypatch.setattr(faults, "free_space", lambda folder: 1000)
     assert "磁盘满了" in faults.known_fault(io_error, tmp_path).detail
     assert faults.known_fault(_sqlite_error(sqlite3.SQLITE_ERROR, "no such table"), tmp_path) is None  # a bug
     assert faults.known_fault(RuntimeError("bug"), tmp_path) is None

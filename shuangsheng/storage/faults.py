@@ -50,12 +50,12 @@ def known_fault(exc: BaseException, folder: Path | None) -> Issue | None:
 
 def _full_if_no_room(detail: str, folder: Path | None) -> str:
     """A disk error where the folder's disk has (almost) no room left: said as a full disk."""
-    if detail is IO and folder is not None and _free(folder) < NEARLY_FULL:
+    if detail is IO and folder is not None and free_space(folder) < NEARLY_FULL:
         return FULL
     return detail
 
 
-def _free(folder: Path) -> int:
+def free_space(folder: Path) -> int:
     try:
         return shutil.disk_usage(folder if folder.is_dir() else folder.parent).free
     except OSError:
