@@ -86,12 +86,12 @@ def test_a_folder_from_an_older_demo_without_fingerprints_is_refused(tmp_path):
 
 
 def test_a_demo_stopped_part_way_still_records_what_it_wrote(tmp_path, monkeypatch):
-    import shuangsheng.usecases.papers.ending
+    import shuangsheng.usecases.demo
 
     def refuse(*args, **kwargs):
         raise CannotWrite(tmp_path / "demo" / "晋级图.pdf", PermissionError(13, "Permission denied"))
 
-    monkeypatch.setattr(shuangsheng.usecases.papers.ending, "write_awards", refuse)
+    monkeypatch.setattr(shuangsheng.usecases.demo, "write_awards", refuse)
     out = tmp_path / "demo"
     frozen = gc.get_freeze_count()
     cli("demo", "--out", out, "--teams", 2, "--seed", 1, code=1)

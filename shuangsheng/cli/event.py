@@ -3,16 +3,14 @@ materials), `demo` (a whole sample event) and `init` (a new event folder). Each 
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from shuangsheng.cli.shared import FileArg, FolderArg, ForceOpt, JsonOpt, app, fail, hold, print_json, settled
+from shuangsheng.cli.shared import FileArg, FolderArg, ForceOpt, JsonOpt, app, fail, print_json, settled
 from shuangsheng.cli_help import WholeNumber, a_folder
 from shuangsheng.vocabulary.errors import UserError
-from shuangsheng.vocabulary.text import command_line
 
 
 @app.command()
@@ -51,38 +49,22 @@ def materials(
 ) -> None:
     """打印材料：通知、比赛规则、规则口径确认单、报名表、抽签签条、纪念品领取签收表（PDF）。"""
     from shuangsheng.render.report import next_after_materials
-    from shuangsheng.storage.event import load
-    from shuangsheng.storage.names import TEAMS_FILE
-    from shuangsheng.storage.workbook import WorkbookError, holds_no_teams, read_teams
-    from shuangsheng.usecases.papers.materials import build_all
-    from shuangsheng.usecases.progress import progress
+    from shuangsheng.storage.names import TEAMS_FILE as TEAMS
+    from shuangsheng.usecases.materials import make_materials
 
     try:
-        event = load(folder)
+        made = make_materials(folder, font=font, lots=lots, force=force)
     except UserError as exc:
         fail(exc.messages)
-    teams = None
-    blank: list[str] = []
-    errors: list[str] = []
-    teams_file = folder / TEAMS_FILE
-    if teams_file.exists():
-        try:
-            teams = read_teams(teams_file)
-        except WorkbookError as exc:  # nobody listed yet is no error; a list with mistakes is (exit 1)
-            if holds_no_teams(teams_file):
-                blank = [f"{teams_file} 还没有填写参赛组（只有模板的示例行），报名表、抽签签条和签收表按空白打印"]
-            else:
-                errors = [f"{teams_file} 有错误，报名表、抽签签条和签收表这次按空白打印；请改正：", *exc.messages]
-    try:
-        with hold(folder):
-            built = build_all(folder, event, teams, font=font, lots=lots, force=force)
-    except UserError as exc:
-        fail(exc.messages)
+    built = made.written
+    blank = [f"{folder / TEAMS} 还没有填写参赛组（只有模板的示例行），报名表、抽签签条和签收表按空白打印"] if made.blank else []
+    errors = ([f"{folder / TEAMS} 有错误，报名表、抽签签条和签收表这次按空白打印；请改正：",
+               *(str(p) for p in made.team_problems)] if made.team_problems else [])
     for line in [*(f"已生成 {path}" for path in built.paths), f"字体：{built.note}", *blank]:
         typer.echo(line)
     for line in [*errors, *built.warnings]:
         typer.echo(line, err=True)
-    typer.echo(next_after_materials(folder, len(teams or ()), progress=progress(folder), team_errors=bool(errors)))
+    typer.echo(next_after_materials(folder, made.teams, progress=made.progress, team_errors=bool(errors)))
     if errors:
         raise typer.Exit(code=1)
 
@@ -95,37 +77,14 @@ def demo(
 ) -> None:
     """生成一场完整的示例比赛：设置、报名表、每轮抽签与模拟记分、检查副本、每轮的对阵表、计分卡、成绩和加赛单、打印材料和最终名次。"""
     from shuangsheng.render.report import next_after_demo, placings_text
-    from shuangsheng.usecases.awards import bracket_in
-    from shuangsheng.usecases.demo import run_demo
-    from shuangsheng.usecases.papers.draw import write_draw_papers
-    from shuangsheng.usecases.papers.ending import write_awards
-    from shuangsheng.usecases.papers.materials import build_all
-    from shuangsheng.usecases.papers.score import write_score_papers
+    from shuangsheng.usecases.demo import make_demo
 
-    done = {}  # the printed materials and the ending, written once the event is over
-
-    def finish(report) -> None:
-        done["built"] = build_all(out, report.event, report.teams, force=True)
-        done["ending"] = write_awards(out, bracket_in(report.state)[0], report.event,
-                                      day=report.event.print.award_date, force=True)
-
-    from shuangsheng.usecases.demo import is_demo_folder
-
-    # The folder is held only when the demo may use it: another folder is refused untouched (no lock file left)
-    ours = not out.exists() or (out.is_dir() and (not any(out.iterdir()) or is_demo_folder(out)))
-    if ours:
-        with contextlib.suppress(OSError):  # held from the start: the lock file is there on the next run too
-            out.mkdir(parents=True, exist_ok=True)
-    try:  # the demo writes only into a folder that is empty or holds nothing but an earlier demo's files
-        with hold(out) if ours else contextlib.nullcontext(), settled():
-            report = run_demo(
-                out, teams=teams, seed=seed, finish=finish,
-                after_draw=lambda drawn: write_draw_papers(drawn, force=True),
-                after_score=lambda scored: write_score_papers(scored, force=True),
-            )
+    try:
+        with settled():
+            made = make_demo(out, teams=teams, seed=seed)
     except UserError as exc:
         fail(exc.messages)
-    built, ending = done["built"], done["ending"]
+    report, built, ending = made.report, made.built, made.ending
     typer.echo(f"示例比赛已生成在 {out}/ ：{len(report.teams)}组，{len(report.rounds)}轮")
     typer.echo(f"  活动设置      {report.settings_path}")
     typer.echo(f"  报名表        {report.teams_path}")
@@ -146,40 +105,17 @@ def demo(
 def init(folder: FolderArg = Path("."), force: ForceOpt = False) -> None:
     """新建活动文件夹：event.toml（按通知预填）和空白报名表 teams.xlsx。"""
     from shuangsheng.render.report import next_after_init
-    from shuangsheng.storage.event import default_text
-    from shuangsheng.storage.files import keep_copy, write_text
-    from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE
-    from shuangsheng.storage.workbook import write_teams_template
-    from shuangsheng.usecases.folder import prepare
+    from shuangsheng.storage.names import EVENT_FILE as EVENT
+    from shuangsheng.usecases.init import init_event
 
-    # A file that is already there is kept (it may be a filled team list); only when both are there is that an
-    # error, and --force replaces them.
-    kept = [] if force else [name for name in (EVENT_FILE, TEAMS_FILE) if (folder / name).exists()]
-    if len(kept) == 2:  # an event folder already: --force would blank a filled team list
-        fail([f"{folder} 已经是活动文件夹（{EVENT_FILE} 和 {TEAMS_FILE} 都在），不需要再 init；"
-              f"接着运行 {command_line('materials', folder)} 或 {command_line('draw', folder)}。"
-              f"只有要从头重来时才加 --force：两个文件都会换成空白的（原文件另存为备份）"])
-    backups = []
-    with contextlib.suppress(OSError):  # held from the start (the lock file lives in it); a failure is said below
-        folder.mkdir(parents=True, exist_ok=True)
     try:
-        with hold(folder):
-            for name in (EVENT_FILE, TEAMS_FILE):
-                if force and (folder / name).exists():
-                    backups.append((folder / name, keep_copy(folder / name)))
-            if EVENT_FILE not in kept:
-                write_text(folder / EVENT_FILE, default_text(), force=force)
-            if TEAMS_FILE not in kept:
-                write_teams_template(folder / TEAMS_FILE, force=force)
-            prepare(folder)  # event.db
+        done = init_event(folder, force=force)
     except UserError as exc:
         fail(exc.messages)
-    for name in kept:
-        typer.echo(f"{folder / name} 已存在，保留原文件不变（如要换成空白的新文件，请加 --force）")
-    for original, backup in backups:
+    for path in done.kept:
+        typer.echo(f"{path} 已存在，保留原文件不变（如要换成空白的新文件，请加 --force）")
+    for original, backup in done.backups:
         typer.echo(f"原来的 {original} 已另存为 {backup}")
-    if EVENT_FILE not in kept:
-        typer.echo(f"已生成 {folder / EVENT_FILE}（活动设置，请核对）")
-    if TEAMS_FILE not in kept:
-        typer.echo(f"已生成 {folder / TEAMS_FILE}（报名表：删除示例行后填写各组）")
+    for path in done.written:
+        typer.echo(f"已生成 {path}（活动设置，请核对）" if path.name == EVENT else f"已生成 {path}（报名表：删除示例行后填写各组）")
     typer.echo(next_after_init(folder))

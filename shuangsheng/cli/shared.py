@@ -125,26 +125,16 @@ def settled() -> Iterator[None]:
 
 
 def hold(folder: Path, *, json_out: bool = False) -> contextlib.ExitStack:
-    """One file-writing command at a time: the folder's lock (waits briefly, then names the holder: exit 1),
-    then event.db opened or built and the program's stale temporary files removed. A folder that is not there
-    yet is not held (the command says so, or creates it). `json_out`: a refusal as the `--json` failure."""
-    from shuangsheng.storage.ledger.lock import exclusive
-    from shuangsheng.usecases.folder import prepare
+    """One file-writing command at a time (`shuangsheng.usecases.holding.held`): waits briefly for another command,
+    then names the holder (exit 1). `json_out`: a refusal as the `--json` failure."""
+    from shuangsheng.usecases.holding import held
 
     stack = contextlib.ExitStack()
-    if not folder.is_dir():
-        return stack
     try:
-        stack.enter_context(exclusive(folder))
-        notes = prepare(folder)
+        notes = stack.enter_context(held(folder))
     except UserError as exc:
         stack.close()
         fail(exc.messages, as_json=exc.as_json() if json_out else None)
-    except OSError as exc:  # a folder that cannot be written to at all
-        stack.close()
-        error = UserError([Issue.of_file(folder, f"无法写入（{exc.strerror or exc}）。"
-                                                 "请确认这个文件夹可以写入、磁盘还有空间")])
-        fail(error.messages, as_json=error.as_json() if json_out else None)
     for line in notes:
         typer.echo(line, err=True)
     return stack

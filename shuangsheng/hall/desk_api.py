@@ -128,15 +128,17 @@ class DeskApi:
     `bound` the addresses the server listens on (`desk_allowed`); `meanwhile` (tests): called at "looked", once a
     table's action has read the draw in force and who sits there, before its write transaction. `ledger`: the
     hall's one connection to event.db, shared with the table API (a new one on `served` when not given);
-    `patience`: how long a press waits for another program's lock (`shuangsheng.hall.shared_ledger.Patience`)."""
+    `patience`: how long a press waits for another program's lock (`shuangsheng.hall.shared_ledger.Patience`);
+    `admitted`: whether a request comes from the console's browser (its session cookie stands for the PIN)."""
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, pin: str, desk_lan: bool = False,
                  bound: Collection[str] = (), throttle: Throttle | None = None,
                  source: board.BoardSource | None = None, clock: Callable[[], str] = now_iso,
                  seating: Seating | None = None, served: ServedFile | None = None,
                  meanwhile: Meanwhile = nothing_meanwhile, ledger: SharedLedger | None = None,
-                 patience: Patience = PATIENCE):
+                 patience: Patience = PATIENCE, admitted: Callable[[Request], bool] | None = None):
         self.folder = folder
+        self.admitted = admitted  # the console's session, standing for the PIN (`shuangsheng.hall.console`)
         self.meanwhile = meanwhile
         self.patience = patience
         self.names = frozenset(names)
@@ -192,6 +194,8 @@ class DeskApi:
         return desk_allowed(address, self.desk_lan, self.bound)
 
     def _pin_refused(self, request: Request) -> Reply | None:
+        if self.admitted is not None and self.admitted(request):
+            return None
         if self.throttle.blocked(request.address):
             return refusal(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY_PINS)
         given = request.headers.get(PIN_HEADER, "").strip()

@@ -27,7 +27,7 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -81,6 +81,8 @@ from shuangsheng.table.codes import parse_code
 from shuangsheng.table.log import Entry, Stamp, TableSetup, open_for_correction
 from shuangsheng.table.state import TableState, table_state
 
+CONSOLE_PREFIXES = ("/console", "/api/console")  # the console's paths: answered whether or not an event is open
+NO_EVENT = "组织者还没有在控制台打开比赛，请稍后再试"
 SEALED = "下一轮已经抽签，本桌的记录已封存，不能再在手机上改动；如有争议请到裁判台"
 MOVING = "本轮刚刚重新抽签，请稍后再提交一次"
 STOP_WAIT = 5.0  # seconds `Hall.stop` waits for requests in flight to give back (and checkpoint) their ledger
@@ -275,18 +277,38 @@ HALL_MESSAGES = {
         "这个网址不是本场比赛服务器的地址", "请输入运行 shuangsheng serve 的电脑上显示的地址（以 http:// 开头的那一行）"
     ),
     HTTPStatus.INTERNAL_SERVER_ERROR: ("服务器暂时出了点问题", "请看运行 shuangsheng serve 的电脑上的提示"),
+    HTTPStatus.SERVICE_UNAVAILABLE: ("比赛还没有打开", "组织者在电脑上的控制台打开比赛后，这里会显示本场比赛；请稍后刷新"),
 }
 
 
 class HallHandler(display.DisplayHandler):
-    """Every route of `routes.ROUTES`: `show`'s pages, the phones' and the desk's pages, and the two JSON APIs
-    (each of their paths answered by its API, JSON in, JSON out, a path of no route included)."""
+    """Every route of `routes.ROUTES`: `show`'s pages, the phones' and the desk's pages, the two JSON APIs (each of
+    their paths answered by its API, JSON in, JSON out, a path of no route included) and the organiser's console
+    (`shuangsheng.hall.console`). The TV's source and the APIs are those of the event the site has open now."""
 
-    api: TableApi  # set on the subclass `make_hall` builds
-    desk: DeskApi  # the desk API, set there too
+    site: Site  # set on the subclass `make_hall` builds
     server_version = "shuangsheng-serve"
     messages = HALL_MESSAGES
     route_table = routes.ROUTES
+
+    @property
+    def venue(self) -> Venue:
+        venue = self.site.venue
+        if venue is None:
+            raise NoEvent
+        return venue
+
+    @property
+    def api(self) -> TableApi:
+        return self.venue.api
+
+    @property
+    def desk(self) -> DeskApi:
+        return self.venue.desk
+
+    @property
+    def source(self) -> board.BoardSource:  # type: ignore[override]
+        return self.venue.source
 
     def _is_api(self) -> bool:
         return routes.api_of(urlsplit(getattr(self, "path", "")).path) is not None
@@ -302,8 +324,11 @@ class HallHandler(display.DisplayHandler):
 
     def dispatch(self) -> None:
         """A path of an API goes to that API whatever its method (its own refusals, in its order); the rest as the
-        route table says."""
+        route table says; the hall's paths while no event is open are said so (`no_event`)."""
         path = urlsplit(self.path).path
+        if self.site.venue is None and not path.startswith(CONSOLE_PREFIXES):
+            self.no_event(path)
+            return
         who = routes.api_of(path)
         if who is None:
             super().dispatch()
@@ -337,6 +362,20 @@ class HallHandler(display.DisplayHandler):
         self._api(who, body=body, length=length)
 
     do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = dispatch
+
+    def no_event(self, path: str) -> None:
+        """No event open yet (the console has not opened one): the PC's browser is sent to the console, a TV or a
+        phone is told to wait; an API answers 503 in its JSON."""
+        if routes.api_of(path) is not None:
+            self._reply(refusal(HTTPStatus.SERVICE_UNAVAILABLE, NO_EVENT))
+            return
+        if path == "/" and self.command in ("GET", "HEAD"):
+            self.send_response(HTTPStatus.SEE_OTHER)
+            self.send_header("Location", "/console")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self.send_error(HTTPStatus.SERVICE_UNAVAILABLE)
 
     def _table_page(self, *, body: bool, code: str) -> None:
         try:
@@ -377,14 +416,91 @@ class HallHandler(display.DisplayHandler):
             self.wfile.write(data)
 
 
-@dataclass
-class Hall:
-    """The servers of one `serve`: one per address, sharing the connection slots, the board and the API."""
+class NoEvent(LookupError):
+    """The console has no event open yet: the hall's pages and APIs have nothing to answer with."""
 
-    servers: list[display.DisplayServer]
+
+@dataclass
+class Venue:
+    """One event's hall: the TV's reading of its folder, the table API and the desk API (sharing one connection to
+    its event.db, closed with `close`)."""
+
+    folder: Path
+    source: board.BoardSource
     api: TableApi
     desk: DeskApi
+
+    def close(self, *, wait: float = 0.0) -> None:
+        self.api.close(wait=wait)
+
+
+@dataclass
+class Site:
+    """What the servers of one process answer: the event open now (`serve DIR`: always that one; the console opens
+    and changes it) and the organiser's console, when there is one (`shuangsheng.hall.console.Console`)."""
+
+    venue: Venue | None = None
+    console: object | None = None  # a Console: typed loosely, since the console imports this module
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def replace(self, venue: Venue | None, *, wait: float = STOP_WAIT) -> None:
+        """Serve `venue` from now on; the one before it is closed (its ledger checkpointed)."""
+        with self.lock:
+            old, self.venue = self.venue, venue
+        if old is not None:
+            old.close(wait=wait)
+
+
+@dataclass(frozen=True)
+class HallOptions:
+    """What every event's hall in one process shares: the names and port it answers to, the addresses it is bound
+    to, the throttles, the desk's PIN and the clock; `admitted` lets the console's session stand for the PIN."""
+
+    names: frozenset[str]
+    port: int
+    bound: tuple[str, ...]
+    log: Callable[[str], None]
+    settle: float
+    codes: Throttle
+    pins: Throttle
+    pin: str
+    clock: Callable[[], str]
+    admitted: Callable[[Request], bool] | None = None
+
+
+def make_venue(folder: Path, options: HallOptions, *, desk_lan: bool = False) -> Venue:
+    """The hall of the event in `folder`: its event.db opened once, shared by the table API and the desk."""
+    source = board.BoardSource(folder, log=options.log, settle=options.settle,
+                               now=lambda: parse_time(options.clock()))
+    seating = Seating(folder)
+    # the event.db there now, the table API and the desk never using another, through one connection lent in turn
+    ledger = SharedLedger(folder, ServedFile(folder, options.log))
+    api = TableApi(folder, names=options.names, port=options.port, throttle=options.codes, clock=options.clock,
+                   seating=seating, ledger=ledger)
+    desk = DeskApi(folder, names=options.names, port=options.port, pin=options.pin, desk_lan=desk_lan,
+                   bound=options.bound, throttle=options.pins, source=source, clock=options.clock, seating=seating,
+                   ledger=ledger, admitted=options.admitted)
+    return Venue(folder, source, api, desk)
+
+
+@dataclass
+class Hall:
+    """The servers of one `serve` (or console): one per address, sharing the connection slots and the site."""
+
+    servers: list[display.DisplayServer]
+    site: Site
+    options: HallOptions
     threads: list[threading.Thread] = field(default_factory=list)
+
+    @property
+    def api(self) -> TableApi:
+        assert self.site.venue is not None, "no event open"
+        return self.site.venue.api
+
+    @property
+    def desk(self) -> DeskApi:
+        assert self.site.venue is not None, "no event open"
+        return self.site.venue.desk
 
     @property
     def port(self) -> int:
@@ -395,9 +511,26 @@ class Hall:
 
     def start(self) -> None:
         for httpd in self.servers:
-            thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-            thread.start()
-            self.threads.append(thread)
+            self._run(httpd)
+
+    def _run(self, httpd: display.DisplayServer) -> None:
+        thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+        thread.start()
+        self.threads.append(thread)
+
+    def listen(self, host: str) -> str:
+        """Answer on `host` too (the LAN address, opened from the console), from now on; its URL. Raises OSError
+        when the address cannot be bound."""
+        first = self.servers[0]
+        httpd = display.DisplayServer((host, self.port), first.RequestHandlerClass,  # type: ignore[arg-type]
+                                      max_connections=first.max_connections, names=first.names | {host.lower()},
+                                      slots=first.slots)
+        for server in self.servers:
+            server.names = httpd.names
+        self.servers.append(httpd)
+        self.options = replace(self.options, names=httpd.names, bound=(*self.options.bound, host))
+        self._run(httpd)
+        return f"http://{host}:{self.port}/"
 
     def stop(self) -> None:
         for httpd in self.servers:
@@ -406,25 +539,28 @@ class Hall:
             httpd.server_close()
         for thread in self.threads:
             thread.join(5)
-        self.api.close(wait=STOP_WAIT)
+        self.site.replace(None)
 
 
-def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str], None],
+def make_hall(folder: Path | None, hosts: list[str], port: int, *, log: Callable[[str], None],
               max_connections: int = display.MAX_CONNECTIONS, timeout: float = display.READ_SECONDS,
               settle: float = board.SETTLE_SECONDS, throttle: Throttle | None = None, pin: str | None = None,
-              desk_lan: bool = False, clock: Callable[[], str] = now_iso) -> Hall:
+              desk_lan: bool = False, clock: Callable[[], str] = now_iso,
+              handler: type[HallHandler] | None = None) -> Hall:
     """Bind `hosts` (127.0.0.1 first; raises OSError: port taken, address not ours) on one port (port 0: the
-    first free one, then the same for the others) and return them, not yet serving. `pin`: the desk's (a new one
-    when None: `hall.desk.pin`); `desk_lan`: [serve] desk_lan; `clock`: the PC's time, ISO 8601 (tests inject it)."""
+    first free one, then the same for the others) and return them, not yet serving, with the hall of the event in
+    `folder` open (None: none yet — the console opens one). `pin`: the desk's (a new one when None:
+    `hall.desk.pin`); `desk_lan`: [serve] desk_lan; `clock`: the PC's time, ISO 8601 (tests inject it);
+    `handler`: the request handler's class (the console's)."""
     names = {*display.LOCAL_NAMES, *(h.lower() for h in hosts), *display.own_names()}
     cap = display.connection_cap(max_connections, display.open_file_limit(max_connections + display.RESERVED_FILES))
     slots = display.Slots(cap, own=hosts)  # the PC's own addresses hold any share of the connections
-    source = board.BoardSource(folder, log=log, settle=settle, now=lambda: parse_time(clock()))
-    handler: type[HallHandler] = type("Handler", (HallHandler,), {"source": source, "timeout": timeout})
+    site = Site()
+    answering: type[HallHandler] = type("Handler", (handler or HallHandler,), {"site": site, "timeout": timeout})
     servers: list[display.DisplayServer] = []
     try:
         for host in hosts:
-            httpd = display.DisplayServer((host, port), handler, max_connections=cap, names=names, slots=slots)
+            httpd = display.DisplayServer((host, port), answering, max_connections=cap, names=names, slots=slots)
             servers.append(httpd)
             port = httpd.server_address[1]
     except OSError:
@@ -435,15 +571,11 @@ def make_hall(folder: Path, hosts: list[str], port: int, *, log: Callable[[str],
     # wrong PINs are counted apart from wrong table codes: codes mistyped on the desk PC (or fetched by a page open in
     # its browser) must not lock the desk out for a minute
     pins = Throttle(codes.clock, limit=codes.limit, window=codes.window, block=codes.block)
-    seating = Seating(folder)
-    # the event.db there now, the table API and the desk never using another, through one connection lent in turn
-    ledger = SharedLedger(folder, ServedFile(folder, log))
-    handler.api = TableApi(folder, names=names, port=port, throttle=codes, clock=clock, seating=seating,
-                           ledger=ledger)
-    handler.desk = DeskApi(folder, names=names, port=port, pin=pin or new_pin(), desk_lan=desk_lan,
-                           bound=[str(httpd.server_address[0]) for httpd in servers], throttle=pins, source=source,
-                           clock=clock, seating=seating, ledger=ledger)
-    return Hall(servers, handler.api, handler.desk)
+    options = HallOptions(frozenset(names), port, tuple(str(h.server_address[0]) for h in servers), log, settle,
+                          codes, pins, pin or new_pin(), clock)
+    if folder is not None:
+        site.venue = make_venue(folder, options, desk_lan=desk_lan)
+    return Hall(servers, site, options)
 
 
 def new_pin() -> str:

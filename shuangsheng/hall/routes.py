@@ -1,7 +1,7 @@
 """Every URL `serve` and `show` answer, in one table (`ROUTES`): a method and a path pattern, and who answers it —
 the TV's pages (`board`: `show` answers these alone), the phones' and the desk's pages (`page`), the table API
-(`table`, `shuangsheng.hall.hall.TableApi`) and the desk API (`desk`, `shuangsheng.hall.desk_api.DeskApi`) — with
-the name of its answer there. `resolve` decides from the table alone what a request gets: its route, or 404 (no
+(`table`, `shuangsheng.hall.hall.TableApi`), the desk API (`desk`, `shuangsheng.hall.desk_api.DeskApi`) and the
+organiser's console (`console`, `shuangsheng.hall.console`) — with the name of its answer there. `resolve` decides from the table alone what a request gets: its route, or 404 (no
 route has the path) or 405 with the methods the path has (`Allow`). docs/table-api.md lists the same table.
 Standard library only; nothing here reads a request's body or the folder."""
 
@@ -44,6 +44,8 @@ class Route:
         return ("GET", "HEAD") if self.method == "GET" else (self.method,)
 
 
+CONSOLE_PAGES = "events|settings|teams|materials|draw|round|correct|awards"  # the console's pages, in its order
+
 ROUTES: tuple[Route, ...] = (
     Route("GET", "/", "board", "page"),  # the TV's page
     Route("GET", "/board.json", "board", "board"),  # what the TV's page polls
@@ -56,6 +58,18 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/api/desk/", "desk", "read"),
     Route("POST", "/api/desk/clock", "desk", "clock"),
     Route("POST", "/api/desk/t/{table}/{action:minutes|reopen|confirm}", "desk", "act"),
+    # the organiser's console (`shuangsheng.hall.console`): only the PC itself, behind its session
+    Route("GET", "/console", "console", "home"),
+    Route("GET", "/console/enter", "console", "enter"),  # ?token=…: the launcher's browser let in
+    Route("GET", "/console/login", "console", "login_page"),
+    Route("POST", "/console/login", "console", "login"),
+    Route("POST", "/console/token", "console", "token"),  # a second start asks for a one-time token
+    Route("GET", "/console/guide", "console", "guide"),
+    Route("GET", f"/console/{{page:{CONSOLE_PAGES}}}", "console", "page"),
+    Route("POST", f"/console/{{page:{CONSOLE_PAGES}}}/{{action}}", "console", "act"),
+    Route("GET", "/console/jobs/{job}", "console", "job_page"),
+    Route("GET", "/api/console/jobs/{job}", "console", "job"),
+    Route("GET", "/console/files/{name}", "console", "file"),
 )
 SHOW_ROUTES = tuple(r for r in ROUTES if r.who == "board")  # `show`: the TV alone
 

@@ -6,6 +6,7 @@ stays free of reportlab.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -33,9 +34,14 @@ from shuangsheng.storage.names import (
     LOCK_NAME,
     TEAMS_FILE,
 )
-from shuangsheng.usecases.awards import awards_in
+from shuangsheng.usecases.awards import awards_in, bracket_in
 from shuangsheng.usecases.draw import draw_in
 from shuangsheng.usecases.folder import EventFolder, open_folder
+from shuangsheng.usecases.holding import held
+from shuangsheng.usecases.papers.draw import write_draw_papers
+from shuangsheng.usecases.papers.ending import write_awards
+from shuangsheng.usecases.papers.materials import build_all
+from shuangsheng.usecases.papers.score import write_score_papers
 from shuangsheng.usecases.score import score_in, write_checked_copy
 from shuangsheng.vocabulary.errors import Issue, UserError
 from shuangsheng.vocabulary.text import typed_path
@@ -280,3 +286,45 @@ def _play(
     return DemoReport(folder=folder, settings_path=settings_path, teams_path=teams_path, event=event, teams=team_list,
                       rounds=tuple(scores), files=tuple(written), warnings=tuple(warnings), placings=placings,
                       state=state)
+
+
+@dataclass(frozen=True)
+class DemoMade:
+    """`demo` as one call: the event played (`report`), its printed materials (`built`) and its ending (`ending`)."""
+
+    report: DemoReport
+    built: Written
+    ending: Written
+
+
+def make_demo(out: Path, *, teams: int = 11, seed: int = 2026,
+              step: Callable[[str, int, int], None] | None = None, patience: float | None = None) -> DemoMade:
+    """The whole sample event in `out` with every paper, held as one file-writing command (only when the demo may
+    use the folder: another folder is refused untouched, no lock file left). `step(label, done, total)` hears each
+    round drawn and scored (the console's progress bar)."""
+    rounds = max(1, (teams - 1).bit_length())
+    tell = step or (lambda label, done, total: None)
+    done: dict[str, Written] = {}
+
+    def drawn(report: DrawReport) -> Written:
+        tell(f"第{report.round.number}轮：抽签、打印对阵表和计分卡", 2 * report.round.number - 1, 2 * rounds + 1)
+        return write_draw_papers(report, force=True)
+
+    def scored(report: ScoreReport) -> Written:
+        number = report.score.round.number
+        tell(f"第{number}轮：模拟记分、打印成绩", 2 * number, 2 * rounds + 1)
+        return write_score_papers(report, force=True)
+
+    def finish(report: DemoReport) -> None:
+        tell("打印材料、晋级图、成绩公告和荣誉证书", 2 * rounds, 2 * rounds + 1)
+        done["built"] = build_all(out, report.event, report.teams, force=True)
+        done["ending"] = write_awards(out, bracket_in(report.state)[0], report.event,
+                                      day=report.event.print.award_date, force=True)
+
+    ours = not out.exists() or (out.is_dir() and (not any(out.iterdir()) or is_demo_folder(out)))
+    if ours:
+        with contextlib.suppress(OSError):  # held from the start: the lock file is there on the next run too
+            out.mkdir(parents=True, exist_ok=True)
+    with held(out, patience=patience) if ours else contextlib.nullcontext():
+        report = run_demo(out, teams=teams, seed=seed, finish=finish, after_draw=drawn, after_score=scored)
+    return DemoMade(report, done["built"], done["ending"])

@@ -234,6 +234,11 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
     return report, draw_id
 
 
+def next_draw(folder: Path) -> NextRound:
+    """What `draw` would draw next in `folder` (its number and pool), or the TournamentError it would refuse with."""
+    return _next_round(open_folder(folder, drawing=True))
+
+
 def _next_round(state: EventFolder) -> NextRound:
     """What to draw next; with the last round not decided, every match that holds it up and what to do."""
     folder = state.path
