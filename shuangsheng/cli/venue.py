@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from shuangsheng.cli.shared import FolderArg, PortOpt, app, fail, hold
-from shuangsheng.cli_help import a_file
+from shuangsheng.cli_help import a_file, a_folder
 from shuangsheng.vocabulary.errors import UserError
 
 WSA_PORT_TAKEN = (10048, 10013)  # Windows' WSAEADDRINUSE and WSAEACCES, as a socket error's number
 
 if TYPE_CHECKING:  # imported inside the commands, for speed
+    from shuangsheng.hall.console import Console
+    from shuangsheng.hall.console_gate import Running
     from shuangsheng.hall.hall import Hall
     from shuangsheng.hall.qr_watch import QrWatch
 
@@ -184,3 +186,89 @@ def _lan_host(chosen: str | None) -> list[str]:
     if not found:
         fail("找不到这台电脑的局域网地址：请确认电脑已连上路由器或热点；或用 --address 指定；只在本机使用请去掉 --lan")
     return [] if found == "127.0.0.1" else [found]
+
+
+@app.command()
+def start(
+    root: Annotated[
+        Path | None,
+        typer.Argument(metavar="根文件夹", help="各场比赛所在的文件夹（默认：“文档”里的“双升级比赛”）", parser=a_folder),
+    ] = None,
+    port: PortOpt = 8000,
+    no_browser: Annotated[bool, typer.Option("--no-browser", help="不自动打开浏览器（脚本和测试用）")] = False,
+) -> None:
+    """组织者控制台：在这台电脑的浏览器里办整场比赛（新建、设置、报名、材料、抽签、本轮、更正、颁奖），不用输入命令。"""
+    from shuangsheng.cli.launch import events_root
+    from shuangsheng.hall import console_gate
+
+    root = root or events_root()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"无法建立文件夹 {root}（{exc.strerror or exc}）；请换一个文件夹：shuangsheng start 文件夹")
+    running = console_gate.read_state()
+    if running is not None and (url := _running_console(running)) is not None:
+        typer.echo(f"组织者控制台已在运行（{running.root}），已在浏览器中打开")
+        _browse(url, no_browser)
+        return
+    console, state = _start_console(root, port)
+    url = f"http://127.0.0.1:{console.hall.port}/console/enter?token={console.gate.one_time_token()}"
+    typer.echo(f"组织者控制台已启动：http://127.0.0.1:{console.hall.port}/console （比赛都在 {root}）")
+    typer.echo(f"控制台密码：{console.gate.pin}（在别的浏览器里进入控制台、打开裁判台时输入）")
+    _browse(url, no_browser)
+    try:
+        _until_stopped(console.hall, None)
+    finally:
+        console_gate.forget_state(state)
+
+
+def _start_console(root: Path, port: int) -> tuple[Console, Running]:
+    """The console on `port` (or the next free one of the ten after it), serving; its state file written."""
+    from shuangsheng.hall import console_gate
+    from shuangsheng.hall.console import make_console
+    from shuangsheng.hall.hall import new_pin
+
+    last: OSError | None = None
+    for tried in range(port, port + 10) if port else (0,):
+        try:
+            console = make_console(root, None, hosts=["127.0.0.1"], port=tried, pin=new_pin(),
+                                   log=lambda line: typer.echo(line, err=True))
+            break
+        except OSError as exc:
+            last = exc
+    else:
+        reason = "端口已被占用" if last is not None and port_taken(last) else bind_reason(last or OSError())
+        fail(f"无法在 {port}–{port + 9} 端口上启动控制台（{reason}）；请换一个端口，如 --port {port + 100}")
+    state = console_gate.Running(console.hall.port, console.gate.launch_secret, str(root))
+    try:
+        console_gate.write_state(state)
+    except OSError as exc:  # only a second start cannot find this one
+        typer.echo(f"（无法记下控制台的端口：{exc.strerror or exc}；再次启动时会另开一个）", err=True)
+    return console, state
+
+
+def _running_console(running: Running) -> str | None:
+    """The running console's enter URL with a fresh one-time token, when it answers as ours; else None."""
+    import json
+    import urllib.request
+
+    from shuangsheng.hall.console_gate import SECRET_HEADER
+
+    request = urllib.request.Request(f"http://127.0.0.1:{running.port}/console/token", data=b"", method="POST",
+                                     headers={SECRET_HEADER: running.secret, "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=3) as answer:
+            token = json.loads(answer.read().decode("utf-8"))["token"]
+    except (OSError, ValueError, KeyError):
+        return None
+    return f"http://127.0.0.1:{running.port}/console/enter?token={token}"
+
+
+def _browse(url: str, no_browser: bool) -> None:
+    if no_browser:
+        typer.echo(f"在浏览器中打开：{url}")
+        return
+    import webbrowser
+
+    if not webbrowser.open(url):
+        typer.echo(f"请在浏览器中打开：{url}")

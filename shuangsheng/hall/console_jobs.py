@@ -1,6 +1,6 @@
 """The console's long work (materials, a draw, a round scored, the awards, the demo) as jobs: each runs in a thread
 of its own, reports its steps (`Step`: what it is doing, how far) for the page's progress bar, and ends as an
-`Outcome` record that the page renders — never text decided here. A job is keyed by the id of the form that
+`Outcome` record (`shuangsheng.render.console_page`) that the page renders — never text decided here. A job is keyed by the id of the form that
 started it, so the same form sent again (a reload, a double click) finds the job it started, never a second one.
 Standard library only."""
 
@@ -13,48 +13,11 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 
-from shuangsheng.vocabulary.errors import Issue, UserError
+from shuangsheng.render.console_page import Action, Outcome, Step
+from shuangsheng.vocabulary.errors import UserError
 
 MAX_JOBS = 200  # jobs remembered (the oldest finished ones forgotten first)
-
-
-@dataclass(frozen=True)
-class Step:
-    """What a job is doing now: `label`, and `done` of `total` (0 of 0: no measure yet)."""
-
-    label: str
-    done: int = 0
-    total: int = 0
-
-    @property
-    def percent(self) -> int:
-        return round(100 * self.done / self.total) if self.total else 0
-
-
-@dataclass(frozen=True)
-class Action:
-    """A button of the console: a page to go to next (`href`), with its label."""
-
-    label: str
-    href: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class Outcome:
-    """What a job came to: `ok` or not, what it says (`lines`), the files it wrote (`files`, each with an open
-    button), the problems found (`problems`, the one error record, with `heading` and `hint` when they have one)
-    and where to go next (`next`)."""
-
-    title: str
-    ok: bool = True
-    lines: tuple[str, ...] = ()
-    files: tuple[Path, ...] = ()
-    problems: tuple[Issue, ...] = ()
-    heading: str | None = None
-    hint: str | None = None
-    next: tuple[Action, ...] = ()
 
 
 Report = Callable[[Step], None]

@@ -326,7 +326,7 @@ class HallHandler(display.DisplayHandler):
         """A path of an API goes to that API whatever its method (its own refusals, in its order); the rest as the
         route table says; the hall's paths while no event is open are said so (`no_event`)."""
         path = urlsplit(self.path).path
-        if self.site.venue is None and not path.startswith(CONSOLE_PREFIXES):
+        if self.site.venue is None and not path.startswith(CONSOLE_PREFIXES) and path != "/favicon.ico":
             self.no_event(path)
             return
         who = routes.api_of(path)
@@ -546,12 +546,13 @@ def make_hall(folder: Path | None, hosts: list[str], port: int, *, log: Callable
               max_connections: int = display.MAX_CONNECTIONS, timeout: float = display.READ_SECONDS,
               settle: float = board.SETTLE_SECONDS, throttle: Throttle | None = None, pin: str | None = None,
               desk_lan: bool = False, clock: Callable[[], str] = now_iso,
-              handler: type[HallHandler] | None = None) -> Hall:
+              handler: type[HallHandler] | None = None, admitted: Callable[[Request], bool] | None = None) -> Hall:
     """Bind `hosts` (127.0.0.1 first; raises OSError: port taken, address not ours) on one port (port 0: the
     first free one, then the same for the others) and return them, not yet serving, with the hall of the event in
     `folder` open (None: none yet — the console opens one). `pin`: the desk's (a new one when None:
     `hall.desk.pin`); `desk_lan`: [serve] desk_lan; `clock`: the PC's time, ISO 8601 (tests inject it);
-    `handler`: the request handler's class (the console's)."""
+    `handler`: the request handler's class (the console's); `admitted`: the console's session standing for the
+    desk's PIN."""
     names = {*display.LOCAL_NAMES, *(h.lower() for h in hosts), *display.own_names()}
     cap = display.connection_cap(max_connections, display.open_file_limit(max_connections + display.RESERVED_FILES))
     slots = display.Slots(cap, own=hosts)  # the PC's own addresses hold any share of the connections
@@ -572,7 +573,7 @@ def make_hall(folder: Path | None, hosts: list[str], port: int, *, log: Callable
     # its browser) must not lock the desk out for a minute
     pins = Throttle(codes.clock, limit=codes.limit, window=codes.window, block=codes.block)
     options = HallOptions(frozenset(names), port, tuple(str(h.server_address[0]) for h in servers), log, settle,
-                          codes, pins, pin or new_pin(), clock)
+                          codes, pins, pin or new_pin(), clock, admitted)
     if folder is not None:
         site.venue = make_venue(folder, options, desk_lan=desk_lan)
     return Hall(servers, site, options)

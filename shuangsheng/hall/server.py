@@ -188,8 +188,12 @@ class DisplayHandler(BaseHTTPRequestHandler):
         if self.command != "HEAD" and code >= 200:
             self.wfile.write(body)
 
+    def security_headers(self) -> dict[str, str]:
+        """The headers every answer carries: what its page may load and do (`SECURITY_HEADERS`)."""
+        return SECURITY_HEADERS
+
     def end_headers(self) -> None:
-        for name, value in SECURITY_HEADERS.items():
+        for name, value in self.security_headers().items():
             self.send_header(name, value)
         if self.command and self.command not in self.allow.split(", "):
             self.send_header("Allow", self.allow)

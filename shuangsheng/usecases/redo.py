@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from shuangsheng.knockout import knockout
@@ -21,7 +21,7 @@ from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.storage.names import backup_name, round_path
 from shuangsheng.storage.workbook import MatchSheet, RoundSheet
 from shuangsheng.usecases.draw import PapersWriter, draw_next, rules_note, table_codes, with_recorded_names
-from shuangsheng.usecases.folder import TournamentError, open_folder, recorded_draws, same_draw
+from shuangsheng.usecases.folder import EventFolder, TournamentError, open_folder, recorded_draws, same_draw
 from shuangsheng.vocabulary.errors import UserError
 from shuangsheng.vocabulary.text import command_line
 
@@ -54,24 +54,13 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
     should not be there is replaced at the same table and side by the team that should; those tables' entries
     are voided (logged in event.db, the old workbook backed up), the other tables keep theirs; every round after N
     is voided (workbooks backed up, then removed)."""
-    state = open_folder(folder, up_to=number, drawing=True)
-    if not 2 <= number <= len(state.rounds):
-        have = f"已有第1–{len(state.rounds)}轮" if state.rounds else "还没有抽签"
-        raise TournamentError([f"{folder}：--redo 要给第2轮或以后已抽签的一轮（{have}）"])
-    scores = state.scores()
-    before, sheet = scores[number - 2], state.rounds[number - 1]
-    if not before.advancement.decided:
-        raise TournamentError([b.message for b in before.advancement.blockers],
-                              heading=f"第{number - 1}轮还有比赛没有决出胜负：",
-                              hint=f"先补全或改正它并运行 {command_line('score', folder)}，再 --redo {number}")
-    swap = _substitution(before, sheet.round)
+    state, sheet, swap = _plan(folder, number)
     if not swap and _unfinished(folder, sheet):  # stopped while writing its papers: run again, it completes them
         return draw_next(folder, papers=papers)
     if not swap:
         raise TournamentError([f"第{number}轮的参赛组与第{number - 1}轮现在的晋级组一致，不需要 --redo"])
     corrected = _substituted(sheet.round, swap)
-    replaced = tuple((new.table, team, new_team) for old, new in zip(sheet.round.pairings, corrected.pairings, strict=True)
-                     for team, new_team in ((old.a, new.a), (old.b, new.b)) if team != new_team)
+    replaced = _replaced(sheet.round, corrected)
     touched = {t for t, _, _ in replaced}
     with Ledger.open(folder) as book:
         voided = _later_rounds(folder, book, number)
@@ -109,6 +98,49 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
                 return replace(report, papers_problems=tuple(exc.messages))
         book.draw_done(draw_id)
     return report
+
+
+def _plan(folder: Path, number: int) -> tuple[EventFolder, RoundSheet, dict[str, str]]:
+    """The folder read for `--redo number`, round `number`'s sheet and who replaces whom in it."""
+    state = open_folder(folder, up_to=number, drawing=True)
+    if not 2 <= number <= len(state.rounds):
+        have = f"已有第1–{len(state.rounds)}轮" if state.rounds else "还没有抽签"
+        raise TournamentError([f"{folder}：--redo 要给第2轮或以后已抽签的一轮（{have}）"])
+    scores = state.scores()
+    before, sheet = scores[number - 2], state.rounds[number - 1]
+    if not before.advancement.decided:
+        raise TournamentError([b.message for b in before.advancement.blockers],
+                              heading=f"第{number - 1}轮还有比赛没有决出胜负：",
+                              hint=f"先补全或改正它并运行 {command_line('score', folder)}，再 --redo {number}")
+    return state, sheet, _substitution(before, sheet.round)
+
+
+def _replaced(drawn: Round, corrected: Round) -> tuple[tuple[int, str, str], ...]:
+    """(table, team out, team in) for each place the correction changes."""
+    return tuple((new.table, team, new_team) for old, new in zip(drawn.pairings, corrected.pairings, strict=True)
+                 for team, new_team in ((old.a, new.a), (old.b, new.b)) if team != new_team)
+
+
+@dataclass(frozen=True)
+class RedoPreview:
+    """What `draw --redo number` would do, before anything is written: the places it changes (table, team out,
+    team in; those tables' entries are voided) and the later rounds it voids."""
+
+    number: int
+    replaced: tuple[tuple[int, str, str], ...]
+    voided: tuple[int, ...]
+
+
+def redo_preview(folder: Path, number: int) -> RedoPreview | None:
+    """What `--redo number` would change now; None when round `number` already holds the teams it should (no redo
+    needed); TournamentError when it cannot be done now (the round before not decided)."""
+    _, sheet, swap = _plan(folder, number)
+    if not swap:
+        return None
+    replaced = _replaced(sheet.round, _substituted(sheet.round, swap))
+    with Ledger.open(folder) as book:
+        voided = _later_rounds(folder, book, number)
+    return RedoPreview(number, replaced, voided)
 
 
 def _changed(old: DrawRecord | None, corrected: Round) -> set[int]:
