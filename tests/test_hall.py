@@ -565,7 +565,7 @@ def test_serve_prints_its_address_and_a_new_six_digit_pin_each_start(event):
         try:
             assert lines[0] == f"现场服务已启动：http://127.0.0.1:{port}/（本机）\n"
             assert f"裁判台：http://127.0.0.1:{port}/desk（在这台电脑上打开）\n" in lines
-            (pin,) = [m.group(1) for line in lines if (m := re.fullmatch(r"裁判台密码：(\d{6})\n", line))]
+            (pin,) = [m.group(1) for line in lines if (m := re.fullmatch(r"裁判台和控制台的密码：(\d{6})\n", line))]
             pins.append(pin)
             assert talk(port, "GET", f"/api/t/{codes[1]}")[0] == 200
             assert talk(port, "GET", "/api/desk", headers={"X-Desk-PIN": pin})[0] == 200  # the PIN printed is the desk's
@@ -586,7 +586,7 @@ def test_serve_uses_the_pin_of_event_toml(event):
         assert talk(port, "GET", "/api/desk", headers={"X-Desk-PIN": "012345"})[0] == 200
     finally:
         stop(proc)
-    assert "裁判台密码：012345\n" in lines
+    assert "裁判台和控制台的密码：012345\n" in lines
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="127.0.0.2 is a local address on Linux only")

@@ -111,14 +111,14 @@ def check_launcher(folder: Path) -> None:
     try:
         page = first_page(time.monotonic() + WAIT)
         if page is None or "<html" not in page.lower():
-            sys.exit(f"the launcher's hall did not answer at {URL}")
+            sys.exit(f"the launcher's console did not answer at {URL}")
         print(f"first page: {len(page)} characters from {URL}", flush=True)
         second = wine(python, script, timeout=120)
         if "已在运行" not in second.stdout:
             sys.exit(f"a second start did not find the first:\n{second.stdout}\n{second.stderr}")
-        print("second start: found the running hall", flush=True)
-        if not sorted((PREFIX / "drive_c" / "users").glob("*/Documents/双升级比赛/示例比赛/event.toml")):
-            sys.exit("the launcher made no demo event in Documents\\双升级比赛\\示例比赛")
+        print("second start: found the running console", flush=True)
+        if not sorted((PREFIX / "drive_c" / "users").glob("*/Documents/双升级比赛")):
+            sys.exit("the launcher's console made no events root Documents\\双升级比赛")
     finally:
         subprocess.run(["wineserver", "-k"], env=env(), check=False)
         first.kill()

@@ -92,6 +92,7 @@ def serve(
 ) -> None:
     """现场服务：场地大屏和各桌手机录分（录分码见计分卡），打印地址和裁判台密码。"""
     from shuangsheng.hall import hall
+    from shuangsheng.hall.console import make_console
     from shuangsheng.storage.event import is_ipv4, load, missing_folder
     from shuangsheng.usecases.serve import ensure_codes
 
@@ -110,8 +111,9 @@ def serve(
         hosts += _lan_host(address or event.serve.address)
     try:
         pin = event.serve.pin or hall.new_pin()
-        server = hall.make_hall(folder, hosts, port, log=lambda line: typer.echo(line, err=True), pin=pin,
-                                desk_lan=event.serve.desk_lan)
+        console = make_console(None, folder, hosts=hosts, port=port, pin=pin,
+                               log=lambda line: typer.echo(line, err=True), desk_lan=event.serve.desk_lan)
+        server = console.hall
     except OSError as exc:
         other = port + 1 if 0 < port < 65535 else 8001
         if port_taken(exc):
@@ -130,7 +132,8 @@ def serve(
         sheets = _qr_sheets(folder, urls[1])
     where = f"（局域网中也可打开：{urls[-1]}desk）" if event.serve.desk_lan and len(urls) > 1 else "（在这台电脑上打开）"
     typer.echo(f"裁判台：{urls[0]}desk{where}")
-    typer.echo(f"裁判台密码：{pin}")
+    typer.echo(f"组织者控制台：{urls[0]}console （本场比赛；在这台电脑上打开）")
+    typer.echo(f"裁判台和控制台的密码：{pin}")
     _until_stopped(server, sheets)
 
 
@@ -198,8 +201,8 @@ def start(
     no_browser: Annotated[bool, typer.Option("--no-browser", help="不自动打开浏览器（脚本和测试用）")] = False,
 ) -> None:
     """组织者控制台：在这台电脑的浏览器里办整场比赛（新建、设置、报名、材料、抽签、本轮、更正、颁奖），不用输入命令。"""
-    from shuangsheng.cli.launch import events_root
     from shuangsheng.hall import console_gate
+    from shuangsheng.storage.home import events_root
 
     root = root or events_root()
     try:

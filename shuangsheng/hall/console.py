@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from shuangsheng.hall import console_work as work
 from shuangsheng.hall.api_common import Request
@@ -32,7 +32,7 @@ from shuangsheng.hall.routes import Match
 from shuangsheng.render import console_page
 from shuangsheng.render.console_page import Action
 from shuangsheng.storage.names import EVENT_FILE, rounds_drawn
-from shuangsheng.vocabulary.errors import Issue, UserError
+from shuangsheng.vocabulary.errors import Issue, UserError, issues_json
 
 MAX_FORM = 256 * 1024  # bytes of a console form
 FORM_TYPE = "application/x-www-form-urlencoded"
@@ -139,7 +139,7 @@ class ConsoleHandler(HallHandler):
 
     def _console(self, found: Match) -> None:
         console, answer = self.console, found.route.answer
-        if not desk_allowed(self.client_address[0], False, console.hall.options.bound):
+        if not console_allowed(self.client_address[0], console.hall.options.bound):
             self._refuse(Refusal(HTTPStatus.FORBIDDEN, "组织者控制台只能在运行它的这台电脑上打开", "/"))
             return
         if answer in OPEN_ANSWERS:
@@ -147,7 +147,9 @@ class ConsoleHandler(HallHandler):
             return
         session = console.gate.session(self.headers.get("Cookie"))
         if session is None:
-            if self.command == "POST":
+            if self.path.startswith("/api/"):
+                self._json(HTTPStatus.UNAUTHORIZED, issues_json((Issue.plain("请先进入控制台（输入控制台密码）"),)))
+            elif self.command == "POST":
                 self._refuse(Refusal(HTTPStatus.UNAUTHORIZED, "请先进入控制台（输入控制台密码）", "/console/login"))
             else:
                 self._redirect("/console/login")
@@ -222,7 +224,7 @@ class ConsoleHandler(HallHandler):
     def _c_token(self) -> None:
         """A second start asks for a one-time token with the launch secret (JSON)."""
         if not self.console.gate.launch_ok(self.headers.get(SECRET_HEADER)):
-            self._json(HTTPStatus.FORBIDDEN, {"error": "not this console"})
+            self._json(HTTPStatus.FORBIDDEN, issues_json((Issue.plain("不是这个控制台的启动密钥"),)))
             return
         self._json(HTTPStatus.OK, {"token": self.console.gate.one_time_token(),
                                    "root": str(self.console.root or self.console.folder or "")})
@@ -253,13 +255,14 @@ class ConsoleHandler(HallHandler):
     def _c_job(self, *, session: str, job: str) -> None:
         found = self.console.jobs.get(job)
         if found is None:
-            self._json(HTTPStatus.NOT_FOUND, {"error": "no such job"})
+            self._json(HTTPStatus.NOT_FOUND, issues_json((Issue.plain("这项工作已经不在了（控制台重新启动过）"),)))
             return
         self._json(HTTPStatus.OK, job_json(found))
 
     def _c_file(self, *, session: str, name: str) -> None:
         """A PDF or picture of the open event, for the browser's own viewer (打开)."""
         folder = self.console.folder
+        name = unquote(name)
         path = folder / name if folder is not None else None
         kind = {".pdf": "application/pdf", ".png": "image/png"}.get(Path(name).suffix.lower())
         if path is None or kind is None or "/" in name or "\\" in name or path.parent != folder or not path.is_file():
@@ -334,6 +337,12 @@ class ConsoleHandler(HallHandler):
             self.send_header("Set-Cookie", cookie_header(cookie))
         self.send_header("Content-Length", "0")
         self.end_headers()
+
+
+def console_allowed(address: str, bound: tuple[str, ...]) -> bool:
+    """The console answers the PC itself only: 127.0.0.1, ::1, or one of the PC's own addresses the server is bound
+    to (the PC opening its LAN address) — never another device, whatever `[serve] desk_lan` says."""
+    return desk_allowed(address, False, bound)
 
 
 def job_json(job: Job) -> dict[str, object]:
