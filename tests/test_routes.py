@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from shuangsheng.hall import hall, routes
+from shuangsheng.hall import routes
 from shuangsheng.hall.server import make_server
 from shuangsheng.storage.ledger.connection import Ledger
 from tests.events import played_rounds
