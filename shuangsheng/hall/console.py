@@ -484,6 +484,32 @@ def _lan(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refus
     return "/console/round"
 
 
+def _reopen(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
+    """更正: the desk reopens a phone table of any round (its press, through the desk's API, logged with the reason),
+    so that its teams correct it on their phones (改这一局) and confirm again."""
+    import json
+
+    venue = console.hall.site.venue
+    try:
+        table, mark, a, b = form.get("table", "").split("|")
+        body = {"round": _whole(form.get("round"), "round"), "reason": form.get("reason", "").strip(),
+                "id": form.get("id") or secrets.token_hex(8), "mark": int(mark), "teams": [a, b]}
+    except ValueError:
+        return Refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "请在列表里选一桌，再填写原因", "/console/correct")
+    if not body["reason"]:
+        return Refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "请填写重新打开的原因（会记入比赛记录）", "/console/correct")
+    assert venue is not None
+    host = f"127.0.0.1:{console.hall.port}"
+    reply = venue.desk.handle(Request("POST", f"/api/desk/t/{table}/reopen", "127.0.0.1",
+                                      {"host": host, "content-type": "application/json", "x-desk-pin": console.gate.pin},
+                                      json.dumps(body).encode("utf-8")))
+    if reply.status >= 300:
+        errors = reply.document.get("errors") if isinstance(reply.document, dict) else None
+        said = "；".join(str(e.get("message")) for e in errors or () if isinstance(e, dict)) or "没有重新打开"
+        return Refusal(reply.status, said, "/console/correct")
+    return f"/console/correct#round-{body['round']}"
+
+
 ACTIONS: dict[tuple[str, str], Callable[[Console, Path, Mapping[str, str]], str | Refusal]] = {
     ("materials", "build"): _materials,
     ("draw", "draw"): _draw,
@@ -492,6 +518,7 @@ ACTIONS: dict[tuple[str, str], Callable[[Console, Path, Mapping[str, str]], str 
     ("round", "lan"): _lan,
     ("correct", "score"): _score,
     ("correct", "redo"): _redo,
+    ("correct", "reopen"): _reopen,
     ("awards", "build"): _awards,
     **{(page, "open"): _open for page in EVENT_PAGES},
 }

@@ -183,7 +183,7 @@ def scored_outcome(folder: Path, step: ScoreStep) -> Outcome:
     files = made_files(folder, (*step.papers, *((step.checked,) if step.checked else ())))
     return Outcome(title=f"第{number}轮计分", ok=not problems, lines=tuple(lines), files=files, problems=problems,
                    heading="这些地方需要改正（改好记分表并保存、关闭后再点“计分”）：" if problems else None,
-                   next=tuple(nxt))
+                   next=tuple(nxt), grid=results_grid(score))
 
 
 def _final(score: RoundScore) -> bool:
@@ -195,13 +195,14 @@ def _final(score: RoundScore) -> bool:
 def results_grid(score: RoundScore) -> Grid:
     """The round's tables as rows: 桌号, 甲方, 乙方, 状态, 级数, 胜方 — each row with its problems."""
     from shuangsheng.knockout.teams import team_name
-    from shuangsheng.table.desk import DESK_LABELS
+    from shuangsheng.table.desk import desk_state, label
 
     rows = []
     for m in score.matches:
         r = m.record
         levels = f"{r.levels.a.label}：{r.levels.b.label}" if r.levels is not None else ""
-        rows.append(Row((str(r.table), team_name(r.a), team_name(r.b), DESK_LABELS.get(r.status.value, r.reason or ""),
+        said = "弃权" if r.forfeit is not None else label(desk_state(r), r.hands)
+        rows.append(Row((str(r.table), team_name(r.a), team_name(r.b), said,
                          levels, team_name(r.winner) if r.winner else ""), r.problems,
                         "bad" if r.problems else "done" if r.winner else ""))
     return Grid(("桌号", "甲方", "乙方", "状态", "级数", "胜方"), tuple(rows))
@@ -322,20 +323,45 @@ def round_facts(folder: Path, root: Path | None) -> dict[str, object]:
             "results": results, "papers": tuple(names.round_papers(folder, drawn)) if drawn else ()}
 
 
+@dataclass(frozen=True)
+class PhoneTable:
+    """A table of a round with phone entries, as the desk's reopen takes it: its teams and its mark (entries)."""
+
+    table: int
+    a: str
+    b: str
+    mark: int
+
+
 @dataclass(frozen=True, kw_only=True)
 class RoundFix:
-    """One drawn round on the 更正 page: scoring it again, and carrying a correction of the round before into it."""
+    """One drawn round on the 更正 page: scoring it again, reopening a phone table of it, and carrying a correction
+    of the round before into it."""
 
     number: int
     workbook: str
     redo: object | None  # the RedoPreview of carrying round number−1's correction into it, when it needs one
     redo_problem: str | None  # why it cannot be carried now (a match of the round before undecided)
+    phones: tuple[PhoneTable, ...] = ()
+
+
+def phone_tables(folder: Path) -> dict[int, tuple[PhoneTable, ...]]:
+    """Each round's tables with phone entries, from event.db."""
+    from shuangsheng.storage.ledger.connection import Ledger
+
+    found: dict[int, tuple[PhoneTable, ...]] = {}
+    with Ledger.open(folder) as book:
+        for number, record in book.draws().items():
+            found[number] = tuple(PhoneTable(p.table, p.a, p.b, len(entries)) for p in record.round.pairings
+                                  if (entries := book.table_entries(record.id, p.table)))
+    return found
 
 
 def correct_facts(folder: Path, root: Path | None) -> dict[str, object]:
     from shuangsheng.usecases.redo import redo_preview
 
     drawn = names.rounds_drawn(folder)
+    phones = phone_tables(folder)
     rounds = []
     for number in range(1, drawn + 1):
         preview, problem = None, None
@@ -344,7 +370,8 @@ def correct_facts(folder: Path, root: Path | None) -> dict[str, object]:
                 preview = redo_preview(folder, number)
             except UserError as exc:
                 problem = "；".join(exc.messages)
-        rounds.append(RoundFix(number=number, workbook=names.round_file(number), redo=preview, redo_problem=problem))
+        rounds.append(RoundFix(number=number, workbook=names.round_file(number), redo=preview, redo_problem=problem,
+                               phones=phones.get(number, ())))
     return {"rounds": tuple(rounds), "drawn": drawn}
 
 

@@ -48,6 +48,19 @@ class Action:
     form: tuple[tuple[str, str], ...] | None = None
 
 
+@dataclass(frozen=True)
+class Row:
+    cells: tuple[str, ...]
+    problems: tuple[object, ...] = ()  # Issue records
+    flag: str = ""  # a row's look: "bad", "done", "" (plain)
+
+
+@dataclass(frozen=True)
+class Grid:
+    header: tuple[str, ...]
+    rows: tuple[Row, ...]
+
+
 @dataclass(frozen=True, kw_only=True)
 class Outcome:
     """What a job came to: `ok` or not, what it says (`lines`), the files it wrote (`files`, each with an open
@@ -62,19 +75,7 @@ class Outcome:
     heading: str | None = None
     hint: str | None = None
     next: tuple[Action, ...] = ()
-
-
-@dataclass(frozen=True)
-class Row:
-    cells: tuple[str, ...]
-    problems: tuple[object, ...] = ()  # Issue records
-    flag: str = ""  # a row's look: "bad", "done", "" (plain)
-
-
-@dataclass(frozen=True)
-class Grid:
-    header: tuple[str, ...]
-    rows: tuple[Row, ...]
+    grid: Grid | None = None  # a row per table (a round scored)
 
 
 @dataclass(frozen=True, kw_only=True)
