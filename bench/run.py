@@ -42,6 +42,9 @@ Budgets (issues 10, 16, 17 and 20):
   stopped parsing event.toml's defaults on every request.)
   `--only load` runs this part alone.
 
+Every action of the organiser's console (issue 30; bench/console.py) ≤ 1.1 × the same use-case called in-process
+in the same run, on the 128-team event's 64-table round: `score` of round 1 and `materials`. `--only console`.
+
 The Windows installer (issue 32) ≤ 40 MB: output/双升级比赛-安装-<version>.exe, built by packaging/windows/build.py
 when it is not there and the build's tools are; without them it is skipped, said, not failed. `--only installer`.
 
@@ -52,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import shutil
 import statistics
@@ -214,7 +218,8 @@ def verdict(ok: bool) -> str:
     return "PASS" if ok else "FAIL"
 
 
-BUDGETS = ("help", "score", "demo", "memory", "pdfs", "load", "installer")  # what `--only` may pick
+BUDGETS = ("help", "score", "demo", "memory", "pdfs", "console", "load", "installer")  # what `--only` may pick
+CONSOLE_RATIO = 1.1  # every console action ≤ this × the same use-case in-process (issue 30)
 INSTALLER_MB = 40  # the Windows installer ≤ this (issue 32)
 Report = Callable[[bool, str], None]
 
@@ -305,6 +310,19 @@ def event_budgets(report: Report, work: Path, runs: int, demo_runs: int, only: s
                                      f"≤ 300 MB")
     if "pdfs" in only:
         pdf_budgets(report, event, work)
+    if "console" in only:
+        console_budgets(report, event, runs)
+
+
+def console_budgets(report: Report, event: Path, runs: int) -> None:
+    """Each console action against the same use-case called in-process (bench/console.py, its own process)."""
+    done = subprocess.run([PYTHON, str(ROOT / "bench" / "console.py"), str(event), str(runs)], env=ENV,
+                          capture_output=True, text=True, check=True)
+    for name, figure in json.loads(done.stdout.strip().splitlines()[-1]).items():
+        ours, base = figure["console"], figure["in_process"]
+        report(ours <= CONSOLE_RATIO * base,
+               f"console {name} (64 tables) {ours:.3f} s ≤ {CONSOLE_RATIO} × the use-case in-process {base:.3f} s "
+               f"= {CONSOLE_RATIO * base:.3f} s [ratio {ours / base:.2f}]")
 
 
 def pdf_budgets(report: Report, event: Path, work: Path) -> None:
