@@ -365,3 +365,28 @@ def test_a_second_start_finds_the_running_console_and_opens_it_with_a_fresh_toke
     finally:
         first.terminate()
         first.wait(timeout=30)
+
+
+# --- letting the phones in ---
+
+
+def test_letting_the_phones_in_answers_on_the_lan_address_and_writes_the_qr_sheet(running, root, monkeypatch):
+    import shuangsheng.hall.lan
+
+    first_round_scored(root / "赛")
+    browser = open_event(running)
+    monkeypatch.setattr(shuangsheng.hall.lan, "lan_address", lambda: None)
+    status, _, text = browser.press("/console/round/lan")
+    assert status == 503 and "找不到这台电脑的局域网地址" in text and running.lan is None
+    monkeypatch.setattr(shuangsheng.hall.lan, "lan_address", lambda: "127.0.0.2")  # a second address of this PC
+    status, headers, _ = browser.press("/console/round/lan")
+    assert status == 303 and running.lan == f"http://127.0.0.2:{running.hall.port}/"
+    phone = http.client.HTTPConnection("127.0.0.2", running.hall.port, timeout=30)
+    phone.request("GET", "/board.json", headers={"Host": f"127.0.0.2:{running.hall.port}"})
+    assert phone.getresponse().status == 200
+    phone.close()
+    deadline = time.monotonic() + 60
+    while not (root / "赛" / "第1轮扫码单.pdf").exists():
+        assert time.monotonic() < deadline, "no 扫码单 for the round drawn"
+        time.sleep(0.2)
+    assert running.lan in browser.page("/console/round")

@@ -215,13 +215,19 @@ def start(
         _browse(url, no_browser)
         return
     console, state = _start_console(root, port)
+    console.hall.start()
     url = f"http://127.0.0.1:{console.hall.port}/console/enter?token={console.gate.one_time_token()}"
     typer.echo(f"组织者控制台已启动：http://127.0.0.1:{console.hall.port}/console （比赛都在 {root}）")
     typer.echo(f"控制台密码：{console.gate.pin}（在别的浏览器里进入控制台、打开裁判台时输入）")
     _browse(url, no_browser)
+    typer.echo("这个窗口就是控制台：关闭它（或按 Ctrl+C），控制台和现场服务就停止了；已经录入的都已保存")
     try:
-        _until_stopped(console.hall, None)
+        while True:
+            time.sleep(3600)  # the servers answer in their threads; Ctrl+C ends the sleep
+    except KeyboardInterrupt:
+        typer.echo("控制台已停止")
     finally:
+        console.stop()
         console_gate.forget_state(state)
 
 

@@ -28,6 +28,7 @@ from shuangsheng.hall.console_gate import SECRET_HEADER, Gate, cookie_header
 from shuangsheng.hall.console_jobs import Job, Jobs
 from shuangsheng.hall.desk_api import desk_allowed
 from shuangsheng.hall.hall import Hall, HallHandler, make_venue
+from shuangsheng.hall.qr_watch import QrWatch
 from shuangsheng.hall.routes import Match
 from shuangsheng.render import console_page
 from shuangsheng.render.console_page import Action
@@ -69,6 +70,7 @@ class Console:
     inline: bool = False  # run the jobs in the request's thread (tests)
     done: dict[str, str] = field(default_factory=dict)  # form id → where its answer sent the browser
     lan: str | None = None  # the LAN address phones use, once opened
+    sheets: QrWatch | None = None  # the open event's 扫码单 at the LAN address, kept in step with its draws
 
     @property
     def folder(self) -> Path | None:
@@ -90,6 +92,22 @@ class Console:
         except UserError:
             desk_lan = False  # the settings page says what is wrong with event.toml
         self.hall.site.replace(make_venue(folder, self.hall.options, desk_lan=desk_lan))
+        self.watch_sheets()
+
+    def watch_sheets(self) -> None:
+        """Once the phones are let in: the open event's 扫码单 (QR codes of the LAN address), rewritten as it is drawn."""
+        if self.sheets is not None:
+            self.sheets.stop()
+            self.sheets = None
+        if self.lan is not None and self.folder is not None:
+            self.sheets = QrWatch(self.folder, self.lan, say=self.jobs.log, warn=self.jobs.log)
+            self.sheets.start()
+
+    def stop(self) -> None:
+        """Stop the 扫码单's watch and the servers (the open event's ledger checkpointed)."""
+        if self.sheets is not None:
+            self.sheets.stop()
+        self.hall.stop()
 
     def start(self, form: Mapping[str, str], title: str, job: work.Work, back: str) -> str:
         """Start the job of `form` (or find the one it started) and send the browser to its page."""
@@ -481,6 +499,7 @@ def _lan(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refus
         except OSError as exc:
             return Refusal(HTTPStatus.SERVICE_UNAVAILABLE, f"无法在 {host} 上开放（{exc.strerror or exc}）", "/console/round")
         console.hall.site.replace(make_venue(folder, console.hall.options, desk_lan=False))
+        console.watch_sheets()
     return "/console/round"
 
 
