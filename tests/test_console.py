@@ -390,3 +390,26 @@ def test_letting_the_phones_in_answers_on_the_lan_address_and_writes_the_qr_shee
         assert time.monotonic() < deadline, "no 扫码单 for the round drawn"
         time.sleep(0.2)
     assert running.lan in browser.page("/console/round")
+
+
+def test_a_lost_ledger_is_said_on_every_page_with_the_button_that_builds_it_again(running, root):
+    first_round_scored(root / "赛")
+    browser = open_event(running)
+    running.hall.site.replace(None)  # serve let go of event.db (as after a restart), then it is lost
+    (root / "赛" / "event.db").unlink()
+    running.open_event(root / "赛")
+    status, _, text = browser.ask("GET", "/console/correct")
+    assert status == 409 and "重建比赛记录" in text and "shuangsheng rebuild" not in text
+    page, state = job_of(browser, browser.press("/console/round/rebuild"))
+    assert state["ok"] is True and (root / "赛" / "event.db").is_file()
+    assert "第1轮计分" in browser.page("/console/correct")
+
+
+def test_a_job_stopped_by_a_lost_ledger_offers_the_rebuild(running, root):
+    first_round_scored(root / "赛")
+    browser = open_event(running)
+    running.hall.site.replace(None)
+    (root / "赛" / "event.db").unlink()
+    running.open_event(root / "赛")
+    page, state = job_of(browser, browser.press("/console/round/score", round=1))
+    assert state["ok"] is False and 'action="/console/round/rebuild"' in page

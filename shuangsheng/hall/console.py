@@ -32,10 +32,12 @@ from shuangsheng.hall.qr_watch import QrWatch
 from shuangsheng.hall.routes import Match
 from shuangsheng.render import console_page
 from shuangsheng.render.console_page import Action
+from shuangsheng.storage.ledger.lost import LedgerLost
 from shuangsheng.storage.names import EVENT_FILE, rounds_drawn
 from shuangsheng.vocabulary.errors import Issue, UserError, issues_json
 
 MAX_FORM = 256 * 1024  # bytes of a console form
+MAX_DONE = 1000  # forms remembered with where they led (a resend finds it)
 FORM_TYPE = "application/x-www-form-urlencoded"
 OPEN_ANSWERS = frozenset({"enter", "login_page", "login", "token"})  # the ways in: no session needed
 EVENT_PAGES = frozenset({"settings", "teams", "materials", "draw", "round", "correct", "awards"})
@@ -260,8 +262,13 @@ class ConsoleHandler(HallHandler):
         if page in EVENT_PAGES and console.folder is None:
             self._redirect("/console/events")
             return
-        context = self._context(session, work.FACTS[page](console.folder, console.root))
-        self._html(HTTPStatus.OK, console_page.page(page, context))
+        try:
+            facts = work.FACTS[page](console.folder, console.root)
+        except UserError as exc:  # the folder cannot be read as it is (event.db lost, a workbook broken): why
+            self._html(HTTPStatus.CONFLICT, console_page.problems(exc, self._context(session), back="/console/events",
+                                                                  rebuild=isinstance(exc, LedgerLost)))
+            return
+        self._html(HTTPStatus.OK, console_page.page(page, self._context(session, facts)))
 
     def _c_job_page(self, *, session: str, job: str) -> None:
         found = self.console.jobs.get(job)
@@ -321,6 +328,8 @@ class ConsoleHandler(HallHandler):
             return
         if form_id:
             console.done[form_id] = result
+            while len(console.done) > MAX_DONE:
+                del console.done[next(iter(console.done))]
         self._redirect(result)
 
     # --- answers ---
@@ -485,6 +494,11 @@ def _open(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refu
     return back
 
 
+def _rebuild(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
+    """event.db lost after rounds were drawn: built again from the workbooks (what `rebuild` does)."""
+    return console.start(form, "重建比赛记录", work.rebuild_work(folder), "/console/round")
+
+
 def _lan(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
     """Let the phones and the TV in: the hall also answers on the PC's LAN address (the console never does)."""
     from shuangsheng.hall.lan import lan_address
@@ -535,6 +549,7 @@ ACTIONS: dict[tuple[str, str], Callable[[Console, Path, Mapping[str, str]], str 
     ("draw", "check"): _check,
     ("round", "score"): _score,
     ("round", "lan"): _lan,
+    ("round", "rebuild"): _rebuild,
     ("correct", "score"): _score,
     ("correct", "redo"): _redo,
     ("correct", "reopen"): _reopen,

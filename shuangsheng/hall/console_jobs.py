@@ -39,8 +39,12 @@ class Job:
 
 
 def failed(title: str, exc: UserError) -> Outcome:
-    """A refusal of the use-case, as its records."""
-    return Outcome(title=title, ok=False, problems=(*exc.issues, *exc.details), heading=exc.heading, hint=exc.hint)
+    """A refusal of the use-case, as its records; a lost event.db with the button that builds it again."""
+    from shuangsheng.storage.ledger.lost import LedgerLost
+
+    rebuild = (Action("重建比赛记录", "/console/round/rebuild", ()),) if isinstance(exc, LedgerLost) else ()
+    return Outcome(title=title, ok=False, problems=(*exc.issues, *exc.details), heading=exc.heading, hint=exc.hint,
+                   next=rebuild)
 
 
 class Jobs:

@@ -228,6 +228,22 @@ def redo_work(folder: Path, number: int) -> Work:
     return work
 
 
+def rebuild_work(folder: Path) -> Work:
+    def work(report: Report) -> Outcome:
+        from shuangsheng.storage.ledger.lock import exclusive
+        from shuangsheng.usecases.papers.draw import write_draw_papers
+        from shuangsheng.usecases.papers.qr_sheet import reprint_qr_sheet
+        from shuangsheng.usecases.rebuild import rebuild, rebuilt_lines
+
+        report(Step("正在按比赛文件夹里的记分表重建比赛记录……", 1, 2))
+        with exclusive(folder):  # held, but not prepared: preparing is what refuses a lost ledger
+            done = rebuild(folder, papers=lambda drawn: write_draw_papers(drawn, force=True), sheet=reprint_qr_sheet)
+        papers = getattr(done.papers, "paths", ())
+        return Outcome(title="重建比赛记录", ok=not done.papers_problems, lines=tuple(rebuilt_lines(done)),
+                       files=made_files(folder, papers), next=(Action("去本轮", "/console/round"),))
+    return work
+
+
 # --- awards ---
 
 

@@ -104,7 +104,7 @@ _WHERE = {
     "init": "在控制台“活动”页点“新建比赛”",
     "serve": "在控制台打开“本轮”页",
     "show": "在控制台打开“本轮”页",
-    "rebuild": "请技术人员重建比赛记录（shuangsheng rebuild）",
+    "rebuild": "点下面的“重建比赛记录”",
 }
 
 
@@ -148,10 +148,11 @@ def job(found: object, context: Context) -> bytes:
                                                              poll_ms=POLL_MS).encode("utf-8")
 
 
-def problems(error: UserError, context: Context, *, back: str) -> bytes:
-    """What the user can fix, as the error's records (each at its place), and the way back."""
+def problems(error: UserError, context: Context, *, back: str, rebuild: bool = False) -> bytes:
+    """What the user can fix, as the error's records (each at its place), and the way back (`rebuild`: and the
+    button that builds a lost event.db again)."""
     return _env().get_template("console_problems.html.j2").render(c=context, page="problems", error=error,
-                                                                  back=back).encode("utf-8")
+                                                                  back=back, rebuild=rebuild).encode("utf-8")
 
 
 def refusal(message: str, back: str) -> bytes:
