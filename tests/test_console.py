@@ -413,3 +413,39 @@ def test_a_job_stopped_by_a_lost_ledger_offers_the_rebuild(running, root):
     running.open_event(root / "赛")
     page, state = job_of(browser, browser.press("/console/round/score", round=1))
     assert state["ok"] is False and 'action="/console/round/rebuild"' in page
+
+
+def test_a_command_holding_the_folder_is_named_while_the_button_waits_for_it(running, root):
+    import threading
+
+    from shuangsheng.storage.ledger.lock import exclusive
+
+    new_event(root / "赛", teams=4)
+    browser = open_event(running)
+    running.inline = False  # the job in its own thread, as on the day
+    held, release = threading.Event(), threading.Event()
+
+    def terminal_command() -> None:
+        with exclusive(root / "赛"):
+            held.set()
+            release.wait(60)
+
+    holder = threading.Thread(target=terminal_command)
+    holder.start()
+    try:
+        assert held.wait(30)
+        status, headers, _ = browser.press("/console/materials/build")
+        job = "/api" + headers["location"]
+        deadline = time.monotonic() + 30
+        while "正在等待" not in (state := json.loads(browser.ask("GET", job)[2]))["label"]:
+            assert time.monotonic() < deadline and state["running"], state
+            time.sleep(0.1)
+        assert "另一个命令" in state["label"] and state["running"]
+    finally:
+        release.set()
+        holder.join(30)
+    deadline = time.monotonic() + 120
+    while (state := json.loads(browser.ask("GET", job)[2]))["running"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert state["ok"] is True and (root / "赛" / "通知.pdf").is_file()

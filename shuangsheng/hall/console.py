@@ -87,6 +87,10 @@ class Console:
         """Serve `folder`'s hall from now on (the TV, the phones, the desk), closing the one before."""
         if self.folder == folder:
             return
+        self.serve(folder)
+
+    def serve(self, folder: Path) -> None:
+        """The hall of `folder` made anew with the hall's options as they are now (the LAN address once opened)."""
         from shuangsheng.storage.event import load
 
         try:
@@ -512,8 +516,7 @@ def _lan(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refus
             console.lan = console.hall.listen(host)
         except OSError as exc:
             return Refusal(HTTPStatus.SERVICE_UNAVAILABLE, f"无法在 {host} 上开放（{exc.strerror or exc}）", "/console/round")
-        console.hall.site.replace(make_venue(folder, console.hall.options, desk_lan=False))
-        console.watch_sheets()
+        console.serve(folder)
     return "/console/round"
 
 

@@ -48,7 +48,7 @@ def materials_work(folder: Path) -> Work:
         from shuangsheng.usecases.materials import make_materials
 
         report(Step("正在排版通知、规则、报名表、签条和签收表……", 1, 2))
-        made = make_materials(folder, patience=PATIENCE)
+        made = make_materials(folder, patience=PATIENCE, waiting=waiting(report))
         lines = [f"字体：{made.written.note}", *made.written.warnings]
         if made.blank:
             lines.append("报名表还没有填写参赛组，报名表、抽签签条和签收表按空白打印")
@@ -283,7 +283,7 @@ def demo_work(root: Path, *, teams: int = DEMO_TEAMS) -> Work:
 
         out = root / DEMO_NAME
         report(Step(f"正在生成示例比赛（{teams}组）……", 0, 1))
-        made = make_demo(out, teams=teams, seed=2026, patience=PATIENCE,
+        made = make_demo(out, teams=teams, seed=2026, patience=PATIENCE, waiting=waiting(report),
                          step=lambda label, done, total: report(Step(label, done, total)))
         return Outcome(title="示例比赛", lines=(f"示例比赛已生成：{len(made.report.teams)}组，{len(made.report.rounds)}轮",
                                               f"文件夹：{out}"),

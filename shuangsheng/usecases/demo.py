@@ -298,7 +298,8 @@ class DemoMade:
 
 
 def make_demo(out: Path, *, teams: int = 11, seed: int = 2026,
-              step: Callable[[str, int, int], None] | None = None, patience: float | None = None) -> DemoMade:
+              step: Callable[[str, int, int], None] | None = None, patience: float | None = None,
+              waiting: Callable[[str], None] | None = None) -> DemoMade:
     """The whole sample event in `out` with every paper, held as one file-writing command (only when the demo may
     use the folder: another folder is refused untouched, no lock file left). `step(label, done, total)` hears each
     round drawn and scored (the console's progress bar)."""
@@ -325,6 +326,6 @@ def make_demo(out: Path, *, teams: int = 11, seed: int = 2026,
     if ours:
         with contextlib.suppress(OSError):  # held from the start: the lock file is there on the next run too
             out.mkdir(parents=True, exist_ok=True)
-    with held(out, patience=patience) if ours else contextlib.nullcontext():
+    with held(out, patience=patience, waiting=waiting) if ours else contextlib.nullcontext():
         report = run_demo(out, teams=teams, seed=seed, finish=finish, after_draw=drawn, after_score=scored)
     return DemoMade(report, done["built"], done["ending"])

@@ -3,6 +3,7 @@ from event.toml and the team list as it stands — a list with mistakes prints b
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,8 +28,9 @@ class MaterialsMade:
 
 
 def make_materials(folder: Path, *, font: str | None = None, lots: int | None = None, force: bool = False,
-                   patience: float | None = None) -> MaterialsMade:
-    """Write the materials; raises UserError when event.toml cannot be read or a PDF cannot be written."""
+                   patience: float | None = None, waiting: Callable[[str], None] | None = None) -> MaterialsMade:
+    """Write the materials; raises UserError when event.toml cannot be read or a PDF cannot be written.
+    `patience` and `waiting`: how long to wait for another command holding the folder, and who is told who."""
     event = load(folder)
     teams_file = folder / TEAMS_FILE
     teams = None
@@ -40,7 +42,7 @@ def make_materials(folder: Path, *, font: str | None = None, lots: int | None = 
         except WorkbookError as exc:  # nobody listed yet is no error; a list with mistakes is
             blank = holds_no_teams(teams_file)
             problems = () if blank else exc.issues
-    with held(folder, patience=patience):
+    with held(folder, patience=patience, waiting=waiting):
         built = build_all(folder, event, teams, font=font, lots=lots, force=force)
     return MaterialsMade(written=built, teams=len(teams or ()), blank=blank, team_problems=problems,
                          progress=progress(folder))
