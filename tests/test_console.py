@@ -449,3 +449,24 @@ def test_a_command_holding_the_folder_is_named_while_the_button_waits_for_it(run
         assert time.monotonic() < deadline
         time.sleep(0.2)
     assert state["ok"] is True and (root / "赛" / "通知.pdf").is_file()
+
+
+def test_start_on_an_event_folder_opens_that_event_alone(tmp_path):
+    env = {**__import__("os").environ, console_gate.STATE_ENV: str(tmp_path / "state")}
+    first_round_scored(tmp_path / "赛")
+    command = [sys.executable, "-m", "shuangsheng", "start", str(tmp_path / "赛"), "--port", "0", "--no-browser"]
+    first = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = ""
+        while "/console/enter?token=" not in line:
+            line = first.stdout.readline()  # type: ignore[union-attr]
+            assert line, "start said nothing"
+        url = re.search(r"http://127\.0\.0\.1:(\d+)(/console/enter\?token=\S+)", line)
+        assert url is not None
+        browser = Browser(int(url.group(1)))
+        assert browser.ask("GET", url.group(2))[0] == 303
+        assert "第1轮" in browser.page("/console/round")
+        assert "新建比赛" not in browser.page("/console/events")
+    finally:
+        first.terminate()
+        first.wait(timeout=30)

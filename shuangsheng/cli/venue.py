@@ -236,12 +236,14 @@ def _start_console(root: Path, port: int) -> tuple[Console, Running]:
     from shuangsheng.hall import console_gate
     from shuangsheng.hall.console import make_console
     from shuangsheng.hall.hall import new_pin
+    from shuangsheng.storage.names import EVENT_FILE
 
+    one = (root / EVENT_FILE).is_file()  # ROOT is an event folder itself: that event alone, as `serve` has it
     last: OSError | None = None
     for tried in range(port, port + 10) if port else (0,):
         try:
-            console = make_console(root, None, hosts=["127.0.0.1"], port=tried, pin=new_pin(),
-                                   log=lambda line: typer.echo(line, err=True))
+            console = make_console(None if one else root, root if one else None, hosts=["127.0.0.1"], port=tried,
+                                   pin=new_pin(), log=lambda line: typer.echo(line, err=True))
             break
         except OSError as exc:
             last = exc

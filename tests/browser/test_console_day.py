@@ -159,7 +159,7 @@ def test_a_whole_event_by_clicks_only(browser, console, screenshots, tmp_path):
         phone.press("confirm", side="B")
     paper_round(folder, 1, skip=(1, 2))
     nav(page, "本轮")
-    page.wait_for_selector("iframe")
+    page.frame_locator("iframe").locator(".tile").first.wait_for(timeout=30_000)  # the desk inside has read the round
     shot(page, screenshots, "round")
     click_and_wait(page, "计分")
     assert page.locator(".bad").count() == 0, page.inner_text("main")
