@@ -138,7 +138,8 @@ def rows(folder: Path, table: str) -> int:
 
 def test_the_desk_lists_every_table_of_the_round_as_the_contract_names_it(folder, room):
     doc = room.get()
-    assert set(doc) == {"round", "title", "now", "clock", "clock_mark", "counts", "next", "tables"}
+    assert set(doc) == {"round", "title", "now", "clock", "clock_mark", "counts", "next", "tables", "tv_sound"}
+    assert doc["tv_sound"] == {"on": 0, "off": 0}  # no TV has polled yet
     assert doc["clock_mark"] == 0 and [t["mark"] for t in doc["tables"]] == [0, 0, 0, 0]
     assert (doc["round"], doc["title"], doc["clock"], doc["next"]) == (1, "第1轮", None, None)
     assert doc["now"] == "2026-12-01T14:00:00+08:00"
@@ -147,7 +148,8 @@ def test_the_desk_lists_every_table_of_the_round_as_the_contract_names_it(folder
     assert [t["table"] for t in doc["tables"]] == [1, 2, 3, 4]
     first = doc["tables"][0]
     assert set(first) == {"table", "state", "label", "hands", "last_entry", "idle_s", "quiet", "extra_minutes",
-                          "mark", "problem", "left_s", "A", "B", "levels", "winner", "confirmed", "log"}
+                          "early_end", "mark", "problem", "left_s", "A", "B", "levels", "winner", "confirmed", "log"}
+    assert first["early_end"] is None  # until the desk allows the table to end before its time is up
     with Ledger.open(folder) as book:
         record = book.draws()[1]
     pairing = record.round.pairings[0]

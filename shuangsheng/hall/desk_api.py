@@ -1,5 +1,5 @@
 """The desk API of `serve` (docs/table-api.md, 裁判台): `GET /api/desk`, `POST /api/desk/clock` and
-`POST /api/desk/t/<table>/minutes | reopen | confirm`, every call with `X-Desk-PIN`.
+`POST /api/desk/t/<table>/minutes | reopen | confirm | early_end`, every call with `X-Desk-PIN`.
 
 Thin, like the table API beside it (`shuangsheng.hall.hall`): `DeskApi.handle` takes a parsed `Request` and refuses, in this
 order, a `Host` not ours (421), an address other than the PC itself (127.0.0.1, ::1, or an address the server is
@@ -50,6 +50,7 @@ from shuangsheng.hall.api_common import (
     refusal,
     request_check,
 )
+from shuangsheng.hall.screens import Screens
 from shuangsheng.hall.shared_ledger import PATIENCE, Patience, SharedLedger, patiently
 from shuangsheng.knockout.knockout import is_final, round_title
 from shuangsheng.storage.ledger.connection import Ledger
@@ -129,14 +130,16 @@ class DeskApi:
     table's action has read the draw in force and who sits there, before its write transaction. `ledger`: the
     hall's one connection to event.db, shared with the table API (a new one on `served` when not given);
     `patience`: how long a press waits for another program's lock (`shuangsheng.hall.shared_ledger.Patience`);
-    `admitted`: whether a request comes from the console's browser (its session cookie stands for the PIN)."""
+    `admitted`: whether a request comes from the console's browser (its session cookie stands for the PIN);
+    `screens`: the TVs' sound as their polls say it (`shuangsheng.hall.screens`), heard by the TV's handler."""
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, pin: str, desk_lan: bool = False,
                  bound: Collection[str] = (), throttle: Throttle | None = None,
                  source: board.BoardSource | None = None, clock: Callable[[], str] = now_iso,
                  seating: Seating | None = None, served: ServedFile | None = None,
                  meanwhile: Meanwhile = nothing_meanwhile, ledger: SharedLedger | None = None,
-                 patience: Patience = PATIENCE, admitted: Callable[[Request], bool] | None = None):
+                 patience: Patience = PATIENCE, admitted: Callable[[Request], bool] | None = None,
+                 screens: Screens | None = None):
         self.folder = folder
         self.admitted = admitted  # the console's session, standing for the PIN (`shuangsheng.hall.console`)
         self.meanwhile = meanwhile
@@ -144,6 +147,7 @@ class DeskApi:
         self.names = frozenset(names)
         self.port = port
         self.pin = pin
+        self.screens = screens or Screens()  # the TVs' sound, as their polls of /board.json say it
         self.desk_lan = desk_lan
         self.bound = tuple(bound)  # the addresses the server listens on: a request from one is the PC itself
         self.throttle = throttle or Throttle()
@@ -219,7 +223,10 @@ class DeskApi:
             return Reply(HTTPStatus.OK, self.document(book))
 
     def document(self, book: Ledger) -> dict[str, object]:
-        """The whole desk (`GET /api/desk`), read in `book`."""
+        """The whole desk (`GET /api/desk`), read in `book`, with the TVs' sound (`tv_sound`)."""
+        return self._round(book) | {"tv_sound": self.screens.report()}
+
+    def _round(self, book: Ledger) -> dict[str, object]:
         now = self._now()
         record = current_draw(book)
         if record is None:

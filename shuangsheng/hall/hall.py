@@ -15,7 +15,7 @@ hardened server (`shuangsheng.hall.server`: connection cap, per-request deadline
 the same `TableApi` answers in tests without a port. Touches event.db (through `shuangsheng.storage.ledger`) and
 reads event.toml and teams.xlsx; never holds the folder lock. The desk API under /api/desk is
 `shuangsheng.hall.desk_api.DeskApi`; `GET /api/t/<code>` and the table's accepted POSTs carry the table's round
-clock (`"clock"`).
+clock (`"clock"`), and an end is decided on it (`entry.end`: 409 before the table's time is up).
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ from shuangsheng.hall.api_common import (  # noqa: F401 — MAX_BODY, NOT_JSON, 
     request_check,
 )
 from shuangsheng.hall.desk_api import DeskApi
+from shuangsheng.hall.screens import Screens
 from shuangsheng.hall.shared_ledger import PATIENCE, Patience, SharedLedger, patiently
 from shuangsheng.render.desk_page import desk_page
 from shuangsheng.render.table_page import table_page
@@ -76,7 +77,7 @@ from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.lost import LedgerError, LedgerLost
 from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.table import amend, entry
-from shuangsheng.table.clock import clock_at, parse_time
+from shuangsheng.table.clock import Clock, clock_at, parse_time
 from shuangsheng.table.codes import parse_code
 from shuangsheng.table.log import Entry, Stamp, TableSetup, open_for_correction
 from shuangsheng.table.state import TableState, table_state
@@ -218,8 +219,9 @@ class TableApi:
                 body = json_body(request.body)
             except BadBody as bad:
                 return bad.reply
-            decide = decider(asked.action, setup, body, Stamp(secrets.token_hex(8), self.clock(),
-                                                                     request.address))
+            stamp = Stamp(secrets.token_hex(8), self.clock(), request.address)
+            clock = self._round_clock(book, record.id, stamp.time) if asked.action == "end" else None
+            decide = decider(asked.action, setup, body, stamp, clock)
             entries = book.table_entries(record.id, table)
             decision = decide(entries)  # on what is committed now, without waiting
             if decision.entry is not None:
@@ -242,10 +244,14 @@ class TableApi:
 
     def _clock(self, book: Ledger, draw_id: int, state: TableState) -> dict[str, object] | None:
         """This table's clock (the round's minutes plus its extra minutes), None before the desk starts it."""
+        found = self._round_clock(book, draw_id, self.clock())
+        return found.table_json(state.log.extra_minutes) if found is not None else None
+
+    def _round_clock(self, book: Ledger, draw_id: int, now: str) -> Clock | None:
+        """The round's clock at `now`, None before the desk starts it."""
         # the minutes of event.toml as it is, as the desk and the TV have them (they do not score a round: a round
         # held under the rules it was scored with keeps one clock with the rest of the hall)
-        found = clock_at(book.clock_rows(draw_id), parse_time(self.clock()), self.seating.rules().match_minutes)
-        return found.table_json(state.log.extra_minutes) if found is not None else None
+        return clock_at(book.clock_rows(draw_id), parse_time(now), self.seating.rules().match_minutes)
 
 
 def sealed(decision: entry.Decision) -> Reply:
@@ -253,11 +259,13 @@ def sealed(decision: entry.Decision) -> Reply:
     return Reply(HTTPStatus.LOCKED, {**refusal(HTTPStatus.LOCKED, SEALED).document, "state": decision.state.as_json()})
 
 
-def decider(action: str, setup: TableSetup, body: object,
-            stamp: Stamp) -> Callable[[tuple[Entry, ...]], entry.Decision]:
-    """The pure decision of one POST, over the table's entries as the ledger reads them in its transaction."""
-    decide = {"hands": entry.add_hand, "end": entry.end, "undo": entry.undo, "amend": amend.amend,
-              "confirm": entry.confirm}[action]
+def decider(action: str, setup: TableSetup, body: object, stamp: Stamp,
+            clock: Clock | None = None) -> Callable[[tuple[Entry, ...]], entry.Decision]:
+    """The pure decision of one POST, over the table's entries as the ledger reads them in its transaction; an end
+    is decided on the round clock as read when the request came (`clock`, None: never started)."""
+    if action == "end":
+        return lambda entries: entry.end(setup, entries, body, stamp=stamp, clock=clock)
+    decide = {"hands": entry.add_hand, "undo": entry.undo, "amend": amend.amend, "confirm": entry.confirm}[action]
     return lambda entries: decide(setup, entries, body, stamp=stamp)
 
 
@@ -309,6 +317,11 @@ class HallHandler(display.DisplayHandler):
     @property
     def source(self) -> board.BoardSource:  # type: ignore[override]
         return self.venue.source
+
+    @property
+    def screens(self) -> Screens:  # type: ignore[override]
+        """The TVs' sound as their polls say it, for this event's desk."""
+        return self.venue.desk.screens
 
     def _is_api(self) -> bool:
         return routes.api_of(urlsplit(getattr(self, "path", "")).path) is not None

@@ -1,7 +1,8 @@
 """The read-only web server behind `shuangsheng show`.
 
 It serves the TV's routes of the route table (`shuangsheng.hall.routes`) and nothing else: `/` (the page),
-`/board.json` (the views and their version, which the page polls) and `/favicon.ico` (nothing), and only to
+`/board.json` (the views and their version, which the page polls; under `serve` its query says whether the TV's
+sound is on, `shuangsheng.hall.screens`) and `/favicon.ico` (nothing), and only to
 requests naming this server (`Host`: localhost, 127.0.0.1 or the address it
 printed; anything else is 421). No file of the event folder is ever sent, so no path can reach outside it; what it
 serves is read by `shuangsheng.hall.board`. Limits: at most MAX_CONNECTIONS connections, each with READ_SECONDS to
@@ -23,10 +24,11 @@ from collections.abc import Callable, Collection
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from shuangsheng.hall import routes
 from shuangsheng.hall.board import SETTLE_SECONDS, BoardSource
+from shuangsheng.hall.screens import Screens
 from shuangsheng.render.show_page import page_html
 
 # The server's limits: at most 512 connections; slow clients time out.
@@ -141,6 +143,7 @@ class DisplayHandler(BaseHTTPRequestHandler):
     error_content_type = "text/html; charset=utf-8"
     messages = MESSAGES  # the Chinese wording of each refusal
     route_table: tuple[routes.Route, ...] = routes.SHOW_ROUTES  # what this server answers
+    screens: Screens | None = None  # `serve`: the TVs' sound as their polls say it, for the desk
     allow = ""  # the methods the path has, said with a 405 (and a 501)
 
     def setup(self) -> None:
@@ -214,6 +217,8 @@ class DisplayHandler(BaseHTTPRequestHandler):
         self._send(page_html(snap.title, snap.views, live=True), "text/html", body=body)
 
     def _board(self, *, body: bool) -> None:
+        if self.screens is not None:  # the TV says whether its sound is on (?sound=on|off&screen=…)
+            self.screens.heard(parse_qs(urlsplit(self.path).query), self.client_address[0])
         snap = self.source.current()
         clock, mark = self.source.clock_json(self.source.now())
         etag = f'"{snap.version}-{mark}"' if mark else f'"{snap.version}"'  # a start, stop or new minutes is news too

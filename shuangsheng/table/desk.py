@@ -131,7 +131,8 @@ def table_json(table: DeskTable, clock: Clock | None, now: dt.datetime) -> dict[
     data: dict[str, object] = {
         "table": table.number, "state": state, "label": label(state, table.hands), "hands": table.hands,
         "last_entry": last, "idle_s": seconds_between(last, now) if last else None,
-        "quiet": quiet(table, state, clock, now), "extra_minutes": log.extra_minutes, "mark": table.phone.mark,
+        "quiet": quiet(table, state, clock, now), "extra_minutes": log.extra_minutes,
+        "early_end": table.phone.early_end, "mark": table.phone.mark,
         "problem": table.damaged or None,
         "left_s": clock.left_s(log.extra_minutes) if clock is not None else None,
     }

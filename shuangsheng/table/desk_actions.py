@@ -6,6 +6,8 @@ table's entries and the request body, returning a `Decision` whose entry the cal
 - minutes `{"add": m, "reason": "…"}` (the desk's extra minutes for this table, `add_minutes`): NO_REASON without a
   reason, INVALID unless m is a whole number 1 … 120; otherwise CHANGED, and the confirmations stand.
 - the desk's confirm `{"side", "reason"}` (`desk_confirm`, rule 十七): as confirm, NO_REASON without a reason.
+- early end `{"reason": "…"}` (`allow_early_end`, docs/table-api.md 比赛计时): the table may end before its time is up;
+  NO_REASON without a reason, SAME when it may already or has ended; the record and its confirmations stand.
 - a desk action (`desk_action`) carries the page's `"id"` and `"mark"` as a phone's request does, and the pairing
   it showed (`"teams"`, optional): a press sent again after a `draw --redo` changed the table is a CONFLICT."""
 
@@ -91,15 +93,30 @@ def desk_confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, s
     return confirm_side(table, side, stamp, reason)
 
 
+def allow_early_end(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
+    """The desk's leave for one table to end before its time is up, {"reason": "…"} (a team gives up, a player is
+    taken ill): CHANGED — the phones' `/end` is then accepted whatever the round clock says —, SAME when the desk
+    allowed it already or the table has ended (or is over), NO_REASON without a reason. The record and its
+    confirmations stand."""
+    table = table_state(setup, entries)
+    reason = desk_reason(body)
+    if reason is None:
+        return refuse(Result.NO_REASON, table, None, "reason", f"提前结束须写明原因（{MAX_REASON_LENGTH} 字以内）")
+    if table.early_end is not None or table.log.ended or table.over:
+        return Decision(Result.SAME, table)
+    return append_entry(Result.CHANGED, table, new_entry(stamp, Action.EARLY_END, reason=reason))
+
+
 # --- a desk press: made on a state, as a phone's request is ---
 
 
-DESK_DECISIONS = {Action.MINUTES: add_minutes, Action.REOPEN: reopen, Action.CONFIRM: desk_confirm}
+DESK_DECISIONS = {Action.MINUTES: add_minutes, Action.REOPEN: reopen, Action.CONFIRM: desk_confirm,
+                  Action.EARLY_END: allow_early_end}
 
 
 def desk_action(action: Action, setup: TableSetup, entries: Sequence[Entry], body: object, *,
                 stamp: Stamp, sealed: bool = False) -> Decision:
-    """A desk action on one table (`add_minutes`, `reopen`, `desk_confirm`) with the page's `"id"` (kept as the
+    """A desk action on one table (`add_minutes`, `reopen`, `desk_confirm`, `allow_early_end`) with the page's `"id"` (kept as the
     entry's id) and `"mark"`: INVALID without them; the same press sent again (its id in the table's log for this
     very action and content) is SAME, nothing appended; an id used for anything else, a pairing other than the one
     the page showed (`"teams"`), or an old mark is a CONFLICT."""

@@ -1,6 +1,6 @@
-"""Table-side entry (扫码录分, the table API of `serve`): every decision on a phone's request. Pure: no clock, no
-network, no files — the caller passes the entries, the request body and a `Stamp`, and stores the returned entry
-(if any) before it answers.
+"""Table-side entry (扫码录分, the table API of `serve`): every decision on a phone's request. Pure: no time
+read, no network, no files — the caller passes the entries, the request body and a `Stamp` (for the end, the round
+clock as it stands), and stores the returned entry (if any) before it answers.
 
 A table's entries are an append-only log (`shuangsheng.table.log`); its state is the fold of the log, replayed by
 the engine (`shuangsheng.table.state.table_state`). The desk's presses are decided the same way
@@ -29,19 +29,24 @@ Each request gets a `Decision`: its `result` (what the server answers, `Result.h
   the table; `"playoff": true` before the end is INVALID).
 - end: closes the regular hands; the match is then decided, or needs 加赛 until a 加赛 hand leaves the levels
   different. Ending a table already ended (or won by passing A) is SAME; ending a table without hands is a CONFLICT.
+  Once the desk has started the round clock (running or paused), an end before the table's time is up (the round's
+  minutes plus its extra minutes) is a CONFLICT with `field: "clock"`, unless the desk has allowed this table an early
+  end (`desk_actions.allow_early_end`); without a clock the referee keeps time and the end is taken.
 - undo `{"hand": n}`: removes hand n when it is the last hand (CHANGED); any other n is a CONFLICT. Undoing the last
   regular hand of an ended table (no 加赛 hand left after it) undoes the end too, as the end closed the regular
   hands after that very hand: the regular hands are open again. undo `{"end": true}` undoes only the end (a 结束
   pressed too early): CHANGED when the table is ended and no 加赛 hand follows, SAME when it is not ended, CONFLICT
   when 加赛 hands follow.
 - confirm `{"side": "A" | "B"}`: only once the match is over (CONFLICT before); again → SAME; both → locked.
-- the desk's presses (reopen, extra minutes, the desk's confirmation): `shuangsheng.table.desk_actions`.
+- the desk's presses (reopen, extra minutes, the leave to end early, the desk's confirmation):
+  `shuangsheng.table.desk_actions`.
 - Any change (a hand, an end, an undo, a reopening) clears both confirmations. A locked table refuses hands and
   undos (LOCKED, 423) — after a repeat has been recognised as SAME, so a phone retrying what was accepted still
   gets 200.
 
 The server calls, per request, `add_hand` / `end` / `undo` / `confirm` (or a desk action) with the table's setup, its
-entries (as `read_entry` reads them back from the ledger) and the parsed JSON body; stores `decision.entry` when it
+entries (as `read_entry` reads them back from the ledger) and the parsed JSON body (and, for `end`, the round clock
+as it reads it); stores `decision.entry` when it
 is not None (`Entry.as_json`), then answers `decision.http_status` with `decision.as_json()`. GET answers
 `table_state(setup, entries).as_json()`. Reading the entries, deciding and storing the entry must be one write
 transaction, so that of two phones posting hand n at once the second is decided on the log holding the first's.
@@ -56,6 +61,7 @@ from dataclasses import dataclass, replace
 from shuangsheng.game.hands import Hand, HandError, RecordError, parse_record
 from shuangsheng.game.levels import Level, Side
 from shuangsheng.game.match import result_summary
+from shuangsheng.table.clock import Clock
 from shuangsheng.table.log import Action, Entry, Stamp, TableSetup, hand_as_json, step
 from shuangsheng.table.state import TableState, remember, replayed, state_of, table_state
 from shuangsheng.table.status import TableStatus
@@ -319,8 +325,12 @@ def _play(table: TableState, request: HandRequest, stamp: Stamp) -> Decision:
 # --- POST /api/t/<code>/end ---
 
 
-def end(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
-    """POST /api/t/<code>/end (时间到, rule 十六) with {"id", "mark"}: CHANGED, or SAME when already ended or over."""
+def end(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp,
+        clock: Clock | None = None) -> Decision:
+    """POST /api/t/<code>/end (时间到, rule 十六) with {"id", "mark"}: CHANGED, or SAME when already ended or over.
+    `clock`: the round clock as the server reads it now (None: never started, the referee keeps time, and the end is
+    taken as ever); while it has time left for this table and the desk has not allowed an early end, CONFLICT with
+    `field: "clock"` and the minutes left (`too_early`)."""
     table = table_state(setup, entries)
     made = parse_made(body)
     if isinstance(made, Issue):
@@ -337,7 +347,26 @@ def end(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Sta
         return refuse(Result.CONFLICT, table, None, None, "还没有录入任何一局，不能结束；时间到时请先录完正在打的这一局")
     if table.status is TableStatus.INVALID:
         return Decision(Result.CONFLICT, table, errors=table.result.errors)
-    return append_entry(Result.CHANGED, table, new_entry(replace(stamp, id=made.id), Action.END))
+    return too_early(table, clock) or append_entry(Result.CHANGED, table, new_entry(replace(stamp, id=made.id),
+                                                                                    Action.END))
+
+
+def may_end(table: TableState, clock: Clock | None) -> bool:
+    """Whether 结束 may be pressed now (docs/table-api.md 比赛计时): no round clock was started (the referee keeps time), the
+    table's time (the round's minutes plus its extra minutes) is up, or the desk allowed this table an early end."""
+    return clock is None or clock.time_up(table.log.extra_minutes) or table.early_end is not None
+
+
+def too_early(table: TableState, clock: Clock | None) -> Decision | None:
+    """CONFLICT (`field: "clock"`, the minutes left in the message) for an end before the table's time is up, the
+    clock running or paused, without the desk's leave; None when the table may end (`may_end`)."""
+    if clock is None or may_end(table, clock):
+        return None
+    left = clock.left_s(table.log.extra_minutes)
+    said = f"还剩 {-(-left // 60)} 分钟" if left >= 60 else "还剩不到 1 分钟"
+    paused = "" if clock.running else "计时暂停中，"
+    return refuse(Result.CONFLICT, table, None, "clock",
+                  f"{paused}本桌比赛时间{said}，还不能结束；请接着打，时间到了再按“结束”。确需提前结束，请找裁判台同意")
 
 
 # --- POST /api/t/<code>/undo ---

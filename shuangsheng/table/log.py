@@ -2,9 +2,9 @@
 
 Who plays at the table is fixed by the draw (`TableSetup`). Each accepted change is an `Entry`: a hand added, the
 end (时间到, rule 十六), an undo, a team's confirmation, the desk's reopening, extra minutes, a confirmation by the
-desk. Nothing is ever changed or deleted; an undo is itself an entry. `fold` reads the log in order into the hands
+desk, the desk's leave to end before time is up. Nothing is ever changed or deleted; an undo is itself an entry. `fold` reads the log in order into the hands
 that stand and the table's flags (ended, confirmed, locked, extra minutes): any change but a confirmation (or extra
-minutes) clears both confirmations. An entry as the ledger stores it is `Entry.as_json`, read back by `read_entry`;
+minutes, or the leave to end early) clears both confirmations. An entry as the ledger stores it is `Entry.as_json`, read back by `read_entry`;
 the desk's actions on a table are `desk_log`."""
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ class Action(str, enum.Enum):
     REOPEN = "reopen"
     MINUTES = "minutes"  # the desk's extra minutes for this table (`add`, with a reason)
     AMEND = "amend"  # hand `hand` replaced by `record`; the hands after it up to `kept` stand, the rest go
+    EARLY_END = "early_end"  # the desk allows this table to end before its time is up (with a reason)
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class Entry:
     hand: int | None = None  # HAND: its number; UNDO: the hand removed (None: the end)
     record: Hand | None = None  # HAND: the hand as the engine reads it (`playoff` set by the table)
     side: Side | None = None  # CONFIRM
-    reason: str = ""  # REOPEN, MINUTES; a desk's CONFIRM (rule 十七)
+    reason: str = ""  # REOPEN, MINUTES, EARLY_END; a desk's CONFIRM (rule 十七)
     add: int | None = None  # MINUTES: the minutes added
     kept: int | None = None  # AMEND: how many hands stand after it (the later ones the engine refused are removed)
     unend: bool = False  # AMEND: the end undone with it (a regular hand removed, or the lead at time changed)
@@ -80,8 +81,9 @@ class Entry:
 
     @property
     def by_desk(self) -> bool:
-        """The desk's action (a reopening, extra minutes, a confirmation for a team): these carry a reason."""
-        return self.action in (Action.REOPEN, Action.MINUTES) or (
+        """The desk's action (a reopening, extra minutes, the leave to end early, a confirmation for a team): these
+        carry a reason."""
+        return self.action in (Action.REOPEN, Action.MINUTES, Action.EARLY_END) or (
             self.action in (Action.CONFIRM, Action.AMEND) and bool(self.reason))
 
     def as_json(self) -> dict[str, object]:
@@ -186,6 +188,8 @@ def step(log: Log, entry: Entry) -> Log:
         return Log(hands, ended, frozenset(), False, extra)
     if action is Action.MINUTES:
         return Log(hands, ended, confirmed, locked, extra + (entry.add or 0))
+    if action is Action.EARLY_END:  # the record is as it was: the state reads the leave from the entries
+        return log
     if action is Action.HAND:
         return Log((*hands, entry), ended, frozenset(), locked, extra)
     if action is Action.END:
@@ -218,5 +222,6 @@ def open_for_correction(entries: Sequence[Entry]) -> bool:
 
 
 def desk_log(entries: Sequence[Entry]) -> list[dict[str, object]]:
-    """The desk's actions on a table (reopenings, extra minutes, desk confirmations), oldest first."""
+    """The desk's actions on a table (reopenings, extra minutes, leaves to end early, desk confirmations), oldest
+    first."""
     return [e.log_json() for e in entries if e.by_desk]

@@ -72,6 +72,15 @@ class TableState:
         return None
 
     @property
+    def early_end(self) -> dict[str, str] | None:
+        """The desk's leave for this table to end before its time is up — `{"reason", "time"}` (HH:MM) of the latest
+        — or None: `/end` is then accepted while the round clock still has time left for it."""
+        for e in reversed(self.entries):
+            if e.action is Action.EARLY_END:
+                return {"reason": e.reason, "time": e.time[11:16]}
+        return None
+
+    @property
     def mark(self) -> int:
         """The count of the table's entries: what a page sends back as the state it made its request on."""
         return len(self.entries)
@@ -102,6 +111,7 @@ class TableState:
             "confirmed": {side.value: side in self.log.confirmed for side in Side},
             "locked": self.log.locked,
             "reopened": self.reopened,
+            "early_end": self.early_end,
             "mark": self.mark,
         }
         if self.result.errors:
