@@ -15,6 +15,7 @@ import pytest
 from shuangsheng.hall.server import SECURITY_HEADERS
 from shuangsheng.render.table_page import table_page
 from shuangsheng.table import entry
+from shuangsheng.table.clock import Clock
 from shuangsheng.table.log import Action, Entry, Seat, Stamp, TableSetup, fold
 from shuangsheng.table.state import table_state
 from shuangsheng.vocabulary.errors import Issue, issues_json
@@ -44,12 +45,19 @@ class FakeTable:
         self.missing = 0  # the next so many GETs of the table answer 404 (a redraw carrying its code over, or done)
         self.refusing: str | None = None  # POSTs answered 503 with these words (the server there, its disk full)
 
+    def round_clock(self) -> Clock | None:
+        """The round clock `self.clock` (this table's, as GET gives it) stands for, as the server would read it."""
+        if self.clock is None:
+            return None
+        time = (self.clock["minutes"] + self.clock["extra_minutes"]) * 60
+        return Clock(self.clock["minutes"], self.clock["started_at"], time - self.clock["left_s"], self.clock["running"])
+
     def decide(self, action: str, body: object) -> entry.Decision:
         stamp = Stamp(f"s{len(self.entries)}", "2026-12-01T13:00:00+08:00", "127.0.0.1")
         if action == "hands":
             return entry.add_hand(self.setup, self.entries, body, stamp=stamp)
         if action == "end":
-            return entry.end(self.setup, self.entries, body, stamp=stamp)
+            return entry.end(self.setup, self.entries, body, stamp=stamp, clock=self.round_clock())
         if action == "undo":
             return entry.undo(self.setup, self.entries, body, stamp=stamp)
         return entry.confirm(self.setup, self.entries, body, stamp=stamp)
@@ -285,9 +293,13 @@ def test_a_whole_match_on_a_phone(fake, phone, screenshots):
     assert levels(phone) == ("打 7", "打 7")
     phone.screenshot(path=str(screenshots / "table-six-hands.png"), full_page=True)
 
-    # time is up: 结束 (two taps), tied → the next hand is a 加赛 hand
+    # time is up (no round clock: the referee calls it): 结束, the page asks first, tied → the next hand is a 加赛 hand
     tap(phone, "#end")
-    tap(phone, "#end")
+    assert phone.locator("#endQuestion").inner_text() == "裁判已宣布时间到了吗？" and phone.locator("#end").is_hidden()
+    assert in_view(phone, "#endYes") and in_view(phone, "#endNo")
+    assert not [action for action, _ in fake.posts if action == "end"]  # nothing sent by the first tap
+    phone.screenshot(path=str(screenshots / "table-end-asked-360x780.png"))
+    tap(phone, "#endYes")
     settled(phone)
     assert "加赛" in phone.locator("#status").inner_text()
     assert phone.locator("#submit").inner_text() == "提交第7局"
@@ -496,7 +508,8 @@ def test_the_clock_counts_down_to_time_is_up_and_makes_end_prominent(fake, phone
     assert phone.inner_text("#clockLabel") == "本桌剩余（含加时5分钟）"
     assert phone.inner_text("#clockTime") == "03:05"
     enter_hand(phone, dealer="A", points="35")
-    assert phone.get_attribute("#end", "class") == "warn"
+    assert phone.locator("#end").is_hidden()  # 结束 is not offered before time is up
+    assert phone.locator("#endNote").inner_text() == "时间到了，这里会出现“结束”按钮。要提前结束，请找裁判台。"
     phone.clock.run_for(9_000)  # counted here between answers
     assert phone.inner_text("#clockTime") == "02:56"
     fake.clock = table_clock(7)  # the server's figure at the next answer wins
@@ -510,7 +523,8 @@ def test_the_clock_counts_down_to_time_is_up_and_makes_end_prominent(fake, phone
     assert phone.inner_text("#clockTime") == "时间到"
     assert phone.inner_text("#clockNote") == "时间到：打完这一局，录入后按“结束”"
     assert phone.get_attribute("#clock", "class") == "clock up"
-    assert phone.get_attribute("#end", "class") == "warn urgent"
+    assert phone.get_attribute("#end", "class") == "warn urgent" and phone.locator("#end").is_visible()
+    assert phone.locator("#endNote").is_hidden()
     order = phone.evaluate("[...document.querySelectorAll('#undo, #end')].map(b => b.id)")
     assert order == ["end", "undo"]  # 结束 right under the form
     fake.down = False
@@ -554,6 +568,98 @@ def test_no_clock_before_the_desk_starts_it(fake, phone):
     fake.clock = table_clock(3600)
     polled(phone)
     assert phone.inner_text("#clockTime") == "60:00"
+
+
+def allowed_early(table: FakeTable, reason: str) -> None:
+    """The desk allows the table an early end (straight into the log, as its press would)."""
+    from shuangsheng.table.desk_actions import allow_early_end
+
+    stamp = Stamp("desk-early", "2026-12-01T14:20:00+08:00", "127.0.0.1")
+    with table.lock:
+        table.entries.append(allow_early_end(table.setup, table.entries, {"reason": reason}, stamp=stamp).entry)
+
+
+def test_end_is_offered_before_time_is_up_only_once_the_desk_allows_an_early_end(fake, phone, screenshots):
+    fake.clock = table_clock(40 * 60)
+    open_with_clock(phone, fake)
+    enter_hand(phone, dealer="A", points="35")
+    enter_hand(phone, points="40")
+    assert phone.locator("#end").is_hidden() and phone.locator("#endNote").is_visible()
+    phone.locator("#endNote").scroll_into_view_if_needed()
+    phone.screenshot(path=str(screenshots / "table-end-not-yet-360x780.png"))
+    allowed_early(fake, "乙方一名队员身体不适")
+    fake.clock = table_clock(39 * 60)
+    polled(phone)
+    assert phone.locator("#end").is_visible() and phone.locator("#endNote").is_hidden()
+    assert phone.locator("#end").inner_text() == "结束（裁判台已同意提前结束）"
+    phone.locator("#end").scroll_into_view_if_needed()
+    phone.screenshot(path=str(screenshots / "table-end-early-360x780.png"))
+    tap(phone, "#end")
+    assert phone.locator("#end").inner_text() == "再按一次：确定结束"
+    tap(phone, "#end")
+    settled(phone)
+    assert fold(fake.entries).ended and phone.locator("#confirmBox").is_visible()  # A leads: decided
+    assert phone.errors == []
+
+
+def test_an_end_the_server_refuses_for_the_clock_says_the_minutes_left_in_view(fake, phone):
+    """The page counted to 0 while the server still has time left (a paused clock it had not heard of yet): the
+    server's 409 is said where the player looks, and nothing is stored."""
+    fake.clock = table_clock(3)
+    open_with_clock(phone, fake)
+    enter_hand(phone, dealer="A", points="35")
+    fake.down = True
+    phone.clock.run_for(4_000)
+    assert phone.locator("#end").is_visible()
+    fake.down = False
+    fake.clock = table_clock(20 * 60, running=False)  # paused meanwhile: the server's figure at the press
+    tap(phone, "#end")
+    tap(phone, "#end")
+    settled(phone)
+    assert not fold(fake.entries).ended
+    errors = phone.locator("#errors")
+    assert errors.is_visible() and errors.inner_text().startswith("计时暂停中，本桌比赛时间还剩 20 分钟")
+    assert in_view(phone, "#errors")
+    assert phone.errors == []
+
+
+VIBRATE_STUB = """Object.defineProperty(navigator, "vibrate", {configurable: true, value: function (pattern) {
+  (window.buzzed = window.buzzed || []).push(pattern); return true; }});"""
+
+
+def test_the_phone_vibrates_at_five_minutes_left_and_at_time_up_once_tapped(fake, phone):
+    """navigator.vibrate stubbed (as the TV's sound tests stub audio and speech): nothing before the player's first
+    tap (browsers allow vibration only after one), then once at 5:00 and once at 0:00, by Playwright's clock."""
+    phone.add_init_script(VIBRATE_STUB)
+    fake.clock = table_clock(5 * 60 + 3)
+    open_with_clock(phone, fake)
+    fake.down = True  # no answers: the page's own countdown runs on
+    phone.clock.run_for(5_000)
+    assert phone.inner_text("#clockTime") == "04:58"
+    assert phone.evaluate("window.buzzed || []") == []  # 5:00 passed, but nobody has tapped the page yet
+    tap(phone, "#dealerA")  # the player's first tap
+    fake.down = False
+    fake.clock = table_clock(5 * 60 + 2)  # more time given: 5:00 comes again
+    polled(phone)
+    fake.down = True
+    phone.clock.run_for(3_000)
+    assert phone.evaluate("window.buzzed") == [[400, 200, 400]]  # at 5:00
+    phone.clock.run_for(299_000)
+    assert phone.inner_text("#clockTime") == "时间到"
+    assert phone.evaluate("window.buzzed") == [[400, 200, 400], [800, 300, 800, 300, 800]]  # at 0:00
+    phone.clock.run_for(5_000)
+    assert len(phone.evaluate("window.buzzed")) == 2  # once each
+    assert phone.errors == []
+
+
+def test_the_page_without_vibration_still_counts_down(fake, phone):
+    phone.add_init_script("Object.defineProperty(navigator, 'vibrate', {configurable: true, value: undefined});")
+    fake.clock = table_clock(5 * 60 + 1)
+    open_with_clock(phone, fake)
+    tap(phone, "#dealerA")
+    fake.down = True
+    phone.clock.run_for(2_000)
+    assert phone.inner_text("#clockTime") == "04:59" and phone.errors == []
 
 
 def test_one_404_while_playing_is_asked_again_and_two_in_a_row_say_the_code_is_outdated(fake, phone):
@@ -752,6 +858,37 @@ def test_a_match_won_by_passing_a_says_so_in_its_own_words(plain, phone, screens
     one_line = phone.evaluate("[...document.querySelectorAll('.team .who')].map(e => e.getBoundingClientRect().height)")
     assert max(one_line) < 40, one_line  # one line of 20 px text
     phone.screenshot(path=str(screenshots / "table-passed-a.png"))
+    assert phone.errors == []
+
+
+def test_without_a_clock_the_page_asks_whether_the_referee_called_time(plain, small_phone, screenshots):
+    """No round clock (the referee keeps time): 结束 first asks "裁判已宣布时间到了吗？" with two big buttons; 还没有
+    sends nothing; the question stays over a poll that changes nothing; 是 ends the match."""
+    phone = small_phone
+    frozen_clock(phone)
+    phone.goto(plain.url)
+    settled(phone)
+    tap(phone, "#dealerA")
+    for preset in ("40", "60"):
+        tap(phone, f'#common button[data-set="{preset}"]')
+        tap(phone, "#submit")
+        settled(phone)
+    assert phone.locator("#endNote").is_hidden()
+    tap(phone, "#end")
+    assert phone.locator("#endAsk").is_visible() and in_view(phone, "#endYes") and in_view(phone, "#endNo")
+    sizes = phone.evaluate("['endYes', 'endNo'].map(id => document.getElementById(id).getBoundingClientRect().height)")
+    assert min(sizes) >= 64, sizes
+    assert_large(phone)
+    phone.screenshot(path=str(screenshots / f"table-end-asked-{phone.size}.png"))
+    tap(phone, "#endNo")
+    assert phone.locator("#endAsk").is_hidden() and phone.locator("#end").is_visible()
+    assert [action for action, _ in plain.posts if action == "end"] == []
+    tap(phone, "#end")
+    polled(phone)  # the table unchanged: the question stays
+    assert phone.locator("#endAsk").is_visible()
+    tap(phone, "#endYes")
+    settled(phone)
+    assert fold(plain.entries).ended and phone.locator("#endAsk").is_hidden()
     assert phone.errors == []
 
 
