@@ -60,7 +60,8 @@ def table(number: int, state: str) -> dict:
     doc = {
         "table": number, "state": state, "label": f"第{hands + 1}局进行中" if state == "playing" else LABELS[state],
         "hands": hands, "last_entry": _time(idle // 60) if idle is not None else None, "idle_s": idle,
-        "quiet": number in QUIET and state in ("playing", "not_started"), "extra_minutes": 0, "left_s": 1800,
+        "quiet": number in QUIET and state in ("playing", "not_started"), "extra_minutes": 0, "early_end": None,
+        "left_s": 1800,
         "A": {"team": f"{a:02d}", "players": players(a)}, "B": {"team": f"{b:02d}", "players": players(b)},
         "levels": levels, "winner": winner,
         "confirmed": {"A": state == "confirmed" or number == 45, "B": state == "confirmed"}, "log": [],
@@ -89,7 +90,7 @@ def round_document(*, decided: bool = False) -> dict:
         "round": 2, "title": "第2轮", "now": NOW, "clock": clock(), "counts": {"total": len(tables), **counts},
         "next": "本轮各桌都已确认：请运行 shuangsheng score 活动文件夹 --round 2 计分，再运行 shuangsheng draw 活动文件夹"
                 " 抽下一轮" if decided else None,
-        "tables": tables,
+        "tables": tables, "tv_sound": {"on": 1, "off": 0},
     }
 
 
@@ -98,7 +99,7 @@ NO_REASON = "请写明原因：重新开放、加时和代为确认都要写原�
 
 class FakeDesk:
     """The desk API of the contract over one document, answering `page.route`: the PIN (401; 429 after 5 wrong),
-    the clock, and the three table actions (400 without a reason); a press's `id` seen before is answered 200 with
+    the clock, and the four table actions (400 without a reason); a press's `id` seen before is answered 200 with
     nothing done (409 for another action or content). `drop` names POST paths whose next answer is lost after the
     action was done (the Wi-Fi dropped it on the way back); `unavailable` POST paths answered 503 meanwhile."""
 
@@ -187,6 +188,8 @@ class FakeDesk:
             entry["add"] = body["add"]
             t["extra_minutes"] += body["add"]
             t["left_s"] += 60 * body["add"]
+        elif action == "early_end":
+            t["early_end"] = {"reason": body["reason"], "time": NOW[11:16]}
         elif action == "confirm":
             if t["state"] not in ("to_confirm", "confirmed"):
                 return 409, refusal("这一桌的比赛还没有结束，不能代为确认")

@@ -207,6 +207,67 @@ def test_an_action_needs_a_reason_and_shows_the_servers_words(browser, screensho
         context.close()
 
 
+def test_an_early_end_is_pressed_with_a_reason_and_shown_on_the_table_s_tile(browser, screenshots):
+    """提前结束 (docs/table-api.md 比赛计时): the table may end before its time is up; the reason is asked as for
+    every press, the press carries the pairing shown, and the table's tile says 可提前结束."""
+    context, page = open_desk(browser)
+    try:
+        enter_pin(page)
+        loaded(page)
+        page.click('.tile[data-table="12"]')  # playing
+        assert page.locator("#aEarly").is_visible() and page.inner_text("#aEarly") == "提前结束"
+        page.click("#aEarly")  # no reason: the server's 400, in its words
+        wait_until(page, "!document.getElementById('dErrors').classList.contains('hidden')")
+        assert page.fake.document["tables"][11]["early_end"] is None
+        page.fill("#dReason", "乙方一名队员身体不适，双方同意")
+        page.click("#aEarly")
+        wait_until(page, "!document.getElementById('dDone').classList.contains('hidden')")
+        assert page.inner_text("#dDone") == "已记录：第12桌 提前结束"
+        assert last_press(page) == ("POST", "/api/desk/t/12/early_end",
+                                    {"reason": "乙方一名队员身体不适，双方同意", "teams": ["23", "24"]})
+        assert page.inner_text("#dLog") == "15:04 允许提前结束（原因：乙方一名队员身体不适，双方同意） 127.0.0.1"
+        assert "已允许提前结束（15:04）" in page.inner_text("#dInfo")
+        assert page.locator("#aEarly").is_hidden()  # allowed: nothing more to press
+        page.screenshot(path=str(screenshots / "desk-early-end-1366x768.png"))
+        page.keyboard.press("Escape")
+        line = page.locator('.tile[data-table="12"] .t3')
+        assert line.inner_text().startswith("可提前结束 · ") and "early" in line.get_attribute("class")
+        assert page.evaluate(FITS) == []
+        page.screenshot(path=str(screenshots / "desk-early-end-tile-1366x768.png"))
+        page.click('.tile[data-table="44"]')  # to_confirm: 结束 pressed already, nothing to end early
+        assert page.locator("#aEarly").is_hidden()
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_the_desk_says_when_a_tv_s_sound_is_off_while_the_clock_runs(browser, screenshots):
+    document = round_document()
+    document["tv_sound"] = {"on": 1, "off": 1}
+    context, page = open_desk(browser, fake=FakeDesk(document), clock=True)
+    try:
+        enter_pin(page)
+        loaded(page)
+        chip = page.locator("#counts .chip.tvsound")
+        assert chip.inner_text() == "大屏提示音没有开启：请到电视前点一下“开启提示音”"
+        assert page.evaluate(FITS) == []
+        page.screenshot(path=str(screenshots / "desk-tv-sound-off-1366x768.png"))
+        page.fake.document["tv_sound"] = {"on": 0, "off": 2}
+        page.clock.run_for(3_500)
+        wait_until(page, "document.getElementById('counts').textContent.includes('（2 台）')")
+        page.fake.document["tv_sound"] = {"on": 2, "off": 0}  # someone tapped 开启提示音 on both
+        page.clock.run_for(3_500)
+        wait_until(page, "!document.querySelector('#counts .chip.tvsound')")
+        page.fake.document["tv_sound"] = {"on": 0, "off": 1}
+        page.fake.document["clock"] = None  # no clock: the TV has nothing to chime for (and no button to tap)
+        page.clock.run_for(3_500)
+        wait_until(page, "window.deskPage.doc().clock === null")
+        assert chip.count() == 0
+        assert page.errors == []
+    finally:
+        context.close()
+
+
 def test_names_are_text_never_markup(browser):
     context, page = open_desk(browser)
     try:

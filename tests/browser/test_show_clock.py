@@ -6,6 +6,7 @@ no real waiting."""
 from __future__ import annotations
 
 import json
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -31,9 +32,13 @@ class FakeBoard:
         self.views = views_html(board)
         self.clock: dict | None = clock()
         self.down = False
+        self.sounds: list[tuple[str, str]] = []  # each poll's ?sound and ?screen: what the TV says of its sound
 
     def answer(self, route, request) -> None:
-        if request.url.endswith("/board.json"):
+        url = urlsplit(request.url)
+        if url.path == "/board.json":
+            query = parse_qs(url.query)
+            self.sounds.append((query["sound"][0], query["screen"][0]))
             if self.down:
                 route.abort("connectionrefused")
                 return
@@ -204,8 +209,11 @@ def test_the_tv_chimes_and_speaks_at_five_minutes_and_at_time_up_once_a_tap_let_
     wait_until(page, "window.showDisplay && window.showDisplay.pages() > 0")
     answered_until(page, "!document.getElementById('clock').hidden")
     assert page.locator("#sound").is_visible()  # no sound before a tap
+    assert {sound for sound, _ in page.fake.sounds} == {"off"}  # and the TV's polls say so, for the desk
     page.click("#sound")
     assert page.locator("#sound").is_hidden()
+    answered(page)
+    assert page.fake.sounds[-1][0] == "on" and len({screen for _, screen in page.fake.sounds}) == 1
     page.fake.down = True  # the page counts on by itself
     page.clock.run_for(5_000)  # 5:02 → 4:57
     assert page.evaluate("Chime.said") == ["warn"]
