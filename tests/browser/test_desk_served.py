@@ -7,6 +7,8 @@ waiting."""
 from __future__ import annotations
 
 import datetime as dt
+import http.client
+import json
 from types import SimpleNamespace
 
 import pytest
@@ -269,3 +271,83 @@ def test_a_desk_press_whose_answer_is_lost_is_stored_once_by_serve(served, brows
         assert desk.errors == []
     finally:
         context.close()
+
+
+def test_the_desk_s_early_end_lets_a_phone_end_before_time_and_the_desk_hears_the_tv_s_sound(served, browser,
+                                                                                              screenshots):
+    """提前结束 through `serve` (docs/table-api.md 比赛计时): with the clock running, table 2's phone has no 结束 (and
+    the server refuses one: 409), the desk allows an early end with a reason, and at the phone's next poll 结束 is
+    there and ends the match. Meanwhile the TV's polls say its sound is off until someone taps 开启提示音, and the desk
+    says so."""
+    from tests.browser.test_show_clock import SOUND_STUBS
+
+    desk_context, desk = page_in(browser, (1366, 768))
+    phone_context, phone = phone_in(browser)
+    frozen_clock(phone)
+    tv_context, tv = page_in(browser, (1920, 1080))
+    tv.add_init_script(f"({SOUND_STUBS})()")  # a browser without speakers here: the chime's calls are stubbed
+    try:
+        desk.goto(f"{served.base}/desk")
+        desk.fill("#pinInput", PIN)
+        desk.click("#pinSubmit")
+        wait_until(desk, "window.deskPage.doc() !== null")
+        desk.click("#clockButton")
+        wait_until(desk, "document.getElementById('clockButton').textContent === '暂停'")
+
+        tv.goto(f"{served.base}/")
+        tv_polled(tv, "!document.getElementById('sound').hidden")  # the clock runs: 开启提示音 shown
+        desk_polled(desk)
+        chip = desk.locator("#counts .chip.tvsound")
+        assert chip.inner_text() == "大屏提示音没有开启：请到电视前点一下“开启提示音”"
+        desk.screenshot(path=str(screenshots / "served-desk-tv-sound-off-1366x768.png"))
+        tv.click("#sound")
+        tv_polled(tv, "document.getElementById('sound').hidden")
+        tv_polled(tv, "true")  # one more poll, made with the sound on
+        desk_polled(desk)
+        assert chip.count() == 0
+
+        phone.goto(f"{served.base}/t/{format_code(served.codes[2])}")
+        settled(phone)
+        served.clock.advance(600)
+        enter_hand(phone, dealer="A", points="35")
+        enter_hand(phone, points="40")
+        assert phone.locator("#end").is_hidden() and phone.locator("#endNote").is_visible()
+        status, refused = posted(served.base, f"/api/t/{served.codes[2]}/end", {"id": "early-try", "mark": 2})
+        assert status == 409 and refused["errors"][0]["field"] == "clock" and "还剩 50 分钟" in refused["errors"][0]["message"]
+        desk_polled(desk)  # the desk sees the hands (a press on the table as it was before them is refused: 409)
+        desk.click('.tile[data-table="2"]')
+        desk.fill("#dReason", "乙方一名队员身体不适，比赛负责人同意提前结束")
+        desk.click("#aEarly")
+        wait_until(desk, "document.getElementById('dDone').textContent === '已记录：第2桌 提前结束'")
+        assert desk.inner_text("#dLog") == "14:10 允许提前结束（原因：乙方一名队员身体不适，比赛负责人同意提前结束） 127.0.0.1"
+        desk.click("#dClose")
+        assert desk.locator('.tile[data-table="2"] .t3').inner_text().startswith("可提前结束")
+
+        jump(phone, 10_000)  # the phone's next poll
+        wait_until(phone, "!document.getElementById('endRow').classList.contains('hidden')")
+        assert phone.inner_text("#end") == "结束（裁判台已同意提前结束）" and phone.inner_text("#clockTime") == "50:00"
+        tap(phone, "#end")
+        tap(phone, "#end")
+        settled(phone)
+        assert "甲方获胜" in phone.locator("#status").inner_text()
+        desk_polled(desk)
+        assert desk.locator('.tile[data-table="2"] .label').inner_text() == "待确认"
+        with Ledger.open(served.folder) as book:
+            entries = book.table_entries(book.draws()[1].id, 2)
+        assert [e.action.value for e in entries] == ["hand", "hand", "early_end", "end"]
+        assert desk.errors == [] and phone.errors == [] and tv.errors == []
+    finally:
+        for context in (desk_context, phone_context, tv_context):
+            context.close()
+
+
+def posted(base: str, path: str, body: dict) -> tuple[int, dict]:
+    """One POST to the served API, as a page sends it."""
+    host, port = base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)
+    try:
+        conn.request("POST", path, body=json.dumps(body), headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        conn.close()
