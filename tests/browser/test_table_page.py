@@ -579,21 +579,22 @@ def allowed_early(table: FakeTable, reason: str) -> None:
         table.entries.append(allow_early_end(table.setup, table.entries, {"reason": reason}, stamp=stamp).entry)
 
 
-def test_end_is_offered_before_time_is_up_only_once_the_desk_allows_an_early_end(fake, phone, screenshots):
+def test_end_is_offered_before_time_is_up_only_once_the_desk_allows_an_early_end(fake, small_phone, screenshots):
+    phone = small_phone
     fake.clock = table_clock(40 * 60)
     open_with_clock(phone, fake)
     enter_hand(phone, dealer="A", points="35")
     enter_hand(phone, points="40")
     assert phone.locator("#end").is_hidden() and phone.locator("#endNote").is_visible()
     phone.locator("#endNote").scroll_into_view_if_needed()
-    phone.screenshot(path=str(screenshots / "table-end-not-yet-360x780.png"))
+    phone.screenshot(path=str(screenshots / f"table-end-not-yet-{phone.size}.png"))
     allowed_early(fake, "乙方一名队员身体不适")
     fake.clock = table_clock(39 * 60)
     polled(phone)
     assert phone.locator("#end").is_visible() and phone.locator("#endNote").is_hidden()
     assert phone.locator("#end").inner_text() == "结束（裁判台已同意提前结束）"
     phone.locator("#end").scroll_into_view_if_needed()
-    phone.screenshot(path=str(screenshots / "table-end-early-360x780.png"))
+    phone.screenshot(path=str(screenshots / f"table-end-early-{phone.size}.png"))
     tap(phone, "#end")
     assert phone.locator("#end").inner_text() == "再按一次：确定结束"
     tap(phone, "#end")
