@@ -99,6 +99,46 @@ def test_a_ledger_at_version_4_gains_what_each_draw_kept_apart(tmp_path: Path) -
     db.close()
 
 
+def test_two_programs_migrating_an_old_ledger_at_once_upgrade_it_once(tmp_path: Path) -> None:
+    """Two processes open an event.db of version 3 at once (`score` while `serve` starts): the second reads the old
+    version, the first migrates meanwhile, and the second migrates what it finds in its own write transaction —
+    nothing run twice (ALTER TABLE … ADD COLUMN again would fail), the rows kept."""
+    db = older_ledger(tmp_path, 3)
+    db.execute("INSERT INTO clock (draw, action, at, address) VALUES (1, 'start', '2026-12-01T14:00:00+08:00', 'a')")
+    db.commit()
+    db.close()
+
+    def other_program() -> None:
+        with Ledger.open(tmp_path):
+            pass
+
+    second = Ledger(sqlite3.connect(tmp_path / DB_NAME, isolation_level=None), tmp_path)
+    try:
+        second.migrate(meanwhile=other_program)
+        assert not second.created
+        assert [r.action.value for r in second.clock_rows(1)] == ["start"]
+    finally:
+        second.close()
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    db.close()
+
+
+def test_a_newer_program_migrating_meanwhile_is_refused_as_a_newer_ledger(tmp_path: Path) -> None:
+    older_ledger(tmp_path, 3).commit()
+
+    def newer_program() -> None:
+        with sqlite3.connect(tmp_path / DB_NAME) as other:
+            other.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+
+    book = Ledger(sqlite3.connect(tmp_path / DB_NAME, isolation_level=None), tmp_path)
+    try:
+        with pytest.raises(LedgerError, match="更新版本"):
+            book.migrate(meanwhile=newer_program)
+    finally:
+        book.close()
+
+
 def test_a_ledger_from_a_newer_program_is_refused(tmp_path: Path) -> None:
     db = sqlite3.connect(tmp_path / DB_NAME)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")

@@ -10,7 +10,7 @@ import contextlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from shuangsheng.storage.faults import known_fault
@@ -177,7 +177,7 @@ class Ledger(Queries):
                 connection.execute(f"PRAGMA journal_mode = {mode}")
             connection.execute("PRAGMA synchronous = FULL")
             ledger = cls(connection, folder)
-            ledger._migrate()
+            ledger.migrate()
             ledger.entries_seen = ledger.highest_entry()
         except (sqlite3.DatabaseError, LedgerError):
             connection.close()
@@ -249,18 +249,30 @@ class Ledger(Queries):
         with self._transaction():
             yield
 
-    def _migrate(self) -> None:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise LedgerError([Issue.of_file(self.folder / DB_NAME, "由更新版本的 shuangsheng 写成，请先升级本程序")])
+    def migrate(self, *, meanwhile: Callable[[], object] = lambda: None) -> None:
+        """Bring event.db to the current schema (`MIGRATIONS`). The version is read once without a transaction (a
+        command that only reads leaves an up-to-date event.db byte for byte as it was), then read again inside the
+        write transaction that migrates: another process (a second command, `serve`) may have migrated it between
+        the two, and a migration run twice would fail. `meanwhile` (tests): called between the two reads."""
+        version = self._version()
         if version == SCHEMA_VERSION:
-            return  # nothing written: a command that only reads leaves event.db byte for byte as it was
-        self.created = version == 0  # a new event.db (an empty file counts as one)
+            return  # nothing written
+        meanwhile()
         with self._transaction() as db:
+            version = self._version()  # as it stands now that no other connection can write
+            self.created = self.created or version == 0  # a new event.db (an empty file counts as one)
             for step in MIGRATIONS[version:]:
                 for statement in filter(str.strip, step.split(";")):
                     db.execute(statement)
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            if version != SCHEMA_VERSION:
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _version(self) -> int:
+        """event.db's schema version; LedgerError for a newer program's."""
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise LedgerError([Issue.of_file(self.folder / DB_NAME, "由更新版本的 shuangsheng 写成，请先升级本程序")])
+        return version
 
     def _import_legacy(self) -> None:
         """The JSON bookkeeping of earlier versions: its fingerprints become rows, then it is removed."""
