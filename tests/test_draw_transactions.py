@@ -9,6 +9,7 @@ rows are read afterwards with a connection of the test's own."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import threading
@@ -520,3 +521,36 @@ def test_a_redo_stopped_before_removing_the_voided_round_s_qr_sheet_removes_it_w
     assert (folder / qr_sheet_name(3)).exists()
     cli("draw", folder, "--redo", 2)
     assert not (folder / qr_sheet_name(3)).exists() and (folder / qr_sheet_name(2)).exists()
+
+
+class Killed(BaseException):
+    """The process stopped right there (a kill, a power cut): nothing after it runs."""
+
+
+@pytest.mark.parametrize("redo_it", [False, True], ids=["draw", "redo"])
+def test_a_round_workbook_is_fingerprinted_before_the_rename_that_puts_it_in_place(tmp_path, monkeypatch, redo_it):
+    """As every PDF (`write_generated`): round-N.xlsx's fingerprint is in event.db before it lands, so a draw (or a
+    redo) stopped right after the rename still knows the workbook as the one it wrote (issue 29 item 6)."""
+    folder = tmp_path / "event"
+    if redo_it:
+        second_round_drawn(folder)
+        round_one_corrected(folder)
+    else:
+        new_event(folder, 8)
+    target = folder / ("round-2.xlsx" if redo_it else "round-1.xlsx")
+    real_replace = os.replace
+
+    def replace_then_stop(source, destination, *args, **kwargs):
+        real_replace(source, destination, *args, **kwargs)
+        if Path(destination) == target:
+            raise Killed
+
+    monkeypatch.setattr(os, "replace", replace_then_stop)
+    with pytest.raises(Killed):
+        if redo_it:
+            redo_draw(folder, 2)
+        else:
+            draw.draw_next(folder, seed=5)
+    monkeypatch.undo()
+    with Ledger.open(folder) as book:
+        assert book.is_ours(target)

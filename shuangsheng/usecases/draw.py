@@ -6,6 +6,7 @@ nothing). Writes round-N.xlsx and event.db; the papers through the writer passed
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -184,8 +185,8 @@ def complete_draw(state: EventFolder, book: Ledger, record: DrawRecord) -> DrawR
     path = round_path(state.path, drawn.number)
     teams = teams_at_draw(state, record)
     if not path.exists():
-        workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules))
-        book.record_file(path)
+        workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules),
+                             record=functools.partial(book.record_bytes, path))
     title = knockout.round_title(drawn.number, len(drawn.pool))
     note = prize_note(drawn, state.event.third_place)
     apart = record.apart.description() if drawn.seed is not None else ""
@@ -223,8 +224,8 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
                                            "avoid_same_unit": state.event.avoid_same_unit.value}, apart=applied)
         codes = table_codes(book, draw_id, drawn)
     typed = referee(drawn) if referee is not None else None
-    workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules), typed=typed)
-    book.record_file(path)
+    workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules), typed=typed,
+                         record=functools.partial(book.record_bytes, path))
     note = prize_note(drawn, state.event.third_place)
     met = tuple(meetings(((p.a, p.b) for p in drawn.pairings), nxt.apart)) if entries is not None else ()
     reserves = tuple(t.id for t in state.teams if t.reserve) if drawn.number == 1 else ()
@@ -285,8 +286,8 @@ def restore_missing(folder: Path) -> tuple[Path, ...]:
             record = draws[number]
             teams = with_recorded_names(current, record)
             path = round_path(folder, number)
-            workbook.write_round(path, record.round, teams, rules_note=rules_note(event.rules))
-            book.record_file(path)
+            workbook.write_round(path, record.round, teams, rules_note=rules_note(event.rules),
+                                 record=functools.partial(book.record_bytes, path))
             book.log("restored", round=number, file=path.name)
             written.append(path)
     return tuple(written)

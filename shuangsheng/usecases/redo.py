@@ -6,6 +6,7 @@ every round after N is voided. Writes round-N.xlsx (the replaced one and those r
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -85,8 +86,8 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
         # stopped run of this redo voided
         sheets = qr_sheets.remove_voided(folder, (*voided, *_voided_by_redo(book, number)), book, papers=True)
         kept = workbook.carried(sheet, [p.table for p in corrected.pairings if p.table not in touched])
-        workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), typed=kept, force=True)
-        book.record_file(path)
+        workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), typed=kept, force=True,
+                             record=functools.partial(book.record_bytes, path))
         title = knockout.round_title(number, len(corrected.pool))
         report = DrawReport(round=corrected, path=path, seed_generated=False, backup=backups[0], title=title,
                             note=prize_note(corrected, state.event.third_place), teams=teams, event=state.event,

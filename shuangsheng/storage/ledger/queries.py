@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING
 from shuangsheng.knockout.apart import NOTHING_APART, Apart
 from shuangsheng.knockout.knockout import Pairing, Round
 from shuangsheng.storage.ledger.lost import FileId, LedgerLost, Loss, file_loss
-from shuangsheng.storage.ledger.records import DrawRecord, Fingerprint, ScoredRecord, command_line, fingerprint, now
+from shuangsheng.storage.ledger.records import (
+    DrawRecord,
+    Fingerprint,
+    ScoredRecord,
+    command_line,
+    fingerprint,
+    fingerprint_of,
+    now,
+)
 from shuangsheng.storage.names import DB_NAME
 from shuangsheng.table.clock import ClockAction, ClockDecision, ClockRow
 from shuangsheng.table.entry import Decision
@@ -57,6 +65,12 @@ class Queries:
             db.execute("INSERT INTO file (name, sha256, size, at, command) VALUES (?, ?, ?, ?, ?)",
                        (self._name(path), print_.sha256, print_.size, now(), command_line()))
         return print_
+
+    def record_bytes(self, path: Path, data: bytes) -> Fingerprint:
+        """`record_file` of `data`, the bytes about to land at `path`: what a writer calls just before its rename
+        (`shuangsheng.storage.files.write_bytes`' `before_rename`), so a write stopped after the rename is still
+        known as the program's."""
+        return self.record_file(path, fingerprint_of(data))
 
     def forget_file(self, path: Path) -> None:
         with self._transaction() as db:

@@ -8,7 +8,7 @@ XlsxWriter through `style`: team ids, names and the rules note are text cells wh
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -103,19 +103,21 @@ def team_of(teams: Mapping[str, Team], team_id: str) -> Team:
 
 def write_round(
     path: Path, round: Round, teams: Mapping[str, Team], *, rules_note: str = "", typed: Typed | None = None,
-    force: bool = False,
+    force: bool = False, record: Callable[[bytes], object] | None = None,
 ) -> Path:
     """`round-N.xlsx`: the 对阵 sheet (matches, 弃权 column, bye, seed, the ordered pool and lots) and one
     protected, printable 第{桌号}桌 score sheet per match with 30 hand rows and 10 加赛 rows (`typed`: values
-    already in the input cells, as `draw --redo` carries them over)."""
+    already in the input cells, as `draw --redo` carries them over). `record`: called with the workbook's bytes
+    just before the rename that puts them in place (the ledger's fingerprint, `Ledger.record_bytes`)."""
     names = {team_id: players(teams.get(team_id)) for team_id in round.pool}
     for team_id in (*round.byes, *(t for p in round.pairings for t in (p.a, p.b))):
         names[team_id] = players(team_of(teams, team_id))
-    return render_round(path, round, names, rules_note=rules_note, typed=typed, force=force)
+    return render_round(path, round, names, rules_note=rules_note, typed=typed, force=force, record=record)
 
 
 def render_round(path: Path, round: Round, names: Mapping[str, str], *, rules_note: str = "",
-                 typed: Typed | None = None, force: bool = False) -> Path:
+                 typed: Typed | None = None, force: bool = False, record: Callable[[bytes], object] | None = None,
+                 ) -> Path:
     """`write_round` from each team's players as printed (id → "张三、李四"), with `typed` values in the input
     cells (the 弃权 column and the hand rows; for the referee simulation)."""
     buffer = io.BytesIO()
@@ -125,7 +127,7 @@ def render_round(path: Path, round: Round, names: Mapping[str, str], *, rules_no
     _write_matches_sheet(wb, formats, round, names, rules_note, typed.get(MATCHES_SHEET, {}))
     for pairing in round.pairings:
         _write_match_sheet(wb, formats, round, pairing, names, rules_note, typed.get(sheet_name(pairing.table), {}))
-    return save(wb, buffer, path, force=force)
+    return save(wb, buffer, path, force=force, record=record)
 
 
 def entered(grid: Grid) -> dict[tuple[int, int], object]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date, datetime, time
 from pathlib import Path
 
@@ -191,7 +191,11 @@ def validation(column: Column, first_row: int, last_row: int, col: int, *,
     }
 
 
-def save(wb: Workbook, buffer: io.BytesIO, path: Path, *, force: bool) -> Path:
-    """Close `wb` (written into `buffer`) and write the bytes to `path` atomically."""
+def save(wb: Workbook, buffer: io.BytesIO, path: Path, *, force: bool,
+         record: Callable[[bytes], object] | None = None) -> Path:
+    """Close `wb` (written into `buffer`) and write the bytes to `path` atomically; `record` is called with the
+    bytes once they are safely on disk, just before the rename that puts them in place (the ledger's fingerprint,
+    as for every PDF: `shuangsheng.storage.ledger.generated.write_generated`)."""
     wb.close()
-    return write_bytes(Path(path), buffer.getvalue(), force=force)
+    data = buffer.getvalue()
+    return write_bytes(Path(path), data, force=force, before_rename=(lambda: record(data)) if record else None)
