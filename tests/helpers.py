@@ -78,7 +78,7 @@ def page_body(path: str, body: object, marks) -> object:
     if not isinstance(body, dict):
         return body
     found = re.fullmatch(r"/api/t/([^/]+)/(?:hands|end|undo|amend|confirm)", path)
-    desk = re.fullmatch(r"/api/desk/t/(\d+)/(?:minutes|reopen|confirm|early_end)", path)
+    desk = re.fullmatch(r"/api/desk/t/(\d+)/(?:minutes|reopen|confirm|early_end|paper_rules)", path)
     if found:
         where = ("table", found.group(1))
     elif desk:

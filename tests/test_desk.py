@@ -411,6 +411,83 @@ def test_the_desk_confirms_for_a_team_with_a_reason_once_the_match_is_over(folde
     assert room.phone(1, "hands", {"hand": 3, "id": "x", "dealer": "A", "points": 40})[0] == 423  # locked
 
 
+# --- POST …/paper_rules: the signed paper card overrules the phone (issue 29) ---
+
+
+def test_the_signed_card_overrules_the_phone_once_the_desk_says_so(folder, room):
+    """Paper and phone disagree (有误); the desk rules that the signed card is the record: the table is 纸质录入 from
+    the sheet, the phones' hands stay in event.db and the phones are refused (423, saying why and where to go)."""
+    room.decided(1)
+    card = simulated(1, folder)
+    workbook.fill_round(folder / "round-1.xlsx", {1: card})  # another match than the phone's
+    assert room.table(1)["state"] == "invalid"
+    status, doc = room.call("POST", "/api/desk/t/1/paper_rules", {"reason": "双方签字的计分卡为准，手机录错了"})
+    table = doc["tables"][0]
+    assert status == 200 and table["state"] == "paper" and table["hands"] == len(card.hands)
+    assert [(e["action"], e["undo"], e["reason"]) for e in table["log"]] == [
+        ("paper_rules", False, "双方签字的计分卡为准，手机录错了")]
+    assert [e["action"] for e in desk_rows(folder, 1)] == ["hand", "hand", "end", "paper_rules"]  # nothing deleted
+    status, doc = room.phone(1, "undo", {"hand": 2})
+    assert status == 423 and doc["state"]["paper_rules"]["reason"] == "双方签字的计分卡为准，手机录错了"
+    assert "以纸质计分卡为准" in doc["errors"][0]["message"] and "请到裁判台" in doc["errors"][0]["message"]
+    assert room.phone(1, "confirm", {"side": "A"})[0] == 423
+    assert len(desk_rows(folder, 1)) == 4
+    status, phone = room.call("GET", f"/api/t/{room.codes[1]}")
+    assert status == 200 and phone["paper_rules"]["reason"] == "双方签字的计分卡为准，手机录错了"
+
+
+def test_paper_rules_sent_again_is_taken_once_and_the_same_ruling_again_stores_nothing(folder, room):
+    room.decided(1)
+    press = {"reason": "以计分卡为准", "id": "p-1", "mark": room.table(1)["mark"]}
+    assert room.call("POST", "/api/desk/t/1/paper_rules", press, as_is=True)[0] == 200
+    assert room.call("POST", "/api/desk/t/1/paper_rules", press, as_is=True)[0] == 200  # its answer was lost
+    assert room.call("POST", "/api/desk/t/1/paper_rules", {"reason": "再按一次"})[0] == 200  # already so
+    assert [e["action"] for e in desk_rows(folder, 1)].count("paper_rules") == 1
+    status, doc = room.call("POST", "/api/desk/t/1/paper_rules", {**press, "undo": True, "mark": room.table(1)["mark"]},
+                            as_is=True)
+    assert status == 409 and doc["errors"][0]["field"] == "id"
+
+
+def test_paper_rules_undone_gives_the_record_back_to_the_phones(folder, room):
+    room.decided(1)
+    assert room.call("POST", "/api/desk/t/1/paper_rules", {"reason": "以计分卡为准"})[1]["tables"][0]["state"] == "not_started"
+    assert room.phone(1, "confirm", {"side": "A"})[0] == 423
+    status, doc = room.call("POST", "/api/desk/t/1/paper_rules", {"reason": "计分卡找不到了，仍以手机为准", "undo": True})
+    assert status == 200 and doc["tables"][0]["state"] == "to_confirm"
+    assert [e["undo"] for e in doc["tables"][0]["log"]] == [False, True]
+    assert room.phone(1, "confirm", {"side": "A"})[0] == 200  # the phones count again
+    assert room.call("POST", "/api/desk/t/1/paper_rules", {"reason": "x", "undo": True})[0] == 200  # already so
+    assert [e["action"] for e in desk_rows(folder, 1)].count("paper_rules") == 2
+
+
+@pytest.mark.parametrize("body", [{}, {"reason": "  "}, {"reason": "x" * 501}])
+def test_paper_rules_without_a_reason_is_400(folder, room, body):
+    status, doc = room.call("POST", "/api/desk/t/1/paper_rules", body)
+    assert status == 400 and doc["errors"][0]["field"] == "reason" and "须写明原因" in doc["errors"][0]["message"]
+    assert rows(folder, "entry") == 0
+
+
+@pytest.mark.parametrize("undo", ["true", 1, None, []])
+def test_paper_rules_with_an_undo_not_true_or_false_is_422(folder, room, undo):
+    status, doc = room.call("POST", "/api/desk/t/1/paper_rules", {"reason": "以计分卡为准", "undo": undo})
+    assert status == 422 and doc["errors"][0]["field"] == "undo"
+    assert rows(folder, "entry") == 0
+
+
+def test_paper_rules_on_an_old_mark_or_another_pairing_is_409_and_a_table_of_no_round_404(folder, room):
+    seen = room.table(1)["mark"]
+    room.hand(1, 1)
+    status, doc = room.call("POST", "/api/desk/t/1/paper_rules", {"reason": "x", "id": "p-old", "mark": seen},
+                            as_is=True)
+    assert status == 409 and doc["errors"][0]["field"] == "mark"
+    status, doc = room.call("POST", "/api/desk/t/1/paper_rules", {"reason": "x", "teams": ["99", "98"]})
+    assert status == 409 and doc["errors"][0]["field"] == "teams"
+    assert room.call("POST", "/api/desk/t/9/paper_rules", {"reason": "x"})[0] == 404
+    assert room.call("POST", "/api/desk/t/1/paper_rules", {"reason": "x", "round": 2})[0] == 404
+    assert room.call("POST", "/api/desk/t/1/paper_rules", {"reason": "x", "round": "1"})[0] == 422
+    assert [e["action"] for e in desk_rows(folder, 1)] == ["hand"]
+
+
 # --- a press sent again: the page's "id" for each press (a retry after a lost answer is taken once) ---
 
 
@@ -444,7 +521,8 @@ def test_extra_minutes_sent_again_with_their_id_are_stored_once(folder, room):
 @pytest.mark.parametrize(("path", "body"), [("/api/desk/clock", {"action": "start"}),
                                             ("/api/desk/t/1/minutes", {"add": 5, "reason": "换牌"}),
                                             ("/api/desk/t/1/reopen", {"reason": "核对"}),
-                                            ("/api/desk/t/1/confirm", {"side": "A", "reason": "离场"})])
+                                            ("/api/desk/t/1/confirm", {"side": "A", "reason": "离场"}),
+                                            ("/api/desk/t/1/paper_rules", {"reason": "以计分卡为准"})])
 def test_a_press_without_its_id_or_mark_is_422_asking_to_reload_the_page(folder, room, path, body, missing):
     """An older desk page (or a script) that sends no id or no mark cannot tell a retry from a new press: refused."""
     sent = {k: v for k, v in page_body(path, body, room.mark).items() if k != missing}
@@ -536,7 +614,8 @@ def test_the_clock_s_press_sent_again_adds_nothing_and_its_id_for_the_other_acti
 
 @pytest.mark.parametrize("request_id", ["", "x" * 101, 7, ["a"], True])
 @pytest.mark.parametrize(("path", "body"), [("/api/desk/clock", {"action": "start"}),
-                                            ("/api/desk/t/1/minutes", {"add": 5, "reason": "换牌"})])
+                                            ("/api/desk/t/1/minutes", {"add": 5, "reason": "换牌"}),
+                                            ("/api/desk/t/1/paper_rules", {"reason": "以计分卡为准"})])
 def test_an_id_not_a_text_of_1_to_100_characters_is_422(folder, room, request_id, path, body):
     status, doc = room.call("POST", path, {**body, "id": request_id})
     assert status == 422 and doc["errors"][0]["field"] == "id"

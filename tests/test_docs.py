@@ -194,7 +194,7 @@ def test_the_desk_section_names_every_endpoint_state_and_refusal():
     found = [resolve(*e.replace("<桌号>", "3").split(" ", 1)) for e in endpoints]
     assert all(f.route.who == "desk" for f in found)  # a route of the table, answered by the desk
     assert [f.params.get("action", f.route.answer) for f in found] == ["read", "clock", "minutes", "reopen", "confirm",
-                                                                        "early_end"]
+                                                                        "early_end", "paper_rules"]
     states = re.findall(r"^  \| `(\w+)` \| (\S+) \|", desk, re.M)[1:]  # below the header
     assert [s for s, _ in states] == list(DESK_LABELS)
     assert all(text == label(s, 4).replace("第5局", "第k局") for s, text in states)

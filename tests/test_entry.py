@@ -158,6 +158,7 @@ def test_get_state_has_exactly_the_fields_of_the_table_api():
         "locked": False,
         "reopened": None,  # the desk's reopening the phones are to act on: {"reason", "time"}
         "early_end": None,  # the desk's leave to end before time is up: {"reason", "time"}
+        "paper_rules": None,  # the desk's ruling that the signed card is the record: {"reason", "time"}
         "mark": 1,  # the table's count of entries: what the next request is made on
     }
 
@@ -777,7 +778,7 @@ def _old_step(log: Log, entry: Entry) -> Log:
 
 ANY_ENTRY = st.builds(
     lambda action, hand, record, side, add: Entry("x", action, "t", "a", hand=hand, record=record, side=side, add=add),
-    st.sampled_from([a for a in Action if a not in (Action.AMEND, Action.EARLY_END)]),  # (the old step predates 改这一局 and 提前结束)
+    st.sampled_from([a for a in Action if a not in (Action.AMEND, Action.EARLY_END, Action.PAPER_RULES)]),  # (the old step predates 改这一局, 提前结束, 以纸质为准)
     st.one_of(st.none(), st.integers(1, 4)),
     st.one_of(st.none(), st.builds(lambda playoff: Hand(Side.A, 40, playoff=playoff), st.booleans())),
     st.one_of(st.none(), st.sampled_from(list(Side))), st.one_of(st.none(), st.integers(0, 30)))

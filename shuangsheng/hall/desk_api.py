@@ -1,5 +1,6 @@
 """The desk API of `serve` (docs/table-api.md, 裁判台): `GET /api/desk`, `POST /api/desk/clock` and
-`POST /api/desk/t/<table>/minutes | reopen | confirm | early_end`, every call with `X-Desk-PIN`.
+`POST /api/desk/t/<table>/minutes | reopen | confirm | early_end |
+paper_rules`, every call with `X-Desk-PIN`.
 
 Thin, like the table API beside it (`shuangsheng.hall.hall`): `DeskApi.handle` takes a parsed `Request` and refuses, in this
 order, a `Host` not ours (421), an address other than the PC itself (127.0.0.1, ::1, or an address the server is
@@ -309,8 +310,9 @@ class DeskApi:
             stamp = self._stamp(address)
             self.meanwhile("looked")
 
-            # a correction only when the press names its round: one made on the round in play that a draw sealed
-            # meanwhile (as read in the write transaction) was made on a view out of date, and is refused
+            # a correction (a reopening, 以纸质为准) only when the press names its round: one made on the round in
+            # play that a draw sealed meanwhile (as read in the write transaction) was made on a view out of date,
+            # and is refused
             named = isinstance(body, dict) and body.get("round") is not None
 
             def decide(entries: tuple[Entry, ...]) -> entry.Decision:

@@ -262,11 +262,12 @@ def sealed(decision: entry.Decision) -> Reply:
 def decider(action: str, setup: TableSetup, body: object, stamp: Stamp,
             clock: Clock | None = None) -> Callable[[tuple[Entry, ...]], entry.Decision]:
     """The pure decision of one POST, over the table's entries as the ledger reads them in its transaction; an end
-    is decided on the round clock as read when the request came (`clock`, None: never started)."""
+    is decided on the round clock as read when the request came (`clock`, None: never started); no change once the
+    desk has given the table's record to the paper (`entry.paper_rules_lock`)."""
     if action == "end":
-        return lambda entries: entry.end(setup, entries, body, stamp=stamp, clock=clock)
+        return lambda entries: entry.paper_rules_lock(entry.end(setup, entries, body, stamp=stamp, clock=clock))
     decide = {"hands": entry.add_hand, "undo": entry.undo, "amend": amend.amend, "confirm": entry.confirm}[action]
-    return lambda entries: decide(setup, entries, body, stamp=stamp)
+    return lambda entries: entry.paper_rules_lock(decide(setup, entries, body, stamp=stamp))
 
 
 # --- HTTP: show's handler with the table API beside it ---

@@ -57,7 +57,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/api/desk", "desk", "read"),
     Route("GET", "/api/desk/", "desk", "read"),
     Route("POST", "/api/desk/clock", "desk", "clock"),
-    Route("POST", "/api/desk/t/{table}/{action:minutes|reopen|confirm|early_end}", "desk", "act"),
+    Route("POST", "/api/desk/t/{table}/{action:minutes|reopen|confirm|early_end|paper_rules}", "desk", "act"),
     # the organiser's console (`shuangsheng.hall.console`): only the PC itself, behind its session
     Route("GET", "/console", "console", "home"),
     Route("GET", "/console/enter", "console", "enter"),  # ?token=…: the launcher's browser let in

@@ -8,6 +8,10 @@ table's entries and the request body, returning a `Decision` whose entry the cal
 - the desk's confirm `{"side", "reason"}` (`desk_confirm`, rule 十七): as confirm, NO_REASON without a reason.
 - early end `{"reason": "…"}` (`allow_early_end`, docs/table-api.md 比赛计时): the table may end before its time is up;
   NO_REASON without a reason, SAME when it may already or has ended; the record and its confirmations stand.
+- paper_rules `{"reason": "…"}` (以纸质为准, `paper_rules`): the round workbook — the signed card typed into the
+  table's sheet, or a lost card's 终局 cells — is the table's record from now on, not the phones' entries (kept, no
+  longer counted; the phones are refused, `shuangsheng.table.entry.paper_rules_lock`); `"undo": true` gives the
+  record back to the phones. SAME when already so; NO_REASON without a reason; INVALID for an `undo` not true/false.
 - a desk action (`desk_action`) carries the page's `"id"` and `"mark"` as a phone's request does, and the pairing
   it showed (`"teams"`, optional): a press sent again after a `draw --redo` changed the table is a CONFLICT."""
 
@@ -107,6 +111,30 @@ def allow_early_end(setup: TableSetup, entries: Sequence[Entry], body: object, *
     return append_entry(Result.CHANGED, table, new_entry(stamp, Action.EARLY_END, reason=reason))
 
 
+# --- POST /api/desk/t/<table>/paper_rules: the signed paper card overrules the phone ---
+
+
+def paper_rules(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp,
+                sealed: bool = False) -> Decision:
+    """The desk's ruling that the round workbook is the table's record (the signed card typed into its sheet, or a
+    lost card's 终局 cells), {"reason": "…"}; with `"undo": true` the record is the phones' again. CHANGED, SAME
+    when it is already so, NO_REASON without a reason, INVALID for an `undo` other than true or false. `sealed`:
+    the table's next round is drawn — the ruling is a correction (`Entry.correction`), as a reopening is."""
+    table = table_state(setup, entries)
+    reason = desk_reason(body)
+    if reason is None:
+        return refuse(Result.NO_REASON, table, None, "reason",
+                      f"以纸质计分卡为准（或改回扫码录分）须写明原因（{MAX_REASON_LENGTH} 字以内）")
+    undo = body.get("undo", False) if isinstance(body, Mapping) else False
+    if not isinstance(undo, bool):
+        return refuse(Result.INVALID, table, None, "undo",
+                      f"应为 true（改回以扫码录分为准）或 false，实际为 {shown(undo)}")
+    if (table.log.paper is None) is undo:  # already so
+        return Decision(Result.SAME, table)
+    return append_entry(Result.CHANGED, table, new_entry(stamp, Action.PAPER_RULES, reason=reason, lifted=undo,
+                                                         correction=sealed))
+
+
 # --- a desk press: made on a state, as a phone's request is ---
 
 
@@ -116,10 +144,10 @@ DESK_DECISIONS = {Action.MINUTES: add_minutes, Action.REOPEN: reopen, Action.CON
 
 def desk_action(action: Action, setup: TableSetup, entries: Sequence[Entry], body: object, *,
                 stamp: Stamp, sealed: bool = False) -> Decision:
-    """A desk action on one table (`add_minutes`, `reopen`, `desk_confirm`, `allow_early_end`) with the page's `"id"` (kept as the
-    entry's id) and `"mark"`: INVALID without them; the same press sent again (its id in the table's log for this
-    very action and content) is SAME, nothing appended; an id used for anything else, a pairing other than the one
-    the page showed (`"teams"`), or an old mark is a CONFLICT."""
+    """A desk action on one table (`add_minutes`, `reopen`, `desk_confirm`, `allow_early_end`, `paper_rules`) with the
+    page's `"id"` (kept as the entry's id) and `"mark"`: INVALID without them; the same press sent again (its id in
+    the table's log for this very action and content) is SAME, nothing appended; an id used for anything else, a
+    pairing other than the one the page showed (`"teams"`), or an old mark is a CONFLICT."""
     table = table_state(setup, entries)
     made = parse_made(body)
     if isinstance(made, Issue):
@@ -129,8 +157,10 @@ def desk_action(action: Action, setup: TableSetup, entries: Sequence[Entry], bod
     if refused is not None:
         return refused
     stamp = replace(stamp, id=made.id)
-    if action is Action.REOPEN:
+    if action is Action.REOPEN:  # these two are a correction when the table's next round is drawn
         return reopen(setup, entries, body, stamp=stamp, sealed=sealed)
+    if action is Action.PAPER_RULES:
+        return paper_rules(setup, entries, body, stamp=stamp, sealed=sealed)
     return DESK_DECISIONS[action](setup, entries, body, stamp=stamp)
 
 
@@ -157,4 +187,5 @@ def _requested(action: Action, body: object) -> tuple[object, ...]:
     add = fields.get("add")
     side = parse_side(body) if action is Action.CONFIRM else None
     return asked_for(action, side=side if isinstance(side, Side) else None,
-                  add=add if action is Action.MINUTES and type(add) is int else None, reason=desk_reason(body) or "")
+                  add=add if action is Action.MINUTES and type(add) is int else None, reason=desk_reason(body) or "",
+                  lifted=action is Action.PAPER_RULES and fields.get("undo") is True)

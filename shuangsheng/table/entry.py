@@ -38,8 +38,10 @@ Each request gets a `Decision`: its `result` (what the server answers, `Result.h
   pressed too early): CHANGED when the table is ended and no 加赛 hand follows, SAME when it is not ended, CONFLICT
   when 加赛 hands follow.
 - confirm `{"side": "A" | "B"}`: only once the match is over (CONFLICT before); again → SAME; both → locked.
-- the desk's presses (reopen, extra minutes, the leave to end early, the desk's confirmation):
+- the desk's presses (reopen, extra minutes, the leave to end early, the desk's confirmation, 以纸质为准):
   `shuangsheng.table.desk_actions`.
+- once the desk has ruled that the paper is the table's record (`Log.paper`), every change a phone asks for is
+  LOCKED (423) with the desk's reason (`paper_rules_lock`, applied to each phone decision); its entries are kept.
 - Any change (a hand, an end, an undo, a reopening) clears both confirmations. A locked table refuses hands and
   undos (LOCKED, 423) — after a repeat has been recognised as SAME, so a phone retrying what was accepted still
   gets 200.
@@ -167,14 +169,14 @@ MAX_MARK = 10**9
 
 
 def asked_for(action: Action, *, hand: int | None = None, record: Hand | None = None, side: Side | None = None,
-           add: int | None = None, reason: str = "") -> tuple[object, ...]:
+           add: int | None = None, reason: str = "", lifted: bool = False) -> tuple[object, ...]:
     """What a request asks for, as `_content` shows the entry it makes (a hand's `playoff` and `level` aside)."""
-    return action, hand, record and replace(record, playoff=False, level=None), side, add, reason
+    return action, hand, record and replace(record, playoff=False, level=None), side, add, reason, lifted
 
 
 def _content(entry: Entry) -> tuple[object, ...]:
     return asked_for(entry.action, hand=entry.hand, record=entry.record, side=entry.side, add=entry.add,
-                  reason=entry.reason)
+                  reason=entry.reason, lifted=entry.lifted)
 
 
 def sent_again(table: TableState, made: Made, asked: tuple[object, ...], hand: int | None = None) -> Decision | None:
@@ -189,7 +191,8 @@ def sent_again(table: TableState, made: Made, asked: tuple[object, ...], hand: i
                    f"操作编号 {shown(made.id)} 已用于本桌 {earlier.time[11:16]} 的另一项操作，这次没有记录；{REFRESH}")
 
 
-RECORD_CHANGES = frozenset({Action.HAND, Action.END, Action.UNDO, Action.REOPEN, Action.AMEND})  # what a stale press must not miss
+RECORD_CHANGES = frozenset({Action.HAND, Action.END, Action.UNDO, Action.REOPEN, Action.AMEND,
+                            Action.PAPER_RULES})  # what a stale press must not miss
 
 
 def stale_mark(table: TableState, made: Made) -> Decision | None:
@@ -201,6 +204,24 @@ def stale_mark(table: TableState, made: Made) -> Decision | None:
     if later is not None and not any(e.action in RECORD_CHANGES for e in later):
         return None
     return refuse(Result.CONFLICT, table, None, "mark", STALE)
+
+
+# --- the desk gave the table's record to the paper: the phones change nothing more ---
+
+PAPER_RULES_MESSAGE = ("裁判台 {time} 决定本桌以纸质计分卡为准（{reason}）：手机上已录的各局保留，但不再计入成绩，"
+                       "也不能再改动；请把签字的计分卡交给裁判台。如需改回扫码录分请到裁判台")
+
+
+def paper_rules_lock(decision: Decision) -> Decision:
+    """A phone's decision, refused (LOCKED, 423, nothing appended) when it would append to a table whose record
+    the desk gave to the paper (`Log.paper`); a press recognised as sent again (SAME) or refused stays as it is."""
+    ruling = decision.state.log.paper
+    if decision.entry is None or ruling is None:
+        return decision
+    before = decision.state.entries[:-1]
+    table = table_state(decision.state.setup, before)
+    return refuse(Result.LOCKED, table, decision.entry.hand, None,
+                  PAPER_RULES_MESSAGE.format(time=ruling.time[11:16], reason=ruling.reason))
 
 
 # --- POST /api/t/<code>/hands ---

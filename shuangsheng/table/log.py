@@ -2,9 +2,11 @@
 
 Who plays at the table is fixed by the draw (`TableSetup`). Each accepted change is an `Entry`: a hand added, the
 end (时间到, rule 十六), an undo, a team's confirmation, the desk's reopening, extra minutes, a confirmation by the
-desk, the desk's leave to end before time is up. Nothing is ever changed or deleted; an undo is itself an entry. `fold` reads the log in order into the hands
-that stand and the table's flags (ended, confirmed, locked, extra minutes): any change but a confirmation (or extra
-minutes, or the leave to end early) clears both confirmations. An entry as the ledger stores it is `Entry.as_json`, read back by `read_entry`;
+desk, the desk's leave to end before time is up, the desk's ruling that the paper is the table's record (以纸质为准, or
+its undoing). Nothing is ever changed or deleted; an undo is itself an entry. `fold` reads the log in order into the
+hands that stand and the table's flags (ended, confirmed, locked, extra minutes, the paper's ruling): any change but a
+confirmation, extra minutes, the leave to end early or the paper's ruling clears both confirmations. An entry as the
+ledger stores it is `Entry.as_json`, read back by `read_entry`;
 the desk's actions on a table are `desk_log`."""
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class Action(str, enum.Enum):
     MINUTES = "minutes"  # the desk's extra minutes for this table (`add`, with a reason)
     AMEND = "amend"  # hand `hand` replaced by `record`; the hands after it up to `kept` stand, the rest go
     EARLY_END = "early_end"  # the desk allows this table to end before its time is up (with a reason)
+    PAPER_RULES = "paper_rules"  # the desk: the round workbook is the table's record, not the phones (`lifted`: undone)
 
 
 @dataclass(frozen=True)
@@ -77,13 +80,14 @@ class Entry:
     add: int | None = None  # MINUTES: the minutes added
     kept: int | None = None  # AMEND: how many hands stand after it (the later ones the engine refused are removed)
     unend: bool = False  # AMEND: the end undone with it (a regular hand removed, or the lead at time changed)
-    correction: bool = False  # REOPEN: of a table whose next round is drawn (it takes changes again: an 更正)
+    correction: bool = False  # REOPEN, PAPER_RULES: of a table whose next round is drawn (an 更正)
+    lifted: bool = False  # PAPER_RULES: the ruling undone (the phones' record counts again)
 
     @property
     def by_desk(self) -> bool:
-        """The desk's action (a reopening, extra minutes, the leave to end early, a confirmation for a team): these
-        carry a reason."""
-        return self.action in (Action.REOPEN, Action.MINUTES, Action.EARLY_END) or (
+        """The desk's action (a reopening, extra minutes, the leave to end early, a confirmation for a team, 以纸质为准):
+        these carry a reason."""
+        return self.action in (Action.REOPEN, Action.MINUTES, Action.EARLY_END, Action.PAPER_RULES) or (
             self.action in (Action.CONFIRM, Action.AMEND) and bool(self.reason))
 
     def as_json(self) -> dict[str, object]:
@@ -106,6 +110,8 @@ class Entry:
             data["unend"] = True
         if self.correction:
             data["correction"] = True
+        if self.lifted:
+            data["lifted"] = True
         return data
 
     def log_json(self) -> dict[str, object]:
@@ -117,6 +123,8 @@ class Entry:
             data["side"] = self.side.value
         if self.action is Action.AMEND:
             data["hand"] = self.hand
+        if self.action is Action.PAPER_RULES:
+            data["undo"] = self.lifted
         return data | {"reason": self.reason, "address": self.address}
 
 
@@ -140,12 +148,12 @@ def read_entry(data: Mapping[str, object]) -> Entry:
             record = parsed.hands[0]
         side = Side(data["side"]) if "side" in data else None
         hand, add, kept = (_whole_or_none(data.get(key)) for key in ("hand", "add", "kept"))
-        unend, correction = data.get("unend", False), data.get("correction", False)
-        if not isinstance(unend, bool) or not isinstance(correction, bool):
-            raise ValueError((unend, correction))
+        unend, correction, lifted = (data.get(key, False) for key in ("unend", "correction", "lifted"))
+        if not isinstance(unend, bool) or not isinstance(correction, bool) or not isinstance(lifted, bool):
+            raise ValueError((unend, correction, lifted))
         return Entry(str(data["id"]), Action(data["action"]), str(data["time"]), str(data["address"]),
                      hand=hand, record=record, side=side, reason=str(data.get("reason", "")), add=add, kept=kept,
-                     unend=unend, correction=correction)
+                     unend=unend, correction=correction, lifted=lifted)
     except (KeyError, TypeError, RecordError) as exc:
         raise ValueError(f"不是录分记录：{shown(dict(data))}") from exc
 
@@ -166,11 +174,12 @@ class Log:
     confirmed: frozenset[Side] = frozenset()
     locked: bool = False
     extra_minutes: int = 0  # the desk's extra minutes for this table, all added up
+    paper: Entry | None = None  # the desk's standing ruling that the paper is the record (PAPER_RULES), if any
 
 
 def fold(entries: Sequence[Entry]) -> Log:
-    """The log after every entry in order. Any change but a confirmation (or extra minutes) clears both
-    confirmations."""
+    """The log after every entry in order. Any change but a confirmation, extra minutes or the paper's ruling
+    clears both confirmations."""
     log = Log()
     for entry in entries:
         log = step(log, entry)
@@ -180,29 +189,31 @@ def fold(entries: Sequence[Entry]) -> Log:
 def step(log: Log, entry: Entry) -> Log:
     """One entry on the log (built field by field: a table's phones fold its log on every request)."""
     hands, ended, confirmed, locked, extra = log.hands, log.ended, log.confirmed, log.locked, log.extra_minutes
-    action = entry.action
+    paper, action = log.paper, entry.action
     if action is Action.CONFIRM:
         confirmed = confirmed | {entry.side}  # type: ignore[arg-type]  # a damaged row's None folds as ever (test_entry)
-        return Log(hands, ended, confirmed, len(confirmed) == 2, extra)
+        return Log(hands, ended, confirmed, len(confirmed) == 2, extra, paper)
     if action is Action.REOPEN:
-        return Log(hands, ended, frozenset(), False, extra)
+        return Log(hands, ended, frozenset(), False, extra, paper)
     if action is Action.MINUTES:
-        return Log(hands, ended, confirmed, locked, extra + (entry.add or 0))
+        return Log(hands, ended, confirmed, locked, extra + (entry.add or 0), paper)
     if action is Action.EARLY_END:  # the record is as it was: the state reads the leave from the entries
         return log
+    if action is Action.PAPER_RULES:
+        return Log(hands, ended, confirmed, locked, extra, None if entry.lifted else entry)
     if action is Action.HAND:
-        return Log((*hands, entry), ended, frozenset(), locked, extra)
+        return Log((*hands, entry), ended, frozenset(), locked, extra, paper)
     if action is Action.END:
-        return Log(hands, True, frozenset(), locked, extra)
+        return Log(hands, True, frozenset(), locked, extra, paper)
     if action is Action.AMEND:
         return _amended(log, entry)
     if entry.hand is None:  # UNDO of the end
-        return Log(hands, False, frozenset(), locked, extra)
+        return Log(hands, False, frozenset(), locked, extra, paper)
     if not hands or hands[-1].hand != entry.hand:  # nothing to remove (a decision never appends this)
-        return Log(hands, ended, frozenset(), locked, extra)
+        return Log(hands, ended, frozenset(), locked, extra, paper)
     removed = hands[-1]
     ended = ended and removed.record is not None and removed.record.playoff
-    return Log(hands[:-1], ended, frozenset(), locked, extra)
+    return Log(hands[:-1], ended, frozenset(), locked, extra, paper)
 
 
 def _amended(log: Log, entry: Entry) -> Log:
@@ -211,9 +222,9 @@ def _amended(log: Log, entry: Entry) -> Log:
     one.)"""
     k, kept = entry.hand, entry.kept
     if k is None or kept is None or not 1 <= k <= len(log.hands) or kept < k:
-        return Log(log.hands, log.ended, frozenset(), log.locked, log.extra_minutes)
+        return Log(log.hands, log.ended, frozenset(), log.locked, log.extra_minutes, log.paper)
     hands = (*log.hands[: k - 1], entry, *log.hands[k:kept])
-    return Log(hands, log.ended and not entry.unend, frozenset(), log.locked, log.extra_minutes)
+    return Log(hands, log.ended and not entry.unend, frozenset(), log.locked, log.extra_minutes, log.paper)
 
 
 def open_for_correction(entries: Sequence[Entry]) -> bool:

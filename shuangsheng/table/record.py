@@ -37,6 +37,20 @@ class Playoff:
     played: int  # 加赛 hands already recorded
 
 
+@dataclass(frozen=True)
+class PaperRules:
+    """The desk's ruling that the round workbook is this table's record, not the phones' entries (以纸质为准,
+    docs/table-api.md): why and when (ISO 8601), and how many hands the phones had entered — kept in event.db, not
+    counted."""
+
+    reason: str
+    time: str
+    phone_hands: int
+
+    def as_json(self) -> dict[str, object]:
+        return {"reason": self.reason, "time": self.time, "phone_hands": self.phone_hands}
+
+
 @dataclass(frozen=True, kw_only=True)
 class TableRecord:
     """One table as all its sources say, every fact a reader shows."""
@@ -58,6 +72,7 @@ class TableRecord:
     reason: str = ""  # why there is no winner yet, or how it was won (弃权), in the words of the reports
     note: str = ""  # '未逐局核对（记分卡遗失）': decided by the 终局 cells of a lost card, no hand checked
     confirmed: bool = False  # the phone's record accepted by both teams (the table is locked)
+    paper_rules: PaperRules | None = None  # the desk gave the record to the paper over the phones' entries
 
     @property
     def errors(self) -> tuple[Issue, ...]:

@@ -2,7 +2,10 @@
 the 对阵 sheet's 终局 cells (a lost card). Pure: works on what `read_round` read and the entries the ledger holds.
 
 One source filled → that one is the record. Paper and phone both → they must agree hand by hand; each difference
-is a `Difference`: a problem at the sheet's cell, of the hand and field compared, with both values as shown. The
+is a `Difference`: a problem at the sheet's cell, of the hand and field compared, with both values as shown —
+unless the desk has ruled that the paper is the record (`paper_rules`: the signed card overrules the phone): then
+the workbook alone is the record (its sheet, or a lost card's 终局 cells), and the phones' entries are kept, not
+counted. The
 phone entries count only once the match is over (decided after the end, or won by passing A): a table still playing
 on the phone is open (进行中) with its current levels, unless its paper sheet is filled. A match given by its 终局 cells alone is `final_only`: decided by those
 levels, and marked 未逐局核对 wherever it is shown.
@@ -22,6 +25,7 @@ from shuangsheng.storage.workbook.problems import Cell, Problem
 from shuangsheng.storage.workbook.round_reader import FinalCard, MatchSheet
 from shuangsheng.storage.workbook.schema import UNCHECKED, YES_MARK
 from shuangsheng.table.log import Entry, Seat, TableSetup
+from shuangsheng.table.record import PaperRules
 from shuangsheng.table.state import TableState, table_state
 from shuangsheng.vocabulary.errors import Issue, Place
 from shuangsheng.vocabulary.fields import FIELDS
@@ -49,6 +53,15 @@ def phone_table(match: MatchSheet, entries: Sequence[Entry], rules: RuleSet, num
     p = match.pairing
     state = table_state(TableSetup(number, p.table, Seat(p.a, ()), Seat(p.b, ()), rules), entries)
     return PhoneTable(state) if state.log.hands else None
+
+
+def paper_rules(phone: PhoneTable | None) -> PaperRules | None:
+    """The desk's standing ruling that the round workbook is this table's record (its sheet, or its 终局 cells), not
+    the phones' entries — the one place it is read: `score_match` then scores the table without them — or None."""
+    ruling = phone.state.log.paper if phone is not None else None
+    if ruling is None or phone is None:
+        return None
+    return PaperRules(ruling.reason, ruling.time, len(phone.hands))
 
 
 def final_result(card: FinalCard) -> MatchResult:

@@ -81,6 +81,13 @@ class TableState:
         return None
 
     @property
+    def paper_rules(self) -> dict[str, str] | None:
+        """The desk's standing ruling that the paper is this table's record — `{"reason", "time"}` (HH:MM) — or
+        None: the phones' record counts."""
+        ruling = self.log.paper
+        return {"reason": ruling.reason, "time": ruling.time[11:16]} if ruling is not None else None
+
+    @property
     def mark(self) -> int:
         """The count of the table's entries: what a page sends back as the state it made its request on."""
         return len(self.entries)
@@ -112,6 +119,7 @@ class TableState:
             "locked": self.log.locked,
             "reopened": self.reopened,
             "early_end": self.early_end,
+            "paper_rules": self.paper_rules,
             "mark": self.mark,
         }
         if self.result.errors:

@@ -29,7 +29,13 @@ from shuangsheng.vocabulary.errors import Place
 
 def score_match(match: MatchSheet, rules: RuleSet, phone: sources.PhoneTable | None = None) -> MatchScore:
     """One table scored from all its sources (`shuangsheng.table.sources`): the engine's replay of its hands, every
-    problem at its cell, and its one record (`shuangsheng.table.record.TableRecord`), which every reader shows."""
+    problem at its cell, and its one record (`shuangsheng.table.record.TableRecord`), which every reader shows.
+    Once the desk has ruled that the paper is the record (`sources.paper_rules`), the table is scored from its
+    workbook alone (its sheet, or its 终局 cells) and the record says so; the phones' entries stay in event.db."""
+    ruling = sources.paper_rules(phone)
+    if ruling is not None:
+        scored = score_match(match, rules)
+        return replace(scored, record=replace(scored.record, paper_rules=ruling))
     if match.final is not None and match.walkover is None:
         return _final_only(match, match.final, phone)
     if phone is not None and match.walkover is None and not (match.record.hands or match.problems):
@@ -182,6 +188,8 @@ def score_as_json(score: RoundScore) -> dict[str, object]:
         )
         if r.note:
             matches[-1]["note"] = r.note
+        if r.paper_rules is not None:  # the phones' entries overruled by the desk: kept in event.db, not counted
+            matches[-1]["paper_rules"] = r.paper_rules.as_json()
     doc: dict[str, object] = {"round": score.round.number, "matches": matches, "byes": list(score.round.byes)}
     doc["advancing"] = [] if is_final(score.round) else list(score.advancement.advancing)  # the final: nobody goes on
     if not score.advancement.decided:
