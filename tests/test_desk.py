@@ -1231,3 +1231,71 @@ def test_a_phone_table_of_round_1_corrected_after_round_2_was_drawn_runs_to_the_
     fill(folder, 3, seed=4)
     cli("score", folder)
     assert "一等奖" in cli("awards", folder).output
+
+
+def said(output: str, command: str, option: str = "") -> tuple[str, ...]:
+    """The arguments of the first `shuangsheng <command> …` the output names (with `option`, if given): what the
+    organiser types next, the folder and its options as printed."""
+    import re
+
+    for found in re.finditer(rf"shuangsheng {command} (\S+?)((?: --[a-z-]+(?: \d+)?)*)(?=[\s，。；：、）)]|$)", output):
+        if option in found.group(2):
+            return (command, found.group(1), *found.group(2).split())
+    raise AssertionError(f"names no `shuangsheng {command} … {option}`:\n{output}")
+
+
+def test_a_phone_table_of_round_1_overruled_by_its_signed_card_after_round_2_was_drawn_runs_to_the_awards(folder):
+    """The day's scenario, by the paper: round 1's tables 1 and 2 were entered by phone and confirmed, round 2 is
+    drawn — then table 1's signed card shows the phone was wrong (乙方 took the deal at hand 1 and won), and table 2's
+    card is lost while both teams agree on its final levels (乙方 won). Each step is what the program's words say:
+    the card typed into round-1.xlsx and the 终局 cells filled are refused as disagreeing with the phones, with the
+    desk's 以纸质为准 named; the desk rules so for each table (naming round 1); `score` names the rounds to score
+    again and `draw --redo 2`; the event then runs to complete awards. The phones' entries stay in event.db."""
+    from shuangsheng.game.hands import Hand, MatchRecord
+    from shuangsheng.game.levels import START
+    from tests.events import fill
+    from tests.helpers import cli
+
+    room = Hall(folder)
+    for table in (1, 2):
+        room.decided(table)  # 甲方 keeps the deal twice, time is up: 甲方 wins on the phone
+        for side in "AB":
+            assert room.phone(table, "confirm", {"side": side})[0] == 200
+    fill(folder, 1, skip=(1, 2))  # the other tables on paper
+    cli(*said(cli("score", folder).output, "draw"), "--seed", 2)
+    assert room.phone(1, "undo", {"hand": 2})[0] == 423  # sealed
+
+    card = MatchRecord((Hand(Side.A, 85), Hand(Side.B, 35)), START)  # 乙方 took the deal at hand 1: 2 → 5
+    workbook.fill_round(folder / "round-1.xlsx", {1: card})
+    put_final(folder, 2, "3", "6", "记分卡遗失，双方认可终局")
+    refused = cli("score", folder, "--round", 1, code=1).output
+    assert "两者不一致" in refused and "请裁判台对第1轮第1桌按“以纸质为准”" in refused
+    assert "请清空终局，或者" in refused and "请裁判台对这一桌按“以纸质为准”" in refused
+
+    before = {t: desk_rows(folder, t) for t in (1, 2)}
+    for table, reason in ((1, "双方签字的计分卡为准，手机第1局录错了庄家"), (2, "计分卡遗失，双方认可终局3比6")):
+        shown = room.mark("table", room.codes[table])
+        status, doc = room.call("POST", f"/api/desk/t/{table}/paper_rules",
+                                {"round": 1, "reason": reason, "id": f"paper-{table}", "mark": shown}, as_is=True)
+        assert status == 200, doc
+    for table in (1, 2):  # nothing deleted: the phones' rows, then the desk's ruling (a correction of round 1)
+        rows_now = desk_rows(folder, table)
+        assert rows_now[:-1] == before[table]
+        assert (rows_now[-1]["action"], rows_now[-1]["correction"]) == ("paper_rules", True)
+
+    plain = cli("score", folder).output  # round 2 has nothing yet; round 1 changed since it was scored
+    assert "第1轮第1、2桌在上次计分" in plain
+    scored = cli(*said(plain, "score", "--round"), "--json").output
+    matches = {m["table"]: m for m in json.loads(scored)["matches"]}
+    assert (matches[1]["source"], matches[1]["winner"], matches[1]["errors"]) == ("paper", matches[1]["B"], [])
+    assert matches[1]["paper_rules"]["phone_hands"] == 2 and matches[1]["paper_rules"]["reason"].startswith("双方签字")
+    assert (matches[2]["source"], matches[2]["winner"], matches[2]["errors"]) == ("final_only", matches[2]["B"], [])
+    assert matches[2]["paper_rules"]["phone_hands"] == 2
+    again = cli(*said(plain, "score", "--round")).output
+    assert "以纸质计分卡为准" in again and "扫码录分的2局保留在 event.db 里" in again
+    cli(*said(again, "draw", "--redo"))
+    fill(folder, 2, seed=3)
+    cli(*said(cli("score", folder).output, "draw"), "--seed", 3)
+    fill(folder, 3, seed=4)
+    assert "一等奖" in cli(*said(cli("score", folder).output, "awards")).output
+    assert [e["action"] for e in desk_rows(folder, 1)][:3] == ["hand", "hand", "end"]

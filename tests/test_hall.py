@@ -100,7 +100,7 @@ def test_get_answers_the_table_as_spec_9_names_it(event, api):
     status, doc = call(api, "GET", f"/api/t/{codes[2]}")
     assert status == 200
     assert set(doc) == {"round", "table", "A", "B", "hands", "levels", "next_dealer", "status", "winner", "ended",
-                        "confirmed", "locked", "reopened", "early_end", "clock", "mark"}
+                        "confirmed", "locked", "reopened", "early_end", "paper_rules", "clock", "mark"}
     assert doc["clock"] is None  # until the desk starts the round clock
     assert doc["mark"] == 0  # the table's count of entries, what the next POST is made on
     assert (doc["round"], doc["table"], doc["hands"], doc["status"], doc["locked"]) == (1, 2, [], "playing", False)

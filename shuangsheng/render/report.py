@@ -11,6 +11,7 @@ from shuangsheng.knockout.knockout import Pairing, is_final
 from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.teams import Team, team_label
 from shuangsheng.render.results import NextStep
+from shuangsheng.table.record import Source
 from shuangsheng.table.status import TableStatus
 from shuangsheng.vocabulary.errors import SHOWN_PROBLEMS
 from shuangsheng.vocabulary.text import command_line, pad, width
@@ -143,7 +144,7 @@ def score_text(score: RoundScore, teams: Mapping[str, Team]) -> str:
     lines = [f"第{r.number}轮 计分结果"]
     for m in score.matches:
         lines.append(pairing_line(m.match.pairing, teams))
-        lines.extend(f"    {line}" for line in _match_lines(m, teams, final=is_final(r)))
+        lines.extend(f"    {line}" for line in _match_lines(m, teams, final=is_final(r), number=r.number))
     if r.byes:
         lines.append("轮空（直接晋级）：" + "、".join(team_label(teams, t) for t in r.byes))
     adv = score.advancement
@@ -157,8 +158,13 @@ def score_text(score: RoundScore, teams: Mapping[str, Team]) -> str:
     return "\n".join(lines)
 
 
-def _match_lines(m: MatchScore, teams: Mapping[str, Team], *, final: bool = False) -> list[str]:
-    """How one table stands, under its pairing line in `score_text` (in the final nobody goes on: 获胜)."""
+def _match_lines(m: MatchScore, teams: Mapping[str, Team], *, final: bool = False, number: int = 0) -> list[str]:
+    """How one table stands, under its pairing line in `score_text` (in the final nobody goes on: 获胜), and the
+    desk's ruling when the signed card overrules the phone (`number`: the round, for the advice)."""
+    return [*_outcome_lines(m, teams, final=final, number=number), *_paper_rules_lines(m)]
+
+
+def _outcome_lines(m: MatchScore, teams: Mapping[str, Team], *, final: bool, number: int) -> list[str]:
     status, outcome = m.outcome.status, m.outcome
     if status is TableStatus.WALKOVER:
         return [f"{outcome.reason}，{team_label(teams, outcome.winner)}{'获胜' if final else '晋级'}"]
@@ -167,7 +173,8 @@ def _match_lines(m: MatchScore, teams: Mapping[str, Team], *, final: bool = Fals
     if status is TableStatus.INVALID:
         shown = m.problems[:SHOWN_PROBLEMS]
         more = [f"  还有 {len(m.problems) - len(shown)} 处，检查副本里都已标出"] if len(m.problems) > len(shown) else []
-        return [f"记录有误（{len(m.problems)}处），请改正：", *(f"  {p}" for p in shown), *more]
+        advice = [f"  {paper_rules_advice(number, m.record.table)}"] if m.record.source is Source.BOTH else []
+        return [f"记录有误（{len(m.problems)}处），请改正：", *(f"  {p}" for p in shown), *more, *advice]
     assert m.result is not None
     if m.note:  # a lost card's match: its 终局 levels, no hand to count
         return [f"终局录入，{m.note}：" + result_summary(m.result), f"胜者：{team_label(teams, outcome.winner)}"]
@@ -175,6 +182,21 @@ def _match_lines(m: MatchScore, teams: Mapping[str, Team], *, final: bool = Fals
     if status is TableStatus.NEEDS_PLAYOFF:
         return [*lines, "需加赛：" + outcome.reason]
     return [*lines, f"胜者：{team_label(teams, outcome.winner)}"]
+
+
+def paper_rules_advice(number: int, table: int) -> str:
+    """What to do when the sheet and the phone disagree and the signed card is right: the desk's 以纸质为准."""
+    return (f"如果双方签字的计分卡是对的（手机录错了）：请裁判台对第{number}轮第{table}桌按“以纸质为准”（说明原因），"
+            f"记分表就是这一桌的成绩，手机录入的各局保留但不再计入；第{number}轮之后已经抽签的，按的时候要写明第{number}轮"
+            f"（docs/table-api.md 裁判台接口 paper_rules）。然后再运行 score")
+
+
+def _paper_rules_lines(m: MatchScore) -> list[str]:
+    ruling = m.record.paper_rules
+    if ruling is None:
+        return []
+    return [f"以纸质计分卡为准（裁判台 {ruling.time[11:16]}：{ruling.reason}）；扫码录分的{ruling.phone_hands}局保留在 "
+            "event.db 里，不计入成绩"]
 
 
 def _final_lines(score: RoundScore, teams: Mapping[str, Team]) -> list[str]:
