@@ -148,7 +148,8 @@ def test_the_desk_lists_every_table_of_the_round_as_the_contract_names_it(folder
     assert [t["table"] for t in doc["tables"]] == [1, 2, 3, 4]
     first = doc["tables"][0]
     assert set(first) == {"table", "state", "label", "hands", "last_entry", "idle_s", "quiet", "extra_minutes",
-                          "early_end", "mark", "problem", "left_s", "A", "B", "levels", "winner", "confirmed", "log"}
+                          "early_end", "mark", "problem", "left_s", "A", "B", "levels", "winner", "confirmed", "log",
+                          "paper_rules"}
     assert first["early_end"] is None  # until the desk allows the table to end before its time is up
     with Ledger.open(folder) as book:
         record = book.draws()[1]
@@ -156,8 +157,8 @@ def test_the_desk_lists_every_table_of_the_round_as_the_contract_names_it(folder
     assert first["A"] == {"team": pairing.a, "players": list(record.names[pairing.a])}
     assert (first["state"], first["label"], first["hands"], first["levels"], first["winner"]) == (
         "not_started", "未开始", 0, None, None)
-    assert (first["last_entry"], first["idle_s"], first["quiet"], first["left_s"], first["log"]) == (
-        None, None, False, None, [])
+    assert (first["last_entry"], first["idle_s"], first["quiet"], first["left_s"], first["log"], first["paper_rules"]) == (
+        None, None, False, None, [], None)
 
 
 def test_a_whole_match_goes_not_started_playing_to_confirm_confirmed(room):
@@ -434,6 +435,7 @@ def test_the_signed_card_overrules_the_phone_once_the_desk_says_so(folder, room)
     assert len(desk_rows(folder, 1)) == 4
     status, phone = room.call("GET", f"/api/t/{room.codes[1]}")
     assert status == 200 and phone["paper_rules"]["reason"] == "双方签字的计分卡为准，手机录错了"
+    assert room.table(1)["paper_rules"] == {"reason": "双方签字的计分卡为准，手机录错了", "time": "14:00"}
 
 
 def test_paper_rules_sent_again_is_taken_once_and_the_same_ruling_again_stores_nothing(folder, room):

@@ -143,6 +143,7 @@ def table_json(table: DeskTable, clock: Clock | None, now: dt.datetime) -> dict[
         "levels": table.levels(), "winner": table.winner(),
         "confirmed": {side.value: side in log.confirmed for side in Side},
         "log": desk_log(table.entries),
+        "paper_rules": table.phone.paper_rules,
     }
 
 

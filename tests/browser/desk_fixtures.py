@@ -65,6 +65,7 @@ def table(number: int, state: str) -> dict:
         "A": {"team": f"{a:02d}", "players": players(a)}, "B": {"team": f"{b:02d}", "players": players(b)},
         "levels": levels, "winner": winner,
         "confirmed": {"A": state == "confirmed" or number == 45, "B": state == "confirmed"}, "log": [],
+        "paper_rules": None,
     }
     if number == 7:  # more time once, for a deck changed mid-match
         doc["extra_minutes"], doc["left_s"] = 10, 2400
@@ -195,6 +196,9 @@ class FakeDesk:
                 return 409, refusal("这一桌的比赛还没有结束，不能代为确认")
             entry["side"] = body["side"]
             t["confirmed"][body["side"]] = True
+        elif action == "paper_rules":  # the signed card overrules the phones (or, undone, back to them)
+            entry["undo"] = body.get("undo", False)
+            t["paper_rules"] = None if entry["undo"] else {"reason": body["reason"], "time": NOW[11:16]}
         t["log"].append(entry)
         return 200, copy.deepcopy(self.document)
 

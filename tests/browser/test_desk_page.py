@@ -268,6 +268,33 @@ def test_the_desk_says_when_a_tv_s_sound_is_off_while_the_clock_runs(browser, sc
         context.close()
 
 
+def test_the_signed_card_overrules_the_phones_from_the_table_s_details_and_back(browser):
+    """以纸质为准 with its reason (the press and its log line), then 改回以手机为准 offered in its place."""
+    context, page = open_desk(browser)
+    try:
+        enter_pin(page)
+        loaded(page)
+        page.click('.tile[data-table="12"]')
+        assert page.locator("#aPaper").is_visible() and page.locator("#aPhone").is_hidden()
+        page.fill("#dReason", "双方签字的计分卡为准")
+        page.click("#aPaper")
+        wait_until(page, "document.getElementById('dDone').textContent.includes('以纸质为准')")
+        assert page.inner_text("#dDone") == "已记录：第12桌 以纸质为准"
+        assert last_press(page) == ("POST", "/api/desk/t/12/paper_rules",
+                                    {"reason": "双方签字的计分卡为准", "teams": ["23", "24"]})
+        assert page.inner_text("#dLog") == "15:04 以纸质为准（原因：双方签字的计分卡为准） 127.0.0.1"
+        assert page.locator("#aPaper").is_hidden() and page.locator("#aPhone").is_visible()
+        page.fill("#dReason", "计分卡是另一桌的，仍以手机为准")
+        page.click("#aPhone")
+        wait_until(page, "document.getElementById('dDone').textContent.includes('改回以手机为准')")
+        assert last_press(page)[2] == {"reason": "计分卡是另一桌的，仍以手机为准", "undo": True, "teams": ["23", "24"]}
+        assert "改回以手机为准（原因：计分卡是另一桌的，仍以手机为准）" in page.inner_text("#dLog")
+        assert page.locator("#aPaper").is_visible() and page.locator("#aPhone").is_hidden()
+        assert page.errors == []
+    finally:
+        context.close()
+
+
 def test_names_are_text_never_markup(browser):
     context, page = open_desk(browser)
     try:

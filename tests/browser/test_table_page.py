@@ -913,3 +913,76 @@ def test_a_table_the_desk_reopened_says_why_and_what_to_do(fake, phone, screensh
     assert "裁判台 13:40 重新打开了本桌：第2局台下得分应为45" in notice and "改这一局" in notice
     phone.screenshot(path=str(screenshots / "table-reopened.png"))
     assert phone.errors == []
+
+
+# --- a hand typed here and entered meanwhile by another phone, seen on a poll (issue 29 item 6) ---
+
+
+def type_points(page, digits: str) -> None:
+    for digit in digits:
+        tap(page, f'#pad button[data-key="{digit}"]')
+
+
+def test_a_hand_being_typed_that_another_phone_enters_differently_is_kept_and_said_not_replaced_silently(fake, phone):
+    """Hand 2 typed here (60, not sent yet); the other phone enters hand 2 as 45; the page's next poll shows it. As
+    a 409 on sending would: the table as it stands, what was typed kept in the form as hand 3, and the notice —
+    never an empty form that silently drops the 60."""
+    open_with_clock(phone, fake)
+    enter_hand(phone, dealer="A", points="35")
+    type_points(phone, "60")
+    entered_elsewhere(fake, {"hand": 2, "id": "other-phone-2", "dealer": "A", "points": 45})
+    polled(phone)
+    other = table_state(SETUP, fake.entries).result.outcomes[1].explanation
+    assert phone.locator("#taken").inner_text() == (
+        f"第2局已由另一部手机录入：{other.removeprefix('第2局：')}。您刚才填写的内容还在下面，如果这是第3局，请核对后再提交。")
+    assert phone.locator("#formTitle").inner_text().startswith("第3局 · ")
+    assert phone.locator("#pointsValue").inner_text() == "60"
+    assert [body["hand"] for action, body in fake.posts if action == "hands"] == [1]  # nothing sent by itself
+    assert phone.errors == []
+
+
+def test_a_hand_being_typed_that_another_phone_enters_the_same_moves_on_without_a_word(fake, phone):
+    open_with_clock(phone, fake)
+    enter_hand(phone, dealer="A", points="35")
+    type_points(phone, "45")
+    entered_elsewhere(fake, {"hand": 2, "id": "other-phone-2", "dealer": "A", "points": 45})
+    polled(phone)
+    assert phone.locator("#taken").is_hidden()
+    assert phone.locator("#formTitle").inner_text().startswith("第3局 · ")
+    assert phone.locator("#pointsValue").inner_text() == "—"
+    assert phone.errors == []
+
+
+def test_a_hand_being_typed_when_the_other_phone_s_entry_ends_the_match_is_said_dropped(fake, phone):
+    """The other phone's hand 5 passed A: nothing can follow, so the draft cannot be kept as hand 6 — said."""
+    open_with_clock(phone, fake)
+    for n in (1, 2, 3, 4):
+        entered_elsewhere(fake, {"hand": n, "id": f"up-{n}", "dealer": "A", "points": 0})  # 甲方 2 → 6 → 10 → J → A
+    polled(phone)
+    type_points(phone, "60")
+    entered_elsewhere(fake, {"hand": 5, "id": "up-5", "dealer": "A", "points": 0})  # 甲方 passes A
+    polled(phone)
+    assert phone.evaluate("window.tablePage.state().status") == "passed_a"
+    assert phone.locator("#taken").inner_text().startswith("第5局已由另一部手机录入：")
+    assert phone.locator("#taken").inner_text().endswith("这部手机上填写的第5局没有提交。")
+    assert phone.errors == []
+
+
+def test_a_table_the_desk_gave_to_the_paper_card_says_so_and_offers_no_change(fake, phone, screenshots):
+    """以纸质为准: the page says why and what to do, and offers neither the form nor undo, end or confirm."""
+    from shuangsheng.table.desk_actions import paper_rules
+
+    stamp = Stamp("s-made", "2026-12-01T13:40:00+08:00", "127.0.0.1")
+    for n, body in enumerate(({"dealer": "A", "points": 35}, {"dealer": "A", "points": 40}), start=1):
+        fake.entries.append(entry.add_hand(fake.setup, fake.entries, {**body, "hand": n, "id": f"h{n}",
+                                                                      "mark": len(fake.entries)}, stamp=stamp).entry)
+    fake.entries.append(paper_rules(fake.setup, fake.entries, {"reason": "以签字的计分卡为准"}, stamp=stamp).entry)
+    phone.goto(fake.url)
+    settled(phone)
+    assert phone.locator("#status").inner_text() == (
+        "裁判台 13:40 决定本桌以纸质计分卡为准：以签字的计分卡为准。手机上已录的各局保留，但不计入成绩，也不能再改动；"
+        "请把签字的计分卡交给裁判台。")
+    assert phone.locator("#form").is_hidden() and phone.locator("#undo").is_hidden() and phone.locator("#end").is_hidden()
+    assert phone.locator("#confirmBox").is_hidden()
+    phone.screenshot(path=str(screenshots / "table-paper-rules.png"))
+    assert phone.errors == []
