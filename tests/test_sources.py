@@ -372,3 +372,53 @@ def test_score_draw_bracket_and_awards_read_every_source(tmp_path, case):
     cli("bracket", folder)
     awarded = json.loads(cli("awards", folder, "--json").stdout)
     assert awarded["complete"] is True and m["winner"] in (awarded["first"], awarded["second"])
+
+
+# --- 以纸质为准: the desk gives a table's record to the paper over the phones' entries ---
+
+
+def paper_rules_pressed(folder: Path, number: int, table: int, **body: object) -> None:
+    """The desk's 以纸质为准 on a table (`shuangsheng.table.desk_actions.paper_rules`), stored as `serve` stores it."""
+    from shuangsheng.table.desk_actions import paper_rules
+
+    with Ledger.open(folder) as book:
+        draw = book.draws()[number]
+        pairing = next(p for p in draw.round.pairings if p.table == table)
+        setup = TableSetup(number, table, Seat(pairing.a, ()), Seat(pairing.b, ()))
+        stamp = Stamp(f"s{next(STAMPS)}", "2026-12-01T14:30:00+08:00", "127.0.0.1")
+        decision = book.decide_entry(draw.id, table, lambda entries: paper_rules(
+            setup, entries, {"reason": "以签字的计分卡为准", **body}, stamp=stamp))
+        assert decision.http_status == 200, decision.as_json()
+
+
+def test_paper_ruling_over_a_differing_phone_makes_the_sheet_the_record_and_keeps_the_phone_entries(tmp_path):
+    folder = drawn(tmp_path)
+    card, phone = record(2), record(7)
+    on_paper(folder, 1, {1: card, 2: record(3)})
+    by_phone(folder, 1, 1, phone)
+    assert match_of(score_json(folder, code=1), 1)["source"] == "both"
+    paper_rules_pressed(folder, 1, 1)
+    m = match_of(score_json(folder), 1)
+    assert (m["source"], m["errors"]) == ("paper", [])
+    assert m["levels"] == result_as_json(replay(card))["levels"]
+    assert m["paper_rules"] == {"reason": "以签字的计分卡为准", "time": "2026-12-01T14:30:00+08:00",
+                                "phone_hands": len(phone.hands)}
+    with Ledger.open(folder) as book:  # nothing deleted
+        kept = book.table_entries(book.draws()[1].id, 1)
+    assert sum(e.action.value == "hand" for e in kept) == len(phone.hands)
+    paper_rules_pressed(folder, 1, 1, undo=True)  # the phones' record again: the differences are back
+    m = match_of(score_json(folder, code=1), 1)
+    assert m["source"] == "both" and m["errors"] and "paper_rules" not in m
+
+
+def test_final_cells_beside_phone_hands_are_the_record_once_the_desk_rules_for_the_paper(tmp_path):
+    folder = drawn(tmp_path)
+    on_paper(folder, 1, {2: record(3)})
+    by_phone(folder, 1, 1, record(2))
+    put_final(folder, 1, 1, "A", "2", "记分卡遗失")
+    refused = match_of(score_json(folder, code=1), 1)["errors"][0]["message"]
+    assert "请清空终局，或者" in refused and "请裁判台对这一桌按“以纸质为准”" in refused
+    paper_rules_pressed(folder, 1, 1, reason="计分卡遗失，双方认可终局")  # what the refusal says
+    m = match_of(score_json(folder), 1)
+    assert (m["source"], m["errors"], m["levels"]) == ("final_only", [], {"A": "A", "B": "2"})
+    assert m["paper_rules"]["reason"] == "计分卡遗失，双方认可终局" and m["winner"] == m["A"]
