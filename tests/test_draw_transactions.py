@@ -408,8 +408,9 @@ def test_a_redo_run_again_keeps_the_codes_and_hands_its_stopped_run_gave_the_cha
         assert [len(book.table_entries(record.id, t)) for t in (1, 2)] == [1, 1]
 
 
-def test_a_desk_reopen_caught_by_the_next_draw_is_refused_not_stored_under_the_sealed_round(played, monkeypatch):
-    """The desk (`serve`'s 裁判台) reopens round 1's table 2 while `draw` records round 2 in another process: the desk
+@pytest.mark.parametrize("press", ["reopen", "paper_rules"])
+def test_a_desk_reopen_caught_by_the_next_draw_is_refused_not_stored_under_the_sealed_round(played, monkeypatch, press):
+    """The desk (`serve`'s 裁判台) reopens round 1's table 2 (or gives it to the paper: 以纸质为准) while `draw` records round 2 in another process: the desk
     looked at the round in play (round 1) just before the draw committed and writes just after. Round 1 is sealed by
     then: the desk is refused (409, in Chinese), and round 1's table 2 stays decided as round 2 was drawn on it."""
     from shuangsheng.hall import desk_api
@@ -430,7 +431,7 @@ def test_a_desk_reopen_caught_by_the_next_draw_is_refused_not_stored_under_the_s
     entries = count(folder, "SELECT COUNT(*) FROM entry")
     mark = call(api, "GET", f"/api/t/{codes[2]}")[1]["mark"]
     body = json.dumps({"reason": "甲方对第2局有异议", "id": "r-1", "mark": mark}).encode()
-    reply = desk.handle(Request("POST", "/api/desk/t/2/reopen", "127.0.0.1", {**HEADERS, "x-desk-pin": "246810"},
+    reply = desk.handle(Request("POST", f"/api/desk/t/2/{press}", "127.0.0.1", {**HEADERS, "x-desk-pin": "246810"},
                                 body, len(body)))
     assert drawn == [0] and in_force(folder, 2) == 1
     assert reply.status == 409 and "下一轮刚刚抽签" in reply.body().decode(), reply.body().decode()
