@@ -941,6 +941,22 @@ def test_a_hand_being_typed_that_another_phone_enters_differently_is_kept_and_sa
     assert phone.errors == []
 
 
+def test_a_hand_typed_before_a_reload_that_another_phone_entered_meanwhile_is_kept_and_said(fake, phone):
+    """The same when the page is opened again (reloaded, WeChat closed) after the other phone entered the hand: the
+    draft kept on the phone is not replaced silently by an empty hand 3."""
+    phone.goto(fake.url)
+    settled(phone)
+    enter_hand(phone, dealer="A", points="35")
+    type_points(phone, "60")
+    entered_elsewhere(fake, {"hand": 2, "id": "other-phone-2", "dealer": "A", "points": 45})
+    phone.reload()
+    settled(phone)
+    assert phone.locator("#taken").inner_text().startswith("第2局已由另一部手机录入：")
+    assert phone.locator("#formTitle").inner_text().startswith("第3局 · ")
+    assert phone.locator("#pointsValue").inner_text() == "60"
+    assert phone.errors == []
+
+
 def test_a_hand_being_typed_that_another_phone_enters_the_same_moves_on_without_a_word(fake, phone):
     open_with_clock(phone, fake)
     enter_hand(phone, dealer="A", points="35")
