@@ -465,15 +465,18 @@ def test_paper_rules_undone_gives_the_record_back_to_the_phones(folder, room):
 @pytest.mark.parametrize("body", [{}, {"reason": "  "}, {"reason": "x" * 501}])
 def test_paper_rules_without_a_reason_is_400(folder, room, body):
     status, doc = room.call("POST", "/api/desk/t/1/paper_rules", body)
-    assert status == 400 and doc["errors"][0]["field"] == "reason" and "须写明原因" in doc["errors"][0]["message"]
+    assert status == 400 and doc["errors"][0]["field"] == "reason" and "须写明原因（500 字以内）" in doc["errors"][0]["message"]
     assert rows(folder, "entry") == 0
+    assert room.call("POST", "/api/desk/t/1/paper_rules", {**body, "reason": "签字的计分卡为准"})[0] == 200  # as it says
 
 
 @pytest.mark.parametrize("undo", ["true", 1, None, []])
 def test_paper_rules_with_an_undo_not_true_or_false_is_422(folder, room, undo):
     status, doc = room.call("POST", "/api/desk/t/1/paper_rules", {"reason": "以计分卡为准", "undo": undo})
     assert status == 422 and doc["errors"][0]["field"] == "undo"
+    assert doc["errors"][0]["message"].startswith("应为 true（改回以扫码录分为准）或 false，实际为 ")
     assert rows(folder, "entry") == 0
+    assert room.call("POST", "/api/desk/t/1/paper_rules", {"reason": "以计分卡为准", "undo": False})[0] == 200
 
 
 def test_paper_rules_on_an_old_mark_or_another_pairing_is_409_and_a_table_of_no_round_404(folder, room):
