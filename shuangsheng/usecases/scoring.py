@@ -169,8 +169,9 @@ def _phone(sheet: RoundSheet, match: MatchSheet, rules: RuleSet) -> sources.Phon
 
 
 def score_as_json(score: RoundScore) -> dict[str, object]:
-    """docs/README.md (--json): {"round", "matches": [{"table", "A", "B", "levels", "status", "winner", "errors"}], "byes",
-    "advancing"}, each of a match's "errors" the error object (`Issue.as_json`); while matches are undecided,
+    """docs/README.md (--json): {"round", "matches": [{"table", "A", "B", "levels", "status", "winner", "errors",
+    "source"}], "byes", "advancing"} (a match also "note" for a lost card's 终局 cells, "paper_rules" once the desk gave
+    its record to the paper), each of a match's "errors" the error object (`Issue.as_json`); while matches are undecided,
     "advancing" lists those known so far and "blockers" says why; in the final nobody advances ("advancing" is
     empty; the champion is the final's "winner")."""
     matches = []
