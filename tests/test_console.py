@@ -470,3 +470,28 @@ def test_start_on_an_event_folder_opens_that_event_alone(tmp_path):
     finally:
         first.terminate()
         first.wait(timeout=30)
+
+
+def test_correct_gives_a_phone_table_of_an_earlier_round_to_its_signed_card(running, root):
+    """更正 → 以纸质为准 on round 1's phone table after round 2 was drawn: the desk's press with its reason, the sheet
+    then the record (the phone's hands kept in event.db), a press without a reason refused saying what to fill."""
+    from tests.events import second_round_drawn
+    from tests.helpers import cli
+    from tests.test_sources import by_phone, record
+
+    folder = root / "赛"
+    second_round_drawn(folder)
+    by_phone(folder, 1, 1, record(99))  # the phone's record of round 1's table 1, not what its signed card says
+    assert json.loads(cli("score", folder, "--round", 1, "--json", code=1).stdout)["matches"][0]["source"] == "both"
+    browser = open_event(running)
+    page = browser.page("/console/correct")
+    table = re.search(r'action="/console/correct/paper_rules".*?<option value="(1\|\d+\|\w+\|\w+)"', page, re.S)
+    assert table is not None, page
+    status, _, text = browser.press("/console/correct/paper_rules", table=table.group(1), round=1, reason="")
+    assert status == 422 and "请填写以纸质为准的原因" in text
+    status, headers, _ = browser.press("/console/correct/paper_rules", table=table.group(1), round=1,
+                                       reason="以双方签字的计分卡为准")
+    assert status == 303 and headers["location"] == "/console/correct#round-1"
+    first = json.loads(cli("score", folder, "--round", 1, "--json").stdout)["matches"][0]
+    assert (first["source"], first["errors"]) == ("paper", [])
+    assert first["paper_rules"]["reason"] == "以双方签字的计分卡为准" and first["paper_rules"]["phone_hands"] > 0

@@ -1274,8 +1274,8 @@ def test_a_phone_table_of_round_1_overruled_by_its_signed_card_after_round_2_was
     workbook.fill_round(folder / "round-1.xlsx", {1: card})
     put_final(folder, 2, "3", "6", "记分卡遗失，双方认可终局")
     refused = cli("score", folder, "--round", 1, code=1).output
-    assert "两者不一致" in refused and "请裁判台对第1轮第1桌按“以纸质为准”" in refused
-    assert "请清空终局，或者" in refused and "请裁判台对这一桌按“以纸质为准”" in refused
+    assert "两者不一致" in refused and "对第1轮第1桌按“以纸质为准”" in refused
+    assert "请清空终局，或者" in refused and "对这一桌按“以纸质为准”" in refused
 
     before = {t: desk_rows(folder, t) for t in (1, 2)}
     for table, reason in ((1, "双方签字的计分卡为准，手机第1局录错了庄家"), (2, "计分卡遗失，双方认可终局3比6")):

@@ -417,7 +417,7 @@ def test_final_cells_beside_phone_hands_are_the_record_once_the_desk_rules_for_t
     by_phone(folder, 1, 1, record(2))
     put_final(folder, 1, 1, "A", "2", "记分卡遗失")
     refused = match_of(score_json(folder, code=1), 1)["errors"][0]["message"]
-    assert "请清空终局，或者" in refused and "请裁判台对这一桌按“以纸质为准”" in refused
+    assert "请清空终局，或者" in refused and "对这一桌按“以纸质为准”" in refused
     paper_rules_pressed(folder, 1, 1, reason="计分卡遗失，双方认可终局")  # what the refusal says
     m = match_of(score_json(folder), 1)
     assert (m["source"], m["errors"], m["levels"]) == ("final_only", [], {"A": "A", "B": "2"})

@@ -520,9 +520,24 @@ def _lan(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refus
     return "/console/round"
 
 
+# 更正's desk presses on a phone table of any round: what each is called in its refusals
+DESK_PRESSES = {"reopen": "重新打开", "paper_rules": "以纸质为准"}
+
+
 def _reopen(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
     """更正: the desk reopens a phone table of any round (its press, through the desk's API, logged with the reason),
     so that its teams correct it on their phones (改这一局) and confirm again."""
+    return _desk_press(console, "reopen", form)
+
+
+def _paper_rules(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
+    """更正: the desk gives a phone table of any round to its signed paper card (以纸质为准: the round workbook's sheet,
+    or its 终局 cells, is the record; the phones' entries are kept, not counted), through the desk's API."""
+    return _desk_press(console, "paper_rules", form)
+
+
+def _desk_press(console: Console, press: str, form: Mapping[str, str]) -> str | Refusal:
+    """The desk's `press` (docs/table-api.md) on the table the form names, with its round, reason, id and mark."""
     import json
 
     venue = console.hall.site.venue
@@ -533,16 +548,17 @@ def _reopen(console: Console, folder: Path, form: Mapping[str, str]) -> str | Re
     except ValueError:
         return Refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "请在列表里选一桌，再填写原因", "/console/correct")
     if not body["reason"]:
-        return Refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "请填写重新打开的原因（会记入比赛记录）", "/console/correct")
+        return Refusal(HTTPStatus.UNPROCESSABLE_ENTITY, f"请填写{DESK_PRESSES[press]}的原因（会记入比赛记录）",
+                       "/console/correct")
     assert venue is not None
     host = f"127.0.0.1:{console.hall.port}"
-    reply = venue.desk.handle(Request("POST", f"/api/desk/t/{table}/reopen", "127.0.0.1",
+    reply = venue.desk.handle(Request("POST", f"/api/desk/t/{table}/{press}", "127.0.0.1",
                                       {"host": host, "content-type": "application/json", "x-desk-pin": console.gate.pin},
                                       json.dumps(body).encode("utf-8")))
     if reply.status >= 300:
         errors = reply.document.get("errors") if isinstance(reply.document, dict) else None
-        said = "；".join(str(e.get("message")) for e in errors or () if isinstance(e, dict)) or "没有重新打开"
-        return Refusal(reply.status, said, "/console/correct")
+        said = "；".join(str(e.get("message")) for e in errors or () if isinstance(e, dict))
+        return Refusal(reply.status, said or f"没有{DESK_PRESSES[press]}", "/console/correct")
     return f"/console/correct#round-{body['round']}"
 
 
@@ -556,6 +572,7 @@ ACTIONS: dict[tuple[str, str], Callable[[Console, Path, Mapping[str, str]], str 
     ("correct", "score"): _score,
     ("correct", "redo"): _redo,
     ("correct", "reopen"): _reopen,
+    ("correct", "paper_rules"): _paper_rules,
     ("awards", "build"): _awards,
     **{(page, "open"): _open for page in EVENT_PAGES},
 }

@@ -186,9 +186,9 @@ def _outcome_lines(m: MatchScore, teams: Mapping[str, Team], *, final: bool, num
 
 def paper_rules_advice(number: int, table: int) -> str:
     """What to do when the sheet and the phone disagree and the signed card is right: the desk's 以纸质为准."""
-    return (f"如果双方签字的计分卡是对的（手机录错了）：请裁判台对第{number}轮第{table}桌按“以纸质为准”（说明原因），"
-            f"记分表就是这一桌的成绩，手机录入的各局保留但不再计入；第{number}轮之后已经抽签的，按的时候要写明第{number}轮"
-            f"（docs/table-api.md 裁判台接口 paper_rules）。然后再运行 score")
+    return (f"如果双方签字的计分卡是对的（手机录错了）：在控制台的“更正”页（本轮的一桌也可以在裁判台上）对第{number}轮"
+            f"第{table}桌按“以纸质为准”并写明原因，记分表就是这一桌的成绩，手机录入的各局保留但不再计入"
+            "（docs/table-api.md 的 paper_rules）；然后再运行 score")
 
 
 def _paper_rules_lines(m: MatchScore) -> list[str]:

@@ -82,8 +82,8 @@ def _final_only(match: MatchSheet, card: FinalCard, phone: sources.PhoneTable | 
     if phone is not None:
         problems = (Problem(Place(match.file, MATCHES_SHEET, card.cell),
                             f"第{match.table}桌已有扫码录分的{len(phone.hands)}局，又填了终局；终局只用于没有逐局记录的比赛："
-                            "请清空终局，或者（计分卡遗失、双方认可终局的级数时）请裁判台对这一桌按“以纸质为准”"
-                            "（说明原因；docs/table-api.md 裁判台接口 paper_rules），终局就是这一桌的成绩，"
+                            "请清空终局，或者（计分卡遗失、双方认可终局的级数时）在控制台的“更正”页（或裁判台）对这一桌"
+                            "按“以纸质为准”并写明原因（docs/table-api.md 的 paper_rules），终局就是这一桌的成绩，"
                             "扫码录分的各局保留但不再计入"),)
     return _scored(match, sources.final_result(card), problems, Source.FINAL_ONLY, note=sources.final_note(card))
 
