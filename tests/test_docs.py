@@ -190,7 +190,7 @@ def test_the_desk_section_names_every_endpoint_state_and_refusal():
 
     desk = section(page("table-api.md"), "## 裁判台接口（JSON，UTF-8）")
     endpoints = [cell.split("，")[0].strip("`") for cell in first_column(desk.split("的回答")[0])]
-    assert [e.split(" ", 1)[0] for e in endpoints] == ["GET", "POST", "POST", "POST", "POST", "POST"]
+    assert [e.split(" ", 1)[0] for e in endpoints] == ["GET", "POST", "POST", "POST", "POST", "POST", "POST"]
     found = [resolve(*e.replace("<桌号>", "3").split(" ", 1)) for e in endpoints]
     assert all(f.route.who == "desk" for f in found)  # a route of the table, answered by the desk
     assert [f.params.get("action", f.route.answer) for f in found] == ["read", "clock", "minutes", "reopen", "confirm",
