@@ -14,113 +14,33 @@ pages show and what their buttons do is `shuangsheng.hall.console_work`; how the
 
 from __future__ import annotations
 
-import secrets
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from shuangsheng.hall import console_work as work
-from shuangsheng.hall.api_common import Request
+from shuangsheng.hall.console_app import Console, Opener, Refusal
+from shuangsheng.hall.console_buttons import EVENT_PAGES, act
 from shuangsheng.hall.console_gate import SECRET_HEADER, Gate, cookie_header
 from shuangsheng.hall.console_jobs import Job, Jobs
 from shuangsheng.hall.desk_api import desk_allowed
-from shuangsheng.hall.hall import Hall, HallHandler, make_venue
-from shuangsheng.hall.qr_watch import QrWatch
+from shuangsheng.hall.hall import HallHandler
 from shuangsheng.hall.routes import Match
 from shuangsheng.render import console_page
-from shuangsheng.render.console_page import Action
 from shuangsheng.storage.ledger.lost import LedgerLost
-from shuangsheng.storage.names import EVENT_FILE, rounds_drawn
 from shuangsheng.vocabulary.errors import Issue, UserError, issues_json
 
 MAX_FORM = 256 * 1024  # bytes of a console form
 MAX_DONE = 1000  # forms remembered with where they led (a resend finds it)
 FORM_TYPE = "application/x-www-form-urlencoded"
 OPEN_ANSWERS = frozenset({"enter", "login_page", "login", "token"})  # the ways in: no session needed
-EVENT_PAGES = frozenset({"settings", "teams", "materials", "draw", "round", "correct", "awards"})
 CONSOLE_CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; "
                "img-src 'self' data:; frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 # the desk's page inside the console's 本轮 page (a frame of the same origin)
 DESK_CSP = CONSOLE_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'").replace("form-action 'self'",
                                                                                             "form-action 'none'")
-
-Opener = Callable[[Path], "str | None"]  # opens a file in the PC's own program; why not, or None
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """A console request refused: its status and what the page says (and where to go from there)."""
-
-    status: int
-    message: str
-    back: str = "/console"
-
-
-@dataclass
-class Console:
-    """One console: the hall it runs in, the events root (None for `serve DIR`: that event only), who may use it,
-    its jobs, and how a file is opened in the PC's own program."""
-
-    hall: Hall
-    gate: Gate
-    root: Path | None
-    opener: Opener
-    jobs: Jobs = field(default_factory=Jobs)
-    inline: bool = False  # run the jobs in the request's thread (tests)
-    done: dict[str, str] = field(default_factory=dict)  # form id → where its answer sent the browser
-    lan: str | None = None  # the LAN address phones use, once opened
-    sheets: QrWatch | None = None  # the open event's 扫码单 at the LAN address, kept in step with its draws
-
-    @property
-    def folder(self) -> Path | None:
-        venue = self.hall.site.venue
-        return venue.folder if venue is not None else None
-
-    def admits(self, request: Request) -> bool:
-        """The desk's API: the console's session cookie stands for the PIN."""
-        return self.gate.session(request.headers.get("cookie")) is not None
-
-    def open_event(self, folder: Path) -> None:
-        """Serve `folder`'s hall from now on (the TV, the phones, the desk), closing the one before."""
-        if self.folder == folder:
-            return
-        self.serve(folder)
-
-    def serve(self, folder: Path) -> None:
-        """The hall of `folder` made anew with the hall's options as they are now (the LAN address once opened)."""
-        from shuangsheng.storage.event import load
-
-        try:
-            desk_lan = load(folder).serve.desk_lan
-        except UserError:
-            desk_lan = False  # the settings page says what is wrong with event.toml
-        self.hall.site.replace(make_venue(folder, self.hall.options, desk_lan=desk_lan))
-        self.watch_sheets()
-
-    def watch_sheets(self) -> None:
-        """Once the phones are let in: the open event's 扫码单 (QR codes of the LAN address), rewritten as it is drawn."""
-        if self.sheets is not None:
-            self.sheets.stop()
-            self.sheets = None
-        if self.lan is not None and self.folder is not None:
-            self.sheets = QrWatch(self.folder, self.lan, say=self.jobs.log, warn=self.jobs.log)
-            self.sheets.start()
-
-    def stop(self) -> None:
-        """Stop the 扫码单's watch and the servers (the open event's ledger checkpointed)."""
-        if self.sheets is not None:
-            self.sheets.stop()
-        self.hall.stop()
-
-    def start(self, form: Mapping[str, str], title: str, job: work.Work, back: str) -> str:
-        """Start the job of `form` (or find the one it started) and send the browser to its page."""
-        found = self.jobs.start(form.get("id", "") or secrets.token_hex(8), title, job,
-                                back=Action("返回", back), inline=self.inline)
-        return f"/console/jobs/{found.id}"
-
 
 class ConsoleHandler(HallHandler):
     """The hall's handler with the console's routes answered here."""
@@ -379,203 +299,6 @@ def console_allowed(address: str, bound: tuple[str, ...]) -> bool:
 def job_json(job: Job) -> dict[str, object]:
     return {"id": job.id, "title": job.title, "running": job.running, "label": job.step.label,
             "percent": job.step.percent, "ok": job.outcome.ok if job.outcome is not None else None}
-
-
-# --- what each button does: where the browser goes next, or why not ---
-
-
-def act(console: Console, page: str, action: str, form: Mapping[str, str]) -> str | Refusal:
-    """The button `action` of `page`: the page (or job page) to show next; UserError for what the user can fix."""
-    if page == "events":
-        return _events_act(console, action, form)
-    folder = console.folder
-    if folder is None:
-        return Refusal(HTTPStatus.CONFLICT, "还没有打开比赛：请在“活动”页打开一场比赛", "/console/events")
-    handler = ACTIONS.get((page, action))
-    if handler is None:
-        return Refusal(HTTPStatus.NOT_FOUND, "控制台没有这个操作", f"/console/{page}")
-    return handler(console, folder, form)
-
-
-def _events_act(console: Console, action: str, form: Mapping[str, str]) -> str | Refusal:
-    from shuangsheng.usecases.events import new_event_folder
-    from shuangsheng.usecases.init import init_event
-
-    root = console.root
-    if root is None:
-        return Refusal(HTTPStatus.CONFLICT, "这个控制台只管一场比赛（用 serve 打开的），不能新建或换别的比赛",
-                       "/console/round")
-    if action == "demo":
-        return console.start(form, "生成示例比赛", work.demo_work(root), "/console/events")
-    if action == "new":
-        folder = new_event_folder(root, form.get("name", ""))
-        init_event(folder)
-        console.open_event(folder)
-        return "/console/settings"
-    if action == "open":
-        name = form.get("name", "")
-        folder = root / name
-        if not name or "/" in name or "\\" in name or not (folder / EVENT_FILE).is_file():
-            return Refusal(HTTPStatus.NOT_FOUND, f"没有找到比赛“{name}”（也许被移走或改名了）", "/console/events")
-        console.open_event(folder)
-        return "/console/round" if rounds_drawn(folder) else "/console/settings"
-    return Refusal(HTTPStatus.NOT_FOUND, "控制台没有这个操作", "/console/events")
-
-
-def _stale(folder: Path, form: Mapping[str, str], page: str) -> Refusal | None:
-    """A form made on an earlier state of the rounds (its `mark`: the rounds drawn then): 409, what it is now."""
-    try:
-        mark = int(form.get("mark", ""))
-    except ValueError:
-        return Refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "请刷新页面后再操作", f"/console/{page}")
-    drawn = rounds_drawn(folder)
-    if mark != drawn:
-        return Refusal(HTTPStatus.CONFLICT, f"这一页打开之后比赛有了变化（当时抽到第{mark}轮，现在已抽到第{drawn}轮），"
-                                            "这次没有执行；请看最新的页面再决定", f"/console/{page}")
-    return None
-
-
-def _whole(text: str | None, name: str) -> int:
-    try:
-        value = int((text or "").strip())
-    except ValueError:
-        raise UserError([Issue.of_hand(None, name, f"应为整数，实际为“{text or ''}”")]) from None
-    if not 0 <= value < 10**15:
-        raise UserError([Issue.of_hand(None, name, f"应为 0 到 999999999999999 之间的整数，实际为“{text}”")])
-    return value
-
-
-def _materials(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
-    return console.start(form, "打印材料", work.materials_work(folder), "/console/materials")
-
-
-def _draw(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
-    stale = _stale(folder, form, "draw")
-    if stale is not None:
-        return stale
-    seed = _whole(form["seed"], "seed") if form.get("seed", "").strip() else None
-    lots = {k[4:]: v for k, v in form.items() if k.startswith("lot-")}
-    number = rounds_drawn(folder) + 1
-    return console.start(form, f"抽第{number}轮", work.draw_work(folder, seed=seed, lots=lots, number=number),
-                         "/console/draw")
-
-
-def _check(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
-    number = _whole(form.get("round"), "round")
-    return console.start(form, f"复核第{number}轮", work.check_work(folder, number), "/console/draw")
-
-
-def _score(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
-    number = _whole(form.get("round"), "round") if form.get("round") else None
-    back = "/console/round" if number is None or number == rounds_drawn(folder) else "/console/correct"
-    return console.start(form, "计分", work.score_work(folder, number, accept_rules=form.get("accept_rules") == "1"),
-                         back)
-
-
-def _redo(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
-    stale = _stale(folder, form, "correct")
-    if stale is not None:
-        return stale
-    number = _whole(form.get("round"), "round")
-    return console.start(form, f"重排第{number}轮", work.redo_work(folder, number), "/console/correct")
-
-
-def _awards(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
-    return console.start(form, "颁奖", work.awards_work(folder, per_player=form.get("per_player") == "1"),
-                         "/console/awards")
-
-
-def _open(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
-    """打开: a file of the event (or the folder itself) in the PC's own program (Excel, WPS, Notepad, Explorer)."""
-    name = form.get("name", "")
-    back = form.get("back", "/console") if form.get("back", "").startswith("/console") else "/console"
-    path = folder if name == "." else folder / name
-    if "/" in name or "\\" in name or not path.exists():
-        return Refusal(HTTPStatus.NOT_FOUND, f"没有找到 {name}", back)
-    problem = console.opener(path)
-    if problem is not None:
-        return Refusal(HTTPStatus.SERVICE_UNAVAILABLE, problem, back)
-    return back
-
-
-def _rebuild(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
-    """event.db lost after rounds were drawn: built again from the workbooks (what `rebuild` does)."""
-    return console.start(form, "重建比赛记录", work.rebuild_work(folder), "/console/round")
-
-
-def _lan(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
-    """Let the phones and the TV in: the hall also answers on the PC's LAN address (the console never does)."""
-    from shuangsheng.hall.lan import lan_address
-
-    if console.lan is None:
-        host = lan_address()
-        if not host:
-            return Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "找不到这台电脑的局域网地址：请确认电脑已连上场地的无线网络或路由器，"
-                                                           "再点一次", "/console/round")
-        try:
-            console.lan = console.hall.listen(host)
-        except OSError as exc:
-            return Refusal(HTTPStatus.SERVICE_UNAVAILABLE, f"无法在 {host} 上开放（{exc.strerror or exc}）", "/console/round")
-        console.serve(folder)
-    return "/console/round"
-
-
-# 更正's desk presses on a phone table of any round: what each is called in its refusals
-DESK_PRESSES = {"reopen": "重新打开", "paper_rules": "以纸质为准"}
-
-
-def _reopen(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
-    """更正: the desk reopens a phone table of any round (its press, through the desk's API, logged with the reason),
-    so that its teams correct it on their phones (改这一局) and confirm again."""
-    return _desk_press(console, "reopen", form)
-
-
-def _paper_rules(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal:
-    """更正: the desk gives a phone table of any round to its signed paper card (以纸质为准: the round workbook's sheet,
-    or its 终局 cells, is the record; the phones' entries are kept, not counted), through the desk's API."""
-    return _desk_press(console, "paper_rules", form)
-
-
-def _desk_press(console: Console, press: str, form: Mapping[str, str]) -> str | Refusal:
-    """The desk's `press` (docs/table-api.md) on the table the form names, with its round, reason, id and mark."""
-    import json
-
-    venue = console.hall.site.venue
-    try:
-        table, mark, a, b = form.get("table", "").split("|")
-        body = {"round": _whole(form.get("round"), "round"), "reason": form.get("reason", "").strip(),
-                "id": form.get("id") or secrets.token_hex(8), "mark": int(mark), "teams": [a, b]}
-    except ValueError:
-        return Refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "请在列表里选一桌，再填写原因", "/console/correct")
-    if not body["reason"]:
-        return Refusal(HTTPStatus.UNPROCESSABLE_ENTITY, f"请填写{DESK_PRESSES[press]}的原因（会记入比赛记录）",
-                       "/console/correct")
-    assert venue is not None
-    host = f"127.0.0.1:{console.hall.port}"
-    reply = venue.desk.handle(Request("POST", f"/api/desk/t/{table}/{press}", "127.0.0.1",
-                                      {"host": host, "content-type": "application/json", "x-desk-pin": console.gate.pin},
-                                      json.dumps(body).encode("utf-8")))
-    if reply.status >= 300:
-        errors = reply.document.get("errors") if isinstance(reply.document, dict) else None
-        said = "；".join(str(e.get("message")) for e in errors or () if isinstance(e, dict))
-        return Refusal(reply.status, said or f"没有{DESK_PRESSES[press]}", "/console/correct")
-    return f"/console/correct#round-{body['round']}"
-
-
-ACTIONS: dict[tuple[str, str], Callable[[Console, Path, Mapping[str, str]], str | Refusal]] = {
-    ("materials", "build"): _materials,
-    ("draw", "draw"): _draw,
-    ("draw", "check"): _check,
-    ("round", "score"): _score,
-    ("round", "lan"): _lan,
-    ("round", "rebuild"): _rebuild,
-    ("correct", "score"): _score,
-    ("correct", "redo"): _redo,
-    ("correct", "reopen"): _reopen,
-    ("correct", "paper_rules"): _paper_rules,
-    ("awards", "build"): _awards,
-    **{(page, "open"): _open for page in EVENT_PAGES},
-}
 
 
 # --- starting it ---
