@@ -41,6 +41,11 @@ class TieBreak(str, enum.Enum):
     DEALER = "dealer"
 
 
+def must_play_items(text: str) -> list[str]:
+    """The levels of `must_play` written as one text ("2,J,A", "2、J、A", "2 J A"), as typed, each unchecked."""
+    return [item for item in re.split(r"[\s,，、;；/]+", text) if item]
+
+
 class RulesError(ValueError):
     """Bad `[rules]` values; `problems` lists (key, Chinese message) pairs."""
 
@@ -155,7 +160,7 @@ class RuleSet:
                     problems.append((key, f"应为 {allowed} 之一，实际为 {shown(value)}"))
             elif key == "must_play":
                 if isinstance(value, str) and value.strip():  # "2,J,A" / "2、J、A" / "2 J A": one unambiguous list
-                    value = [item for item in re.split(r"[\s,，、;；/]+", value) if item]
+                    value = must_play_items(value)
                 if not isinstance(value, (list, tuple)) or not value:
                     problems.append((key, f'应为级数列表，如 ["2", "J", "A"]，实际为 {shown(value)}'))
                     continue

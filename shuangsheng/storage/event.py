@@ -152,18 +152,18 @@ def parse(text: str, *, source: str) -> Event:
     try:
         rules = RuleSet.from_mapping(reader.table("rules"))
     except RulesError as exc:
-        reader.problems.extend(Issue.of_file(source, f"[rules] {key}：{msg}") for key, msg in exc.problems)
+        reader.problems.extend(Issue.of_setting(source, "rules", key, msg) for key, msg in exc.problems)
     third = reader.text(fmt, "format", "third_place", "shared")
     try:
         third_place = ThirdPlace(third)
     except ValueError:
-        reader.problem(f'[format] third_place：应为 "shared" 或 "playoff"，实际为 {shown(third)}')
+        reader.at("format", "third_place", f'应为 "shared" 或 "playoff"，实际为 {shown(third)}')
         third_place = ThirdPlace.SHARED
     bye_rule = reader.text(fmt, "format", "byes", Byes.FIRST_ROUND.value)
     try:
         byes = Byes(bye_rule)
     except ValueError:
-        reader.problem(f'[format] byes：应为 "first_round" 或 "each_round"，实际为 {bye_rule!r}')
+        reader.at("format", "byes", f'应为 "first_round" 或 "each_round"，实际为 {bye_rule!r}')
         byes = Byes.FIRST_ROUND
     event = Event(
         title=reader.text(ev, "event", "title"),
@@ -203,7 +203,7 @@ def parse(text: str, *, source: str) -> Event:
     )
     reader.unknown_keys()
     if not reader.problems and event.registration.end < event.registration.start:
-        reader.problem("[registration] 报名截止日期 end 早于开始日期 start")
+        reader.at("registration", "end", "报名截止日期早于开始日期 start")
     if reader.problems:
         raise EventError(reader.problems)
     return event
@@ -254,7 +254,7 @@ def _avoid_same_unit(reader: _Reader, fmt: dict) -> AvoidSameUnit:
     try:
         return AvoidSameUnit(rule)
     except ValueError:
-        reader.problem(f'[format] avoid_same_unit：应为 "round1" 或 "every_round"，实际为 {rule!r}')
+        reader.at("format", "avoid_same_unit", f'应为 "round1" 或 "every_round"，实际为 {rule!r}')
         return AvoidSameUnit.FIRST_ROUND
 
 
@@ -262,17 +262,17 @@ def _serve_options(reader: _Reader, table: dict) -> ServeOptions:
     raw = table.get("pin")
     if isinstance(raw, int) and not isinstance(raw, bool):  # pin = 012345 loses its 0: must be quoted text
         reader.seen.setdefault("serve", set()).add("pin")
-        reader.problem(f'[serve] pin：请加引号写成 6 位数字，如 pin = "{raw:06d}"' if 0 <= raw < 10**6
-                       else f"[serve] pin：应为加引号的 6 位数字，实际为 {shown(raw)}")
+        reader.at("serve", "pin", f'请加引号写成 6 位数字，如 pin = "{raw:06d}"' if 0 <= raw < 10**6
+                  else f"应为加引号的 6 位数字，实际为 {shown(raw)}")
         pin = ""
     else:
         pin = reader.text(table, "serve", "pin", "")
     if pin and not (len(pin) == 6 and pin.isascii() and pin.isdigit()):
-        reader.problem(f'[serve] pin：应为 6 位数字（如 "205318"），或留空（""）每次启动时新生成，实际为 {shown(pin)}')
+        reader.at("serve", "pin", f'应为 6 位数字（如 "205318"），或留空（""）每次启动时新生成，实际为 {shown(pin)}')
         pin = ""
     address = reader.text(table, "serve", "address", "")
     if address and not is_ipv4(address):
-        reader.problem(f'[serve] address：应为本机的局域网 IP 地址（如 "192.168.1.20"），或留空自动查找，实际为 {shown(address)}')
+        reader.at("serve", "address", f'应为本机的局域网 IP 地址（如 "192.168.1.20"），或留空自动查找，实际为 {shown(address)}')
         address = ""
     desk_lan = reader.flag(table, "serve", "desk_lan", False)
     return ServeOptions(pin=pin or None, address=address or None, desk_lan=desk_lan)
@@ -299,6 +299,10 @@ class _Reader:
     def problem(self, detail: str) -> None:
         self.problems.append(Issue.of_file(self.source, detail))
 
+    def at(self, section: str, key: str, detail: str) -> None:
+        """A problem with one setting: its place names the key (`Issue.of_setting`), its detail does not."""
+        self.problems.append(Issue.of_setting(self.source, section, key, detail))
+
     def unknown_keys(self) -> None:
         """A misspelt key or section would otherwise be ignored silently (and its default printed)."""
         for name, value in self.data.items():
@@ -323,7 +327,7 @@ class _Reader:
         self.seen.setdefault(section, set()).add(key)
         value = table.get(key, default)
         if value is _MISSING:
-            self.problem(f"[{section}] 缺少 {key}")
+            self.at(section, key, "缺少这一项")
         return value
 
     def text(self, table: dict, section: str, key: str, default: object = _MISSING) -> str:
@@ -331,11 +335,11 @@ class _Reader:
         if value is _MISSING:
             return ""
         if not isinstance(value, str):
-            self.problem(f"[{section}] {key}：应为加引号的文字，实际为 {shown(value)}")
+            self.at(section, key, f"应为加引号的文字，实际为 {shown(value)}")
             return ""
         limit = TEXT_LIMITS.get((section, key), MAX_TEXT)
         if len(value) > limit:  # a title of 900 KB would make every paper take minutes to lay out
-            self.problem(f"[{section}] {key}：太长了（{len(value)} 个字），最多 {limit} 个字")
+            self.at(section, key, f"太长了（{len(value)} 个字），最多 {limit} 个字")
             return ""
         return value.strip()
 
@@ -349,7 +353,7 @@ class _Reader:
             except ValueError:
                 pass
         if value is not _MISSING:
-            self.problem(f"[{section}] {key}：应为日期，如 2026-03-09，实际为 {shown(value)}")
+            self.at(section, key, f"应为日期，如 2026-03-09，实际为 {shown(value)}")
         return dt.date(2000, 1, 1)
 
     def optional_date(self, table: dict, section: str, key: str) -> dt.date | None:
@@ -363,13 +367,13 @@ class _Reader:
     def count(self, table: dict, section: str, key: str, default: int) -> int:
         value = self._get(table, section, key, default)
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
-            self.problem(f"[{section}] {key}：应为 0–100 的整数，实际为 {shown(value)}")
+            self.at(section, key, f"应为 0–100 的整数，实际为 {shown(value)}")
             return default
         return value
 
     def flag(self, table: dict, section: str, key: str, default: bool) -> bool:
         value = self._get(table, section, key, default)
         if not isinstance(value, bool):
-            self.problem(f"[{section}] {key}：应为 true 或 false，实际为 {shown(value)}")
+            self.at(section, key, f"应为 true 或 false，实际为 {shown(value)}")
             return default
         return value

@@ -21,13 +21,15 @@ from shuangsheng.vocabulary.places import Cell
 class Place:
     """Where an issue is: a file (as the user knows it: a name or a path), a sheet of it, a cell of that sheet (a
     cell without a sheet is a cell of a CSV file), and/or a hand (1-based) of a record and one of its fields (a
-    FIELDS name, or another key of the record). Every part is optional; an empty Place is no place at all."""
+    FIELDS name, or another key of the record), or a setting of a settings file (event.toml's (section, key)).
+    Every part is optional; an empty Place is no place at all."""
 
     file: str | None = None
     sheet: str | None = None
     cell: Cell | None = None
     hand: int | None = None
     field: str | None = None
+    setting: tuple[str, str] | None = None
 
     @property
     def where(self) -> str:
@@ -48,8 +50,16 @@ class Place:
 
     @property
     def in_record(self) -> str:
-        """The hand part: '第3局台下得分', '第3局', or '' for the record as a whole."""
+        """The hand part: '第3局台下得分', '第3局', the setting as written in its file ('[rules] must_play'), or ''
+        for the record as a whole."""
+        if self.setting is not None:
+            return f"[{self.setting[0]}] {self.setting[1]}"
         return "" if self.hand is None else f"第{self.hand}局{self.label}"
+
+    @property
+    def key(self) -> str | None:
+        """The field, or the setting as 'section.key' ('rules.must_play'): the error object's "field"."""
+        return self.field if self.setting is None else ".".join(self.setting)
 
 
 @dataclass(frozen=True)
@@ -75,6 +85,11 @@ class Issue:
     def of_cell(cls, file: str, sheet: str | None, cell: Cell | None, detail: str) -> Issue:
         """About a sheet of a workbook (a cell of it, when known), or a cell of a CSV file (no sheet)."""
         return cls(Place(file=file, sheet=sheet, cell=cell), detail)
+
+    @classmethod
+    def of_setting(cls, file: object, section: str, key: str, detail: str) -> Issue:
+        """About one setting of a settings file: `key` of `[section]` in event.toml (the detail without the key)."""
+        return cls(Place(file=str(file), setting=(section, key)), detail)
 
     @classmethod
     def of_hand(cls, hand: int | None, field: str | None, detail: str) -> Issue:
@@ -106,6 +121,10 @@ class Issue:
     @property
     def field(self) -> str | None:
         return self.place.field
+
+    @property
+    def setting(self) -> tuple[str, str] | None:
+        return self.place.setting
 
     @property
     def row(self) -> int | None:
@@ -140,9 +159,10 @@ class Issue:
         """THE error object (docs/README.md): `{"message", "file", "sheet", "cell", "hand", "field"}`, every key
         present, None (null) where unknown. "message" is `message` (the hand part and the detail) and never names the
         file, sheet or cell — those are keys of their own (the terminal's `str(issue)` joins them); "cell" is the A1
-        text ("D9", "A5:C5"; a CSV file's cell too, which the terminal shows as 第9行第4列)."""
+        text ("D9", "A5:C5"; a CSV file's cell too, which the terminal shows as 第9行第4列); "field" is a setting's
+        'section.key' ("rules.must_play") for an issue of a settings file."""
         return {"message": self.message, "file": self.file, "sheet": self.sheet,
-                "cell": str(self.cell) if self.cell is not None else None, "hand": self.hand, "field": self.field}
+                "cell": str(self.cell) if self.cell is not None else None, "hand": self.hand, "field": self.place.key}
 
     def order(self) -> tuple[str, int, int]:
         """Sheet, then reading order (row, column); issues without a cell first."""
