@@ -34,11 +34,12 @@ LIBRARIES = {
     "python_calamine": "storage",  # reading workbooks
     "defusedxml": "storage",  # XML of a user's workbook
     "filelock": "storage",  # the event folder's lock
+    "tomlkit": "storage",  # event.toml written from the console's settings page, its comments kept
     "typer": "cli",  # the command line
 }
 # Never imported at module level (outside a function and `if TYPE_CHECKING:`) by a module that `shuangsheng --help`
 # loads: each costs every command, --help included, its import time.
-HEAVY = ("reportlab", "pypdfium2", "jinja2", "openpyxl", "xlsxwriter", "python_calamine")
+HEAVY = ("reportlab", "pypdfium2", "jinja2", "openpyxl", "xlsxwriter", "python_calamine", "tomlkit")
 
 # (importing module, imported module or library): what breaks the rules today.
 KNOWN_VIOLATIONS = {
