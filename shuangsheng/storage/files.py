@@ -235,12 +235,17 @@ def write_text(path: Path, text: str, *, force: bool = False) -> Path:
 # --- what a file the program wrote looked like (the demo's record) ---
 
 
-def _digest(path: Path) -> str | None:
-    """The file's SHA-256; None when it is no regular file or cannot be read (then it is not what we wrote)."""
+def sha256(data: bytes) -> str:
+    """The fingerprint of a file's bytes (hex): what a page read, compared before the file is written over."""
     import hashlib
 
+    return hashlib.sha256(data).hexdigest()
+
+
+def _digest(path: Path) -> str | None:
+    """The file's SHA-256; None when it is no regular file or cannot be read (then it is not what we wrote)."""
     try:
-        return hashlib.sha256(read_user_file(path, OUTPUT)).hexdigest()
+        return sha256(read_user_file(path, OUTPUT))
     except Unreadable:
         return None
 

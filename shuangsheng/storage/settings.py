@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
-import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -260,10 +259,6 @@ class SettingsFrozen(SettingsRefused):
 STALE = "设置文件在别处被改过，请重新打开设置页"
 
 
-def fingerprint_of(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def read_settings(folder: Path) -> SettingsForm:
     """The settings form of the event in `folder`. A file that cannot be read at all (missing, not a file, too
     large) raises `event.EventError`; one that is no UTF-8 text or no TOML is a form with its issue and no values
@@ -276,10 +271,10 @@ def read_settings(folder: Path) -> SettingsForm:
         document = _parse(text, path)
     except event_file.EventError as exc:
         fields = tuple(SettingField(s, "", False, frozen=drawn and s.section == FROZEN_SECTION) for s in SETTINGS)
-        return SettingsForm(path, fields, fingerprint_of(data), _in_chinese(exc.issues), readable=False, drawn=drawn)
+        return SettingsForm(path, fields, files.sha256(data), _in_chinese(exc.issues), readable=False, drawn=drawn)
     issues = _problems(text, path)
     fields = tuple(_field(document, s, issues, frozen=drawn and s.section == FROZEN_SECTION) for s in SETTINGS)
-    return SettingsForm(path, fields, fingerprint_of(data), issues, drawn=drawn)
+    return SettingsForm(path, fields, files.sha256(data), issues, drawn=drawn)
 
 
 def save_settings(folder: Path, values: Mapping[str, str], fingerprint: str) -> SavedSettings:
@@ -293,7 +288,7 @@ def save_settings(folder: Path, values: Mapping[str, str], fingerprint: str) -> 
 
     path = folder / EVENT_FILE
     data = _read(folder)
-    if fingerprint_of(data) != fingerprint:
+    if files.sha256(data) != fingerprint:
         raise SettingsStale([Issue.of_file(path, STALE)])
     unknown = [name for name in values if name not in SETTING_BY_NAME]
     if unknown:
@@ -316,11 +311,11 @@ def save_settings(folder: Path, values: Mapping[str, str], fingerprint: str) -> 
     except event_file.EventError as exc:
         raise SettingsInvalid(_in_chinese(exc.issues)) from None
     new = (b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b"") + new_text.encode("utf-8")
-    if fingerprint_of(_read(folder)) != fingerprint:  # changed while this was being checked
+    if files.sha256(_read(folder)) != fingerprint:  # changed while this was being checked
         raise SettingsStale([Issue.of_file(path, STALE)])
     backup = files.keep_copy(path)
     files.write_bytes(path, new, force=True)
-    return SavedSettings(path, backup, changed, fingerprint_of(new))
+    return SavedSettings(path, backup, changed, files.sha256(new))
 
 
 def is_drawn(folder: Path) -> bool:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from shuangsheng.knockout.knockout import MAX_TEAMS
 from shuangsheng.knockout.teams import RESERVE_MARK, Team, TeamRow, id_refused, validate_teams
-from shuangsheng.storage.workbook.loading import Uncached, read_file, read_grids
+from shuangsheng.storage.workbook.loading import Grid, Uncached, read_file, read_grids
 from shuangsheng.storage.workbook.parsers import blank, parse_team_id, plain_text, show
 from shuangsheng.storage.workbook.problems import Cell, Problem, WorkbookError
 from shuangsheng.storage.workbook.schema import (
@@ -113,8 +113,12 @@ def read_teams(path: Path) -> tuple[Team, ...]:
     Blank rows are skipped; rows still marked “示例，请删除” are errors (so no example team is ever drawn).
     """
     path = Path(path)
-    name = path.name
-    grids = read_grids(read_file(path), name)
+    return teams_of(read_grids(read_file(path), path.name), path.name)
+
+
+def team_sheet(grids: Mapping[str, Grid], name: str) -> tuple[Grid, int, dict[str, int]]:
+    """The 报名表 sheet of a team list read into `grids` (or the one sheet with its header, when it was renamed),
+    its header row and the column of each label found there; WorkbookError when there is none."""
     grid = grids.get(TEAMS_SHEET)
     if grid is None:  # a renamed sheet: the one sheet with the header row is unambiguous
         with_header = [g for g in grids.values() if g.find_header(TEAMS_REQUIRED)]
@@ -123,13 +127,19 @@ def read_teams(path: Path) -> tuple[Team, ...]:
         if len(grids) != 1:
             raise WorkbookError([Problem.of_cell(name, None, None, f"找不到工作表“{TEAMS_SHEET}”（现有：{'、'.join(grids)}）")])
         grid = next(iter(grids.values()))
-    sheet = grid.name
     found = grid.find_header(TEAMS_REQUIRED)
     if found is None:
         raise WorkbookError(
-            [Problem.of_cell(name, sheet, None, f"找不到表头行（应有 {' | '.join(TEAMS_HEADER)}，其中组号、队员1、队员2 必须有）")]
+            [Problem.of_cell(name, grid.name, None, f"找不到表头行（应有 {' | '.join(TEAMS_HEADER)}，其中组号、队员1、队员2 必须有）")]
         )
     header_row, columns = found
+    return grid, header_row, columns
+
+
+def teams_of(grids: Mapping[str, Grid], name: str) -> tuple[Team, ...]:
+    """`read_teams` of a team list already read into `grids` (`name`: the file's name in messages)."""
+    grid, header_row, columns = team_sheet(grids, name)
+    sheet = grid.name
     filled = sorted({r for (r, c) in grid.cells if r > header_row and c in columns.values()})
     if len(filled) > MAX_TEAMS:  # thousands of rows: a pasted table, not a team list; no list of problems for each
         raise WorkbookError([Problem.of_cell(name, sheet, None, f"报名表第{filled[0]}–{filled[-1]}行填了 {len(filled)} 行，"
