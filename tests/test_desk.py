@@ -27,6 +27,7 @@ from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.storage.names import DB_NAME
 from shuangsheng.storage.workbook.schema import MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
 from shuangsheng.table.clock import ClockAction, ClockRow
+from shuangsheng.usecases.score import score
 from tests.events import played_rounds, redone_in_ledger, simulated
 from tests.helpers import meanwhile, page_body, tied_hands
 
@@ -225,7 +226,7 @@ def test_paper_and_phone_disagreeing_is_invalid(folder, room):
     assert room.table(1)["state"] == "invalid"
 
 
-def test_once_every_table_is_decided_next_names_score_then_draw(folder, room):
+def test_once_every_table_is_decided_next_is_score_then_draw_as_a_record_then_draw_once_scored(folder, room):
     room.decided(1)
     path = folder / "round-1.xlsx"
     workbook.fill_round(path, {2: simulated(2, folder)})
@@ -238,7 +239,29 @@ def test_once_every_table_is_decided_next_names_score_then_draw(folder, room):
     room.phone(1, "confirm", {"side": "B"})
     doc = room.get()
     assert [t["state"] for t in doc["tables"]] == ["confirmed", "paper", "final_only", "confirmed"]
-    assert f"shuangsheng score {folder} --round 1" in doc["next"] and f"shuangsheng draw {folder}" in doc["next"]
+    assert doc["next"] == {"action": "score", "round": 1, "then": "draw",
+                           "text": "第1轮各桌结果都已确认：请计分（扫码录分的各局写入检查副本），然后抽下一轮"}
+    score(folder, 1)  # what the console's 计分 (or `shuangsheng score`) records in event.db
+    assert room.get()["next"] == {"action": "draw", "round": 1, "then": None, "text": "第1轮已经计分：请抽下一轮"}
+    room.call("POST", "/api/desk/t/1/reopen", {"reason": "甲方对第2局有异议"})
+    assert room.get()["next"] is None  # table 1 is to be confirmed again
+    room.phone(1, "confirm", {"side": "A"})
+    room.phone(1, "confirm", {"side": "B"})
+    assert room.get()["next"]["action"] == "draw"  # confirmed as it was scored (another outcome: tests/test_record.py)
+
+
+def test_after_the_final_is_scored_next_is_the_awards(tmp_path):
+    folder = tmp_path / "event"
+    played_rounds(folder, teams=2, rounds=0)
+    room = Hall(folder)
+    room.decided(1)
+    room.phone(1, "confirm", {"side": "A"})
+    room.phone(1, "confirm", {"side": "B"})
+    assert room.get()["next"] == {"action": "score", "round": 1, "then": "awards",
+                                  "text": "第1轮各桌结果都已确认：请计分（扫码录分的各局写入检查副本），然后查看最终名次"}
+    score(folder, 1)
+    assert room.get()["next"] == {"action": "awards", "round": 1, "then": None,
+                                  "text": "决赛（第1轮）已经计分：请查看最终名次，打印成绩公告和荣誉证书"}
 
 
 # --- the round clock: POST /api/desk/clock ---

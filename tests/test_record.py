@@ -11,7 +11,6 @@ import datetime as dt
 import json
 import random
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -168,9 +167,25 @@ def test_the_desk_shows_the_record():
     data = desk.table_json(table, None, now)
     assert (data["state"], data["label"], data["hands"], data["levels"], data["winner"]) == (
         "confirmed", "已确认", 13, {"A": "Q", "B": "4"}, "B")
-    assert desk.desk_json(desk.Round(1, "第1轮", False, (table,)), None, now, Path("e"))["counts"]["confirmed"] == 1
+    assert desk.desk_json(desk.Round(1, "第1轮", False, (table,)), None, now)["counts"]["confirmed"] == 1
     tied = desk.table_json(desk.DeskTable(table_state(setup, ()), (), TIED_RECORD), None, now)
     assert (tied["state"], tied["label"], tied["winner"]) == ("needs_playoff", "需加赛", None)
+
+
+
+def test_the_desk_s_next_is_the_draw_only_while_every_outcome_is_the_one_scored():
+    from shuangsheng.game.rules import RuleSet
+
+    setup = TableSetup(1, 7, Seat("13", ("甲13", "乙13")), Seat("14", ("甲14", "乙14")), RuleSet())
+    table = desk.DeskTable(table_state(setup, ()), (), HAND_BUILT)
+    outcome = (HAND_BUILT.status.value, HAND_BUILT.winner)
+    step = desk.next_step(desk.Round(1, "第1轮", False, (table,)))
+    assert step == desk.DeskNext(desk.NextAction.SCORE, 1, desk.NextAction.DRAW)
+    assert desk.next_step(desk.Round(1, "第1轮", False, (table,), {7: outcome})) == desk.DeskNext(desk.NextAction.DRAW, 1)
+    other = (outcome[0], "13" if outcome[1] != "13" else "14")  # scored with the other winner: score again
+    assert desk.next_step(desk.Round(1, "第1轮", False, (table,), {7: other})) == step
+    assert desk.next_step(desk.Round(1, "第1轮", True, (table,), {7: outcome})).action is desk.NextAction.AWARDS
+    assert "shuangsheng" not in step.text and step.as_json()["text"] == step.text
 
 
 def test_score_json_shows_the_record():
@@ -216,3 +231,19 @@ def test_the_terminal_shows_the_record():
     problem = Issue.of_cell("round-1.xlsx", "第7桌", None, "手写的错误")
     wrong = replace(HAND_BUILT, status=TableStatus.INVALID, winner=None, problems=(problem, problem))
     assert _match_lines(MatchScore(match=None, result=None, record=wrong), {})[0] == "记录有误（2处），请改正："
+
+
+@pytest.mark.parametrize(("step", "text"), [
+    (desk.DeskNext(desk.NextAction.SCORE, 2, desk.NextAction.DRAW),
+     "第2轮各桌结果都已确认：运行 shuangsheng score 比赛 --round 2 计分（扫码录分的各局写入检查副本），然后运行 shuangsheng draw 比赛 抽下一轮"),
+    (desk.DeskNext(desk.NextAction.SCORE, 4, desk.NextAction.AWARDS),
+     "第4轮各桌结果都已确认：运行 shuangsheng score 比赛 --round 4 计分（扫码录分的各局写入检查副本），然后运行 shuangsheng awards 比赛 查看最终名次"),
+    (desk.DeskNext(desk.NextAction.DRAW, 2), "第2轮已经计分：运行 shuangsheng draw 比赛 抽下一轮"),
+    (desk.DeskNext(desk.NextAction.AWARDS, 4), "决赛（第4轮）已经计分：运行 shuangsheng awards 比赛 查看最终名次，打印成绩公告和荣誉证书"),
+])
+def test_the_terminal_says_the_desk_s_next_as_the_commands_that_do_it(step, text):
+    from pathlib import Path
+
+    from shuangsheng.render.report import desk_next_text
+
+    assert desk_next_text(step, Path("比赛")) == text

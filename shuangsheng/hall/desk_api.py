@@ -231,7 +231,7 @@ class DeskApi:
         now = self._now()
         record = current_draw(book)
         if record is None:
-            return desk.desk_json(None, None, now, self.folder)
+            return desk.desk_json(None, None, now)
         rules = self.seating.rules()
         rows = book.clock_rows(record.id)
         clock = clock_at(rows, now, rules.match_minutes)
@@ -251,9 +251,10 @@ class DeskApi:
                 sheet = blank_match(pairing, record.round.number)
             scored = score_match(sheet, setup.rules, PhoneTable(state) if state.log.hands else None)
             tables.append(desk.DeskTable(state, entries, scored.record, damaged=damaged))
+        last = book.last_scored(record.id)
         round_ = desk.Round(record.round.number, round_title(record.round.number, len(record.round.pool)),
-                            is_final(record.round), tuple(tables))
-        return desk.desk_json(round_, clock, now, self.folder, clock_mark=len(rows))
+                            is_final(record.round), tuple(tables), last.outcomes if last is not None else None)
+        return desk.desk_json(round_, clock, now, clock_mark=len(rows))
 
     def _sheets(self, number: int) -> dict[int, MatchSheet]:
         """The round workbook's sheet of each table, from the venue display's cached reading (never a new reading

@@ -11,6 +11,7 @@ from shuangsheng.knockout.knockout import Pairing, is_final
 from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.teams import Team, team_label
 from shuangsheng.render.results import NextStep
+from shuangsheng.table.desk import DeskNext, NextAction
 from shuangsheng.table.record import Source
 from shuangsheng.table.status import TableStatus
 from shuangsheng.vocabulary.errors import SHOWN_PROBLEMS
@@ -298,6 +299,19 @@ def _step_text(step: NextStep, book: str, folder: Path, *, number: int | None = 
         NextStep.DRAW: f"运行 {command_line('draw', folder)} 抽下一轮",
         NextStep.AWARDS: f"决赛已经结束：运行 {command_line('awards', folder)} 查看最终名次",
     }[step]
+
+
+def desk_next_text(step: DeskNext, folder: Path) -> str:
+    """The desk's `next` (`GET /api/desk`) for the terminal: the commands that do it."""
+    score = command_line("score", folder, "--round", step.round)
+    draw = f"运行 {command_line('draw', folder)} 抽下一轮"
+    awards = f"运行 {command_line('awards', folder)} 查看最终名次"
+    if step.action is NextAction.SCORE:
+        after = awards if step.then is NextAction.AWARDS else draw
+        return f"第{step.round}轮各桌结果都已确认：运行 {score} 计分（扫码录分的各局写入检查副本），然后{after}"
+    if step.action is NextAction.DRAW:
+        return f"第{step.round}轮已经计分：{draw}"
+    return f"决赛（第{step.round}轮）已经计分：{awards}，打印成绩公告和荣誉证书"
 
 
 def edited_checked_copy(checked: Path, book: str, folder: Path) -> str:

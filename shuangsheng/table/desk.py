@@ -16,15 +16,18 @@ A table's state is the desk's rendering of its record (code → label, `DESK_LAB
 - `to_confirm` 待确认 — the phone's match is over, not both teams have confirmed; `confirmed` 已确认 — both have.
 `quiet`: a table playing or not started while the clock runs, with no entry for more than QUIET_SECONDS (counted
 from its last entry, or from the clock's start or resumption when that is later). `next`: once every table is
-decided (已确认, 纸质录入 with a result, 终局录入), the commands to run next.
+decided (已确认, 纸质录入 with a result, 终局录入), what the organiser does next as a record (`DeskNext`: score the
+round, then draw the next one or see the placings; once `score` recorded the outcomes the tables hold now, the draw
+or the placings); each front end words it: the pages as a sentence and a button, the terminal as a command line
+(`shuangsheng.render.report.desk_next_text`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from shuangsheng.game.levels import Side
 from shuangsheng.table.clock import Clock, parse_time
@@ -32,7 +35,6 @@ from shuangsheng.table.log import Entry, desk_log
 from shuangsheng.table.record import Source, TableRecord
 from shuangsheng.table.state import TableState
 from shuangsheng.table.status import TableStatus
-from shuangsheng.vocabulary.text import command_line
 
 QUIET_SECONDS = 15 * 60
 
@@ -154,27 +156,67 @@ def counts(tables: Sequence[DeskTable]) -> dict[str, int]:
     return found
 
 
-def next_step(tables: Sequence[DeskTable], number: int, final: bool, folder: Path) -> str | None:
-    """Once every table is decided: score the round, then draw the next one (or the awards after the final)."""
+class NextAction(str, enum.Enum):
+    """What the organiser does next once every table of the round is decided (docs/table-api.md, `next`)."""
+
+    SCORE = "score"  # score the round (the phones' hands written into the checked copy)
+    DRAW = "draw"  # draw the next round
+    AWARDS = "awards"  # the final is scored: the placings, the announcement and the certificates
+
+
+@dataclass(frozen=True)
+class DeskNext:
+    """The desk's `next`: `action` for round `round` (the round at the desk: the one to score, or the one after
+    which to draw or see the placings) and, after scoring, what comes then (`then`)."""
+
+    action: NextAction
+    round: int
+    then: NextAction | None = None
+
+    @property
+    def text(self) -> str:
+        """The sentence the pages show: what to do, in words, never a command."""
+        if self.action is NextAction.SCORE:
+            after = "查看最终名次" if self.then is NextAction.AWARDS else "抽下一轮"
+            return f"第{self.round}轮各桌结果都已确认：请计分（扫码录分的各局写入检查副本），然后{after}"
+        if self.action is NextAction.DRAW:
+            return f"第{self.round}轮已经计分：请抽下一轮"
+        return f"决赛（第{self.round}轮）已经计分：请查看最终名次，打印成绩公告和荣誉证书"
+
+    def as_json(self) -> dict[str, object]:
+        return {"action": self.action.value, "round": self.round,
+                "then": self.then.value if self.then is not None else None, "text": self.text}
+
+
+Outcomes = Mapping[int, tuple[str, str | None]]  # table → (status, winner) as `score` last recorded them
+
+
+def next_step(round_: Round) -> DeskNext | None:
+    """Once every table is decided: score the round, then draw the next one (or the placings after the final);
+    once `score` recorded the outcomes every table holds now, the draw (or the placings)."""
+    tables = round_.tables
     if not tables or not all(t.decided for t in tables):
         return None
-    score = command_line("score", folder, "--round", number)
-    after = (f"运行 {command_line('awards', folder)} 查看最终名次" if final
-             else f"运行 {command_line('draw', folder)} 抽下一轮")
-    return f"第{number}轮各桌结果都已确认：运行 {score} 计分（扫码录分的各局写入检查副本），然后{after}"
+    after = NextAction.AWARDS if round_.final else NextAction.DRAW
+    scored = round_.scored
+    if scored is not None and all(scored.get(t.number) == (t.record.status.value, t.record.winner) for t in tables):
+        return DeskNext(after, round_.number)
+    return DeskNext(NextAction.SCORE, round_.number, then=after)
 
 
 @dataclass(frozen=True)
 class Round:
-    """The round at the desk: number, title (第2轮（半决赛）), whether it is the final, and its tables in order."""
+    """The round at the desk: number, title (第2轮（半决赛）), whether it is the final, its tables in order, and
+    each table's outcome as `score` last recorded it for this draw (None: never scored)."""
 
     number: int
     title: str
     final: bool
     tables: tuple[DeskTable, ...]
+    scored: Outcomes | None = None
 
 
-def desk_json(round_: Round | None, clock: Clock | None, now: dt.datetime, folder: Path, *,
+def desk_json(round_: Round | None, clock: Clock | None, now: dt.datetime, *,
               clock_mark: int = 0) -> dict[str, object]:
     """`GET /api/desk`: the round, the time, the clock (and its mark: the count of the round's clock rows, what a
     clock press is made on), the counts, what to do next and every table."""
@@ -186,6 +228,6 @@ def desk_json(round_: Round | None, clock: Clock | None, now: dt.datetime, folde
         "clock": clock.as_json() if clock is not None else None,
         "clock_mark": clock_mark,
         "counts": counts(tables),
-        "next": next_step(tables, round_.number, round_.final, folder) if round_ is not None else None,
+        "next": step.as_json() if round_ is not None and (step := next_step(round_)) is not None else None,
         "tables": [table_json(t, clock, now) for t in tables],
     }

@@ -89,8 +89,8 @@ def round_document(*, decided: bool = False) -> dict:
         counts[t["state"]] += 1
     return {
         "round": 2, "title": "第2轮", "now": NOW, "clock": clock(), "counts": {"total": len(tables), **counts},
-        "next": "本轮各桌都已确认：请运行 shuangsheng score 活动文件夹 --round 2 计分，再运行 shuangsheng draw 活动文件夹"
-                " 抽下一轮" if decided else None,
+        "next": {"action": "score", "round": 2, "then": "draw",
+                 "text": "第2轮各桌结果都已确认：请计分（扫码录分的各局写入检查副本），然后抽下一轮"} if decided else None,
         "tables": tables, "tv_sound": {"on": 1, "off": 0},
     }
 

@@ -113,15 +113,39 @@ def test_64_tables_fit_one_screen_without_scrolling(browser, screenshots, size):
         context.close()
 
 
-def test_when_every_table_is_in_the_next_step_is_shown_and_still_fits(browser, screenshots):
+def test_when_every_table_is_in_the_next_step_is_said_in_words_and_still_fits(browser, screenshots):
     context, page = open_desk(browser, fake=FakeDesk(round_document(decided=True)))
     try:
         enter_pin(page)
         loaded(page)
         assert page.locator("#next").is_visible()
-        assert "shuangsheng score" in page.inner_text("#next") and "draw" in page.inner_text("#next")
+        assert page.inner_text("#next") == "第2轮各桌结果都已确认：请计分（扫码录分的各局写入检查副本），然后抽下一轮"
+        assert "shuangsheng" not in page.inner_text("#next") and "运行" not in page.inner_text("#next")
+        assert not page.locator("#nextButton").is_visible()  # outside the console: no button, and no command either
         assert page.evaluate(FITS) == []
         page.screenshot(path=str(screenshots / "desk-next-1366x768.png"))
+    finally:
+        context.close()
+
+
+def test_inside_the_console_the_next_step_is_a_button_carrying_its_action_and_round(browser, screenshots):
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN")
+    page = context.new_page()
+    page.fake = FakeDesk(round_document(decided=True))
+    page.fake.attach(page)
+    try:
+        page.goto(f"{DESK}?console=1")
+        enter_pin(page)
+        loaded(page)
+        button = page.locator("#nextButton")
+        assert button.is_visible() and button.inner_text() == "计分"
+        assert (button.get_attribute("data-action"), button.get_attribute("data-round")) == ("score", "2")
+        page.evaluate("window.nextPressed = null; window.addEventListener('shuangsheng:next', e => { window.nextPressed = e.detail; })")
+        button.click()
+        assert page.evaluate("window.nextPressed") == round_document(decided=True)["next"]
+        assert [r for r in page.fake.requests if r[0] == "POST"] == []  # the desk sends nothing: the console does it
+        assert page.evaluate(FITS) == []
+        page.screenshot(path=str(screenshots / "desk-next-console-1366x768.png"))
     finally:
         context.close()
 
