@@ -178,7 +178,7 @@ SETTINGS: tuple[Setting, ...] = (
             default="false"),
 )
 SETTING_BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
-FROZEN_SECTION = "format"  # [format] cannot change once the first round is drawn (SPEC §10)
+FROZEN_SECTION = "format"  # [format] cannot change once the first round is drawn (docs/event-toml.md)
 RULES_SECTION = "rules"
 
 

@@ -7,7 +7,7 @@ The only package that imports a spreadsheet library. Its modules, along their se
 - `problems` — `Problem` (the shared `shuangsheng.vocabulary.errors.Issue`, placed at a file, sheet and cell) and `WorkbookError`
   (pure);
 - `guard` — checking a user's file before any parser sees it; `loading` — reading it into plain grids of values;
-- `teams` — teams.xlsx; `round_writer` / `round_reader` — round-N.xlsx; `checked` — the checked copy;
+- `teams` — teams.xlsx; `teams_edit` — teams.xlsx as the console's table, a team added or corrected (openpyxl); `round_writer` / `round_reader` — round-N.xlsx; `checked` — the checked copy;
   `lots` — paper lots;
 - `carry` — `draw --redo`: what was typed for the tables kept, carried into the corrected workbook;
 - `style` — how every workbook the program writes looks and checks what is typed (XlsxWriter, opened so that no
