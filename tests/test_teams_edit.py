@@ -92,6 +92,7 @@ def test_the_first_team_added_to_init_s_list_takes_the_place_of_the_examples(tem
     assert wb.sheetnames == ["报名表", "填写说明"]  # the guide sheet kept
     assert [str(dv.sqref) for dv in wb["报名表"].data_validations.dataValidation] == ["A2:A200", "B2:B200", "C2:C200"]
     assert wb["报名表"]["A2"].number_format == "@"  # the text format of the prepared row kept
+    assert not wb["报名表"]["B2"].font.italic and not wb["报名表"]["A3"].font.italic  # no longer the examples' look
 
 
 @pytest.mark.parametrize(("ids", "expected"), [

@@ -251,8 +251,9 @@ def _new_row(ws: Worksheet, sheet: _Sheet) -> tuple[int, str]:
     filled = sorted({r for (r, c) in sheet.grid.cells if r > sheet.header_row and c in positions})
     if filled and _examples_only(sheet, filled):
         for r in filled:  # the template's example rows, untouched: the first real team takes their place
-            for c in positions:
+            for c in positions:  # cleared, and as plain as the prepared row below them (not grey and italic)
                 ws.cell(r, c).value = None
+                _same_look(ws.cell(r, c), ws.cell(filled[-1] + 1, c))
         filled = []
     ids = [_text(sheet.grid.get(r, sheet.columns[TEAM_ID_LABEL])) for r in filled]
     target = (filled[-1] if filled else sheet.header_row) + 1
