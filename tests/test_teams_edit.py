@@ -241,3 +241,17 @@ def test_a_new_row_takes_the_look_of_the_row_above(tmp_path):
     add_team(path, {"队员1": "王五", "队员2": "赵六"}, read_team_table(path).fingerprint)
     font = openpyxl.load_workbook(path)["报名表"]["B3"].font
     assert (font.name, font.size) == ("楷体", 14)
+
+
+def test_the_use_cases_edit_the_folder_s_team_list_holding_the_folder(template):
+    from shuangsheng.storage.ledger.lock import FolderBusy, exclusive
+    from shuangsheng.usecases import teams
+
+    folder = template.parent
+    table = teams.team_table(folder)
+    assert table.row_of("1") is not None and table.row_of("1").row == 2 and table.row_of("9") is None
+    with exclusive(folder), pytest.raises(FolderBusy):
+        teams.add_team(folder, {"队员1": "张三", "队员2": "李四"}, table.fingerprint, wait=0.1)
+    edit = teams.add_team(folder, {"队员1": "张三", "队员2": "李四"}, table.fingerprint)
+    edit = teams.correct_team(folder, edit.team_id, {"队员2": "李肆"}, edit.fingerprint)
+    assert workbook.read_teams(template) == (Team("01", ("张三", "李肆")),)
