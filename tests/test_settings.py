@@ -123,6 +123,8 @@ def test_a_file_that_is_no_toml_is_a_form_with_the_loader_s_message_and_nothing_
     form = settings.read_settings(folder)
     assert not form.readable and all(f.value == "" for f in form.fields)
     assert "引号要用英文半角" in form.issues[0].detail
+    with pytest.raises(SettingsInvalid, match="引号要用英文半角"):
+        settings.save_settings(folder, {"event.title": "新名称"}, form.fingerprint)
 
 
 # --- saving ---

@@ -283,7 +283,8 @@ def save_settings(folder: Path, values: Mapping[str, str], fingerprint: str) -> 
     key stays missing; a number, choice, true/false or level list emptied is removed, so its default applies),
     comments, order and every other value kept. The text is checked by the loader before anything is written; the
     file before is kept as a dated copy beside it (`files.keep_copy`), and the new one replaces it atomically.
-    Raises `SettingsStale`, `SettingsFrozen` or `SettingsInvalid` (nothing written)."""
+    Raises `SettingsStale`, `SettingsFrozen` or `SettingsInvalid` (nothing written; `event.EventError` when the file
+    cannot be read at all, as `read_settings`)."""
     import tomlkit
 
     path = folder / EVENT_FILE
@@ -293,8 +294,11 @@ def save_settings(folder: Path, values: Mapping[str, str], fingerprint: str) -> 
     unknown = [name for name in values if name not in SETTING_BY_NAME]
     if unknown:
         raise SettingsInvalid([Issue(Place(file=str(path), field=name), f"没有这一项设置（{name}）") for name in unknown])
-    text = event_file.settings_text(path, data)
-    document = _parse(text, path)
+    try:
+        text = event_file.settings_text(path, data)
+        document = _parse(text, path)
+    except event_file.EventError as exc:  # no UTF-8 text, or no TOML: fixed in Notepad first
+        raise SettingsInvalid(_in_chinese(exc.issues)) from None
     changed = tuple(s.name for s in SETTINGS if s.name in values and values[s.name] != _field(document, s, ()).value)
     if changed and is_drawn(folder):
         frozen = [SETTING_BY_NAME[name] for name in changed if name.startswith(f"{FROZEN_SECTION}.")]
