@@ -18,6 +18,7 @@ from shuangsheng.storage import settings
 from shuangsheng.storage.names import EVENT_FILE
 from shuangsheng.storage.settings import SETTINGS, Kind, SettingsFrozen, SettingsInvalid, SettingsStale
 from shuangsheng.usecases import settings as settings_page
+from shuangsheng.vocabulary.text import width
 from tests.events import draw, start_event
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,8 +148,9 @@ def test_saving_changes_only_the_keys_changed_keeping_comments_order_and_the_res
     assert len(old) == len(new)
     differ = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
     assert len(differ) == 6
-    for a, b in differ:  # the same key, its comment kept
+    for a, b in differ:  # the same key, its comment kept in the column the file lines comments up in
         assert a.split("=")[0] == b.split("=")[0] and a.partition("#")[2] == b.partition("#")[2]
+        assert width(a.partition("#")[0]) == width(b.partition("#")[0])
     loaded = event_file.load(folder)
     assert loaded.title == "春季双升级比赛" and [lv.label for lv in loaded.rules.must_play] == ["2", "A"]
     assert (loaded.prizes.first, loaded.print.large_print, str(loaded.print.award_date), loaded.serve.pin) == (

@@ -23,6 +23,7 @@ from shuangsheng.storage import event as event_file
 from shuangsheng.storage import files
 from shuangsheng.storage.names import EVENT_FILE, rounds_drawn
 from shuangsheng.vocabulary.errors import Issue, Place, UserError
+from shuangsheng.vocabulary.text import width
 
 if TYPE_CHECKING:
     from tomlkit.toml_document import TOMLDocument
@@ -410,6 +411,7 @@ def _put(document: TOMLDocument, setting: Setting, text: str) -> None:
     """Set one key to the value `text` stands for; a text that is no such value is written as text, for the loader
     to refuse with its own message."""
     import tomlkit
+    from tomlkit.items import Item, Table
 
     section = _section(document, setting)
     if section is None:
@@ -419,8 +421,14 @@ def _put(document: TOMLDocument, setting: Setting, text: str) -> None:
     value = _value(setting, text)
     if value is None:
         section.pop(setting.key, None)
-    else:
-        section[setting.key] = value
+        return
+    old = section.item(setting.key) if isinstance(section, Table) and setting.key in section else None
+    section[setting.key] = value
+    new = section.item(setting.key) if isinstance(section, Table) else None
+    if isinstance(old, Item) and isinstance(new, Item) and old.trivia.comment:
+        # its comment where it was: in the column the file lines its comments up in (CJK characters two wide)
+        gap = len(old.trivia.comment_ws) + width(old.as_string()) - width(new.as_string())
+        new.trivia.comment_ws = " " * max(1, gap)
 
 
 def _value(setting: Setting, text: str) -> object | None:
