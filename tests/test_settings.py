@@ -264,5 +264,5 @@ def test_the_use_case_waits_for_a_command_holding_the_folder_then_names_it(folde
 
     form = settings.read_settings(folder)
     with exclusive(folder), pytest.raises(FolderBusy):
-        settings_page.save_settings(folder, {"event.title": "新名称"}, form.fingerprint, wait=0.1)
+        settings_page.save_settings(folder, {"event.title": "新名称"}, form.fingerprint, patience=0.1)
     assert event_file.load(folder).title != "新名称"

@@ -251,7 +251,7 @@ def test_the_use_cases_edit_the_folder_s_team_list_holding_the_folder(template):
     table = teams.team_table(folder)
     assert table.row_of("1") is not None and table.row_of("1").row == 2 and table.row_of("9") is None
     with exclusive(folder), pytest.raises(FolderBusy):
-        teams.add_team(folder, {"队员1": "张三", "队员2": "李四"}, table.fingerprint, wait=0.1)
+        teams.add_team(folder, {"队员1": "张三", "队员2": "李四"}, table.fingerprint, patience=0.1)
     edit = teams.add_team(folder, {"队员1": "张三", "队员2": "李四"}, table.fingerprint)
     edit = teams.correct_team(folder, edit.team_id, {"队员2": "李肆"}, edit.fingerprint)
     assert workbook.read_teams(template) == (Team("01", ("张三", "李肆")),)

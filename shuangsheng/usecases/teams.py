@@ -1,17 +1,16 @@
 """The console's 报名 page: teams.xlsx as a table with its problems at their cells, and a team added or corrected
 (`shuangsheng.storage.workbook.teams_edit`), each edit made while holding the event folder as every file-writing
-command does (a command running meanwhile is waited for, then named). Reads and writes teams.xlsx (and its dated
-copy) only."""
+command does (`shuangsheng.usecases.holding.held`). Reads and writes teams.xlsx (and its dated copy) only."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from shuangsheng.storage.ledger.lock import exclusive
 from shuangsheng.storage.names import TEAMS_FILE
 from shuangsheng.storage.workbook import teams_edit
 from shuangsheng.storage.workbook.teams_edit import TeamEdit, TeamTable
+from shuangsheng.usecases.holding import held
 
 
 def team_table(folder: Path) -> TeamTable:
@@ -19,15 +18,17 @@ def team_table(folder: Path) -> TeamTable:
     return teams_edit.read_team_table(folder / TEAMS_FILE)
 
 
-def add_team(folder: Path, row: Mapping[str, str], fingerprint: str, *, wait: float | None = None) -> TeamEdit:
-    """A new team at the end of teams.xlsx (`teams_edit.add_team`), holding the folder (`wait`: seconds to wait for a
-    command holding it, then `FolderBusy` naming it)."""
-    with exclusive(folder, wait=wait):
+def add_team(folder: Path, row: Mapping[str, str], fingerprint: str, *, patience: float | None = None,
+             waiting: Callable[[str], None] | None = None) -> TeamEdit:
+    """A new team at the end of teams.xlsx (`teams_edit.add_team`), holding the folder as every front end does
+    (`usecases.holding.held`: `patience` seconds for a command holding it, `waiting` told who holds it meanwhile,
+    then `FolderBusy` naming it)."""
+    with held(folder, patience=patience, waiting=waiting):
         return teams_edit.add_team(folder / TEAMS_FILE, row, fingerprint)
 
 
 def correct_team(folder: Path, team_id: str, row: Mapping[str, str], fingerprint: str, *,
-                 wait: float | None = None) -> TeamEdit:
+                 patience: float | None = None, waiting: Callable[[str], None] | None = None) -> TeamEdit:
     """The team `team_id` of teams.xlsx corrected (`teams_edit.correct_team`), holding the folder as `add_team` does."""
-    with exclusive(folder, wait=wait):
+    with held(folder, patience=patience, waiting=waiting):
         return teams_edit.correct_team(folder / TEAMS_FILE, team_id, row, fingerprint)

@@ -9,8 +9,9 @@ import re
 
 import pytest
 
+from shuangsheng.hall.console import DESK_CSP
 from tests.browser.conftest import CLOCK_START, frozen_clock
-from tests.browser.desk_fixtures import EVIL, ORIGIN, PIN, FakeDesk, round_document
+from tests.browser.desk_fixtures import EVIL, ORIGIN, PIN, FakeDesk, desk_page, round_document
 from tests.browser.test_show_page import wait_until
 
 DESK = f"{ORIGIN}/desk"
@@ -133,6 +134,8 @@ def test_inside_the_console_the_next_step_is_a_button_carrying_its_action_and_ro
     page = context.new_page()
     page.fake = FakeDesk(round_document(decided=True))
     page.fake.attach(page)
+    page.route(f"{DESK}*", lambda route, request: route.fulfill(  # as the console serves it: framed by its page
+        status=200, body=desk_page(), headers={"Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": DESK_CSP}))
     try:
         page.goto(f"{DESK}?console=1")
         enter_pin(page)
@@ -146,6 +149,20 @@ def test_inside_the_console_the_next_step_is_a_button_carrying_its_action_and_ro
         assert [r for r in page.fake.requests if r[0] == "POST"] == []  # the desk sends nothing: the console does it
         assert page.evaluate(FITS) == []
         page.screenshot(path=str(screenshots / "desk-next-console-1366x768.png"))
+        page.evaluate("""() => {  // the desk inside the console's page: the record is posted to that page too
+            window.posted = null;
+            window.addEventListener("message", e => { window.posted = e.data; });
+            const frame = document.createElement("iframe");
+            frame.src = location.href;
+            document.body.appendChild(frame);
+        }""")
+        inner = page.frame_locator("iframe")
+        if inner.locator("#pinInput").is_visible():
+            inner.locator("#pinInput").fill(PIN)
+            inner.locator("#pinSubmit").click()
+        inner.locator("#nextButton").click(timeout=10_000)
+        wait_until(page, "window.posted !== null")
+        assert page.evaluate("window.posted") == {"type": "shuangsheng:next", "next": round_document(decided=True)["next"]}
     finally:
         context.close()
 
