@@ -220,7 +220,11 @@ class SettingsForm:
     drawn: bool = False
 
     def field(self, name: str) -> SettingField:
-        return next(f for f in self.fields if f.name == name)
+        """The field of 'section.key' (KeyError for a key no form has)."""
+        found = [f for f in self.fields if f.name == name]
+        if not found:
+            raise KeyError(name)
+        return found[0]
 
 
 @dataclass(frozen=True)
