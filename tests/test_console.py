@@ -19,6 +19,7 @@ import pytest
 from shuangsheng.hall import console_gate
 from shuangsheng.hall.console import Console, console_allowed, make_console
 from shuangsheng.storage.names import EVENT_FILE, rounds_drawn
+from shuangsheng.storage.opener import Opening
 from tests.events import first_round_scored, new_event
 
 PIN = "246810"
@@ -76,9 +77,9 @@ def root(tmp_path) -> Path:
 def running(root):
     opened: list[Path] = []
 
-    def opener(path: Path) -> str | None:
+    def opener(path: Path) -> Opening:
         opened.append(path)
-        return None
+        return Opening(path)
 
     console = make_console(root, None, hosts=["127.0.0.1"], port=0, pin=PIN, log=lambda line: None, opener=opener)
     console.inline = True
@@ -495,3 +496,87 @@ def test_correct_gives_a_phone_table_of_an_earlier_round_to_its_signed_card(runn
     first = json.loads(cli("score", folder, "--round", 1, "--json").stdout)["matches"][0]
     assert (first["source"], first["errors"]) == ("paper", [])
     assert first["paper_rules"]["reason"] == "以双方签字的计分卡为准" and first["paper_rules"]["phone_hands"] > 0
+
+
+# --- settings and the team list from the page ---
+
+
+def form_mark(text: str) -> str:
+    found = re.search(r'name="mark" value="([^"]+)"', text)
+    assert found is not None
+    return found.group(1)
+
+
+def test_settings_are_saved_from_the_page_keeping_the_files_comments_and_a_copy(running, root):
+    new_event(root / "赛", teams=4)
+    browser = open_event(running)
+    page = browser.page("/console/settings")
+    assert "比赛名称" in page or "标题" in page
+    toml = root / "赛" / EVENT_FILE
+    comments = [line for line in toml.read_text(encoding="utf-8").splitlines() if line.lstrip().startswith("#")]
+    status, headers, _ = browser.press("/console/settings/save", mark=form_mark(page), **{"s-event.title": "秋季赛"})
+    assert status == 303 and headers["location"].startswith("/console/settings?saved=1")
+    text = toml.read_text(encoding="utf-8")
+    assert 'title = "秋季赛"' in text and all(c in text.splitlines() for c in comments)
+    assert list((root / "赛").glob("event.备份-*.toml"))
+    assert "已保存" in browser.page(headers["location"])
+
+
+def test_a_setting_refused_is_said_at_its_field_with_what_was_typed(running, root):
+    new_event(root / "赛", teams=4)
+    browser = open_event(running)
+    page = browser.page("/console/settings")
+    before = (root / "赛" / EVENT_FILE).read_bytes()
+    status, _, text = browser.press("/console/settings/save", mark=form_mark(page), **{"s-rules.match_minutes": "abc"})
+    assert status == 422 and 'value="abc"' in text and "bad-row" in text
+    assert (root / "赛" / EVENT_FILE).read_bytes() == before
+
+
+def test_settings_changed_elsewhere_since_the_page_was_shown_are_not_overwritten(running, root):
+    new_event(root / "赛", teams=4)
+    browser = open_event(running)
+    page = browser.page("/console/settings")
+    toml = root / "赛" / EVENT_FILE
+    toml.write_text(toml.read_text(encoding="utf-8") + "\n# 记事本里加的一行\n", encoding="utf-8")
+    status, _, text = browser.press("/console/settings/save", mark=form_mark(page), **{"s-event.title": "别的"})
+    assert status == 422 and "重新打开设置页" in text and "记事本里加的一行" in toml.read_text(encoding="utf-8")
+
+
+def test_a_team_is_added_and_one_corrected_from_the_page(running, root):
+    new_event(root / "赛", teams=4)
+    browser = open_event(running)
+    page = browser.page("/console/teams")
+    status, headers, _ = browser.press("/console/teams/add", mark=form_mark(page),
+                                       **{"t-队员1": "王五", "t-队员2": "=赵六", "t-单位": "化学系"})
+    assert status == 303 and "added=05" in headers["location"]
+    page = browser.page("/console/teams?edit=02")
+    assert "改正第02组" in page
+    status, headers, _ = browser.press("/console/teams/correct", mark=form_mark(page), team="02",
+                                       **{"t-队员1": "张二改"})
+    assert status == 303 and "corrected=02" in headers["location"]
+    from shuangsheng.storage.workbook import read_teams
+
+    teams = {t.id: t for t in read_teams(root / "赛" / "teams.xlsx")}
+    assert teams["05"].players == ("王五", "=赵六") and teams["05"].unit == "化学系"
+    assert teams["02"].players[0] == "张二改" and len(teams) == 5
+    stale = browser.press("/console/teams/add", mark=form_mark(page), **{"t-队员1": "甲", "t-队员2": "乙"})
+    assert stale[0] == 422 and "重新" in stale[2] and len(read_teams(root / "赛" / "teams.xlsx")) == 5
+
+
+def test_no_team_is_added_once_the_event_is_drawn(running, root):
+    first_round_scored(root / "赛")
+    browser = open_event(running)
+    page = browser.page("/console/teams")
+    assert "添加这一组" not in page and "不能参加这场比赛" in page
+    status, _, text = browser.press("/console/teams/add", mark="x", **{"t-队员1": "甲", "t-队员2": "乙"})
+    assert status == 409 and "已经抽过签" in text
+
+
+def test_a_file_the_pc_cannot_open_is_said_with_where_it_is(running, root):
+    from shuangsheng.vocabulary.errors import Issue
+
+    new_event(root / "赛", teams=4)
+    browser = open_event(running)
+    running.opener = lambda path: Opening(path, Issue.of_file(path, "没有能打开它的程序：请在文件夹里双击打开它"))
+    status, _, text = browser.press("/console/teams/open", name="teams.xlsx", back="/console/teams")
+    assert status == 503 and "双击打开它" in text

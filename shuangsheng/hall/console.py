@@ -21,7 +21,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from shuangsheng.hall import console_work as work
-from shuangsheng.hall.console_app import Console, Opener, Refusal
+from shuangsheng.hall.console_app import Console, Refusal, Shown
 from shuangsheng.hall.console_buttons import EVENT_PAGES, act
 from shuangsheng.hall.console_gate import SECRET_HEADER, Gate, cookie_header
 from shuangsheng.hall.console_jobs import Job, Jobs
@@ -30,6 +30,7 @@ from shuangsheng.hall.hall import HallHandler
 from shuangsheng.hall.routes import Match
 from shuangsheng.render import console_page
 from shuangsheng.storage.ledger.lost import LedgerLost
+from shuangsheng.storage.opener import Opener, open_in_system
 from shuangsheng.vocabulary.errors import Issue, UserError, issues_json
 
 MAX_FORM = 256 * 1024  # bytes of a console form
@@ -188,6 +189,7 @@ class ConsoleHandler(HallHandler):
             return
         try:
             facts = work.FACTS[page](console.folder, console.root)
+            facts["query"] = {k: v[-1] for k, v in parse_qs(urlsplit(self.path).query).items()}
         except UserError as exc:  # the folder cannot be read as it is (event.db lost, a workbook broken): why
             self._html(HTTPStatus.CONFLICT, console_page.problems(exc, self._context(session), back="/console/events",
                                                                   rebuild=isinstance(exc, LedgerLost)))
@@ -250,6 +252,10 @@ class ConsoleHandler(HallHandler):
         if isinstance(result, Refusal):
             self._refuse(result)
             return
+        if isinstance(result, Shown):
+            facts = {**work.FACTS[result.page](console.folder, console.root), "query": {}, **result.facts}
+            self._html(result.status, console_page.page(result.page, self._context(session, facts)))
+            return
         if form_id:
             console.done[form_id] = result
             while len(console.done) > MAX_DONE:
@@ -304,25 +310,8 @@ def job_json(job: Job) -> dict[str, object]:
 # --- starting it ---
 
 
-def system_opener(path: Path) -> str | None:
-    """Open `path` with the PC's own program for it (os.startfile on Windows, open on macOS, xdg-open elsewhere);
-    why not, in plain words, or None."""
-    import os
-    import subprocess
-
-    try:
-        if sys.platform == "win32":
-            os.startfile(path)  # type: ignore[attr-defined]
-        else:
-            command = "open" if sys.platform == "darwin" else "xdg-open"
-            subprocess.Popen([command, str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    except OSError as exc:
-        return f"无法打开 {path.name}（{exc.strerror or exc}）：请在文件夹 {path.parent} 里双击打开它"
-    return None
-
-
 def make_console(root: Path | None, folder: Path | None, *, hosts: list[str], port: int, pin: str,
-                 log: Callable[[str], None], opener: Opener = system_opener, **options: object) -> Console:
+                 log: Callable[[str], None], opener: Opener = open_in_system, **options: object) -> Console:
     """Bind the hall on `hosts` with the console's handler; the event in `folder` open (or none yet); not serving."""
     from shuangsheng.hall.hall import make_hall
 

@@ -5,7 +5,7 @@ jobs and the forms it has answered; and a console request refused (`Refusal`). T
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,9 +16,8 @@ from shuangsheng.hall.console_jobs import Jobs
 from shuangsheng.hall.hall import Hall, make_venue
 from shuangsheng.hall.qr_watch import QrWatch
 from shuangsheng.render.console_page import Action
+from shuangsheng.storage.opener import Opener
 from shuangsheng.vocabulary.errors import UserError
-
-Opener = Callable[[Path], "str | None"]  # opens a file in the PC's own program; why not, or None
 
 
 @dataclass(frozen=True)
@@ -28,6 +27,16 @@ class Refusal:
     status: int
     message: str
     back: str = "/console"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A button's answer shown on its own page again (a form refused with what was typed, each problem at its field):
+    the page, its status and what it shows besides its own facts."""
+
+    status: int
+    page: str
+    facts: Mapping[str, object]
 
 
 @dataclass

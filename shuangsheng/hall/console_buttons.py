@@ -11,14 +11,14 @@ from pathlib import Path
 
 from shuangsheng.hall import console_work as work
 from shuangsheng.hall.api_common import Request
-from shuangsheng.hall.console_app import Console, Refusal
+from shuangsheng.hall.console_app import Console, Refusal, Shown
 from shuangsheng.storage.names import EVENT_FILE, rounds_drawn
 from shuangsheng.vocabulary.errors import Issue, UserError
 
 EVENT_PAGES = frozenset({"settings", "teams", "materials", "draw", "round", "correct", "awards"})
 
 
-def act(console: Console, page: str, action: str, form: Mapping[str, str]) -> str | Refusal:
+def act(console: Console, page: str, action: str, form: Mapping[str, str]) -> str | Refusal | Shown:
     """The button `action` of `page`: the page (or job page) to show next; UserError for what the user can fix."""
     if page == "events":
         return _events_act(console, action, form)
@@ -126,9 +126,9 @@ def _open(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refu
     path = folder if name == "." else folder / name
     if "/" in name or "\\" in name or not path.exists():
         return Refusal(HTTPStatus.NOT_FOUND, f"没有找到 {name}", back)
-    problem = console.opener(path)
-    if problem is not None:
-        return Refusal(HTTPStatus.SERVICE_UNAVAILABLE, problem, back)
+    opening = console.opener(path)
+    if opening.issue is not None:
+        return Refusal(HTTPStatus.SERVICE_UNAVAILABLE, str(opening.issue), back)
     return back
 
 
@@ -196,7 +196,53 @@ def _desk_press(console: Console, press: str, form: Mapping[str, str]) -> str | 
     return f"/console/correct#round-{body['round']}"
 
 
-ACTIONS: dict[tuple[str, str], Callable[[Console, Path, Mapping[str, str]], str | Refusal]] = {
+def _settings(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal | Shown:
+    """设置 saved: every field of the form written into event.toml (its comments kept), or the page again with what
+    was typed and each problem at its field."""
+    from shuangsheng.storage.settings import SettingsRefused
+    from shuangsheng.usecases.settings import save_settings
+
+    values = {k[2:]: v for k, v in form.items() if k.startswith("s-")}
+    try:
+        saved = save_settings(folder, values, form.get("mark", ""), patience=work.PATIENCE)
+    except SettingsRefused as exc:
+        return Shown(HTTPStatus.UNPROCESSABLE_ENTITY, "settings", {"typed": values, "error": exc})
+    rules = "&rules=1" if saved.rules_changed and rounds_drawn(folder) else ""
+    return f"/console/settings?saved={len(saved.changed)}{rules}"
+
+
+def _team_row(form: Mapping[str, str]) -> dict[str, str]:
+    return {k[2:]: v for k, v in form.items() if k.startswith("t-")}
+
+
+def _team(console: Console, folder: Path, form: Mapping[str, str], team: str | None) -> str | Refusal | Shown:
+    """报名: a team added (`team` None) or corrected in teams.xlsx, or the page again with what was typed and why."""
+    from shuangsheng.storage.workbook.teams_edit import TeamsRefused
+    from shuangsheng.usecases.teams import add_team, correct_team
+
+    row = _team_row(form)
+    try:
+        if team is None:
+            done = add_team(folder, row, form.get("mark", ""), patience=work.PATIENCE)
+        else:
+            done = correct_team(folder, team, row, form.get("mark", ""), patience=work.PATIENCE)
+    except TeamsRefused as exc:
+        query = {"edit": team} if team is not None else {}
+        return Shown(HTTPStatus.UNPROCESSABLE_ENTITY, "teams", {"typed": row, "error": exc, "query": query})
+    return f"/console/teams?{'added' if team is None else 'corrected'}={done.team_id}#team-{done.team_id}"
+
+
+def _add_team(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal | Shown:
+    if rounds_drawn(folder):
+        return Refusal(HTTPStatus.CONFLICT, "已经抽过签了：新报名的组不能参加这场比赛（可以作为下一场的报名）", "/console/teams")
+    return _team(console, folder, form, None)
+
+
+def _correct_team(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal | Shown:
+    return _team(console, folder, form, form.get("team", ""))
+
+
+ACTIONS: dict[tuple[str, str], Callable[[Console, Path, Mapping[str, str]], str | Refusal | Shown]] = {
     ("materials", "build"): _materials,
     ("draw", "draw"): _draw,
     ("draw", "check"): _check,
@@ -208,6 +254,9 @@ ACTIONS: dict[tuple[str, str], Callable[[Console, Path, Mapping[str, str]], str 
     ("correct", "reopen"): _reopen,
     ("correct", "paper_rules"): _paper_rules,
     ("awards", "build"): _awards,
+    ("settings", "save"): _settings,
+    ("teams", "add"): _add_team,
+    ("teams", "correct"): _correct_team,
     **{(page, "open"): _open for page in EVENT_PAGES},
 }
 

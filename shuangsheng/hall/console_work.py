@@ -304,29 +304,17 @@ def events_facts(folder: Path | None, root: Path | None) -> dict[str, object]:
 
 
 def settings_facts(folder: Path, root: Path | None) -> dict[str, object]:
-    from shuangsheng.storage.event import load
+    from shuangsheng.usecases.settings import settings_form
 
-    try:
-        event, problem = load(folder), None
-    except UserError as exc:
-        event, problem = None, exc
-    return {"event": event, "problem": problem, "rounds": names.rounds_drawn(folder)}
+    return {"form": settings_form(folder), "typed": {}, "error": None}
 
 
 def teams_facts(folder: Path, root: Path | None) -> dict[str, object]:
-    from shuangsheng.storage.workbook import WorkbookError, holds_no_teams, read_teams
+    from shuangsheng.storage.workbook.schema import TEAMS_HEADER
+    from shuangsheng.usecases.teams import team_table
 
-    path = folder / names.TEAMS_FILE
-    if not path.exists():
-        return {"grid": None, "problem": UserError([Issue.of_file(path, "还没有报名表")]), "blank": False}
-    try:
-        teams = read_teams(path)
-    except WorkbookError as exc:
-        return {"grid": None, "problem": None if holds_no_teams(path) else exc, "blank": holds_no_teams(path)}
-    rows = tuple(Row((t.id, *t.players, t.phone, t.unit, str(t.seed or ""), "是" if t.reserve else "", t.note))
-                 for t in teams)
-    return {"grid": Grid(("组号", "队员1", "队员2", "联系电话", "单位", "种子", "候补", "备注"), rows), "problem": None,
-            "blank": False}
+    return {"table": team_table(folder), "drawn": names.rounds_drawn(folder), "labels": TEAMS_HEADER[1:],
+            "typed": {}, "error": None}
 
 
 def round_facts(folder: Path, root: Path | None) -> dict[str, object]:

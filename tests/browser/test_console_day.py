@@ -22,6 +22,7 @@ from shuangsheng.hall.console import make_console
 from shuangsheng.storage import workbook
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.names import round_file, rounds_drawn
+from shuangsheng.storage.opener import Opening
 from tests.events import fill, simulated, team_list
 from tests.helpers import cli
 
@@ -104,7 +105,7 @@ def console(tmp_path):
     root.mkdir()
     opened: list[Path] = []
     running = make_console(root, None, hosts=["127.0.0.1"], port=0, pin=PIN, log=lambda line: None,
-                           opener=lambda path: opened.append(path))
+                           opener=lambda path: opened.append(path) or Opening(path))
     running.hall.start()
     yield running
     running.hall.stop()
