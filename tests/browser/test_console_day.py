@@ -125,13 +125,26 @@ def test_a_whole_event_by_clicks_only(browser, console, screenshots, tmp_path):
     folder = console.root / NAME
     shot(page, screenshots, "settings")
 
-    # the team list: typed in Excel by the office (opened from the page), read again
+    # the settings: the event's name typed in the form and saved
+    page.fill("#s-event\\.title", "2026年秋季双升级比赛")
+    page.get_by_role("button", name="保存设置").click()
+    page.wait_for_selector("text=已保存")
+    assert 'title = "2026年秋季双升级比赛"' in (folder / "event.toml").read_text(encoding="utf-8")
+
+    # the team list typed in the page (the template's example rows make way), one team corrected, opened in Excel
     nav(page, "报名")
+    for team in team_list(16):
+        page.fill("#t-队员1-new", team.players[0])
+        page.fill("#t-队员2-new", team.players[1])
+        page.get_by_role("button", name="添加这一组").click()
+        page.wait_for_selector(f"text=已添加第{team.id}组")
+    page.locator("#team-03").get_by_role("link", name="改正").click()
+    page.fill("#t-队员1-03", "张三丰")
+    page.get_by_role("button", name="保存改正").click()
+    page.wait_for_selector("text=已改好第03组")
+    page.wait_for_selector("text=共 16 组")
     page.get_by_role("button", name="用 Excel 打开报名表").click()
     page.wait_for_url("**/console/teams")
-    workbook.write_teams(folder / "teams.xlsx", team_list(16), force=True)
-    page.get_by_role("link", name="重新读取").click()
-    page.wait_for_selector("text=共 16 组")
     shot(page, screenshots, "teams")
 
     # the materials
@@ -160,9 +173,11 @@ def test_a_whole_event_by_clicks_only(browser, console, screenshots, tmp_path):
         phone.press("confirm", side="B")
     paper_round(folder, 1, skip=(1, 2))
     nav(page, "本轮")
-    page.frame_locator("iframe").locator(".tile").first.wait_for(timeout=30_000)  # the desk inside has read the round
+    desk = page.frame_locator("iframe")
+    desk.locator(".tile").first.wait_for(timeout=30_000)  # the desk inside has read the round
     shot(page, screenshots, "round")
-    click_and_wait(page, "计分")
+    desk.locator("#nextButton").click(timeout=60_000)  # the desk's next step, 计分, as a button: the console scores
+    page.wait_for_selector("text=已完成", timeout=180_000)
     assert page.locator(".bad").count() == 0, page.inner_text("main")
     shot(page, screenshots, "scored")
 
