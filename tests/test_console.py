@@ -580,3 +580,19 @@ def test_a_file_the_pc_cannot_open_is_said_with_where_it_is(running, root):
     running.opener = lambda path: Opening(path, Issue.of_file(path, "没有能打开它的程序：请在文件夹里双击打开它"))
     status, _, text = browser.press("/console/teams/open", name="teams.xlsx", back="/console/teams")
     assert status == 503 and "双击打开它" in text
+
+
+def test_a_rules_change_after_scoring_is_held_and_explained_until_the_organiser_accepts_it(running, root):
+    first_round_scored(root / "赛")
+    browser = open_event(running)
+    page = browser.page("/console/settings")
+    status, headers, _ = browser.press("/console/settings/save", mark=form_mark(page),
+                                       **{"s-rules.dealer_table": "floor"})
+    assert status == 303 and "rules=1" in headers["location"]
+    assert "已经计分的各轮仍按原来的规则" in browser.page(headers["location"])
+    page = browser.page("/console/correct")
+    assert "按新规则重新计分第1轮" in page and "第1、2、3、4桌的结果会变" in page
+    page, state = job_of(browser, browser.press("/console/correct/score", round=1, accept_rules=1))
+    # scored under the new rules: the sheets' typed 庄家级 now disagree with them, each said at its cell
+    assert state["running"] is False and "第1桌!C10" in page
+    assert "按新规则重新计分" not in browser.page("/console/correct")

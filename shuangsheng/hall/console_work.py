@@ -347,6 +347,7 @@ class RoundFix:
     redo: object | None  # the RedoPreview of carrying round number−1's correction into it, when it needs one
     redo_problem: str | None  # why it cannot be carried now (a match of the round before undecided)
     phones: tuple[PhoneTable, ...] = ()
+    rules_held: tuple[int, ...] = ()  # tables a [rules] change since it was scored would alter (held until accepted)
 
 
 def phone_tables(folder: Path) -> dict[int, tuple[PhoneTable, ...]]:
@@ -364,8 +365,11 @@ def phone_tables(folder: Path) -> dict[int, tuple[PhoneTable, ...]]:
 def correct_facts(folder: Path, root: Path | None) -> dict[str, object]:
     from shuangsheng.usecases.redo import redo_preview
 
+    from shuangsheng.usecases.folder import open_folder
+
     drawn = names.rounds_drawn(folder)
     phones = phone_tables(folder)
+    held = {c.number: c.tables for c in open_folder(folder).rules_changes}
     rounds = []
     for number in range(1, drawn + 1):
         preview, problem = None, None
@@ -375,7 +379,7 @@ def correct_facts(folder: Path, root: Path | None) -> dict[str, object]:
             except UserError as exc:
                 problem = "；".join(exc.messages)
         rounds.append(RoundFix(number=number, workbook=names.round_file(number), redo=preview, redo_problem=problem,
-                               phones=phones.get(number, ())))
+                               phones=phones.get(number, ()), rules_held=held.get(number, ())))
     return {"rounds": tuple(rounds), "drawn": drawn}
 
 
