@@ -363,9 +363,8 @@ def phone_tables(folder: Path) -> dict[int, tuple[PhoneTable, ...]]:
 
 
 def correct_facts(folder: Path, root: Path | None) -> dict[str, object]:
-    from shuangsheng.usecases.redo import redo_preview
-
     from shuangsheng.usecases.folder import open_folder
+    from shuangsheng.usecases.redo import redo_preview
 
     drawn = names.rounds_drawn(folder)
     phones = phone_tables(folder)
