@@ -19,7 +19,7 @@ from shuangsheng.game.rules import RuleSet, TieBreak
 from shuangsheng.table.desk_actions import add_minutes, desk_confirm, reopen
 from shuangsheng.table.entry import Result, add_hand, confirm, end, parse_hand_request, undo
 from shuangsheng.table.log import Action, Entry, Log, Seat, Stamp, TableSetup, desk_log, fold, hand_as_json, read_entry
-from shuangsheng.table.state import TableState, replayed, table_state
+from shuangsheng.table.state import KnownStates, TableState, replayed, table_state
 from shuangsheng.table.status import TableStatus
 
 SETUP = TableSetup(round=2, table=7, a=Seat("03", ("张三", "李四")), b=Seat("08", ("王五", "赵六")))
@@ -96,7 +96,7 @@ class Phone:
 
 
 def folded(setup: TableSetup, entries: list[Entry]) -> TableState:
-    """The state folded afresh, not the one `table_state` remembers for the table."""
+    """The state folded step by step, to compare `table_state` and `KnownStates` with."""
     log = fold(entries)
     return TableState(setup, log, replayed(tuple(e.record for e in log.hands), setup.rules))
 
@@ -721,26 +721,40 @@ def test_a_request_repeated_changes_nothing(data):
             assert again.result is first.result and again.errors == first.errors
 
 
-# --- the state remembered per table: as good as a new one ---
+# --- the state the hall keeps per table: as good as a new one ---
 
 
-def test_a_remembered_state_is_the_fold_of_exactly_the_entries_and_setup_asked_about():
-    """`table_state` remembers each table's last state; asked about other entries or another setup of the same
-    round and table (other teams after a redo, other rules after event.toml changed) it folds afresh, and a
-    decision's state that was never stored (refused by the write transaction) is not taken for the stored log."""
+def test_a_kept_state_is_the_fold_of_exactly_the_entries_and_setup_asked_about():
+    """`KnownStates` keeps each table's last state; asked about other entries or another setup of the same round and
+    table (other teams after a redo, other rules after event.toml changed) it folds afresh, and a decision's state
+    that was never stored (refused by the write transaction) is not taken for the stored log."""
+    known = KnownStates()
     phone = Phone().hands(EXAMPLE_HANDS[:3])
     stored = list(phone.entries)
+    assert known.state(SETUP, stored) is known.state(SETUP, stored)  # kept
     decided = add_hand(SETUP, stored, {**EXAMPLE_HANDS[3], "hand": 4, "id": "late", "mark": 3}, stamp=phone.stamp())
     assert decided.result is Result.CREATED and len(decided.state.log.hands) == 4
-    assert table_state(SETUP, stored) == folded(SETUP, stored) and len(table_state(SETUP, stored).log.hands) == 3
-    assert table_state(SETUP, stored[:2]) == folded(SETUP, stored[:2])
+    known.keep(decided.state)
+    assert known.state(SETUP, stored) == folded(SETUP, stored) and len(known.state(SETUP, stored).log.hands) == 3
+    assert known.state(SETUP, stored[:2]) == folded(SETUP, stored[:2])
     other_teams = TableSetup(2, 7, Seat("11", ("甲",)), Seat("12", ("乙",)))
-    assert table_state(other_teams, stored).setup == other_teams
+    assert known.state(other_teams, stored).setup == other_teams
     other_rules = TableSetup(2, 7, SETUP.a, SETUP.b, RuleSet(tie_break=TieBreak.DEALER))
-    assert table_state(other_rules, stored) == folded(other_rules, stored)
-    assert table_state(SETUP, stored) == folded(SETUP, stored)
+    assert known.state(other_rules, stored) == folded(other_rules, stored)
+    assert known.state(SETUP, stored) == folded(SETUP, stored)
     equal_not_same = [read_entry(json.loads(json.dumps(e.as_json()))) for e in stored]  # as another read gives them
-    assert table_state(SETUP, equal_not_same) == folded(SETUP, stored)
+    assert known.state(SETUP, equal_not_same) == folded(SETUP, stored)
+
+
+def test_known_states_forget_every_table_when_full():
+    known = KnownStates(size=2)
+    phone = Phone().hands(EXAMPLE_HANDS[:2])
+    tables = [TableSetup(2, n, SETUP.a, SETUP.b) for n in (1, 2, 3)]
+    first = known.state(tables[0], phone.entries)
+    assert known.state(tables[0], phone.entries) is first
+    known.state(tables[1], phone.entries)
+    known.state(tables[2], phone.entries)  # full: all forgotten, then table 3 kept
+    assert known.state(tables[0], phone.entries) is not first and known.state(tables[0], phone.entries) == first
 
 
 def test_a_states_json_is_a_new_dict_each_time():

@@ -63,7 +63,7 @@ from shuangsheng.table.clock import ClockAction, clock_at, decide_clock, parse_t
 from shuangsheng.table.desk_actions import desk_action
 from shuangsheng.table.log import Action, Entry, Stamp
 from shuangsheng.table.sources import PhoneTable
-from shuangsheng.table.state import table_state
+from shuangsheng.table.state import KnownStates
 from shuangsheng.usecases.scoring import blank_match, score_match
 from shuangsheng.vocabulary.errors import Issue, issues_json, shown
 
@@ -132,7 +132,8 @@ class DeskApi:
     hall's one connection to event.db, shared with the table API (a new one on `served` when not given);
     `patience`: how long a press waits for another program's lock (`shuangsheng.hall.shared_ledger.Patience`);
     `admitted`: whether a request comes from the console's browser (its session cookie stands for the PIN);
-    `screens`: the TVs' sound as their polls say it (`shuangsheng.hall.screens`), heard by the TV's handler."""
+    `screens`: the TVs' sound as their polls say it (`shuangsheng.hall.screens`), heard by the TV's handler;
+    `states`: each table's last state, kept for the desk's polls (the hall's, shared with the table API)."""
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, pin: str, desk_lan: bool = False,
                  bound: Collection[str] = (), throttle: Throttle | None = None,
@@ -140,7 +141,7 @@ class DeskApi:
                  seating: Seating | None = None, served: ServedFile | None = None,
                  meanwhile: Meanwhile = nothing_meanwhile, ledger: SharedLedger | None = None,
                  patience: Patience = PATIENCE, admitted: Callable[[Request], bool] | None = None,
-                 screens: Screens | None = None):
+                 screens: Screens | None = None, states: KnownStates | None = None):
         self.folder = folder
         self.admitted = admitted  # the console's session, standing for the PIN (`shuangsheng.hall.console`)
         self.meanwhile = meanwhile
@@ -156,6 +157,7 @@ class DeskApi:
         self.clock = clock
         self.seating = seating or Seating(folder)
         self.ledger = ledger or SharedLedger(folder, served)  # the event.db serve opened, lent to one request at a time
+        self.states = states or KnownStates()  # each table's last state (the hall's, shared with the table API)
 
     def handle(self, request: Request) -> Reply:
         try:
@@ -245,7 +247,7 @@ class DeskApi:
                 if isinstance(exc, LedgerError):
                     raise
                 entries, damaged = (), f"本桌在 event.db 里有一条录分记录损坏了（{exc}）"
-            state = table_state(setup, entries)
+            state = self.states.state(setup, entries)
             sheet = sheets.get(pairing.table)
             if sheet is None or sheet.pairing != pairing:  # not read yet, or read before a redo changed the table
                 sheet = blank_match(pairing, record.round.number)

@@ -80,7 +80,7 @@ from shuangsheng.table import amend, entry
 from shuangsheng.table.clock import Clock, clock_at, parse_time
 from shuangsheng.table.codes import parse_code
 from shuangsheng.table.log import Entry, Stamp, TableSetup, open_for_correction
-from shuangsheng.table.state import TableState, table_state
+from shuangsheng.table.state import KnownStates, TableState
 
 CONSOLE_PREFIXES = ("/console", "/api/console")  # the console's paths: answered whether or not an event is open
 NO_EVENT = "组织者还没有在控制台打开比赛，请稍后再试"
@@ -96,6 +96,35 @@ ONLY = {"GET": "只能用 GET 读取本桌", "POST": "只能用 POST 提交"}
 WORDS = Words(NO_SUCH, ONLY)
 
 
+class CodesInForce:
+    """Every entry code in force, with its draw and table, as the table API last read them from event.db: read again
+    when a draw or a code is recorded (`Ledger.mark` moves) or the connection is another one (an event.db set aside
+    and rebuilt may reach the same mark with other codes). Asked with the ledger lent: one request at a time."""
+
+    def __init__(self) -> None:
+        self._version: tuple[object, tuple[int, int, int]] | None = None
+        self._found: dict[str, tuple[DrawRecord, int]] = {}
+        self._last_round = 0
+        self.known: frozenset[str] | None = None  # the codes in force as last read, None before the first reading
+
+    def find(self, book: Ledger, code: str) -> tuple[DrawRecord, int] | None:
+        """The draw in force and the table whose code in force is `code` (None: a wrong or outdated code)."""
+        version = (book, book.mark())
+        if self._version != version:
+            _, drawn = book.in_force()
+            self._found = {c: (record, table) for record, codes in drawn.values() for table, c in codes.items()}
+            self._last_round = max(drawn, default=0)
+            self._version = version
+            self.known = frozenset(self._found)
+        return self._found.get(code)
+
+    def sealed(self, record: DrawRecord) -> bool:
+        """A round whose next round has been drawn (as of the last `find`): its tables' records are sealed against
+        the phones (what they decided has been drawn on) until the desk reopens one for a correction
+        (`open_for_correction`)."""
+        return self._last_round > record.round.number
+
+
 @dataclass(frozen=True)
 class Asked:
     code: str  # as typed in the address
@@ -108,12 +137,13 @@ class TableApi:
     up; "decided", when a change has been decided on the entries committed so far, before the seal is checked and
     the change decided again and appended in the write transaction. `ledger`: the hall's one connection to
     event.db, shared with the desk (a new one on `served` when not given); `patience`: how long a request waits for
-    another program's lock (`shuangsheng.hall.shared_ledger.Patience`)."""
+    another program's lock (`shuangsheng.hall.shared_ledger.Patience`); `states`: each table's last state, kept for
+    the polls (shared with the desk; a new one when not given)."""
 
     def __init__(self, folder: Path, *, names: Collection[str], port: int, throttle: Throttle | None = None,
                  clock: Callable[[], str] = now_iso, seating: Seating | None = None, served: ServedFile | None = None,
                  meanwhile: Meanwhile = nothing_meanwhile, ledger: SharedLedger | None = None,
-                 patience: Patience = PATIENCE):
+                 patience: Patience = PATIENCE, states: KnownStates | None = None):
         self.folder = folder
         self.meanwhile = meanwhile
         self.patience = patience
@@ -123,8 +153,8 @@ class TableApi:
         self.clock = clock
         self.seating = seating or Seating(folder)
         self.ledger = ledger or SharedLedger(folder, served)  # requests decided one at a time (its docstring says why)
-        self._codes: tuple[object, dict[str, tuple[DrawRecord, int]], int] = ((), {}, 0)  # see `_find`
-        self._known: frozenset[str] | None = None  # the codes in force as last read (`_find`), None before
+        self.codes = CodesInForce()
+        self.states = states or KnownStates()
 
     def close(self, *, wait: float = 0.0) -> None:
         """Close (and checkpoint) the ledger kept open, waiting up to `wait` seconds for the request in flight; the
@@ -174,25 +204,8 @@ class TableApi:
         up (`Throttle.admit`: held as pending, counted only when found wrong), so that a burst of wrong codes from
         one address is refused after the fifth, not all looked up while the first ones wait for the ledger."""
         code = parse_code(typed)
-        return code is None or (self._known is not None and code not in self._known)
-
-    def _find(self, book: Ledger, code: str) -> tuple[DrawRecord, int] | None:
-        """The draw in force and the table whose code in force is `code` (None: a wrong or outdated code), from
-        every code in force, read again when a draw or a code is recorded. Called with the ledger lent, so one
-        request at a time. Remembered per connection: an event.db set aside and rebuilt may reach the same mark
-        with other codes."""
-        version = (book, book.mark())
-        if self._codes[0] != version:
-            _, drawn = book.in_force()
-            found = {c: (record, table) for record, codes in drawn.values() for table, c in codes.items()}
-            self._codes = (version, found, max(drawn, default=0))
-            self._known = frozenset(found)
-        return self._codes[1].get(code)
-
-    def _sealed(self, record: DrawRecord) -> bool:
-        """A round whose next round has been drawn: its tables' records are sealed against the phones (what they
-        decided has been drawn on) until the desk reopens one for a correction (`open_for_correction`)."""
-        return self._codes[2] > record.round.number
+        known = self.codes.known
+        return code is None or (known is not None and code not in known)
 
     def _table(self, request: Request, asked: Asked, *, moved: bool = False, suspect: bool = False) -> Reply:
         """`moved`: this request's table was redrawn under it (`DrawReplaced`); a code not found now may be
@@ -203,7 +216,7 @@ class TableApi:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
             code = parse_code(asked.code)
             self.meanwhile("find")
-            found = self._find(book, code) if code is not None else None
+            found = self.codes.find(book, code) if code is not None else None
             if found is None and moved:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
             if found is None:
@@ -213,7 +226,7 @@ class TableApi:
             record, table = found
             setup = self.seating.setup(record, table, book)
             if asked.action is None:
-                state = table_state(setup, book.table_entries(record.id, table))
+                state = self.states.state(setup, book.table_entries(record.id, table))
                 return Reply(HTTPStatus.OK, state.as_json() | {"clock": self._clock(book, record.id, state)})
             try:
                 body = json_body(request.body)
@@ -226,13 +239,14 @@ class TableApi:
             decision = decide(entries)  # on what is committed now, without waiting
             if decision.entry is not None:
                 self.meanwhile("decided")
-            if decision.entry is not None and self._sealed(record) and not open_for_correction(entries):
+            if decision.entry is not None and self.codes.sealed(record) and not open_for_correction(entries):
                 return sealed(decision)
             if decision.entry is not None:  # a change: decided again, and appended, in one write transaction
                 try:
                     decision = book.decide_entry(record.id, table, checked(book, record, decide))
                 except Sealed as drawn:  # the next round was drawn (by another process) since the look above
                     return sealed(drawn.decision)
+            self.states.keep(decision.state)  # stored (or the table as it stands): what its next poll gets
             answer = decision.as_json()
             if decision.http_status < 300:
                 answer |= {"clock": self._clock(book, record.id, decision.state)}
@@ -487,13 +501,14 @@ def make_venue(folder: Path, options: HallOptions, *, desk_lan: bool = False) ->
     source = board.BoardSource(folder, log=options.log, settle=options.settle,
                                now=lambda: parse_time(options.clock()))
     seating = Seating(folder)
+    states = KnownStates()  # each table's last state, for the phones' and the desk's polls
     # the event.db there now, the table API and the desk never using another, through one connection lent in turn
     ledger = SharedLedger(folder, ServedFile(folder, options.log))
     api = TableApi(folder, names=options.names, port=options.port, throttle=options.codes, clock=options.clock,
-                   seating=seating, ledger=ledger)
+                   seating=seating, ledger=ledger, states=states)
     desk = DeskApi(folder, names=options.names, port=options.port, pin=options.pin, desk_lan=desk_lan,
                    bound=options.bound, throttle=options.pins, source=source, clock=options.clock, seating=seating,
-                   ledger=ledger, admitted=options.admitted)
+                   ledger=ledger, admitted=options.admitted, states=states)
     return Venue(folder, source, api, desk)
 
 

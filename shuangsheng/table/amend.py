@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from shuangsheng.game.hands import Hand
-from shuangsheng.game.match import MatchResult, Status
+from shuangsheng.game.levels import START
+from shuangsheng.game.match import MatchResult, Replay, Status
 from shuangsheng.table.entry import (
     LOCKED_MESSAGE,
     Decision,
@@ -88,10 +89,14 @@ def amended_hands(new: tuple[Hand, ...], k: int, table: TableState) -> Amended:
     """The hands that stand once hand k is replaced in `new` (hand k replays): up to the first later hand the engine
     refuses or that can no longer come; then the end, undone when a regular hand went or the lead at time changed
     (the 加赛 hands going with it)."""
-    rules = table.setup.rules
+    walk = Replay(START, table.setup.rules)  # one hand at a time, not hands 1 … j replayed again for every j
+    for hand in new[:k]:
+        walk.add(hand)
     kept = len(new)
     for j in range(k + 1, len(new) + 1):
-        if _cannot_come(replayed(new[: j - 1], rules), new[j - 1]) or replayed(new[:j], rules).errors:
+        before = walk.result()  # of hands 1 … j − 1
+        walk.add(new[j - 1])
+        if _cannot_come(before, new[j - 1]) or walk.result().errors:
             kept = j - 1
             break
     if not table.log.ended:

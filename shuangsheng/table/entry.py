@@ -62,10 +62,10 @@ from dataclasses import dataclass, replace
 
 from shuangsheng.game.hands import Hand, HandError, RecordError, parse_record
 from shuangsheng.game.levels import Level, Side
-from shuangsheng.game.match import result_summary
+from shuangsheng.game.match import MatchResult, result_summary
 from shuangsheng.table.clock import Clock
 from shuangsheng.table.log import Action, Entry, Stamp, TableSetup, hand_as_json, step
-from shuangsheng.table.state import TableState, remember, replayed, state_of, table_state
+from shuangsheng.table.state import TableState, replayed, state_of, table_state
 from shuangsheng.table.status import TableStatus
 from shuangsheng.vocabulary.errors import Issue, issues_json, shown
 
@@ -126,9 +126,11 @@ def refuse(result: Result, table: TableState, hand: int | None, field: str | Non
     return Decision(result, table, errors=(Issue.of_hand(hand, field, detail),))
 
 
-def append_entry(result: Result, table: TableState, entry: Entry) -> Decision:
+def append_entry(result: Result, table: TableState, entry: Entry, replay: MatchResult | None = None) -> Decision:
+    """`entry` appended to `table`; `replay`: the engine's replay of the hands standing after it, when the caller
+    has it (else replayed here)."""
     log = step(table.log, entry)
-    return Decision(result, remember(state_of(table.setup, log, (*table.entries, entry))), entry)
+    return Decision(result, state_of(table.setup, log, (*table.entries, entry), replay), entry)
 
 
 def new_entry(stamp: Stamp, action: Action, **fields: object) -> Entry:
@@ -335,12 +337,12 @@ def _out_of_turn(table: TableState, request: HandRequest) -> Decision | None:
 def _play(table: TableState, request: HandRequest, stamp: Stamp) -> Decision:
     """The engine's verdict on the new hand after the standing ones: CREATED, or INVALID with its records."""
     record = replace(request.record, playoff=table.log.ended)
-    hands = (*(e.record for e in table.log.hands), record)
+    hands = (*(e.record for e in table.log.hands if e.record is not None), record)
     result = replayed(hands, table.setup.rules)
     if result.errors:
         return Decision(Result.INVALID, table, errors=result.errors)
     entry = Entry(request.made.id, Action.HAND, stamp.time, stamp.address, hand=request.number, record=record)
-    return append_entry(Result.CREATED, table, entry)
+    return append_entry(Result.CREATED, table, entry, result)
 
 
 # --- POST /api/t/<code>/end ---

@@ -1,7 +1,7 @@
 """A table as it stands, as GET /api/t/<code> shows it (`table_state`): the setup, the fold of its log, and its
 levels, dealers and explanations from replaying the standing hands with the same engine as everywhere
-(`shuangsheng.game.hands.parse_record`, `shuangsheng.game.match.replay`). Pure: no clock, no network, no files; the
-last state of each table and the replays are remembered (all of it immutable)."""
+(`shuangsheng.game.hands.parse_record`, `shuangsheng.game.match.replay`). Pure: no clock, no network, no files, and
+nothing kept between calls; the hall keeps each table's last state for its polls in its own `KnownStates`."""
 
 from __future__ import annotations
 
@@ -128,39 +128,54 @@ class TableState:
 
 
 def table_state(setup: TableSetup, entries: Sequence[Entry]) -> TableState:
-    """The table after its entries, as GET /api/t/<code> shows it. The last state of each table is remembered: its
-    phones ask about the same entries again and again (and the ledger reads a row back as the same `Entry`), and a
-    state is immutable, so a remembered one is as good as a new one."""
+    """The table after its entries, as GET /api/t/<code> shows it: folded and replayed afresh."""
     entries = tuple(entries)
-    known = _states.get(_key(setup))
-    if known is not None and known.entries == entries and known.setup == setup:
-        return known
-    return remember(state_of(setup, fold(entries), entries))
+    return state_of(setup, fold(entries), entries)
 
 
-_states: dict[tuple[int, int, Seat, Seat], TableState] = {}  # a table's last state, by `_key`
 STATES_KEPT = 1024
+
+
+class KnownStates:
+    """The last state of each table, kept by the one long-lived caller that is asked about the same tables again and
+    again — the hall, whose phones and desk poll (`shuangsheng.hall.hall.TableApi` and `DeskApi` share one). A state
+    is immutable, so a kept one is as good as a new one when it is the fold of exactly the entries and setup asked
+    about; asked about others (another entry, other teams after a redo, other rules) it folds afresh. Keeps at most
+    `size` tables (all forgotten at once when full: a new round's tables take the old ones' place)."""
+
+    def __init__(self, size: int = STATES_KEPT):
+        self.size = size
+        self._last: dict[tuple[int, int, Seat, Seat], TableState] = {}
+
+    def state(self, setup: TableSetup, entries: Sequence[Entry]) -> TableState:
+        """`table_state(setup, entries)`, the kept one when it is that."""
+        entries = tuple(entries)
+        known = self._last.get(_key(setup))
+        if known is not None and known.entries == entries and known.setup == setup:
+            return known
+        return self.keep(table_state(setup, entries))
+
+    def keep(self, state: TableState) -> TableState:
+        """Keep `state` as its table's last (a decision's new state, once it is stored): the next poll gets it."""
+        if len(self._last) >= self.size:
+            self._last.clear()
+        self._last[_key(state.setup)] = state
+        return state
 
 
 def _key(setup: TableSetup) -> tuple[int, int, Seat, Seat]:
     """Round, table and seats: the phones' setup (with the players' names) and the venue display's (without) are
-    remembered side by side; the rules are checked on the way out, not hashed on the way in."""
+    kept side by side; the rules are checked on the way out, not hashed on the way in."""
     return setup.round, setup.table, setup.a, setup.b
 
 
-def remember(state: TableState) -> TableState:
-    if len(_states) >= STATES_KEPT:
-        _states.clear()
-    _states[_key(state.setup)] = state
-    return state
+def state_of(setup: TableSetup, log: Log, entries: tuple[Entry, ...], result: MatchResult | None = None) -> TableState:
+    """The state of `log` (the fold of `entries`); `result`: its standing hands' replay, when the caller has it."""
+    if result is None:
+        result = replayed(tuple(e.record for e in log.hands if e.record is not None), setup.rules)
+    return TableState(setup, log, result, entries)
 
 
-def state_of(setup: TableSetup, log: Log, entries: tuple[Entry, ...]) -> TableState:
-    return TableState(setup, log, replayed(tuple(e.record for e in log.hands), setup.rules), entries)
-
-
-@functools.lru_cache(maxsize=1024)
 def replayed(hands: tuple[Hand, ...], rules: RuleSet) -> MatchResult:
-    """The engine's replay of a table's hands from the start, remembered: a table's phones and the TV ask about the
-    same hands again and again (all of it immutable, so a remembered result is as good as a new one)."""
+    """The engine's replay of a table's hands from the start."""
     return replay(MatchRecord(hands, START), rules)

@@ -6,7 +6,6 @@ the files it fingerprints (`record_file`, `is_ours`)."""
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import sqlite3
 import stat
@@ -387,7 +386,6 @@ def _clock_rows(db: sqlite3.Connection, draw_id: int) -> tuple[ClockRow, ...]:
     return tuple(ClockRow(ClockAction(action), at, address, request) for action, at, address, request in rows)
 
 
-@functools.lru_cache(maxsize=8192)
 def _round_of(number: int, seed: int | None, lots: str, pool: str, pairings: str, byes: str) -> Round:
     return Round(number, tuple(json.loads(pool)),
                  tuple(Pairing(t, a, b, bool(third)) for t, a, b, third in json.loads(pairings)),
@@ -395,8 +393,7 @@ def _round_of(number: int, seed: int | None, lots: str, pool: str, pairings: str
 
 
 def _entry_of(body: str) -> Entry:
-    """An entry row's body read back (rows never change, and an Entry is immutable: each read once per process, not
-    once per request of its table)."""
+    """An entry row's body read back."""
     return read_entry(json.loads(body))
 
 
