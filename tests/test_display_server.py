@@ -145,7 +145,7 @@ def test_a_folder_not_yet_readable_shows_only_the_notice(tmp_path, serve):
 def test_an_unexpected_failure_is_a_calm_page_not_a_traceback(tmp_path, serve, monkeypatch, capsys):
     start_event(tmp_path, teams=4)
 
-    def broken(folder):
+    def broken(folder, **kwargs):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(board, "read_folder", broken)

@@ -3,8 +3,8 @@ docs/ledger.md, docs/table-api.md): what a draw is computed from is what it reco
 sees half a draw.
 
 The phone's request is made through the table API in-process (`TableApi.handle`, its own connection to event.db,
-as `serve` has) at the moment between the command's reading and its recording, injected with monkeypatch; event.db's
-rows are read afterwards with a connection of the test's own."""
+as `serve` has) at the moment between the command's reading and its recording, injected through the use-case's
+`meanwhile` hook; event.db's rows are read afterwards with a connection of the test's own."""
 
 from __future__ import annotations
 
@@ -23,10 +23,12 @@ from shuangsheng.hall.hall import SEALED, Request, TableApi, Throttle
 from shuangsheng.storage import qr_sheets, workbook
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.names import DB_NAME
-from shuangsheng.usecases import draw, redo
+from shuangsheng.usecases import draw
 from shuangsheng.usecases.draw import DRAW_TRIES
 from shuangsheng.usecases.folder import same_draw
+from shuangsheng.usecases.papers.draw import write_draw_papers
 from shuangsheng.usecases.redo import redo_draw
+from shuangsheng.vocabulary.errors import UserError
 from tests.events import fill, new_event, round_one_corrected, second_round_drawn, start_event
 from tests.helpers import cli, digests, page_body
 
@@ -79,20 +81,23 @@ def played(tmp_path: Path) -> tuple[Path, dict[int, str], TableApi]:
     return folder, codes, api
 
 
-def between_reading_and_recording(monkeypatch, entered) -> list[int]:
-    """`entered(k)` is called each time `draw` has computed the next round from what it read (k = 1, 2, …), before
-    it records anything: a phone's request arriving then. Returns the calls made so far."""
+def draw_meanwhile(folder: Path, entered, **options) -> tuple[list[int], UserError | None]:
+    """`draw --seed 2` as the command runs it (the use-case, with the command's papers), with `entered(k)` called
+    each time it has computed the next round from what it read (k = 1, 2, …), before it records anything: a phone's
+    request arriving then. Returns the calls made, and the draw's refusal (None: drawn)."""
     calls: list[int] = []
-    computed = draw._next_round
 
-    def next_round(state):
-        found = computed(state)
-        calls.append(len(calls) + 1)
-        entered(len(calls))
-        return found
+    def meanwhile(moment: str) -> None:
+        if moment == "computed":
+            calls.append(len(calls) + 1)
+            entered(len(calls))
 
-    monkeypatch.setattr(draw, "_next_round", next_round)
-    return calls
+    try:
+        draw.draw_next(folder, **{"seed": 2, **options}, meanwhile=meanwhile,
+                       papers=lambda drawn: write_draw_papers(drawn, force=False))
+    except UserError as refused:
+        return calls, refused
+    return calls, None
 
 
 def not_event_db(folder: Path) -> dict[str, str]:
@@ -102,7 +107,7 @@ def not_event_db(folder: Path) -> dict[str, str]:
 # --- item 1: the next round is recorded only on the entries it was computed from ---
 
 
-def test_a_phone_reopening_a_table_while_draw_computes_the_next_round_leaves_nothing_drawn(played, monkeypatch):
+def test_a_phone_reopening_a_table_while_draw_computes_the_next_round_leaves_nothing_drawn(played):
     """Table 2's phone undoes its 时间到 after `draw` read round 1 (table 2 decided) and before it recorded round 2:
     round 2 must not be drawn on the stale result (and round 1 then sealed under the phone): read again, table 2
     is playing, so the draw is refused naming it, and nothing is recorded or written."""
@@ -113,9 +118,8 @@ def test_a_phone_reopening_a_table_while_draw_computes_the_next_round_leaves_not
         if k == 1:
             assert call(api, "POST", f"/api/t/{codes[2]}/undo", {"end": True})[0] == 200
 
-    calls = between_reading_and_recording(monkeypatch, reopened)
-    result = cli("draw", folder, "--seed", 2, code=1)
-    assert "第2桌" in result.output
+    calls, refused = draw_meanwhile(folder, reopened)
+    assert refused is not None and "第2桌" in str(refused)
     assert count(folder, "SELECT COUNT(*) FROM draw WHERE round = 2") == 0
     assert count(folder, "SELECT COUNT(*) FROM code") == 4  # round 1's only
     assert not_event_db(folder) == files  # no round-2.xlsx, no papers
@@ -124,14 +128,13 @@ def test_a_phone_reopening_a_table_while_draw_computes_the_next_round_leaves_not
     assert status == 200 and doc["status"] == "playing"  # the phone's undo stands, round 1 not sealed
 
 
-def test_a_confirmation_while_draw_computes_is_read_and_the_round_drawn_once(played, monkeypatch):
+def test_a_confirmation_while_draw_computes_is_read_and_the_round_drawn_once(played):
     """A confirmation (it changes no result) between the reading and the recording: the draw is computed again from
     a fresh reading and recorded once, with its codes; round 1 is sealed after it (423)."""
     folder, codes, api = played
-    calls = between_reading_and_recording(
-        monkeypatch, lambda k: k == 1 and call(api, "POST", f"/api/t/{codes[2]}/confirm", {"side": "B"}))
-    cli("draw", folder, "--seed", 2)
-    assert calls == [1, 2]
+    calls, refused = draw_meanwhile(
+        folder, lambda k: k == 1 and call(api, "POST", f"/api/t/{codes[2]}/confirm", {"side": "B"}))
+    assert calls == [1, 2] and refused is None
     assert count(folder, "SELECT COUNT(*) FROM draw WHERE round = 2") == 1
     assert len(codes_of(folder, 2)) == 2 and count(folder, "SELECT COUNT(*) FROM code") == 4 + 2
     assert (folder / "round-2.xlsx").exists()
@@ -139,7 +142,7 @@ def test_a_confirmation_while_draw_computes_is_read_and_the_round_drawn_once(pla
     assert status == 423 and doc["errors"][0]["message"] == SEALED
 
 
-def test_phones_entering_at_every_try_get_the_draw_refused_with_nothing_written(played, monkeypatch):
+def test_phones_entering_at_every_try_get_the_draw_refused_with_nothing_written(played):
     """A phone entry lands between reading and recording at every try: after `DRAW_TRIES` the command says so in
     Chinese and asks to run it again; no draw, no code, no file. Run again, it draws."""
     folder, codes, api = played
@@ -149,15 +152,13 @@ def test_phones_entering_at_every_try_get_the_draw_refused_with_nothing_written(
     def confirming(k: int) -> None:  # 乙 of table 2, then of table 3, then of table 4 confirms
         assert call(api, "POST", f"/api/t/{codes[k + 1]}/confirm", {"side": "B"})[0] == 200
 
-    calls = between_reading_and_recording(monkeypatch, confirming)
-    result = cli("draw", folder, "--seed", 2, code=1)
+    calls, refused = draw_meanwhile(folder, confirming)
     assert len(calls) == DRAW_TRIES
-    assert "手机刚为第1轮录入了新的记录" in result.output and "请再运行一次" in result.output
+    assert refused is not None and "手机刚为第1轮录入了新的记录" in str(refused) and "请再运行一次" in str(refused)
     assert count(folder, "SELECT COUNT(*) FROM entry") > entries
     assert count(folder, "SELECT COUNT(*) FROM draw WHERE round = 2") == 0
     assert count(folder, "SELECT COUNT(*) FROM code") == 4
     assert not_event_db(folder) == files
-    monkeypatch.undo()
     cli("draw", folder, "--seed", 2)
     assert count(folder, "SELECT COUNT(*) FROM draw WHERE round = 2") == 1 and len(codes_of(folder, 2)) == 2
 
@@ -336,7 +337,7 @@ def redo_over_round_three(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("step", ["_void_later", "_remove_later", "write_round"])
+@pytest.mark.parametrize("step", ["recording", "recorded", "write_round"])
 def test_a_redo_stopped_before_or_after_its_recording_is_finished_by_running_it_again(
         redo_over_round_three, monkeypatch, step):
     """`draw --redo 2` stopped just before its transaction (nothing recorded), just after it (round-3.xlsx not yet
@@ -347,17 +348,21 @@ def test_a_redo_stopped_before_or_after_its_recording_is_finished_by_running_it_
     def stopped(*args, **kwargs):
         raise RuntimeError("killed")
 
-    monkeypatch.setattr(workbook if step == "write_round" else redo, step, stopped)
-    with pytest.raises(RuntimeError):
-        redo_draw(folder, 2)
-    monkeypatch.undo()
+    def meanwhile(moment: str) -> None:
+        if moment == step:
+            stopped()
+
+    with monkeypatch.context() as patched, pytest.raises(RuntimeError):
+        if step == "write_round":  # a public step of the redo, where the hook has no moment of its own
+            patched.setattr(workbook, "write_round", stopped)
+        redo_draw(folder, 2, meanwhile=meanwhile)
     for command in ("score", "bracket"):
         output = CliRunner().invoke(app, [command, str(folder)]).output
         assert "不见了" not in output and "--force" not in output, output
-        assert step == "_void_later" or f"{folder} --redo 2" in output, output  # before it: the event as it was
-    if step != "_void_later":  # draw --force brings back no voided round and completes nothing on the old workbook
+        assert step == "recording" or f"{folder} --redo 2" in output, output  # before it: the event as it was
+    if step != "recording":  # draw --force brings back no voided round and completes nothing on the old workbook
         assert f"{folder} --redo 2 完成它" in cli("draw", folder, "--force", code=1).output
-        assert not (folder / "round-3.xlsx").exists() or step == "_remove_later"
+        assert not (folder / "round-3.xlsx").exists() or step == "recorded"
     cli("draw", folder, "--redo", 2)
     assert in_force(folder, 3) == 0 and not (folder / "round-3.xlsx").exists()
     assert list(folder.glob("round-3.备份-*.xlsx"))
@@ -409,25 +414,21 @@ def test_a_redo_run_again_keeps_the_codes_and_hands_its_stopped_run_gave_the_cha
 
 
 @pytest.mark.parametrize("press", ["reopen", "paper_rules"])
-def test_a_desk_reopen_caught_by_the_next_draw_is_refused_not_stored_under_the_sealed_round(played, monkeypatch, press):
+def test_a_desk_reopen_caught_by_the_next_draw_is_refused_not_stored_under_the_sealed_round(played, press):
     """The desk (`serve`'s 裁判台) reopens round 1's table 2 (or gives it to the paper: 以纸质为准) while `draw` records round 2 in another process: the desk
     looked at the round in play (round 1) just before the draw committed and writes just after. Round 1 is sealed by
     then: the desk is refused (409, in Chinese), and round 1's table 2 stays decided as round 2 was drawn on it."""
     from shuangsheng.hall import desk_api
 
     folder, codes, api = played
-    desk = desk_api.DeskApi(folder, names={"127.0.0.1"}, port=PORT, pin="246810", throttle=Throttle(),
-                            clock=lambda: "2026-03-10T09:30:00+08:00")
-    looked = desk_api.current_draw
     drawn: list[int] = []
 
-    def current_draw(book):
-        found = looked(book)
-        if not drawn:
+    def meanwhile(moment: str) -> None:  # "looked": the desk has read the round in play, before it writes
+        if moment == "looked" and not drawn:
             drawn.append(cli("draw", folder, "--seed", 2).exit_code)
-        return found
 
-    monkeypatch.setattr(desk_api, "current_draw", current_draw)
+    desk = desk_api.DeskApi(folder, names={"127.0.0.1"}, port=PORT, pin="246810", throttle=Throttle(),
+                            clock=lambda: "2026-03-10T09:30:00+08:00", meanwhile=meanwhile)
     entries = count(folder, "SELECT COUNT(*) FROM entry")
     mark = call(api, "GET", f"/api/t/{codes[2]}")[1]["mark"]
     body = json.dumps({"reason": "甲方对第2局有异议", "id": "r-1", "mark": mark}).encode()
@@ -439,14 +440,12 @@ def test_a_desk_reopen_caught_by_the_next_draw_is_refused_not_stored_under_the_s
     assert call(api, "GET", f"/api/t/{codes[2]}")[1]["status"] == "decided"
 
 
-def test_a_draw_refused_for_phones_entering_names_the_command_with_its_seed_or_lots(played, monkeypatch):
+def test_a_draw_refused_for_phones_entering_names_the_command_with_its_seed_or_lots(played):
     """The refusal after every try asks to run the draw again: the same command, `--seed` (or `--lots`, the paper lots
     drawn in the hall) included — plain `draw` would draw by a random seed instead."""
     folder, codes, api = played
-    between_reading_and_recording(
-        monkeypatch, lambda k: call(api, "POST", f"/api/t/{codes[k + 1]}/confirm", {"side": "B"}))
-    output = cli("draw", folder, "--seed", 2, code=1).output
-    assert f"{folder} --seed 2，" in output, output
+    _, refused = draw_meanwhile(folder, lambda k: call(api, "POST", f"/api/t/{codes[k + 1]}/confirm", {"side": "B"}))
+    assert refused is not None and f"{folder} --seed 2，" in str(refused), refused
 
 
 # --- Ledger.atomic(): nesting ---

@@ -51,7 +51,7 @@ def test_a_scoring_since_means_a_whole_reading(tmp_path):
 def test_the_tv_reads_the_whole_folder_only_when_more_than_entries_changed(tmp_path, monkeypatch):
     folder = drawn(tmp_path)
     whole = []
-    monkeypatch.setattr(board, "read_folder", lambda f: whole.append(f) or read_folder(f))
+    monkeypatch.setattr(board, "read_folder", lambda f, **kw: whole.append(f) or read_folder(f, **kw))
     source = BoardSource(folder, log=lambda line: None, settle=0.0)
     source.current()
     by_phone(folder, 1, 1, simulate_match(random.Random(4))[0])

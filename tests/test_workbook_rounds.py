@@ -78,6 +78,20 @@ def test_round_trip_reads_back_the_records_written(filled):
     assert one.walkover is None and not one.open
 
 
+def test_a_reading_known_to_the_caller_is_given_back_only_while_the_file_holds_the_same_bytes(filled, tmp_path):
+    """`read_round(path, known)`: the caller's earlier reading stands for the file while its bytes are the same; a
+    file changed since, or another path, is read anew."""
+    path = tmp_path / "round-1.xlsx"
+    shutil.copy(filled, path)
+    first = read_round(path)
+    assert read_round(path, first) is first
+    assert read_round(path, read_round(filled)) == first and read_round(path, read_round(filled)).path == path
+    wbk.fill_round(path, {1: RECORD_2})
+    again = read_round(path, first)
+    assert again.sha256 != first.sha256 and again.match(1).record != first.match(1).record
+    assert again == read_round(path)
+
+
 def test_libreoffice_resave_reads_back_the_same(filled, via_libreoffice, tmp_path):
     again = read_round(via_libreoffice["round-1"])
     first = read_round(filled)

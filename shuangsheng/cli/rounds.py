@@ -156,7 +156,7 @@ def _score_next(step: ScoreStep, folder: Path) -> str:
     number = step.report.score.round.number
     if step.report.redo is not None:  # a correction after the next draw: the one way forward
         return f"下一步：运行 {command_line('draw', folder)} --redo {step.report.redo}"
-    later = progress(folder) if rounds_drawn(folder) > number else None
+    later = progress(folder, known=(step.report.score.sheet,)) if rounds_drawn(folder) > number else None
     return next_after_score(step.next_step, step.book, folder, number=number, later=later)
 
 

@@ -208,7 +208,9 @@ class BoardSource:
             return snapshot(self._good.title, self._good, (notice,))
         try:
             last = self._reading if self._reading_files == fingerprint else None  # only event.db changed
-            reading = (with_new_entries(last, self.folder) if last is not None else None) or read_folder(self.folder)
+            known = self._reading.rounds if self._reading is not None else ()  # parsed again only when changed
+            reading = ((with_new_entries(last, self.folder) if last is not None else None)
+                       or read_folder(self.folder, known=known))
         except UserError as exc:
             return self._trouble(problems_of(exc))
         board = reading.board

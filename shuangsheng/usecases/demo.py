@@ -272,9 +272,9 @@ def _play(
             _note(after_draw(drawn), papers, warnings)
         assert referee.drawn == drawn.round, "a demo starts from an empty folder: each draw is new, typed as drawn"
         if after_score is not None and referee.at_time != referee.records:  # some table was tied when time was up
-            tied = state.with_round(workbook.read_round(drawn.path))
-            _note(after_score(score_in(tied, drawn.round.number)), papers, warnings)
-            workbook.fill_round(drawn.path, referee.records)
+            at_time = workbook.read_round(drawn.path)
+            _note(after_score(score_in(state.with_round(at_time), drawn.round.number)), papers, warnings)
+            workbook.fill_round(drawn.path, referee.records, known=at_time)
         state = state.with_round(workbook.read_round(drawn.path))  # what the referees filled is what is scored
         report = score_in(state, drawn.round.number)
         scores.append(report.score)

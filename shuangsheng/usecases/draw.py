@@ -52,19 +52,30 @@ def rules_note(rules: RuleSet) -> str:
 
 
 PapersWriter = Callable[[DrawReport], Papers]  # the draw's papers, written from its report (usecases/papers/draw.py)
+Meanwhile = Callable[[str], None]  # a moment of a command's work, by name (tests put another process's change there)
+
+
+def nothing_meanwhile(moment: str) -> None:
+    """The `meanwhile` of a real run: nothing happens between the steps."""
 
 
 def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None, force: bool = False,
-              papers: PapersWriter | None = None) -> DrawReport:
+              papers: PapersWriter | None = None, known: Sequence[RoundSheet] = (),
+              meanwhile: Meanwhile = nothing_meanwhile) -> DrawReport:
     """Draw the next round into round-N.xlsx, recorded in event.db before any file is written; `papers` (the
     CLI's draw sheet and score cards) is called with the report, and the draw is complete once it returns.
     A draw left unfinished (stopped, disk full, a PDF open in a viewer) is completed instead, with the same
     pairings. With the last round not decided, refuse naming every match; with `force`, write its papers again
-    (and a missing round workbook of a recorded draw, blank). Never draws a round again."""
+    (and a missing round workbook of a recorded draw, blank). Never draws a round again. `known`: rounds read
+    already (`open_folder`); `meanwhile` (tests): called at "computed", each time the next round has been computed
+    from what was read, before anything is recorded."""
     restored = restore_missing(folder) if force else ()
 
     def once() -> DrawReport:
-        report = draw_in(open_folder(folder, drawing=True), seed=seed, lots=lots, force=force, papers=papers)
+        nonlocal known
+        state = open_folder(folder, drawing=True, known=known)
+        known = state.rounds  # a try again (phones entered meanwhile) reads the entries again, not the workbooks
+        report = draw_in(state, seed=seed, lots=lots, force=force, papers=papers, meanwhile=meanwhile)
         return replace(report, restored=restored)
 
     for _ in range(DRAW_TRIES - 1):
@@ -106,12 +117,13 @@ Referee = Callable[[Round], Mapping[str, Mapping[tuple[int, int], object]]]
 
 
 def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = None, force: bool = False,
-            papers: PapersWriter | None = None, referee: Referee | None = None) -> DrawReport:
+            papers: PapersWriter | None = None, referee: Referee | None = None,
+            meanwhile: Meanwhile = nothing_meanwhile) -> DrawReport:
     """`draw_next` on a folder already open. `referee` (the demo's simulation, never a real event): the values
     typed into a new draw's workbook, written with it."""
     entries = _read_lots(lots) if lots is not None else None  # a bad lots file is named before anything else
     with Ledger.open(state.path) as book:
-        adopt_rounds(state.path, book)
+        adopt_rounds(state.path, book, known=state.rounds)
         draws = book.draws()
         pending = _to_complete(state, draws, force=force)
         if pending is not None and not _holds(state, pending):
@@ -121,7 +133,8 @@ def draw_in(state: EventFolder, *, seed: int | None = None, lots: Path | None = 
                 raise TournamentError([_no_second_draw(state.path, pending)])
             report, draw_id = complete_draw(state, book, pending), pending.id
         else:
-            report, draw_id = _draw_new(state, book, seed=seed, lots=lots, entries=entries, referee=referee)
+            report, draw_id = _draw_new(state, book, seed=seed, lots=lots, entries=entries, referee=referee,
+                                        meanwhile=meanwhile)
         report = replace(report, notes=state.notes)
         if papers is not None:
             try:
@@ -202,9 +215,11 @@ def _read_lots(lots: Path) -> tuple[tuple[str, int], ...]:
 
 
 def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path | None,
-              entries: Sequence[tuple[str, int]] | None = None, referee: Referee | None = None) -> tuple[DrawReport, int]:
+              entries: Sequence[tuple[str, int]] | None = None, referee: Referee | None = None,
+              meanwhile: Meanwhile = nothing_meanwhile) -> tuple[DrawReport, int]:
     folder = state.path
     nxt = _next_round(state)
+    meanwhile("computed")
     generated = seed is None and lots is None
     try:
         if entries is not None:

@@ -102,12 +102,14 @@ class EventFolder:
 
 
 def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False,
-                accept_rules: bool = False) -> EventFolder:
+                accept_rules: bool = False, known: Sequence[RoundSheet] = ()) -> EventFolder:
     """Read event.toml, teams.xlsx and round-1.xlsx, round-2.xlsx, … (in order, up to the first missing one, or
     only up to round `up_to`: scoring a round needs neither the rounds after it nor their reading time). A round
     event.db records as drawn whose workbook is missing or holds another draw is named with what to do (`drawing`:
     an unfinished draw is `draw`'s own to complete, not a problem). A round scored before [rules] changed keeps
-    the rules it was scored with while the change would alter it, unless `accept_rules`."""
+    the rules it was scored with while the change would alter it, unless `accept_rules`. `known`: rounds the caller
+    read before (an earlier reading of the same command, or of the TV's), not parsed again while their files hold
+    the same bytes."""
     problems: list[Issue | str] = []
     event = None
     if (missing := event_file.missing_folder(folder)) is not None:
@@ -126,11 +128,12 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
         except workbook.WorkbookError as exc:
             problems.extend(exc.issues)
     rounds: list[RoundSheet] = []
+    read_before = {sheet.path: replace(sheet, entries={}) for sheet in known}  # the entries are read again below
     number = 1
-    while round_path(folder, number).exists():
+    while (path := round_path(folder, number)).exists():
         if up_to is None or number <= up_to:
             try:
-                rounds.append(workbook.read_round(round_path(folder, number)))
+                rounds.append(workbook.read_round(path, read_before.get(path)))
             except workbook.WorkbookError as exc:
                 problems.extend(exc.issues)
         number += 1
@@ -391,14 +394,16 @@ def prepare(folder: Path) -> list[str]:
     return notes
 
 
-def adopt_rounds(folder: Path, book: Ledger) -> None:
-    """Round workbooks from before event.db (or of a lost one, `rebuild`): their draws are recorded as done."""
+def adopt_rounds(folder: Path, book: Ledger, *, known: Sequence[RoundSheet] = ()) -> None:
+    """Round workbooks from before event.db (or of a lost one, `rebuild`): their draws are recorded as done
+    (`known`: rounds read already)."""
     draws = book.draws()
+    read_before = {sheet.path: sheet for sheet in known}
     number = 1
     while (path := round_path(folder, number)).exists():
         if number not in draws:
             try:
-                sheet = workbook.read_round(path)
+                sheet = workbook.read_round(path, read_before.get(path))
             except workbook.WorkbookError:
                 break  # the command reading it names the problem
             if any(same_draw(voided, sheet.round) for voided in book.voided_rounds(number)):

@@ -15,7 +15,7 @@ current round's papers (through the writers it is given).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from shuangsheng.storage.ledger.generated import Removal, discard_generated
 from shuangsheng.storage.ledger.lock import clean_temporary
 from shuangsheng.storage.ledger.lost import LedgerLost, Loss
 from shuangsheng.storage.names import DB_NAME, qr_sheet_name, round_file
+from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.usecases.draw import PapersWriter, complete_draw, table_codes
 from shuangsheng.usecases.folder import TournamentError, adopt_rounds, open_folder
 from shuangsheng.vocabulary.errors import Issue, UserError
@@ -91,12 +92,12 @@ def rebuild(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None = N
     book, aside = Ledger.rebuilt(folder)
     with book:
         clean_temporary(folder)
-        adopt_rounds(folder, book)
+        adopt_rounds(folder, book, known=state.rounds)
         draws = book.draws()
         for record in draws.values():  # every round: the codes printed on its cards are dead
             table_codes(book, record.id, record.round)
         book.log("rebuild", loss=lost.loss.name, aside=aside.name if aside else None, rounds=sorted(draws))
-    done = _reprint(folder, papers=papers, sheet=sheet)
+    done = _reprint(folder, papers=papers, sheet=sheet, known=state.rounds)
     return Rebuilt(folder=folder, loss=lost.loss, aside=aside, rounds=tuple(sorted(draws)), number=done.number,
                    codes=done.codes, papers=done.papers, papers_problems=done.papers_problems, sheet=done.sheet)
 
@@ -121,9 +122,11 @@ def _completed(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None)
                    papers_problems=done.papers_problems, sheet=done.sheet, completed=True)
 
 
-def _reprint(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None) -> Rebuilt:
-    """The current round's 对阵表 and 计分卡 (and 扫码单) printed with its codes in force; logged once done."""
-    state = open_folder(folder)
+def _reprint(folder: Path, *, papers: PapersWriter, sheet: SheetWriter | None,
+             known: Sequence[RoundSheet] = ()) -> Rebuilt:
+    """The current round's 对阵表 and 计分卡 (and 扫码单) printed with its codes in force; logged once done (`known`:
+    the rounds read already)."""
+    state = open_folder(folder, known=known)
     with Ledger.open(folder) as book:
         draws = book.draws()
         record = draws[max(draws)]

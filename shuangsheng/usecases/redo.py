@@ -21,7 +21,15 @@ from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.storage.names import backup_name, round_path
 from shuangsheng.storage.workbook import MatchSheet, RoundSheet
-from shuangsheng.usecases.draw import PapersWriter, draw_next, rules_note, table_codes, with_recorded_names
+from shuangsheng.usecases.draw import (
+    Meanwhile,
+    PapersWriter,
+    draw_next,
+    nothing_meanwhile,
+    rules_note,
+    table_codes,
+    with_recorded_names,
+)
 from shuangsheng.usecases.folder import EventFolder, TournamentError, open_folder, recorded_draws, same_draw
 from shuangsheng.vocabulary.errors import UserError
 from shuangsheng.vocabulary.text import command_line
@@ -50,14 +58,16 @@ def _substituted(drawn: Round, swap: Mapping[str, str]) -> Round:
                    lots=tuple((s(t), n) for t, n in drawn.lots))
 
 
-def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) -> DrawReport:
+def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None,
+              meanwhile: Meanwhile = nothing_meanwhile) -> DrawReport:
     """`draw --redo N`: carry a correction of round N−1 into round N. Round N keeps its tables; each team that
     should not be there is replaced at the same table and side by the team that should; those tables' entries
     are voided (logged in event.db, the old workbook backed up), the other tables keep theirs; every round after N
-    is voided (workbooks backed up, then removed)."""
+    is voided (workbooks backed up, then removed). `meanwhile` (tests): called at "recording", just before the
+    redo's write transaction, and at "recorded", just after it, before the voided rounds' workbooks are removed."""
     state, sheet, swap = _plan(folder, number)
     if not swap and _unfinished(folder, sheet):  # stopped while writing its papers: run again, it completes them
-        return draw_next(folder, papers=papers)
+        return draw_next(folder, papers=papers, known=state.rounds)
     if not swap:
         raise TournamentError([f"第{number}轮的参赛组与第{number - 1}轮现在的晋级组一致，不需要 --redo"])
     corrected = _substituted(sheet.round, swap)
@@ -70,6 +80,7 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
                                     if round_path(folder, n).exists())]
         old = book.draws().get(number)
         teams = with_recorded_names(state.team_map, old)
+        meanwhile("recording")
         with book.atomic():  # no reader sees round N without a draw, or the new draw without its codes and entries
             _void_later(book, number)
             book.log("redo", round=number, replaced=[list(r) for r in replaced], backup=backups[0].name,
@@ -81,6 +92,7 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None) 
                                        format=old.format if old is not None else None,
                                        apart=old.apart if old is not None else NOTHING_APART)
             codes = _carry_tables(book, old, draw_id, corrected, _changed(old, corrected))
+        meanwhile("recorded")
         _remove_later(folder, voided)  # only now: a redo stopped before this is still named by its recorded draw
         # the voided rounds' papers (their codes no longer work, their results no longer count), also those a
         # stopped run of this redo voided

@@ -38,16 +38,18 @@ from shuangsheng.vocabulary.text import command_line
 
 
 def score(folder: Path, number: int | None = None, *, verify: Path | None = None,
-          accept_rules: bool = False) -> ScoreReport:
+          accept_rules: bool = False, known: Sequence[RoundSheet] = ()) -> ScoreReport:
     """Score round `number` (default: the latest); with `verify`, compare it cell by cell with that second,
     independent entry of the same round; with `accept_rules`, rounds scored before [rules] changed are scored
     again under the current rules (logged). The outcomes are recorded in event.db; the files are written by
-    `write_checked_copy` and the papers."""
+    `write_checked_copy` and the papers. `known`: rounds the command has read already (`open_folder`)."""
     drawn = rounds_drawn(folder)
     up_to = number if number and number <= drawn else None
     if accept_rules:
-        _accept_rules(open_folder(folder, up_to=up_to))
-    state = open_folder(folder, up_to=up_to)
+        before = open_folder(folder, up_to=up_to, known=known)
+        _accept_rules(before)
+        known = before.rounds
+    state = open_folder(folder, up_to=up_to, known=known)
     return score_in(state, number, verify=verify)
 
 

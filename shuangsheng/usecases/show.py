@@ -7,7 +7,7 @@ folder; writes nothing."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -41,11 +41,12 @@ class Reading:
         return self.state.rounds
 
 
-def read_folder(folder: Path) -> Reading:
-    """The whole folder read and scored. Raises UserError (its issues, all of them)."""
+def read_folder(folder: Path, *, known: Sequence[RoundSheet] = ()) -> Reading:
+    """The whole folder read and scored (`known`: the rounds of the last reading, parsed again only when their files
+    changed). Raises UserError (its issues, all of them)."""
     with kept_open(folder):
         mark = _reading_mark(folder)  # before the reading: a change during it is a change the next time too
-        chart, state = bracket_in(open_folder(folder))
+        chart, state = bracket_in(open_folder(folder, known=known))
         scores = tuple(state.scores())
         return _reading(folder, state, scores, chart, mark)
 

@@ -17,7 +17,7 @@ from shuangsheng.game.hands import MatchRecord
 from shuangsheng.game.levels import Side
 from shuangsheng.storage.workbook.loading import Grid
 from shuangsheng.storage.workbook.phone import typed
-from shuangsheng.storage.workbook.round_reader import read_round
+from shuangsheng.storage.workbook.round_reader import RoundSheet, read_round
 from shuangsheng.storage.workbook.round_writer import FINAL_COLUMNS, FORFEIT_COLUMN, entered, match_row, render_round
 from shuangsheng.storage.workbook.schema import (
     FIRST_HAND_ROW,
@@ -37,14 +37,15 @@ RULES_LABEL = "规则"
 
 
 def fill_round(
-    path: Path, records: Mapping[int, MatchRecord], *, walkovers: Mapping[int, Side] | None = None
+    path: Path, records: Mapping[int, MatchRecord], *, walkovers: Mapping[int, Side] | None = None,
+    known: RoundSheet | None = None,
 ) -> Path:
     """Type hands into a drawn round workbook as a referee would (the demo's stand-in for the day): regular hands
     from hand row 1, 加赛 hands into the 加 rows; `walkovers` marks the 弃权 side on the 对阵 sheet. What was typed
     before stays unless typed over. Only for a workbook this program drew for a simulated event: it rewrites
-    `path`."""
+    `path`. `known`: the caller's reading of `path` (`read_round`)."""
     path = Path(path)
-    sheet = read_round(path)
+    sheet = read_round(path, known)
     drawn = sheet.round
     matches = sheet.grids[MATCHES_SHEET]
     typed: dict[str, dict[tuple[int, int], object]] = {

@@ -147,24 +147,17 @@ class RoundSheet:
         return tuple(sorted(every, key=lambda p: p.sheet != MATCHES_SHEET))
 
 
-# The last reading of each path, by the file's content: a command that reads a round twice (`score --round 1` then
-# the 下一步 line, which reads where the whole event stands) parses it once. The file is read and hashed every
-# time, so a changed file is parsed anew; one entry per path keeps it small.
-_LAST_READ: dict[Path, tuple[str, RoundSheet]] = {}
-
-
-def read_round(path: Path) -> RoundSheet:
+def read_round(path: Path, known: RoundSheet | None = None) -> RoundSheet:
     """Read a filled `round-N.xlsx`. Raises WorkbookError only when the round itself (file, 对阵 sheet) cannot be
-    read; problems of single match sheets are collected in the result so the other matches can still be scored."""
+    read; problems of single match sheets are collected in the result so the other matches can still be scored.
+    `known`: the caller's earlier reading of `path`, given back as it is while the file holds the same bytes (the
+    file is read and hashed every time, so a changed file is parsed anew)."""
     path = Path(path)
     data = read_file(path)
     digest = hashlib.sha256(data).hexdigest()
-    last = _LAST_READ.get(path)
-    if last is not None and last[0] == digest:
-        return last[1]
-    sheet = _parse_round(path, data, digest)
-    _LAST_READ[path] = (digest, sheet)
-    return sheet
+    if known is not None and known.path == path and known.sha256 == digest:
+        return known
+    return _parse_round(path, data, digest)
 
 
 def _parse_round(path: Path, data: bytes, digest: str) -> RoundSheet:
