@@ -37,9 +37,11 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SIGKILL of a ch
 # The command, in a child process that kills itself (SIGKILL: no clean-up, no finally) at its K-th moment: right
 # after a temporary file is created (empty) and after its bytes are synced, right before a rename, inside an
 # event.db transaction and right after it commits. K = 0: run to the end and print the moments there were, each
-# named by what it is and the file's name (a temporary file's random part left out).
+# named by what it is and the file's name (a temporary file's random part left out). Each child is forked from one
+# process per test module that has imported the program and read the font once (`FORKS`): a child starts where a
+# new `python -m shuangsheng` would be once its imports are done, at a fraction of the cost.
 KILLER = textwrap.dedent("""\
-    import atexit, contextlib, json, os, re, signal, sys
+    import contextlib, json, os, re, signal, sys
     kill_at = int(sys.argv[1])
     seen = []
 
@@ -84,17 +86,86 @@ KILLER = textwrap.dedent("""\
         moment("committed")
 
     Ledger._transaction = transaction
-    atexit.register(lambda: print("MOMENTS " + json.dumps(seen, ensure_ascii=False), file=sys.stderr))
     sys.argv = ["shuangsheng", *sys.argv[2:]]
     from shuangsheng import cli
-    cli.main()
+    try:
+        cli.main()
+    finally:  # as it exits (SIGKILL leaves no finally)
+        print("MOMENTS " + json.dumps(seen, ensure_ascii=False), file=sys.stderr)
+""")
+
+# The forking process: the program's modules imported and its font read, then, for each line on its stdin
+# ([kill_at, args, where its stdout and stderr go]), a child forked that runs KILLER as a new process would (its
+# `__main__`, its argv), the child's exit code (-9: killed) written back as a line.
+FORKS = textwrap.dedent("""\
+    import json, os, sys, traceback
+    from shuangsheng import cli
+    from shuangsheng.render.materials.fonts import choose_fonts
+
+    choose_fonts()
+    killer = sys.argv[1]
+    for line in sys.stdin:
+        kill_at, args, out = json.loads(line)
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:
+            for fd, name in ((1, out + ".out"), (2, out + ".err")):
+                os.dup2(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
+            sys.argv = ["-c", str(kill_at), *args]
+            try:
+                exec(compile(killer, "<killer>", "exec"), {"__name__": "__main__"})
+                code = 0
+            except SystemExit as stop:
+                code = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+            except BaseException:  # as a new process would end: the traceback, exit 1 (never back to the loop)
+                traceback.print_exc()
+                code = 1
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        print(os.waitstatus_to_exitcode(status), flush=True)
 """)
 
 
+class Forks:
+    """The forking process of FORKS, started once per test module."""
+
+    def __init__(self, work: Path):
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        self.work = work
+        self.runs = 0
+        self.process = subprocess.Popen([sys.executable, "-c", FORKS, KILLER], cwd=ROOT, env=env, text=True,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def run(self, kill_at: int, *args: object) -> subprocess.CompletedProcess:
+        self.runs += 1
+        out = self.work / f"run-{self.runs}"
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps([kill_at, [str(a) for a in args], str(out)]) + "\n")
+        self.process.stdin.flush()
+        code = int(self.process.stdout.readline())
+        return subprocess.CompletedProcess([kill_at, *args], code, Path(f"{out}.out").read_text(encoding="utf-8"),
+                                           Path(f"{out}.err").read_text(encoding="utf-8"))
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+FORKED: list[Forks] = []  # this module's forking process, while its tests run
+
+
+@pytest.fixture(scope="module", autouse=True)
+def forks(tmp_path_factory: pytest.TempPathFactory):
+    FORKED.append(Forks(tmp_path_factory.mktemp("forks")))
+    yield FORKED[0]
+    FORKED.pop().close()
+
+
 def killed(kill_at: int, *args: object) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.run([sys.executable, "-c", KILLER, str(kill_at), *map(str, args)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return FORKED[0].run(kill_at, *args)
 
 
 def moments(folder: Path, *args: object) -> list[str]:
