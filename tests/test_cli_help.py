@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from typer.testing import CliRunner
 from shuangsheng import cli, cli_help
 from shuangsheng.render.linebreak import NO_LINE_END, NO_LINE_START
 from shuangsheng.vocabulary.text import width
+from tests import forked
 from tests.helpers import ROOT
 
 runner = CliRunner()
@@ -22,9 +22,8 @@ ENGLISH = ("Usage", "Options", "Commands", "Arguments", "Show this message", "[O
 
 
 def shuangsheng(*args: str, columns: int = 80) -> subprocess.CompletedProcess:
-    code = "import sys; from shuangsheng import cli; sys.argv[0] = 'shuangsheng'; cli.main()"
-    env = {**os.environ, "COLUMNS": str(columns)}
-    return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True, env=env)
+    """The command line as a process of its own (`cli.main`), `columns` wide."""
+    return forked.shuangsheng(*args, env={"COLUMNS": str(columns)})
 
 
 def commands() -> list[str]:

@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
+from tests.forked import shuangsheng
 from tests.helpers import ROOT
-
-
-def shuangsheng(*args: str) -> subprocess.CompletedProcess:
-    code = "import sys; from shuangsheng import cli; sys.argv[0] = 'shuangsheng'; cli.main()"
-    return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True)
-
 
 HINT = "用法说明：shuangsheng --help，或 shuangsheng 命令 --help"
 
