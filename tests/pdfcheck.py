@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import itertools
 import re
@@ -118,7 +119,20 @@ def qr_codes(data: bytes, dpi: int) -> list[list[str]]:
 
 def text_lines(data: bytes) -> list[list[list[dict]]]:
     """Per page, the printed lines as runs of characters side by side (a run ends at a gap of an em or more:
-    a table's next cell), top to bottom, left to right."""
+    a table's next cell), top to bottom, left to right. Each PDF's lines are extracted once per test run (several
+    checks read the same papers); the answer is shared, not to be changed."""
+    key = hashlib.sha256(data).digest()
+    if key not in _LINES:
+        if len(_LINES) >= 64:
+            _LINES.clear()
+        _LINES[key] = _text_lines(data)
+    return _LINES[key]
+
+
+_LINES: dict[bytes, list[list[list[dict]]]] = {}  # by the PDF's SHA-256
+
+
+def _text_lines(data: bytes) -> list[list[list[dict]]]:
     out = []
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         for page in pdf.pages:
