@@ -596,3 +596,18 @@ def test_a_rules_change_after_scoring_is_held_and_explained_until_the_organiser_
     # scored under the new rules: the sheets' typed 庄家级 now disagree with them, each said at its cell
     assert state["running"] is False and "第1桌!C10" in page
     assert "按新规则重新计分" not in browser.page("/console/correct")
+
+
+def test_the_award_date_is_asked_on_the_awards_page_and_saved_into_the_settings(running, root):
+    from tests.events import finished
+
+    finished(root / "赛", teams=4)
+    browser = open_event(running)
+    page = browser.page("/console/awards")
+    assert "还没有填" in page
+    status, headers, _ = browser.press("/console/awards/date", mark=form_mark(page), date="2026-12-20")
+    assert status == 303 and headers["location"] == "/console/awards"
+    assert "award_date = 2026-12-20" in (root / "赛" / EVENT_FILE).read_text(encoding="utf-8")
+    assert 'value="2026-12-20"' in browser.page("/console/awards")
+    status, _, text = browser.press("/console/awards/date", mark=form_mark(page), date="2026-12-21")  # an old page
+    assert status == 422 and "重新打开设置页" in text

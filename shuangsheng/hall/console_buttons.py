@@ -211,6 +211,18 @@ def _settings(console: Console, folder: Path, form: Mapping[str, str]) -> str | 
     return f"/console/settings?saved={len(saved.changed)}{rules}"
 
 
+def _award_date(console: Console, folder: Path, form: Mapping[str, str]) -> str | Refusal | Shown:
+    """颁奖: the date the certificates and the announcement are signed on ([print] award_date), set from the page."""
+    from shuangsheng.storage.settings import SettingsRefused
+    from shuangsheng.usecases.settings import save_settings
+
+    try:
+        save_settings(folder, {"print.award_date": form.get("date", "")}, form.get("mark", ""), patience=work.PATIENCE)
+    except SettingsRefused as exc:
+        return Shown(HTTPStatus.UNPROCESSABLE_ENTITY, "awards", {"problem": exc})
+    return "/console/awards"
+
+
 def _team_row(form: Mapping[str, str]) -> dict[str, str]:
     return {k[2:]: v for k, v in form.items() if k.startswith("t-")}
 
@@ -255,6 +267,7 @@ ACTIONS: dict[tuple[str, str], Callable[[Console, Path, Mapping[str, str]], str 
     ("correct", "paper_rules"): _paper_rules,
     ("awards", "build"): _awards,
     ("settings", "save"): _settings,
+    ("awards", "date"): _award_date,
     ("teams", "add"): _add_team,
     ("teams", "correct"): _correct_team,
     **{(page, "open"): _open for page in EVENT_PAGES},

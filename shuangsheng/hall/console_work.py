@@ -390,9 +390,11 @@ def awards_facts(folder: Path, root: Path | None) -> dict[str, object]:
         chart, state = bracket(folder)
     except UserError as exc:
         return {"lines": (), "complete": False, "problem": exc, "award_date": None, "files": ending_files(folder)}
+    from shuangsheng.storage.files import sha256
+
     return {"lines": tuple(placings_text(chart.placings, state.team_map).splitlines()),
             "complete": chart.placings.complete, "problem": None, "award_date": state.event.print.award_date,
-            "files": ending_files(folder)}
+            "files": ending_files(folder), "settings_mark": sha256((folder / names.EVENT_FILE).read_bytes())}
 
 
 def draw_page_facts(folder: Path, root: Path | None) -> dict[str, object]:
