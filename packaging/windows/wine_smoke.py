@@ -7,7 +7,7 @@ CJK font into the prefix's C:\\windows\\Fonts as msyh.ttc and simkai.ttf (the na
 so that lookup is what finds it), runs `shuangsheng.exe demo --teams 4` and checks its PDFs and PNGs, starts the
 Start-menu entry's launcher and fetches its first page on 127.0.0.1, starts it a second time and checks that this
 one finds the first and stops (Wine refuses a second bind either way, so it cannot show what Windows would allow),
-stops Wine, and uninstalls: the program and its entries go, the events in Documents stay. Exit status 1 on any failure.
+makes the demo event from the console (生成示例比赛, as the office would), stops Wine, and uninstalls: the program and its entries go, the events in Documents stay. Exit status 1 on any failure.
 
 What Wine 8 lacks and real Windows has: python-calamine's wheel imports `ProcessPrng` from bcryptprimitives.dll;
 a stand-in DLL exporting it (RtlGenRandom underneath, built here with mingw) goes into the prefix's system32 for
@@ -15,11 +15,15 @@ this test only — it is never shipped. WINEDLLOVERRIDES keeps wineboot from fet
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -39,7 +43,8 @@ STAND_IN = r"""
 #undef SystemFunction036
 BOOL WINAPI ProcessPrng(PBYTE data, SIZE_T size) { return RtlGenRandom(data, (ULONG)size); }
 """
-WAIT = 120.0  # seconds for the hall to answer under Wine (the demo event is made first)
+WAIT = 120.0  # seconds for the console to answer under Wine
+DEMO_WAIT = 600.0  # seconds for the console's demo (16 teams, every paper) under Wine
 
 
 def env() -> dict[str, str]:
@@ -119,10 +124,60 @@ def check_launcher(folder: Path) -> None:
         print("second start: found the running console", flush=True)
         if not sorted((PREFIX / "drive_c" / "users").glob("*/Documents/双升级比赛")):
             sys.exit("the launcher's console made no events root Documents\\双升级比赛")
+        demo_by_clicks()
     finally:
         subprocess.run(["wineserver", "-k"], env=env(), check=False)
         first.kill()
         first.wait()
+
+
+class Console:
+    """The console as its page uses it: let in by a one-time token (asked for with the launch secret the console
+    wrote to the user's LOCALAPPDATA, as a second start does), then forms with the page's token."""
+
+    def __init__(self) -> None:
+        (state,) = sorted((PREFIX / "drive_c" / "users").glob("*/AppData/Local/shuangsheng/console.json"))
+        found = json.loads(state.read_text(encoding="utf-8"))
+        self.port, self.cookie, self.csrf = found["port"], "", ""
+        token = json.loads(self.ask("POST", "/console/token", headers={"X-Console-Secret": found["secret"]}))["token"]
+        self.ask("GET", f"/console/enter?token={token}")
+        self.ask("GET", "/console/events")
+
+    def ask(self, method: str, path: str, form: dict[str, str] | None = None,
+            headers: dict[str, str] | None = None) -> str:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        sent = {"Cookie": self.cookie, **(headers or {})}
+        body = urllib.parse.urlencode(form).encode() if form is not None else None
+        if form is not None:
+            sent |= {"Content-Type": "application/x-www-form-urlencoded", "Origin": f"http://127.0.0.1:{self.port}"}
+        conn.request(method, path, body=body, headers=sent)
+        answer = conn.getresponse()
+        text = answer.read().decode("utf-8", "replace")
+        conn.close()
+        if cookie := answer.getheader("Set-Cookie"):
+            self.cookie = cookie.split(";")[0]
+        if found := re.search(r'name="csrf" value="([^"]+)"', text):
+            self.csrf = found.group(1)
+        self.location = answer.getheader("Location") or ""
+        return text
+
+
+def demo_by_clicks() -> None:
+    """生成示例比赛 pressed on the console's 活动 page: the demo event made from the console, every paper in it."""
+    console = Console()
+    print("+ the console's 生成示例比赛", flush=True)
+    console.ask("POST", "/console/events/demo", {"csrf": console.csrf, "id": "wine-demo"})
+    job = "/api" + console.location
+    deadline = time.monotonic() + DEMO_WAIT
+    while (state := json.loads(console.ask("GET", job)))["running"]:
+        if time.monotonic() > deadline:
+            sys.exit(f"the console's demo did not finish in {DEMO_WAIT:.0f} s: {state}")
+        time.sleep(2)
+    events = sorted((PREFIX / "drive_c" / "users").glob("*/Documents/双升级比赛/示例比赛"))
+    pdfs = sorted(events[0].glob("*.pdf")) if events else []
+    if not state["ok"] or not pdfs:
+        sys.exit(f"the console's demo: {state}, {len(pdfs)} PDFs")
+    print(f"the console's demo: {len(pdfs)} PDFs in Documents\\双升级比赛\\示例比赛", flush=True)
 
 
 def check_uninstall(folder: Path, drive: Path) -> None:
