@@ -97,7 +97,7 @@ def main() -> None:
                              "console": statistics.median(p[1] for p in pairs)}
         print(json.dumps(figures))
     finally:
-        console.hall.stop()
+        console.stop()
 
 
 if __name__ == "__main__":

@@ -86,7 +86,7 @@ def running(root):
     console.opened = opened  # type: ignore[attr-defined]
     console.hall.start()
     yield console
-    console.hall.stop()
+    console.stop()
 
 
 def entered(console: Console) -> Browser:

@@ -108,7 +108,7 @@ def console(tmp_path):
                            opener=lambda path: opened.append(path) or Opening(path))
     running.hall.start()
     yield running
-    running.hall.stop()
+    running.stop()
 
 
 def test_a_whole_event_by_clicks_only(browser, console, screenshots, tmp_path):
