@@ -14,6 +14,7 @@ from typing import TypedDict
 
 from shuangsheng.game.rules import RuleSet
 from shuangsheng.knockout import knockout
+from shuangsheng.knockout.apart import NOTHING_APART
 from shuangsheng.knockout.draw import draw_round
 from shuangsheng.knockout.formats import Byes, ThirdPlace
 from shuangsheng.knockout.knockout import Round
@@ -146,7 +147,7 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
     if problems:
         raise TournamentError(problems)
     assert event is not None
-    problems.extend(_draw_problems(rounds))
+    problems.extend(_draw_problems(rounds, draws))
     problems.extend(_format_problems(folder, event, draws))
     teams, notes, unlisted = _teams_of_the_draw(teams, rounds, draws)
     problems.extend(unlisted)
@@ -277,8 +278,9 @@ def rules_note_text(folder: Path, changes: Sequence[RulesChange]) -> str:
             f"没有改动；如确要按新规则重新计分，运行 shuangsheng score {folder} --accept-rules（会记入 event.db 的日志）")
 
 
-def _draw_problems(rounds: Sequence[RoundSheet]) -> list[Issue]:
-    """Each round drawn by seed must come out the same when drawn again from its stored seed and list."""
+def _draw_problems(rounds: Sequence[RoundSheet], draws: Mapping[int, DrawRecord]) -> list[Issue]:
+    """Each round drawn by seed must come out the same when drawn again from its stored seed and list (with the
+    units and seeds event.db recorded that its draw kept apart)."""
     problems: list[Issue] = []
     for i, sheet in enumerate(rounds):
         r = sheet.round
@@ -286,9 +288,12 @@ def _draw_problems(rounds: Sequence[RoundSheet]) -> list[Issue]:
             continue
         third = next(((p.a, p.b) for p in r.pairings if p.third_place), None)
         byes = knockout.byes_so_far([s.round for s in rounds[:i]])
+        recorded = draws.get(r.number)
+        apart = recorded.apart if recorded is not None and same_draw(recorded.round, r) else NOTHING_APART
         try:
             again = draw_round(
-                r.number, r.pool, seed=r.seed, byes=len(r.byes), previous_byes=byes, third_place_match=third
+                r.number, r.pool, seed=r.seed, byes=len(r.byes), previous_byes=byes, third_place_match=third,
+                apart=apart,
             )
         except knockout.KnockoutError as exc:
             problems.extend(located(exc.issues, sheet.path.name, MATCHES_SHEET))
