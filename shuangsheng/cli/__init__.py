@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 import typer
 
-from shuangsheng.cli import event, rounds, venue  # noqa: F401  (each registers its commands on `app`)
+from shuangsheng.cli import checkin, event, rounds, venue  # noqa: F401  (each registers its commands on `app`)
 from shuangsheng.cli.shared import app, crash
 from shuangsheng.cli_help import usage_message
 

@@ -225,7 +225,8 @@ def _teams_of_the_draw(listed: tuple[Team, ...], rounds: Sequence[RoundSheet],
         else:
             problems.append(f"{TEAMS_FILE}：{team_id_name(team_id)}已经抽签参赛，报名表里却没有这一行（也没有抽签时的记录）；"
                             "请把这一行补回报名表（没有队员姓名，不能打印对阵表和奖状）")
-    added = [t for t in listed if t.id not in set(pool) and not t.reserve]  # a 候补 pair was never drawn
+    absent = set(draws[1].field.absent) if 1 in draws and draws[1].field is not None else set()  # 弃权 at 报到
+    added = [t for t in listed if t.id not in set(pool) and not t.reserve and t.id not in absent]  # nor a 候补 pair
     if added:
         notes.append(f"报名表里的{'、'.join(team_id_name(t.id) for t in added)}是第1轮抽签之后加的，不在本次比赛的对阵里："
                      "已经抽签的淘汰赛不能再加组，这一组不参加本次比赛的抽签、名次和奖状；如果是误加，请从报名表删去这一行；"
