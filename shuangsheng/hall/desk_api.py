@@ -1,6 +1,7 @@
 """The desk API of `serve` (docs/table-api.md, 裁判台): `GET /api/desk`, `POST /api/desk/clock` and
 `POST /api/desk/t/<table>/minutes | reopen | confirm | early_end |
-paper_rules`, every call with `X-Desk-PIN`.
+paper_rules`, every call with `X-Desk-PIN`; and 报到, `GET`/`POST
+/api/desk/checkin…`, answered by `shuangsheng.hall.desk_checkin` once the refusals below are passed.
 
 Thin, like the table API beside it (`shuangsheng.hall.hall`): `DeskApi.handle` takes a parsed `Request` and refuses, in this
 order, a `Host` not ours (421), an address other than the PC itself (127.0.0.1, ::1, or an address the server is
@@ -31,7 +32,7 @@ from collections.abc import Callable, Collection
 from http import HTTPStatus
 from pathlib import Path
 
-from shuangsheng.hall import board
+from shuangsheng.hall import board, desk_checkin
 from shuangsheng.hall.api_common import (
     NOT_READY,
     BadBody,
@@ -187,6 +188,9 @@ class DeskApi:
                 return bad.reply
 
         def attempt(_moved: bool) -> Reply:  # a redrawn round is looked up again as any try
+            if answer in ("checkin_read", "checkin"):  # 报到 (hall/desk_checkin.py)
+                kind = "read" if answer == "checkin_read" else params.get("action", "team")
+                return desk_checkin.answer(self, kind, body, request.address)
             if answer == "read":
                 return self._read()
             if answer == "clock":
@@ -216,7 +220,8 @@ class DeskApi:
 
     # --- reading ---
 
-    def _now(self) -> dt.datetime:
+    def now(self) -> dt.datetime:
+        """The PC's time now, as the desk's clock reads it (injected in tests)."""
         return parse_time(self.clock())
 
     def _read(self) -> Reply:
@@ -230,7 +235,7 @@ class DeskApi:
         return self._round(book) | {"tv_sound": self.screens.report()}
 
     def _round(self, book: Ledger) -> dict[str, object]:
-        now = self._now()
+        now = self.now()
         record = current_draw(book)
         if record is None:
             return desk.desk_json(None, None, now)
