@@ -256,3 +256,25 @@ def test_an_event_that_never_marks_arrivals_draws_as_before(tmp_path):
     with Ledger.open(folder) as book:
         record = book.draws()[1]
     assert record.field is None and record.round.pool == ("01", "02", "03", "04", "05", "06")
+
+
+def test_round_1_after_check_in_names_the_absent_and_the_reserves_in_on_its_papers_and_draw_check_agrees(tmp_path):
+    from tests.events import fill
+    from tests.pdfcheck import text_of
+
+    folder = checkin_event(tmp_path / "e")
+    cli("checkin", folder, "--arrived", "01,02,03,04,09,08", "--absent", "05,06", "--close")
+    out = cli("draw", folder, "--seed", 21).output
+    assert "候补补入：第08组（甲8、乙8）、第09组（甲9、乙9）" in out and "候补组（不参加抽签）：第07组" in out
+    with Ledger.open(folder) as book:
+        drawn = book.draws()[1].round
+    assert drawn.pool == ("01", "02", "03", "04", "08", "09") and len(drawn.pairings) == 2  # six: two byes
+    sheet = text_of((folder / "第1轮对阵表.pdf").read_bytes())
+    assert "报到时未到、按弃权论：第05组（甲5、乙5）、第06组（甲6、乙6）。" in sheet
+    assert "候补补入（按报名表顺序）：第08组（甲8、乙8）、第09组（甲9、乙9）。" in sheet
+    assert "对阵与记录一致" in cli("draw", folder, "--check", 1).output
+    fill(folder, 1)
+    cli("score", folder)
+    results = text_of((folder / "第1轮成绩.pdf").read_bytes())
+    assert "报到时未到、按弃权论：第05组、第06组；候补补入：第08组（甲8、乙8）、第09组（甲9、乙9）。" in results
+    assert "是第1轮抽签之后加的" not in cli("draw", folder).output  # the absent pairs are no late additions

@@ -147,6 +147,7 @@ class ScoreReport:
     notes: tuple[str, ...] = ()  # what the user should know (a filled copy saved beside the round workbook)
     rules_held: bool = False  # a [rules] change would alter a scored round and was not accepted
     redo: int | None = None  # the later round drawn with other teams than this round now sends on (`draw --redo`)
+    field: Field | None = None  # round 1 drawn after 报到: the pairs 弃权 and the reserves who came in
 
 
 @dataclass(frozen=True)
