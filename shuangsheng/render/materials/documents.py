@@ -174,13 +174,14 @@ def signin_pdf(
     pieces = [*flow.markup(render("signin.j2", event, template_dir)), flow.space(6)]
     regular = sorted((t for t in teams if not t.reserve), key=lambda t: number_key(t.id))
     reserves = [t for t in teams if t.reserve]
-    body = [list(SIGNIN_HEADER), *(_signin_row(t) for t in regular)]
+    header: list[Cell | str] = list(SIGNIN_HEADER)
+    body: list[list[Cell | str]] = [header, *(_signin_row(t) for t in regular)]
     if not regular:
         body += [[""] * len(SIGNIN_HEADER) for _ in range(_rows_that_fit(flow, pieces))]
     pieces += flow.table(body, SIGNIN_WIDTHS, row_height=ROW_HEIGHT)
     if reserves:
         pieces += [flow.space(10), *together([*flow.paragraph(RESERVES_LINE),
-                                              *flow.table([list(SIGNIN_HEADER), *map(_signin_row, reserves)],
+                                              *flow.table([header, *map(_signin_row, reserves)],
                                                           SIGNIN_WIDTHS, row_height=ROW_HEIGHT)])]
     return flow.pdf(pieces, title=f"{event.title}签到表", invariant=invariant)
 
