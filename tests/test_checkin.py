@@ -278,3 +278,35 @@ def test_round_1_after_check_in_names_the_absent_and_the_reserves_in_on_its_pape
     results = text_of((folder / "第1轮成绩.pdf").read_bytes())
     assert "报到时未到、按弃权论：第05组、第06组；候补补入：第08组（甲8、乙8）、第09组（甲9、乙9）。" in results
     assert "是第1轮抽签之后加的" not in cli("draw", folder).output  # the absent pairs are no late additions
+
+
+def test_a_mark_added_while_round_1_is_drawn_is_not_lost_the_draw_reads_again(tmp_path, monkeypatch):
+    """The desk reopens check-in after `draw` read it and before it recorded round 1: nothing is recorded from the
+    old reading; read again, check-in is open, and round 1 waits."""
+    from shuangsheng.usecases import draw as drawing
+
+    folder = checkin_event(tmp_path / "e")
+    cli("checkin", folder, "--arrived", "01,02,03,04,05,06", "--close")
+    read = drawing.field_for_draw
+
+    def meanwhile(where, book, teams):
+        found = read(where, book, teams)
+        if book.checkin_rows()[-1].press is not Press.OPEN:
+            cli("checkin", folder, "--reopen", "--reason", "候补07组刚到")
+        return found
+
+    monkeypatch.setattr(drawing, "field_for_draw", meanwhile)
+    out = cli("draw", folder, "--seed", 3, code=1).output
+    assert "报到还没有结束" in out and not (folder / "round-1.xlsx").exists()
+    with Ledger.open(folder) as book:
+        assert book.draws() == {}
+
+
+def test_reopening_needs_a_reason_and_lets_a_late_reserve_in(tmp_path):
+    folder = checkin_event(tmp_path / "e")
+    cli("checkin", folder, "--arrived", "01,02,03,04,05", "--absent", "06", "--close")
+    assert "重新开始报到须写明原因" in cli("checkin", folder, "--reopen", code=1).output
+    assert "报到已经结束，第08组的报到没有改" in cli("checkin", folder, "--arrived", "08", code=1).output
+    out = cli("checkin", folder, "--reopen", "--reason", "候补07组刚到", "--arrived", "07", "--close").output
+    assert out.index("已记下：重新开始报到") < out.index("已记下：第07组 报到") < out.index("已记下：结束报到")
+    assert "候补补入：第07组（甲7、乙7）" in out

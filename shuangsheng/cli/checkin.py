@@ -36,7 +36,7 @@ def checkin(
     absent: Annotated[list[str] | None, typer.Option(
         "--absent", metavar="组号", help="这些组迟到超过规定时间，按弃权论（开始时间加 late_minutes 之后才能判）")] = None,
     close: Annotated[bool, typer.Option("--close", help="结束报到（没到的组须先判弃权）；然后运行 draw 抽第1轮")] = False,
-    reopen: Annotated[bool, typer.Option("--reopen", help="重新开始报到（第1轮抽签之前），须同时写 --reason")] = False,
+    reopen: Annotated[bool, typer.Option("--reopen", help="重新开始报到（已结束、第1轮还没抽签时），须同时写 --reason；先于其他选项做")] = False,
     reason: Annotated[str | None, typer.Option(
         "--reason", metavar="原因", help="撤销报到、弃权后又来报到、重新开始报到的原因")] = None,
 ) -> None:
@@ -44,8 +44,6 @@ def checkin(
     from shuangsheng.render.report import checkin_text
     from shuangsheng.usecases.checkin import CheckinOrder, run_checkin
 
-    if close and reopen:
-        fail("--close 和 --reopen 不能同时用")
     order = CheckinOrder(team_ids(arrived), team_ids(undo), team_ids(absent), close, reopen, (reason or "").strip())
     try:
         report = run_checkin(folder, order)

@@ -72,8 +72,8 @@ def field_for_draw(folder: Path, book: Ledger, teams: Sequence[Team]) -> tuple[F
 
 @dataclass(frozen=True)
 class CheckinOrder:
-    """What `shuangsheng checkin` was asked, done in this order: arrivals, arrivals taken back (with `reason`),
-    弃权, then closing or opening again (with `reason`)."""
+    """What `shuangsheng checkin` was asked, done in this order: check-in opened again (with `reason`), arrivals,
+    arrivals taken back (with `reason`), 弃权, closing."""
 
     arrived: tuple[str, ...] = ()
     undo: tuple[str, ...] = ()
@@ -84,14 +84,12 @@ class CheckinOrder:
 
     def presses(self) -> list[tuple[str, dict[str, object]]]:
         """Each press as the desk would send it (kind, body without its id and mark)."""
-        found: list[tuple[str, dict[str, object]]] = []
+        found: list[tuple[str, dict[str, object]]] = [("open", {"reason": self.reason})] if self.reopen else []
         found += [("team", {"team": t, "arrived": True, "reason": self.reason}) for t in self.arrived]
         found += [("team", {"team": t, "arrived": False, "reason": self.reason}) for t in self.undo]
         found += [("forfeit", {"team": t}) for t in self.absent]
         if self.close:
             found.append(("close", {}))
-        if self.reopen:
-            found.append(("open", {"reason": self.reason}))
         return found
 
 
