@@ -123,7 +123,7 @@ def test_a_mistyped_command_gets_a_clean_hint():
     assert result.returncode == 2
     lines = result.stderr.splitlines()
     assert lines[0] == "没有这个命令：scor。您要的是不是 score？"
-    assert lines[1] == "可用的命令：start、init、materials、checkin、draw、score、bracket、serve、show、awards、rebuild、replay、demo"
+    assert lines[1] == "可用的命令：start、init、materials、checkin、draw、score、replace、bracket、serve、show、awards、rebuild、replay、demo"
     assert "Did you mean" not in result.stderr and "'" not in result.stderr
 
 

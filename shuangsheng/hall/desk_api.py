@@ -32,7 +32,7 @@ from collections.abc import Callable, Collection
 from http import HTTPStatus
 from pathlib import Path
 
-from shuangsheng.hall import board, desk_checkin
+from shuangsheng.hall import board, desk_checkin, desk_replace
 from shuangsheng.hall.api_common import (
     NOT_READY,
     BadBody,
@@ -188,6 +188,8 @@ class DeskApi:
                 return bad.reply
 
         def attempt(_moved: bool) -> Reply:  # a redrawn round is looked up again as any try
+            if answer in ("replace_read", "replace"):  # 换人 (hall/desk_replace.py)
+                return desk_replace.answer(self, body if answer == "replace" else None, request.address)
             if answer in ("checkin_read", "checkin"):  # 报到 (hall/desk_checkin.py)
                 kind = "read" if answer == "checkin_read" else params.get("action", "team")
                 return desk_checkin.answer(self, kind, body, request.address)

@@ -18,6 +18,7 @@ from shuangsheng.knockout.apart import NOTHING_APART
 from shuangsheng.knockout.draw import draw_round
 from shuangsheng.knockout.formats import Byes, ThirdPlace
 from shuangsheng.knockout.knockout import Round
+from shuangsheng.knockout.replacement import Replacement, finished_pair, replaced_players
 from shuangsheng.knockout.teams import Team
 from shuangsheng.render.reports import RoundScore
 from shuangsheng.storage import event as event_file
@@ -64,6 +65,7 @@ class EventFolder:
     rounds: tuple[RoundSheet, ...]
     notes: tuple[str, ...] = ()  # what every command should say (a team renamed or deleted after the draw, …)
     rules_changes: tuple[RulesChange, ...] = ()  # scored rounds kept under the rules they were scored with
+    replacements: tuple[Replacement, ...] = ()  # players replaced mid-event (event.db), in the order made
     # round → (its draw's id, `Ledger.entries_mark` of the phone entries read with it): what a draw computed from
     # this reading checks in the transaction that records it (`_unchanged`)
     entry_marks: Mapping[int, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
@@ -77,7 +79,15 @@ class EventFolder:
 
     @property
     def team_map(self) -> dict[str, Team]:
-        return {t.id: t for t in self.teams}
+        """Every team by id, each pair as it stands after the players replaced (as it finished: what the papers
+        show); `teams` keeps the pairs as drawn."""
+        return {t.id: finished_pair(t, self.replacements) for t in self.teams}
+
+    @property
+    def replaced(self) -> dict[str, tuple[str, ...]]:
+        """The players who played for a pair and were replaced, by team (the certificates name them)."""
+        found = {t.id: replaced_players(t, self.replacements) for t in self.teams}
+        return {team: players for team, players in found.items() if players}
 
     def rules_for(self, number: int) -> RuleSet:
         """The rules round `number` is scored under: the current ones, unless a change since it was scored would
@@ -153,8 +163,10 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
     problems.extend(unlisted)
     if problems:
         raise TournamentError(problems)
+    replacements = recorded_replacements(folder) if draws else ()
+    notes += [f"换人：{made.said()}" for made in replacements]
     state = EventFolder(path=folder, event=event, teams=teams, rounds=tuple(rounds), notes=tuple(notes),
-                        entry_marks=marks)
+                        entry_marks=marks, replacements=replacements)
     changes = _rules_changes(state, draws) if not accept_rules else ()
     if changes:
         state = replace(state, rules_changes=changes, notes=(*state.notes, rules_note_text(folder, changes)))
@@ -318,6 +330,15 @@ def recorded_draws(folder: Path) -> dict[int, DrawRecord]:
         return {}
     with book:
         return book.draws()
+
+
+def recorded_replacements(folder: Path) -> tuple[Replacement, ...]:
+    """The players replaced mid-event, as event.db holds them (none without a readable one)."""
+    book = Ledger.readable(folder)
+    if book is None:
+        return ()
+    with book:
+        return book.replacements()
 
 
 def _missing_round(folder: Path, number: int, record: DrawRecord) -> str:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from shuangsheng.knockout.apart import NOTHING_APART, Apart
 from shuangsheng.knockout.checkin import CheckinDecision, CheckinRow, Field, Press
 from shuangsheng.knockout.knockout import Pairing, Round
+from shuangsheng.knockout.replacement import Replacement
 from shuangsheng.storage.ledger.lost import FileId, LedgerLost, Loss, file_loss
 from shuangsheng.storage.ledger.records import (
     DrawRecord,
@@ -374,6 +375,25 @@ class Queries:
                 self.still_the_file()
         return decision
 
+    # players replaced mid-event
+
+    def replacements(self) -> tuple[Replacement, ...]:
+        """Every replacement, in the order made."""
+        return _replacements(self._db)
+
+    def decide_replacement(self, decide: Callable[[tuple[Replacement, ...], int], Replacement | None]) -> Replacement | None:
+        """Read the replacements and the last round drawn, decide and add the replacement decided (if any), in one
+        write transaction, committed before it returns; LedgerLost as `decide_entry`."""
+        with self._transaction() as db:
+            made = decide(_replacements(db), self.last_round())
+            if made is not None:
+                db.execute("INSERT INTO replacement (team, player_out, player_in, from_round, reason, at, address, "
+                           "request) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (made.team, made.out, made.into,
+                                                                      made.from_round, made.reason, made.at,
+                                                                      made.address, made.id))
+                self.still_the_file()
+        return made
+
     # the log
 
     def log(self, kind: str, **detail: object) -> None:
@@ -406,6 +426,12 @@ READING_MARK = ("SELECT (SELECT COALESCE(MAX(id), 0) FROM draw), (SELECT COUNT(*
 def _clock_rows(db: sqlite3.Connection, draw_id: int) -> tuple[ClockRow, ...]:
     rows = db.execute("SELECT action, at, address, request FROM clock WHERE draw = ? ORDER BY id", (draw_id,))
     return tuple(ClockRow(ClockAction(action), at, address, request) for action, at, address, request in rows)
+
+
+def _replacements(db: sqlite3.Connection) -> tuple[Replacement, ...]:
+    rows = db.execute("SELECT team, player_out, player_in, from_round, reason, at, address, request FROM replacement "
+                      "ORDER BY id")
+    return tuple(Replacement(*row) for row in rows)
 
 
 def _checkin_rows(db: sqlite3.Connection) -> tuple[CheckinRow, ...]:

@@ -119,5 +119,19 @@ MIGRATIONS: tuple[str, ...] = (
     );
     ALTER TABLE draw ADD COLUMN field TEXT
     """,
+    # 7: a player replaced mid-event (shuangsheng/knockout/replacement.py), every replacement a row
+    """
+    CREATE TABLE replacement (
+        id INTEGER PRIMARY KEY,
+        team TEXT NOT NULL,
+        player_out TEXT NOT NULL,
+        player_in TEXT NOT NULL,
+        from_round INTEGER NOT NULL,     -- the first round the new player plays
+        reason TEXT NOT NULL,
+        at TEXT NOT NULL,                -- ISO 8601 with the PC's UTC offset
+        address TEXT NOT NULL,           -- the device's IP address (the command line's: cli)
+        request TEXT NOT NULL            -- the id of the press that made it
+    )
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
