@@ -1,7 +1,8 @@
 """The desk API of `serve` (docs/table-api.md, 裁判台): `GET /api/desk`, `POST /api/desk/clock` and
 `POST /api/desk/t/<table>/minutes | reopen | confirm | early_end |
-paper_rules`, every call with `X-Desk-PIN`; and 报到, `GET`/`POST
-/api/desk/checkin…`, answered by `shuangsheng.hall.desk_checkin` once the refusals below are passed.
+paper_rules`, every call with `X-Desk-PIN`; and 报到, `GET`/`POST /api/desk/checkin…`, and 换人, `GET`/`POST
+/api/desk/replace`, answered by `shuangsheng.hall.desk_checkin` and `shuangsheng.hall.desk_replace` once the refusals
+below are passed.
 
 Thin, like the table API beside it (`shuangsheng.hall.hall`): `DeskApi.handle` takes a parsed `Request` and refuses, in this
 order, a `Host` not ours (421), an address other than the PC itself (127.0.0.1, ::1, or an address the server is
@@ -189,7 +190,7 @@ class DeskApi:
 
         def attempt(_moved: bool) -> Reply:  # a redrawn round is looked up again as any try
             if answer in ("replace_read", "replace"):  # 换人 (hall/desk_replace.py)
-                return desk_replace.answer(self, body if answer == "replace" else None, request.address)
+                return desk_replace.answer(self, answer == "replace", body, request.address)
             if answer in ("checkin_read", "checkin"):  # 报到 (hall/desk_checkin.py)
                 kind = "read" if answer == "checkin_read" else params.get("action", "team")
                 return desk_checkin.answer(self, kind, body, request.address)

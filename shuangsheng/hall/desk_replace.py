@@ -19,12 +19,12 @@ if TYPE_CHECKING:
     from shuangsheng.hall.desk_api import DeskApi
 
 
-def answer(desk: DeskApi, body: object, address: str) -> Reply:
-    """`body` None: the GET; else the replacement asked for."""
+def answer(desk: DeskApi, asked: bool, body: object, address: str) -> Reply:
+    """`asked`: the POST, `body` the replacement asked for; else the GET."""
     with desk.ledger.lend() as book:
         if book is None:
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
-        if body is not None:
+        if asked:
             done = replace_player(book, drawn_pairs(book), body, at=desk.clock(), address=address)
             if done.issue is not None:
                 return Reply(done.status, issues_json((done.issue,)))
