@@ -8,37 +8,36 @@ check-in document (`shuangsheng.knockout.checkin.checkin_json`), as after a GET.
 
 from __future__ import annotations
 
+import datetime as dt
 from http import HTTPStatus
-from typing import TYPE_CHECKING
 
-from shuangsheng.hall.api_common import NOT_READY, Reply, refusal
+from shuangsheng.hall.api_common import NOT_READY, Reply, Seating, refusal
+from shuangsheng.hall.shared_ledger import SharedLedger
 from shuangsheng.knockout.checkin import CheckinDecision, checkin_json, parse_press
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.usecases.checkin import press, read_checkin
 from shuangsheng.vocabulary.errors import issues_json
 
-if TYPE_CHECKING:
-    from shuangsheng.hall.desk_api import DeskApi
 
-
-def answer(desk: DeskApi, kind: str, body: object, address: str) -> Reply:
-    """`kind`: "read" (the GET), or the press — "team" (POST /api/desk/checkin), "forfeit", "close", "open"."""
-    with desk.ledger.lend() as book:
+def answer(ledger: SharedLedger, seating: Seating, now: dt.datetime, kind: str, body: object, address: str) -> Reply:
+    """`kind`: "read" (the GET), or the press — "team" (POST /api/desk/checkin), "forfeit", "close", "open"; `ledger`
+    and `seating` the desk's, `now` the PC's time as the desk reads it."""
+    with ledger.lend() as book:
         if book is None:
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
         if kind == "read":
-            return Reply(HTTPStatus.OK, document(desk, book))
+            return Reply(HTTPStatus.OK, document(book, seating, now))
         made = parse_press(kind, body)
         if isinstance(made, CheckinDecision):
             return Reply(made.verdict.http_status, issues_json(made.errors))
-        _, where = read_checkin(book, desk.seating.teams(), desk.seating.event(), desk.now())
+        _, where = read_checkin(book, seating.teams(), seating.event(), now)
         decision = press(book, made, where, address=address)
         if decision.errors:
             return Reply(decision.verdict.http_status, issues_json(decision.errors))
-        return Reply(HTTPStatus.OK, document(desk, book))
+        return Reply(HTTPStatus.OK, document(book, seating, now))
 
 
-def document(desk: DeskApi, book: Ledger) -> dict[str, object]:
+def document(book: Ledger, seating: Seating, now: dt.datetime) -> dict[str, object]:
     """The check-in as it stands (`GET /api/desk/checkin`)."""
-    checkin, where = read_checkin(book, desk.seating.teams(), desk.seating.event(), desk.now())
+    checkin, where = read_checkin(book, seating.teams(), seating.event(), now)
     return checkin_json(checkin, where)

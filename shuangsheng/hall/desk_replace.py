@@ -7,25 +7,22 @@ committed before the answer. The pairs are round 1's as its draw recorded them (
 from __future__ import annotations
 
 from http import HTTPStatus
-from typing import TYPE_CHECKING
 
 from shuangsheng.hall.api_common import NOT_READY, Reply, refusal
+from shuangsheng.hall.shared_ledger import SharedLedger
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.usecases.replacement import replace_player
 from shuangsheng.vocabulary.errors import issues_json
 
-if TYPE_CHECKING:
-    from shuangsheng.hall.desk_api import DeskApi
 
-
-def answer(desk: DeskApi, asked: bool, body: object, address: str) -> Reply:
-    """`asked`: the POST, `body` the replacement asked for; else the GET."""
-    with desk.ledger.lend() as book:
+def answer(ledger: SharedLedger, at: str, asked: bool, body: object, address: str) -> Reply:
+    """`asked`: the POST, `body` the replacement asked for; else the GET. `ledger` the desk's, `at` the time now."""
+    with ledger.lend() as book:
         if book is None:
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
         if asked:
-            done = replace_player(book, drawn_pairs(book), body, at=desk.clock(), address=address)
+            done = replace_player(book, drawn_pairs(book), body, at=at, address=address)
             if done.issue is not None:
                 return Reply(done.status, issues_json((done.issue,)))
         return Reply(HTTPStatus.OK, document(book))
