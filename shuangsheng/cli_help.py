@@ -24,8 +24,8 @@ from shuangsheng.render.linebreak import break_lines
 from shuangsheng.vocabulary.text import pad, width
 
 # The order an organiser meets the commands on the day; a command not listed here is shown after these.
-ORDER_OF_THE_DAY = ("start", "init", "materials", "draw", "score", "bracket", "serve", "show", "awards", "rebuild", "replay",
-                    "demo")
+ORDER_OF_THE_DAY = ("start", "init", "materials", "checkin", "draw", "score", "replace", "bracket", "serve", "show",
+                    "awards", "rebuild", "replay", "demo")
 DOCS_HINT = "文件格式（对局记录 JSON、event.toml、记分表各列）和退出码的说明：见项目文件夹里的 docs/"
 USAGE_HINT = "用法说明：shuangsheng --help，或 shuangsheng 命令 --help"
 

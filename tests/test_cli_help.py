@@ -68,7 +68,7 @@ def test_commands_are_listed_in_the_order_of_the_day():
     listed = re.findall(r"^  ([a-z]+) ", out.split("命令（按比赛当天的顺序）：")[1].split("选项：")[0], re.M)
     expected = [c for c in cli_help.ORDER_OF_THE_DAY if c in commands()]
     assert listed == expected + [c for c in commands() if c not in cli_help.ORDER_OF_THE_DAY]
-    assert listed[:5] == ["start", "init", "materials", "draw", "score"] and listed[-2:] == ["replay", "demo"]
+    assert listed[:5] == ["start", "init", "materials", "checkin", "draw"] and listed[-2:] == ["replay", "demo"]
 
 
 def test_a_command_added_later_is_listed_after_the_known_ones():
@@ -123,7 +123,7 @@ def test_a_mistyped_command_gets_a_clean_hint():
     assert result.returncode == 2
     lines = result.stderr.splitlines()
     assert lines[0] == "没有这个命令：scor。您要的是不是 score？"
-    assert lines[1] == "可用的命令：start、init、materials、draw、score、bracket、serve、show、awards、rebuild、replay、demo"
+    assert lines[1] == "可用的命令：start、init、materials、checkin、draw、score、replace、bracket、serve、show、awards、rebuild、replay、demo"
     assert "Did you mean" not in result.stderr and "'" not in result.stderr
 
 

@@ -13,8 +13,8 @@ HINT = "用法说明：shuangsheng --help，或 shuangsheng 命令 --help"
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["nosuch"], "没有这个命令：nosuch。\n可用的命令：start、init、materials、draw、score、bracket、serve、show、awards、rebuild、replay、demo"),
-        (["scor"], "没有这个命令：scor。您要的是不是 score？\n可用的命令：start、init、materials、draw、score、bracket、serve、show、awards、rebuild、replay、demo"),
+        (["nosuch"], "没有这个命令：nosuch。\n可用的命令：start、init、materials、checkin、draw、score、replace、bracket、serve、show、awards、rebuild、replay、demo"),
+        (["scor"], "没有这个命令：scor。您要的是不是 score？\n可用的命令：start、init、materials、checkin、draw、score、replace、bracket、serve、show、awards、rebuild、replay、demo"),
         (["draw", "--bogus"], "没有这个选项：--bogus"),
         (["draw", ".", "--bogus=3"], "没有这个选项：--bogus"),
         (["--bogus"], "没有这个选项：--bogus（选项写在命令后面，如 shuangsheng draw --seed 1）"),

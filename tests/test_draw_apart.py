@@ -114,3 +114,13 @@ def test_a_record_without_the_units_is_checked_with_teams_xlsx_and_says_so(tmp_p
     assert "对阵与记录一致。（没有记下这一轮抽签时的单位、种子" in out and "按现在报名表里的单位、种子重抽" in out
     workbook.write_teams(folder / TEAMS_FILE, [Team(t.id, t.players) for t in field()], force=True)
     assert "不一致" in cli("draw", folder, "--check", 1, code=1).output
+
+
+def test_a_round_drawn_with_units_apart_is_scored_without_being_called_edited(tmp_path: Path) -> None:
+    """The check that a round's pairings come out of its seed again draws with the units and seeds its draw kept
+    apart (as recorded), not with a plain lot: `score` of such a round is no "对阵表可能被改动过"."""
+    folder = new_event(tmp_path / "event", field())
+    cli("draw", folder, "--seed", 11)
+    fill(folder, 1)
+    out = cli("score", folder).output
+    assert "可能被改动过" not in out and "晋级" in out

@@ -95,7 +95,7 @@ def test_a_ledger_at_version_4_gains_what_each_draw_kept_apart(tmp_path: Path) -
         book.record_draw(old.round, {}, apart=apart)
         assert book.draws()[1].apart == apart
     db = sqlite3.connect(tmp_path / DB_NAME)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 5 == SCHEMA_VERSION
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 5
     db.close()
 
 

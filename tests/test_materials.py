@@ -57,10 +57,12 @@ def render(kind: str, event=None, teams=TEAMS, **kwargs) -> bytes:
         return docs.lots_pdf(event, len(teams) or 12, **common)
     if kind == "signoff":
         return docs.signoff_pdf(event, **common)
+    if kind == "signin":
+        return docs.signin_pdf(event, teams, **common)
     return docs.souvenir_pdf(event, teams, **common)
 
 
-KINDS = ("notice", "rules", "registration", "lots", "souvenir", "signoff")
+KINDS = ("notice", "rules", "registration", "lots", "souvenir", "signoff", "signin")
 
 
 @pytest.fixture(scope="module")
@@ -310,6 +312,24 @@ def test_souvenir_sheet_lists_every_player_with_team_and_signature_column(pdfs):
     assert "纪念品领取签收表" in text
 
 
+def test_signin_sheet_has_a_row_per_pair_by_number_with_unit_players_signature_and_time(pdfs):
+    text = text_of(pdfs["signin"])
+    assert "签到表" in text and "组号单位队员1队员2签名到场时间" in text
+    assert "上午8:30开始，开始10分钟后仍未报到的组，经比赛负责人确认按弃权论" in text
+    assert "01化学系王喆李堃" in text and "02赵赟钱玥" in text and "<b>&<b>&王孙昇" in text
+    assert text.index("01化学") < text.index("02赵赟") < text.index("04周琇") < text.index("06陈翀")  # number order
+    assert "候补组（" not in text
+
+
+def test_signin_sheet_lists_the_reserves_apart_in_their_order(tmp_path):
+    teams = (Team("12", ("候丙", "候丁")), Team("03", ("候甲", "候乙"), unit="化学系", reserve=True),
+             Team("01", ("王一", "王二")), Team("02", ("赵一", "赵二"), reserve=True))
+    text = text_of(render("signin", teams=teams))
+    main, reserves = text.split("候补组（有组弃权时，按下表顺序补入；到场也请签名）")
+    assert main.index("01王一") < main.index("12候丙") and "候甲" not in main
+    assert reserves.index("03化学系候甲候乙") < reserves.index("02赵一赵二")
+
+
 def test_lots_are_numbered_one_per_team(pdfs):
     text = text_of(pdfs["lots"])
     assert "共6张" in text and "沿虚线剪开" in text
@@ -342,10 +362,10 @@ def test_name_with_a_character_missing_from_the_font_is_warned():
 # --- build_all and the command ----------------------------------------------------------------------------------
 
 
-def test_build_all_writes_the_six_files_again_but_keeps_an_edited_one(tmp_path):
+def test_build_all_writes_the_seven_files_again_but_keeps_an_edited_one(tmp_path):
     built = build_all(tmp_path, default_event(), None, invariant=True)
     assert [p.name for p in built.paths] == [
-        "通知.pdf", "比赛规则.pdf", "报名表.pdf", "抽签签条.pdf", "纪念品领取签收表.pdf", "规则口径确认单.pdf"
+        "通知.pdf", "比赛规则.pdf", "报名表.pdf", "抽签签条.pdf", "纪念品领取签收表.pdf", "规则口径确认单.pdf", "签到表.pdf"
     ]
     assert all(p.read_bytes().startswith(b"%PDF") for p in built.paths)
     assert any("抽签签条先按12张打印" in w for w in built.warnings)

@@ -160,7 +160,8 @@ def ask(port: int, method: str, path: str) -> tuple[int, dict[str, str], bytes]:
 # What each handler answers this request: the handler's own answer, never the router's.
 ANSWERED = {("board", "page"): 200, ("board", "board"): 200, ("board", "favicon"): 204, ("page", "table_page"): 200,
             ("page", "desk_page"): 200, ("table", "read"): 200, ("table", "act"): 422, ("desk", "read"): 200,
-            ("desk", "clock"): 422, ("desk", "act"): 422,
+            ("desk", "clock"): 422, ("desk", "act"): 422, ("desk", "checkin_read"): 200, ("desk", "checkin"): 422,
+            ("desk", "replace_read"): 200, ("desk", "replace"): 422,
             # the console: without its session a page goes to the login (303), its JSON is 401, a POST not a form
             # 415, the ways in refuse what they were not given
             ("console", "home"): 303, ("console", "enter"): 403, ("console", "login_page"): 200,

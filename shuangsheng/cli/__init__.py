@@ -1,6 +1,6 @@
 """The `shuangsheng` command line (the console script `shuangsheng.cli:main`; `python -m shuangsheng` runs it too):
 thin commands that parse, make one library call and print, grouped by the day (`event`: init, materials, demo,
-replay; `rounds`: draw, score, awards, bracket, rebuild; `venue`: show, serve) on the one Typer `app` of `shared`.
+replay; `checkin`: checkin; `replace`: replace; `rounds`: draw, score, awards, bracket, rebuild; `venue`: show, serve) on the one Typer `app` of `shared`.
 `main` runs it: standard output that goes quiet once its reader has gone, usage mistakes in Chinese (exit 2), and
 the last line of defence around everything. Heavy imports stay inside the commands."""
 
@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 import typer
 
-from shuangsheng.cli import event, rounds, venue  # noqa: F401  (each registers its commands on `app`)
+from shuangsheng.cli import checkin, event, replace, rounds, venue  # noqa: F401  (each registers its commands on `app`)
 from shuangsheng.cli.shared import app, crash
 from shuangsheng.cli_help import usage_message
 

@@ -47,7 +47,7 @@ def materials(
     lots: Annotated[int | None, typer.Option("--lots", metavar="张数", parser=WholeNumber(1, 512), help="抽签签条张数，1–512（默认等于参赛组数）")] = None,
     force: Annotated[bool, typer.Option("--force", help="覆盖被改动过的 PDF")] = False,
 ) -> None:
-    """打印材料：通知、比赛规则、规则口径确认单、报名表、抽签签条、纪念品领取签收表（PDF）。"""
+    """打印材料：通知、比赛规则、规则口径确认单、报名表、抽签签条、纪念品领取签收表、签到表（PDF）。"""
     from shuangsheng.render.report import next_after_materials
     from shuangsheng.storage.names import TEAMS_FILE as TEAMS
     from shuangsheng.usecases.materials import make_materials

@@ -179,7 +179,7 @@ def awards(
             written = None
             if chart.placings.complete:
                 written = write_awards(folder, chart, state.event, day=state.event.print.award_date,
-                                       per_player=per_player, force=force)
+                                       per_player=per_player, replaced=state.replaced, force=force)
     except UserError as exc:
         fail(exc.messages, as_json=exc.as_json() if json_out else None)
     if json_out:

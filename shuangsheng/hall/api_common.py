@@ -226,8 +226,16 @@ class Seating:
             return value
 
     def rules(self):  # -> RuleSet
-        return self._cached(EVENT_FILE, lambda _: event_file.load(self.folder).rules,
-                            lambda: event_file.default_event().rules)
+        return self.event().rules
+
+    def event(self):  # -> Event
+        """event.toml as last read well (its defaults before it ever was)."""
+        return self._cached(EVENT_FILE, lambda _: event_file.load(self.folder), event_file.default_event)
+
+    def teams(self) -> tuple[Team, ...]:
+        """teams.xlsx's pairs in row order, as last read well (none before it ever was)."""
+        listed = self._cached(TEAMS_FILE, _read_teams, dict)
+        return tuple(listed.values()) if isinstance(listed, dict) else ()
 
     def players(self, record: DrawRecord, team: str) -> tuple[str, ...]:
         if team in record.names:

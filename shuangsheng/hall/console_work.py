@@ -260,7 +260,7 @@ def awards_work(folder: Path, *, per_player: bool) -> Work:
             report(Step("正在排版晋级图、成绩公告和荣誉证书……", 2, 3))
             if chart.placings.complete:
                 written = write_awards(folder, chart, state.event, day=state.event.print.award_date,
-                                       per_player=per_player)
+                                       per_player=per_player, replaced=state.replaced)
             else:
                 written = write_bracket(folder, chart, state.event)
         lines = [*placings_text(chart.placings, state.team_map).splitlines(), *state.notes, *written.warnings]

@@ -1,6 +1,8 @@
 """The desk API of `serve` (docs/table-api.md, 裁判台): `GET /api/desk`, `POST /api/desk/clock` and
 `POST /api/desk/t/<table>/minutes | reopen | confirm | early_end |
-paper_rules`, every call with `X-Desk-PIN`.
+paper_rules`, every call with `X-Desk-PIN`; and 报到, `GET`/`POST /api/desk/checkin…`, and 换人, `GET`/`POST
+/api/desk/replace`, answered by `shuangsheng.hall.desk_checkin` and `shuangsheng.hall.desk_replace` once the refusals
+below are passed.
 
 Thin, like the table API beside it (`shuangsheng.hall.hall`): `DeskApi.handle` takes a parsed `Request` and refuses, in this
 order, a `Host` not ours (421), an address other than the PC itself (127.0.0.1, ::1, or an address the server is
@@ -31,7 +33,7 @@ from collections.abc import Callable, Collection
 from http import HTTPStatus
 from pathlib import Path
 
-from shuangsheng.hall import board
+from shuangsheng.hall import board, desk_checkin, desk_replace
 from shuangsheng.hall.api_common import (
     NOT_READY,
     BadBody,
@@ -187,6 +189,11 @@ class DeskApi:
                 return bad.reply
 
         def attempt(_moved: bool) -> Reply:  # a redrawn round is looked up again as any try
+            if answer in ("replace_read", "replace"):  # 换人 (hall/desk_replace.py)
+                return desk_replace.answer(self.ledger, self.clock(), answer == "replace", body, request.address)
+            if answer in ("checkin_read", "checkin"):  # 报到 (hall/desk_checkin.py)
+                kind = "read" if answer == "checkin_read" else params.get("action", "team")
+                return desk_checkin.answer(self.ledger, self.seating, self.now(), kind, body, request.address)
             if answer == "read":
                 return self._read()
             if answer == "clock":
@@ -216,7 +223,8 @@ class DeskApi:
 
     # --- reading ---
 
-    def _now(self) -> dt.datetime:
+    def now(self) -> dt.datetime:
+        """The PC's time now, as the desk's clock reads it (injected in tests)."""
         return parse_time(self.clock())
 
     def _read(self) -> Reply:
@@ -230,7 +238,7 @@ class DeskApi:
         return self._round(book) | {"tv_sound": self.screens.report()}
 
     def _round(self, book: Ledger) -> dict[str, object]:
-        now = self._now()
+        now = self.now()
         record = current_draw(book)
         if record is None:
             return desk.desk_json(None, None, now)

@@ -58,6 +58,11 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/api/desk/", "desk", "read"),
     Route("POST", "/api/desk/clock", "desk", "clock"),
     Route("POST", "/api/desk/t/{table}/{action:minutes|reopen|confirm|early_end|paper_rules}", "desk", "act"),
+    Route("GET", "/api/desk/checkin", "desk", "checkin_read"),  # 报到: the check-in before round 1
+    Route("POST", "/api/desk/checkin", "desk", "checkin"),  # a team arrived, or its arrival taken back
+    Route("POST", "/api/desk/checkin/{action:forfeit|close|open}", "desk", "checkin"),
+    Route("GET", "/api/desk/replace", "desk", "replace_read"),  # 换人: the players replaced so far
+    Route("POST", "/api/desk/replace", "desk", "replace"),  # a player replaced mid-event
     # the organiser's console (`shuangsheng.hall.console`): only the PC itself, behind its session
     Route("GET", "/console", "console", "home"),
     Route("GET", "/console/enter", "console", "enter"),  # ?token=…: the launcher's browser let in

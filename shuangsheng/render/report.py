@@ -7,9 +7,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shuangsheng.game.match import MatchResult, result_summary
+from shuangsheng.knockout.checkin import (
+    CheckinDecision,
+    Field,
+    Made,
+    Phase,
+    Press,
+    Status,
+    Verdict,
+    phase_of,
+    round_one_field,
+)
 from shuangsheng.knockout.knockout import Pairing, is_final
 from shuangsheng.knockout.placings import Placings
-from shuangsheng.knockout.teams import Team, team_label
+from shuangsheng.knockout.teams import Team, team_label, team_name
 from shuangsheng.render.results import NextStep
 from shuangsheng.table.desk import DeskNext, NextAction
 from shuangsheng.table.record import Source
@@ -18,7 +29,7 @@ from shuangsheng.vocabulary.errors import SHOWN_PROBLEMS
 from shuangsheng.vocabulary.text import command_line, pad, width
 
 if TYPE_CHECKING:  # only their types are needed here (the workbook's reads a spreadsheet library)
-    from shuangsheng.render.reports import DrawCheck, DrawReport, MatchScore, RoundScore
+    from shuangsheng.render.reports import CheckinReport, DrawCheck, DrawReport, MatchScore, RoundScore
     from shuangsheng.render.results import Progress
     from shuangsheng.storage.workbook.verify import Verification
 
@@ -98,11 +109,75 @@ def draw_text(report: DrawReport, folder: Path | None = None) -> str:
     if report.meetings:
         lines.append("纸签抽出的对阵中，以下各桌同单位或种子相遇（纸签不做调整，如要避开请重新抽纸签）：")
         lines += [f"  {m}" for m in report.meetings]
+    lines += field_lines(report.field, report.teams)
     if report.reserves:
         lines.append(f"候补组（不参加抽签）：{'、'.join(team_label(report.teams, t) for t in report.reserves)}")
     if report.note:
         lines.append(report.note)
     return "\n".join(lines)
+
+
+def field_lines(field: Field | None, teams: Mapping[str, Team]) -> list[str]:
+    """Round 1 drawn after 报到: the pairs 弃权 (not checked in) and the reserves who took their places."""
+    if field is None:
+        return []
+    lines = [f"报到后抽签：{len(field.pool)}组参加第1轮"]
+    if field.absent:
+        lines.append(f"弃权（未报到）：{'、'.join(team_label(teams, t) for t in field.absent)}")
+    if field.reserves_in:
+        lines.append(f"候补补入：{'、'.join(team_label(teams, t) for t in field.reserves_in)}")
+    return lines
+
+
+def checkin_text(report: CheckinReport) -> str:
+    """`shuangsheng checkin`: what each press did, where check-in stands, and what comes next."""
+    checkin, where, folder = report.checkin, report.where, report.folder
+    lines = [_press_line(made, decision) for made, decision in report.done]
+    teams = {t.id: t for t in where.teams}
+    regular = [t for t in where.teams if not t.reserve]
+    arrived = [t.id for t in where.teams if checkin.team(t.id).status is Status.ARRIVED]
+    phase = phase_of(checkin, where.drawn)
+    lines.append(f"报到：{PHASE_WORDS[phase]}；已报到 {sum(t.id in arrived for t in regular)}/{len(regular)} 组"
+                 + (f"，候补到了 {sum(t.reserve and t.id in arrived for t in where.teams)} 组" if any(
+                     t.reserve for t in where.teams) else ""))
+    waiting = [t.id for t in regular if checkin.team(t.id).status is Status.WAITING]
+    forfeit = [t.id for t in regular if checkin.team(t.id).status is Status.FORFEIT]
+    if forfeit:
+        lines.append(f"弃权：{'、'.join(team_label(teams, t) for t in forfeit)}")
+    if waiting and phase is Phase.OPEN:
+        lines.append(f"还没有报到（{len(waiting)}组）：{'、'.join(team_label(teams, t) for t in waiting)}")
+        lines.append(f"{where.late.said(where.now)}以后，没有到的组可以判弃权：{command_line('checkin', folder)} --absent 组号")
+    if phase is Phase.CLOSED:
+        lines += field_lines(round_one_field(where.teams, checkin), teams)
+    lines.append(_checkin_next(phase, bool(waiting), folder))
+    return "\n".join(lines)
+
+
+PHASE_WORDS = {Phase.NOT_STARTED: "还没有开始（还没有一组报到；不用报到时第1轮照常按报名表抽签）", Phase.OPEN: "进行中",
+               Phase.CLOSED: "已结束", Phase.DRAWN: "已结束（第1轮已经抽签）"}
+
+
+def _press_line(made: Made, decision: CheckinDecision) -> str:
+    what = {Press.ARRIVE: "报到", Press.UNDO: "撤销报到", Press.FORFEIT: "判弃权", Press.CLOSE: "结束报到",
+            Press.OPEN: "重新开始报到"}[made.press]
+    who = f"{team_name(made.team)} " if made.team else ""
+    if decision.verdict is Verdict.CHANGED:
+        return f"已记下：{who}{what}"
+    if decision.verdict is Verdict.SAME:
+        return f"不用改：{who}{what}（已经是这样）"
+    return f"没有记下：{who}{what}——{decision.errors[0].message if decision.errors else ''}"
+
+
+def _checkin_next(phase: Phase, waiting: bool, folder: Path) -> str:
+    if phase is Phase.OPEN and waiting:
+        return "下一步：等没到的组报到，或到时判弃权；都处理完后结束报到：" + command_line("checkin", folder) + " --close"
+    if phase is Phase.OPEN:
+        return f"下一步：各组都已报到，结束报到：{command_line('checkin', folder)} --close，然后抽第1轮：{command_line('draw', folder)}"
+    if phase is Phase.CLOSED:
+        return f"下一步：抽第1轮：{command_line('draw', folder)}"
+    if phase is Phase.NOT_STARTED:
+        return f"下一步：各组到场时报到：{command_line('checkin', folder)} --arrived 组号（多个组号用逗号隔开）"
+    return "第1轮已经抽签，报到已经结束"
 
 
 def redo_lines(report: DrawReport) -> list[str]:

@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING, Protocol
 from shuangsheng.game.hands import Hand
 from shuangsheng.game.match import MatchResult
 from shuangsheng.knockout.advance import Advancement
+from shuangsheng.knockout.checkin import Checkin, CheckinDecision, Field, Made, Situation, Verdict
 from shuangsheng.knockout.knockout import MatchOutcome, Round
 from shuangsheng.knockout.teams import Team
 from shuangsheng.table.record import Source, TableRecord
+from shuangsheng.vocabulary.errors import Issue
 
 if TYPE_CHECKING:  # storage's records these hold (they live with the event folder's readers)
     from shuangsheng.storage.event import Event
@@ -107,6 +109,7 @@ class DrawReport:
     apart: str = ""  # which units and seeds the draw kept apart, one line ('' : none); the draw sheet prints it
     meetings: tuple[str, ...] = ()  # paper lots: each same-unit or seed-against-seed match they produced
     reserves: tuple[str, ...] = ()  # round 1: the 候补 pairs of teams.xlsx, not drawn
+    field: Field | None = None  # round 1 drawn after 报到: the pairs 弃权 and the reserves who came in
 
 
 @dataclass(frozen=True)
@@ -144,4 +147,20 @@ class ScoreReport:
     notes: tuple[str, ...] = ()  # what the user should know (a filled copy saved beside the round workbook)
     rules_held: bool = False  # a [rules] change would alter a scored round and was not accepted
     redo: int | None = None  # the later round drawn with other teams than this round now sends on (`draw --redo`)
+    field: Field | None = None  # round 1 drawn after 报到: the pairs 弃权 and the reserves who came in
 
+
+@dataclass(frozen=True)
+class CheckinReport:
+    """`shuangsheng checkin`: each press with what became of it, and the check-in after them."""
+
+    done: tuple[tuple[Made, CheckinDecision], ...]
+    checkin: Checkin
+    where: Situation
+    folder: Path
+
+    @property
+    def refused(self) -> tuple[Issue, ...]:
+        """Why each press refused was (the command exits 1 when any was)."""
+        return tuple(issue for _, decision in self.done
+                     if decision.verdict not in (Verdict.CHANGED, Verdict.SAME) for issue in decision.errors)

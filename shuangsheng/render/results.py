@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from shuangsheng.knockout.checkin import Field
 from shuangsheng.knockout.knockout import is_final, round_title
 from shuangsheng.knockout.teams import Team
 from shuangsheng.table.record import TableRecord
@@ -58,14 +59,16 @@ class RoundResults:
     next_step: NextStep
     teams: Mapping[str, Team]
     verification: Verification | None = None  # score --verify: the comparison with a second entry
+    field: Field | None = None  # round 1 drawn after 报到: the pairs 弃权 and the reserves who came in
 
     def tables_with(self, status: TableStatus) -> tuple[TableRecord, ...]:
         return tuple(t for t in self.tables if t.status is status)
 
 
 def round_results(score: RoundScore, teams: Mapping[str, Team],
-                  verification: Verification | None = None) -> RoundResults:
-    """The round as scored (and, with `verification`, as compared with a second entry), ready to render."""
+                  verification: Verification | None = None, field: Field | None = None) -> RoundResults:
+    """The round as scored (and, with `verification`, as compared with a second entry; with `field`, round 1's
+    check-in), ready to render."""
     r = score.round
     tables = tuple(m.record for m in score.matches)
     adv = score.advancement
@@ -92,4 +95,5 @@ def round_results(score: RoundScore, teams: Mapping[str, Team],
         next_step=step,
         teams=dict(teams),
         verification=verification,
+        field=field if field is not None and field.changed else None,
     )

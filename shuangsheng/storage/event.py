@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shuangsheng.game.rules import RulesError, RuleSet
+from shuangsheng.knockout.checkin import DEFAULT_LATE_MINUTES, LateRule, clock_time
 from shuangsheng.knockout.formats import AvoidSameUnit, Byes, ThirdPlace  # re-exported: event.Byes, event.ThirdPlace
 from shuangsheng.storage import files
 from shuangsheng.storage.names import EVENT_FILE
@@ -77,6 +78,13 @@ class Event:
     avoid_same_unit: AvoidSameUnit = AvoidSameUnit.FIRST_ROUND
     print: PrintOptions = field(default_factory=PrintOptions)
     serve: ServeOptions = field(default_factory=ServeOptions)
+    late_minutes: int = DEFAULT_LATE_MINUTES  # [format]: a pair not there this long after start_time may be 弃权
+
+    @property
+    def late_rule(self) -> LateRule:
+        """When a pair that has not checked in may be confirmed 弃权 (start_time is checked as H:MM when read; an
+        Event made otherwise with another text counts from 8:30)."""
+        return LateRule(clock_time(self.start_time) or dt.time(8, 30), self.late_minutes)
 
 
 def default_text() -> str:
@@ -174,7 +182,7 @@ def parse(text: str, *, source: str) -> Event:
         participants=reader.text(ev, "event", "participants"),
         date=reader.text(ev, "event", "date"),
         date_note=reader.text(ev, "event", "date_note", ""),
-        start_time=reader.text(ev, "event", "start_time"),
+        start_time=_start_time(reader, ev),
         venue=reader.text(ev, "event", "venue"),
         registration=Registration(
             mode=reader.text(reg, "registration", "mode", "两人一组，自由组合报名参赛"),
@@ -200,6 +208,7 @@ def parse(text: str, *, source: str) -> Event:
             award_date=reader.optional_date(prn, "print", "award_date"),
         ),
         serve=_serve_options(reader, srv),
+        late_minutes=reader.count(fmt, "format", "late_minutes", DEFAULT_LATE_MINUTES),
     )
     reader.unknown_keys()
     if not reader.problems and event.registration.end < event.registration.start:
@@ -256,6 +265,18 @@ def _avoid_same_unit(reader: _Reader, fmt: dict) -> AvoidSameUnit:
     except ValueError:
         reader.at("format", "avoid_same_unit", f'应为 "round1" 或 "every_round"，实际为 {rule!r}')
         return AvoidSameUnit.FIRST_ROUND
+
+
+def _start_time(reader: _Reader, ev: dict) -> str:
+    """[event] start_time as H:MM ('8:30'; full-width digits and colon are taken as typed): 报到's late time counts
+    from it."""
+    text = reader.text(ev, "event", "start_time")
+    start = clock_time(text)
+    if start is None:
+        if text:
+            reader.problem(f'[event] start_time：应为时:分，如 "8:30" 或 "14:00"，实际为 {shown(text)}')
+        return text
+    return f"{start.hour}:{start.minute:02d}"
 
 
 def _serve_options(reader: _Reader, table: dict) -> ServeOptions:

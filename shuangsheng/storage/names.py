@@ -113,7 +113,8 @@ REGISTRATION = "报名表.pdf"
 LOTS = "抽签签条.pdf"
 SOUVENIR = "纪念品领取签收表.pdf"
 SIGNOFF = "规则口径确认单.pdf"
-MATERIALS = (NOTICE, RULES, REGISTRATION, LOTS, SOUVENIR, SIGNOFF)
+SIGNIN = "签到表.pdf"
+MATERIALS = (NOTICE, RULES, REGISTRATION, LOTS, SOUVENIR, SIGNOFF, SIGNIN)
 
 
 # --- each round's papers (`draw`, `score`) and its 扫码单 (`serve --lan`) ---

@@ -55,7 +55,7 @@ def bracket_of(state: EventFolder, scores: Sequence[RoundScore]) -> Bracket:
         chart = build_bracket(
             [s.round for s in scores],
             outcomes_by_round(scores),
-            state.teams,
+            tuple(state.team_map.values()),  # each pair as it finished (players replaced mid-event)
             levels=levels,
             unchecked={(s.round.number, m.match.table) for s in scores for m in s.matches if m.unchecked},
             title=state.event.title,

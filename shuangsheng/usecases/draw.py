@@ -15,6 +15,7 @@ from shuangsheng.game.rules import RuleSet, TieBreak
 from shuangsheng.knockout import knockout
 from shuangsheng.knockout.advance import NextRound, RoundNotDecided, next_round
 from shuangsheng.knockout.apart import NOTHING_APART, Apart, meetings
+from shuangsheng.knockout.checkin import Field
 from shuangsheng.knockout.draw import draw_from_lots, draw_round
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.knockout.placings import prize_note
@@ -29,6 +30,7 @@ from shuangsheng.storage.names import TEAMS_FILE, round_path
 from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.table import codes as entry_codes
 from shuangsheng.table.status import TableStatus
+from shuangsheng.usecases.checkin import field_for_draw
 from shuangsheng.usecases.folder import (
     EventFolder,
     TournamentError,
@@ -79,7 +81,7 @@ def draw_next(folder: Path, *, seed: int | None = None, lots: Path | None = None
         return replace(report, restored=restored)
 
     for _ in range(DRAW_TRIES - 1):
-        with contextlib.suppress(EntriesMoved):  # a phone entered something meanwhile: read and computed again
+        with contextlib.suppress(EntriesMoved, CheckinMoved):  # a phone or the desk meanwhile: computed again
             return once()
     try:
         return once()
@@ -100,6 +102,15 @@ class EntriesMoved(TournamentError):
         super().__init__([f"抽签时，手机刚为第{number}轮录入了新的记录（扫码录分）；这次抽签用的是录入之前的成绩，"
                           "所以没有记下，也没有生成任何文件"],
                          hint=f"请再运行一次 {command_line('draw', folder, *typed)}，按最新的成绩抽签")
+
+
+class CheckinMoved(TournamentError):
+    """A check-in mark was added after `draw` read the check-in and before it recorded round 1: nothing recorded,
+    nothing written (`draw_next` reads everything again)."""
+
+    def __init__(self, folder: Path):
+        super().__init__(["抽签时，裁判台刚改了报到；这次抽签用的是改动之前的报到，所以没有记下，也没有生成任何文件"],
+                         hint=f"请再运行一次 {command_line('draw', folder)}")
 
 
 def _unchanged(book: Ledger, state: EventFolder) -> None:
@@ -204,7 +215,8 @@ def complete_draw(state: EventFolder, book: Ledger, record: DrawRecord) -> DrawR
     note = prize_note(drawn, state.event.third_place)
     apart = record.apart.description() if drawn.seed is not None else ""
     return DrawReport(round=drawn, path=path, seed_generated=False, backup=None, title=title, note=note, teams=teams,
-                      event=state.event, resumed=True, codes=table_codes(book, record.id, drawn), apart=apart)
+                      event=state.event, resumed=True, codes=table_codes(book, record.id, drawn), apart=apart,
+                      field=record.field)
 
 
 def _read_lots(lots: Path) -> tuple[tuple[str, int], ...]:
@@ -218,7 +230,8 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
               entries: Sequence[tuple[str, int]] | None = None, referee: Referee | None = None,
               meanwhile: Meanwhile = nothing_meanwhile) -> tuple[DrawReport, int]:
     folder = state.path
-    nxt = _next_round(state)
+    field, checked_in = field_for_draw(folder, book, state.teams) if not state.rounds else (None, 0)
+    nxt = _next_round(state, field)
     meanwhile("computed")
     generated = seed is None and lots is None
     try:
@@ -233,36 +246,48 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
     teams = state.team_map
     with book.atomic():  # the draw and its codes, only on the results it was computed from: all or nothing
         _unchanged(book, state)
+        if not state.rounds and len(book.checkin_rows()) != checked_in:
+            raise CheckinMoved(folder)
         applied = nxt.apart if entries is None else NOTHING_APART  # paper lots are as drawn in the room
         draw_id = book.record_draw(drawn, {t: teams[t].players for t in drawn.pool if t in teams},
                                    format={"third_place": state.event.third_place.value, "byes": state.event.byes.value,
-                                           "avoid_same_unit": state.event.avoid_same_unit.value}, apart=applied)
+                                           "avoid_same_unit": state.event.avoid_same_unit.value}, apart=applied,
+                                   field=field)
         codes = table_codes(book, draw_id, drawn)
     typed = referee(drawn) if referee is not None else None
     workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules), typed=typed,
                          record=functools.partial(book.record_bytes, path))
     note = prize_note(drawn, state.event.third_place)
     met = tuple(meetings(((p.a, p.b) for p in drawn.pairings), nxt.apart)) if entries is not None else ()
-    reserves = tuple(t.id for t in state.teams if t.reserve) if drawn.number == 1 else ()
+    reserves = tuple(t.id for t in state.teams if t.reserve and t.id not in drawn.pool) if drawn.number == 1 else ()
     report = DrawReport(round=drawn, path=path, seed_generated=generated, backup=None, title=nxt.title, note=note,
                         teams=teams, event=state.event, lots=lots, codes=codes, apart=applied.description(),
-                        meetings=met, reserves=reserves)
+                        meetings=met, reserves=reserves, field=field)
     return report, draw_id
 
 
 def next_draw(folder: Path) -> NextRound:
-    """What `draw` would draw next in `folder` (its number and pool), or the TournamentError it would refuse with."""
-    return _next_round(open_folder(folder, drawing=True))
+    """What `draw` would draw next in `folder` (its number and pool: round 1's after 报到), or the TournamentError it
+    would refuse with."""
+    state = open_folder(folder, drawing=True)
+    field = None
+    book = Ledger.readable(folder) if not state.rounds else None
+    if book is not None:
+        with book:
+            field, _ = field_for_draw(folder, book, state.teams)
+    return _next_round(state, field)
 
 
-def _next_round(state: EventFolder) -> NextRound:
-    """What to draw next; with the last round not decided, every match that holds it up and what to do."""
+def _next_round(state: EventFolder, field: Field | None = None) -> NextRound:
+    """What to draw next; with the last round not decided, every match that holds it up and what to do. Round 1
+    is drawn from `field` (check-in's), else from every pair that is not a reserve (候补)."""
     folder = state.path
     scores = state.scores()
     stop_if_stale(folder, scores)
     rounds = [s.round for s in scores]
-    ids = list(rounds[0].pool) if rounds else [t.id for t in state.teams if not t.reserve]  # 候补 pairs are not drawn
-    apart = Apart.of(t for t in state.teams if not t.reserve)
+    ids = list(rounds[0].pool) if rounds else list(field.pool) if field is not None else [
+        t.id for t in state.teams if not t.reserve]
+    apart = Apart.of(t for t in state.teams if t.id in set(ids))
     try:
         nxt = next_round(ids, rounds, outcomes_by_round(scores), apart=apart,
                          avoid_same_unit=state.event.avoid_same_unit, **format_options(state.event))
@@ -373,7 +398,7 @@ def _with_units_now(folder: Path, plain: Round, target: Round, previous_byes: Se
     lot does not reproduce: drawn again with the units and seeds teams.xlsx has now, kept when that reproduces it
     (and said); else the plain lot, whose difference `check_draw` names."""
     try:
-        now = Apart.of(t for t in workbook.read_teams(folder / TEAMS_FILE) if not t.reserve).among(target.pool)
+        now = Apart.of(workbook.read_teams(folder / TEAMS_FILE)).among(target.pool)  # a reserve who came in too
     except (workbook.WorkbookError, OSError):
         return plain, ""
     if not now:

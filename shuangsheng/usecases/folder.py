@@ -14,9 +14,11 @@ from typing import TypedDict
 
 from shuangsheng.game.rules import RuleSet
 from shuangsheng.knockout import knockout
+from shuangsheng.knockout.apart import NOTHING_APART
 from shuangsheng.knockout.draw import draw_round
 from shuangsheng.knockout.formats import Byes, ThirdPlace
 from shuangsheng.knockout.knockout import Round
+from shuangsheng.knockout.replacement import Replacement, finished_pair, replaced_players
 from shuangsheng.knockout.teams import Team
 from shuangsheng.render.reports import RoundScore
 from shuangsheng.storage import event as event_file
@@ -63,6 +65,7 @@ class EventFolder:
     rounds: tuple[RoundSheet, ...]
     notes: tuple[str, ...] = ()  # what every command should say (a team renamed or deleted after the draw, …)
     rules_changes: tuple[RulesChange, ...] = ()  # scored rounds kept under the rules they were scored with
+    replacements: tuple[Replacement, ...] = ()  # players replaced mid-event (event.db), in the order made
     # round → (its draw's id, `Ledger.entries_mark` of the phone entries read with it): what a draw computed from
     # this reading checks in the transaction that records it (`_unchanged`)
     entry_marks: Mapping[int, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
@@ -76,7 +79,15 @@ class EventFolder:
 
     @property
     def team_map(self) -> dict[str, Team]:
-        return {t.id: t for t in self.teams}
+        """Every team by id, each pair as it stands after the players replaced (as it finished: what the papers
+        show); `teams` keeps the pairs as drawn."""
+        return {t.id: finished_pair(t, self.replacements) for t in self.teams}
+
+    @property
+    def replaced(self) -> dict[str, tuple[str, ...]]:
+        """The players who played for a pair and were replaced, by team (the certificates name them)."""
+        found = {t.id: replaced_players(t, self.replacements) for t in self.teams}
+        return {team: players for team, players in found.items() if players}
 
     def rules_for(self, number: int) -> RuleSet:
         """The rules round `number` is scored under: the current ones, unless a change since it was scored would
@@ -146,14 +157,16 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
     if problems:
         raise TournamentError(problems)
     assert event is not None
-    problems.extend(_draw_problems(rounds))
+    problems.extend(_draw_problems(rounds, draws))
     problems.extend(_format_problems(folder, event, draws))
     teams, notes, unlisted = _teams_of_the_draw(teams, rounds, draws)
     problems.extend(unlisted)
     if problems:
         raise TournamentError(problems)
+    replacements = recorded_replacements(folder) if draws else ()
+    notes += [f"换人：{made.said()}" for made in replacements]
     state = EventFolder(path=folder, event=event, teams=teams, rounds=tuple(rounds), notes=tuple(notes),
-                        entry_marks=marks)
+                        entry_marks=marks, replacements=replacements)
     changes = _rules_changes(state, draws) if not accept_rules else ()
     if changes:
         state = replace(state, rules_changes=changes, notes=(*state.notes, rules_note_text(folder, changes)))
@@ -224,7 +237,8 @@ def _teams_of_the_draw(listed: tuple[Team, ...], rounds: Sequence[RoundSheet],
         else:
             problems.append(f"{TEAMS_FILE}：{team_id_name(team_id)}已经抽签参赛，报名表里却没有这一行（也没有抽签时的记录）；"
                             "请把这一行补回报名表（没有队员姓名，不能打印对阵表和奖状）")
-    added = [t for t in listed if t.id not in set(pool) and not t.reserve]  # a 候补 pair was never drawn
+    absent = set(draws[1].field.absent) if 1 in draws and draws[1].field is not None else set()  # 弃权 at 报到
+    added = [t for t in listed if t.id not in set(pool) and not t.reserve and t.id not in absent]  # nor a 候补 pair
     if added:
         notes.append(f"报名表里的{'、'.join(team_id_name(t.id) for t in added)}是第1轮抽签之后加的，不在本次比赛的对阵里："
                      "已经抽签的淘汰赛不能再加组，这一组不参加本次比赛的抽签、名次和奖状；如果是误加，请从报名表删去这一行；"
@@ -277,8 +291,9 @@ def rules_note_text(folder: Path, changes: Sequence[RulesChange]) -> str:
             f"没有改动；如确要按新规则重新计分，运行 shuangsheng score {folder} --accept-rules（会记入 event.db 的日志）")
 
 
-def _draw_problems(rounds: Sequence[RoundSheet]) -> list[Issue]:
-    """Each round drawn by seed must come out the same when drawn again from its stored seed and list."""
+def _draw_problems(rounds: Sequence[RoundSheet], draws: Mapping[int, DrawRecord]) -> list[Issue]:
+    """Each round drawn by seed must come out the same when drawn again from its stored seed and list (with the
+    units and seeds event.db recorded that its draw kept apart)."""
     problems: list[Issue] = []
     for i, sheet in enumerate(rounds):
         r = sheet.round
@@ -286,9 +301,12 @@ def _draw_problems(rounds: Sequence[RoundSheet]) -> list[Issue]:
             continue
         third = next(((p.a, p.b) for p in r.pairings if p.third_place), None)
         byes = knockout.byes_so_far([s.round for s in rounds[:i]])
+        recorded = draws.get(r.number)
+        apart = recorded.apart if recorded is not None and same_draw(recorded.round, r) else NOTHING_APART
         try:
             again = draw_round(
-                r.number, r.pool, seed=r.seed, byes=len(r.byes), previous_byes=byes, third_place_match=third
+                r.number, r.pool, seed=r.seed, byes=len(r.byes), previous_byes=byes, third_place_match=third,
+                apart=apart,
             )
         except knockout.KnockoutError as exc:
             problems.extend(located(exc.issues, sheet.path.name, MATCHES_SHEET))
@@ -312,6 +330,15 @@ def recorded_draws(folder: Path) -> dict[int, DrawRecord]:
         return {}
     with book:
         return book.draws()
+
+
+def recorded_replacements(folder: Path) -> tuple[Replacement, ...]:
+    """The players replaced mid-event, as event.db holds them (none without a readable one)."""
+    book = Ledger.readable(folder)
+    if book is None:
+        return ()
+    with book:
+        return book.replacements()
 
 
 def _missing_round(folder: Path, number: int, record: DrawRecord) -> str:

@@ -1,4 +1,4 @@
-"""`materials`: the six printed materials written into the event folder (`shuangsheng.usecases.papers.materials`),
+"""`materials`: the seven printed materials written into the event folder (`shuangsheng.usecases.papers.materials`),
 from event.toml and the team list as it stands — a list with mistakes prints blank forms and says what to fix."""
 
 from __future__ import annotations

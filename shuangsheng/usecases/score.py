@@ -99,6 +99,7 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
         score=scored, checked=checked_path(sheet.path), teams=state.team_map, event=state.event,
         verification=verification, notes=tuple(notes), rules_held=bool(state.rules_changes),
         redo=number + 1 if correction else None,
+        field=draws[1].field if number == 1 and 1 in draws else None,
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,20 +38,26 @@ class Certificate:
     prize: str
     team: str
     names: tuple[str, ...]
+    also: tuple[str, ...] = ()  # players replaced mid-event who played for the pair before (named besides)
 
 
-def certificates(placings: Placings, teams: Sequence[Team], *, per_player: bool = False) -> tuple[Certificate, ...]:
-    """One per prize-winning team (一等奖, 二等奖, each 三等奖), or one per player of those teams."""
+def certificates(placings: Placings, teams: Sequence[Team], *, per_player: bool = False,
+                 replaced: Mapping[str, Sequence[str]] | None = None) -> tuple[Certificate, ...]:
+    """One per prize-winning team (一等奖, 二等奖, each 三等奖), or one per player of those teams. `teams` are the pairs
+    as they finished; `replaced`, by team, the players who played for a pair and were replaced mid-event: a team's
+    certificate names them besides, and with `per_player` each gets one too."""
     by_id = {t.id: t for t in teams}
+    replaced = replaced or {}
     out = []
     for prize, team_id in prize_rows(placings):
         if team_id is None:
             continue
         players = by_id[team_id].players if team_id in by_id else ()
+        also = tuple(replaced.get(team_id, ()))
         if per_player:
-            out += [Certificate(prize, team_id, (name,)) for name in players]
+            out += [Certificate(prize, team_id, (name,)) for name in (*players, *also)]
         else:
-            out.append(Certificate(prize, team_id, tuple(players)))
+            out.append(Certificate(prize, team_id, tuple(players), also))
     return tuple(out)
 
 
@@ -115,7 +121,7 @@ class _Row:
 
 def certificates_pdf(
     placings: Placings, teams: Sequence[Team], event: Event, *, day: dt.date | None, per_player: bool = False,
-    fonts: FontSet | None = None, formal: Sequence[FontSpec] | None = None, template_dir: Path | None = None,
+    replaced: Mapping[str, Sequence[str]] | None = None, fonts: FontSet | None = None, formal: Sequence[FontSpec] | None = None, template_dir: Path | None = None,
     invariant: bool = False,
 ) -> bytes:
     """荣誉证书, A4 landscape, one page each, to be framed: a red-and-gold border, the title in red, the recipients'
@@ -135,10 +141,10 @@ def certificates_pdf(
     canvas.setAuthor("shuangsheng")
     canvas.setCreator("shuangsheng")
     date = award_date_text(event, day)
-    for k, cert in enumerate(certificates(placings, teams, per_player=per_player), start=1):
+    for k, cert in enumerate(certificates(placings, teams, per_player=per_player, replaced=replaced), start=1):
         number = certificate_number(event, day, k)
         context = {"prize": cert.prize, "team": team_name(cert.team), "names": "、".join(cert.names),
-                   "date": date, "number": number}
+                   "also": "、".join(cert.also), "date": date, "number": number}
         wording = render("certificate.j2", event, template_dir, context)
         check_kinds(wording, CERTIFICATE_KINDS, (CERT_NAMES, CERT_PRIZE))
         _certificate_border(canvas, page_w, page_h)

@@ -1,4 +1,4 @@
-"""The event documents: 通知, 比赛规则, 规则口径确认单, 报名表, 抽签签条, 纪念品领取签收表.
+"""The event documents: 通知, 比赛规则, 规则口径确认单, 报名表, 抽签签条, 纪念品领取签收表, 签到表.
 
 Each public function takes domain objects and returns PDF bytes; wording comes from `shuangsheng/render/templates/*.j2`
 (an event folder's own `templates/` wins). All text, wording and user data alike, is drawn as plain text
@@ -16,6 +16,7 @@ from reportlab.lib.units import mm
 from shuangsheng.game.rules import STEP, NegativePoints
 from shuangsheng.knockout.knockout import lot_plan
 from shuangsheng.knockout.teams import Team
+from shuangsheng.render.materials.conventions import number_key
 from shuangsheng.render.materials.flow import Flow, Piece, sizes, together
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, MARGIN, PAGE, Cell, break_lines, new_canvas
@@ -151,6 +152,43 @@ def souvenir_pdf(
     body += [[str(number + i + 1), "", "", ""] for i in range(extra)]
     pieces += flow.table(body, [0.12, 0.16, 0.27, 0.45], row_height=ROW_HEIGHT)
     return flow.pdf(pieces, title=f"{event.title}纪念品领取签收表", invariant=invariant)
+
+
+SIGNIN_HEADER = ("组号", UNIT_LABEL, "队员1", "队员2", "签名", "到场时间")
+SIGNIN_WIDTHS = (0.09, 0.23, 0.15, 0.15, 0.23, 0.15)
+RESERVES_LINE = "候补组（有组弃权时，按下表顺序补入；到场也请签名）："
+
+
+def signin_pdf(
+    event: Event,
+    teams: Sequence[Team] = (),
+    *,
+    fonts: FontSet | None = None,
+    template_dir: Path | None = None,
+    invariant: bool = False,
+) -> bytes:
+    """签到表 for 报到: one row per pair in 组号 order (单位, both players, a box for a signature and one for the
+    time of arrival), the reserve pairs in a table of their own in the order they come in (teams.xlsx's row
+    order); blank rows when no pair is listed yet."""
+    flow = _flow(event, fonts)
+    pieces = [*flow.markup(render("signin.j2", event, template_dir)), flow.space(6)]
+    regular = sorted((t for t in teams if not t.reserve), key=lambda t: number_key(t.id))
+    reserves = [t for t in teams if t.reserve]
+    header: list[Cell | str] = list(SIGNIN_HEADER)
+    body: list[list[Cell | str]] = [header, *(_signin_row(t) for t in regular)]
+    if not regular:
+        body += [[""] * len(SIGNIN_HEADER) for _ in range(_rows_that_fit(flow, pieces))]
+    pieces += flow.table(body, SIGNIN_WIDTHS, row_height=ROW_HEIGHT)
+    if reserves:
+        pieces += [flow.space(10), *together([*flow.paragraph(RESERVES_LINE),
+                                              *flow.table([header, *map(_signin_row, reserves)],
+                                                          SIGNIN_WIDTHS, row_height=ROW_HEIGHT)])]
+    return flow.pdf(pieces, title=f"{event.title}签到表", invariant=invariant)
+
+
+def _signin_row(team: Team) -> list[Cell | str]:
+    return [Cell(team.id, f"第{team.id}组的组号"), Cell(team.unit, f"第{team.id}组的单位"),
+            *(Cell(p, f"第{team.id}组队员“{p}”") for p in team.players), "", ""]
 
 
 def _blank_rows(flow: Flow, pieces: Sequence[Piece], body: Sequence[Sequence[Cell | str]]) -> int:

@@ -19,6 +19,7 @@ from reportlab.lib.units import mm
 
 from shuangsheng.game.levels import LABELS, Level
 from shuangsheng.game.rules import STEP, NegativePoints, RuleSet
+from shuangsheng.knockout.checkin import Field
 from shuangsheng.knockout.knockout import Pairing, Round, round_title
 from shuangsheng.knockout.teams import Team, canonical_id, team_name
 from shuangsheng.render.materials.conventions import in_order, team_context
@@ -413,10 +414,12 @@ def draw_sheet_pdf(
     template_dir: Path | None = None,
     invariant: bool = False,
     apart: str = "",
+    field: Field | None = None,
 ) -> bytes:
     """对阵表 for the wall: every table with both teams and players in large print, the byes, an index 组号 →
     桌号 in number order, and the seed (or which 签号 met which) that staff can check the draw by, and `apart`, the line saying which units and
-    seeds the draw kept apart (`DrawReport.apart`; blank: none). No command
+    seeds the draw kept apart (`DrawReport.apart`; blank: none), and round 1's check-in (`field`: the pairs 弃权
+    and the reserves who came in). No command
     or path: `draw` prints those in the terminal."""
     title = round_title(round_.number, len(round_.pool))
     extra = {
@@ -431,6 +434,8 @@ def draw_sheet_pdf(
         "lots": bool(round_.lots),
         "lot": dict(round_.lots),
         "apart": apart,
+        "absent": field.absent if field is not None else (),
+        "reserves_in": field.reserves_in if field is not None else (),
     }
     fonts = fonts or choose_fonts(event.print.font)
     return flow_pdf(render("draw_sheet.j2", event, template_dir, extra), fonts, sizes(event),

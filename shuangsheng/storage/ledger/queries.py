@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shuangsheng.knockout.apart import NOTHING_APART, Apart
+from shuangsheng.knockout.checkin import CheckinDecision, CheckinRow, Field, Press
 from shuangsheng.knockout.knockout import Pairing, Round
+from shuangsheng.knockout.replacement import Replacement
 from shuangsheng.storage.ledger.lost import FileId, LedgerLost, Loss, file_loss
 from shuangsheng.storage.ledger.records import (
     DrawRecord,
@@ -106,19 +108,19 @@ class Queries:
     # draws
 
     def record_draw(self, round_: Round, names: dict[str, tuple[str, ...]], *, done: bool = False,
-                    format: dict | None = None, apart: Apart = NOTHING_APART) -> int:
+                    format: dict | None = None, apart: Apart = NOTHING_APART, field: Field | None = None) -> int:
         """A new draw of `round_.number` (it supersedes any earlier one of that round); `done` when its files
         are all there already (a round workbook from before event.db); `format` the [format] it was drawn under;
-        `apart` the units and seeds it kept apart."""
+        `apart` the units and seeds it kept apart; `field` what round 1 took from check-in (None: none)."""
         pairings = [[p.table, p.a, p.b, p.third_place] for p in round_.pairings]
         with self._transaction() as db:
             cursor = db.execute(
-                "INSERT INTO draw (round, seed, lots, pool, pairings, byes, names, format, at, command, apart) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO draw (round, seed, lots, pool, pairings, byes, names, format, at, command, apart, field) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (round_.number, round_.seed, _json(round_.lots), _json(round_.pool), _json(pairings),
                  _json(round_.byes), _json({t: list(p) for t, p in names.items()}),
                  None if format is None else _json(format), now(), command_line(),
-                 _json(apart.as_json()) if apart else None))
+                 _json(apart.as_json()) if apart else None, _json(field.as_json()) if field is not None else None))
             draw_id = int(cursor.lastrowid or 0)
             if done:
                 db.execute("INSERT INTO draw_done (draw, at) VALUES (?, ?)", (draw_id, now()))
@@ -137,14 +139,15 @@ class Queries:
         """The draw in force of each round (the newest not voided), by round number."""
         rows = self._db.execute(
             "SELECT d.id, d.round, d.seed, d.lots, d.pool, d.pairings, d.byes, d.names, d.at, "
-            "EXISTS (SELECT 1 FROM draw_done WHERE draw = d.id), d.format, d.apart FROM draw d "
+            "EXISTS (SELECT 1 FROM draw_done WHERE draw = d.id), d.format, d.apart, d.field FROM draw d "
             "WHERE d.id NOT IN (SELECT draw FROM draw_void) ORDER BY d.id")
         found: dict[int, DrawRecord] = {}
-        for draw_id, number, seed, lots, pool, pairings, byes, names, at, done, fmt, apart in rows:
+        for draw_id, number, seed, lots, pool, pairings, byes, names, at, done, fmt, apart, field in rows:
             round_ = _round_of(number, seed, lots, pool, pairings, byes)
             found[number] = DrawRecord(draw_id, round_, {t: tuple(p) for t, p in json.loads(names).items()},
                                        bool(done), at, None if fmt is None else json.loads(fmt),
-                                       NOTHING_APART if apart is None else Apart.from_json(json.loads(apart)))
+                                       NOTHING_APART if apart is None else Apart.from_json(json.loads(apart)),
+                                       None if field is None else Field.from_json(round_.pool, json.loads(field)))
         return dict(sorted(found.items()))
 
     def voided_rounds(self, number: int, reason: str | None = None) -> tuple[Round, ...]:
@@ -352,6 +355,45 @@ class Queries:
         """One clock row added as it is (committed before it returns)."""
         self.decide_clock(draw_id, lambda _: ClockDecision(row))
 
+    # 报到 (check-in) before round 1
+
+    def checkin_rows(self) -> tuple[CheckinRow, ...]:
+        """Every check-in mark, in the order added."""
+        return _checkin_rows(self._db)
+
+    def decide_checkin(self, decide: Callable[[tuple[CheckinRow, ...], bool], CheckinDecision]) -> CheckinDecision:
+        """Read the check-in's marks and whether round 1 is drawn, decide on a press and add the row decided (if any),
+        in one write transaction (two desks pressing at once are decided one after the other, and a press never
+        lands after round 1 was drawn from the marks before it); committed before it returns. Raises LedgerLost as
+        `decide_entry` does."""
+        with self._transaction() as db:
+            decision = decide(_checkin_rows(db), self.last_round() > 0)
+            row = decision.row
+            if row is not None:
+                db.execute("INSERT INTO checkin (action, team, reason, at, address, request) VALUES (?, ?, ?, ?, ?, ?)",
+                           (row.press.value, row.team, row.reason, row.at, row.address, row.id))
+                self.still_the_file()
+        return decision
+
+    # players replaced mid-event
+
+    def replacements(self) -> tuple[Replacement, ...]:
+        """Every replacement, in the order made."""
+        return _replacements(self._db)
+
+    def decide_replacement(self, decide: Callable[[tuple[Replacement, ...], int], Replacement | None]) -> Replacement | None:
+        """Read the replacements and the last round drawn, decide and add the replacement decided (if any), in one
+        write transaction, committed before it returns; LedgerLost as `decide_entry`."""
+        with self._transaction() as db:
+            made = decide(_replacements(db), self.last_round())
+            if made is not None:
+                db.execute("INSERT INTO replacement (team, player_out, player_in, from_round, reason, at, address, "
+                           "request) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (made.team, made.out, made.into,
+                                                                      made.from_round, made.reason, made.at,
+                                                                      made.address, made.id))
+                self.still_the_file()
+        return made
+
     # the log
 
     def log(self, kind: str, **detail: object) -> None:
@@ -384,6 +426,18 @@ READING_MARK = ("SELECT (SELECT COALESCE(MAX(id), 0) FROM draw), (SELECT COUNT(*
 def _clock_rows(db: sqlite3.Connection, draw_id: int) -> tuple[ClockRow, ...]:
     rows = db.execute("SELECT action, at, address, request FROM clock WHERE draw = ? ORDER BY id", (draw_id,))
     return tuple(ClockRow(ClockAction(action), at, address, request) for action, at, address, request in rows)
+
+
+def _replacements(db: sqlite3.Connection) -> tuple[Replacement, ...]:
+    rows = db.execute("SELECT team, player_out, player_in, from_round, reason, at, address, request FROM replacement "
+                      "ORDER BY id")
+    return tuple(Replacement(*row) for row in rows)
+
+
+def _checkin_rows(db: sqlite3.Connection) -> tuple[CheckinRow, ...]:
+    rows = db.execute("SELECT action, team, at, address, request, reason FROM checkin ORDER BY id")
+    return tuple(CheckinRow(Press(action), team, at, address, request, reason)
+                 for action, team, at, address, request, reason in rows)
 
 
 def _round_of(number: int, seed: int | None, lots: str, pool: str, pairings: str, byes: str) -> Round:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shuangsheng.knockout.apart import NOTHING_APART, Apart
+from shuangsheng.knockout.checkin import Field
 from shuangsheng.knockout.knockout import Round
 
 
@@ -30,6 +31,7 @@ class DrawRecord:
     at: str
     format: dict | None = None
     apart: Apart = NOTHING_APART  # the units and seeds the draw kept apart
+    field: Field | None = None  # round 1 drawn after check-in: the pairs 弃权 and the reserves who came in
 
 
 @dataclass(frozen=True)

@@ -105,5 +105,33 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE draw ADD COLUMN apart TEXT
     """,
+    # 6: 报到 (check-in) before round 1, every mark a row (shuangsheng/knockout/checkin.py), and what a round-1 draw
+    # took from it (JSON {"absent": [team, ...], "reserves_in": [team, ...]}; NULL: drawn without check-in)
+    """
+    CREATE TABLE checkin (
+        id INTEGER PRIMARY KEY,
+        action TEXT NOT NULL,            -- arrive, undo, forfeit, close or open
+        team TEXT NOT NULL,              -- the team id, empty for close and open
+        reason TEXT NOT NULL,
+        at TEXT NOT NULL,                -- ISO 8601 with the PC's UTC offset
+        address TEXT NOT NULL,           -- the device's IP address (the command line's: cli)
+        request TEXT NOT NULL            -- the id of the press that made it
+    );
+    ALTER TABLE draw ADD COLUMN field TEXT
+    """,
+    # 7: a player replaced mid-event (shuangsheng/knockout/replacement.py), every replacement a row
+    """
+    CREATE TABLE replacement (
+        id INTEGER PRIMARY KEY,
+        team TEXT NOT NULL,
+        player_out TEXT NOT NULL,
+        player_in TEXT NOT NULL,
+        from_round INTEGER NOT NULL,     -- the first round the new player plays
+        reason TEXT NOT NULL,
+        at TEXT NOT NULL,                -- ISO 8601 with the PC's UTC offset
+        address TEXT NOT NULL,           -- the device's IP address (the command line's: cli)
+        request TEXT NOT NULL            -- the id of the press that made it
+    )
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)

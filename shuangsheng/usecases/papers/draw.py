@@ -22,7 +22,7 @@ def write_draw_papers(report: DrawReport, *, font: str | None = None, force: boo
     common: PrintOptions = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
     paths = (
         write_generated(folder / draw_sheet_name(round_.number),
-               draw_sheet_pdf(event, round_, teams, apart=report.apart, **common), force=force),
+               draw_sheet_pdf(event, round_, teams, apart=report.apart, field=report.field, **common), force=force),
         write_generated(folder / score_cards_name(round_.number), score_cards_pdf(
             event, round_, teams, codes={t: format_code(c) for t, c in report.codes.items()}, **common), force=force),
     )

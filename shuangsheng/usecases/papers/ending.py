@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from shuangsheng.knockout.bracket import Bracket
@@ -30,7 +31,8 @@ def write_bracket(folder: Path, chart: Bracket, event: Event, *, font: str | Non
 
 
 def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | None = None, per_player: bool = False,
-                 font: str | None = None, force: bool = False, invariant: bool = False) -> Written:
+                 replaced: Mapping[str, Sequence[str]] | None = None, font: str | None = None, force: bool = False,
+                 invariant: bool = False) -> Written:
     """成绩公告.pdf and 荣誉证书.pdf (and the chart again) once the placings are complete, and 成绩公告.png for the
     WeChat group. Without `day` (`[print]
     award_date`) they carry the event's month, and a note says how to set the day."""
@@ -39,7 +41,8 @@ def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | N
     documents = {
         BRACKET: bracket_pdf(chart, event, **common),
         ANNOUNCEMENT: announcement_pdf(chart, event, day=day, **common),
-        CERTIFICATES: certificates_pdf(chart.placings, chart.teams, event, day=day, per_player=per_player, **common),
+        CERTIFICATES: certificates_pdf(chart.placings, chart.teams, event, day=day, per_player=per_player,
+                                       replaced=replaced, **common),
     }
     paths = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
     pictures = announcement_picture(chart, event, date=award_date_text(event, day), fonts=fonts,  # for WeChat

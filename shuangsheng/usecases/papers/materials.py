@@ -1,4 +1,5 @@
-"""`materials`' papers: the six printed materials (通知, 比赛规则, 规则口径确认单, 报名表, 抽签签条, 纪念品领取签收表),
+"""`materials`' papers: the seven printed materials (通知, 比赛规则, 规则口径确认单, 报名表, 抽签签条, 纪念品领取签收表,
+签到表),
 written into the event folder together or not at all."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from shuangsheng.render.materials.documents import (
     notice_pdf,
     registration_pdf,
     rules_pdf,
+    signin_pdf,
     signoff_pdf,
     souvenir_pdf,
 )
@@ -20,7 +22,17 @@ from shuangsheng.render.materials.fonts import choose_fonts
 from shuangsheng.storage.event import Event
 from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.generated import check_regenerable, write_generated
-from shuangsheng.storage.names import LOTS, MATERIALS, NOTICE, REGISTRATION, RULES, SIGNOFF, SOUVENIR, TEMPLATES_DIR
+from shuangsheng.storage.names import (
+    LOTS,
+    MATERIALS,
+    NOTICE,
+    REGISTRATION,
+    RULES,
+    SIGNIN,
+    SIGNOFF,
+    SOUVENIR,
+    TEMPLATES_DIR,
+)
 from shuangsheng.usecases.papers import PrintOptions
 
 
@@ -34,7 +46,7 @@ def build_all(
     force: bool = False,
     invariant: bool = False,
 ) -> Written:
-    """Write the six documents into the event folder, replacing those we wrote last time; if a person changed
+    """Write the seven documents into the event folder, replacing those we wrote last time; if a person changed
     one (or it was never ours), write none of them unless `force`.
 
     `font` (--font) wins over `[print] font`; `lots` defaults to the number of teams drawn (the 候补 pairs are
@@ -59,6 +71,7 @@ def build_all(
         LOTS: lots_pdf(event, count, field=count if count == len(drawn) else None, **common),
         SOUVENIR: souvenir_pdf(event, teams, **common),
         SIGNOFF: signoff_pdf(event, **common),
+        SIGNIN: signin_pdf(event, teams, **common),
     }
     written = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
     return Written(written, fonts.warnings, note=fonts.description)  # the font used

@@ -21,7 +21,7 @@ def write_score_papers(report: ScoreReport, *, font: str | None = None, force: b
                        invariant: bool = False) -> Written:
     """The round results and a playoff slip for each table that still needs 加赛, next to the round workbook."""
     folder, event = report.checked.parent, report.event
-    results = round_results(report.score, report.teams, report.verification)
+    results = round_results(report.score, report.teams, report.verification, report.field)
     fonts = choose_fonts(font, event.print.font)
     common: PrintOptions = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
     workbook = report.score.sheet.path.name

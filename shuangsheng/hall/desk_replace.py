@@ -1,0 +1,41 @@
+"""换人 at the desk (docs/table-api.md, 换人): `GET /api/desk/replace` (every replacement so far and the mark) and `POST
+/api/desk/replace` {"team", "out", "in", "reason", "round" (optional), "id", "mark"}. The desk API
+(`shuangsheng.hall.desk_api.DeskApi`) has refused what every desk request is refused for before it calls `answer`;
+the request is decided and stored by `shuangsheng.usecases.replacement.replace_player` in one write transaction,
+committed before the answer. The pairs are round 1's as its draw recorded them (who registered and was drawn)."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from shuangsheng.hall.api_common import NOT_READY, Reply, refusal
+from shuangsheng.hall.shared_ledger import SharedLedger
+from shuangsheng.knockout.teams import Team
+from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.usecases.replacement import replace_player
+from shuangsheng.vocabulary.errors import issues_json
+
+
+def answer(ledger: SharedLedger, at: str, asked: bool, body: object, address: str) -> Reply:
+    """`asked`: the POST, `body` the replacement asked for; else the GET. `ledger` the desk's, `at` the time now."""
+    with ledger.lend() as book:
+        if book is None:
+            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
+        if asked:
+            done = replace_player(book, drawn_pairs(book), body, at=at, address=address)
+            if done.issue is not None:
+                return Reply(done.status, issues_json((done.issue,)))
+        return Reply(HTTPStatus.OK, document(book))
+
+
+def drawn_pairs(book: Ledger) -> tuple[Team, ...]:
+    """Round 1's pairs as its draw recorded their players (none before round 1 is drawn)."""
+    first = book.draws().get(1)
+    if first is None:
+        return ()
+    return tuple(Team(t, (p[0], p[1])) for t, p in first.names.items() if len(p) == 2)
+
+
+def document(book: Ledger) -> dict[str, object]:
+    made = book.replacements()
+    return {"replacements": [r.as_json() for r in made], "mark": len(made)}
