@@ -273,9 +273,13 @@ def event_next(progress: Progress, folder: Path) -> str:
     return f"第{progress.drawn}轮已经抽签：{_step_text(progress.latest, book, folder)}"
 
 
+CARDS_DOUBLE_SIDED = "计分卡双面打印（每桌一张纸，正面记分，背面是得分表和填法）"
+
+
 def next_after_draw(report: DrawReport, folder: Path) -> str:
     book = report.path.name
-    return f"下一步：打印对阵表和计分卡（每桌一张）；比赛结束后，把各桌的每一局填入 {book}，然后运行 {command_line('score', folder)}"
+    return (f"下一步：打印对阵表和计分卡，{CARDS_DOUBLE_SIDED}；比赛结束后，把各桌的每一局填入 {book}，"
+            f"然后运行 {command_line('score', folder)}")
 
 
 def next_after_score(step: NextStep, book: str, folder: Path, *, number: int | None = None,
