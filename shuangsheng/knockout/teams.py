@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from shuangsheng.vocabulary.errors import SHOWN_CHARACTERS
@@ -94,6 +94,19 @@ def id_refused(team_id: str) -> str:
     if any(ch in ID_SEPARATORS for ch in team_id):
         return f"{rule}，实际为“{quoted}”；每行只填一组，组号中间不要有空格或“、”“,”等符号"
     return f"{rule}，实际为“{quoted}”"
+
+
+def number_key(team_id: str) -> tuple[int, str]:
+    """Sort key of a 组号 in number order: 2 before 10 before 128 (letters after the number): every list of team
+    ids printed or shown is in this order (byes, advancing, placings, the seat index)."""
+    text = canonical_id(team_id)
+    digits = "".join(ch for ch in text if ch.isdigit())
+    return (int(digits) if digits else 0, text)
+
+
+def in_order(team_ids: Iterable[str]) -> list[str]:
+    """Team ids in number order (`number_key`)."""
+    return sorted(team_ids, key=number_key)
 
 
 def team_name(team_id: str) -> str:

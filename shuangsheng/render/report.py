@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from shuangsheng.game.match import MatchResult, result_summary
 from shuangsheng.knockout.knockout import Pairing, is_final
 from shuangsheng.knockout.placings import Placings
-from shuangsheng.knockout.teams import Team, team_label
+from shuangsheng.knockout.teams import Team, in_order, team_label
 from shuangsheng.render.results import NextStep
 from shuangsheng.table.desk import DeskNext, NextAction
 from shuangsheng.table.record import Source
@@ -220,7 +220,7 @@ def placings_text(placings: Placings, teams: Mapping[str, Team]) -> str:
         lines.append("比赛尚未结束，目前已确定的名次：")
     lines.append(f"  一等奖：{team_label(teams, placings.first)}")
     lines.append(f"  二等奖：{team_label(teams, placings.second)}")
-    thirds = "、".join(team_label(teams, t) for t in placings.third)
+    thirds = "、".join(team_label(teams, t) for t in in_order(placings.third))
     if not thirds:  # over with no 三等奖: a 2-team field has no semi-final (the notes say so)
         thirds = "不设（只有决赛，没有半决赛负者）" if placings.complete else "（待定）"
     lines.append(f"  三等奖：{thirds}")

@@ -14,11 +14,11 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, Column, Slot, SlotKind
+from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, Column, Slot, SlotKind, level_word
 from shuangsheng.knockout.knockout import is_final, stage_name
 from shuangsheng.knockout.placings import Placings
-from shuangsheng.knockout.teams import Team, team_name
-from shuangsheng.render.results import RoundResults, round_results
+from shuangsheng.knockout.teams import Team, in_order, number_key, team_name
+from shuangsheng.render.results import RoundResults, level_words, round_results
 from shuangsheng.storage.workbook.schema import UNCHECKED
 from shuangsheng.table.record import TableRecord
 from shuangsheng.table.status import TableStatus
@@ -88,7 +88,7 @@ class RoundView:
         """Every team of the round by 组号 (in number order), with its table: a player finds theirs at a glance."""
         seats = [Seat(side, f"{t.table}桌") for t in self.tables for side in (t.a, t.b)]
         seats += [Seat(b, "轮空") for b in self.byes]
-        return tuple(sorted(seats, key=lambda s: number_order(s.team.id)))
+        return tuple(sorted(seats, key=lambda s: number_key(s.team.id)))
 
     @property
     def scored(self) -> bool:
@@ -106,7 +106,7 @@ class BracketNode:
     column: int  # 0 for the window's first column
     slot: float
     teams: tuple[TeamView, ...]  # two for a match, one for a bye
-    notes: tuple[str, ...]  # per team: the level it ended on ('K'), '弃权', or '' while not known
+    notes: tuple[str, ...]  # per team: the level it ended on ('K', '过A', 'A级'), '弃权', or '' while not known
     winner: str | None  # team id of the side going on (the bye's team for a bye)
     table: int | None  # None for a bye
     third_place: bool = False
@@ -137,11 +137,6 @@ class Board:
     bracket: BracketView | None  # once a second round is drawn
     placings: PlacingsView | None  # once the event is complete
     updated: str = ""  # when the folder was read, HH:MM, for the page's 更新于
-
-
-def number_order(team_id: str) -> tuple[int, str]:
-    """Team ids in number order (09 before 10 before 100), as a player scans a list."""
-    return len(team_id), team_id
 
 
 def team_view(teams: Mapping[str, Team], team_id: str) -> TeamView:
@@ -176,10 +171,6 @@ def status_text(t: TableRecord, *, final: bool = True) -> str:
     return STATUS_CN[t.status]
 
 
-def _levels(t: TableRecord) -> tuple[str, str] | None:
-    return (t.levels.a.label, t.levels.b.label) if t.levels is not None else None
-
-
 def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collection[int] | None = None) -> RoundView:
     """A round as the hall sees it: `final` the tables whose result stands (None: all of them)."""
     shown = {t.table: t.final(final is None or t.table in final) for t in results.tables}
@@ -190,7 +181,7 @@ def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collecti
             b=team_view(teams, t.b),
             third_place=t.third_place,
             status=t.status,
-            levels=_levels(t),
+            levels=level_words(t),
             winner=t.winner if shown[t.table] else None,
             status_text=status_text(t, final=shown[t.table]),
             unchecked=t.unchecked,
@@ -205,7 +196,7 @@ def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collecti
         title=results.title,
         final=results.final,
         tables=tables,
-        byes=tuple(team_view(teams, t) for t in sorted(results.byes, key=number_order)),
+        byes=tuple(team_view(teams, t) for t in sorted(results.byes, key=number_key)),
         decided=decided,
         advancing=tuple(team_view(teams, t) for t in results.advancing) if decided else (),
         waiting=tuple(t.table for t in tables if t.winner is None),
@@ -223,12 +214,14 @@ def column_title(column: Column) -> str:
 
 
 def _note(slot: Slot, index: int) -> str:
+    """What stands after a team on the TV's bracket: its level ('K', 过A and A级 told apart), 弃权, or ''."""
     entry = slot.entries[index]
     if entry.forfeited:
         return "弃权"
-    if entry.level and slot.unchecked and entry.won:
-        return entry.level + UNCHECKED_MARK
-    return entry.level or ""
+    if not entry.level:
+        return ""
+    level = level_word(entry.level, passed_a=entry.won and slot.status is TableStatus.PASSED_A)
+    return level + UNCHECKED_MARK if slot.unchecked and entry.won else level
 
 
 def bracket_view(chart: Bracket, teams: Mapping[str, Team],
@@ -285,7 +278,7 @@ def placings_view(placings: Placings, teams: Mapping[str, Team]) -> PlacingsView
         placings.complete,
         view(placings.first),
         view(placings.second),
-        tuple(team_view(teams, t) for t in placings.third),
+        tuple(team_view(teams, t) for t in in_order(placings.third)),
         placings.notes,
     )
 

@@ -10,7 +10,7 @@ import datetime as dt
 import re
 from pathlib import Path
 
-from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, SlotKind
+from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, Entry, Slot, SlotKind, level_word
 from shuangsheng.knockout.teams import Team, team_name
 from shuangsheng.render.materials.conventions import in_order, players_of, prize_rows, team_members
 from shuangsheng.render.materials.flow import Flow, Piece, sizes, together
@@ -18,6 +18,7 @@ from shuangsheng.render.materials.fonts import FontSet, choose_fonts
 from shuangsheng.render.materials.page import Cell
 from shuangsheng.render.materials.wording import MaterialsError, cn_date, render
 from shuangsheng.storage.event import Event
+from shuangsheng.table.status import TableStatus
 
 ANNOUNCE_PRIZES = "获奖名单"  # the inserts `@获奖名单` and `@各轮成绩`
 ANNOUNCE_ROUNDS = "各轮成绩"
@@ -51,7 +52,7 @@ def announcement_pdf(
                 matches.append(chart.third_place)
             for slot in matches:
                 a, b = slot.entries
-                levels = "弃权" if a.forfeited or b.forfeited else f"{a.level or ''}：{b.level or ''}"
+                levels = "弃权" if a.forfeited or b.forfeited else "：".join(_level(slot, e) for e in (a, b))
                 table = f"{slot.table}（三四名）" if slot is chart.third_place else str(slot.table)
                 winner = team_name(slot.winner) if slot.winner else ""
                 rows.append([table, _team_cell(teams, a.team), _team_cell(teams, b.team), levels,
@@ -70,6 +71,13 @@ def announcement_pdf(
     wording = render("announcement.j2", event, template_dir, context)
     pieces = flow.markup(wording, {ANNOUNCE_PRIZES: lambda _: prizes(), ANNOUNCE_ROUNDS: lambda _: rounds()})
     return flow.pdf(pieces, title=f"{event.title}成绩公告", invariant=invariant)
+
+
+def _level(slot: Slot, entry: Entry) -> str:
+    """An entry's level at the end of its match, 过A and A级 told apart ('' while not played)."""
+    if entry.level is None:
+        return ""
+    return level_word(entry.level, passed_a=entry.won and slot.status is TableStatus.PASSED_A)
 
 
 def _team_cell(teams: dict[str, Team], team_id: str | None) -> Cell:

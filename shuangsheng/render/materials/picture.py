@@ -29,8 +29,8 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from shuangsheng.knockout.bracket import Bracket, Slot, SlotKind, entry_note
-from shuangsheng.knockout.teams import Team, team_name
+from shuangsheng.knockout.bracket import PASSED_A, Bracket, Slot, SlotKind, entry_note
+from shuangsheng.knockout.teams import Team, in_order, team_name
 from shuangsheng.render.materials.conventions import players_of, prize_rows
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, RULE, break_lines, describe_pdf
@@ -307,11 +307,6 @@ def _label(teams: Mapping[str, Team], team_id: str | None) -> str:
     return f"{team_id} {players}" if players else team_name(team_id)
 
 
-def number_order(ids: Sequence[str]) -> list[str]:
-    """Team ids in number order (2 before 10); ids that are not numbers after them, as text."""
-    return sorted(ids, key=lambda t: (0, int(t), t) if t.isdigit() else (1, 0, t))
-
-
 # --- 第N轮成绩.png ---
 
 
@@ -323,7 +318,7 @@ def _table_entries(t: TableRecord) -> list[Entry]:
         if t.status is TableStatus.WALKOVER:
             note = "弃权" if not won else ""
         elif won and t.status is TableStatus.PASSED_A:
-            note = "过A"
+            note = PASSED_A
         else:
             note = f"{level}级" if level is not None else ""
         entries.append(Entry(team, note, won))
@@ -368,8 +363,8 @@ def round_column(event: Event, results: RoundResults, *, fonts: FontSet | None =
 
     context = {
         "results": results,
-        "byes": [team_name(t) for t in number_order(results.byes)],
-        "advancing": [team_name(t) for t in number_order(results.advancing)],
+        "byes": [team_name(t) for t in in_order(results.byes)],
+        "advancing": [team_name(t) for t in in_order(results.advancing)],
         "step": results.next_step.value,
     }
     column.markup(render("round_picture.j2", event, template_dir, context), {ROUND_TABLES: tables})
@@ -418,7 +413,7 @@ def announcement_column(chart: Bracket, event: Event, *, date: str, fonts: FontS
             for slot in matches:
                 third = slot is chart.third_place
                 column.match(f"第{slot.table}桌", _slot_entries(slot), "三、四名决赛" if third else "")
-            byes = number_order([s.entries[0].team for s in col.slots if s.kind is SlotKind.BYE and s.entries[0].team])
+            byes = in_order([s.entries[0].team for s in col.slots if s.kind is SlotKind.BYE and s.entries[0].team])
             if byes:
                 column.lines("轮空（直接晋级）：" + "、".join(team_name(t) for t in byes), SMALL, after=4)
             column.gap(10)
