@@ -272,3 +272,24 @@ def test_the_placings_are_listed_in_number_order(papers):
     listed = re.findall(r"三等奖\s*第?(\d+)", chart)
     assert listed == sorted(listed, key=int)
     assert open_folder(papers) is not None
+
+
+def test_ids_are_three_digits_wide_in_a_field_over_99(fonts):
+    """01–99 then 100–128 mixed widths: in a field over 99 every 组号 printed or shown has three digits (005),
+    while the canonical form (JSON, event.db) stays '05'."""
+    from shuangsheng.knockout.knockout import Pairing, Round
+    from shuangsheng.knockout.teams import Team, canonical_id, id_digits, shown_id, team_label
+    from shuangsheng.render.materials import paper
+    from shuangsheng.render.venue import team_view
+    from shuangsheng.storage.event import default_event
+
+    assert id_digits(["05", "99"]) == 2 and id_digits(["05", "105"]) == 3
+    assert shown_id("5", 3) == "005" and shown_id("105", 3) == "105" and shown_id("A3", 3) == "A3"
+    assert canonical_id("005") == "05"
+    teams = {"05": Team("05", ("王喆", "李堃")), "105": Team("105", ("张三", "李四")), "12": Team("12", ("赵一", "钱二"))}
+    r = Round(1, ("05", "105"), (Pairing(1, "05", "105"),), ("12",), 1)
+    card = page_texts(paper.score_cards_pdf(default_event(), r, teams, fonts=fonts, invariant=True))[0]
+    assert "第005组王喆、李堃" in card and "第105组张三、李四" in card
+    sheet = "".join(page_texts(paper.draw_sheet_pdf(default_event(), r, teams, fonts=fonts, invariant=True)))
+    assert "第005组" in sheet and "第012组" in sheet and "第05组" not in sheet
+    assert team_view(teams, "05").name == "第005组" and team_label(teams, "12") == "第012组（赵一、钱二）"

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, Column, Slot, SlotKind, level_word
 from shuangsheng.knockout.knockout import is_final, stage_name
 from shuangsheng.knockout.placings import Placings
-from shuangsheng.knockout.teams import Team, in_order, number_key, team_name
+from shuangsheng.knockout.teams import Team, id_digits, in_order, number_key, team_name
 from shuangsheng.render.results import RoundResults, level_words, round_results
 from shuangsheng.storage.workbook.schema import UNCHECKED
 from shuangsheng.table.record import TableRecord
@@ -141,7 +141,7 @@ class Board:
 
 def team_view(teams: Mapping[str, Team], team_id: str) -> TeamView:
     team = teams.get(team_id)
-    return TeamView(team_id, team_name(team_id), "、".join(team.players) if team else "")
+    return TeamView(team_id, team_name(team_id, id_digits(teams)), "、".join(team.players) if team else "")
 
 
 STATUS_CN = {
@@ -155,17 +155,17 @@ STATUS_CN = {
 PLAYING = "进行中"
 
 
-def status_text(t: TableRecord, *, final: bool = True) -> str:
+def status_text(t: TableRecord, *, final: bool = True, digits: int = 2) -> str:
     """The TV's few words on a table, in the hall's words: 尚未录入, 进行中, 需加赛, 第85组弃权, 记录核对中 (which
     cells are wrong is for the PC), 未逐局核对 for a lost card's match. A table not `final` (`TableRecord.final`:
     not scored as it stands, or a phone table still playing or not yet confirmed by both teams) is 进行中 whatever
-    it holds, unless nothing is recorded at all."""
+    it holds, unless nothing is recorded at all. `digits`: how wide the field's 组号 are (`id_digits`)."""
     if not final or t.in_play:
         return STATUS_CN[TableStatus.OPEN] if t.status is TableStatus.OPEN and not t.playing else PLAYING
     if t.note:
         return UNCHECKED
     if t.status is TableStatus.WALKOVER:
-        return f"{team_name(t.team(t.forfeit))}弃权" if t.forfeit else "弃权"
+        return f"{team_name(t.team(t.forfeit), digits)}弃权" if t.forfeit else "弃权"
     if t.status is TableStatus.INVALID:
         return "记录核对中"
     return STATUS_CN[t.status]
@@ -183,7 +183,7 @@ def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collecti
             status=t.status,
             levels=level_words(t),
             winner=t.winner if shown[t.table] else None,
-            status_text=status_text(t, final=shown[t.table]),
+            status_text=status_text(t, final=shown[t.table], digits=id_digits(teams)),
             unchecked=t.unchecked,
             final=shown[t.table],
             record=t,

@@ -22,7 +22,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from shuangsheng.knockout.placings import Placings
-from shuangsheng.knockout.teams import Team, team_name
+from shuangsheng.knockout.teams import Team, id_digits, team_name
 from shuangsheng.render.materials.announcement import award_date_text
 from shuangsheng.render.materials.conventions import prize_rows
 from shuangsheng.render.materials.fonts import Align, FontSet, FontSpec, choose_fonts, choose_formal
@@ -135,9 +135,10 @@ def certificates_pdf(
     canvas.setAuthor("shuangsheng")
     canvas.setCreator("shuangsheng")
     date = award_date_text(event, day)
+    digits = id_digits(t.id for t in teams)  # 组号 as wide as the field's
     for k, cert in enumerate(certificates(placings, teams, per_player=per_player), start=1):
         number = certificate_number(event, day, k)
-        context = {"prize": cert.prize, "team": team_name(cert.team), "names": "、".join(cert.names),
+        context = {"prize": cert.prize, "team": team_name(cert.team, digits), "names": "、".join(cert.names),
                    "date": date, "number": number}
         wording = render("certificate.j2", event, template_dir, context)
         check_kinds(wording, CERTIFICATE_KINDS, (CERT_NAMES, CERT_PRIZE))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from shuangsheng.knockout.placings import Placings
-from shuangsheng.knockout.teams import Team, in_order, team_label, team_name
+from shuangsheng.knockout.teams import Team, id_digits, in_order, team_label, team_name
 
 
 def players_of(teams: Mapping[str, Team], team_id: str | None) -> str:
@@ -27,9 +27,10 @@ def prize_rows(placings: Placings) -> list[tuple[str, str | None]]:
 
 def team_context(teams: Mapping[str, Team]) -> dict[str, object]:
     """What a template of the day's paper may call to name a team: team_id, players, team_label; and in_order,
-    a list of team ids in number order."""
+    a list of team ids in number order. A 组号 is as wide as the field's (three digits in a field over 99)."""
+    digits = id_digits(teams)
     return {
-        "team_id": team_name,
+        "team_id": lambda t: team_name(t, digits),
         "players": lambda t: players_of(teams, t),
         "team_label": lambda t: team_label(teams, t),
         "in_order": in_order,

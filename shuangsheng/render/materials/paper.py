@@ -24,7 +24,7 @@ from reportlab.lib.units import mm
 from shuangsheng.game.levels import LABELS, Level
 from shuangsheng.game.rules import STEP, NegativePoints, RuleSet
 from shuangsheng.knockout.knockout import Pairing, Round, round_title
-from shuangsheng.knockout.teams import Team, canonical_id, team_name
+from shuangsheng.knockout.teams import Team, id_digits, shown_id, team_name
 from shuangsheng.render.materials.conventions import in_order, team_context
 from shuangsheng.render.materials.flow import LEFT, SHEET_INSET, WIDTH, Flow, Insert, Piece, baseline, flow_pdf, sizes
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
@@ -337,7 +337,8 @@ def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: M
         else:
             who = f"{team_name(team_id)}的队员"
             team = teams.get(team_id)
-            size, lines = team_lines(fonts, team_name(team_id), team.players if team else (), inner, who=who)
+            size, lines = team_lines(fonts, team_name(team_id, id_digits(teams)), team.players if team else (), inner,
+                                     who=who)
         grid.cells[(r, 0)] = _text(fonts, side_label, label_width, size=SIDE_LABEL_SIZE)
         grid.cells[(r, 1)] = Text(tuple(lines), size, Align.LEFT, who)
         grid.heights.append(_row_height([grid.cells[(r, 1)], grid.cells[(r, 0)]], PEN_ROW))
@@ -682,7 +683,7 @@ def draw_sheet_pdf(
         "number": round_.number,
         "pairings": round_.pairings,
         "byes": round_.byes,
-        "index": table_index(round_),
+        "index": table_index(round_, id_digits(teams)),
         "lot_plan": round_.lot_plan.text,
         "seed": round_.seed,
         "lots": bool(round_.lots),
@@ -697,11 +698,11 @@ def draw_sheet_pdf(
 BYE = "轮空"
 
 
-def table_index(round_: Round) -> list[tuple[str, str]]:
-    """(组号, 桌号) of every team of the round in number order; a bye's table is 轮空."""
+def table_index(round_: Round, digits: int = 2) -> list[tuple[str, str]]:
+    """(组号, 桌号) of every team of the round in number order, each 组号 `digits` wide; a bye's table is 轮空."""
     tables = {team: str(p.table) for p in round_.pairings for team in (p.a, p.b)}
     tables.update({team: BYE for team in round_.byes})
-    return [(canonical_id(team), tables[team]) for team in in_order(tables)]
+    return [(shown_id(team, digits), tables[team]) for team in in_order(tables)]
 
 
 def playoff_slip_pdf(

@@ -30,7 +30,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from shuangsheng.knockout.bracket import PASSED_A, Bracket, Slot, SlotKind, entry_note
-from shuangsheng.knockout.teams import Team, in_order, team_name
+from shuangsheng.knockout.teams import Team, id_digits, in_order, shown_id, team_name
 from shuangsheng.render.materials.conventions import players_of, prize_rows
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, RULE, break_lines, describe_pdf
@@ -304,7 +304,8 @@ def _label(teams: Mapping[str, Team], team_id: str | None) -> str:
     if team_id is None:
         return "（待定）"
     players = players_of(teams, team_id)
-    return f"{team_id} {players}" if players else team_name(team_id)
+    digits = id_digits(teams)
+    return f"{shown_id(team_id, digits)} {players}" if players else team_name(team_id, digits)
 
 
 # --- 第N轮成绩.png ---
@@ -325,11 +326,11 @@ def _table_entries(t: TableRecord) -> list[Entry]:
     return entries
 
 
-def _table_status(t: TableRecord) -> str:
+def _table_status(t: TableRecord, digits: int) -> str:
     """What the hall should know about a table beyond its levels and winner, in plain words."""
     if t.status is TableStatus.WALKOVER:
         loser = t.b if t.winner == t.a else t.a
-        return f"{team_name(loser)}弃权，{team_name(t.winner)}晋级" if t.winner else ""
+        return f"{team_name(loser, digits)}弃权，{team_name(t.winner, digits)}晋级" if t.winner else ""
     if t.status is TableStatus.NEEDS_PLAYOFF and t.playoff is not None:
         return f"需加赛：同为{t.playoff.level}级"
     if t.status is TableStatus.INVALID:
@@ -354,17 +355,18 @@ def round_column(event: Event, results: RoundResults, *, fonts: FontSet | None =
     who goes on, in number order; the wording of round_picture.j2."""
     fonts = fonts or choose_fonts(event.print.font)
     column = Column(fonts, results.teams)
+    digits = id_digits(results.teams)
 
     def tables() -> None:
         for t in sorted(results.tables, key=lambda t: t.table):
             label = f"第{t.table}桌"
-            column.match(label, _table_entries(t), ("三、四名决赛；" if t.third_place else "") + _table_status(t))
+            column.match(label, _table_entries(t), ("三、四名决赛；" if t.third_place else "") + _table_status(t, digits))
         column.gap(8)
 
     context = {
         "results": results,
-        "byes": [team_name(t) for t in in_order(results.byes)],
-        "advancing": [team_name(t) for t in in_order(results.advancing)],
+        "byes": [team_name(t, digits) for t in in_order(results.byes)],
+        "advancing": [team_name(t, digits) for t in in_order(results.advancing)],
         "step": results.next_step.value,
     }
     column.markup(render("round_picture.j2", event, template_dir, context), {ROUND_TABLES: tables})
@@ -392,12 +394,13 @@ def announcement_column(chart: Bracket, event: Event, *, date: str, fonts: FontS
     fonts = fonts or choose_fonts(event.print.font)
     teams = {t.id: t for t in chart.teams}
     column = Column(fonts, teams)
+    digits = id_digits(teams)
 
     def prizes() -> None:
         none = "（不设）" if not chart.placings.third else "（空缺）"
         for prize, team_id in prize_rows(chart.placings):
             players = players_of(teams, team_id) if team_id else ""
-            text = f"{team_name(team_id)}　{players}" if team_id else none
+            text = f"{team_name(team_id, digits)}　{players}" if team_id else none
             column.lines(f"{prize}　{text}", HEADING, bold=True, who=f"{team_name(team_id)}的队员" if team_id else None,
                          after=4)
         for note in chart.placings.notes:
@@ -415,7 +418,7 @@ def announcement_column(chart: Bracket, event: Event, *, date: str, fonts: FontS
                 column.match(f"第{slot.table}桌", _slot_entries(slot), "三、四名决赛" if third else "")
             byes = in_order([s.entries[0].team for s in col.slots if s.kind is SlotKind.BYE and s.entries[0].team])
             if byes:
-                column.lines("轮空（直接晋级）：" + "、".join(team_name(t) for t in byes), SMALL, after=4)
+                column.lines("轮空（直接晋级）：" + "、".join(team_name(t, digits) for t in byes), SMALL, after=4)
             column.gap(10)
 
     context = {"date": date, "field": chart.field, "rounds": len(chart.columns)}
