@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, Column, Slot, SlotKind, level_word
 from shuangsheng.knockout.knockout import is_final, stage_name
 from shuangsheng.knockout.placings import Placings
-from shuangsheng.knockout.teams import Team, id_digits, in_order, number_key, team_name
+from shuangsheng.knockout.teams import Team, id_digits, in_order, number_key, shown_id, team_name
 from shuangsheng.render.results import RoundResults, level_words, round_results
 from shuangsheng.storage.workbook.schema import UNCHECKED
 from shuangsheng.table.record import TableRecord
@@ -35,8 +35,9 @@ BRACKET_MAX_COLUMNS = 4
 @dataclass(frozen=True)
 class TeamView:
     id: str
-    name: str  # 第03组
+    name: str  # 第03组 (第003组 in a field over 99)
     players: str  # 王建国、李秀英 ('' for an id missing from the team list)
+    number: str = ""  # the 组号 alone, as wide as the field's: 03 (the seat index, under its heading 组号 → 桌号)
 
 
 @dataclass(frozen=True)
@@ -66,10 +67,12 @@ class TableView:
 
 @dataclass(frozen=True)
 class Seat:
-    """A line of the list by 组号 that lets a player find their table: 第07组 → 12桌 (or 轮空)."""
+    """A line of the list by 组号 that lets a player find their table: 第07组 → 12桌 (or 轮空); `table` None for a
+    bye."""
 
     team: TeamView
     place: str
+    table: int | None = None
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ class RoundView:
     @property
     def seats(self) -> tuple[Seat, ...]:
         """Every team of the round by 组号 (in number order), with its table: a player finds theirs at a glance."""
-        seats = [Seat(side, f"{t.table}桌") for t in self.tables for side in (t.a, t.b)]
+        seats = [Seat(side, f"{t.table}桌", t.table) for t in self.tables for side in (t.a, t.b)]
         seats += [Seat(b, "轮空") for b in self.byes]
         return tuple(sorted(seats, key=lambda s: number_key(s.team.id)))
 
@@ -141,7 +144,9 @@ class Board:
 
 def team_view(teams: Mapping[str, Team], team_id: str) -> TeamView:
     team = teams.get(team_id)
-    return TeamView(team_id, team_name(team_id, id_digits(teams)), "、".join(team.players) if team else "")
+    digits = id_digits(teams)
+    return TeamView(team_id, team_name(team_id, digits), "、".join(team.players) if team else "",
+                    shown_id(team_id, digits))
 
 
 STATUS_CN = {

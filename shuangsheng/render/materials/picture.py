@@ -29,7 +29,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from shuangsheng.knockout.bracket import PASSED_A, Bracket, Slot, SlotKind, entry_note
+from shuangsheng.knockout.bracket import PASSED_A, UNCHECKED_MARK, Bracket, Slot, SlotKind, entry_note
 from shuangsheng.knockout.teams import Team, id_digits, in_order, shown_id, team_name
 from shuangsheng.render.materials.conventions import players_of, prize_rows
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
@@ -337,6 +337,8 @@ def _table_status(t: TableRecord, digits: int) -> str:
         return "成绩正在核对"
     if t.status is TableStatus.OPEN:
         return "成绩尚未录入"
+    if t.unchecked:  # a lost card's match, given by its 终局 cells: marked so everywhere
+        return UNCHECKED_MARK.strip()
     if t.playoff_hands and t.winner:
         return f"加赛{t.playoff_hands}局决出"
     return ""
