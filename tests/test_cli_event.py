@@ -579,7 +579,8 @@ def test_each_step_says_what_comes_next(tmp_path):
     assert f"下一步：比赛负责人核对规则口径确认单并签字；报名截止后运行 shuangsheng draw {folder} 抽签" in printed
     assert "报名表现有3组" in printed
     drawn = cli("draw", folder, "--seed", 1).output
-    assert f"下一步：打印对阵表和计分卡（每桌一张）；比赛结束后，把各桌的每一局填入 round-1.xlsx，然后运行 shuangsheng score {folder}" in drawn
+    assert (f"下一步：打印对阵表和计分卡，计分卡双面打印（每桌一张纸，正面记分，背面是得分表和填法）；比赛结束后，"
+            f"把各桌的每一局填入 round-1.xlsx，然后运行 shuangsheng score {folder}") in drawn
     entered = cli("score", folder).output  # nothing entered yet: exit 0, nothing written, and what to do
     assert "第1轮还没有录入任何一桌" in entered and "这次什么也没有写" in entered
     assert f"下一步：各桌的成绩录入记分表（或扫码录分）后，再运行 shuangsheng score {folder}" in entered

@@ -326,17 +326,40 @@ def test_certificate_title_is_red_and_it_carries_a_number_and_the_events_month(f
 
 
 @needs_formal
-def test_a_name_the_formal_face_cannot_set_is_set_whole_in_the_sans_face(fonts):
+def test_the_name_line_is_set_in_one_face_the_formal_one_only_when_it_covers_both_names(fonts):
     teams = [Team("01", ("王堃", "李建国")), Team("02", ("张三", "李四"))]
     chart = play(teams)
     assert chart.placings.first == "01"
     data = certificates.certificates_pdf(chart.placings, teams, default_event(), day=DAY, fonts=fonts, invariant=True)
     chars = [c for c in chars_of(data) if c["size"] == certificates.NAME_SIZE]
     assert "".join(c["text"] for c in chars) == "王堃、李建国"
-    face = {c["text"]: c["fontname"] for c in chars}
-    assert face["王"] == face["堃"] and "Kai" not in face["堃"]  # 王堃 whole in the sans face
-    assert face["李"] == face["建"] == face["国"] and "Kai" in face["李"]  # 李建国 whole in the formal face
-    assert any("王堃" in w and "整个改用" in w for w in fonts.warnings)
+    assert len({c["fontname"] for c in chars}) == 1 and "Kai" not in chars[0]["fontname"]  # the line in one face
+    assert any("王堃、李建国" in w and "这一行姓名整个改用" in w for w in fonts.warnings)
+    plain = [Team("01", ("王建", "李国")), Team("02", ("张三", "李四"))]
+    both = certificates.certificates_pdf(play(plain).placings, plain, default_event(), day=DAY, fonts=fonts,
+                                         invariant=True)
+    line = [c for c in chars_of(both) if c["size"] == certificates.NAME_SIZE]
+    assert len({c["fontname"] for c in line}) == 1 and "Kai" in line[0]["fontname"]  # covered: the formal face
+
+
+def test_nothing_is_printed_where_the_seal_goes(fonts):
+    """The red dashed circle still showed after stamping: now the room over the organiser is blank paper."""
+    teams = team_list(6, long_names=False)
+    chart = play(teams)
+    event = default_event()
+    data = certificates.certificates_pdf(chart.placings, teams, event, day=DAY, fonts=fonts, invariant=True)
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        page = pdf.pages[0]
+        organiser = [c for c in page.chars if c["text"] in event.organiser and c["size"] == certificates.BODY_SIZE]
+        x = (min(c["x0"] for c in organiser) + max(c["x1"] for c in organiser)) / 2
+        top = min(c["top"] for c in organiser)
+        y = (top + max(c["bottom"] for c in organiser)) / 2  # the seal goes over the organiser's name
+        r = certificates.SEAL_RADIUS
+        drawn = [o for o in page.curves + page.edges  # a frame's rules pass by, none crosses the room
+                 if o["x0"] < x + r and o["x1"] > x - r and o["top"] < y + r and o["bottom"] > y - r]
+        inked = [c for c in page.chars if c["top"] < top - 1  # above the signature (the organiser, the date)
+                 and c["x0"] < x + r and c["x1"] > x - r and c["bottom"] > y - r]
+    assert drawn == [] and inked == []
 
 
 def test_certificate_wording_comes_from_the_folders_template(tmp_path, fonts):

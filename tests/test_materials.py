@@ -27,7 +27,7 @@ from shuangsheng.storage.files import OutputExists
 from shuangsheng.storage.names import MATERIALS
 from shuangsheng.usecases.papers.materials import build_all
 from tests.events import new_event
-from tests.pdfcheck import assert_fonts_embedded, assert_inside_margins, fonts_of, text_of
+from tests.pdfcheck import assert_fonts_embedded, assert_inside_margins, fonts_of, page_texts, text_of
 
 INSTALLED = [s for s in system_candidates() if s.path.is_file()]
 pytestmark = pytest.mark.skipif(not INSTALLED, reason="no Chinese TrueType font (apt install fonts-wqy-microhei)")
@@ -109,7 +109,10 @@ def test_nothing_outside_the_margins(pdfs, kind):
 def test_large_print(pdfs, kind):
     with pdfplumber.open(io.BytesIO(pdfs[kind])) as pdf:
         sizes = [round(ch["size"], 1) for page in pdf.pages for ch in page.chars if ch["text"].strip()]
-    assert min(sizes) >= 14
+    if kind == "signoff":  # its note for staff (the event.toml keys) at SPEC's floor; all it asks to sign larger
+        assert min(sizes) == 10 and min(size for size in sizes if size > 10) >= 14
+    else:
+        assert min(sizes) >= 14
     if kind != "lots":
         assert max(sizes) >= 22  # the heading
 
@@ -553,18 +556,56 @@ def test_lots_sheet_says_which_lots_meet_and_which_are_byes():
 # --- 规则口径确认单 ---------------------------------------------------------------------------------------------
 
 
+CODE_NAMES = ("ceil", "floor", "plus_one", "cap", "deduct", "allow", "clamp", "playoff", "dealer", "shared",
+              "first_round", "each_round", "event.toml", "[format]", "[rules]", "third_place", "byes")
+
+
+def signed_text(data: bytes) -> tuple[str, str]:
+    """The sign-off sheet's text as the 比赛负责人 reads it (above 10 pt), and its note for staff (10 pt, grey)."""
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        chars = [c for page in pdf.pages for c in page.chars]
+    words = "".join(c["text"] for c in chars if c["size"] > 10.5 and c["text"].strip())
+    note = [c for c in chars if c["size"] <= 10.5 and c["text"].strip()]
+    assert all(c["size"] >= 10 and max(c["non_stroking_color"] or (0,)) > 0.3 for c in note)  # 10 pt, grey
+    return words, "".join(c["text"] for c in note)
+
+
 def test_signoff_sheet_names_every_option_in_force_beside_what_it_excludes(pdfs):
-    text = text_of(pdfs["signoff"])
+    text, note = signed_text(pdfs["signoff"])
     assert text.startswith("规则口径确认单")
     assert "每少20分升一级，不足20分的零头也按一级计：60–75分升1级" in text
-    assert "零头不计（floor：65–75分不升级）" in text  # the reading it excludes
+    assert "零头不计（65–75分不升级）" in text  # the reading it excludes
     assert "2、J、A；2只在开局打2时必打" in text
-    assert "停在必打级，少升的级数不扣对方（cap）" in text and "少升的级数也从对方扣除（deduct）" in text
-    assert "照负分计算，如−20分时庄家升5级（allow）" in text and "按0分计（clamp）" in text
-    assert "级数相同就加赛" in text and "级数相同判最后一副的庄家胜（dealer）" in text
+    assert "停在必打级，少升的级数不扣对方" in text and "少升的级数也从对方扣除" in text
+    assert "照负分计算，如−20分时庄家升5级" in text and "按0分计" in text
+    assert "级数相同就加赛" in text and "级数相同判最后一副的庄家胜" in text
     assert "两场半决赛的负者并列三等奖" in text and "轮空都放在第1轮" in text
     assert "第十二条（级牌抠底、落实政策）的执行口径" in text and "第十三、十四条（扣错底、出错牌）的执行口径" in text
     assert "比赛负责人签字：＿＿＿＿＿＿日期：＿＿年＿＿月＿＿日" in text
+
+
+def test_signoff_sheet_is_in_words_with_the_settings_only_in_a_grey_note(pdfs):
+    """ceil, plus_one, clamp, `[format] third_place`, event.toml were in the text the 比赛负责人 signs: now only
+    in the note for staff, at 10 pt in grey."""
+    text, note = signed_text(pdfs["signoff"])
+    assert [name for name in CODE_NAMES if name in text] == []
+    for setting in ('dealer_table="ceil"', 'must_play=["2","J","A"]', 'penalty_excess="cap"', 'third_place="shared"',
+                    'byes="first_round"', "event.toml"):
+        assert setting in note.replace(" ", ""), setting
+
+
+def test_signoff_sheet_is_one_sheet_with_initials_on_every_page(pdfs):
+    """Its p3 held 7 lines: now one sheet printed on both sides, each page with a line for the initials of the one
+    who checked it."""
+    from shuangsheng.game.rules import NegativePoints, PenaltyExcess, TieBreak
+
+    pages = page_texts(pdfs["signoff"])
+    assert len(pages) <= 2
+    assert all("本页核对，签缩写：＿＿＿" in page for page in pages)
+    other = dataclasses.replace(default_event(), rules=RuleSet(
+        dealer_table=DealerTable.PLUS_ONE, penalty_excess=PenaltyExcess.DEDUCT, negative_points=NegativePoints.CLAMP,
+        tie_break=TieBreak.DEALER))
+    assert len(page_texts(render("signoff", other))) <= 2
 
 
 def test_signoff_sheet_changes_with_event_toml():
@@ -578,13 +619,14 @@ def test_signoff_sheet_changes_with_event_toml():
     ]:
         assert old in text, old
         text = text.replace(old, new)
-    changed = text_of(render("signoff", parse(text, source="event.toml")))
-    assert "每少满20分升一级，零头不计：65–75分不升级" in changed and "零头按一级计（ceil" in changed
-    assert "停在必打级，少升的级数同样从对方扣除（deduct）" in changed
-    assert "低于0分按0分计（clamp）" in changed
-    assert "由最后一副牌的庄家一方获胜（dealer）" in changed and "加赛直至分出胜负（playoff）" in changed
-    assert "胜者获三等奖（playoff）" in changed
-    assert changed != text_of(render("signoff"))
+    changed, note = signed_text(render("signoff", parse(text, source="event.toml")))
+    assert "每少满20分升一级，零头不计：65–75分不升级" in changed and "零头按一级计（60–75分升1级）" in changed
+    assert "停在必打级，少升的级数同样从对方扣除" in changed
+    assert "低于0分按0分计" in changed
+    assert "由最后一副牌的庄家一方获胜" in changed and "加赛直至分出胜负" in changed
+    assert "胜者获三等奖" in changed
+    assert 'dealer_table="floor"' in note and 'tie_break="dealer"' in note
+    assert changed != signed_text(render("signoff"))[0]
 
 
 # --- 抽签签条: cut lines, 6 and 9 -------------------------------------------------------------------------------

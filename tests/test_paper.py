@@ -18,7 +18,6 @@ from shuangsheng.render.materials.fonts import choose_fonts, system_candidates
 from shuangsheng.render.results import round_results
 from shuangsheng.storage import names
 from shuangsheng.storage.event import default_event
-from shuangsheng.storage.workbook.schema import HAND_COLUMNS, HEADER
 from shuangsheng.table.status import TableStatus
 from shuangsheng.usecases.folder import open_folder
 from shuangsheng.usecases.papers.score import write_score_papers
@@ -50,17 +49,20 @@ def cards() -> bytes:
 # --- 计分卡 -----------------------------------------------------------------------------------------------------
 
 
-def test_score_cards_one_page_per_table_and_a_blank_card(cards):
-    assert pages(cards) == len(ROUND.pairings) + 1
+def test_score_cards_one_sheet_per_table_and_a_blank_card_printed_double_sided(cards):
+    """Each card is a sheet printed on both sides: the card, and on its back the points table and the key."""
+    assert pages(cards) == 2 * (len(ROUND.pairings) + 1)
     texts = page_texts(cards)
-    assert "第1轮（半决赛）第1桌计分卡" in texts[0] and "第1轮（半决赛）第2桌计分卡" in texts[1]
-    assert "第＿＿轮第＿＿桌计分卡（备用／续页）" in texts[2]  # a match of more than 16 hands goes on
-    for text in texts:
-        assert "离退休教职工双升级（双扣）比赛" in text
-        assert "开始" in text and "结束" in text and "每场限时1小时" in text
-        assert "甲方签名" in text and "乙方签名" in text and "裁判签名" in text
-        assert "台下得分0分也写0" in text  # a blank 台下得分 is an error in the workbook too
-    assert "第01组欧阳·买买提江、司马相如" in texts[0] and "第02组阿卜杜热合曼·买买提依明、诸葛䶮" in texts[0]
+    fronts, backs = texts[0::2], texts[1::2]
+    assert "第1轮（半决赛）第1桌计分卡" in fronts[0] and "第1轮（半决赛）第2桌计分卡" in fronts[1]
+    assert "第＿＿轮第＿＿桌计分卡（备用／续页）" in fronts[2]  # a match of more than 16 hands goes on
+    for front, back in zip(fronts, backs, strict=True):
+        assert "离退休教职工双升级（双扣）比赛" in front
+        assert "开始" in front and "结束" in front and "每场限时1小时" in front
+        assert "甲方签名" in front and "乙方签名" in front and "裁判签名" in front
+        assert re.search(r"计分卡(（备用／续页）)?背面", back) and "台下得分0分也写0" in back and "升6级" in back
+        assert "台下得分0分也写0" not in front and "升6级" not in front  # the key and the table moved over
+    assert "第01组欧阳·买买提江、司马相如" in fronts[0] and "第02组阿卜杜热合曼·买买提依明、诸葛䶮" in fronts[0]
 
 
 def test_score_cards_print_anywhere_in_large_print(cards):
@@ -68,53 +70,119 @@ def test_score_cards_print_anywhere_in_large_print(cards):
 
 
 def test_card_columns_are_the_workbook_columns():
-    """One definition, two renderers: the card's hand columns are the workbook schema's, in order."""
-    assert paper.card_labels()[: len(HAND_COLUMNS)] == HEADER
-    assert paper.card_labels()[len(HAND_COLUMNS):] == ("甲方级", "乙方级")
+    """One definition, two renderers: the card's hand columns are the workbook schema's, in order, some under a
+    group's label so that they fit; 违规 as a box to tick per offence; then both sides' level."""
+    assert paper.card_labels() == (
+        "局", "庄家方", "庄家级", "分数台下", "分数底牌", "抠底倍数", "级牌抠底", "罚张上", "罚张下", "扣错底上", "扣错底下",
+        "出错牌上", "出错牌下", "加赛", "备注", "级数甲", "级数乙")  # fmt: skip
+    assert [c.source for c in paper.card_columns() if c.tick] == ["台上扣错底", "台下扣错底", "台上出错牌", "台下出错牌"]
 
 
-def header_cells(data: bytes, page: int = 0) -> list[str]:
-    """The hand table's header as printed: the text of each header cell, read column by column."""
+def header_words(data: bytes, page: int = 0) -> list[str]:
+    """The hand table's header as printed: its words (characters side by side on one line), sorted."""
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         p = pdf.pages[page]
-        row = next(w for w in p.extract_words() if w["text"] == "局")
-        top = row["top"] - 14
-        widths = paper.card_widths(p.width - 2 * 20 * mm - 12)
-        x = 20 * mm + 6
-        cells = []
-        chars = [c for c in p.chars if top <= c["top"] <= top + 30]  # the two lines of the header, not row 1
-        for width in widths:
-            inside = sorted((c for c in chars if x <= c["x0"] < x + width), key=lambda c: (round(c["top"]), c["x0"]))
-            cells.append("".join(c["text"] for c in inside))
-            x += width
-    return cells
+        first = next(w for w in p.extract_words() if w["text"] == "局")
+        band = p.within_bbox((0, first["top"] - 20, p.width, first["bottom"] + 14))
+        return sorted(w["text"] for w in band.extract_words())
 
 
-def test_card_header_as_printed_equals_the_workbook_header(cards):
-    assert header_cells(cards) == [*HEADER, "甲方级", "乙方级"]
-    assert header_cells(cards, page=2) == [*HEADER, "甲方级", "乙方级"]
+def test_card_header_as_printed_fits_its_columns_on_one_or_two_lines(cards):
+    """No header wraps a character alone (庄家/级, 底牌/分): groups over their columns, four-character labels on
+    two lines of two."""
+    expected = sorted(["局", "庄家", "方", "级", "分数", "台下", "底牌", "抠底", "倍数", "级牌", "抠底", "罚张", "上", "下",
+                       "扣错底", "上", "下", "出错牌", "上", "下", "加赛", "备注", "级数", "甲", "乙"])
+    assert header_words(cards) == expected
+    assert header_words(cards, page=4) == expected  # the blank card: the same table
 
 
-def test_card_has_sixteen_hand_rows_and_four_playoff_rows_of_at_least_8mm(cards):
+def cell_paddings(page) -> list[tuple[str, float]]:
+    """Each character drawn inside a ruled cell (rules on all four sides) with its least distance to them."""
+    rules = [e for e in page.edges if e.get("stroke", True) and e["object_type"] in ("line", "rect_edge")]
+    horizontal = [e for e in rules if e["orientation"] == "h"]
+    vertical = [e for e in rules if e["orientation"] == "v"]
+    found = []
+    for ch in page.chars:
+        if not ch["text"].strip():
+            continue
+        mx, my = (ch["x0"] + ch["x1"]) / 2, (ch["top"] + ch["bottom"]) / 2
+        left = [ch["x0"] - e["x0"] for e in vertical if e["top"] <= my <= e["bottom"] and e["x0"] <= mx]
+        right = [e["x0"] - ch["x1"] for e in vertical if e["top"] <= my <= e["bottom"] and e["x0"] >= mx]
+        above = [ch["top"] - e["top"] for e in horizontal if e["x0"] <= mx <= e["x1"] and e["top"] <= my]
+        below = [e["top"] - ch["bottom"] for e in horizontal if e["x0"] <= mx <= e["x1"] and e["top"] >= my]
+        if left and right and above and below:
+            found.append((ch["text"], min(min(left), min(right), min(above), min(below))))
+    return found
+
+
+def test_every_cell_keeps_its_text_1_5_mm_from_its_rules(cards, scored):
+    """台下罚张, 甲方级, 升6级, 120–135, the key box and 录分码 touched their rules: now at least 1.5 mm all round,
+    on the card's front and back and on the playoff slip."""
+    coded = paper.score_cards_pdf(default_event(), ROUND, TEAMS, codes={1: "Q8SU-TGBQ"}, fonts=fonts(),
+                                  invariant=True)
+    slip = (scored[0] / "第1轮第2桌加赛单.pdf").read_bytes()
+    for data in (cards, coded, slip):
+        with pdfplumber.open(io.BytesIO(data)) as pdf:
+            for page in pdf.pages:
+                paddings = cell_paddings(page)
+                assert len(paddings) > 40
+                tight = [(t, round(d / mm, 2)) for t, d in paddings if d < 1.5 * mm - 0.05]
+                assert not tight, tight
+
+
+def test_the_padding_check_would_catch_text_touching_its_rules():
+    """The check itself, on the card as it was (3 pt padding in the team cell, 1.1 pt beside "10")."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer)
+    f = fonts()
+    canvas.rect(100, 100, 15.5, 22.8)
+    f.draw(canvas, 101.1, 106, "10", 12)
+    canvas.save()
+    with pdfplumber.open(io.BytesIO(buffer.getvalue())) as pdf:
+        assert min(d for _, d in cell_paddings(pdf.pages[0])) < 1.5 * mm
+
+
+def hand_row_tops(page) -> dict[str, float]:
+    labels = [w for w in page.extract_words() if re.fullmatch(r"\d+|加\d+", w["text"]) and w["x0"] < 20 * mm + 30]
+    return {w["text"]: w["top"] for w in labels}
+
+
+def test_card_has_sixteen_hand_rows_and_four_playoff_rows_of_at_least_9mm(cards):
     text = page_texts(cards)[0]
     assert re.search("".join(str(n) for n in range(1, 17)) + "加1是加2是加3是加4是", text)
     with pdfplumber.open(io.BytesIO(cards)) as pdf:
-        p = pdf.pages[0]
-        labels = [w for w in p.extract_words() if re.fullmatch(r"\d+|加\d", w["text"]) and w["x0"] < 20 * mm + 30]
-        tops = [w["top"] for w in labels]
+        tops = list(hand_row_tops(pdf.pages[0]).values())
     assert len(tops) == 20
     steps = [b - a for a, b in itertools.pairwise(tops)]
-    assert min(steps) >= 8 * mm - 0.1
+    assert min(steps) >= 9 * mm - 0.05
 
 
-def test_card_level_track_and_points_table(cards):
-    text = page_texts(cards)[0]
-    assert text.count("2345678910JQKA") == 2
-    assert "灰底为必打级，2只在开局时必打" in text
+def test_offences_are_four_boxes_to_tick_in_every_hand_row(cards):
+    """违规 takes one of four offences (docs/workbooks.md): a box for each, under 扣错底 and 出错牌, 上 (台上方) and 下 (台下方)."""
+    with pdfplumber.open(io.BytesIO(cards)) as pdf:
+        p = pdf.pages[0]
+        tops = hand_row_tops(p)
+        boxes = [r for r in p.rects if 3.5 * mm < r["width"] < 5 * mm and abs(r["width"] - r["height"]) < 0.5]
+    for label, top in tops.items():
+        row = [b for b in boxes if top - 8 < b["top"] < top + 8]
+        assert len(row) == 4, label
+
+
+def test_card_level_track_and_the_key_on_the_back(cards):
+    front, back = page_texts(cards)[:2]
+    assert front.count("2345678910JQKA") == 2
+    assert "加粗框、标“必打”的是必打级；2只在开局时必打" in back
+    assert "扣错底、出错牌：在犯规一方的格里打√，上为台上方，下为台下方。" in back
     # the whole table in force, as the rule sheet has it: the negative totals, then the rule past either end
-    assert "台下得分−40–−25−20–−50–1520–3540–5560–75庄家保庄升6级升5级升4级升3级升2级升1级" in text
-    assert "台下得分80–95100–115120–135140–155160–175180–195200台下方上台不升级升1级升2级升3级升4级升5级升6级" in text
-    assert "低于−40分或超过200分时每差20分多升一级" in text
+    keeps = ["−40–−25", "−20–−5", "0–15", "20–35", "40–55", "60–75"]
+    takes = ["80–95", "100–115", "120–135", "140–155", "160–175", "180–195", "200"]
+    gains = ["升6级", "升5级", "升4级", "升3级", "升2级", "升1级"]
+    for row, (keep, gain) in enumerate(zip(keeps, gains, strict=True)):
+        assert f"{keep}{gain}{takes[row]}" in back
+    assert "200升6级" in back and "80–95不升级" in back
+    assert "低于−40分或超过200分时，每差20分多升一级" in back
 
 
 def test_card_points_table_is_the_rule_sheets_table_in_force():
@@ -125,40 +193,41 @@ def test_card_points_table_is_the_rule_sheets_table_in_force():
     from shuangsheng.game.rules import NegativePoints, RuleSet
 
     event = default_event()
-    text = page_texts(paper.score_cards_pdf(event, None, {}, fonts=fonts(), invariant=True))[0]
+    text = page_texts(paper.score_cards_pdf(event, None, {}, fonts=fonts(), invariant=True))[1]
     for row in event.rules.points_table(low=-40):
         assert (f"{row.low}" if row.low == row.high else f"{row.low}–{row.high}").replace("-", "−") in text
     clamp = dataclasses.replace(event, rules=RuleSet(negative_points=NegativePoints.CLAMP))
-    text = page_texts(paper.score_cards_pdf(clamp, None, {}, fonts=fonts(), invariant=True))[0]
-    assert "台下得分0以下按00–15" in text and "−40" not in text and "超过200分时每差20分多升一级" in text
+    text = page_texts(paper.score_cards_pdf(clamp, None, {}, fonts=fonts(), invariant=True))[1]
+    assert "0以下按0升4级" in text and "−40" not in text and "超过200分时，每差20分多升一级" in text
 
 
-def test_card_key_says_what_each_column_takes(cards):
-    text = page_texts(cards)[0]
-    assert "填法：庄家填甲或乙；台下得分、底牌分填5的倍数，台下得分0分也写0；抠底倍数填×2、×4…" in text
-    assert "违规填台上／台下扣错底、出错牌" in text
+def result_boxes(page) -> list[dict]:
+    """The heavy boxes of the result row, left to right."""
+    start = next(w for w in page.extract_words() if w["text"] == "开始")
+    return sorted((r for r in page.rects if r["stroke"] and r["linewidth"] > 1.2 and r["top"] - 5 < start["top"]
+                   < r["bottom"] and r["width"] < 60), key=lambda r: r["x0"])
 
 
-def test_card_result_box_and_time_row_are_pen_rows(cards):
-    """开始/结束, 胜方 and 终局级数 share one row at least 8 mm high; the spare card's rows carry no numbers."""
+def test_card_result_boxes_are_12mm_and_the_same_on_every_card(cards):
+    """开始/结束, 胜方 and 终局级数 (甲方, 乙方) share one row; the boxes written in are at least 12 mm each way, in
+    the same places on the numbered and the blank card; the spare card's rows carry no numbers."""
     with pdfplumber.open(io.BytesIO(cards)) as pdf:
         p = pdf.pages[0]
         words = p.extract_words()
         start = next(w for w in words if w["text"].startswith("开始"))
-        assert any(w["text"].startswith("胜方") and abs(w["top"] - start["top"]) < 2 for w in words)
-        assert any(w["text"].startswith("终局级数") and abs(w["top"] - start["top"]) < 2 for w in words)
-        # the horizontal rules just above and below the time row are at least 8 mm apart
+        for label in ("胜方", "终局级数", "甲方", "乙方"):
+            assert any(w["text"] == label and abs(w["top"] - start["top"]) < 2 for w in words), label
+        boxes = [(round(b["x0"], 1), round(b["width"], 1)) for b in result_boxes(p)]
+        assert len(boxes) == 3 and all(b["width"] >= 12 * mm and b["height"] >= 12 * mm for b in result_boxes(p))
+        blank = pdf.pages[4]
+        assert [(round(b["x0"], 1), round(b["width"], 1)) for b in result_boxes(blank)] == boxes
         edges = sorted({round(e["top"], 1) for e in p.edges if e["orientation"] == "h" and e["width"] > 300})
-        above = max(y for y in edges if y < start["top"])
-        below = min(y for y in edges if y > start["bottom"])
-        assert below - above >= 8 * mm - 0.1
         for side in ("甲方", "乙方"):  # the team rows with the level track are pen rows too
-            label = next(w for w in words if w["text"] == side)
+            label = next(w for w in words if w["text"] == side and w["x0"] < 30 * mm)
             above = max(y for y in edges if y < label["top"])
             below = min(y for y in edges if y > label["bottom"])
-            assert below - above >= 8 * mm - 0.1, side
-        spare = pdf.pages[2]
-        numbers = [w for w in spare.extract_words() if re.fullmatch(r"\d+", w["text"]) and w["x0"] < 20 * mm + 30]
+            assert below - above >= 9 * mm - 0.1, side
+        numbers = [w for w in blank.extract_words() if re.fullmatch(r"\d+", w["text"]) and w["x0"] < 20 * mm + 30]
         assert not numbers  # 备用／续页: the referee numbers the rows
 
 
@@ -172,31 +241,39 @@ def test_card_has_a_heavier_rule_every_four_rows(cards):
         assert any(labels[str(n)]["bottom"] < e["top"] < after["top"] for e in heavy), n
 
 
-def test_must_play_levels_are_shaded_on_the_track():
-    """The shaded boxes are the must-play levels in force: 2, J, A by default; 2, 10, A when configured."""
+def test_must_play_levels_are_framed_and_labelled_on_the_track():
+    """The framed boxes, each with 必打 over it, are the must-play levels in force: 2, J, A by default; 2, 10, Q, A
+    when configured."""
     import dataclasses
 
     from shuangsheng.game.levels import Level
     from shuangsheng.game.rules import RuleSet
 
-    def shaded(event) -> int:
+    def framed(event) -> list[str]:
         data = paper.score_cards_pdf(event, None, {}, fonts=fonts(), invariant=True)
         with pdfplumber.open(io.BytesIO(data)) as pdf:
             p = pdf.pages[0]
-            # one shaded box per must-play level, spanning the 甲方 and 乙方 rows of the track
-            track = [r for r in p.rects if r["fill"] and r["width"] < 25 and r["height"] > 40]
-        return len(track)
+            # one heavy box per must-play level, around the 甲方 and 乙方 boxes of the track
+            boxes = [r for r in p.rects if r["stroke"] and r["linewidth"] > 1.2 and r["width"] < 25 and r["height"] > 40]
+            labels = [w for w in p.extract_words() if w["text"] == "必打"]
+            levels = []
+            for box in boxes:
+                inside = {c["text"] for c in p.chars if box["x0"] < c["x0"] < box["x1"] and box["top"] < c["top"] < box["bottom"]}
+                assert any(box["x0"] - 12 < w["x0"] and w["x1"] < box["x1"] + 12 and 0 < box["top"] - w["bottom"] < 8
+                           for w in labels), inside
+                levels.append("".join(sorted(inside)))
+        return sorted(levels)
 
     default = default_event()
-    assert shaded(default) == 3
+    assert framed(default) == ["2", "A", "J"]
     four = dataclasses.replace(default, rules=RuleSet(must_play=(Level.TWO, Level.TEN, Level.QUEEN, Level.ACE)))
-    assert shaded(four) == 4
+    assert framed(four) == ["01", "2", "A", "Q"]
 
 
 def test_long_and_rare_names_fit_their_box(cards):
     """Compound surnames, `·` and rare characters shrink or wrap inside the team cell, never past it."""
     with pdfplumber.open(io.BytesIO(cards)) as pdf:
-        for p in pdf.pages[:2]:
+        for p in pdf.pages[0:4:2]:  # the fronts
             label = next(w for w in p.extract_words() if w["text"] == "甲方")
             cell_left = label["x1"]
             track = next(w for w in p.extract_words() if w["text"].startswith("2") and w["x0"] > 200)["x0"]
@@ -211,7 +288,7 @@ def test_two_teams_of_long_names_still_get_one_sheet_each():
     teams = {"01": Team("01", long), "02": Team("02", long)}
     r = Round(1, ("01", "02"), (Pairing(1, "01", "02"),), (), 1)
     data = paper.score_cards_pdf(default_event(), r, teams, fonts=fonts(), invariant=True)
-    assert pages(data) == 2  # the card and the blank card
+    assert pages(data) == 4  # the card and the blank card, each front and back
     assert_printable(data, smallest=12)
     assert "甲方签名" in page_texts(data)[0]
 
@@ -235,7 +312,7 @@ def test_team_lines_shrink_then_wrap_never_below_12pt(players, lines):
 
 
 def test_cards_look_right(cards, tmp_path):
-    assert len(render_png(cards, tmp_path, "cards")) in (0, 3)
+    assert len(render_png(cards, tmp_path, "cards")) in (0, 6)
 
 
 # --- 对阵表 -----------------------------------------------------------------------------------------------------
@@ -308,7 +385,7 @@ def test_playoff_slip_for_each_tied_table(scored):
     assert pages(data) == 1
     text = text_of(data)
     t2 = report.score.matches[1].match.pairing
-    assert f"第2桌双方同为3级甲方第{t2.a}组" in text and f"乙方第{t2.b}组" in text
+    assert f"第2桌双方同为3级必打必打必打甲方第{t2.a}组" in text and f"乙方第{t2.b}组" in text
     assert f"第一局加赛由乙方（第{t2.b}组）坐庄，打3。" in text
     assert "加1是加2是加3是加4是加5是加6是加7是加8是加9是加10是" in text
     assert "round-1.xlsx" not in text and "score" not in text  # nothing for the computer operator
@@ -346,7 +423,8 @@ def test_draw_command_writes_the_draw_sheet_and_score_cards(tmp_path):
     assert f"已生成 {tmp_path / '第1轮计分卡.pdf'}" in result.output
     drawn = open_folder(tmp_path).rounds[0].round
     cards = (tmp_path / "第1轮计分卡.pdf").read_bytes()
-    assert pages(cards) == len(drawn.pairings) + 1
+    assert pages(cards) == 2 * (len(drawn.pairings) + 1)
+    assert "双面打印" in result.output  # each card a sheet: its back holds the points table and the key
     sheet = text_of((tmp_path / "第1轮对阵表.pdf").read_bytes())
     assert "随机种子3。复核：工作人员可用此随机种子复核本轮抽签" in sheet and "--seed" not in sheet
     assert "shuangsheng" not in sheet and str(tmp_path) not in sheet  # for the wall: no command, no path
@@ -400,7 +478,7 @@ def test_demo_produces_every_document_for_every_round(tmp_path):
     for sheet in state.rounds:
         r = sheet.round
         cards = (tmp_path / names.score_cards_name(r.number)).read_bytes()
-        assert pages(cards) == len(r.pairings) + 1
+        assert pages(cards) == 2 * (len(r.pairings) + 1)  # a sheet each, printed on both sides
         for name in (names.draw_sheet_name(r.number), names.score_cards_name(r.number), names.results_name(r.number)):
             assert_printable((tmp_path / name).read_bytes(), smallest=smallest[name.removesuffix(".pdf")[3:]])
             assert name in result.output
@@ -426,16 +504,18 @@ def test_the_operator_is_told_in_the_terminal_to_type_the_playoff_rows(tmp_path)
     assert "把这些局填入 round-2.xlsx 该桌的“加1、加2……”行，再运行 shuangsheng score" in line
 
 
-def test_the_entry_code_has_its_place_in_the_result_row_only_when_given():
-    """No made-up code: without codes the card says nothing of one; with a table's code it sits in the result
-    row, and the card is still one sheet."""
+def test_the_entry_code_has_its_place_above_the_names_only_when_given():
+    """No made-up code: without codes the card says nothing of one; with a table's code it sits at the top left,
+    above the team names and clear of every rule, and the card is still one sheet."""
     plain = paper.score_cards_pdf(default_event(), ROUND, TEAMS, fonts=fonts(), invariant=True)
     assert "录分码" not in text_of(plain)
     coded = paper.score_cards_pdf(default_event(), ROUND, TEAMS, codes={1: "K7QM-3XRT"}, fonts=fonts(),
                                   invariant=True)
     texts = page_texts(coded)
-    assert len(texts) == 3 and "终局级数甲＿乙＿录分码K7QM-3XRT" in texts[0] and "录分码" not in texts[1]
+    assert len(texts) == 6 and "录分码K7QM-3XRT" in texts[0] and "录分码" not in "".join(texts[1:])
     with pdfplumber.open(io.BytesIO(coded)) as pdf:
         words = pdf.pages[0].extract_words()
-        start, code = next(w for w in words if w["text"] == "开始"), next(w for w in words if w["text"] == "K7QM-3XRT")
-    assert abs(code["top"] - start["top"]) < 2  # one row
+        side, code = next(w for w in words if w["text"] == "甲方"), next(w for w in words if w["text"] == "K7QM-3XRT")
+        ruled = [e for e in pdf.pages[0].edges if e["orientation"] == "h" and e["top"] < side["top"]]
+    assert 0 < side["top"] - code["bottom"] < 12 * mm
+    assert all(e["top"] - code["bottom"] >= 1.5 * mm for e in ruled if e["top"] > code["top"])

@@ -204,3 +204,92 @@ def test_the_slip_title_is_its_largest_text_and_the_ring_encloses_the_level(pape
                 assert inside, slip.name
                 glyphs = (min(c["x0"] for c in inside), max(c["x1"] for c in inside))  # "10": both digits
                 assert ring["x0"] < glyphs[0] and glyphs[1] < ring["x1"], (slip.name, ring, glyphs)
+
+
+# --- consistency ------------------------------------------------------------------------------------------------
+
+
+def passed_a_chart():
+    """A 4-team knockout whose final was won by passing A (A：10) and whose first semi-final was won by a team
+    that only reached A (5：A)."""
+    from shuangsheng.game.levels import Level, Levels
+    from shuangsheng.knockout.bracket import build
+    from shuangsheng.knockout.knockout import MatchOutcome
+    from shuangsheng.table.status import TableStatus
+    from tests.test_bracket import play, teams
+
+    rounds, outcomes, levels = play(4)
+    final = rounds[-1].pairings[0]
+    outcomes[rounds[-1].number] = [MatchOutcome(final.table, TableStatus.PASSED_A, final.a)]
+    levels[rounds[-1].number, final.table] = Levels(Level.ACE, Level.TEN)
+    return build(rounds, outcomes, teams(4), levels=levels, title="晋级图")
+
+
+def test_a_level_is_told_from_passing_a():
+    from shuangsheng.knockout.bracket import level_word
+
+    assert [level_word(label, passed_a=False) for label in ("10", "K", "A")] == ["10", "K", "A级"]
+    assert level_word("A", passed_a=True) == "过A"
+
+
+def test_passing_a_and_reaching_a_are_told_apart_on_the_announcement_and_the_tv(fonts):
+    """成绩公告 and the TV's bracket printed '10：A' / 'A' for both a pass and a mere A."""
+    from shuangsheng.render.materials.announcement import announcement_pdf
+    from shuangsheng.render.venue import bracket_view
+    from shuangsheng.storage.event import default_event
+
+    chart = passed_a_chart()
+    text = "".join(page_texts(announcement_pdf(chart, default_event(), day=None, fonts=fonts, invariant=True)))
+    assert "过A：10" in text and "5：A级" in text and "：A第" not in text
+    view = bracket_view(chart, {t.id: t for t in chart.teams})
+    assert view is not None
+    notes = [note for node in view.nodes for note in node.notes]
+    assert "过A" in notes and "A级" in notes and "A" not in notes
+
+
+def test_the_round_results_say_passed_a_beside_the_levels():
+    from shuangsheng.game.levels import Level, Levels
+    from shuangsheng.render.results import level_words
+    from shuangsheng.table.record import TableRecord
+    from shuangsheng.table.status import TableStatus
+
+    record = TableRecord(table=1, third_place=False, a="03", b="08", status=TableStatus.PASSED_A, levels=Levels(Level.TEN, Level.ACE),
+                         winner="08")
+    assert level_words(record) == ("10", "过A")
+    reached = TableRecord(table=1, third_place=False, a="03", b="08", status=TableStatus.DECIDED, levels=Levels(Level.ACE, Level.KING),
+                          winner="03")
+    assert level_words(reached) == ("A级", "K")
+
+
+def test_the_placings_are_listed_in_number_order(papers):
+    """三等奖 13 / 05 on the chart, the announcement and the terminal: 05 first, wherever they are listed."""
+    from shuangsheng.usecases.folder import open_folder
+
+    text = "".join(page_texts((papers / "成绩公告.pdf").read_bytes()))
+    thirds = re.findall(r"三等奖第?(\d+)", text)
+    assert len(thirds) == 2 and thirds == sorted(thirds, key=int)
+    chart = "".join(page_texts((papers / "晋级图.pdf").read_bytes()))
+    listed = re.findall(r"三等奖\s*第?(\d+)", chart)
+    assert listed == sorted(listed, key=int)
+    assert open_folder(papers) is not None
+
+
+def test_ids_are_three_digits_wide_in_a_field_over_99(fonts):
+    """01–99 then 100–128 mixed widths: in a field over 99 every 组号 printed or shown has three digits (005),
+    while the canonical form (JSON, event.db) stays '05'."""
+    from shuangsheng.knockout.knockout import Pairing, Round
+    from shuangsheng.knockout.teams import Team, canonical_id, id_digits, shown_id, team_label
+    from shuangsheng.render.materials import paper
+    from shuangsheng.render.venue import team_view
+    from shuangsheng.storage.event import default_event
+
+    assert id_digits(["05", "99"]) == 2 and id_digits(["05", "105"]) == 3
+    assert shown_id("5", 3) == "005" and shown_id("105", 3) == "105" and shown_id("A3", 3) == "A3"
+    assert canonical_id("005") == "05"
+    teams = {"05": Team("05", ("王喆", "李堃")), "105": Team("105", ("张三", "李四")), "12": Team("12", ("赵一", "钱二"))}
+    r = Round(1, ("05", "105"), (Pairing(1, "05", "105"),), ("12",), 1)
+    card = page_texts(paper.score_cards_pdf(default_event(), r, teams, fonts=fonts, invariant=True))[0]
+    assert "第005组王喆、李堃" in card and "第105组张三、李四" in card
+    sheet = "".join(page_texts(paper.draw_sheet_pdf(default_event(), r, teams, fonts=fonts, invariant=True)))
+    assert "第005组" in sheet and "第012组" in sheet and "第05组" not in sheet
+    assert team_view(teams, "05").name == "第005组" and team_label(teams, "12") == "第012组（赵一、钱二）"

@@ -174,3 +174,19 @@ def test_the_png_holds_the_same_pixels_as_pillow_would_write_and_the_fingerprint
     path = tmp_path / "p.png"
     path.write_bytes(picture.grey_png(width, 5, levels.tobytes("raw", "P;4"), source="abc123"))
     assert picture.drawn_from(path) == "abc123" and ours.text == {"shuangsheng-source": "abc123"}
+
+
+def test_round_picture_marks_a_match_given_by_its_final_levels_only(demo, fonts):
+    """A lost card's match (its 终局 cells only) is marked 未逐局核对 everywhere: the phone picture too."""
+    import dataclasses
+
+    from shuangsheng.table.record import Source
+
+    report = score(demo, 1)
+    results = round_results(report.score, report.teams)
+    _, plain, _ = layout_of(picture.round_column(report.event, results, fonts=fonts))
+    assert "未逐局核对" not in plain
+    lost = dataclasses.replace(results.tables[0], source=Source.FINAL_ONLY)
+    marked = dataclasses.replace(results, tables=(lost, *results.tables[1:]))
+    _, text, _ = layout_of(picture.round_column(report.event, marked, fonts=fonts))
+    assert text.count("未逐局核对") == 1

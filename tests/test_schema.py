@@ -60,7 +60,16 @@ def test_the_round_workbook_and_the_checked_copy_take_their_hand_column_widths_f
         assert copied == pytest.approx({c.label: c.widths.checked for c in HAND_COLUMNS}, abs=0.01)
 
 
-def test_the_score_card_weighs_its_columns_as_the_schema_says():
-    weights = [c.widths.card for c in HAND_COLUMNS] + [paper.LEVEL_WEIGHT] * len(paper.LEVEL_COLUMNS)
-    total = 700.0
-    assert paper.card_widths(total) == pytest.approx([w * total / sum(weights) for w in weights])
+def test_the_score_card_takes_its_hand_columns_from_the_schema():
+    """One definition, two renderers: the card's columns are typed into the schema's, in its order (违规 as its
+    four offences, each a box to tick), then both sides' level."""
+    columns = paper.card_columns()
+    sources = list(dict.fromkeys(c.source for c in columns if not c.tick))
+    offences = [c.source for c in columns if c.tick]
+    offense = next(c for c in HAND_COLUMNS if c.field == "offense")
+    assert offences == list(offense.choices)
+    assert sources == [label for label in HEADER if label != offense.label] + [paper.LEVELS_HEAD]
+    first_tick = next(i for i, c in enumerate(columns) if c.tick)
+    assert columns[first_tick - 1].source == HEADER[HEADER.index(offense.label) - 1]
+
+

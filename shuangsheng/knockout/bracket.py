@@ -110,6 +110,15 @@ class Bracket:
 
 
 UNCHECKED_MARK = " 未逐局核对"
+PASSED_A = "过A"  # the winner who passed A; a team at A that did not is at A级
+
+
+def level_word(label: str, *, passed_a: bool) -> str:
+    """A level in a pair of levels ('10：过A', 'K：A级'): 过A for the winner who passed A, A级 for a team at A
+    that did not, so that the two are told apart wherever levels stand bare; any other level as it is."""
+    if passed_a:
+        return PASSED_A
+    return f"{label}级" if label == "A" else label
 
 
 def entry_note(slot: Slot, entry: Entry) -> str:
@@ -120,7 +129,7 @@ def entry_note(slot: Slot, entry: Entry) -> str:
     if entry.forfeited:
         return "弃权"
     if entry.won and slot.status is TableStatus.PASSED_A:
-        return "过A"
+        return PASSED_A
     if entry.level is not None:
         return f"{entry.level}级{UNCHECKED_MARK if slot.unchecked and entry.won else ''}"
     if slot.status is TableStatus.NEEDS_PLAYOFF:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from shuangsheng.knockout.advance import Blocker, check_rounds, match_results
 from shuangsheng.knockout.formats import Byes, ThirdPlace
 from shuangsheng.knockout.knockout import MatchOutcome, Round, is_final, next_size, round_title
-from shuangsheng.knockout.teams import team_name
+from shuangsheng.knockout.teams import in_order, team_name
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def _third(rounds: Sequence[Round], results: Sequence[dict[int, tuple[str, str] 
         return (), [], [note] if note is not None else []
     semi_matches = [p for p in rounds[semi_index].pairings if not p.third_place]
     outcomes = [results[semi_index][p.table] for p in semi_matches]
-    semi_losers = tuple(o[1] for o in outcomes if not isinstance(o, Blocker))
+    semi_losers = tuple(in_order(o[1] for o in outcomes if not isinstance(o, Blocker)))  # in number order
     match = next((p for p in last.pairings if p.third_place), None) if final_drawn else None
     if len(semi_matches) == 2 and mode is ThirdPlace.PLAYOFF:
         if final_drawn and match is None:

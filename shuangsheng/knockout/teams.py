@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from shuangsheng.vocabulary.errors import SHOWN_CHARACTERS
@@ -96,17 +96,45 @@ def id_refused(team_id: str) -> str:
     return f"{rule}，实际为“{quoted}”"
 
 
-def team_name(team_id: str) -> str:
-    """'03' → '第03组'; '9' → '第09组'."""
-    return f"第{canonical_id(team_id)}组"
+def number_key(team_id: str) -> tuple[int, str]:
+    """Sort key of a 组号 in number order: 2 before 10 before 128 (letters after the number): every list of team
+    ids printed or shown is in this order (byes, advancing, placings, the seat index)."""
+    text = canonical_id(team_id)
+    digits = "".join(ch for ch in text if ch.isdigit())
+    return (int(digits) if digits else 0, text)
+
+
+def in_order(team_ids: Iterable[str]) -> list[str]:
+    """Team ids in number order (`number_key`)."""
+    return sorted(team_ids, key=number_key)
+
+
+def id_digits(team_ids: Iterable[str]) -> int:
+    """How many digits a numbered 组号 is printed and shown with in a field of these ids (the event's whole team
+    list, not one round's): three once any reaches 100, so that 001–128 line up; else two."""
+    return 3 if any(len(t) > 2 and t.isdigit() for t in map(canonical_id, team_ids)) else 2
+
+
+def shown_id(team_id: str, digits: int = 2) -> str:
+    """A 组号 as printed and shown: its canonical form, a number padded to `digits` ('34' → '034' in a field of
+    more than 99, `id_digits`). JSON, event.db and every comparison keep the canonical form."""
+    text = canonical_id(team_id)
+    return text.rjust(digits, "0") if text.isdigit() else text
+
+
+def team_name(team_id: str, digits: int = 2) -> str:
+    """'03' → '第03组'; '9' → '第09组'; '34' → '第034组' with three `digits`."""
+    return f"第{shown_id(team_id, digits)}组"
 
 
 def team_label(teams: Mapping[str, Team], team_id: str | None) -> str:
-    """第03组（张三、李四）; just 第03组 for an id not in `teams`; （待定） for none yet."""
+    """第03组（张三、李四）, the 组号 as wide as the field's (`id_digits`); just 第03组 for an id not in `teams`;
+    （待定） for none yet."""
     if team_id is None:
         return "（待定）"
+    name = team_name(team_id, id_digits(teams))
     team = teams.get(team_id)
-    return team.label if team else team_name(team_id)
+    return f"{name}（{'、'.join(team.players)}）" if team else name
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from shuangsheng.knockout.checkin import (
 )
 from shuangsheng.knockout.knockout import Pairing, is_final
 from shuangsheng.knockout.placings import Placings
-from shuangsheng.knockout.teams import Team, team_label, team_name
+from shuangsheng.knockout.teams import Team, in_order, team_label, team_name
 from shuangsheng.render.results import NextStep
 from shuangsheng.table.desk import DeskNext, NextAction
 from shuangsheng.table.record import Source
@@ -295,7 +295,7 @@ def placings_text(placings: Placings, teams: Mapping[str, Team]) -> str:
         lines.append("比赛尚未结束，目前已确定的名次：")
     lines.append(f"  一等奖：{team_label(teams, placings.first)}")
     lines.append(f"  二等奖：{team_label(teams, placings.second)}")
-    thirds = "、".join(team_label(teams, t) for t in placings.third)
+    thirds = "、".join(team_label(teams, t) for t in in_order(placings.third))
     if not thirds:  # over with no 三等奖: a 2-team field has no semi-final (the notes say so)
         thirds = "不设（只有决赛，没有半决赛负者）" if placings.complete else "（待定）"
     lines.append(f"  三等奖：{thirds}")
@@ -348,9 +348,13 @@ def event_next(progress: Progress, folder: Path) -> str:
     return f"第{progress.drawn}轮已经抽签：{_step_text(progress.latest, book, folder)}"
 
 
+CARDS_DOUBLE_SIDED = "计分卡双面打印（每桌一张纸，正面记分，背面是得分表和填法）"
+
+
 def next_after_draw(report: DrawReport, folder: Path) -> str:
     book = report.path.name
-    return f"下一步：打印对阵表和计分卡（每桌一张）；比赛结束后，把各桌的每一局填入 {book}，然后运行 {command_line('score', folder)}"
+    return (f"下一步：打印对阵表和计分卡，{CARDS_DOUBLE_SIDED}；比赛结束后，把各桌的每一局填入 {book}，"
+            f"然后运行 {command_line('score', folder)}")
 
 
 def next_after_score(step: NextStep, book: str, folder: Path, *, number: int | None = None,

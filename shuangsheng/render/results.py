@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from shuangsheng.knockout.bracket import level_word
 from shuangsheng.knockout.checkin import Field
 from shuangsheng.knockout.knockout import is_final, round_title
 from shuangsheng.knockout.teams import Team
@@ -97,3 +98,12 @@ def round_results(score: RoundScore, teams: Mapping[str, Team],
         verification=verification,
         field=field if field is not None and field.changed else None,
     )
+
+
+def level_words(t: TableRecord) -> tuple[str, str] | None:
+    """Both sides' levels as printed and shown ('10', '过A'; 'A级' for A not passed), or None while there are none."""
+    if t.levels is None:
+        return None
+    passed = t.status is TableStatus.PASSED_A
+    return (level_word(t.levels.a.label, passed_a=passed and t.winner == t.a),
+            level_word(t.levels.b.label, passed_a=passed and t.winner == t.b))

@@ -14,11 +14,11 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, Column, Slot, SlotKind
+from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, Column, Slot, SlotKind, level_word
 from shuangsheng.knockout.knockout import is_final, stage_name
 from shuangsheng.knockout.placings import Placings
-from shuangsheng.knockout.teams import Team, team_name
-from shuangsheng.render.results import RoundResults, round_results
+from shuangsheng.knockout.teams import Team, id_digits, in_order, number_key, shown_id, team_name
+from shuangsheng.render.results import RoundResults, level_words, round_results
 from shuangsheng.storage.workbook.schema import UNCHECKED
 from shuangsheng.table.record import TableRecord
 from shuangsheng.table.status import TableStatus
@@ -35,8 +35,9 @@ BRACKET_MAX_COLUMNS = 4
 @dataclass(frozen=True)
 class TeamView:
     id: str
-    name: str  # 第03组
+    name: str  # 第03组 (第003组 in a field over 99)
     players: str  # 王建国、李秀英 ('' for an id missing from the team list)
+    number: str = ""  # the 组号 alone, as wide as the field's: 03 (the seat index, under its heading 组号 → 桌号)
 
 
 @dataclass(frozen=True)
@@ -66,10 +67,12 @@ class TableView:
 
 @dataclass(frozen=True)
 class Seat:
-    """A line of the list by 组号 that lets a player find their table: 第07组 → 12桌 (or 轮空)."""
+    """A line of the list by 组号 that lets a player find their table: 第07组 → 12桌 (or 轮空); `table` None for a
+    bye."""
 
     team: TeamView
     place: str
+    table: int | None = None
 
 
 @dataclass(frozen=True)
@@ -86,9 +89,9 @@ class RoundView:
     @property
     def seats(self) -> tuple[Seat, ...]:
         """Every team of the round by 组号 (in number order), with its table: a player finds theirs at a glance."""
-        seats = [Seat(side, f"{t.table}桌") for t in self.tables for side in (t.a, t.b)]
+        seats = [Seat(side, f"{t.table}桌", t.table) for t in self.tables for side in (t.a, t.b)]
         seats += [Seat(b, "轮空") for b in self.byes]
-        return tuple(sorted(seats, key=lambda s: number_order(s.team.id)))
+        return tuple(sorted(seats, key=lambda s: number_key(s.team.id)))
 
     @property
     def scored(self) -> bool:
@@ -106,7 +109,7 @@ class BracketNode:
     column: int  # 0 for the window's first column
     slot: float
     teams: tuple[TeamView, ...]  # two for a match, one for a bye
-    notes: tuple[str, ...]  # per team: the level it ended on ('K'), '弃权', or '' while not known
+    notes: tuple[str, ...]  # per team: the level it ended on ('K', '过A', 'A级'), '弃权', or '' while not known
     winner: str | None  # team id of the side going on (the bye's team for a bye)
     table: int | None  # None for a bye
     third_place: bool = False
@@ -139,14 +142,11 @@ class Board:
     updated: str = ""  # when the folder was read, HH:MM, for the page's 更新于
 
 
-def number_order(team_id: str) -> tuple[int, str]:
-    """Team ids in number order (09 before 10 before 100), as a player scans a list."""
-    return len(team_id), team_id
-
-
 def team_view(teams: Mapping[str, Team], team_id: str) -> TeamView:
     team = teams.get(team_id)
-    return TeamView(team_id, team_name(team_id), "、".join(team.players) if team else "")
+    digits = id_digits(teams)
+    return TeamView(team_id, team_name(team_id, digits), "、".join(team.players) if team else "",
+                    shown_id(team_id, digits))
 
 
 STATUS_CN = {
@@ -160,24 +160,20 @@ STATUS_CN = {
 PLAYING = "进行中"
 
 
-def status_text(t: TableRecord, *, final: bool = True) -> str:
+def status_text(t: TableRecord, *, final: bool = True, digits: int = 2) -> str:
     """The TV's few words on a table, in the hall's words: 尚未录入, 进行中, 需加赛, 第85组弃权, 记录核对中 (which
     cells are wrong is for the PC), 未逐局核对 for a lost card's match. A table not `final` (`TableRecord.final`:
     not scored as it stands, or a phone table still playing or not yet confirmed by both teams) is 进行中 whatever
-    it holds, unless nothing is recorded at all."""
+    it holds, unless nothing is recorded at all. `digits`: how wide the field's 组号 are (`id_digits`)."""
     if not final or t.in_play:
         return STATUS_CN[TableStatus.OPEN] if t.status is TableStatus.OPEN and not t.playing else PLAYING
     if t.note:
         return UNCHECKED
     if t.status is TableStatus.WALKOVER:
-        return f"{team_name(t.team(t.forfeit))}弃权" if t.forfeit else "弃权"
+        return f"{team_name(t.team(t.forfeit), digits)}弃权" if t.forfeit else "弃权"
     if t.status is TableStatus.INVALID:
         return "记录核对中"
     return STATUS_CN[t.status]
-
-
-def _levels(t: TableRecord) -> tuple[str, str] | None:
-    return (t.levels.a.label, t.levels.b.label) if t.levels is not None else None
 
 
 def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collection[int] | None = None) -> RoundView:
@@ -190,9 +186,9 @@ def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collecti
             b=team_view(teams, t.b),
             third_place=t.third_place,
             status=t.status,
-            levels=_levels(t),
+            levels=level_words(t),
             winner=t.winner if shown[t.table] else None,
-            status_text=status_text(t, final=shown[t.table]),
+            status_text=status_text(t, final=shown[t.table], digits=id_digits(teams)),
             unchecked=t.unchecked,
             final=shown[t.table],
             record=t,
@@ -205,7 +201,7 @@ def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collecti
         title=results.title,
         final=results.final,
         tables=tables,
-        byes=tuple(team_view(teams, t) for t in sorted(results.byes, key=number_order)),
+        byes=tuple(team_view(teams, t) for t in sorted(results.byes, key=number_key)),
         decided=decided,
         advancing=tuple(team_view(teams, t) for t in results.advancing) if decided else (),
         waiting=tuple(t.table for t in tables if t.winner is None),
@@ -223,12 +219,14 @@ def column_title(column: Column) -> str:
 
 
 def _note(slot: Slot, index: int) -> str:
+    """What stands after a team on the TV's bracket: its level ('K', 过A and A级 told apart), 弃权, or ''."""
     entry = slot.entries[index]
     if entry.forfeited:
         return "弃权"
-    if entry.level and slot.unchecked and entry.won:
-        return entry.level + UNCHECKED_MARK
-    return entry.level or ""
+    if not entry.level:
+        return ""
+    level = level_word(entry.level, passed_a=entry.won and slot.status is TableStatus.PASSED_A)
+    return level + UNCHECKED_MARK if slot.unchecked and entry.won else level
 
 
 def bracket_view(chart: Bracket, teams: Mapping[str, Team],
@@ -285,7 +283,7 @@ def placings_view(placings: Placings, teams: Mapping[str, Team]) -> PlacingsView
         placings.complete,
         view(placings.first),
         view(placings.second),
-        tuple(team_view(teams, t) for t in placings.third),
+        tuple(team_view(teams, t) for t in in_order(placings.third)),
         placings.notes,
     )
 

@@ -173,7 +173,7 @@ def rebuilt_lines(done: Rebuilt) -> list[str]:
         return [*lines, *(f"第{n}轮的对阵表/计分卡没有重新生成：{line}" for line in done.papers_problems),
                 f"解决上面的问题后再运行 {command_line('rebuild', folder)}，会用同样的新录分码补印"]
     lines.extend(f"已重新生成 {path}" for path in getattr(done.papers, "paths", ()))
-    lines.append(f"第{n}轮计分卡印上了新的录分码：请重新打印，换下各桌的旧计分卡")
+    lines.append(f"第{n}轮计分卡印上了新的录分码：请重新打印（双面打印），换下各桌的旧计分卡")
     lines.extend(done.sheet.lines() if done.sheet is not None else ())
     return [*lines, *_after(folder, n)]
 

@@ -194,9 +194,9 @@ def test_nothing_overflows_and_numbers_are_large(browser, events, event, size):
         current = board_of(folder).current
         for t in current.tables:
             assert sum(bool(re.search(rf"(?<!→\n)(?<![0-9]){t.table}桌", text)) for text in draw_pages) == 1, (t.table, draw_pages)
-        assert len(current.byes) == 28  # 100 teams: 36 matches in round 1, 28 byes, listed together
-        byes = next(text for text in draw_pages if "轮空" in text)
-        assert "直接进入下一轮" in byes and all(b.name in byes for b in current.byes)
+        assert len(current.byes) == 28  # 100 teams: 36 matches in round 1, 28 byes, each with its players
+        byes = "\n".join(text for text in draw_pages if "轮空" in text)
+        assert "直接进入下一轮" in byes and all(f"{b.name}\n{b.players}" in byes for b in current.byes)
     if event == "long":
         text = text_of(pages_of(page), "对阵")
         for pair in LONG_NAMES:
@@ -460,3 +460,65 @@ def test_a_4k_tv_shows_the_same_layout_as_1080p_and_720p(browser, events, event)
             for box, want in zip(boxes, expected, strict=True):
                 assert box[0] == want[0]
                 assert all(abs(a - b) < 0.02 for a, b in zip(box[1:], want[1:], strict=True)), (size, title, box, want)
+
+
+@pytest.fixture(scope="module")
+def field_of_128(tmp_path_factory):
+    """128 teams: round 1 scored (64 results) and round 2 drawn, as `show --export` writes it."""
+    folder = tmp_path_factory.mktemp("big128") / "event"
+    played_rounds(folder, teams=128, rounds=1)
+    target = folder.parent / "大屏.html"
+    assert CliRunner().invoke(app, ["show", str(folder), "--export", str(target)]).exit_code == 0
+    return target
+
+
+def exported(browser, target: Path, size: tuple[int, int]):
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page.clock.install()
+    page.goto(target.as_uri())
+    wait_until(page, "window.showDisplay && window.showDisplay.pages() > 0")
+    return page
+
+
+PAGE_COUNTS = """() => [...Array(showDisplay.pages()).keys()].map(i => { showDisplay.show(i);
+  const shown = document.querySelector('#stage .page:not([hidden])');
+  return [shown.querySelectorAll('.result').length, shown.querySelectorAll('.seat').length,
+          [...shown.querySelectorAll('.result .players')].filter(p => p.getClientRects().length > 1).length]; })"""
+
+
+@pytest.mark.parametrize("size", ALL_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_results_keep_names_on_one_line_twelve_tables_a_page_and_the_seats_two_pages(browser, field_of_128, size,
+                                                                                     screenshots):
+    """128 teams: names wrapped onto two lines once results existed (8 tables a page), and the seat index took 4
+    of 12 pages. Now each team's id and players keep one line, 12 results a page, all 128 seats on two pages."""
+    page = exported(browser, field_of_128, size)
+    counts = page.evaluate(PAGE_COUNTS)
+    results = [r for r, _, _ in counts if r]
+    assert sum(results) == 64 and max(results) == 12 and sum(1 for r in results if r == 12) >= 4
+    assert all(wrapped == 0 for _, _, wrapped in counts)
+    seats = [s for _, s, _ in counts if s]
+    assert sum(seats) == 64 and len(seats) <= 2  # round 2's 64 teams: one page or two
+    assert layout_problems(page) == []
+    page.screenshot(path=str(screenshots / f"results-128-{size[0]}.png"))
+    page.close()
+
+
+def test_the_seat_index_of_128_teams_takes_two_pages_and_byes_show_their_names(browser, tmp_path):
+    """Round 1 of 128: 128 seats on two pages at most; round 1 of 100 (28 byes): each bye with its players."""
+    pages = {}
+    for teams in (128, 100):
+        folder = tmp_path / str(teams)
+        draw(folder, start_event(folder, teams=teams))
+        target = tmp_path / f"{teams}.html"
+        assert CliRunner().invoke(app, ["show", str(folder), "--export", str(target)]).exit_code == 0
+        page = exported(browser, target, (1920, 1080))
+        pages[teams] = pages_of(page)
+        counts = page.evaluate(PAGE_COUNTS)
+        assert sum(s for _, s, _ in counts) == teams and sum(1 for _, s, _ in counts if s) <= 2
+        assert layout_problems(page) == []
+        page.close()
+    board = board_of(tmp_path / "100")
+    draw_text = text_of(pages[100], "对阵")
+    assert len(board.current.byes) == 28
+    for bye in board.current.byes:
+        assert f"{bye.name}\n{bye.players}" in draw_text

@@ -10,14 +10,15 @@ import datetime as dt
 import re
 from pathlib import Path
 
-from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, SlotKind
-from shuangsheng.knockout.teams import Team, team_name
+from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, Entry, Slot, SlotKind, level_word
+from shuangsheng.knockout.teams import Team, id_digits, shown_id, team_name
 from shuangsheng.render.materials.conventions import in_order, players_of, prize_rows, team_members
 from shuangsheng.render.materials.flow import Flow, Piece, sizes, together
 from shuangsheng.render.materials.fonts import FontSet, choose_fonts
 from shuangsheng.render.materials.page import Cell
 from shuangsheng.render.materials.wording import MaterialsError, cn_date, render
 from shuangsheng.storage.event import Event
+from shuangsheng.table.status import TableStatus
 
 ANNOUNCE_PRIZES = "获奖名单"  # the inserts `@获奖名单` and `@各轮成绩`
 ANNOUNCE_ROUNDS = "各轮成绩"
@@ -33,12 +34,13 @@ def announcement_pdf(
         raise MaterialsError(["比赛尚未结束，名次还不完整，不能打印成绩公告"])
     flow = Flow(fonts or choose_fonts(event.print.font), sizes(event))
     teams = {t.id: t for t in chart.teams}
+    digits = id_digits(teams)  # 组号 as wide as the field's
 
     def prizes() -> list[Piece]:
         rows: list[list[Cell | str]] = [["奖项", "组号", "队员"]]
         none = "（不设）" if not chart.placings.third else "（空缺）"  # a 2-team field has no 三等奖 at all
         for prize, team_id in prize_rows(chart.placings):
-            rows.append([prize, team_id or "", Cell(players_of(teams, team_id) or none, team_members(team_id))])
+            rows.append([prize, shown_id(team_id, digits) if team_id else "", Cell(players_of(teams, team_id) or none, team_members(team_id))])
         notes = [piece for n in chart.placings.notes for piece in flow.note(n)]
         return [*flow.table(rows, [0.2, 0.16, 0.64]), *notes, flow.space(8)]
 
@@ -51,18 +53,18 @@ def announcement_pdf(
                 matches.append(chart.third_place)
             for slot in matches:
                 a, b = slot.entries
-                levels = "弃权" if a.forfeited or b.forfeited else f"{a.level or ''}：{b.level or ''}"
+                levels = "弃权" if a.forfeited or b.forfeited else "：".join(_level(slot, e) for e in (a, b))
                 table = f"{slot.table}（三四名）" if slot is chart.third_place else str(slot.table)
-                winner = team_name(slot.winner) if slot.winner else ""
+                winner = team_name(slot.winner, digits) if slot.winner else ""
                 rows.append([table, _team_cell(teams, a.team), _team_cell(teams, b.team), levels,
                              f"{winner}{UNCHECKED_MARK}" if slot.unchecked else winner])
             byes = [s.entries[0].team for s in column.slots if s.kind is SlotKind.BYE]
             heading = flow.paragraph(column.title)  # kept with its table, and named on the pages it continues to
             heading[-1].keep = True
             heading[0].section = column.title
-            block = [*heading, *flow.table(rows, [0.1, 0.32, 0.32, 0.12, 0.14])]
+            block = [*heading, *flow.table(rows, [0.09, 0.3, 0.3, 0.15, 0.16])]  # 级数 holds 过A：10
             if byes:
-                block += flow.note("轮空（直接晋级）：" + "、".join(team_name(t) for t in in_order(t for t in byes if t)))
+                block += flow.note("轮空（直接晋级）：" + "、".join(team_name(t, digits) for t in in_order(t for t in byes if t)))
             pieces += [*together(block), flow.space(flow.sizes.body * 0.6)]
         return pieces
 
@@ -72,11 +74,19 @@ def announcement_pdf(
     return flow.pdf(pieces, title=f"{event.title}成绩公告", invariant=invariant)
 
 
+def _level(slot: Slot, entry: Entry) -> str:
+    """An entry's level at the end of its match, 过A and A级 told apart ('' while not played)."""
+    if entry.level is None:
+        return ""
+    return level_word(entry.level, passed_a=entry.won and slot.status is TableStatus.PASSED_A)
+
+
 def _team_cell(teams: dict[str, Team], team_id: str | None) -> Cell:
     if team_id is None:
         return Cell("")
     players = players_of(teams, team_id)
-    return Cell(f"{team_name(team_id)}\n{players}" if players else team_name(team_id), team_members(team_id))
+    name = team_name(team_id, id_digits(teams))
+    return Cell(f"{name}\n{players}" if players else name, team_members(team_id))
 
 
 EVENT_MONTH = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月")

@@ -28,7 +28,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from shuangsheng.knockout.bracket import Bracket, Entry, Slot, SlotKind, entry_note
-from shuangsheng.knockout.teams import team_name
+from shuangsheng.knockout.teams import id_digits, shown_id, team_name
 from shuangsheng.render.materials.conventions import players_of, prize_rows, team_members
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, MARGIN, SHADE, break_lines
@@ -71,6 +71,7 @@ class _Chart:
     def __init__(self, chart: Bracket, fonts: FontSet, size: float, *, line: float | None = None):
         self.chart, self.fonts, self.size = chart, fonts, size
         self.teams = {t.id: t for t in chart.teams}
+        self.digits = id_digits(self.teams)  # 组号 as wide as the field's
         self.line = line or size * LINE  # a team's line; more than size * LINE when a single sheet has room
         self.pad = size * 0.35
         slots = [s for c in chart.columns for s in c.slots] + ([chart.third_place] if chart.third_place else [])
@@ -94,7 +95,7 @@ class _Chart:
 
     def label(self, team_id: str) -> str:
         players = players_of(self.teams, team_id)
-        return f"{team_id} {players}" if players else team_name(team_id)
+        return f"{shown_id(team_id, self.digits)} {players}" if players else team_name(team_id, self.digits)
 
     @property
     def final(self) -> float:

@@ -3,9 +3,10 @@
 `certificates_pdf` takes the placings, the teams and the event and returns PDF bytes; nothing here decides a result.
 Wording comes from `shuangsheng/render/templates/certificate.j2` (an event folder's own `templates/` wins).
 
-The certificate (A4 landscape, to be framed) is set in a formal face (楷, else 宋) when the PC has one: a name or
-line the face cannot set whole is set whole in the main font. It has a red title, a red-and-gold border, a
-number, the event's date (or month) and a marked place for the seal over the organiser's name."""
+The certificate (A4 landscape, to be framed) is set in a formal face (楷, else 宋) when the PC has one: a line the
+face cannot set whole (the recipients' names: the whole line) is set whole in the main font. It has a red title, a
+red-and-gold border, a number, the event's date (or month) and room for the seal over the organiser's name, with
+nothing printed there."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from shuangsheng.knockout.placings import Placings
-from shuangsheng.knockout.teams import Team, team_name
+from shuangsheng.knockout.teams import Team, id_digits, team_name
 from shuangsheng.render.materials.announcement import award_date_text
 from shuangsheng.render.materials.conventions import prize_rows
 from shuangsheng.render.materials.fonts import Align, FontSet, FontSpec, choose_fonts, choose_formal
@@ -70,8 +71,7 @@ NUMBER_SIZE = 14.0
 SCALE_FLOOR = 0.8  # long names may scale the certificate's text down to this, no further
 RED = colors.Color(0.78, 0.07, 0.07)  # the title and the border
 GOLD = colors.Color(0.80, 0.60, 0.16)  # the ornaments in the border's band
-SEAL = colors.Color(0.88, 0.42, 0.42)  # the dotted circle where the seal goes
-SEAL_RADIUS = 19 * mm  # a little smaller than the usual 42 mm round seal, which then covers it
+SEAL_RADIUS = 21 * mm  # the usual 42 mm round seal: room kept for it over the organiser, nothing printed there
 BAND = 7 * mm  # the border's ornamented band
 CERT_NAMES = "获奖者"  # the insert `@获奖者`: the recipients' names, largest
 CERT_PRIZE = "奖项"  # the insert `@奖项`: the prize, large
@@ -86,8 +86,8 @@ def certificate_number(event: Event, day: dt.date | None, k: int) -> str:
 
 
 class _Faces:
-    """The certificate's typefaces: the formal face (楷/宋) for every line and name it can set whole, else the
-    main (sans) font for the whole of it, so a name is never set in two faces."""
+    """The certificate's typefaces: the formal face (楷/宋) for every line it can set whole, else the main (sans)
+    font for the whole of it, so a line (the recipients' names: both of them) is never set in two faces."""
 
     def __init__(self, sans: FontSet, formal: FontSet | None):
         self.sans, self.formal = sans, formal
@@ -97,7 +97,7 @@ class _Faces:
             return self.formal or self.sans
         if who:
             self.sans.warn(f"{who}“{text}”中有证书字体{self.formal.family}没有的字，"
-                           f"荣誉证书上这个名字整个改用{self.sans.family}")
+                           f"荣誉证书上这一行姓名整个改用{self.sans.family}")
         return self.sans
 
 
@@ -126,8 +126,8 @@ def certificates_pdf(
 ) -> bytes:
     """荣誉证书, A4 landscape, one page each, to be framed: a red-and-gold border, the title in red, the recipients'
     names large (long names shrink, then wrap), the prize, the wording of `certificate.j2` in the formal face
-    (楷/宋 when the PC has one; `formal` replaces the list of candidates), the organiser and the date under a
-    marked place for the seal, and a certificate number. `day`: `[print] award_date`; None prints the event's
+    (楷/宋 when the PC has one; `formal` replaces the list of candidates), the organiser and the date under
+    room for the seal (nothing printed there), and a certificate number. `day`: `[print] award_date`; None prints the event's
     month."""
     if not placings.complete:
         raise MaterialsError(["比赛尚未结束，名次还不完整，不能打印荣誉证书"])
@@ -141,9 +141,10 @@ def certificates_pdf(
     canvas.setAuthor("shuangsheng")
     canvas.setCreator("shuangsheng")
     date = award_date_text(event, day)
+    digits = id_digits(t.id for t in teams)  # 组号 as wide as the field's
     for k, cert in enumerate(certificates(placings, teams, per_player=per_player, replaced=replaced), start=1):
         number = certificate_number(event, day, k)
-        context = {"prize": cert.prize, "team": team_name(cert.team), "names": "、".join(cert.names),
+        context = {"prize": cert.prize, "team": team_name(cert.team, digits), "names": "、".join(cert.names),
                    "also": "、".join(cert.also), "date": date, "number": number}
         wording = render("certificate.j2", event, template_dir, context)
         check_kinds(wording, CERTIFICATE_KINDS, (CERT_NAMES, CERT_PRIZE))
@@ -223,13 +224,7 @@ def _certificate_page(canvas: Canvas, faces: _Faces, cert: Certificate, wording:
         _draw_row(canvas, row, page_w / 2, y - row.size * scale * 0.9, scale)
         y -= row.size * scale * row.advance
     widths = [faces.of(text).width(text, BODY_SIZE) for text in signature]
-    centre = page_w - edge - 18 * mm - max(widths, default=0.0) / 2
-    canvas.setStrokeColor(SEAL)
-    canvas.setLineWidth(0.8)
-    canvas.setDash(2, 2)
-    canvas.circle(centre, seal_y, SEAL_RADIUS, stroke=1, fill=0)
-    canvas.setDash()
-    canvas.setStrokeColor(INK)
+    centre = page_w - edge - 18 * mm - max(widths, default=0.0) / 2  # the seal goes over it: nothing drawn there
     for k, text in enumerate(signature):
         y = base + (len(signature) - 1 - k) * BODY_SIZE * 1.6
         faces.of(text).draw(canvas, centre, y, text, BODY_SIZE, align=Align.CENTRE)
@@ -267,15 +262,18 @@ def _certificate_rows(faces: _Faces, cert: Certificate, block: Block, inner: flo
 
 
 def _name_rows(faces: _Faces, cert: Certificate, inner: float) -> list[_Row]:
-    """The recipients, large, each name whole in one face: NAME_SIZE, shrunk towards NAME_MIN when long; then one
-    name a line; a name still too long is wrapped."""
+    """The recipients, large, the whole line in one face (the formal face when it has every character of both
+    names, else the sans face for both): NAME_SIZE, shrunk towards NAME_MIN when long; then one name a line; a
+    name still too long is wrapped."""
     who = f"{team_name(cert.team)}的队员"
-    names = [(faces.of(name, who), name) for name in cert.names if name]
-    if not names:
+    present = [name for name in cert.names if name]
+    if not present:
         return []
+    face = faces.of("、".join(present), who)
+    names = [(face, name) for name in present]
     runs: list[tuple[FontSet, str]] = []
-    for face, name in names:
-        runs += [(faces.of("、"), "、"), (face, name)] if runs else [(face, name)]
+    for _, name in names:
+        runs += [(face, "、"), (face, name)] if runs else [(face, name)]
     together = _Row(tuple(runs), NAME_SIZE, 1.5, who)
     size = max(NAME_MIN, NAME_SIZE * min(1.0, inner / together.width()))
     if together.width(size / NAME_SIZE) <= inner:

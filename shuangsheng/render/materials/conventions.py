@@ -6,10 +6,10 @@ the rows of the prizes. Below them all, so none imports another for it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from shuangsheng.knockout.placings import Placings
-from shuangsheng.knockout.teams import Team, canonical_id, team_label, team_name
+from shuangsheng.knockout.teams import Team, id_digits, in_order, team_label, team_name
 
 
 def players_of(teams: Mapping[str, Team], team_id: str | None) -> str:
@@ -21,27 +21,16 @@ def players_of(teams: Mapping[str, Team], team_id: str | None) -> str:
 def prize_rows(placings: Placings) -> list[tuple[str, str | None]]:
     """(prize, team id or None while unknown): 一等奖, 二等奖, then each 三等奖."""
     rows: list[tuple[str, str | None]] = [("一等奖", placings.first), ("二等奖", placings.second)]
-    rows += [("三等奖", t) for t in placings.third] or [("三等奖", None)]
+    rows += [("三等奖", t) for t in in_order(placings.third)] or [("三等奖", None)]
     return rows
-
-
-def number_key(team_id: str) -> tuple[int, str]:
-    """Sort key of a 组号 in number order: 2 before 10 before 128 (letters after the number)."""
-    text = canonical_id(team_id)
-    digits = "".join(ch for ch in text if ch.isdigit())
-    return (int(digits) if digits else 0, text)
-
-
-def in_order(team_ids: Iterable[str]) -> list[str]:
-    """Team ids in number order, as every printed list of them is (byes, advancing, placings)."""
-    return sorted(team_ids, key=number_key)
 
 
 def team_context(teams: Mapping[str, Team]) -> dict[str, object]:
     """What a template of the day's paper may call to name a team: team_id, players, team_label; and in_order,
-    a list of team ids in number order."""
+    a list of team ids in number order. A 组号 is as wide as the field's (three digits in a field over 99)."""
+    digits = id_digits(teams)
     return {
-        "team_id": team_name,
+        "team_id": lambda t: team_name(t, digits),
         "players": lambda t: players_of(teams, t),
         "team_label": lambda t: team_label(teams, t),
         "in_order": in_order,

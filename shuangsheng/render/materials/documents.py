@@ -15,8 +15,7 @@ from reportlab.lib.units import mm
 
 from shuangsheng.game.rules import STEP, NegativePoints
 from shuangsheng.knockout.knockout import lot_plan
-from shuangsheng.knockout.teams import Team
-from shuangsheng.render.materials.conventions import number_key
+from shuangsheng.knockout.teams import Team, number_key
 from shuangsheng.render.materials.flow import Flow, Piece, sizes, together
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, MARGIN, PAGE, Cell, break_lines, new_canvas
@@ -40,6 +39,9 @@ DEFAULT_LOTS = LOTS_PER_PAGE_COLUMNS * LOTS_PER_PAGE_ROWS  # one sheet when the 
 ROW_HEIGHT = 34  # room to write by hand
 POINTS_TABLE = "得分表"  # the insert `@得分表`
 LOT_SLIP = "签条"  # the insert `@签条 左边的小字 | 下方的小字`
+SETTINGS_NOTE = "设置"  # the sign-off sheet's `@设置 文字`: the event.toml keys, for staff, small and grey
+SETTINGS_SIZE = 10.0  # SPEC's floor for any text
+EVERY_PAGE = "每页"  # the sign-off sheet's `@每页 文字`: in every page's footer (initials)
 
 
 def _flow(event: Event, fonts: FontSet | None) -> Flow:
@@ -85,10 +87,21 @@ def signoff_pdf(
     event: Event, *, fonts: FontSet | None = None, template_dir: Path | None = None, invariant: bool = False
 ) -> bytes:
     """规则口径确认单: every `[rules]` and `[format]` option in force in plain words beside the readings it
-    excludes, how 十二 and 十三/十四 are applied, and lines for the 比赛负责人's signature and the date."""
+    excludes, how 十二 and 十三/十四 are applied, and lines for the 比赛负责人's signature and the date; the
+    event.toml keys only in a grey note at 10 pt (`@设置`), and a line for initials on every page (`@每页`).
+    One sheet printed on both sides: two pages at most."""
     flow = _flow(event, fonts)
-    pieces = flow.markup(render("signoff.j2", event, template_dir))
-    return flow.pdf(pieces, title=f"{event.title}规则口径确认单", invariant=invariant)
+    every_page: list[str] = []
+
+    def on_every_page(args: tuple[str, ...]) -> list[Piece]:
+        every_page.extend(args[:1])
+        return []
+
+    inserts = {SETTINGS_NOTE: lambda args: [flow.grey_note(args[0] if args else "", SETTINGS_SIZE)],
+               EVERY_PAGE: on_every_page}
+    pieces = flow.markup(render("signoff.j2", event, template_dir), inserts)
+    return flow.pdf(pieces, title=f"{event.title}规则口径确认单", invariant=invariant,
+                    page_note=every_page[0] if every_page else None)
 
 
 def registration_pdf(

@@ -20,6 +20,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
@@ -65,6 +66,7 @@ TIGHT_ROWS = 0.9  # and the leading of the lines in a table's cells (1.3 → 1.1
 FIT_SHARE = 0.4  # a last page holding less than this share of a page is avoided by fitting, where that can be
 JUSTIFY_MOST = 0.04  # em: the most a justified line opens between two characters (unseen; more is letter-spacing)
 GLYPH_MIDDLE = 0.38  # a Chinese glyph's middle, above its baseline, in em: lines are centred on it
+NOTE_GREY = colors.Color(0.42, 0.42, 0.42)  # a note for staff, set apart from what the reader signs
 
 Draw = Callable[[Canvas, float], None]  # draws a piece with its top edge at the given y
 _ids = itertools.count(1)  # tables and keep-together groups: the pieces of one share an id
@@ -201,6 +203,19 @@ class Flow:
         lines = break_lines(self.fonts, text, s.body, [WIDTH - indent, WIDTH], who, squeeze=True) or [""]
         return self._lines(lines, s.body, 1.45, after=s.body * 0.12, indent=indent, justify=body)
 
+    def grey_note(self, text: str, size: float) -> Piece:
+        """A note for staff in small grey type, from the left (the sign-off sheet's event.toml keys)."""
+        lines = self.lines(break_lines(self.fonts, text, size, [WIDTH], squeeze=True) or [""], size, 1.4,
+                           after=size * 0.5)
+        draw = lines.draw
+
+        def grey(canvas: Canvas, top: float) -> None:
+            canvas.setFillColor(NOTE_GREY)
+            draw(canvas, top)
+            canvas.setFillColor(INK)
+
+        return replace(lines, draw=grey, tighter=None)
+
     def note(self, text: str, *, who: str | None = None) -> list[Piece]:
         """A paragraph in the smaller size, from the left."""
         s = self.sizes
@@ -292,10 +307,12 @@ class Flow:
         lines, size = self.running_head(running or "")
         return len(lines) * size * 1.3 + HEAD_GAP
 
-    def pdf(self, pieces: Sequence[Piece], *, title: str, invariant: bool, running: str | None = None) -> bytes:
+    def pdf(self, pieces: Sequence[Piece], *, title: str, invariant: bool, running: str | None = None,
+            page_note: str | None = None) -> bytes:
         """The pieces on A4 pages, with a '第N页  共M页' footer when there are several (and a `footer`), and on
         every page after the first a running head naming the document: `running` (the title by default), the
-        section the page continues (a heading piece's `section`, as "第2轮"), and （续）."""
+        section the page continues (a heading piece's `section`, as "第2轮"), and （续）. `page_note`: a line at
+        the right of every page's footer (the sign-off sheet's initials)."""
         running = running or title
         pages = self.pages(pieces, running)
         buffer = io.BytesIO()
@@ -315,8 +332,10 @@ class Flow:
             canvas.setLineWidth(1.6)  # each table's outer frame, around its rows on this page
             for first, last in frames.values():
                 canvas.rect(LEFT, last, WIDTH, first - last, stroke=1, fill=0)
+            canvas.setFillColor(INK)
+            if page_note:
+                self.fonts.draw(canvas, LEFT + WIDTH, FOOTER_Y, page_note, self.sizes.note, align=Align.RIGHT)
             if len(pages) > 1 and self.footer:
-                canvas.setFillColor(INK)
                 self.fonts.draw(canvas, PAGE[0] / 2, FOOTER_Y, f"第{number}页  共{len(pages)}页", self.sizes.note,
                                 align=Align.CENTRE)
             canvas.showPage()

@@ -4,13 +4,17 @@
 Each `*_pdf` function takes domain objects (a drawn `Round`, `RoundResults`, teams, the `Event`) and returns PDF
 bytes; nothing is recomputed here. Wording comes from `shuangsheng/render/templates/*.j2` (an event folder's own `templates/` wins).
 The score card's hand columns are the workbook's (`shuangsheng.storage.workbook.schema.HAND_COLUMNS`): one definition, two
-renderers. The card's tables are `Grid`s drawn on the canvas; the hand table and the points table, the same on
+renderers. A card is one sheet printed on both sides: the card (teams and level track, hand table, result row,
+signatures) and on its back the points table in force and the key; every cell keeps its text `PAD` (1.5 mm) clear
+of its rules. The card's tables are `Grid`s drawn on the canvas; the hand table and the points table, the same on
 every card, once into a form that each page places. `shuangsheng.usecases.papers.draw` puts the files into the
 event folder.
 """
 
 from __future__ import annotations
 
+import enum
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,15 +25,23 @@ from shuangsheng.game.levels import LABELS, Level
 from shuangsheng.game.rules import STEP, NegativePoints, RuleSet
 from shuangsheng.knockout.checkin import Field
 from shuangsheng.knockout.knockout import Pairing, Round, round_title
-from shuangsheng.knockout.teams import Team, canonical_id, team_name
+from shuangsheng.knockout.teams import Team, id_digits, shown_id, team_name
 from shuangsheng.render.materials.conventions import in_order, team_context
-from shuangsheng.render.materials.flow import LEFT, WIDTH, Flow, Insert, Piece, baseline, flow_pdf, sizes
+from shuangsheng.render.materials.flow import LEFT, SHEET_INSET, WIDTH, Flow, Insert, Piece, baseline, flow_pdf, sizes
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
-from shuangsheng.render.materials.page import INK, RULE, SHADE, break_lines
-from shuangsheng.render.materials.wording import NEGATIVE_LOW, render, signed_points
+from shuangsheng.render.materials.page import INK, MARGIN, PAGE, RULE, SHADE, break_lines
+from shuangsheng.render.materials.wording import NEGATIVE_LOW, Block, BlockKind, render, signed_points
 from shuangsheng.render.results import RoundResults
 from shuangsheng.storage.event import Event
-from shuangsheng.storage.workbook.schema import HAND_COLUMNS, NUMBER_LABEL, PLAYOFF_PREFIX, YES_MARK
+from shuangsheng.storage.workbook.schema import (
+    COLUMN_BY_FIELD,
+    HAND_COLUMNS,
+    NOTE_LABEL,
+    NUMBER_LABEL,
+    PLAYOFF_PREFIX,
+    SIDE_MARKS,
+    YES_MARK,
+)
 from shuangsheng.table.record import TableRecord
 
 # --- the score card's layout -----------------------------------------------------------------------------------
@@ -41,27 +53,85 @@ SLIP_BIG = 26.0  # the slip's table and tied level
 SLIP_TITLE = 30.0  # the slip's title: its largest text
 RING_MARGIN = 3.0  # between the ringed level's text and its ring
 SLIP_LINE = 18.0  # the slip's line saying who deals first
-PEN_ROW = 8.05 * mm  # rows meant for a pen: at least 8 mm
+SLIP_KEY = "各格的填法见计分卡背面。"  # the slip is one page: its key is the card's
+PEN_ROW = 9.02 * mm  # rows meant for a pen: at least 9 mm
+RESULT_BOX = 12.1 * mm  # the boxes 胜方 and 终局级数 are written in: at least 12 mm each way
 CARD_TEXT = 12.0  # table text on cards and slips (≥ 12 pt)
-CARD_PADDING = 3
+PAD = 1.55 * mm  # between a cell's rules and its text, on every side: at least 1.5 mm
 LEADING = 1.1  # line height of the cards' grids, in em
-LEVEL_COLUMNS = ("甲方级", "乙方级")  # after the workbook's columns: both sides' level after the hand
-LEVEL_WEIGHT = 30  # relative width of each level column (the workbook's columns: Column.widths.card)
-TEAM_ROW = PEN_ROW
-LEVEL_BOX = 15.5  # width of one level in the level track (pt): "10" at 12 pt with room to tick it
+EM_BELOW = 0.125  # em: a line's em box (what a PDF reader measures) sits this much below its glyphs' middle;
+# a cell's lines are centred halfway between the two, and its height leaves PAD clear of the em boxes
+TICK = 4.2 * mm  # the side of a box to tick (违规)
 GROUP = 4  # a heavier rule every GROUP hand rows, so the eye keeps its row
-SIDE_LABEL = 42.0
+# The card's grids reach to the margin (the text frame's padding is the cells' own): wide enough for every header
+# on one or two lines at 12 pt with its padding.
+CARD_LEFT = MARGIN + SHEET_INSET + 0.8  # the heavy frame's half width inside the margin
+CARD_WIDTH = PAGE[0] - 2 * CARD_LEFT
+LEVELS_HEAD = "级数"  # over both sides' level after each hand, the columns after the workbook's
+MUST_PLAY = "必打"  # over each must-play level of the track
+BAND_GAP = PAD + 1.5  # below the band of 必打 and 录分码 over the track: the same room as in a cell
+BACK = "背面"
+BACK_TEXT = 14.0  # the back of the card has room: its points table and key in larger type
+
+
+@dataclass(frozen=True)
+class CardColumn:
+    """A column of the card's hand table: its header `label` (under `group` when it shares one with its
+    neighbours), the workbook cell it is typed into (`source`: a hand column's label, or for the four tick boxes the
+    违规 value it stands for), and whether it is a box to tick."""
+
+    label: str
+    source: str
+    group: str = ""
+    tick: bool = False
+
+
+def card_columns() -> tuple[CardColumn, ...]:
+    """The card's hand columns: exactly the workbook's (shuangsheng.storage.workbook.schema.HAND_COLUMNS) in order,
+    违规 as one tick box per offence, then both sides' level after the hand."""
+    out: list[CardColumn] = []
+    for column in HAND_COLUMNS:
+        tick = column.field == "offense"  # one box per offence (rules 十三 and 十四; docs/workbooks.md)
+        sources = column.choices if tick else (column.label,)
+        heads = column.card or (("", column.label),)
+        out += [CardColumn(label, source, group, tick) for source, (group, label) in zip(sources, heads, strict=True)]
+    out += [CardColumn(side, LEVELS_HEAD, LEVELS_HEAD) for side in SIDE_MARKS]
+    return tuple(out)
 
 
 def card_labels() -> tuple[str, ...]:
-    """The card's hand-table header: exactly the workbook's columns in order, then the two level columns."""
-    return tuple(c.label for c in HAND_COLUMNS) + LEVEL_COLUMNS
+    """Each card column's header in full: its group's label and its own ("罚张上"), or its own."""
+    return tuple(f"{c.group}{c.label}" if c.group else c.label for c in card_columns())
 
 
-def card_widths(total: float) -> list[float]:
-    weights = [c.widths.card for c in HAND_COLUMNS] + [LEVEL_WEIGHT] * len(LEVEL_COLUMNS)
-    scale = total / sum(weights)
-    return [w * scale for w in weights]
+def _head_lines(label: str) -> list[str]:
+    """A header on one line, or a four-character one on two (台下/得分): never a character alone."""
+    return [label[:2], label[2:]] if len(label) == 4 else [label]
+
+
+def card_widths(fonts: FontSet, total: float = CARD_WIDTH) -> list[float]:
+    """Each hand column as wide as its header (and its printed contents) with `PAD` either side, a group's
+    columns together as wide as the group's label; what is left of `total` goes to 备注."""
+    columns = card_columns()
+    contents = [f"{PLAYOFF_PREFIX}{SLIP_ROWS}", str(REGULAR_ROWS), YES_MARK]  # 加10: a slip's rows go on
+
+    def least(c: CardColumn) -> float:
+        texts = _head_lines(c.label) + (contents if c.source in (NUMBER_LABEL, COLUMN_BY_FIELD["playoff"].label)
+                                        else [])
+        return max(fonts.width(t, CARD_TEXT) for t in texts) + 2 * PAD + 0.5
+
+    widths = [least(c) for c in columns]
+    for group in dict.fromkeys(c.group for c in columns if c.group):
+        members = [i for i, c in enumerate(columns) if c.group == group]
+        short = fonts.width(group, CARD_TEXT) + 2 * PAD + 0.5 - sum(widths[i] for i in members)
+        for i in members:
+            widths[i] += max(short, 0.0) / len(members)
+    spare = total - sum(widths)
+    if spare < 0:  # a font wider than the usual Chinese faces: everything in proportion
+        return [w * total / sum(widths) for w in widths]
+    note = next(i for i, c in enumerate(columns) if c.source == NOTE_LABEL)
+    widths[note] += spare
+    return widths
 
 
 # --- text that fits its box ------------------------------------------------------------------------------------
@@ -99,29 +169,39 @@ class Text:
 
 
 def _text(fonts: FontSet, text: str, width: float, *, size: float = CARD_TEXT, align: Align = Align.CENTRE) -> Text:
-    return Text(tuple(break_lines(fonts, text, size, [width - 2 * CARD_PADDING]) or [""]), size, align)
+    return Text(tuple(break_lines(fonts, text, size, [width - 2 * PAD]) or [""]), size, align)
 
 
 @dataclass
 class Grid:
     """A ruled table of fixed column widths and row heights (pt): thin rules between the cells, a heavy frame,
     and what the card needs besides: shaded ranges (row, col, last row, last col), cells spanning several
-    columns, heavy rules below some rows and before some columns, heavy boxes around some cells."""
+    columns (`spans`) or rows (`tall`), heavy rules below some rows and before some columns, heavy boxes around
+    some ranges (row, col, last row, last col), boxes to tick drawn inside some cells. Text is centred on its
+    row (or rows) with at least `PAD` all round."""
 
     widths: list[float]
     heights: list[float]
     cells: dict[tuple[int, int], Text] = field(default_factory=dict)
     shaded: list[tuple[int, int, int, int]] = field(default_factory=list)
     spans: dict[tuple[int, int], int] = field(default_factory=dict)
+    tall: dict[tuple[int, int], int] = field(default_factory=dict)
     heavy_rows: set[int] = field(default_factory=set)  # a heavy rule below these rows
     heavy_columns: set[int] = field(default_factory=set)  # a heavy rule before these columns
-    boxed: set[tuple[int, int]] = field(default_factory=set)
+    boxed: list[tuple[int, int, int, int]] = field(default_factory=list)
     ringed: set[tuple[int, int]] = field(default_factory=set)  # a ring drawn around these cells' text
-    bottom_padding: float = 1.5
+    ticks: set[tuple[int, int]] = field(default_factory=set)
 
     @property
     def height(self) -> float:
         return sum(self.heights)
+
+    def _covered(self) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+        """The cells a wider cell covers (no rule before them) and a taller one (no rule above them)."""
+        wide = {(r, c + k) for (r, c), n in self.spans.items() for k in range(1, n)}
+        high = {(r + k, c + j) for (r, c), n in self.tall.items() for k in range(1, n)
+                for j in range(self.spans.get((r, c), 1))}
+        return wide, high
 
     def draw(self, canvas, fonts: FontSet, x: float, top: float) -> None:
         xs = [x + sum(self.widths[:i]) for i in range(len(self.widths) + 1)]
@@ -132,25 +212,36 @@ class Grid:
         canvas.setFillColor(INK)
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(0.8)
-        for y in ys[1:-1]:
-            canvas.line(xs[0], y, xs[-1], y)
-        covered = {(r, c + k) for (r, c), n in self.spans.items() for k in range(1, n)}
+        wide, high = self._covered()
         for r in range(len(self.heights)):
-            for c in range(1, len(self.widths)):
-                if (r, c) not in covered:
+            for c in range(len(self.widths)):
+                if c and (r, c) not in wide:
                     canvas.line(xs[c], ys[r + 1], xs[c], ys[r])
+                if r and (r, c) not in high:
+                    canvas.line(xs[c], ys[r], xs[c + 1], ys[r])
         for (r, c), text in self.cells.items():
-            left, right = xs[c], xs[c + self.spans.get((r, c), 1)]
-            leading = text.size * LEADING
-            first = ys[r] - (self.heights[r] - len(text.lines) * leading + self.bottom_padding) / 2
-            for i, line in enumerate(text.lines):
-                y = baseline(first - i * leading, leading, text.size)
-                if text.align is Align.CENTRE:
-                    fonts.draw(canvas, (left + right) / 2, y, line, text.size, align=Align.CENTRE, who=text.who)
-                else:
-                    fonts.draw(canvas, left + CARD_PADDING, y, line, text.size, who=text.who)
+            self._draw_text(canvas, fonts, text, xs[c], xs[c + self.spans.get((r, c), 1)],
+                            ys[r], ys[r + self.tall.get((r, c), 1)])
+        self._draw_ticks(canvas, xs, ys)
         self._draw_heavy(canvas, xs, ys)
         self._draw_rings(canvas, fonts, xs, ys)
+
+    @staticmethod
+    def _draw_text(canvas, fonts: FontSet, text: Text, left: float, right: float, top: float, bottom: float) -> None:
+        leading = text.size * LEADING
+        first = (top + bottom) / 2 + len(text.lines) * leading / 2 + EM_BELOW / 2 * text.size
+        for i, line in enumerate(text.lines):
+            y = baseline(first - i * leading, leading, text.size)
+            if text.align is Align.CENTRE:
+                fonts.draw(canvas, (left + right) / 2, y, line, text.size, align=Align.CENTRE, who=text.who)
+            else:
+                fonts.draw(canvas, left + PAD, y, line, text.size, who=text.who)
+
+    def _draw_ticks(self, canvas, xs: Sequence[float], ys: Sequence[float]) -> None:
+        canvas.setLineWidth(0.6)
+        for r, c in self.ticks:
+            middle, centre = (ys[r] + ys[r + 1]) / 2, (xs[c] + xs[c + 1]) / 2
+            canvas.rect(centre - TICK / 2, middle - TICK / 2, TICK, TICK, stroke=1, fill=0)
 
     def _draw_rings(self, canvas, fonts: FontSet, xs: Sequence[float], ys: Sequence[float]) -> None:
         """A ring around the text of each ringed cell (the slip's tied level), centred on the text and wide
@@ -161,31 +252,31 @@ class Grid:
             lines = text.lines if text else ("",)
             size = text.size if text else CARD_TEXT
             leading = size * LEADING
-            first = ys[r] - (self.heights[r] - len(lines) * leading + self.bottom_padding) / 2
-            middle = first - len(lines) * leading / 2
+            middle = (ys[r] + ys[r + 1]) / 2
             wide = max(max(fonts.width(line, size) for line in lines) + RING_MARGIN * 2, size + RING_MARGIN)
             high = min(len(lines) * leading + RING_MARGIN, self.heights[r] - 1)
             x = (xs[c] + xs[c + 1]) / 2
             canvas.ellipse(x - wide / 2, middle - high / 2, x + wide / 2, middle + high / 2, stroke=1, fill=0)
 
     def _draw_heavy(self, canvas, xs: Sequence[float], ys: Sequence[float]) -> None:
-        """The heavy rules, boxes and rings, and the frame."""
+        """The heavy rules and boxes, and the frame."""
         canvas.setLineWidth(1.6)
         for r in self.heavy_rows:
             canvas.line(xs[0], ys[r + 1], xs[-1], ys[r + 1])
         for c in self.heavy_columns:
             canvas.line(xs[c], ys[-1], xs[c], ys[0])
-        for r, c in self.boxed:
-            canvas.rect(xs[c], ys[r + 1], xs[c + 1] - xs[c], ys[r] - ys[r + 1], stroke=1, fill=0)
+        for r0, c0, r1, c1 in self.boxed:
+            canvas.rect(xs[c0], ys[r1 + 1], xs[c1 + 1] - xs[c0], ys[r0] - ys[r1 + 1], stroke=1, fill=0)
         canvas.rect(xs[0], ys[-1], xs[-1] - xs[0], ys[0] - ys[-1], stroke=1, fill=0)
 
 
-def _row_height(texts: Sequence[Text], padding: float = 1.5) -> float:
-    return max(len(t.lines) * t.size * LEADING for t in texts) + padding
+def _row_height(texts: Sequence[Text], least: float = 0.0) -> float:
+    """A row tall enough for its cells' lines with `PAD` above and below their em boxes, or `least`."""
+    return max(least, *(((len(t.lines) - 1) * LEADING + 1 + EM_BELOW) * t.size + 2 * PAD for t in texts))
 
 
-def _piece(grid: Grid, fonts: FontSet) -> Piece:
-    return Piece(grid.height, lambda canvas, top: grid.draw(canvas, fonts, LEFT, top))
+def _piece(grid: Grid, fonts: FontSet, x: float = CARD_LEFT) -> Piece:
+    return Piece(grid.height, lambda canvas, top: grid.draw(canvas, fonts, x, top))
 
 
 BLEED = 2.0  # a stamp's form reaches past its grid by this much: room for the outer rule's half-width
@@ -202,7 +293,7 @@ def _stamp(name: str, grid: Grid, fonts: FontSet) -> Piece:
             grid.draw(canvas, fonts, 0, height)
             canvas.endForm()
         canvas.saveState()
-        canvas.translate(LEFT, top - height)
+        canvas.translate(CARD_LEFT, top - height)
         canvas.doForm(name)
         canvas.restoreState()
 
@@ -212,59 +303,116 @@ def _stamp(name: str, grid: Grid, fonts: FontSet) -> Piece:
 # --- pieces of the card ----------------------------------------------------------------------------------------
 
 
+SIDE_LABEL_SIZE = 14.0
+
+
+def level_widths(fonts: FontSet) -> list[float]:
+    """The level track's boxes: each as wide as the widest single label with its padding, "10" as its own."""
+    one = max(fonts.width(label, CARD_TEXT) for label in LABELS if len(label) == 1) + 2 * PAD + 0.5
+    return [max(one, fonts.width(label, CARD_TEXT) + 2 * PAD + 0.5) for label in LABELS]
+
+
 def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: Mapping[str, Team],
                headings: Sequence[str] = (), *, mark: Level | None = None) -> Grid:
     """甲方 / 乙方: 组号 and players (shrunk or wrapped to fit), and a level track 2 … A per side with the
-    must-play levels shaded; `headings` (from the template) head the team column and the level track; `mark`:
-    a level ringed on both sides' track (the level a playoff starts from)."""
-    team_width = WIDTH - SIDE_LABEL - LEVEL_BOX * len(LABELS)
-    track = LEVEL_BOX * len(LABELS)
-    grid = Grid([SIDE_LABEL, team_width] + [LEVEL_BOX] * len(LABELS), [])
+    must-play levels shaded and framed (labelled by `must_play_labels`); `headings` (from the template) head the
+    team column and the level track; `mark`: a level ringed on both sides' track (the level a playoff starts
+    from)."""
+    label_width = fonts.width("甲方", SIDE_LABEL_SIZE) + 2 * PAD + 0.5
+    boxes = level_widths(fonts)
+    team_width = CARD_WIDTH - label_width - sum(boxes)
+    grid = Grid([label_width, team_width, *boxes], [])
     if headings:
         first, second = (list(headings) + ["", ""])[:2]
         grid.cells[(0, 1)] = _text(fonts, first, team_width, align=Align.LEFT)
-        grid.cells[(0, 2)] = _text(fonts, second, track, align=Align.LEFT)
+        grid.cells[(0, 2)] = _text(fonts, second, sum(boxes), align=Align.LEFT)
         grid.spans[(0, 2)] = len(LABELS)
-        grid.heights.append(max(PEN_ROW, _row_height([grid.cells[(0, 1)], grid.cells[(0, 2)]], 1.0)))
+        grid.heights.append(_row_height([grid.cells[(0, 1)], grid.cells[(0, 2)]], PEN_ROW))
     top = len(grid.heights)
     for r, (side_label, team_id) in enumerate((("甲方", pairing.a if pairing else None),
                                                ("乙方", pairing.b if pairing else None)), start=top):
-        inner = team_width - 2 * CARD_PADDING
+        inner = team_width - 2 * PAD
         who = None
         if team_id is None:
             size, lines = 15.0, ["第＿＿组　　队员："]
         else:
             who = f"{team_name(team_id)}的队员"
             team = teams.get(team_id)
-            size, lines = team_lines(fonts, team_name(team_id), team.players if team else (), inner, who=who)
-        grid.heights.append(max(TEAM_ROW, len(lines) * size * LEADING + 2))
-        grid.cells[(r, 0)] = _text(fonts, side_label, SIDE_LABEL, size=14)
+            size, lines = team_lines(fonts, team_name(team_id, id_digits(teams)), team.players if team else (), inner,
+                                     who=who)
+        grid.cells[(r, 0)] = _text(fonts, side_label, label_width, size=SIDE_LABEL_SIZE)
         grid.cells[(r, 1)] = Text(tuple(lines), size, Align.LEFT, who)
+        grid.heights.append(_row_height([grid.cells[(r, 1)], grid.cells[(r, 0)]], PEN_ROW))
         for c, label in enumerate(LABELS, start=2):
             grid.cells[(r, c)] = Text((label,))
     for i, level in enumerate(Level):
         if level in rules.must_play:
             grid.shaded.append((top, 2 + i, top + 1, 2 + i))
-            grid.boxed |= {(top, 2 + i), (top + 1, 2 + i)}
+            grid.boxed.append((top, 2 + i, top + 1, 2 + i))
         if level is mark:
             grid.ringed |= {(top, 2 + i), (top + 1, 2 + i)}
     return grid
 
 
+def must_play_labels(fonts: FontSet, rules: RuleSet, grid: Grid) -> Piece:
+    """必打 over each run of must-play levels of the track of `grid` (a `sides_grid`), just above it: what the
+    framed boxes mean, said where they are."""
+    size = CARD_TEXT
+    height = size * LEADING + BAND_GAP
+    xs = [CARD_LEFT + sum(grid.widths[:i]) for i in range(len(grid.widths) + 1)]
+    runs: list[list[int]] = []
+    for i, level in enumerate(Level):
+        if level in rules.must_play:
+            if runs and runs[-1][-1] == i - 1:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+    centres = [(xs[2 + run[0]] + xs[3 + run[-1]]) / 2 for run in runs]
+
+    def draw(canvas, top: float) -> None:
+        canvas.setFillColor(INK)
+        for centre in centres:
+            right = min(centre + fonts.width(MUST_PLAY, size) / 2, xs[-1])
+            fonts.draw(canvas, right, baseline(top, size * LEADING, size), MUST_PLAY, size, align=Align.RIGHT)
+
+    return Piece(height, draw, text=tuple((MUST_PLAY,) for _ in runs))
+
+
+def _head_cells(grid: Grid, columns: Sequence[CardColumn]) -> None:
+    """The hand table's two header rows: a group's label over its columns' own, a column of no group in both."""
+    c = 0
+    while c < len(columns):
+        column = columns[c]
+        if not column.group:
+            grid.cells[(0, c)] = Text(tuple(_head_lines(column.label)))
+            grid.tall[(0, c)] = 2
+            c += 1
+            continue
+        n = 1
+        while c + n < len(columns) and columns[c + n].group == column.group:
+            n += 1
+        grid.cells[(0, c)] = Text((column.group,))
+        grid.spans[(0, c)] = n
+        grid.cells.update({(1, c + k): Text((columns[c + k].label,)) for k in range(n)})
+        c += n
+
+
 def hand_rows_grid(fonts: FontSet, *, regular: int, playoff: int, first_playoff: int = 1,
                    numbered: bool = True) -> Grid:
-    """The hand table: the workbook's columns, then both sides' level (what each takes is said under the points
-    table, `card_key`); `regular` numbered rows (unnumbered unless `numbered`: a spare or continuation card)
-    and `playoff` rows 加1… with 加赛 prefilled “是”, each at least 8 mm high for a pen, a heavier rule every
-    four rows."""
-    widths = card_widths(WIDTH)
-    header = [_text(fonts, label, w) for label, w in zip(card_labels(), widths, strict=True)]
-    grid = Grid(widths, [_row_height(header)])
-    grid.cells.update({(0, c): text for c, text in enumerate(header)})
+    """The hand table: the workbook's columns (`card_columns`: 违规 as a box to tick per offence), then both
+    sides' level (what each takes is said on the back, `card_key`); `regular` numbered rows (unnumbered unless
+    `numbered`: a spare or continuation card) and `playoff` rows 加1… with 加赛 prefilled “是”, each at least
+    9 mm high for a pen, a heavier rule every four rows."""
+    columns = card_columns()
+    widths = card_widths(fonts)
+    head = _row_height([Text(("",))])
+    grid = Grid(widths, [head, head])
+    _head_cells(grid, columns)
     first = len(grid.heights)
     grid.heights += [PEN_ROW] * (regular + playoff)
-    playoff_col = next(i for i, c in enumerate(HAND_COLUMNS) if c.field == "playoff")
-    number_col = next(i for i, c in enumerate(HAND_COLUMNS) if c.label == NUMBER_LABEL)
+    sources = [c.source for c in columns]
+    playoff_col = sources.index(COLUMN_BY_FIELD["playoff"].label)
+    number_col = sources.index(NUMBER_LABEL)
     for i in range(regular + playoff):
         if i < regular:
             if numbered:
@@ -272,90 +420,163 @@ def hand_rows_grid(fonts: FontSet, *, regular: int, playoff: int, first_playoff:
         else:
             grid.cells[(first + i, number_col)] = Text((f"{PLAYOFF_PREFIX}{i - regular + first_playoff}",))
             grid.cells[(first + i, playoff_col)] = Text((YES_MARK,))
+        grid.ticks |= {(first + i, c) for c, column in enumerate(columns) if column.tick}
     last = first + regular + playoff - 1
     grid.shaded += [(0, 0, first - 1, len(widths) - 1), (first, number_col, last, number_col)]
     grid.heavy_rows.add(first - 1)
     grid.heavy_rows |= {first + i - 1 for i in range(GROUP, regular, GROUP)}  # every four regular rows
-    grid.heavy_columns.add(len(HAND_COLUMNS))
+    ticks = [c for c, column in enumerate(columns) if column.tick]
+    grid.heavy_columns |= {ticks[0], ticks[-1] + 1, sources.index(LEVELS_HEAD)}
     if regular and playoff:
         grid.heavy_rows.add(first + regular - 1)
     return grid
 
 
-def points_grid(fonts: FontSet, rules: RuleSet) -> Grid:
-    """The points → levels table in force, whole and compact: a row of dealer-keeps ranges (the negative totals
-    included, or 'below 0 counts as 0'), a row of take-over ranges, each with the levels gained; then a row with
-    the card's key (`card_key`)."""
+def _ranges(rules: RuleSet) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The points → levels table in force as (台下得分, gain) pairs: the dealer-keeps rows (the negative totals
+    included, or 'below 0 counts as 0' first), then the take-over rows."""
     clamp = rules.negative_points is NegativePoints.CLAMP
     rows = rules.points_table() if clamp else rules.points_table(low=NEGATIVE_LOW)
-    keeps = [r for r in rows if r.dealer_keeps]
-    takes = [r for r in rows if not r.dealer_keeps]
-    columns = max(len(keeps) + clamp, len(takes))
-    label_width = 68.0
-    width = (WIDTH - label_width) / columns
 
     def span(r) -> str:
-        if r.low == r.high:
-            return signed_points(r.low)
-        return f"{signed_points(r.low)}–{signed_points(r.high)}"
+        return signed_points(r.low) if r.low == r.high else f"{signed_points(r.low)}–{signed_points(r.high)}"
 
     def gain(r) -> str:
         return f"升{r.levels}级" if r.levels else "不升级"
 
-    first = (["0以下按0"], [f"升{keeps[0].levels}级"]) if clamp else ([], [])
-    grid = Grid([label_width] + [width] * columns, [])
-    for label, group, (lows, gains) in (("庄家保庄", keeps, first), ("台下方上台", takes, ([], []))):
-        for texts in (["台下得分", *lows, *map(span, group)], [label, *gains, *map(gain, group)]):
+    keeps = [(span(r), gain(r)) for r in rows if r.dealer_keeps]
+    if clamp:
+        keeps.insert(0, ("0以下按0", keeps[0][1]))
+    return keeps, [(span(r), gain(r)) for r in rows if not r.dealer_keeps]
+
+
+POINTS_HEADS = ("台下得分", "庄家保庄", "台下得分", "台下方上台")
+
+
+def points_grid(fonts: FontSet, rules: RuleSet) -> Grid:
+    """The points → levels table in force, whole and compact (a playoff slip's): a row of dealer-keeps ranges, a
+    row of take-over ranges, each with the levels gained."""
+    keeps, takes = _ranges(rules)
+    columns = max(len(keeps), len(takes))
+    label_width = fonts.width(POINTS_HEADS[3], CARD_TEXT) + 2 * PAD + 0.5
+    cell = (CARD_WIDTH - label_width) / columns
+    grid = Grid([label_width] + [cell] * columns, [])
+    for label, group in ((POINTS_HEADS[1], keeps), (POINTS_HEADS[3], takes)):
+        for texts in ([POINTS_HEADS[0], *(p for p, _ in group)], [label, *(g for _, g in group)]):
             row = len(grid.heights)
-            cells = [_text(fonts, t, label_width if c == 0 else width) for c, t in enumerate(texts)]
-            grid.cells.update({(row, c): cell for c, cell in enumerate(cells)})
-            grid.heights.append(_row_height(cells, 1.0))
+            cells = [_text(fonts, t, label_width if c == 0 else cell) for c, t in enumerate(texts)]
+            grid.cells.update({(row, c): text for c, text in enumerate(cells)})
+            grid.heights.append(_row_height(cells))
     grid.shaded += [(0, 0, 0, columns), (2, 0, 2, columns)]
     grid.heavy_rows.add(1)
-    note = _text(fonts, card_key(rules), WIDTH, align=Align.LEFT)
-    grid.cells[(4, 0)] = note
-    grid.spans[(4, 0)] = columns + 1
-    grid.heights.append(_row_height([note], 3.0))
     return grid
 
 
-def card_key(rules: RuleSet) -> str:
-    """The card's key, under its points table: what each column takes (the workbook's 填写说明 in brief), the
-    rule past either end of the table, and what the shading of the level track means."""
+def points_columns_grid(fonts: FontSet, rules: RuleSet, size: float) -> Grid:
+    """The same table down the page in larger type (the card's back): 台下得分 and what the dealer keeps beside
+    台下得分 and what the defenders take over with, one range a row."""
+    keeps, takes = _ranges(rules)
+    grid = Grid([CARD_WIDTH / 4] * 4, [])
+    heads = [_text(fonts, head, CARD_WIDTH / 4, size=size) for head in POINTS_HEADS]
+    grid.cells.update({(0, c): text for c, text in enumerate(heads)})
+    grid.heights.append(_row_height(heads))
+    for r in range(max(len(keeps), len(takes))):
+        texts = [*(keeps[r] if r < len(keeps) else ("", "")), *(takes[r] if r < len(takes) else ("", ""))]
+        cells = [_text(fonts, t, CARD_WIDTH / 4, size=size) for t in texts]
+        grid.cells.update({(r + 1, c): text for c, text in enumerate(cells)})
+        grid.heights.append(_row_height(cells))
+    grid.shaded.append((0, 0, 0, 3))
+    grid.heavy_rows.add(0)
+    grid.heavy_columns.add(2)
+    return grid
+
+
+def beyond_the_table(rules: RuleSet) -> str:
+    """The rule past either end of the points table."""
     low = "" if rules.negative_points is NegativePoints.CLAMP else f"低于{signed_points(NEGATIVE_LOW)}分或"
-    two = "，2只在开局时必打" if Level.TWO in rules.must_play else ""
-    return (f"填法：庄家填甲或乙；台下得分、底牌分填5的倍数，台下得分0分也写0；抠底倍数填×2、×4…；"
-            f"级牌抠底、加赛填“是”；罚张填张数；违规填台上／台下扣错底、出错牌。"
-            f"{low}超过{rules.points_table()[-1].high}分时每差{STEP}分多升一级。灰底为必打级{two}。")
+    return f"{low}超过{rules.points_table()[-1].high}分时，每差{STEP}分多升一级。"
 
 
-def result_grid(fonts: FontSet, headings: Sequence[str], code: str | None = None) -> Grid:
-    """One pen row at the foot of the card: the start and end time, 胜方 (甲方 乙方 to ring), 终局级数 (the
-    template's words), and the table's 录分码 at its right end when the table has one (shuangsheng.table.codes). Each
-    cell as wide as its words; the room left goes to the cell where the winner is ringed or written."""
+def card_key(rules: RuleSet) -> tuple[str, ...]:
+    """The card's key, on its back (and on the playoff slip): what each column and box takes (the workbook's
+    填写说明 in brief), and what the framed levels of the track mean."""
+    two = "；2只在开局时必打" if Level.TWO in rules.must_play else ""
+    return (
+        "庄家：坐庄的一方，填甲或乙；庄家级：庄家这一局打几就填几。",
+        "分数：台下、底牌两格都填5的倍数，台下得分0分也写0。",
+        "抠底倍数：台下方抠到底牌时填×2、×4、×8…，庄家保住底牌不填。",
+        "级牌抠底：打J或A时台下方用这张级牌抠底，填“是”。",
+        "罚张：台上方（上）、台下方（下）各罚几张，填张数。",
+        "扣错底、出错牌：在犯规一方的格里打√，上为台上方，下为台下方。",
+        "加赛：加赛局已印好“是”。级数：每局打完后，甲方、乙方各是几级。",
+        "胜方：填甲或乙。终局级数：填双方最后的级数。",
+        f"级数格里加粗框、标“{MUST_PLAY}”的是必打级{two}。",
+    )
+
+
+def result_grid(fonts: FontSet, headings: Sequence[str]) -> Grid:
+    """The row at the foot of the card, the same on every card and slip: the start and end time (the template's
+    words), 胜方 and a box to write it in, 终局级数 and a box for each side's, each box at least 12 mm square."""
     time, winner, final = (*headings, "", "", "")[:3]
-    texts = [time, winner, "甲方　乙方", final, "甲＿ 乙＿", *([f"录分码 {code}"] if code else [])]
-    if code:
-        texts[2] = ""  # no room to print both sides: the winner is written in
-    natural = [fonts.width(text, CARD_TEXT) + 2 * CARD_PADDING + 4 for text in texts]
-    spare = WIDTH - sum(natural)
-    widths = [w + (spare if c == 2 else 0.0) for c, w in enumerate(natural)] if spare > 0 else \
-        [WIDTH * w / sum(natural) for w in natural]
+    labels = [time, winner, "", final, "甲方", "", "乙方", ""]
+    boxes = {2, 5, 7}
+    widths = [RESULT_BOX if c in boxes else fonts.width(text, CARD_TEXT) + 2 * PAD + 0.5
+              for c, text in enumerate(labels)]
+    widths[0] += max(CARD_WIDTH - sum(widths), 0.0)
+    if sum(widths) > CARD_WIDTH:  # long wording: the labels give way, the boxes keep their size
+        scale = (CARD_WIDTH - RESULT_BOX * len(boxes)) / sum(w for c, w in enumerate(widths) if c not in boxes)
+        widths = [w if c in boxes else w * scale for c, w in enumerate(widths)]
     grid = Grid(widths, [])
     cells = [_text(fonts, text, w, align=Align.LEFT if c == 0 else Align.CENTRE)
-             for c, (text, w) in enumerate(zip(texts, widths, strict=True))]
-    grid.cells.update({(0, c): cell for c, cell in enumerate(cells)})
-    grid.heights.append(max(PEN_ROW, _row_height(cells)))
+             for c, (text, w) in enumerate(zip(labels, widths, strict=True)) if c not in boxes]
+    for c, cell in zip([c for c in range(len(labels)) if c not in boxes], cells, strict=True):
+        grid.cells[(0, c)] = cell
+    grid.heights.append(_row_height(cells, RESULT_BOX))
     grid.shaded += [(0, 1, 0, 1), (0, 3, 0, 3)]
+    grid.boxed += [(0, c, 0, c) for c in sorted(boxes)]
     return grid
 
 
 # --- rendering from templates ----------------------------------------------------------------------------------
 
 
+def _sides(fonts: FontSet, event: Event, pairing: Pairing | None, teams: Mapping[str, Team],
+           headings: Sequence[str], code: str | None, *, mark: Level | None = None,
+           labelled: bool = True) -> list[Piece]:
+    """The sides grid with 必打 over its framed levels (unless not `labelled`) and, in the same band on the left,
+    the table's 录分码."""
+    grid = sides_grid(fonts, event.rules, pairing, teams, headings, mark=mark)
+    labels = [must_play_labels(fonts, event.rules, grid)] if labelled else []
+    band: list[Piece] = []
+    if code:
+        text = f"录分码 {code}"
+        height = CARD_TEXT * LEADING + BAND_GAP
+
+        def draw(canvas, top: float) -> None:
+            fonts.draw(canvas, CARD_LEFT + grid.widths[0] + PAD, baseline(top, CARD_TEXT * LEADING, CARD_TEXT),
+                       text, CARD_TEXT)
+
+        band.append(Piece(0.0 if labels else height, draw, text=((text,),)))  # beside the labels, in their band
+    return [*band, *labels, _piece(grid, fonts)]
+
+
+class Fit(enum.IntEnum):
+    """How closely a card's front is set to stay on one page (names of many lines): `ROOMY`, with a little space
+    between its parts; `CLOSE`, none (its lines' own leading apart); `LEAN`, and the lines between its title and the teams (the event's name)
+    moved to the back, under its title; `BARE`, and no 必打 over the framed levels (the key on the back says
+    what the frames mean)."""
+
+    ROOMY = 0
+    CLOSE = 1
+    LEAN = 2
+    BARE = 3
+
+
 def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | None, teams: Mapping[str, Team],
           template_dir: Path | None, hand_rows: Piece, points: Piece, *, code: str | None = None,
-          gap: float = 0.8 * mm) -> list[Piece]:
+          fit: Fit = Fit.ROOMY) -> list[Piece]:
+    """One card: its front as the template has it, and on the back of the sheet (a page of its own, printed
+    double-sided) the points table and the key, wherever the template puts `@得分表`."""
     extra = {
         "blank": pairing is None,
         "round_title": round_title(round_.number, len(round_.pool)) if round_ else "",
@@ -363,14 +584,44 @@ def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | Non
         "third_place": bool(pairing and pairing.third_place),
     }
     fonts = flow.fonts
+    gap = 0.5 * mm if fit is Fit.ROOMY else 0.0
+    back: list[Piece] = []
+
+    def on_back(_: tuple[str, ...]) -> list[Piece]:
+        back.extend([flow.space(3 * mm), points, flow.space(2 * mm), *key_pieces(flow, event.rules)])
+        return []
+
     inserts: dict[str, Insert] = {
-        "对阵": lambda headings: [flow.space(gap), _piece(sides_grid(fonts, event.rules, pairing, teams, headings),
-                                                          fonts), flow.space(gap)],
+        "对阵": lambda headings: [*_sides(fonts, event, pairing, teams, headings, code, labelled=fit < Fit.BARE),
+                                  flow.space(gap)],
         "记分": lambda _: [hand_rows, flow.space(gap)],
-        "得分表": lambda _: [points, flow.space(gap)],
-        "结果": lambda headings: [_piece(result_grid(fonts, headings, code), fonts), flow.space(gap)],
+        "得分表": on_back,
+        "结果": lambda headings: [_piece(result_grid(fonts, headings), fonts), flow.space(gap)],
     }
-    return flow.markup(render("score_card.j2", event, template_dir, extra), inserts, compact=True)
+    blocks = render("score_card.j2", event, template_dir, extra)
+    lead = next((i for i, b in enumerate(blocks) if b.kind is BlockKind.INSERT), 0)
+    moved = [i for i in range(lead) if blocks[i].kind is not BlockKind.TITLE] if fit >= Fit.LEAN else []
+    front = flow.markup([b for i, b in enumerate(blocks) if i not in moved], inserts, compact=True)
+    if fit >= Fit.CLOSE:
+        for piece in front:
+            piece.after = 0.0
+    if not back and not moved:
+        return front
+    titles = [f"{line}　{BACK}" for block in blocks if block.kind is BlockKind.TITLE for line in block.lines]
+    heading = [Block(BlockKind.TITLE, tuple(titles))] if titles else []
+    return [*front, flow.page_break(), *flow.markup([*heading, *(blocks[i] for i in moved)], compact=True), *back]
+
+
+def key_pieces(flow: Flow, rules: RuleSet, size: float = 14.0) -> list[Piece]:
+    """The key (`card_key`) as lines of text, each item its own paragraph, under the rule past the table's ends."""
+    fonts = flow.fonts
+    pieces = [flow.lines(break_lines(fonts, beyond_the_table(rules), size, [CARD_WIDTH]), size, 1.3, after=6,
+                         x=CARD_LEFT, width=CARD_WIDTH)]
+    pieces.append(flow.lines(["填法"], size + 2, 1.3, after=2, x=CARD_LEFT, width=CARD_WIDTH))
+    for item in card_key(rules):
+        lines = break_lines(fonts, item, size, [CARD_WIDTH - size, CARD_WIDTH - size])
+        pieces.append(flow.lines(lines, size, 1.35, after=3, x=CARD_LEFT + size, width=CARD_WIDTH - size))
+    return pieces
 
 
 def score_cards_pdf(
@@ -384,25 +635,32 @@ def score_cards_pdf(
     template_dir: Path | None = None,
     invariant: bool = False,
 ) -> bytes:
-    """计分卡: one A4 page per table of `round_` (none for `round_` None), then a blank card if `blank` (备用／续页:
-    its rows unnumbered). `codes`: each table's 录分码 (shuangsheng.table.codes), printed in the result row when given."""
+    """计分卡: one A4 sheet per table of `round_` (none for `round_` None), then a blank card if `blank` (备用／续页:
+    its rows unnumbered); each sheet two pages, printed double-sided: the card, and on its back the points table
+    and the key. `codes`: each table's 录分码 (shuangsheng.table.codes), printed above the team names when given."""
     flow = Flow(fonts or choose_fonts(event.print.font), sizes(event), footer=False)
     # The hand tables and the points table are the same on every card: laid out and drawn once.
     numbered = _stamp("hand_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS, playoff=PLAYOFF_ROWS), flow.fonts)
     spare = _stamp("spare_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS + PLAYOFF_ROWS, playoff=0,
                                                 numbered=False), flow.fonts)
-    points = _stamp("points", points_grid(flow.fonts, event.rules), flow.fonts)
+    points = _stamp("points", points_columns_grid(flow.fonts, event.rules, BACK_TEXT), flow.fonts)
     pairings: list[Pairing | None] = list(round_.pairings) if round_ is not None else []
     pieces: list[Piece] = []
     for pairing in pairings + ([None] if blank else []):
         hands = numbered if pairing else spare
         code = (codes or {}).get(pairing.table) if pairing else None
-        card = _card(event, flow, round_, pairing, teams, template_dir, hands, points, code=code)
-        if sum(p.height + p.after for p in card) > flow.top - flow.bottom:  # long names: closer, still one sheet
-            card = _card(event, flow, round_, pairing, teams, template_dir, hands, points, code=code, gap=0.3 * mm)
+        for fit in Fit:  # long names: set closer, still one sheet
+            card = _card(event, flow, round_, pairing, teams, template_dir, hands, points, code=code, fit=fit)
+            if _front_height(card) <= flow.top - flow.bottom:
+                break
         pieces += [flow.page_break(), *card]
     title = f"{event.title} 第{round_.number}轮计分卡" if round_ is not None else f"{event.title} 空白计分卡"
     return flow.pdf(pieces, title=title, invariant=invariant)
+
+
+def _front_height(card: Sequence[Piece]) -> float:
+    front = list(itertools.takewhile(lambda p: not p.new_page, card))
+    return sum(p.height + p.after for p in front)
 
 
 def draw_sheet_pdf(
@@ -428,7 +686,7 @@ def draw_sheet_pdf(
         "number": round_.number,
         "pairings": round_.pairings,
         "byes": round_.byes,
-        "index": table_index(round_),
+        "index": table_index(round_, id_digits(teams)),
         "lot_plan": round_.lot_plan.text,
         "seed": round_.seed,
         "lots": bool(round_.lots),
@@ -445,11 +703,11 @@ def draw_sheet_pdf(
 BYE = "轮空"
 
 
-def table_index(round_: Round) -> list[tuple[str, str]]:
-    """(组号, 桌号) of every team of the round in number order; a bye's table is 轮空."""
+def table_index(round_: Round, digits: int = 2) -> list[tuple[str, str]]:
+    """(组号, 桌号) of every team of the round in number order, each 组号 `digits` wide; a bye's table is 轮空."""
     tables = {team: str(p.table) for p in round_.pairings for team in (p.a, p.b)}
     tables.update({team: BYE for team in round_.byes})
-    return [(canonical_id(team), tables[team]) for team in in_order(tables)]
+    return [(shown_id(team, digits), tables[team]) for team in in_order(tables)]
 
 
 def playoff_slip_pdf(
@@ -478,14 +736,16 @@ def playoff_slip_pdf(
     def head(args: tuple[str, ...]) -> list[Piece]:
         big, level, dealer = (*args, "", "", "")[:3]
         top = _big_line(fonts, [big, level])
-        sides = sides_grid(fonts, event.rules, pairing, results.teams, mark=playoff.level)
+        sides = _sides(fonts, event, pairing, results.teams, (), None, mark=playoff.level)
         lines = flow.lines(break_lines(fonts, dealer, SLIP_LINE, [WIDTH]), SLIP_LINE, 1.3, after=2) if dealer else None
-        return [top, gap, _piece(sides, fonts), gap, *([lines] if lines else [])]
+        return [top, gap, *sides, gap, *([lines] if lines else [])]
 
     inserts: dict[str, Insert] = {
         "加赛": head,
         "加赛记录": lambda _: [gap, _piece(rows, fonts), gap],
-        "得分表": lambda _: [_piece(points_grid(fonts, event.rules), fonts), gap],
+        "得分表": lambda _: [_piece(points_grid(fonts, event.rules), fonts), gap,
+                             flow.lines([beyond_the_table(event.rules) + SLIP_KEY], CARD_TEXT, 1.3, after=2,
+                                        x=CARD_LEFT, width=CARD_WIDTH)],
         "结果": lambda headings: [_piece(result_grid(fonts, headings), fonts), gap],
     }
     pieces = flow.markup(render("playoff_slip.j2", event, template_dir, extra), inserts, compact=True,
@@ -498,7 +758,7 @@ def _big_line(fonts: FontSet, texts: Sequence[str]) -> Piece:
     texts = [t for t in texts if t]
     share = WIDTH / max(len(texts), 1)
     size = SLIP_BIG
-    while size > CARD_TEXT and any(fonts.width(t, size) > share - 2 * CARD_PADDING for t in texts):
+    while size > CARD_TEXT and any(fonts.width(t, size) > share - 2 * PAD for t in texts):
         size -= 1
     leading = size * 1.25
 

@@ -29,8 +29,8 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from shuangsheng.knockout.bracket import Bracket, Slot, SlotKind, entry_note
-from shuangsheng.knockout.teams import Team, team_name
+from shuangsheng.knockout.bracket import PASSED_A, UNCHECKED_MARK, Bracket, Slot, SlotKind, entry_note
+from shuangsheng.knockout.teams import Team, id_digits, in_order, shown_id, team_name
 from shuangsheng.render.materials.conventions import players_of, prize_rows
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, RULE, break_lines, describe_pdf
@@ -304,12 +304,8 @@ def _label(teams: Mapping[str, Team], team_id: str | None) -> str:
     if team_id is None:
         return "（待定）"
     players = players_of(teams, team_id)
-    return f"{team_id} {players}" if players else team_name(team_id)
-
-
-def number_order(ids: Sequence[str]) -> list[str]:
-    """Team ids in number order (2 before 10); ids that are not numbers after them, as text."""
-    return sorted(ids, key=lambda t: (0, int(t), t) if t.isdigit() else (1, 0, t))
+    digits = id_digits(teams)
+    return f"{shown_id(team_id, digits)} {players}" if players else team_name(team_id, digits)
 
 
 # --- 第N轮成绩.png ---
@@ -323,24 +319,26 @@ def _table_entries(t: TableRecord) -> list[Entry]:
         if t.status is TableStatus.WALKOVER:
             note = "弃权" if not won else ""
         elif won and t.status is TableStatus.PASSED_A:
-            note = "过A"
+            note = PASSED_A
         else:
             note = f"{level}级" if level is not None else ""
         entries.append(Entry(team, note, won))
     return entries
 
 
-def _table_status(t: TableRecord) -> str:
+def _table_status(t: TableRecord, digits: int) -> str:
     """What the hall should know about a table beyond its levels and winner, in plain words."""
     if t.status is TableStatus.WALKOVER:
         loser = t.b if t.winner == t.a else t.a
-        return f"{team_name(loser)}弃权，{team_name(t.winner)}晋级" if t.winner else ""
+        return f"{team_name(loser, digits)}弃权，{team_name(t.winner, digits)}晋级" if t.winner else ""
     if t.status is TableStatus.NEEDS_PLAYOFF and t.playoff is not None:
         return f"需加赛：同为{t.playoff.level}级"
     if t.status is TableStatus.INVALID:
         return "成绩正在核对"
     if t.status is TableStatus.OPEN:
         return "成绩尚未录入"
+    if t.unchecked:  # a lost card's match, given by its 终局 cells: marked so everywhere
+        return UNCHECKED_MARK.strip()
     if t.playoff_hands and t.winner:
         return f"加赛{t.playoff_hands}局决出"
     return ""
@@ -359,17 +357,18 @@ def round_column(event: Event, results: RoundResults, *, fonts: FontSet | None =
     who goes on, in number order; the wording of round_picture.j2."""
     fonts = fonts or choose_fonts(event.print.font)
     column = Column(fonts, results.teams)
+    digits = id_digits(results.teams)
 
     def tables() -> None:
         for t in sorted(results.tables, key=lambda t: t.table):
             label = f"第{t.table}桌"
-            column.match(label, _table_entries(t), ("三、四名决赛；" if t.third_place else "") + _table_status(t))
+            column.match(label, _table_entries(t), ("三、四名决赛；" if t.third_place else "") + _table_status(t, digits))
         column.gap(8)
 
     context = {
         "results": results,
-        "byes": [team_name(t) for t in number_order(results.byes)],
-        "advancing": [team_name(t) for t in number_order(results.advancing)],
+        "byes": [team_name(t, digits) for t in in_order(results.byes)],
+        "advancing": [team_name(t, digits) for t in in_order(results.advancing)],
         "step": results.next_step.value,
     }
     column.markup(render("round_picture.j2", event, template_dir, context), {ROUND_TABLES: tables})
@@ -397,12 +396,13 @@ def announcement_column(chart: Bracket, event: Event, *, date: str, fonts: FontS
     fonts = fonts or choose_fonts(event.print.font)
     teams = {t.id: t for t in chart.teams}
     column = Column(fonts, teams)
+    digits = id_digits(teams)
 
     def prizes() -> None:
         none = "（不设）" if not chart.placings.third else "（空缺）"
         for prize, team_id in prize_rows(chart.placings):
             players = players_of(teams, team_id) if team_id else ""
-            text = f"{team_name(team_id)}　{players}" if team_id else none
+            text = f"{team_name(team_id, digits)}　{players}" if team_id else none
             column.lines(f"{prize}　{text}", HEADING, bold=True, who=f"{team_name(team_id)}的队员" if team_id else None,
                          after=4)
         for note in chart.placings.notes:
@@ -418,9 +418,9 @@ def announcement_column(chart: Bracket, event: Event, *, date: str, fonts: FontS
             for slot in matches:
                 third = slot is chart.third_place
                 column.match(f"第{slot.table}桌", _slot_entries(slot), "三、四名决赛" if third else "")
-            byes = number_order([s.entries[0].team for s in col.slots if s.kind is SlotKind.BYE and s.entries[0].team])
+            byes = in_order([s.entries[0].team for s in col.slots if s.kind is SlotKind.BYE and s.entries[0].team])
             if byes:
-                column.lines("轮空（直接晋级）：" + "、".join(team_name(t) for t in byes), SMALL, after=4)
+                column.lines("轮空（直接晋级）：" + "、".join(team_name(t, digits) for t in byes), SMALL, after=4)
             column.gap(10)
 
     context = {"date": date, "field": chart.field, "rounds": len(chart.columns)}

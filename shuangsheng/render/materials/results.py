@@ -12,7 +12,7 @@ from shuangsheng.render.materials.conventions import team_context
 from shuangsheng.render.materials.flow import flow_pdf, sizes
 from shuangsheng.render.materials.fonts import FontSet, choose_fonts
 from shuangsheng.render.materials.wording import render
-from shuangsheng.render.results import RoundResults
+from shuangsheng.render.results import RoundResults, level_words
 from shuangsheng.storage.event import Event
 from shuangsheng.vocabulary.errors import SHOWN_PROBLEMS
 
@@ -33,6 +33,7 @@ def round_results_pdf(
     extra = {
         **team_context(results.teams),
         "results": results,
+        "levels": level_words,
         "errors": [e for t in results.tables for e in t.problems[:SHOWN_PROBLEMS]],
         "errors_left": sum(max(0, len(t.problems) - SHOWN_PROBLEMS) for t in results.tables),
         "workbook": workbook,

@@ -38,14 +38,12 @@ NOTE_LABEL = "备注"
 
 @dataclass(frozen=True)
 class Widths:
-    """A hand column's width in each renderer: the round workbook and the checked copy in Excel's characters (a
-    Chinese character takes two; the round workbook's None: the label's width plus room for the dropdown arrow),
-    the printed score card as a relative weight (the two level columns after the hand table weigh
-    `shuangsheng.render.materials.paper.LEVEL_WEIGHT`)."""
+    """A hand column's width in each workbook: the round workbook and the checked copy in Excel's characters (a
+    Chinese character takes two; the round workbook's None: the label's width plus room for the dropdown arrow).
+    The printed score card sizes its columns by their headers (`shuangsheng.render.materials.paper.card_widths`)."""
 
     workbook: float | None
     checked: float
-    card: float
 
 
 @dataclass(frozen=True)
@@ -57,6 +55,9 @@ class Column:
     parse: Callable[[object], object] | None = None
     choices: tuple[str, ...] = ()  # dropdown list
     whole: tuple[int, int] | None = None  # whole-number validation
+    # The printed score card's header where the label is split to fit its column at 12 pt: (a group's label over
+    # neighbouring columns, the column's own); 违规 one pair per choice, each a box to tick. () : the label whole.
+    card: tuple[tuple[str, str], ...] = ()
 
     @property
     def key(self) -> str:
@@ -69,28 +70,30 @@ CARDS_EXPECT = f"应为 0–{MAX_CARDS} 之间的整数（张数）"
 CAPTURE_EXPECT = f"应为空（庄家保底）或 ×2、×4、×8、×16、×32…（2 的乘方，两副牌最多 ×{MAX_CAPTURE}）"
 FLAG_EXPECT = f"应为“{YES_MARK}”或空"
 HAND_COLUMNS: tuple[Column, ...] = (
-    Column(NUMBER_LABEL, None, Widths(workbook=7, checked=4, card=28)),
-    Column(FIELD_CN["dealer"], "dealer", Widths(workbook=None, checked=4, card=30),
-           "应为" + "或".join(f"“{mark}”" for mark in SIDE_MARKS), parse_side, choices=SIDE_MARKS),
-    Column(FIELD_CN["level"], "level", Widths(workbook=None, checked=5, card=30),
-           "应为 2…10、J、Q、K、A 或空", parse_level, choices=LABELS),
-    Column(FIELD_CN["points"], "points", Widths(workbook=None, checked=5, card=38),
-           POINTS_EXPECT, parse_trick_points, whole=(0, 200)),
-    Column(FIELD_CN["bottom"], "bottom", Widths(workbook=None, checked=5, card=38),
-           POINTS_EXPECT, parse_points, whole=(0, 200)),
-    Column(FIELD_CN["capture"], "capture", Widths(workbook=None, checked=5, card=40),
+    Column(NUMBER_LABEL, None, Widths(workbook=7, checked=4)),
+    Column(FIELD_CN["dealer"], "dealer", Widths(workbook=None, checked=4),
+           "应为" + "或".join(f"“{mark}”" for mark in SIDE_MARKS), parse_side, choices=SIDE_MARKS,
+           card=(("庄家", "方"),)),
+    Column(FIELD_CN["level"], "level", Widths(workbook=None, checked=5),
+           "应为 2…10、J、Q、K、A 或空", parse_level, choices=LABELS, card=(("庄家", "级"),)),
+    Column(FIELD_CN["points"], "points", Widths(workbook=None, checked=5),
+           POINTS_EXPECT, parse_trick_points, whole=(0, 200), card=(("分数", "台下"),)),
+    Column(FIELD_CN["bottom"], "bottom", Widths(workbook=None, checked=5),
+           POINTS_EXPECT, parse_points, whole=(0, 200), card=(("分数", "底牌"),)),
+    Column(FIELD_CN["capture"], "capture", Widths(workbook=None, checked=5),
            CAPTURE_EXPECT, parse_capture, choices=CAPTURE_CHOICES),
-    Column(FIELD_CN["level_card_capture"], "level_card_capture", Widths(workbook=None, checked=5, card=32),
+    Column(FIELD_CN["level_card_capture"], "level_card_capture", Widths(workbook=None, checked=5),
            FLAG_EXPECT, parse_flag, choices=(YES_MARK,)),
-    Column(FIELD_CN["dealer_wrong_cards"], "dealer_wrong_cards", Widths(workbook=None, checked=5, card=32),
-           CARDS_EXPECT, parse_cards, whole=(0, MAX_CARDS)),
-    Column(FIELD_CN["defender_wrong_cards"], "defender_wrong_cards", Widths(workbook=None, checked=5, card=32),
-           CARDS_EXPECT, parse_cards, whole=(0, MAX_CARDS)),
-    Column(FIELD_CN["offense"], "offense", Widths(workbook=13, checked=8, card=44),
-           "应为空或 " + "、".join(OFFENSE_CN.values()) + " 之一", parse_offense, choices=tuple(OFFENSE_CN.values())),
-    Column(FIELD_CN["playoff"], "playoff", Widths(workbook=None, checked=4, card=30),
+    Column(FIELD_CN["dealer_wrong_cards"], "dealer_wrong_cards", Widths(workbook=None, checked=5),
+           CARDS_EXPECT, parse_cards, whole=(0, MAX_CARDS), card=(("罚张", "上"),)),
+    Column(FIELD_CN["defender_wrong_cards"], "defender_wrong_cards", Widths(workbook=None, checked=5),
+           CARDS_EXPECT, parse_cards, whole=(0, MAX_CARDS), card=(("罚张", "下"),)),
+    Column(FIELD_CN["offense"], "offense", Widths(workbook=13, checked=8),
+           "应为空或 " + "、".join(OFFENSE_CN.values()) + " 之一", parse_offense, choices=tuple(OFFENSE_CN.values()),
+           card=(("扣错底", "上"), ("扣错底", "下"), ("出错牌", "上"), ("出错牌", "下"))),
+    Column(FIELD_CN["playoff"], "playoff", Widths(workbook=None, checked=4),
            FLAG_EXPECT, parse_flag, choices=(YES_MARK,)),
-    Column(NOTE_LABEL, None, Widths(workbook=24, checked=8, card=30)),
+    Column(NOTE_LABEL, None, Widths(workbook=24, checked=8)),
 )
 HEADER = tuple(c.label for c in HAND_COLUMNS)
 COLUMN_BY_FIELD: dict[str, Column] = {c.field: c for c in HAND_COLUMNS if c.field}
