@@ -249,7 +249,7 @@ def test_format_is_frozen_after_the_first_draw_the_rest_is_not(tmp_path):
     draw(tmp_path, rng)
     form = settings.read_settings(tmp_path)
     assert form.drawn and [f.name for f in form.fields if f.frozen] == [
-        "format.third_place", "format.byes", "format.avoid_same_unit"]
+        "format.third_place", "format.byes", "format.avoid_same_unit", "format.late_minutes"]
     values = {f.name: f.value for f in form.fields}
     with pytest.raises(SettingsFrozen) as info:
         settings.save_settings(tmp_path, values | {"format.byes": "each_round", "event.title": "新名称"}, form.fingerprint)

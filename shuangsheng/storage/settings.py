@@ -99,7 +99,9 @@ SETTINGS: tuple[Setting, ...] = (
             '`"身体健康、自愿报名的离退休教职工均可参加"`'),
     Setting("event", "date", "比赛时间", Kind.TEXT, True, "通知“二、比赛时间”（文字）", '`"2026年3月中旬"`'),
     Setting("event", "date_note", "比赛时间说明", Kind.TEXT, False, "比赛时间的补充说明（空）", '`"具体比赛时间另行通知"`'),
-    Setting("event", "start_time", "开始时间", Kind.TEXT, True, "上午开始时间（文字）", '`"8:30"`'),
+    Setting("event", "start_time", "开始时间", Kind.TEXT, True,
+            "开始时间，写成“时:分”（24 小时制，全角数字也可以）；通知上印成“上午8:30”“下午2:00”；报到的迟到时间从它算起"
+            "（见 `[format] late_minutes`）。写成别的样子（如 `\"上午八点半\"`）会报错", '`"8:30"`、`"14:00"`'),
     Setting("event", "venue", "比赛地点", Kind.TEXT, True, "通知“三、比赛地点”",
             '`"离退休教职工服务中心（后家属院体育馆201棋牌室）"`'),
     Setting("registration", "mode", "报名方式", Kind.TEXT, False, '报名方式（`"两人一组，自由组合报名参赛"`）', "",
@@ -159,6 +161,10 @@ SETTINGS: tuple[Setting, ...] = (
             _choices(AvoidSameUnit, {AvoidSameUnit.FIRST_ROUND: "只在第 1 轮（默认）",
                                      AvoidSameUnit.EVERY_ROUND: "每轮抽签都分开"}),
             default=AvoidSameUnit.FIRST_ROUND.value),
+    Setting("format", "late_minutes", "迟到按弃权的分钟数", Kind.INT, None,
+            "报到：开始时间 `start_time` 之后过了多少分钟，还没有报到的组可以由比赛负责人确认按弃权论（“迟到10分钟按弃权论”；"
+            "也可以再等）。不到这个时间，裁判台和 `checkin --absent` 都不让判弃权。见 [checkin.md](checkin.md)",
+            "0–100 的整数（10）", default="10"),
     Setting("print", "font", "中文字体", Kind.TEXT, None, "中文字体文件；`.ttc` 字体集可加 `#序号`",
             '路径文字，如 `"C:/Windows/Fonts/msyh.ttc#0"`；留空 `""` 自动查找（Windows 依次找 微软雅黑 msyh.ttc、黑体 '
             "simhei.ttf、宋体 simsun.ttc；macOS 找 华文黑体、宋体；Linux 找文泉驿微米黑、文泉驿正黑、AR PL UMing）。"
