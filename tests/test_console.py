@@ -611,3 +611,13 @@ def test_the_award_date_is_asked_on_the_awards_page_and_saved_into_the_settings(
     assert 'value="2026-12-20"' in browser.page("/console/awards")
     status, _, text = browser.press("/console/awards/date", mark=form_mark(page), date="2026-12-21")  # an old page
     assert status == 422 and "重新打开设置页" in text
+
+
+def test_the_guide_opens_the_docs_beside_the_program(running):
+    browser = entered(running)
+    page = browser.page("/console/guide")
+    assert "组织者控制台（console.md）" in page
+    status, headers, _ = browser.press("/console/guide/open", name="console.md")
+    assert status == 303 and running.opened[-1].name == "console.md"  # type: ignore[attr-defined]
+    assert browser.press("/console/guide/open", name="../README.md")[0] == 404
+    assert browser.press("/console/guide/open", name="nope.md")[0] == 404

@@ -180,7 +180,8 @@ class ConsoleHandler(HallHandler):
         self._redirect("/console/round" if self.console.folder is not None else "/console/events")
 
     def _c_guide(self, *, session: str) -> None:
-        self._html(HTTPStatus.OK, console_page.page("guide", self._context(session)))
+        facts = work.FACTS["guide"](self.console.folder, self.console.root)
+        self._html(HTTPStatus.OK, console_page.page("guide", self._context(session, facts)))
 
     def _c_page(self, *, session: str, page: str) -> None:
         console = self.console

@@ -22,6 +22,8 @@ def act(console: Console, page: str, action: str, form: Mapping[str, str]) -> st
     """The button `action` of `page`: the page (or job page) to show next; UserError for what the user can fix."""
     if page == "events":
         return _events_act(console, action, form)
+    if page == "guide":
+        return _open_guide(console, form)
     folder = console.folder
     if folder is None:
         return Refusal(HTTPStatus.CONFLICT, "还没有打开比赛：请在“活动”页打开一场比赛", "/console/events")
@@ -29,6 +31,20 @@ def act(console: Console, page: str, action: str, form: Mapping[str, str]) -> st
     if handler is None:
         return Refusal(HTTPStatus.NOT_FOUND, "控制台没有这个操作", f"/console/{page}")
     return handler(console, folder, form)
+
+
+def _open_guide(console: Console, form: Mapping[str, str]) -> str | Refusal:
+    """使用说明: one of the guides in docs/ opened in the PC's own program (Notepad for a .md)."""
+    from shuangsheng.storage.home import docs_folder
+
+    docs, name = docs_folder(), form.get("name", "")
+    path = docs / name if docs is not None else None
+    if path is None or "/" in name or "\\" in name or not name.endswith(".md") or not path.is_file():
+        return Refusal(HTTPStatus.NOT_FOUND, f"没有找到说明 {name}", "/console/guide")
+    opening = console.opener(path)
+    if opening.issue is not None:
+        return Refusal(HTTPStatus.SERVICE_UNAVAILABLE, str(opening.issue), "/console/guide")
+    return "/console/guide"
 
 
 def _events_act(console: Console, action: str, form: Mapping[str, str]) -> str | Refusal:

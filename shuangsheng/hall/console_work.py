@@ -405,8 +405,21 @@ def materials_page_facts(folder: Path, root: Path | None) -> dict[str, object]:
     return {"files": materials_facts(folder)}
 
 
+GUIDES = {"console.md": "组织者控制台", "README.md": "比赛当天的顺序和全部说明", "checkin.md": "报到、弃权和候补、换人",
+          "hall-setup.md": "手机扫码录分的场地设置", "event-toml.md": "比赛设置的每一项", "workbooks.md": "报名表和记分表各列填什么",
+          "ledger.md": "比赛记录、中断后接着做、更正", "windows-installer.md": "Windows 安装、防火墙、卸载"}
+
+
+def guides() -> tuple[tuple[str, str], ...]:
+    """The guides of docs/ there are beside the program, (file name, what it is about), the console's first."""
+    from shuangsheng.storage.home import docs_folder
+
+    docs = docs_folder()
+    return tuple((name, about) for name, about in GUIDES.items() if docs is not None and (docs / name).is_file())
+
+
 FACTS: dict[str, Callable[..., dict[str, object]]] = {
     "events": events_facts, "settings": settings_facts, "teams": teams_facts, "materials": materials_page_facts,
     "draw": draw_page_facts, "round": round_facts, "correct": correct_facts, "awards": awards_facts,
-    "guide": lambda folder, root: {},
+    "guide": lambda folder, root: {"docs": guides()},
 }

@@ -70,6 +70,7 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/console/login", "console", "login"),
     Route("POST", "/console/token", "console", "token"),  # a second start asks for a one-time token
     Route("GET", "/console/guide", "console", "guide"),
+    Route("POST", "/console/{page:guide}/{action:open}", "console", "act"),  # a guide of docs/ in the PC's program
     Route("GET", f"/console/{{page:{CONSOLE_PAGES}}}", "console", "page"),
     Route("POST", f"/console/{{page:{CONSOLE_PAGES}}}/{{action}}", "console", "act"),
     Route("GET", "/console/jobs/{job}", "console", "job_page"),

@@ -37,3 +37,13 @@ def _known_documents() -> Path | None:  # pragma: no cover - Windows only
 
 def events_root() -> Path:
     return documents() / ROOT_NAME
+
+
+def docs_folder() -> Path | None:
+    r"""The organisers' guides (docs/) beside the program: the repository's in a checkout, the installed copy's on
+    Windows (the installer puts docs\ beside pkgs\shuangsheng); None where there are none (a plain pip install)."""
+    package = Path(__file__).resolve().parents[1]
+    for base in (package.parent, package.parent.parent):
+        if (base / "docs" / "console.md").is_file():
+            return base / "docs"
+    return None
