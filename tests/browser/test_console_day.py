@@ -26,6 +26,8 @@ from shuangsheng.storage.opener import Opening
 from tests.events import fill, simulated, team_list
 from tests.helpers import cli
 
+pytestmark = pytest.mark.day  # its own step of .ci/run (`pytest -m day`), beside the four-minute suite
+
 PIN = "424242"
 NAME = "2026秋季赛"
 
