@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from shuangsheng.knockout.knockout import Pairing, Round
 from shuangsheng.knockout.teams import Team
-from shuangsheng.render.materials import paper
+from shuangsheng.render.materials import draw_sheet, paper
 from shuangsheng.render.materials.fonts import choose_fonts, system_candidates
 from shuangsheng.render.results import round_results
 from shuangsheng.storage import names
@@ -319,7 +319,7 @@ def test_cards_look_right(cards, tmp_path):
 
 
 def test_draw_sheet_for_the_wall():
-    data = paper.draw_sheet_pdf(default_event(), ROUND, TEAMS, fonts=fonts(), invariant=True)
+    data = draw_sheet.draw_sheet_pdf(default_event(), ROUND, TEAMS, fonts=fonts(), invariant=True)
     assert_printable(data, smallest=14)
     text = text_of(data)
     assert "第1轮（半决赛）对阵表" in text
@@ -335,7 +335,7 @@ def test_draw_sheet_for_the_wall():
 def test_draw_sheet_with_paper_lots_and_a_bye():
     lots = (("01", 1), ("02", 2), ("03", 3))
     r = Round(1, ("01", "02", "03"), (Pairing(1, "01", "02"),), ("03",), None, lots)
-    data = paper.draw_sheet_pdf(default_event(), r, TEAMS, fonts=fonts(), invariant=True)
+    data = draw_sheet.draw_sheet_pdf(default_event(), r, TEAMS, fonts=fonts(), invariant=True)
     text = text_of(data)
     assert "桌号签号甲方签号乙方" in text
     assert "11第01组" in text and "2第02组" in text
@@ -453,7 +453,7 @@ def test_user_text_cannot_break_a_template_table():
     name beginning with a mark, or holding template syntax, is no markup either."""
     teams = {"01": Team("01", ("王|五", "赵六")), "02": Team("02", ("@记分", "#{{ br }}{% x %}"))}
     r = Round(1, ("01", "02"), (Pairing(1, "01", "02"),), (), 5)
-    data = paper.draw_sheet_pdf(default_event(), r, teams, fonts=fonts(), invariant=True)
+    data = draw_sheet.draw_sheet_pdf(default_event(), r, teams, fonts=fonts(), invariant=True)
     assert "1第01组王|五、赵六对第02组@记分、#{{br}}{%x%}" in text_of(data)
 
 

@@ -279,7 +279,7 @@ def test_ids_are_three_digits_wide_in_a_field_over_99(fonts):
     while the canonical form (JSON, event.db) stays '05'."""
     from shuangsheng.knockout.knockout import Pairing, Round
     from shuangsheng.knockout.teams import Team, canonical_id, id_digits, shown_id, team_label
-    from shuangsheng.render.materials import paper
+    from shuangsheng.render.materials import draw_sheet, paper
     from shuangsheng.render.venue import team_view
     from shuangsheng.storage.event import default_event
 
@@ -290,6 +290,6 @@ def test_ids_are_three_digits_wide_in_a_field_over_99(fonts):
     r = Round(1, ("05", "105"), (Pairing(1, "05", "105"),), ("12",), 1)
     card = page_texts(paper.score_cards_pdf(default_event(), r, teams, fonts=fonts, invariant=True))[0]
     assert "第005组王喆、李堃" in card and "第105组张三、李四" in card
-    sheet = "".join(page_texts(paper.draw_sheet_pdf(default_event(), r, teams, fonts=fonts, invariant=True)))
+    sheet = "".join(page_texts(draw_sheet.draw_sheet_pdf(default_event(), r, teams, fonts=fonts, invariant=True)))
     assert "第005组" in sheet and "第012组" in sheet and "第05组" not in sheet
     assert team_view(teams, "05").name == "第005组" and team_label(teams, "12") == "第012组（赵一、钱二）"

@@ -1,5 +1,5 @@
-"""The day's own paper: 计分卡 (score cards), 对阵表 (draw sheet), 加赛单 (playoff slips); the round results are in
-`shuangsheng.render.materials.results`.
+"""The day's own paper: 计分卡 (score cards) and 加赛单 (playoff slips); the 对阵表 (draw sheet) is
+`shuangsheng.render.materials.draw_sheet`, the round results `shuangsheng.render.materials.results`.
 
 Each `*_pdf` function takes domain objects (a drawn `Round`, `RoundResults`, teams, the `Event`) and returns PDF
 bytes; nothing is recomputed here. Wording comes from `shuangsheng/render/templates/*.j2` (an event folder's own `templates/` wins).
@@ -16,20 +16,33 @@ from __future__ import annotations
 import enum
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.lib.units import mm
 
 from shuangsheng.game.levels import LABELS, Level
 from shuangsheng.game.rules import STEP, NegativePoints, RuleSet
-from shuangsheng.knockout.checkin import Field
 from shuangsheng.knockout.knockout import Pairing, Round, round_title
-from shuangsheng.knockout.teams import Team, id_digits, shown_id, team_name
-from shuangsheng.render.materials.conventions import in_order, team_context
-from shuangsheng.render.materials.flow import LEFT, SHEET_INSET, WIDTH, Flow, Insert, Piece, baseline, flow_pdf, sizes
+from shuangsheng.knockout.teams import Team, id_digits, team_name
+from shuangsheng.render.materials.card_grid import (
+    CARD_LEFT,
+    CARD_TEXT,
+    CARD_WIDTH,
+    LEADING,
+    PAD,
+    Grid,
+    Text,
+    cell_text,
+    grid_piece,
+    row_height,
+    stamp,
+    team_lines,
+)
+from shuangsheng.render.materials.conventions import team_context
+from shuangsheng.render.materials.flow import LEFT, WIDTH, Flow, Insert, Piece, baseline, sizes
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
-from shuangsheng.render.materials.page import INK, MARGIN, PAGE, RULE, SHADE, break_lines
+from shuangsheng.render.materials.page import INK, break_lines
 from shuangsheng.render.materials.wording import NEGATIVE_LOW, Block, BlockKind, render, signed_points
 from shuangsheng.render.results import RoundResults
 from shuangsheng.storage.event import Event
@@ -51,22 +64,11 @@ PLAYOFF_ROWS = 4
 SLIP_ROWS = 10  # 加赛 rows on a playoff slip
 SLIP_BIG = 26.0  # the slip's table and tied level
 SLIP_TITLE = 30.0  # the slip's title: its largest text
-RING_MARGIN = 3.0  # between the ringed level's text and its ring
 SLIP_LINE = 18.0  # the slip's line saying who deals first
 SLIP_KEY = "各格的填法见计分卡背面。"  # the slip is one page: its key is the card's
 PEN_ROW = 9.02 * mm  # rows meant for a pen: at least 9 mm
 RESULT_BOX = 12.1 * mm  # the boxes 胜方 and 终局级数 are written in: at least 12 mm each way
-CARD_TEXT = 12.0  # table text on cards and slips (≥ 12 pt)
-PAD = 1.55 * mm  # between a cell's rules and its text, on every side: at least 1.5 mm
-LEADING = 1.1  # line height of the cards' grids, in em
-EM_BELOW = 0.125  # em: a line's em box (what a PDF reader measures) sits this much below its glyphs' middle;
-# a cell's lines are centred halfway between the two, and its height leaves PAD clear of the em boxes
-TICK = 4.2 * mm  # the side of a box to tick (违规)
 GROUP = 4  # a heavier rule every GROUP hand rows, so the eye keeps its row
-# The card's grids reach to the margin (the text frame's padding is the cells' own): wide enough for every header
-# on one or two lines at 12 pt with its padding.
-CARD_LEFT = MARGIN + SHEET_INSET + 0.8  # the heavy frame's half width inside the margin
-CARD_WIDTH = PAGE[0] - 2 * CARD_LEFT
 LEVELS_HEAD = "级数"  # over both sides' level after each hand, the columns after the workbook's
 MUST_PLAY = "必打"  # over each must-play level of the track
 BAND_GAP = PAD + 1.5  # below the band of 必打 and 录分码 over the track: the same room as in a cell
@@ -134,172 +136,6 @@ def card_widths(fonts: FontSet, total: float = CARD_WIDTH) -> list[float]:
     return widths
 
 
-# --- text that fits its box ------------------------------------------------------------------------------------
-
-
-def team_lines(fonts: FontSet, team: str, players: Sequence[str], width: float, *,
-               who: str | None = None) -> tuple[float, list[str]]:
-    """A team's 组号 and players in a box `width` wide: one line, shrunk from 15 pt to 12 pt if need be; else two
-    lines (组号 | players, or 组号 and the first player | the second player); else wrapped at 12 pt (a taller
-    box, never smaller print)."""
-    names = "、".join(players)
-    one = f"{team}　{names}"
-    sizes = [tenths / 10 for tenths in range(150, 119, -5)]
-    options = [[one], [team, names]]
-    if len(players) == 2:
-        options.append([f"{team}　{players[0]}、", players[1]])
-    for lines in options:
-        for size in sizes:
-            if all(fonts.width(line, size, who) <= width - 0.01 for line in lines):
-                return size, lines
-    return CARD_TEXT, break_lines(fonts, one, CARD_TEXT, [width], who)
-
-
-# --- ruled grids drawn on the canvas --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Text:
-    """What a grid cell says: lines at one size, centred or from the left, for glyph warnings naming `who`."""
-
-    lines: tuple[str, ...]
-    size: float = CARD_TEXT
-    align: Align = Align.CENTRE
-    who: str | None = None
-
-
-def _text(fonts: FontSet, text: str, width: float, *, size: float = CARD_TEXT, align: Align = Align.CENTRE) -> Text:
-    return Text(tuple(break_lines(fonts, text, size, [width - 2 * PAD]) or [""]), size, align)
-
-
-@dataclass
-class Grid:
-    """A ruled table of fixed column widths and row heights (pt): thin rules between the cells, a heavy frame,
-    and what the card needs besides: shaded ranges (row, col, last row, last col), cells spanning several
-    columns (`spans`) or rows (`tall`), heavy rules below some rows and before some columns, heavy boxes around
-    some ranges (row, col, last row, last col), boxes to tick drawn inside some cells. Text is centred on its
-    row (or rows) with at least `PAD` all round."""
-
-    widths: list[float]
-    heights: list[float]
-    cells: dict[tuple[int, int], Text] = field(default_factory=dict)
-    shaded: list[tuple[int, int, int, int]] = field(default_factory=list)
-    spans: dict[tuple[int, int], int] = field(default_factory=dict)
-    tall: dict[tuple[int, int], int] = field(default_factory=dict)
-    heavy_rows: set[int] = field(default_factory=set)  # a heavy rule below these rows
-    heavy_columns: set[int] = field(default_factory=set)  # a heavy rule before these columns
-    boxed: list[tuple[int, int, int, int]] = field(default_factory=list)
-    ringed: set[tuple[int, int]] = field(default_factory=set)  # a ring drawn around these cells' text
-    ticks: set[tuple[int, int]] = field(default_factory=set)
-
-    @property
-    def height(self) -> float:
-        return sum(self.heights)
-
-    def _covered(self) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
-        """The cells a wider cell covers (no rule before them) and a taller one (no rule above them)."""
-        wide = {(r, c + k) for (r, c), n in self.spans.items() for k in range(1, n)}
-        high = {(r + k, c + j) for (r, c), n in self.tall.items() for k in range(1, n)
-                for j in range(self.spans.get((r, c), 1))}
-        return wide, high
-
-    def draw(self, canvas, fonts: FontSet, x: float, top: float) -> None:
-        xs = [x + sum(self.widths[:i]) for i in range(len(self.widths) + 1)]
-        ys = [top - sum(self.heights[:i]) for i in range(len(self.heights) + 1)]
-        canvas.setFillColor(SHADE)
-        for r0, c0, r1, c1 in self.shaded:
-            canvas.rect(xs[c0], ys[r1 + 1], xs[c1 + 1] - xs[c0], ys[r0] - ys[r1 + 1], stroke=0, fill=1)
-        canvas.setFillColor(INK)
-        canvas.setStrokeColor(RULE)
-        canvas.setLineWidth(0.8)
-        wide, high = self._covered()
-        for r in range(len(self.heights)):
-            for c in range(len(self.widths)):
-                if c and (r, c) not in wide:
-                    canvas.line(xs[c], ys[r + 1], xs[c], ys[r])
-                if r and (r, c) not in high:
-                    canvas.line(xs[c], ys[r], xs[c + 1], ys[r])
-        for (r, c), text in self.cells.items():
-            self._draw_text(canvas, fonts, text, xs[c], xs[c + self.spans.get((r, c), 1)],
-                            ys[r], ys[r + self.tall.get((r, c), 1)])
-        self._draw_ticks(canvas, xs, ys)
-        self._draw_heavy(canvas, xs, ys)
-        self._draw_rings(canvas, fonts, xs, ys)
-
-    @staticmethod
-    def _draw_text(canvas, fonts: FontSet, text: Text, left: float, right: float, top: float, bottom: float) -> None:
-        leading = text.size * LEADING
-        first = (top + bottom) / 2 + len(text.lines) * leading / 2 + EM_BELOW / 2 * text.size
-        for i, line in enumerate(text.lines):
-            y = baseline(first - i * leading, leading, text.size)
-            if text.align is Align.CENTRE:
-                fonts.draw(canvas, (left + right) / 2, y, line, text.size, align=Align.CENTRE, who=text.who)
-            else:
-                fonts.draw(canvas, left + PAD, y, line, text.size, who=text.who)
-
-    def _draw_ticks(self, canvas, xs: Sequence[float], ys: Sequence[float]) -> None:
-        canvas.setLineWidth(0.6)
-        for r, c in self.ticks:
-            middle, centre = (ys[r] + ys[r + 1]) / 2, (xs[c] + xs[c + 1]) / 2
-            canvas.rect(centre - TICK / 2, middle - TICK / 2, TICK, TICK, stroke=1, fill=0)
-
-    def _draw_rings(self, canvas, fonts: FontSet, xs: Sequence[float], ys: Sequence[float]) -> None:
-        """A ring around the text of each ringed cell (the slip's tied level), centred on the text and wide
-        enough to enclose it ("10" too, wider than its narrow cell), within its row."""
-        canvas.setLineWidth(1.6)
-        for r, c in self.ringed:
-            text = self.cells.get((r, c))
-            lines = text.lines if text else ("",)
-            size = text.size if text else CARD_TEXT
-            leading = size * LEADING
-            middle = (ys[r] + ys[r + 1]) / 2
-            wide = max(max(fonts.width(line, size) for line in lines) + RING_MARGIN * 2, size + RING_MARGIN)
-            high = min(len(lines) * leading + RING_MARGIN, self.heights[r] - 1)
-            x = (xs[c] + xs[c + 1]) / 2
-            canvas.ellipse(x - wide / 2, middle - high / 2, x + wide / 2, middle + high / 2, stroke=1, fill=0)
-
-    def _draw_heavy(self, canvas, xs: Sequence[float], ys: Sequence[float]) -> None:
-        """The heavy rules and boxes, and the frame."""
-        canvas.setLineWidth(1.6)
-        for r in self.heavy_rows:
-            canvas.line(xs[0], ys[r + 1], xs[-1], ys[r + 1])
-        for c in self.heavy_columns:
-            canvas.line(xs[c], ys[-1], xs[c], ys[0])
-        for r0, c0, r1, c1 in self.boxed:
-            canvas.rect(xs[c0], ys[r1 + 1], xs[c1 + 1] - xs[c0], ys[r0] - ys[r1 + 1], stroke=1, fill=0)
-        canvas.rect(xs[0], ys[-1], xs[-1] - xs[0], ys[0] - ys[-1], stroke=1, fill=0)
-
-
-def _row_height(texts: Sequence[Text], least: float = 0.0) -> float:
-    """A row tall enough for its cells' lines with `PAD` above and below their em boxes, or `least`."""
-    return max(least, *(((len(t.lines) - 1) * LEADING + 1 + EM_BELOW) * t.size + 2 * PAD for t in texts))
-
-
-def _piece(grid: Grid, fonts: FontSet, x: float = CARD_LEFT) -> Piece:
-    return Piece(grid.height, lambda canvas, top: grid.draw(canvas, fonts, x, top))
-
-
-BLEED = 2.0  # a stamp's form reaches past its grid by this much: room for the outer rule's half-width
-
-
-def _stamp(name: str, grid: Grid, fonts: FontSet) -> Piece:
-    """A grid that is the same on every page of a document (the card's hand table and points table): drawn once
-    into a PDF form XObject and placed on each page by reference. Its text stays extractable."""
-    width, height = sum(grid.widths), grid.height
-
-    def draw(canvas, top: float) -> None:
-        if not canvas.hasForm(name):
-            canvas.beginForm(name, -BLEED, -BLEED, width + BLEED, height + BLEED)
-            grid.draw(canvas, fonts, 0, height)
-            canvas.endForm()
-        canvas.saveState()
-        canvas.translate(CARD_LEFT, top - height)
-        canvas.doForm(name)
-        canvas.restoreState()
-
-    return Piece(height, draw)
-
-
 # --- pieces of the card ----------------------------------------------------------------------------------------
 
 
@@ -324,10 +160,10 @@ def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: M
     grid = Grid([label_width, team_width, *boxes], [])
     if headings:
         first, second = (list(headings) + ["", ""])[:2]
-        grid.cells[(0, 1)] = _text(fonts, first, team_width, align=Align.LEFT)
-        grid.cells[(0, 2)] = _text(fonts, second, sum(boxes), align=Align.LEFT)
+        grid.cells[(0, 1)] = cell_text(fonts, first, team_width, align=Align.LEFT)
+        grid.cells[(0, 2)] = cell_text(fonts, second, sum(boxes), align=Align.LEFT)
         grid.spans[(0, 2)] = len(LABELS)
-        grid.heights.append(_row_height([grid.cells[(0, 1)], grid.cells[(0, 2)]], PEN_ROW))
+        grid.heights.append(row_height([grid.cells[(0, 1)], grid.cells[(0, 2)]], PEN_ROW))
     top = len(grid.heights)
     for r, (side_label, team_id) in enumerate((("甲方", pairing.a if pairing else None),
                                                ("乙方", pairing.b if pairing else None)), start=top):
@@ -340,9 +176,9 @@ def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: M
             team = teams.get(team_id)
             size, lines = team_lines(fonts, team_name(team_id, id_digits(teams)), team.players if team else (), inner,
                                      who=who)
-        grid.cells[(r, 0)] = _text(fonts, side_label, label_width, size=SIDE_LABEL_SIZE)
+        grid.cells[(r, 0)] = cell_text(fonts, side_label, label_width, size=SIDE_LABEL_SIZE)
         grid.cells[(r, 1)] = Text(tuple(lines), size, Align.LEFT, who)
-        grid.heights.append(_row_height([grid.cells[(r, 1)], grid.cells[(r, 0)]], PEN_ROW))
+        grid.heights.append(row_height([grid.cells[(r, 1)], grid.cells[(r, 0)]], PEN_ROW))
         for c, label in enumerate(LABELS, start=2):
             grid.cells[(r, c)] = Text((label,))
     for i, level in enumerate(Level):
@@ -405,7 +241,7 @@ def hand_rows_grid(fonts: FontSet, *, regular: int, playoff: int, first_playoff:
     9 mm high for a pen, a heavier rule every four rows."""
     columns = card_columns()
     widths = card_widths(fonts)
-    head = _row_height([Text(("",))])
+    head = row_height([Text(("",))])
     grid = Grid(widths, [head, head])
     _head_cells(grid, columns)
     first = len(grid.heights)
@@ -464,9 +300,9 @@ def points_grid(fonts: FontSet, rules: RuleSet) -> Grid:
     for label, group in ((POINTS_HEADS[1], keeps), (POINTS_HEADS[3], takes)):
         for texts in ([POINTS_HEADS[0], *(p for p, _ in group)], [label, *(g for _, g in group)]):
             row = len(grid.heights)
-            cells = [_text(fonts, t, label_width if c == 0 else cell) for c, t in enumerate(texts)]
+            cells = [cell_text(fonts, t, label_width if c == 0 else cell) for c, t in enumerate(texts)]
             grid.cells.update({(row, c): text for c, text in enumerate(cells)})
-            grid.heights.append(_row_height(cells))
+            grid.heights.append(row_height(cells))
     grid.shaded += [(0, 0, 0, columns), (2, 0, 2, columns)]
     grid.heavy_rows.add(1)
     return grid
@@ -477,14 +313,14 @@ def points_columns_grid(fonts: FontSet, rules: RuleSet, size: float) -> Grid:
     台下得分 and what the defenders take over with, one range a row."""
     keeps, takes = _ranges(rules)
     grid = Grid([CARD_WIDTH / 4] * 4, [])
-    heads = [_text(fonts, head, CARD_WIDTH / 4, size=size) for head in POINTS_HEADS]
+    heads = [cell_text(fonts, head, CARD_WIDTH / 4, size=size) for head in POINTS_HEADS]
     grid.cells.update({(0, c): text for c, text in enumerate(heads)})
-    grid.heights.append(_row_height(heads))
+    grid.heights.append(row_height(heads))
     for r in range(max(len(keeps), len(takes))):
         texts = [*(keeps[r] if r < len(keeps) else ("", "")), *(takes[r] if r < len(takes) else ("", ""))]
-        cells = [_text(fonts, t, CARD_WIDTH / 4, size=size) for t in texts]
+        cells = [cell_text(fonts, t, CARD_WIDTH / 4, size=size) for t in texts]
         grid.cells.update({(r + 1, c): text for c, text in enumerate(cells)})
-        grid.heights.append(_row_height(cells))
+        grid.heights.append(row_height(cells))
     grid.shaded.append((0, 0, 0, 3))
     grid.heavy_rows.add(0)
     grid.heavy_columns.add(2)
@@ -527,11 +363,11 @@ def result_grid(fonts: FontSet, headings: Sequence[str]) -> Grid:
         scale = (CARD_WIDTH - RESULT_BOX * len(boxes)) / sum(w for c, w in enumerate(widths) if c not in boxes)
         widths = [w if c in boxes else w * scale for c, w in enumerate(widths)]
     grid = Grid(widths, [])
-    cells = [_text(fonts, text, w, align=Align.LEFT if c == 0 else Align.CENTRE)
+    cells = [cell_text(fonts, text, w, align=Align.LEFT if c == 0 else Align.CENTRE)
              for c, (text, w) in enumerate(zip(labels, widths, strict=True)) if c not in boxes]
     for c, cell in zip([c for c in range(len(labels)) if c not in boxes], cells, strict=True):
         grid.cells[(0, c)] = cell
-    grid.heights.append(_row_height(cells, RESULT_BOX))
+    grid.heights.append(row_height(cells, RESULT_BOX))
     grid.shaded += [(0, 1, 0, 1), (0, 3, 0, 3)]
     grid.boxed += [(0, c, 0, c) for c in sorted(boxes)]
     return grid
@@ -557,7 +393,7 @@ def _sides(fonts: FontSet, event: Event, pairing: Pairing | None, teams: Mapping
                        text, CARD_TEXT)
 
         band.append(Piece(0.0 if labels else height, draw, text=((text,),)))  # beside the labels, in their band
-    return [*band, *labels, _piece(grid, fonts)]
+    return [*band, *labels, grid_piece(grid, fonts)]
 
 
 class Fit(enum.IntEnum):
@@ -596,7 +432,7 @@ def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | Non
                                   flow.space(gap)],
         "记分": lambda _: [hand_rows, flow.space(gap)],
         "得分表": on_back,
-        "结果": lambda headings: [_piece(result_grid(fonts, headings), fonts), flow.space(gap)],
+        "结果": lambda headings: [grid_piece(result_grid(fonts, headings), fonts), flow.space(gap)],
     }
     blocks = render("score_card.j2", event, template_dir, extra)
     lead = next((i for i, b in enumerate(blocks) if b.kind is BlockKind.INSERT), 0)
@@ -640,10 +476,10 @@ def score_cards_pdf(
     and the key. `codes`: each table's 录分码 (shuangsheng.table.codes), printed above the team names when given."""
     flow = Flow(fonts or choose_fonts(event.print.font), sizes(event), footer=False)
     # The hand tables and the points table are the same on every card: laid out and drawn once.
-    numbered = _stamp("hand_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS, playoff=PLAYOFF_ROWS), flow.fonts)
-    spare = _stamp("spare_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS + PLAYOFF_ROWS, playoff=0,
+    numbered = stamp("hand_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS, playoff=PLAYOFF_ROWS), flow.fonts)
+    spare = stamp("spare_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS + PLAYOFF_ROWS, playoff=0,
                                                 numbered=False), flow.fonts)
-    points = _stamp("points", points_columns_grid(flow.fonts, event.rules, BACK_TEXT), flow.fonts)
+    points = stamp("points", points_columns_grid(flow.fonts, event.rules, BACK_TEXT), flow.fonts)
     pairings: list[Pairing | None] = list(round_.pairings) if round_ is not None else []
     pieces: list[Piece] = []
     for pairing in pairings + ([None] if blank else []):
@@ -661,53 +497,6 @@ def score_cards_pdf(
 def _front_height(card: Sequence[Piece]) -> float:
     front = list(itertools.takewhile(lambda p: not p.new_page, card))
     return sum(p.height + p.after for p in front)
-
-
-def draw_sheet_pdf(
-    event: Event,
-    round_: Round,
-    teams: Mapping[str, Team],
-    *,
-    fonts: FontSet | None = None,
-    template_dir: Path | None = None,
-    invariant: bool = False,
-    apart: str = "",
-    field: Field | None = None,
-) -> bytes:
-    """对阵表 for the wall: every table with both teams and players in large print, the byes, an index 组号 →
-    桌号 in number order, and the seed (or which 签号 met which) that staff can check the draw by, and `apart`, the line saying which units and
-    seeds the draw kept apart (`DrawReport.apart`; blank: none), and round 1's check-in (`field`: the pairs 弃权
-    and the reserves who came in). No command
-    or path: `draw` prints those in the terminal."""
-    title = round_title(round_.number, len(round_.pool))
-    extra = {
-        **team_context(teams),
-        "round_title": title,
-        "number": round_.number,
-        "pairings": round_.pairings,
-        "byes": round_.byes,
-        "index": table_index(round_, id_digits(teams)),
-        "lot_plan": round_.lot_plan.text,
-        "seed": round_.seed,
-        "lots": bool(round_.lots),
-        "lot": dict(round_.lots),
-        "apart": apart,
-        "absent": field.absent if field is not None else (),
-        "reserves_in": field.reserves_in if field is not None else (),
-    }
-    fonts = fonts or choose_fonts(event.print.font)
-    return flow_pdf(render("draw_sheet.j2", event, template_dir, extra), fonts, sizes(event),
-                    title=f"{event.title} 第{round_.number}轮对阵表", running=f"{title}　对阵表", invariant=invariant)
-
-
-BYE = "轮空"
-
-
-def table_index(round_: Round, digits: int = 2) -> list[tuple[str, str]]:
-    """(组号, 桌号) of every team of the round in number order, each 组号 `digits` wide; a bye's table is 轮空."""
-    tables = {team: str(p.table) for p in round_.pairings for team in (p.a, p.b)}
-    tables.update({team: BYE for team in round_.byes})
-    return [(shown_id(team, digits), tables[team]) for team in in_order(tables)]
 
 
 def playoff_slip_pdf(
@@ -742,11 +531,11 @@ def playoff_slip_pdf(
 
     inserts: dict[str, Insert] = {
         "加赛": head,
-        "加赛记录": lambda _: [gap, _piece(rows, fonts), gap],
-        "得分表": lambda _: [_piece(points_grid(fonts, event.rules), fonts), gap,
+        "加赛记录": lambda _: [gap, grid_piece(rows, fonts), gap],
+        "得分表": lambda _: [grid_piece(points_grid(fonts, event.rules), fonts), gap,
                              flow.lines([beyond_the_table(event.rules) + SLIP_KEY], CARD_TEXT, 1.3, after=2,
                                         x=CARD_LEFT, width=CARD_WIDTH)],
-        "结果": lambda headings: [_piece(result_grid(fonts, headings), fonts), gap],
+        "结果": lambda headings: [grid_piece(result_grid(fonts, headings), fonts), gap],
     }
     pieces = flow.markup(render("playoff_slip.j2", event, template_dir, extra), inserts, compact=True,
                          title_size=SLIP_TITLE)  # the title its largest text

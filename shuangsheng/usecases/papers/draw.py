@@ -3,8 +3,9 @@ workbook (第N轮对阵表.pdf, 第N轮计分卡.pdf)."""
 
 from __future__ import annotations
 
+from shuangsheng.render.materials.draw_sheet import draw_sheet_pdf
 from shuangsheng.render.materials.fonts import choose_fonts
-from shuangsheng.render.materials.paper import draw_sheet_pdf, score_cards_pdf
+from shuangsheng.render.materials.paper import score_cards_pdf
 from shuangsheng.render.reports import DrawReport
 from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.generated import write_generated

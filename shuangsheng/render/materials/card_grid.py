@@ -1,0 +1,195 @@
+"""The card's ruled grids and the text that fits their boxes, drawn on reportlab's canvas: `Grid` (cells with
+their text `PAD` clear of the rules, ticks, rings), `cell_text`, `row_height`, `team_lines`, and the grids as flow
+`Piece`s (`grid_piece`, `stamp`: the same grid on every card, drawn once into a form). Used by the score card and
+the playoff slip (`shuangsheng.render.materials.paper`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from reportlab.lib.units import mm
+
+from shuangsheng.render.materials.flow import SHEET_INSET, Piece, baseline
+from shuangsheng.render.materials.fonts import Align, FontSet
+from shuangsheng.render.materials.page import INK, MARGIN, PAGE, RULE, SHADE, break_lines
+
+RING_MARGIN = 3.0  # between the ringed level's text and its ring
+CARD_TEXT = 12.0  # table text on cards and slips (≥ 12 pt)
+PAD = 1.55 * mm  # between a cell's rules and its text, on every side: at least 1.5 mm
+LEADING = 1.1  # line height of the cards' grids, in em
+EM_BELOW = 0.125  # em: a line's em box (what a PDF reader measures) sits this much below its glyphs' middle;
+# a cell's lines are centred halfway between the two, and its height leaves PAD clear of the em boxes
+TICK = 4.2 * mm  # the side of a box to tick (违规)
+# The card's grids reach to the margin (the text frame's padding is the cells' own): wide enough for every header
+# on one or two lines at 12 pt with its padding.
+CARD_LEFT = MARGIN + SHEET_INSET + 0.8  # the heavy frame's half width inside the margin
+CARD_WIDTH = PAGE[0] - 2 * CARD_LEFT
+
+
+# --- text that fits its box ------------------------------------------------------------------------------------
+
+
+def team_lines(fonts: FontSet, team: str, players: Sequence[str], width: float, *,
+               who: str | None = None) -> tuple[float, list[str]]:
+    """A team's 组号 and players in a box `width` wide: one line, shrunk from 15 pt to 12 pt if need be; else two
+    lines (组号 | players, or 组号 and the first player | the second player); else wrapped at 12 pt (a taller
+    box, never smaller print)."""
+    names = "、".join(players)
+    one = f"{team}　{names}"
+    sizes = [tenths / 10 for tenths in range(150, 119, -5)]
+    options = [[one], [team, names]]
+    if len(players) == 2:
+        options.append([f"{team}　{players[0]}、", players[1]])
+    for lines in options:
+        for size in sizes:
+            if all(fonts.width(line, size, who) <= width - 0.01 for line in lines):
+                return size, lines
+    return CARD_TEXT, break_lines(fonts, one, CARD_TEXT, [width], who)
+
+
+# --- ruled grids drawn on the canvas --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Text:
+    """What a grid cell says: lines at one size, centred or from the left, for glyph warnings naming `who`."""
+
+    lines: tuple[str, ...]
+    size: float = CARD_TEXT
+    align: Align = Align.CENTRE
+    who: str | None = None
+
+
+def cell_text(fonts: FontSet, text: str, width: float, *, size: float = CARD_TEXT, align: Align = Align.CENTRE) -> Text:
+    return Text(tuple(break_lines(fonts, text, size, [width - 2 * PAD]) or [""]), size, align)
+
+
+@dataclass
+class Grid:
+    """A ruled table of fixed column widths and row heights (pt): thin rules between the cells, a heavy frame,
+    and what the card needs besides: shaded ranges (row, col, last row, last col), cells spanning several
+    columns (`spans`) or rows (`tall`), heavy rules below some rows and before some columns, heavy boxes around
+    some ranges (row, col, last row, last col), boxes to tick drawn inside some cells. Text is centred on its
+    row (or rows) with at least `PAD` all round."""
+
+    widths: list[float]
+    heights: list[float]
+    cells: dict[tuple[int, int], Text] = field(default_factory=dict)
+    shaded: list[tuple[int, int, int, int]] = field(default_factory=list)
+    spans: dict[tuple[int, int], int] = field(default_factory=dict)
+    tall: dict[tuple[int, int], int] = field(default_factory=dict)
+    heavy_rows: set[int] = field(default_factory=set)  # a heavy rule below these rows
+    heavy_columns: set[int] = field(default_factory=set)  # a heavy rule before these columns
+    boxed: list[tuple[int, int, int, int]] = field(default_factory=list)
+    ringed: set[tuple[int, int]] = field(default_factory=set)  # a ring drawn around these cells' text
+    ticks: set[tuple[int, int]] = field(default_factory=set)
+
+    @property
+    def height(self) -> float:
+        return sum(self.heights)
+
+    def _covered(self) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+        """The cells a wider cell covers (no rule before them) and a taller one (no rule above them)."""
+        wide = {(r, c + k) for (r, c), n in self.spans.items() for k in range(1, n)}
+        high = {(r + k, c + j) for (r, c), n in self.tall.items() for k in range(1, n)
+                for j in range(self.spans.get((r, c), 1))}
+        return wide, high
+
+    def draw(self, canvas, fonts: FontSet, x: float, top: float) -> None:
+        xs = [x + sum(self.widths[:i]) for i in range(len(self.widths) + 1)]
+        ys = [top - sum(self.heights[:i]) for i in range(len(self.heights) + 1)]
+        canvas.setFillColor(SHADE)
+        for r0, c0, r1, c1 in self.shaded:
+            canvas.rect(xs[c0], ys[r1 + 1], xs[c1 + 1] - xs[c0], ys[r0] - ys[r1 + 1], stroke=0, fill=1)
+        canvas.setFillColor(INK)
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.8)
+        wide, high = self._covered()
+        for r in range(len(self.heights)):
+            for c in range(len(self.widths)):
+                if c and (r, c) not in wide:
+                    canvas.line(xs[c], ys[r + 1], xs[c], ys[r])
+                if r and (r, c) not in high:
+                    canvas.line(xs[c], ys[r], xs[c + 1], ys[r])
+        for (r, c), text in self.cells.items():
+            self._draw_text(canvas, fonts, text, xs[c], xs[c + self.spans.get((r, c), 1)],
+                            ys[r], ys[r + self.tall.get((r, c), 1)])
+        self._draw_ticks(canvas, xs, ys)
+        self._draw_heavy(canvas, xs, ys)
+        self._draw_rings(canvas, fonts, xs, ys)
+
+    @staticmethod
+    def _draw_text(canvas, fonts: FontSet, text: Text, left: float, right: float, top: float, bottom: float) -> None:
+        leading = text.size * LEADING
+        first = (top + bottom) / 2 + len(text.lines) * leading / 2 + EM_BELOW / 2 * text.size
+        for i, line in enumerate(text.lines):
+            y = baseline(first - i * leading, leading, text.size)
+            if text.align is Align.CENTRE:
+                fonts.draw(canvas, (left + right) / 2, y, line, text.size, align=Align.CENTRE, who=text.who)
+            else:
+                fonts.draw(canvas, left + PAD, y, line, text.size, who=text.who)
+
+    def _draw_ticks(self, canvas, xs: Sequence[float], ys: Sequence[float]) -> None:
+        canvas.setLineWidth(0.6)
+        for r, c in self.ticks:
+            middle, centre = (ys[r] + ys[r + 1]) / 2, (xs[c] + xs[c + 1]) / 2
+            canvas.rect(centre - TICK / 2, middle - TICK / 2, TICK, TICK, stroke=1, fill=0)
+
+    def _draw_rings(self, canvas, fonts: FontSet, xs: Sequence[float], ys: Sequence[float]) -> None:
+        """A ring around the text of each ringed cell (the slip's tied level), centred on the text and wide
+        enough to enclose it ("10" too, wider than its narrow cell), within its row."""
+        canvas.setLineWidth(1.6)
+        for r, c in self.ringed:
+            text = self.cells.get((r, c))
+            lines = text.lines if text else ("",)
+            size = text.size if text else CARD_TEXT
+            leading = size * LEADING
+            middle = (ys[r] + ys[r + 1]) / 2
+            wide = max(max(fonts.width(line, size) for line in lines) + RING_MARGIN * 2, size + RING_MARGIN)
+            high = min(len(lines) * leading + RING_MARGIN, self.heights[r] - 1)
+            x = (xs[c] + xs[c + 1]) / 2
+            canvas.ellipse(x - wide / 2, middle - high / 2, x + wide / 2, middle + high / 2, stroke=1, fill=0)
+
+    def _draw_heavy(self, canvas, xs: Sequence[float], ys: Sequence[float]) -> None:
+        """The heavy rules and boxes, and the frame."""
+        canvas.setLineWidth(1.6)
+        for r in self.heavy_rows:
+            canvas.line(xs[0], ys[r + 1], xs[-1], ys[r + 1])
+        for c in self.heavy_columns:
+            canvas.line(xs[c], ys[-1], xs[c], ys[0])
+        for r0, c0, r1, c1 in self.boxed:
+            canvas.rect(xs[c0], ys[r1 + 1], xs[c1 + 1] - xs[c0], ys[r0] - ys[r1 + 1], stroke=1, fill=0)
+        canvas.rect(xs[0], ys[-1], xs[-1] - xs[0], ys[0] - ys[-1], stroke=1, fill=0)
+
+
+def row_height(texts: Sequence[Text], least: float = 0.0) -> float:
+    """A row tall enough for its cells' lines with `PAD` above and below their em boxes, or `least`."""
+    return max(least, *(((len(t.lines) - 1) * LEADING + 1 + EM_BELOW) * t.size + 2 * PAD for t in texts))
+
+
+def grid_piece(grid: Grid, fonts: FontSet, x: float = CARD_LEFT) -> Piece:
+    return Piece(grid.height, lambda canvas, top: grid.draw(canvas, fonts, x, top))
+
+
+BLEED = 2.0  # a stamp's form reaches past its grid by this much: room for the outer rule's half-width
+
+
+def stamp(name: str, grid: Grid, fonts: FontSet) -> Piece:
+    """A grid that is the same on every page of a document (the card's hand table and points table): drawn once
+    into a PDF form XObject and placed on each page by reference. Its text stays extractable."""
+    width, height = sum(grid.widths), grid.height
+
+    def draw(canvas, top: float) -> None:
+        if not canvas.hasForm(name):
+            canvas.beginForm(name, -BLEED, -BLEED, width + BLEED, height + BLEED)
+            grid.draw(canvas, fonts, 0, height)
+            canvas.endForm()
+        canvas.saveState()
+        canvas.translate(CARD_LEFT, top - height)
+        canvas.doForm(name)
+        canvas.restoreState()
+
+    return Piece(height, draw)
+
+

@@ -1,0 +1,64 @@
+"""对阵表 (the draw sheet for the wall): every table with both teams and players in large print, the byes, the index
+组号 → 桌号, the seed or the paper lots, what the draw kept apart and round 1's check-in. Takes the drawn `Round`
+and returns PDF bytes; wording from `shuangsheng/render/templates/draw_sheet.j2`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from shuangsheng.knockout.checkin import Field
+from shuangsheng.knockout.knockout import Round, round_title
+from shuangsheng.knockout.teams import Team, id_digits, shown_id
+from shuangsheng.render.materials.conventions import in_order, team_context
+from shuangsheng.render.materials.flow import flow_pdf, sizes
+from shuangsheng.render.materials.fonts import FontSet, choose_fonts
+from shuangsheng.render.materials.wording import render
+from shuangsheng.storage.event import Event
+
+
+def draw_sheet_pdf(
+    event: Event,
+    round_: Round,
+    teams: Mapping[str, Team],
+    *,
+    fonts: FontSet | None = None,
+    template_dir: Path | None = None,
+    invariant: bool = False,
+    apart: str = "",
+    field: Field | None = None,
+) -> bytes:
+    """对阵表 for the wall: every table with both teams and players in large print, the byes, an index 组号 →
+    桌号 in number order, and the seed (or which 签号 met which) that staff can check the draw by, and `apart`, the line saying which units and
+    seeds the draw kept apart (`DrawReport.apart`; blank: none), and round 1's check-in (`field`: the pairs 弃权
+    and the reserves who came in). No command
+    or path: `draw` prints those in the terminal."""
+    title = round_title(round_.number, len(round_.pool))
+    extra = {
+        **team_context(teams),
+        "round_title": title,
+        "number": round_.number,
+        "pairings": round_.pairings,
+        "byes": round_.byes,
+        "index": table_index(round_, id_digits(teams)),
+        "lot_plan": round_.lot_plan.text,
+        "seed": round_.seed,
+        "lots": bool(round_.lots),
+        "lot": dict(round_.lots),
+        "apart": apart,
+        "absent": field.absent if field is not None else (),
+        "reserves_in": field.reserves_in if field is not None else (),
+    }
+    fonts = fonts or choose_fonts(event.print.font)
+    return flow_pdf(render("draw_sheet.j2", event, template_dir, extra), fonts, sizes(event),
+                    title=f"{event.title} 第{round_.number}轮对阵表", running=f"{title}　对阵表", invariant=invariant)
+
+
+BYE = "轮空"
+
+
+def table_index(round_: Round, digits: int = 2) -> list[tuple[str, str]]:
+    """(组号, 桌号) of every team of the round in number order, each 组号 `digits` wide; a bye's table is 轮空."""
+    tables = {team: str(p.table) for p in round_.pairings for team in (p.a, p.b)}
+    tables.update({team: BYE for team in round_.byes})
+    return [(shown_id(team, digits), tables[team]) for team in in_order(tables)]
