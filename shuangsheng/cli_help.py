@@ -26,7 +26,8 @@ from shuangsheng.vocabulary.text import pad, width
 # The order an organiser meets the commands on the day; a command not listed here is shown after these.
 ORDER_OF_THE_DAY = ("start", "init", "materials", "checkin", "draw", "score", "replace", "bracket", "serve", "show",
                     "awards", "rebuild", "replay", "demo")
-DOCS_HINT = "文件格式（对局记录 JSON、event.toml、记分表各列）和退出码的说明：见项目文件夹里的 docs/"
+DOCS_HINT = ("文件格式（对局记录 JSON、event.toml、记分表各列）和退出码的说明：见程序文件夹里的 docs/"
+             "（安装版在安装文件夹里；组织者控制台的“使用说明”页可以直接打开）")
 USAGE_HINT = "用法说明：shuangsheng --help，或 shuangsheng 命令 --help"
 
 
