@@ -252,6 +252,44 @@ def bracket_pdf(
     return buffer.getvalue()
 
 
+@dataclass(frozen=True)
+class Tiles:
+    """The chart cut into pieces of `height` (points on the page) for a booklet's pages, scaled by `scale` to
+    `width`: `starts` where each piece begins (points from the chart's top, as `ChartLayout.starts`)."""
+
+    measure: _Chart
+    scale: float
+    starts: tuple[float, ...]
+    room: float  # the chart's height each piece shows, unscaled
+
+
+def chart_tiles(chart: Bracket, fonts: FontSet, width: float, height: float, size: float = 12.0) -> Tiles:
+    """The chart at `size`, scaled down to `width` where it is wider, cut into pieces `height` high, their
+    column titles included (neighbouring pieces overlap by a few lines, as the sheets to tape together do)."""
+    m = _Chart(chart, fonts, size)
+    scale = min(1.0, width / m.width)
+    room = height / scale - size * LINE
+    return Tiles(m, scale, m.sheet_starts(room), room)
+
+
+def draw_tile(canvas: Canvas, tiles: Tiles, k: int, left: float, top: float) -> None:
+    """Piece `k` of the chart with its top left corner at (`left`, `top`): the column titles, then the chart."""
+    m = tiles.measure
+    canvas.saveState()
+    canvas.translate(left, top)
+    canvas.scale(tiles.scale, tiles.scale)
+    canvas.setFillColor(INK)
+    canvas.setStrokeColor(INK)
+    for i, column in enumerate(m.chart.columns):
+        m.fonts.draw(canvas, i * m.pitch + m.box_w / 2, -m.size * 1.1, column.title, m.size, align=Align.CENTRE)
+    frame_top = -m.size * LINE
+    clip = canvas.beginPath()
+    clip.rect(-2, frame_top - tiles.room, m.width + 4, tiles.room)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    _draw_chart(canvas, m, 0.0, frame_top + tiles.starts[k], (frame_top - tiles.room, frame_top))
+    canvas.restoreState()
+
+
 def _chart_wording(blocks: Sequence[Block]) -> tuple[str, str]:
     """From bracket.j2: the heading of every sheet (`#`) and the footnote (its paragraphs, run together)."""
     check_kinds(blocks, (BlockKind.TITLE, BlockKind.PLAIN, BlockKind.BODY), ())
