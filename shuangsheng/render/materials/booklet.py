@@ -40,6 +40,7 @@ class Part:
     title: str
     pieces: list[Piece]
     entries: list[tuple[Piece, str]] = field(default_factory=list)
+    headed: bool = True  # False: the pieces open with the document's own title (对阵表, 签到表), printed alone
 
 
 PartMaker = Callable[[tuple[str, ...]], Part | None]  # a part from its insert's texts (None: nothing to print yet)
@@ -93,13 +94,17 @@ def booklet_pdf(flow: Flow, cover: Sequence[Block], parts: Sequence[Part], *, in
     laid: list[list[list[tuple[Piece, float]]]] = []
     entries: list[tuple[str, str, int]] = []  # (section, text, level)
     for part in parts:
-        heading = part_heading(flow, part.title)
+        if part.headed or not part.pieces:
+            heading = part_heading(flow, part.title)
+            pieces = [heading, *part.pieces]
+        else:  # its own title opens it
+            heading, pieces = part.pieces[0], list(part.pieces)
         heading.section = part.title
         entries.append((part.title, part.title, 0))
         for piece, text in part.entries:
             piece.section = f"{part.title}　{text}"
             entries.append((piece.section, text, 1))
-        laid.append(_laid(flow, book, [heading, *part.pieces]))
+        laid.append(_laid(flow, book, pieces))
     front = [[(cover_piece(flow, [b for b in cover if b.kind is not BlockKind.INSERT]), flow.top)]]
     contents: list[list[tuple[Piece, float]]] = []
     if toc is not None:
@@ -179,7 +184,7 @@ def cover_piece(flow: Flow, blocks: Sequence[Block]) -> Piece:
                                       for line in break_lines(fonts, text, COVER_TITLE, [WIDTH])]
     upper += [(line, COVER_NAME) for line in break_lines(fonts, titles[-1], COVER_NAME, [WIDTH])]
     lower = [(line, COVER_TEXT) for b in blocks if b.kind is not BlockKind.TITLE and b.text
-             for line in break_lines(fonts, b.text, COVER_TEXT, [WIDTH * 0.85])]
+             for line in _cover_lines(flow, b.text)]
     height = flow.top - flow.bottom
 
     def draw(canvas: Canvas, top: float) -> None:
@@ -196,6 +201,17 @@ def cover_piece(flow: Flow, blocks: Sequence[Block]) -> Piece:
 
     text = tuple(line for line, _ in upper + lower)
     return Piece(height, draw, text=(text,))
+
+
+def _cover_lines(flow: Flow, text: str) -> list[str]:
+    """A line of the cover's lower block, broken where a reader would: before an opening bracket when that leaves
+    the first part whole ("比赛地点：…服务中心" / "（后家属院体育馆201棋牌室）"), else by the house rules."""
+    if flow.fonts.width(text, COVER_TEXT) <= WIDTH:
+        return [text]
+    cut = text.find("（")
+    if cut > 0 and flow.fonts.width(text[:cut], COVER_TEXT) <= WIDTH:
+        return [text[:cut], *break_lines(flow.fonts, text[cut:], COVER_TEXT, [WIDTH])]
+    return break_lines(flow.fonts, text, COVER_TEXT, [WIDTH])
 
 
 def toc_pieces(flow: Flow, title: str, entries: Sequence[tuple[str, str, int]], numbers: Sequence[str]) -> list[Piece]:

@@ -6,6 +6,7 @@ and round 1's draw (when drawn) and returns PDF bytes; the parts and their wordi
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,7 @@ CHECKIN = "报到（在签到表上签名）"
 AWARDS = "颁奖"
 AFTER_FINAL = "决赛结束后"
 FALLBACK_START = dt.time(8, 30)
+TWO_UP = 24  # an entry list longer than this (and without units) is set two pairs to a row
 
 
 @dataclass(frozen=True)
@@ -53,8 +55,9 @@ def programme_pdf(event: Event, teams: Sequence[Team], *, first: FirstDraw | Non
         "竞赛日程": lambda args: Part(title_of(args, "竞赛日程"), timetable_pieces(flow, event, teams, first)),
         "第一轮对阵": lambda args: None if first is None else Part(title_of(args, "第1轮对阵"), flow.markup(
             draw_sheet_blocks(event, first.round, team_map, template_dir=template_dir, apart=first.apart,
-                              field=first.field))),
-        "签到表": lambda args: Part(title_of(args, "签到表"), signin_pieces(flow, event, teams, template_dir)),
+                              field=first.field)), headed=False),
+        "签到表": lambda args: Part(title_of(args, "签到表"), signin_pieces(flow, event, teams, template_dir),
+                                 headed=False),
     }
     extra = {"match_minutes": event.rules.match_minutes, "round_gap": event.round_gap_minutes}
     cover, parts = plan(flow, render("programme.j2", event, template_dir, extra), makers)
@@ -62,8 +65,8 @@ def programme_pdf(event: Event, teams: Sequence[Team], *, first: FirstDraw | Non
 
 
 def entry_pieces(flow: Flow, teams: Sequence[Team]) -> list[Piece]:
-    """The entry list: every pair by 组号 (with 单位 where the list has units), the reserves apart in their order,
-    and where there are units, the pairs again by 单位."""
+    """The entry list: every pair by 组号 (with 单位 where the list has units; a long list without them two pairs
+    to a row), the reserves apart in their order, and where there are units, the pairs again by 单位."""
     digits = id_digits(t.id for t in teams)
     units = any(t.unit for t in teams)
     regular = sorted((t for t in teams if not t.reserve), key=lambda t: number_key(t.id))
@@ -77,7 +80,12 @@ def entry_pieces(flow: Flow, teams: Sequence[Team]) -> list[Piece]:
                 *(Cell(p, f"{who}队员“{p}”") for p in team.players),
                 *([Cell(team.unit, f"{who}的单位")] if units else [])]
 
-    pieces = flow.table([header, *map(row, regular)], widths)
+    if not units and len(regular) > TWO_UP:  # a long list without units: two pairs a row, half the pages
+        pairs = [[*row(a), *(row(b) if b else ["", "", ""])] for a, b in
+                 itertools.zip_longest(regular[::2], regular[1::2])]
+        pieces = flow.table([header * 2, *pairs], [0.1, 0.2, 0.2] * 2)
+    else:
+        pieces = flow.table([header, *map(row, regular)], widths)
     if reserves:
         pieces += [flow.space(10), *together([*flow.paragraph(RESERVES), *flow.table([header, *map(row, reserves)],
                                                                                     widths)])]

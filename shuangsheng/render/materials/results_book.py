@@ -15,7 +15,7 @@ from shuangsheng.knockout.bracket import Bracket
 from shuangsheng.knockout.teams import id_digits, shown_id
 from shuangsheng.render.materials.announcement import award_date_text, prize_pieces
 from shuangsheng.render.materials.booklet import OFFICIALS, Part, booklet_pdf, officials_part, plan, title_of
-from shuangsheng.render.materials.bracket_chart import chart_tiles, draw_tile
+from shuangsheng.render.materials.bracket_chart import LINE, chart_tiles, draw_tile
 from shuangsheng.render.materials.certificates import certificate_number, certificates
 from shuangsheng.render.materials.flow import LEFT, WIDTH, Flow, Piece, sizes
 from shuangsheng.render.materials.fonts import FontSet, choose_fonts
@@ -25,7 +25,9 @@ from shuangsheng.render.materials.wording import MaterialsError, render
 from shuangsheng.render.results import RoundResults
 from shuangsheng.storage.event import Event
 
-CHART_ROOM = 0.86  # of a page's text frame: a piece of the turned chart, below the part's heading on its first page
+SMALL_CHART = 10.0  # points: a chart scaled below this says where the full-size chart is
+SMALL_CHART_NOTE = "组数多，本图按A4纸缩小印出，字较小；比赛时张贴的A3晋级图字大，看得更清楚。"
+CHART_ROOM = 0.8  # of a page's text frame: a piece of the turned chart, below the part's heading on its first page
 
 
 def results_book_pdf(chart: Bracket, rounds: Sequence[RoundResults], event: Event, *, day: dt.date | None,
@@ -68,15 +70,19 @@ def chart_pieces(flow: Flow, chart: Bracket) -> list[Piece]:
     room = (flow.top - flow.bottom) * CHART_ROOM
     tiles = chart_tiles(chart, flow.fonts, room, WIDTH)
     pieces = []
+    m = tiles.measure
+    across = min(WIDTH, (m.size * LINE + m.content) * tiles.scale)  # a chart on one page is centred across it
     for k in range(len(tiles.starts)):
         def draw(canvas: Canvas, top: float, k: int = k) -> None:
             canvas.saveState()
             canvas.translate(LEFT + WIDTH, top - room)  # turned a quarter left: the chart's top at the page's left
             canvas.rotate(90)
-            draw_tile(canvas, tiles, k, 0.0, WIDTH)
+            draw_tile(canvas, tiles, k, 0.0, WIDTH - (WIDTH - across) / 2 if len(tiles.starts) == 1 else WIDTH)
             canvas.restoreState()
 
         pieces.append(Piece(room, draw, text=((f"晋级图 {k + 1}/{len(tiles.starts)}",),)))
+    if tiles.scale * tiles.measure.size < SMALL_CHART:  # a large field: say where it is read in comfort
+        pieces[:0] = flow.note(SMALL_CHART_NOTE)
     return pieces
 
 
