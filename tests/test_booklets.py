@@ -173,6 +173,10 @@ def test_the_booklets_are_typeset_by_the_house_rules(event):
     teams, _, _, books = event
     if teams != 13:
         pytest.skip("checked once, on the 13-team event")
+    import io
+
+    import pdfplumber
+
     from tests.pdfcheck import assert_fonts_embedded, letter_spaced, line_texts
     from tests.test_papers_typeset import bad_joins
 
@@ -182,6 +186,8 @@ def test_the_booklets_are_typeset_by_the_house_rules(event):
         turned = {f"p{n}:" for n in range(entries.get("晋级图", 0), entries.get("荣誉证书名单", 0))}  # read across
         assert not [line for line in letter_spaced(data) if line.split(" ")[0] not in turned], name
         assert not bad_joins(line_texts(data)), name
+        with pdfplumber.open(io.BytesIO(data)) as pdf:  # the turned chart's characters are not upright
+            assert min(ch["size"] for page in pdf.pages for ch in page.chars if ch["upright"] and ch["text"].strip()) >= 10
 
 
 def test_officials_left_empty_are_ruled_lines_and_filled_are_printed(tmp_path):
