@@ -67,6 +67,10 @@ def test_the_settings_form_takes_officials_one_a_line(tmp_path: Path):
                            form.fingerprint)
     data = tomllib.loads((tmp_path / EVENT_FILE).read_text(encoding="utf-8"))
     assert data["officials"]["chief_referee"] == ["裁判长：陈立新"] and data["officials"]["committee"] == []
+    form = settings.read_settings(tmp_path)
+    same = settings.save_settings(tmp_path, {"officials.referees": "裁判员：赵振华\r\n记分员：周玉梅\r\n"},
+                                  form.fingerprint)
+    assert same.changed == () and same.backup is None  # as a browser sends the same list back
 
 
 # --- the booklets of a whole event, at 5, 13 and 128 teams ---

@@ -326,7 +326,8 @@ def save_settings(folder: Path, values: Mapping[str, str], fingerprint: str) -> 
         document = _parse(text, path)
     except event_file.EventError as exc:  # no UTF-8 text, or no TOML: fixed in Notepad first
         raise SettingsInvalid(_in_chinese(exc.issues)) from None
-    changed = tuple(s.name for s in SETTINGS if s.name in values and values[s.name] != _field(document, s, ()).value)
+    changed = tuple(s.name for s in SETTINGS
+                    if s.name in values and not _same(s, values[s.name], _field(document, s, ()).value))
     if changed and is_drawn(folder):
         frozen = [SETTING_BY_NAME[name] for name in changed if name.startswith(f"{FROZEN_SECTION}.")]
         if frozen:
@@ -436,6 +437,18 @@ def as_text(value: object) -> str:
     return str(value)
 
 
+def _same(setting: Setting, typed: str, current: str) -> bool:
+    """Whether a form's text is the file's value as it shows it (a list typed one a line: the same people, whatever
+    the line ends and blank lines a browser sends)."""
+    if setting.kind is Kind.LINES:
+        return _lines(typed) == _lines(current)
+    return typed == current
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
 def _put(document: TOMLDocument, setting: Setting, text: str) -> None:
     """Set one key to the value `text` stands for; a text that is no such value is written as text, for the loader
     to refuse with its own message."""
@@ -466,7 +479,7 @@ def _value(setting: Setting, text: str) -> object | None:
     if kind is Kind.TEXT:
         return text
     if kind is Kind.LINES:  # one person a line; an emptied list stays, empty ([]: blank lines in the booklet)
-        return [line.strip() for line in text.splitlines() if line.strip()]
+        return _lines(text)
     if not typed:  # an emptied number, choice, true/false or level list: its default applies (a date stays "")
         return "" if kind is Kind.DATE or setting.required else None
     if kind is Kind.INT and re.fullmatch(r"[+-]?[0-9]+", typed):
