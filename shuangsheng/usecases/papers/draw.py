@@ -32,9 +32,9 @@ def write_draw_papers(report: DrawReport, *, font: str | None = None, force: boo
             event, round_, teams, codes={t: format_code(c) for t, c in report.codes.items()}, **common), force=force),
     )
     told: tuple[str, ...] = ()
-    if round_.number == 1 and not report.redo:  # the 秩序册 with the first draw in it
+    if round_.number == 1 and not report.redo:  # the 秩序册 with the first draw in it; no round paper, so an
+        # edited one is kept even with `force` (`draw --force`, `rebuild`): `materials --force` prints it again
         more, told = write_programme(folder, event, tuple(teams.values()),
-                                     FirstDraw(round_, report.apart, report.field), fonts=fonts, force=force,
-                                     invariant=invariant)
+                                     FirstDraw(round_, report.apart, report.field), fonts=fonts, invariant=invariant)
         paths += more
     return Written(paths, (*fonts.warnings, *told))
