@@ -170,6 +170,8 @@ def test_the_results_book_holds_every_round_and_the_prizes(event):
         assert f"第{sheet.round.number}轮" in whole
     assert "一等奖" in whole and f"{placings.first}" in whole and "下一步" not in whole
     assert "2026-001" in whole and "证书编号" in whole
+    # a field too large for the turned page at 10 pt: the bracket in two parts, both at 10 pt or more
+    assert ("晋级图分两部分印" in whole) is (teams == 128)
 
 
 def test_the_booklets_are_typeset_by_the_house_rules(event):

@@ -15,7 +15,7 @@ from shuangsheng.knockout.bracket import Bracket
 from shuangsheng.knockout.teams import id_digits, shown_id
 from shuangsheng.render.materials.announcement import award_date_text, prize_pieces
 from shuangsheng.render.materials.booklet import OFFICIALS, Part, booklet_pdf, officials_part, plan, title_of
-from shuangsheng.render.materials.bracket_chart import LINE, chart_tiles, draw_tile
+from shuangsheng.render.materials.bracket_chart import LINE, Tiles, chart_tiles, columns_across, draw_tile, later_rounds
 from shuangsheng.render.materials.certificates import certificate_number, certificates
 from shuangsheng.render.materials.flow import LEFT, WIDTH, Flow, Piece, sizes
 from shuangsheng.render.materials.fonts import FontSet, choose_fonts
@@ -25,8 +25,8 @@ from shuangsheng.render.materials.wording import MaterialsError, render
 from shuangsheng.render.results import RoundResults
 from shuangsheng.storage.event import Event
 
-SMALL_CHART = 10.0  # points: a chart scaled below this says where the full-size chart is
-SMALL_CHART_NOTE = "组数多，本图按A4纸缩小印出，字较小；比赛时张贴的A3晋级图字大，看得更清楚。"
+CHART_SIZE = 10.0  # points: the chart's text as printed, at least (SPEC §8's floor)
+SPLIT_NOTE = "组数多，晋级图分两部分印：先是前几轮，再是{last}以后各轮（{last}两部分都有）。"
 CHART_ROOM = 0.8  # of a page's text frame: a piece of the turned chart, below the part's heading on its first page
 
 
@@ -65,24 +65,35 @@ def rounds_part(flow: Flow, event: Event, rounds: Sequence[RoundResults], title:
 
 
 def chart_pieces(flow: Flow, chart: Bracket) -> list[Piece]:
-    """The bracket turned sideways on the page (its top at the page's left), scaled to the page's height, one
-    piece a page; a tall chart over several pages, overlapping by a few lines."""
+    """The bracket turned sideways on the page (its top at the page's left), one piece a page; a tall chart over
+    several pages, overlapping by a few lines. A chart too wide for the page at `CHART_SIZE` is shown in two
+    parts: its first rounds at that size over as many pages as they take, then the later rounds (from the last
+    round of the first part, which both show) closed up."""
     room = (flow.top - flow.bottom) * CHART_ROOM
     tiles = chart_tiles(chart, flow.fonts, room, WIDTH)
-    pieces = []
+    if tiles.size >= CHART_SIZE or len(chart.columns) < 3:
+        return _tile_pieces(tiles, room, centred=len(tiles.starts) == 1)
+    across = columns_across(chart, flow.fonts, room, CHART_SIZE)
+    early = chart_tiles(chart, flow.fonts, room, WIDTH, CHART_SIZE, columns=across)
+    late = chart_tiles(later_rounds(chart, across - 1), flow.fonts, room, WIDTH, CHART_SIZE)
+    return [*flow.note(SPLIT_NOTE.format(last=chart.columns[across - 1].title)), *_tile_pieces(early, room),
+            *_tile_pieces(late, room, centred=len(late.starts) == 1)]
+
+
+def _tile_pieces(tiles: Tiles, room: float, *, centred: bool = False) -> list[Piece]:
     m = tiles.measure
     across = min(WIDTH, (m.size * LINE + m.content) * tiles.scale)  # a chart on one page is centred across it
+    top = WIDTH - (WIDTH - across) / 2 if centred else WIDTH
+    pieces = []
     for k in range(len(tiles.starts)):
-        def draw(canvas: Canvas, top: float, k: int = k) -> None:
+        def draw(canvas: Canvas, y: float, k: int = k) -> None:
             canvas.saveState()
-            canvas.translate(LEFT + WIDTH, top - room)  # turned a quarter left: the chart's top at the page's left
+            canvas.translate(LEFT + WIDTH, y - room)  # turned a quarter left: the chart's top at the page's left
             canvas.rotate(90)
-            draw_tile(canvas, tiles, k, 0.0, WIDTH - (WIDTH - across) / 2 if len(tiles.starts) == 1 else WIDTH)
+            draw_tile(canvas, tiles, k, 0.0, top)
             canvas.restoreState()
 
         pieces.append(Piece(room, draw, text=((f"晋级图 {k + 1}/{len(tiles.starts)}",),)))
-    if tiles.scale * tiles.measure.size < SMALL_CHART:  # a large field: say where it is read in comfort
-        pieces[:0] = flow.note(SMALL_CHART_NOTE)
     return pieces
 
 
