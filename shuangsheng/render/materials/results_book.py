@@ -25,6 +25,7 @@ from shuangsheng.render.materials.wording import MaterialsError, render
 from shuangsheng.render.results import RoundResults
 from shuangsheng.storage.event import Event
 
+CHART_LARGEST = 16.0  # points: a small field's chart is not set larger than this
 CHART_SIZE = 10.0  # points: the chart's text as printed, at least (SPEC §8's floor)
 SPLIT_NOTE = "组数多，晋级图分两部分印：先是前几轮，再是{last}以后各轮（{last}两部分都有）。"
 CHART_ROOM = 0.8  # of a page's text frame: a piece of the turned chart, below the part's heading on its first page
@@ -71,6 +72,8 @@ def chart_pieces(flow: Flow, chart: Bracket) -> list[Piece]:
     round of the first part, which both show) closed up."""
     room = (flow.top - flow.bottom) * CHART_ROOM
     tiles = chart_tiles(chart, flow.fonts, room, WIDTH)
+    if tiles.scale == 1.0:  # a small field: as large as the page takes across, up to CHART_LARGEST
+        tiles = chart_tiles(chart, flow.fonts, room, WIDTH, min(CHART_LARGEST, tiles.size * room / tiles.width))
     if tiles.size >= CHART_SIZE or len(chart.columns) < 3:
         return _tile_pieces(tiles, room, centred=len(tiles.starts) == 1)
     across = columns_across(chart, flow.fonts, room, CHART_SIZE)
