@@ -8,14 +8,12 @@ from pathlib import Path
 from shuangsheng.render.materials.draw_sheet import draw_sheet_pdf
 from shuangsheng.render.materials.fonts import choose_fonts
 from shuangsheng.render.materials.paper import score_cards_pdf
-from shuangsheng.render.materials.programme import FirstDraw
 from shuangsheng.render.reports import DrawReport
 from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.generated import write_generated
 from shuangsheng.storage.names import TEMPLATES_DIR, draw_sheet_name, score_cards_name
 from shuangsheng.table.codes import format_code
 from shuangsheng.usecases.papers import PrintOptions
-from shuangsheng.usecases.papers.materials import write_programme
 
 
 def write_draw_papers(report: DrawReport, *, font: str | None = None, force: bool = False,
@@ -34,6 +32,9 @@ def write_draw_papers(report: DrawReport, *, font: str | None = None, force: boo
     told: tuple[str, ...] = ()
     if round_.number == 1 and not report.redo:  # the 秩序册 with the first draw in it; no round paper, so an
         # edited one is kept even with `force` (`draw --force`, `rebuild`): `materials --force` prints it again
+        from shuangsheng.render.materials.programme import FirstDraw  # loaded for round 1 only
+        from shuangsheng.usecases.papers.materials import write_programme
+
         more, told = write_programme(folder, event, tuple(teams.values()),
                                      FirstDraw(round_, report.apart, report.field), fonts=fonts, invariant=invariant)
         paths += more
