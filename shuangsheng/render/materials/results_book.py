@@ -26,7 +26,7 @@ from shuangsheng.render.results import RoundResults
 from shuangsheng.storage.event import Event
 
 CHART_LARGEST = 16.0  # points: a small field's chart is not set larger than this
-CHART_SIZE = 10.0  # points: the chart's text as printed, at least (SPEC §8's floor)
+CHART_SIZE = 10.0  # points: the chart's text as printed, at least (nothing printed is smaller)
 SPLIT_NOTE = "组数多，晋级图分两部分印：先是前几轮，再是{last}以后各轮（{last}两部分都有）。"
 CHART_ROOM = 0.8  # of a page's text frame: a piece of the turned chart, below the part's heading on its first page
 
