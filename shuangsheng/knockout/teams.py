@@ -111,7 +111,7 @@ def in_order(team_ids: Iterable[str]) -> list[str]:
 
 def id_digits(team_ids: Iterable[str]) -> int:
     """How many digits a numbered 组号 is printed and shown with in a field of these ids (the event's whole team
-    list, not one round's): three once any reaches 100, so that 001–128 line up; else two."""
+    list, not one round's): three once any reaches 100, so that 001–512 line up; else two."""
     return 3 if any(len(t) > 2 and t.isdigit() for t in map(canonical_id, team_ids)) else 2
 
 
