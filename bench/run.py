@@ -19,7 +19,7 @@ Budgets (issues 10, 16, 17 and 20):
   pasted into every table sheet up to the guard's whole-workbook limits of rows, cells and bytes unpacked; as
   written, as Excel saves it with shared strings, and holding a formula, which is read through openpyxl)
   ≤ 400 MB each (issue 16: 300 MB; issue 33 doubled the rows and cells the guard lets through, for a 512-pair
-  round 1 of 141,339 cells: about 350 MB measured). Measured in a folder where round 1 is the round drawn: until
+  round 1 of 141,339 cells: 345 MB measured; the pasted page, now held to the shared-text limit, 212 MB). Measured in a folder where round 1 is the round drawn: until
   issue 33 the folder had no event.db, so `score` refused at once and the figure (28 MB) was the refusal's;
 - every PDF a 64-table round produces (`materials` for 128 teams, then `draw` and `score` of round 1; the score
   cards among them) ≤ 1.5 MB each. New PDFs are picked up by looking at what appears in the folder.
@@ -67,8 +67,10 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import io
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -77,6 +79,7 @@ import tempfile
 import textwrap
 import time
 import tomllib
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -220,8 +223,14 @@ def largest_accepted(event: Path, work: Path) -> list[tuple[str, int]]:
     peaks = []
     drawn = (drawn_folder / "round-1.xlsx").read_bytes()
     tables, _, drawn_cells, _ = counts(drawn)
-    below = (guard.MAX_TOTAL_CELLS - drawn_cells) // (tables * 12) - 1  # the most pasted rows the guard accepts
-    page = to_shared_strings(fill_with_text(drawn, "x" * 10_500, below=below))
+    text = "x" * 10_500  # a pasted page, in every cell of the rows pasted
+    below = (guard.MAX_TOTAL_CELLS - drawn_cells) // (tables * 12) - 1  # the most pasted rows the cells allow …
+    with zipfile.ZipFile(io.BytesIO(drawn)) as package:  # … and the shared text (a sheet's cells × the longest)
+        sheet_cells = max(len(re.findall(rb"<c[\s/>]", package.read(name))) for name in package.namelist()
+                          if name.startswith("xl/worksheets/sheet") and name != "xl/worksheets/sheet1.xml")
+    below = min(below, (guard.MAX_SHARED_TEXT // (len(text) + 64) - sheet_cells) // 12 - 1)
+    page = to_shared_strings(fill_with_text(drawn, text, below=below))
+    print(f"      a pasted page: {below} rows of 12 cells under every table's hands", flush=True)
     for label, data in (("as written", full), ("shared strings", to_shared_strings(full)),
                         ("with a formula", with_formula(full)), ("a pasted page", page)):
         folder = work / f"largest-{label.replace(' ', '-')}"
