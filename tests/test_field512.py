@@ -16,6 +16,7 @@ from shuangsheng.knockout.advance import next_round
 from shuangsheng.knockout.bracket import split
 from shuangsheng.knockout.knockout import MatchOutcome, Round
 from shuangsheng.knockout.placings import placings
+from shuangsheng.knockout.teams import shown_id
 from shuangsheng.render.materials import bracket_chart
 from shuangsheng.table.status import TableStatus
 from shuangsheng.usecases.demo import make_demo
@@ -126,7 +127,7 @@ def test_a_demo_of_512_pairs_runs_to_the_end_with_every_paper(tmp_path):
     assert len(cards.pages) == 2 * 256 + 2  # a sheet for every table, printed both sides, and a blank one
     draw_sheet = "".join(page.extract_text() for page in pypdf.PdfReader(folder / "第1轮对阵表.pdf").pages)
     draw_sheet = draw_sheet.replace(" ", "")
-    assert all(f"第{team.id}组" in draw_sheet for team in report.teams)  # every pair at its table, 3-digit ids
+    assert all(f"第{shown_id(team.id, 3)}组" in draw_sheet for team in report.teams)  # every pair, 3-digit ids
     assert "组号桌号" in draw_sheet.replace("\n", "")  # and the index to find one's table
     names = {path.name for path in made.ending.paths}
     assert {"晋级图.pdf", "成绩公告.pdf", "荣誉证书.pdf"} <= names
