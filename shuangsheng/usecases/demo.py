@@ -41,7 +41,7 @@ from shuangsheng.usecases.holding import held
 from shuangsheng.usecases.papers.draw import write_draw_papers
 from shuangsheng.usecases.papers.ending import write_awards
 from shuangsheng.usecases.papers.materials import build_all
-from shuangsheng.usecases.papers.score import write_score_papers
+from shuangsheng.usecases.papers.score import write_playoff_slips, write_score_papers
 from shuangsheng.usecases.score import score_in, write_checked_copy
 from shuangsheng.vocabulary.errors import Issue, UserError
 from shuangsheng.vocabulary.text import typed_path
@@ -226,11 +226,13 @@ def run_demo(
     after_draw: Callable[[DrawReport], Written] | None = None,
     after_score: Callable[[ScoreReport], Written] | None = None,
     finish: Callable[[DemoReport], None] | None = None,
+    at_time: Callable[[ScoreReport], Written] | None = None,
 ) -> DemoReport:
     """The whole event, round by round as on the day: draw, play, score. `after_draw` and `after_score` are
     called where the CLI's `draw` and `score` would print (the papers of each round; what they write is recorded
     in `files`), `finish` once the event is over (the printed materials). A match tied when time is up is scored
-    once with its regular hands (when its playoff slip is printed) and again after its 加赛 hands.
+    once with its regular hands (when its playoff slip is printed: `at_time`, by default `after_score`) and again
+    after its 加赛 hands.
 
     The folder must be empty or hold only what an earlier demo wrote, unchanged (see `prepare_folder`); whatever
     is written, even when a step fails, is recorded as the demo's own (`record_folder`)."""
@@ -239,7 +241,8 @@ def run_demo(
     prepare_folder(folder)
     try:
         with kept_open(folder):  # event.db opened once for the dozens of files written
-            report = _play(folder, random.Random(seed), teams, after_draw=after_draw, after_score=after_score)
+            report = _play(folder, random.Random(seed), teams, after_draw=after_draw, after_score=after_score,
+                           at_time=at_time or after_score)
             if finish is not None:
                 finish(report)
     finally:
@@ -254,6 +257,7 @@ def _play(
     *,
     after_draw: Callable[[DrawReport], Written] | None,
     after_score: Callable[[ScoreReport], Written] | None,
+    at_time: Callable[[ScoreReport], Written] | None = None,
 ) -> DemoReport:
     settings_path = files.write_text(folder / EVENT_FILE, event_file.default_text())
     event = event_file.load(folder)
@@ -271,10 +275,10 @@ def _play(
         if after_draw is not None:
             _note(after_draw(drawn), papers, warnings)
         assert referee.drawn == drawn.round, "a demo starts from an empty folder: each draw is new, typed as drawn"
-        if after_score is not None and referee.at_time != referee.records:  # some table was tied when time was up
-            at_time = workbook.read_round(drawn.path)
-            _note(after_score(score_in(state.with_round(at_time), drawn.round.number)), papers, warnings)
-            workbook.fill_round(drawn.path, referee.records, known=at_time)
+        if at_time is not None and referee.at_time != referee.records:  # some table was tied when time was up
+            typed = workbook.read_round(drawn.path)
+            _note(at_time(score_in(state.with_round(typed), drawn.round.number)), papers, warnings)
+            workbook.fill_round(drawn.path, referee.records, known=typed)
         state = state.with_round(workbook.read_round(drawn.path))  # what the referees filled is what is scored
         report = score_in(state, drawn.round.number)
         scores.append(report.score)
@@ -316,6 +320,9 @@ def make_demo(out: Path, *, teams: int = 11, seed: int = 2026,
         tell(f"第{number}轮：模拟记分、打印成绩", 2 * number, 2 * rounds + 1)
         return write_score_papers(report, force=True)
 
+    def tied(report: ScoreReport) -> Written:  # when time was up: the 加赛单 (the results come once decided)
+        return write_playoff_slips(report, force=True)
+
     def finish(report: DemoReport) -> None:
         tell("打印材料、晋级图、成绩公告和荣誉证书", 2 * rounds, 2 * rounds + 1)
         done["built"] = build_all(out, report.event, report.teams, force=True)
@@ -328,5 +335,5 @@ def make_demo(out: Path, *, teams: int = 11, seed: int = 2026,
         with contextlib.suppress(OSError):  # held from the start: the lock file is there on the next run too
             out.mkdir(parents=True, exist_ok=True)
     with held(out, patience=patience, waiting=waiting) if ours else contextlib.nullcontext():
-        report = run_demo(out, teams=teams, seed=seed, finish=finish, after_draw=drawn, after_score=scored)
+        report = run_demo(out, teams=teams, seed=seed, finish=finish, after_draw=drawn, after_score=scored, at_time=tied)
     return DemoMade(report, done["built"], done["ending"])
