@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from shuangsheng.knockout.teams import Team, canonical_id, team_name
+from shuangsheng.knockout.teams import Team, canonical_id, id_digits, shown_id, team_name
 from shuangsheng.table.entry import MAX_REASON_LENGTH, parse_made
 from shuangsheng.vocabulary.errors import Issue, shown
 
@@ -383,9 +383,10 @@ def checkin_json(checkin: Checkin, where: Situation) -> dict[str, object]:
     teams.xlsx with its status and mark, the pairs still waiting, the field round 1 would be drawn from as it
     stands, and the log of marks."""
     teams = []
+    digits = id_digits(t.id for t in where.teams)
     for team in where.teams:
         state = checkin.team(team.id)
-        teams.append({"team": team.id, "players": list(team.players), "unit": team.unit, "reserve": team.reserve,
+        teams.append({"team": team.id, "shown": shown_id(team.id, digits), "players": list(team.players), "unit": team.unit, "reserve": team.reserve,
                       "status": state.status.value, "at": state.at or None, "mark": state.mark})
     field = round_one_field(where.teams, checkin)
     moment = where.late.moment(where.now)
