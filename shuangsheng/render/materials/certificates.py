@@ -5,7 +5,7 @@ Wording comes from `shuangsheng/render/templates/certificate.j2` (an event folde
 
 The certificate (A4 landscape, to be framed) is set in a formal face (楷, else 宋) when the PC has one: a line the
 face cannot set whole (the recipients' names: the whole line) is set whole in the main font. It has a red title, a
-red-and-gold border, a number, the event's date (or month) and room for the seal over the organiser's name, with
+red-and-gold border, a number (in the main font, whose digits are the papers'), the event's date (or month) and room for the seal over the organiser's name, with
 nothing printed there."""
 
 from __future__ import annotations
@@ -228,8 +228,8 @@ def _certificate_page(canvas: Canvas, faces: _Faces, cert: Certificate, wording:
     for k, text in enumerate(signature):
         y = base + (len(signature) - 1 - k) * BODY_SIZE * 1.6
         faces.of(text).draw(canvas, centre, y, text, BODY_SIZE, align=Align.CENTRE)
-    label = f"证书编号：{number}"
-    faces.of(label).draw(canvas, edge, base, label, NUMBER_SIZE)
+    label = f"证书编号：{number}"  # in the sans face: the formal face's old-style serif digits read as another hand
+    faces.sans.draw(canvas, edge, base, label, NUMBER_SIZE)
 
 
 def _draw_row(canvas: Canvas, row: _Row, centre: float, y: float, scale: float) -> None:
