@@ -30,6 +30,10 @@ if TYPE_CHECKING:  # the folder layer reads workbooks; only its types are needed
 # fits a 1080-line TV at 48 px) and never more columns than fit across it. The printed 晋级图 has the whole tree.
 BRACKET_MAX_LEAVES = 6
 BRACKET_MAX_COLUMNS = 4
+# The bracket gets at most a third of a rotation: two rounds whose earlier one has more matches and byes than this
+# would take more TV pages than that (four slots a page: 64 of a 128-team round 1 took 16 pages). Until the field is
+# down to this, the chart is not shown — the draw and the results pages show every match of those rounds.
+BRACKET_MOST_LEAVES = 16
 
 
 @dataclass(frozen=True)
@@ -232,10 +236,11 @@ def _note(slot: Slot, index: int) -> str:
 def bracket_view(chart: Bracket, teams: Mapping[str, Team],
                  pending: Collection[tuple[int, int]] = ()) -> BracketView | None:
     """The rounds drawn so far, the latest of them: the last two, and earlier ones while the first column keeps within
-    BRACKET_MAX_LEAVES matches and byes (at most BRACKET_MAX_COLUMNS columns). None until a second round is drawn
-    (before that the draw and the results say it all). `pending`: (round, table) not yet final, shown without a winner."""
+    BRACKET_MAX_LEAVES matches and byes (at most BRACKET_MAX_COLUMNS columns). None until a second round is drawn,
+    and while the round before the latest has more than BRACKET_MOST_LEAVES matches and byes (before that the draw
+    and the results say it all, in fewer pages). `pending`: (round, table) not yet final, shown without a winner."""
     drawn = [c for c in chart.columns if c.drawn]
-    if len(drawn) < 2:
+    if len(drawn) < 2 or len(drawn[-2].slots) > BRACKET_MOST_LEAVES:
         return None
     first = len(drawn) - 2
     while first > 0 and len(drawn) - first < BRACKET_MAX_COLUMNS and len(drawn[first - 1].slots) <= BRACKET_MAX_LEAVES:
