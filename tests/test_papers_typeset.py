@@ -1,5 +1,5 @@
 """The day's papers as a typesetter checks them (issue 34): read back from the PDFs the demo prints at 5, 13 and
-128 teams (pdfplumber), every document paged, numbered and continued as SPEC §8 says, ids in number order and one
+128 teams (pdfplumber), every document paged, numbered and continued as every multi-page paper must be, ids in number order and one
 width, 过A told from A级, no line letter-spaced and no break inside a number, a range, a level with its words, a word
 of the wording or an id with its names' bracket."""
 
