@@ -31,7 +31,11 @@ def demo(tmp_path_factory, teams: int):
     folder = tmp_path_factory.mktemp(f"demo{teams}")
     result = CliRunner().invoke(app, ["demo", "--out", str(folder), "--teams", str(teams)])
     assert result.exit_code == 0, result.output
+    SAID[folder] = result.output
     return folder
+
+
+SAID: dict = {}  # what each demo said in the terminal, by its folder
 
 
 @pytest.fixture(scope="module", params=[5, 13, 128])
@@ -182,6 +186,13 @@ def test_team_ids_are_one_width_and_every_list_is_in_number_order(field):
         assert len(cells) >= teams and {len(c) for c in cells} == {digits}, name
     souvenir = " ".join(line for page in line_texts((papers / "纪念品领取签收表.pdf").read_bytes()) for line in page)
     assert ("001" in souvenir) == (digits == 3)
+
+
+def test_the_terminal_names_teams_as_the_papers_print_them(field):
+    """A font's warning names the pair by its 组号 as printed ('第026组的队员' among 128 teams)."""
+    teams, papers = field
+    named = re.findall(r"第(\d+)组", SAID[papers])
+    assert named and {len(n) for n in named} == {3 if teams > 99 else 2}
 
 
 def test_passing_a_is_told_from_reaching_a_on_every_results_paper(field):

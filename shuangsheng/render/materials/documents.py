@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 
 from shuangsheng.game.rules import STEP, NegativePoints
 from shuangsheng.knockout.knockout import lot_plan
-from shuangsheng.knockout.teams import Team, id_digits, number_key, shown_id
+from shuangsheng.knockout.teams import Team, id_digits, number_key, shown_id, team_name
 from shuangsheng.render.materials.flow import Flow, Piece, sizes, together
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, MARGIN, PAGE, Cell, break_lines, new_canvas
@@ -122,11 +122,11 @@ def registration_pdf(
     for team in teams:
         body.append(
             [
-                Cell(shown_id(team.id, digits), f"第{team.id}组的组号"),
-                *(Cell(p, f"第{team.id}组队员“{p}”") for p in team.players),
-                Cell(team.unit, f"第{team.id}组的单位"),
-                Cell(team.phone, f"第{team.id}组的联系电话"),
-                Cell(team.note, f"第{team.id}组的备注", align=Align.LEFT),
+                Cell(shown_id(team.id, digits), f"{team_name(team.id, digits)}的组号"),
+                *(Cell(p, f"{team_name(team.id, digits)}队员“{p}”") for p in team.players),
+                Cell(team.unit, f"{team_name(team.id, digits)}的单位"),
+                Cell(team.phone, f"{team_name(team.id, digits)}的联系电话"),
+                Cell(team.note, f"{team_name(team.id, digits)}的备注", align=Align.LEFT),
             ]
         )
     blanks = rows if rows is not None else _blank_rows(flow, pieces, body)
@@ -158,8 +158,8 @@ def souvenir_pdf(
             body.append(
                 [
                     str(number),
-                    Cell(shown_id(team.id, digits), f"第{team.id}组的组号"),
-                    Cell(player, f"第{team.id}组队员“{player}”"),
+                    Cell(shown_id(team.id, digits), f"{team_name(team.id, digits)}的组号"),
+                    Cell(player, f"{team_name(team.id, digits)}队员“{player}”"),
                     "",
                 ]
             )
@@ -203,8 +203,9 @@ def signin_pdf(
 
 
 def _signin_row(team: Team, digits: int) -> list[Cell | str]:
-    return [Cell(shown_id(team.id, digits), f"第{team.id}组的组号"), Cell(team.unit, f"第{team.id}组的单位"),
-            *(Cell(p, f"第{team.id}组队员“{p}”") for p in team.players), "", ""]
+    name = team_name(team.id, digits)  # in a font's warning: as the paper prints it
+    return [Cell(shown_id(team.id, digits), f"{name}的组号"), Cell(team.unit, f"{name}的单位"),
+            *(Cell(p, f"{name}队员“{p}”") for p in team.players), "", ""]
 
 
 def _blank_rows(flow: Flow, pieces: Sequence[Piece], body: Sequence[Sequence[Cell | str]]) -> int:
