@@ -33,3 +33,10 @@ def test_the_round_grid_shows_the_round_workbooks_width(wide):
     ids = [cell for row in grid.rows for cell in row.cells[1:3]]
     assert ids and all(len(cell) == len("第007组") for cell in ids)
 
+
+
+def test_the_correction_page_names_teams_as_printed(wide):
+    from shuangsheng.hall.console_work import correct_facts
+
+    facts = correct_facts(wide, None)
+    assert facts["shown"]["07"] == "007" and facts["shown"]["105"] == "105" and len(facts["shown"]) == 105

@@ -376,7 +376,8 @@ def correct_facts(folder: Path, root: Path | None) -> dict[str, object]:
 
     drawn = names.rounds_drawn(folder)
     state = open_folder(folder)
-    phones = phone_tables(folder, id_digits(state.team_map))
+    digits = id_digits(state.team_map)
+    phones = phone_tables(folder, digits)
     held = {c.number: c.tables for c in state.rules_changes}
     rounds = []
     for number in range(1, drawn + 1):
@@ -388,7 +389,8 @@ def correct_facts(folder: Path, root: Path | None) -> dict[str, object]:
                 problem = "；".join(exc.messages)
         rounds.append(RoundFix(number=number, workbook=names.round_file(number), redo=preview, redo_problem=problem,
                                phones=phones.get(number, ()), rules_held=held.get(number, ())))
-    return {"rounds": tuple(rounds), "drawn": drawn}
+    shown = {t: shown_id(t, digits) for t in state.team_map}  # each 组号 as the papers print it
+    return {"rounds": tuple(rounds), "drawn": drawn, "shown": shown}
 
 
 def awards_facts(folder: Path, root: Path | None) -> dict[str, object]:
