@@ -87,7 +87,7 @@ class RoundView:
     tables: tuple[TableView, ...]
     byes: tuple[TeamView, ...]
     decided: bool  # every match decided: `advancing` is complete
-    advancing: tuple[TeamView, ...]  # the winners by table, then the byes (only when decided)
+    advancing: tuple[TeamView, ...]  # the winners and the byes in number order (only when decided)
     waiting: tuple[int, ...]  # tables not decided yet
 
     @property
@@ -207,7 +207,7 @@ def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collecti
         tables=tables,
         byes=tuple(team_view(teams, t) for t in sorted(results.byes, key=number_key)),
         decided=decided,
-        advancing=tuple(team_view(teams, t) for t in results.advancing) if decided else (),
+        advancing=tuple(team_view(teams, t) for t in in_order(results.advancing)) if decided else (),
         waiting=tuple(t.table for t in tables if t.winner is None),
     )
 
