@@ -345,8 +345,8 @@ def test_a_bracket_over_several_pages_links_every_match_to_where_it_came_from(br
     width from 640 to 1920 at 1080 lines is tried, and a field whose bracket splits differently."""
     target = tmp_path / "大屏.html"
     continued = 0
-    for teams in (40, 27):
-        played_rounds(tmp_path / str(teams), teams=teams, rounds=1)  # round 2 drawn (40: 16 matches from 8 + 24 byes)
+    for teams, rounds in ((40, 2), (27, 1)):  # 40: round 3 drawn (8 matches from 16); 27: round 2 (8 from 11 + 5 byes)
+        played_rounds(tmp_path / str(teams), teams=teams, rounds=rounds)
         assert CliRunner().invoke(app, ["show", str(tmp_path / str(teams)), "--export", str(target), "--force"]).exit_code == 0
         for width in range(640, 1921, 160):
             page = browser.new_page(viewport={"width": width, "height": 1080})
