@@ -114,7 +114,10 @@ def test_the_desk_takes_a_replacement_with_a_reason_and_answers_every_refusal(tm
     draw(folder, rng)
     with Ledger.open(folder) as book:
         first = book.draws()[1].names["01"]
-    assert call("GET") == (200, {"replacements": [], "mark": 0})
+    status, doc = call("GET")
+    assert (status, doc["replacements"], doc["mark"], doc["round"]) == (200, [], 0, 1)
+    assert doc["teams"][0] == {"team": "01", "shown": "01", "players": list(first)}  # the pairs as they stand, by 组号
+    assert [t["team"] for t in doc["teams"]] == ["01", "02", "03", "04"]
     assert call("POST", body(team="01", out=first[1], reason=""))[0] == 400
     assert call("POST", body(team="42", out=first[1]))[0] == 404
     assert call("POST", body(team="01", out="没这人"))[0] == 422
@@ -125,4 +128,5 @@ def test_the_desk_takes_a_replacement_with_a_reason_and_answers_every_refusal(tm
     assert status == 200 and doc["mark"] == 1
     assert doc["replacements"] == [{"team": "01", "out": first[1], "in": "王五", "from_round": 1, "reason": "生病",
                                     "time": "2026-03-15T10:00:00+08:00", "address": "127.0.0.1"}]
+    assert doc["teams"][0] == {"team": "01", "shown": "01", "players": [first[0], "王五"]}  # the pair as it stands now
     assert call("POST", body(team="01", out=first[1]))[1]["mark"] == 1  # sent again: taken once

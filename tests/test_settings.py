@@ -44,6 +44,16 @@ def test_the_form_s_help_is_docs_event_toml_row_by_row():
     assert md_rows() == [(s.section, s.key, s.required, s.meaning, s.values) for s in SETTINGS]
 
 
+def test_the_help_under_a_field_names_no_command_to_type():
+    """The console's 设置 page shows each key's help (docs/console.md: no page tells the organiser to type a command): no
+    option, no command name, no markdown left over."""
+    commands = ("shuangsheng", "serve", "draw", "score", "awards", "checkin", "materials", "replace", "init")
+    for setting in SETTINGS:
+        words = set(re.findall(r"[a-z]+", re.sub(r"[\w-]+\.md", "", setting.help)))  # a guide named is no command
+        assert "--" not in setting.help and "`" not in setting.help and "](" not in setting.help, setting.name
+        assert not words & set(commands), (setting.name, words & set(commands))
+
+
 def test_every_key_of_the_default_event_toml_is_a_field_and_no_other():
     data = tomllib.loads(event_file.default_text())
     assert [f"{section}.{key}" for section, table in data.items() for key in table] == [s.name for s in SETTINGS]

@@ -1,4 +1,5 @@
-"""换人 at the desk (docs/table-api.md, 换人): `GET /api/desk/replace` (every replacement so far and the mark) and `POST
+"""换人 at the desk (docs/table-api.md, 换人): `GET /api/desk/replace` (every replacement so far, the mark, the round drawn
+last and the pairs as they stand) and `POST
 /api/desk/replace` {"team", "out", "in", "reason", "round" (optional), "id", "mark"}. The desk API
 (`shuangsheng.hall.desk_api.DeskApi`) has refused what every desk request is refused for before it calls `answer`;
 the request is decided and stored by `shuangsheng.usecases.replacement.replace_player` in one write transaction,
@@ -10,7 +11,8 @@ from http import HTTPStatus
 
 from shuangsheng.hall.api_common import NOT_READY, Reply, refusal
 from shuangsheng.hall.shared_ledger import SharedLedger
-from shuangsheng.knockout.teams import Team
+from shuangsheng.knockout.replacement import with_replacements
+from shuangsheng.knockout.teams import Team, id_digits, number_key, shown_id
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.usecases.replacement import replace_player
 from shuangsheng.vocabulary.errors import issues_json
@@ -37,5 +39,12 @@ def drawn_pairs(book: Ledger) -> tuple[Team, ...]:
 
 
 def document(book: Ledger) -> dict[str, object]:
+    """Every replacement so far, the mark, the round drawn last (0 before round 1: the default `round` of a
+    replacement) and each pair as it stands now (the desk's 换人 lists their players to pick the one going out)."""
     made = book.replacements()
-    return {"replacements": [r.as_json() for r in made], "mark": len(made)}
+    draws = book.draws()
+    pairs = with_replacements(drawn_pairs(book), made)
+    digits = id_digits(t.id for t in pairs)  # 'shown': the 组号 as the papers print it ('007' over 99 pairs)
+    return {"replacements": [r.as_json() for r in made], "mark": len(made), "round": max(draws, default=0),
+            "teams": [{"team": t.id, "shown": shown_id(t.id, digits), "players": list(t.players)}
+                      for t in sorted(pairs, key=lambda t: number_key(t.id))]}

@@ -85,7 +85,11 @@ class Setting:
 
 
 def _plain(markdown: str) -> str:
-    return markdown.replace("`", "")
+    """docs' cell as plain text: code marks dropped, a link as its text."""
+    return _LINK.sub(r"\1", markdown).replace("`", "")
+
+
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -156,32 +160,32 @@ SETTINGS: tuple[Setting, ...] = (
             '`"round1"`：只在第 1 轮（默认）；`"every_round"`：以后每轮抽签也是。分开的办法：轮空先给种子（1 号种子先），'
             "其余各组配对时同单位相遇的场数是人数允许的最少（例如某单位 10 组、全场 16 组要打比赛，至少有 10 − 8 = 2 场同单位相遇），"
             "在此之上种子相遇的场数尽量少。每轮都是在胜者中重新抽签，没有固定的“上下半区”，所以“种子分开”只管抽签的那一轮。"
-            "没有填单位、种子的报名表，抽签和以前完全一样。用纸签（`draw --lots`）时不做这些调整，抽签结果里会列出同单位、"
+            "没有填单位、种子的报名表，抽签和以前完全一样。用纸签抽签时不做这些调整，抽签结果里会列出同单位、"
             "种子相遇的桌。对阵表上有一行说明本轮抽签用了哪些调整",
             _choices(AvoidSameUnit, {AvoidSameUnit.FIRST_ROUND: "只在第 1 轮（默认）",
                                      AvoidSameUnit.EVERY_ROUND: "每轮抽签都分开"}),
             default=AvoidSameUnit.FIRST_ROUND.value),
     Setting("format", "late_minutes", "迟到按弃权的分钟数", Kind.INT, None,
             "报到：开始时间 `start_time` 之后过了多少分钟，还没有报到的组可以由比赛负责人确认按弃权论（“迟到10分钟按弃权论”；"
-            "也可以再等）。不到这个时间，裁判台和 `checkin --absent` 都不让判弃权。见 [checkin.md](checkin.md)",
+            "也可以再等）。不到这个时间，不能判弃权。见使用说明 [checkin.md](checkin.md)",
             "0–100 的整数（10）", default="10"),
     Setting("print", "font", "中文字体", Kind.TEXT, None, "中文字体文件；`.ttc` 字体集可加 `#序号`",
             '路径文字，如 `"C:/Windows/Fonts/msyh.ttc#0"`；留空 `""` 自动查找（Windows 依次找 微软雅黑 msyh.ttc、黑体 '
-            "simhei.ttf、宋体 simsun.ttc；macOS 找 华文黑体、宋体；Linux 找文泉驿微米黑、文泉驿正黑、AR PL UMing）。"
-            "命令行的 `materials --font` 优先于这里"),
+            "simhei.ttf、宋体 simsun.ttc；macOS 找 华文黑体、宋体；Linux 找文泉驿微米黑、文泉驿正黑、AR PL UMing）"
+            "；命令行另外指定字体时，以命令行为准"),
     Setting("print", "large_print", "大字版", Kind.BOOL, None, "大字版",
             "`true`：正文 16 磅、表格 15 磅（默认，适合老年读者）；`false`：正文 12 磅", default="true"),
     Setting("print", "award_date", "颁奖落款日期", Kind.DATE, None, "成绩公告和荣誉证书的落款日期",
-            '日期，如 `2026-03-15`（不加引号也可）；留空 `""` 则印比赛月份（取自 `date`，如“2026年3月”），`awards` 会提醒填写。'
+            '日期，如 `2026-03-15`（不加引号也可）；留空 `""` 则印比赛月份（取自 `date`，如“2026年3月”），颁奖时会提醒填写。'
             "填上颁奖那天，哪天打印日期都一样"),
     Setting("serve", "pin", "裁判台密码", Kind.TEXT, None, "裁判台密码（打开裁判台页面时要输入）",
-            '加引号的 6 位数字，如 `"205318"`（不加引号时开头的 0 会丢失，所以必须加引号）；留空 `""` 则每次启动 `serve` '
-            "时新生成一个，并打印在电脑上（默认）"),
-    Setting("serve", "address", "本机局域网地址", Kind.TEXT, None, "本机的局域网地址（加 `--lan` 时手机和电视用它打开）",
-            'IP 地址文字，如 `"192.168.1.20"`；电脑同时连着几个网络（如无线网和手机热点）时指定用哪一个；留空 `""` 自动查找。'
-            "命令行的 `--address` 优先于这里"),
+            '加引号的 6 位数字，如 `"205318"`（不加引号时开头的 0 会丢失，所以必须加引号）；留空 `""` 则每次启动时新生成一个'
+            "，并打印在电脑上（默认）"),
+    Setting("serve", "address", "本机局域网地址", Kind.TEXT, None, "本机的局域网地址（让手机扫码录分、其他设备打开大屏时用它）",
+            'IP 地址文字，如 `"192.168.1.20"`；电脑同时连着几个网络（如无线网和手机热点）时指定用哪一个；留空 `""` 自动查找'
+            "；命令行另外指定地址时，以命令行为准"),
     Setting("serve", "desk_lan", "局域网设备可开裁判台", Kind.BOOL, None, "局域网中的其他设备能否打开裁判台页面",
-            "`false`：只有运行 `serve` 的这台电脑能打开（默认）；`true`：同一局域网中输入密码的设备也能打开",
+            "`false`：只有运行本程序的这台电脑能打开（默认）；`true`：同一局域网中输入密码的设备也能打开",
             default="false"),
 )
 SETTING_BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}

@@ -96,6 +96,40 @@ def shot(page, screenshots: Path, name: str) -> None:
     page.screenshot(path=str(screenshots / f"console-{name}.png"), full_page=False)
 
 
+def check_in(page, screenshots: Path) -> None:
+    """本轮 before round 1: the desk inside, its 报到: pairs 01–15 and the reserve 17 arrive by 组号 and Enter, 16 is
+    confirmed 弃权 (the late time has come: the settings start at 0:00 with 0 minutes), and check-in is closed."""
+    nav(page, "本轮")
+    desk = page.frame_locator("iframe")
+    desk.locator("#checkinButton").click(timeout=30_000)
+    desk.locator("#cSummary").get_by_text("报到还没有开始").wait_for()
+    for number in [*range(1, 16), 17]:
+        desk.locator("#cSearch").fill(str(number))
+        desk.locator("#cSearch").press("Enter")
+        desk.locator("#cDone").get_by_text(f"已记录：第{number:02d}组 报到").wait_for()  # "1" is 01, not 10–17
+    desk.locator("#cSearch").fill("16")
+    desk.locator('#cList button[data-team="16"]', has_text="判弃权").click()
+    desk.locator("#cDone").get_by_text("已记录：第16组 判弃权").wait_for()
+    desk.locator("#cCloseCheckin").click()
+    desk.locator("#cWaiting").get_by_text("第1轮按报到抽签：16 组；弃权 16；候补补入 17").wait_for()
+    shot(page, screenshots, "checkin")
+    desk.locator("#cClose").click()
+
+
+def replace_a_player(desk, screenshots: Path, page) -> None:
+    """换人 on the desk inside 本轮: pair 17's second player is replaced from round 2, with a reason."""
+    desk.locator("#swapButton").click()
+    desk.locator("#rSearch").fill("17")
+    desk.locator("#rList button").nth(1).click()
+    desk.locator("#rIn").fill("替补王")
+    desk.locator("#rReason").fill("身体不适")
+    desk.locator("#rRound").select_option("2")
+    desk.locator("#rSubmit").click()
+    desk.locator("#rDone").get_by_text("已记录：第17组 换下").wait_for()
+    shot(page, screenshots, "replace")
+    desk.locator("#rClose").click()
+
+
 def paper_round(folder: Path, number: int, *, skip: tuple[int, ...] = ()) -> None:
     """The referee types every table of round `number` (but `skip`) from its signed card."""
     fill(folder, number, seed=number, skip=skip)
@@ -127,24 +161,30 @@ def test_a_whole_event_by_clicks_only(browser, console, screenshots, tmp_path):
     folder = console.root / NAME
     shot(page, screenshots, "settings")
 
-    # the settings: the event's name typed in the form and saved
+    # the settings: the event's name typed in the form and saved; the start at midnight, so that the late time has
+    # come whenever this runs (报到 below confirms an absent pair 弃权)
     page.fill("#s-event\\.title", "2026年秋季双升级比赛")
+    page.fill("#s-event\\.start_time", "0:00")
+    page.fill("#s-format\\.late_minutes", "0")
     page.get_by_role("button", name="保存设置").click()
     page.wait_for_selector("text=已保存")
     assert 'title = "2026年秋季双升级比赛"' in (folder / "event.toml").read_text(encoding="utf-8")
 
-    # the team list typed in the page (the template's example rows make way), one team corrected, opened in Excel
+    # the team list typed in the page (the template's example rows make way), the 17th a reserve pair, one team
+    # corrected, opened in Excel
     nav(page, "报名")
-    for team in team_list(16):
+    for team in team_list(17):
         page.fill("#t-队员1-new", team.players[0])
         page.fill("#t-队员2-new", team.players[1])
+        if team.id == "17":
+            page.select_option("#t-候补-new", "是")
         page.get_by_role("button", name="添加这一组").click()
         page.wait_for_selector(f"text=已添加第{team.id}组")
     page.locator("#team-03").get_by_role("link", name="改正").click()
     page.fill("#t-队员1-03", "张三丰")
     page.get_by_role("button", name="保存改正").click()
     page.wait_for_selector("text=已改好第03组")
-    page.wait_for_selector("text=共 16 组")
+    page.wait_for_selector("text=共 17 组")
     page.get_by_role("button", name="用 Excel 打开报名表").click()
     page.wait_for_url("**/console/teams")
     shot(page, screenshots, "teams")
@@ -155,11 +195,18 @@ def test_a_whole_event_by_clicks_only(browser, console, screenshots, tmp_path):
     assert page.locator("text=通知.pdf").count() == 1
     shot(page, screenshots, "materials-done")
 
-    # round 1: drawn; tables 1 and 2 on the phones, the rest on paper; scored
+    # 报到 on 本轮's desk: fifteen pairs and the reserve come (a 组号 typed, Enter), pair 16 does not and is confirmed
+    # 弃权, check-in closed: the reserve takes its place
+    check_in(page, screenshots)
+
+    # round 1: drawn from who came; tables 1 and 2 on the phones, the rest on paper; scored
     nav(page, "抽签")
     shot(page, screenshots, "draw")
     click_and_wait(page, "抽签：第1轮")
     assert rounds_drawn(folder) == 1
+    with Ledger.open(folder) as book:
+        field = book.draws()[1]
+    assert "16" not in field.round.pool and "17" in field.round.pool and len(field.round.pool) == 16
     first = codes(folder, 1)
     decided = Phone(port, first[1])
     decided.hand("A", 0)
@@ -178,6 +225,7 @@ def test_a_whole_event_by_clicks_only(browser, console, screenshots, tmp_path):
     desk = page.frame_locator("iframe")
     desk.locator(".tile").first.wait_for(timeout=30_000)  # the desk inside has read the round
     shot(page, screenshots, "round")
+    replace_a_player(desk, screenshots, page)
     desk.locator("#nextButton").click(timeout=60_000)  # the desk's next step, 计分, as a button: the console scores
     page.wait_for_selector("text=已完成", timeout=180_000)
     assert page.locator(".bad").count() == 0, page.inner_text("main")
@@ -237,3 +285,5 @@ def test_a_whole_event_by_clicks_only(browser, console, screenshots, tmp_path):
         assert cells(copy / checked) == console_copy  # every hand row of the archive, as the command line writes it
     assert json.loads(cli("awards", copy, "--json").stdout) == console_placings
     assert console_placings["complete"] is True
+    with Ledger.open(folder) as book:
+        assert [(r.team, r.into, r.from_round) for r in book.replacements()] == [("17", "替补王", 2)]
