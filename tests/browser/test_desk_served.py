@@ -376,6 +376,13 @@ def test_a_field_over_99_shows_three_digit_ids_on_the_phone_and_at_the_desk(tmp_
             tile = desk.locator(f'.tile[data-table="{pairing.table}"]').inner_text()
             assert f"{int(pairing.a):03d} 对 " in tile, tile
             desk.screenshot(path=str(screenshots / "served-desk-105-1366x768.png"))
+            desk.click("#swapButton")  # 换人: the pair found by its 组号 typed either way, shown three digits wide
+            desk.fill("#rSearch", "7")
+            wait_until(desk, "document.querySelectorAll('#rList li').length > 0")
+            assert desk.locator("#rList li").first.inner_text().startswith("第007组 ")
+            desk.fill("#rSearch", "007")
+            wait_until(desk, "document.querySelector('#rList li').textContent.startsWith('第007组 ')")
+            desk.screenshot(path=str(screenshots / "served-desk-105-swap.png"))
             assert phone.errors == [] and desk.errors == []
         finally:
             phone_context.close()
