@@ -101,7 +101,7 @@ def test_init_force_starts_afresh_but_keeps_a_copy_of_each_file_it_replaces(tmp_
     teams, event = sha(folder / "teams.xlsx"), sha(folder / "event.toml")
     result = cli("init", folder, "--force")
     assert sha(folder / "teams.xlsx") != teams  # the blank template again
-    copies = {p.suffix: p for p in folder.glob("*.备份-*")}
+    copies = {p.suffix: p for p in (folder / "备份").glob("*.备份-*")}  # kept in a folder of their own
     assert set(copies) == {".xlsx", ".toml"}
     assert sha(copies[".xlsx"]) == teams and sha(copies[".toml"]) == event  # nothing typed is lost
     assert f"原来的 {folder / 'teams.xlsx'} 已另存为 {copies['.xlsx']}" in result.output

@@ -518,7 +518,7 @@ def test_settings_are_saved_from_the_page_keeping_the_files_comments_and_a_copy(
     assert status == 303 and headers["location"].startswith("/console/settings?saved=1")
     text = toml.read_text(encoding="utf-8")
     assert 'title = "秋季赛"' in text and all(c in text.splitlines() for c in comments)
-    assert list((root / "赛").glob("event.备份-*.toml"))
+    assert list((root / "赛" / "备份").glob("event.备份-*.toml"))
     assert "已保存" in browser.page(headers["location"])
 
 

@@ -365,7 +365,7 @@ def test_a_redo_stopped_before_or_after_its_recording_is_finished_by_running_it_
         assert not (folder / "round-3.xlsx").exists() or step == "recorded"
     cli("draw", folder, "--redo", 2)
     assert in_force(folder, 3) == 0 and not (folder / "round-3.xlsx").exists()
-    assert list(folder.glob("round-3.备份-*.xlsx"))
+    assert list((folder / "备份").glob("round-3.备份-*.xlsx"))
     with Ledger.open(folder) as book:
         record = book.draws()[2]
         assert record.done and same_draw(

@@ -377,7 +377,7 @@ def test_a_correction_after_the_next_draw_has_one_way_forward_carried_to_the_end
         assert "--redo 2" in cli(command, folder, code=1).output
     redone = cli("draw", folder, "--redo", 2)
     assert "第2桌：" in redone.output and "换为" in redone.output and "其余1桌已录入的各局保留不变" in redone.output
-    assert list(folder.glob("round-2.备份-*.xlsx"))
+    assert list((folder / "备份").glob("round-2.备份-*.xlsx"))
     now = workbook.read_round(round_file(folder, 2))
     assert now.match(1).record == kept_hands  # the other table untouched
     assert entered(now.grids["第1桌"]) == entered(round2.grids["第1桌"])  # every input cell, as typed

@@ -255,8 +255,12 @@ def test_draws_newest_in_force_voided_kept(tmp_path: Path) -> None:
 def test_the_program_s_stale_temporary_files_are_cleaned(tmp_path: Path) -> None:
     (tmp_path / ".round-1.xlsx.ab12_xyz.tmp").write_bytes(b"")
     (tmp_path / "notes.tmp").write_bytes(b"a person's")
-    assert clean_temporary(tmp_path) == [".round-1.xlsx.ab12_xyz.tmp"]
-    assert [p.name for p in tmp_path.iterdir()] == ["notes.tmp"]
+    (tmp_path / "备份").mkdir()  # a copy being kept is written the same way, in the backups' folder
+    (tmp_path / "备份" / ".teams.备份-20260315-101500.xlsx.Zq9_ab12.tmp").write_bytes(b"")
+    (tmp_path / "备份" / "teams.备份-20260315-101500.xlsx").write_bytes(b"kept")
+    assert clean_temporary(tmp_path) == [".round-1.xlsx.ab12_xyz.tmp", ".teams.备份-20260315-101500.xlsx.Zq9_ab12.tmp"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.tmp", "备份"]
+    assert [p.name for p in (tmp_path / "备份").iterdir()] == ["teams.备份-20260315-101500.xlsx"]
 
 
 def test_closing_checkpoints_so_the_folder_copies_whole(tmp_path: Path) -> None:

@@ -166,7 +166,7 @@ def test_saving_changes_only_the_keys_changed_keeping_comments_order_and_the_res
     assert (loaded.prizes.first, loaded.print.large_print, str(loaded.print.award_date), loaded.serve.pin) == (
         2, False, "2026-03-15", "012345")
     assert saved.backup is not None and saved.backup.read_text(encoding="utf-8") == before
-    assert saved.backup.parent == folder and saved.backup.name.startswith("event.备份-")
+    assert saved.backup.parent == folder / "备份" and saved.backup.name.startswith("event.备份-")
 
 
 def test_a_form_saved_unchanged_writes_nothing(folder):

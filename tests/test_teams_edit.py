@@ -87,7 +87,7 @@ def test_the_first_team_added_to_init_s_list_takes_the_place_of_the_examples(tem
     assert (edit.team_id, edit.row, edit.added_columns) == ("01", 2, ())
     assert workbook.read_teams(template) == (Team("01", ("张三", "李四"), "13800000000"),)
     assert edit.table.issues == () and edit.fingerprint == files.sha256(template.read_bytes())
-    assert edit.backup.parent == template.parent and edit.backup.read_bytes() == before
+    assert edit.backup.parent == template.parent / "备份" and edit.backup.read_bytes() == before
     wb = openpyxl.load_workbook(template)
     assert wb.sheetnames == ["报名表", "填写说明"]  # the guide sheet kept
     assert [str(dv.sqref) for dv in wb["报名表"].data_validations.dataValidation] == ["A2:A200", "B2:B200", "C2:C200"]
@@ -174,7 +174,8 @@ def test_a_correction_that_leaves_the_row_wrong_is_refused_with_the_reader_s_pro
 
 
 def _untouched(path: Path, before: bytes) -> None:
-    assert path.read_bytes() == before and sorted(p.name for p in path.parent.iterdir() if "备份" in p.name) == []
+    assert path.read_bytes() == before and not (path.parent / "备份").exists()
+    assert sorted(p.name for p in path.parent.iterdir() if "备份" in p.name) == []
 
 
 def test_a_new_problem_is_refused_with_the_reader_s_record_at_its_cell(tmp_path):

@@ -61,10 +61,14 @@ def checked_path(path: Path) -> Path:
     return path.with_name(f"{path.stem}-checked{path.suffix}")
 
 
+BACKUP_FOLDER = "备份"  # beside the files of an event: the copies kept before a file is replaced, out of the way
+
+
 def backup_name(path: Path, stamp: str, n: int = 1) -> Path:
-    """`name.备份-YYYYMMDD-HHMMSS.ext` beside `path`: a copy of it kept before it is replaced (`-n` added for the
-    `n`th of the same second)."""
-    return path.with_name(f"{path.stem}.备份-{stamp}{'' if n == 1 else f'-{n}'}{path.suffix}")
+    """`备份/name.备份-YYYYMMDD-HHMMSS.ext` in the folder of `path`: a copy of it kept before it is replaced (`-n`
+    added for the `n`th of the same second). In a folder of their own, so that the event's folder shows the files
+    to open, not every earlier version of them (the console saves teams.xlsx at each team typed)."""
+    return path.parent / BACKUP_FOLDER / f"{path.stem}.备份-{stamp}{'' if n == 1 else f'-{n}'}{path.suffix}"
 
 
 COPY_SUFFIXES = (".xlsx", ".xls", ".xlsm", ".et")

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from shuangsheng.storage.ledger.records import command_line, now
-from shuangsheng.storage.names import HOLDER_NAME, LOCK_NAME, TEMPORARY
+from shuangsheng.storage.names import BACKUP_FOLDER, HOLDER_NAME, LOCK_NAME, TEMPORARY
 from shuangsheng.vocabulary.errors import Issue, UserError
 
 WAIT_SECONDS = 5.0
@@ -55,10 +55,11 @@ def _busy_message(folder: Path) -> Issue:
 def clean_temporary(folder: Path) -> list[str]:
     """Remove the temporary files a stopped command of this program left (call only while holding the folder)."""
     removed = []
-    with contextlib.suppress(OSError):
-        for path in folder.iterdir():
-            if TEMPORARY.match(path.name) and path.is_file():
-                with contextlib.suppress(OSError):
-                    path.unlink()
-                    removed.append(path.name)
+    for place in (folder, folder / BACKUP_FOLDER):  # a copy being kept is written the same way
+        with contextlib.suppress(OSError):
+            for path in place.iterdir():
+                if TEMPORARY.match(path.name) and path.is_file():
+                    with contextlib.suppress(OSError):
+                        path.unlink()
+                        removed.append(path.name)
     return sorted(removed)
