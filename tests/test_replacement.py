@@ -19,6 +19,15 @@ from tests.pdfcheck import text_of
 PAIR = Team("03", ("张三", "李四"))
 
 
+def test_a_refusal_and_the_note_name_the_pair_as_the_papers_print_it():
+    from shuangsheng.knockout.replacement import Asked, replacement_problem
+
+    teams = [Team("07", ("张三", "李四")), Team("100", ("王五", "赵六"))]
+    refused = replacement_problem(Asked("07", "钱七", "孙八", "生病", "x", 0), teams, ())
+    assert refused is not None and refused[1].message.startswith("第007组现在的队员是张三、李四")
+    assert Replacement("07", "李四", "王九", 2, "生病").said(3).startswith("第007组：李四由王九替换")
+
+
 def test_the_pair_as_it_finished_and_everyone_who_played():
     done = (Replacement("03", "李四", "王五", 2, "生病"), Replacement("03", "王五", "赵六", 3, "家中有事"),
             Replacement("04", "甲", "乙", 2, "x"))
