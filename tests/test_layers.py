@@ -46,6 +46,7 @@ KNOWN_VIOLATIONS = {
     ("shuangsheng.game.hands", "shuangsheng.storage.files"),  # read_record reads a record file: the reading belongs in storage
     ("shuangsheng.knockout.bracket", "shuangsheng.storage.event"),  # Byes, ThirdPlace taken through event.py, which has them from knockout.formats
     ("shuangsheng.render.materials.announcement", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
+    ("shuangsheng.render.materials.booklet", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.bracket_chart", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.certificates", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.documents", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
@@ -55,8 +56,10 @@ KNOWN_VIOLATIONS = {
     ("shuangsheng.render.materials.paper", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.paper", "shuangsheng.storage.workbook.schema"),  # HAND_COLUMNS and labels: the score card prints the workbook's hand columns
     ("shuangsheng.render.materials.picture", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
+    ("shuangsheng.render.materials.programme", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.qr_sheet", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.results", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
+    ("shuangsheng.render.materials.results_book", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.wording", "shuangsheng.storage.event"),  # the Event record lives with event.toml's reader
     ("shuangsheng.render.materials.wording", "shuangsheng.storage.files"),  # reads an event folder's own templates (read_bytes, decode_text)
     ("shuangsheng.render.report", "shuangsheng.storage.names"),  # round_file: the 下一步 line names the latest round's workbook

@@ -233,7 +233,7 @@ def test_a_key_added_to_a_file_without_it_lands_in_its_section(folder):
     settings.save_settings(folder, {"rules.match_minutes": "45"}, form.fingerprint)
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     assert data["rules"]["match_minutes"] == 45 and list(data) == ["event", "registration", "prizes", "rules",
-                                                                   "format", "print", "serve"]
+                                                                   "format", "print", "serve", "officials"]
 
 
 def test_text_is_written_as_text_whatever_it_holds(folder):

@@ -167,10 +167,10 @@ def awards(
     per_player: Annotated[bool, typer.Option("--per-player", help="荣誉证书每位队员一张（默认每组一张）")] = False,
     force: Annotated[bool, typer.Option("--force", help="覆盖被改动过的成绩公告、荣誉证书和晋级图")] = False,
 ) -> None:
-    """最终名次：一等奖、二等奖、三等奖；比赛结束后另有成绩公告、荣誉证书和晋级图 PDF。"""
+    """最终名次：一等奖、二等奖、三等奖；比赛结束后另有成绩公告、荣誉证书、成绩册和晋级图 PDF。"""
     from shuangsheng.knockout.placings import placings_as_json
     from shuangsheng.render.report import next_after_awards, placings_text
-    from shuangsheng.usecases.awards import bracket
+    from shuangsheng.usecases.awards import bracket, rounds_results
     from shuangsheng.usecases.papers.ending import write_awards
 
     try:
@@ -179,7 +179,8 @@ def awards(
             written = None
             if chart.placings.complete:
                 written = write_awards(folder, chart, state.event, day=state.event.print.award_date,
-                                       per_player=per_player, replaced=state.replaced, force=force)
+                                       per_player=per_player, replaced=state.replaced,
+                                       rounds=rounds_results(state), force=force)
     except UserError as exc:
         fail(exc.messages, as_json=exc.as_json() if json_out else None)
     if json_out:

@@ -48,7 +48,7 @@ def materials_work(folder: Path) -> Work:
     def work(report: Report) -> Outcome:
         from shuangsheng.usecases.materials import make_materials
 
-        report(Step("正在排版通知、规则、报名表、签条和签收表……", 1, 2))
+        report(Step("正在排版通知、规则、报名表、签条、签收表和秩序册……", 1, 2))
         made = make_materials(folder, patience=PATIENCE, waiting=waiting(report))
         lines = [f"字体：{made.written.note}", *made.written.warnings]
         if made.blank:
@@ -62,7 +62,7 @@ def materials_work(folder: Path) -> Work:
 
 
 def materials_facts(folder: Path) -> tuple[Path, ...]:
-    return tuple(folder / n for n in names.MATERIALS if (folder / n).exists())
+    return tuple(folder / n for n in (*names.MATERIALS, names.PROGRAMME) if (folder / n).exists())
 
 
 # --- the draw ---
@@ -255,17 +255,17 @@ def rebuild_work(folder: Path) -> Work:
 def awards_work(folder: Path, *, per_player: bool) -> Work:
     def work(report: Report) -> Outcome:
         from shuangsheng.render.report import placings_text
-        from shuangsheng.usecases.awards import bracket
+        from shuangsheng.usecases.awards import bracket, rounds_results
         from shuangsheng.usecases.holding import held
         from shuangsheng.usecases.papers.ending import write_awards, write_bracket
 
         with held(folder, patience=PATIENCE, waiting=waiting(report)):
             report(Step("正在读取各轮成绩……", 1, 3))
             chart, state = bracket(folder)
-            report(Step("正在排版晋级图、成绩公告和荣誉证书……", 2, 3))
+            report(Step("正在排版晋级图、成绩公告、荣誉证书和成绩册……", 2, 3))
             if chart.placings.complete:
                 written = write_awards(folder, chart, state.event, day=state.event.print.award_date,
-                                       per_player=per_player, replaced=state.replaced)
+                                       per_player=per_player, replaced=state.replaced, rounds=rounds_results(state))
             else:
                 written = write_bracket(folder, chart, state.event)
         lines = [*placings_text(chart.placings, state.team_map).splitlines(), *state.notes, *written.warnings]
@@ -275,7 +275,7 @@ def awards_work(folder: Path, *, per_player: bool) -> Work:
 
 
 def ending_files(folder: Path) -> tuple[Path, ...]:
-    stems = (names.BRACKET, names.ANNOUNCEMENT, names.CERTIFICATES, "成绩公告.png")
+    stems = (names.BRACKET, names.ANNOUNCEMENT, names.CERTIFICATES, names.RESULTS_BOOK, "成绩公告.png")
     return tuple(p for n in stems if (p := folder / n).exists())
 
 

@@ -59,6 +59,27 @@ class ServeOptions:
 
 
 @dataclass(frozen=True)
+class Officials:
+    """[officials]: the people the 秩序册 and the 成绩册 name, each list of "职务：姓名" texts as typed (empty:
+    the booklet prints ruled blank lines to write them in)."""
+
+    committee: tuple[str, ...] = ()  # 组委会
+    arbitration: tuple[str, ...] = ()  # 仲裁委员会
+    chief_referee: tuple[str, ...] = ()  # 裁判长
+    referees: tuple[str, ...] = ()  # 裁判员
+
+    @property
+    def groups(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """(key, names) of every list, in the order the booklets print them."""
+        return (("committee", self.committee), ("arbitration", self.arbitration),
+                ("chief_referee", self.chief_referee), ("referees", self.referees))
+
+
+OFFICIAL_KEYS = ("committee", "arbitration", "chief_referee", "referees")
+DEFAULT_ROUND_GAP = 10  # minutes between two rounds on the 秩序册's timetable
+
+
+@dataclass(frozen=True)
 class Event:
     title: str
     organiser: str
@@ -79,6 +100,10 @@ class Event:
     print: PrintOptions = field(default_factory=PrintOptions)
     serve: ServeOptions = field(default_factory=ServeOptions)
     late_minutes: int = DEFAULT_LATE_MINUTES  # [format]: a pair not there this long after start_time may be 弃权
+    checkin_time: str = ""  # [event] H:MM when 报到 opens ('' : not set, the timetable has no 报到 line)
+    round_gap_minutes: int = DEFAULT_ROUND_GAP  # [event] between the end of one round and the start of the next
+    awards_time: str = ""  # [event] H:MM of the prize-giving ('' : right after the final)
+    officials: Officials = field(default_factory=Officials)
 
     @property
     def late_rule(self) -> LateRule:
@@ -156,6 +181,7 @@ def parse(text: str, *, source: str) -> Event:
     fmt = reader.table("format")
     prn = reader.table("print")
     srv = reader.table("serve")
+    off = reader.table("officials")
     rules = RuleSet()
     try:
         rules = RuleSet.from_mapping(reader.table("rules"))
@@ -182,7 +208,7 @@ def parse(text: str, *, source: str) -> Event:
         participants=reader.text(ev, "event", "participants"),
         date=reader.text(ev, "event", "date"),
         date_note=reader.text(ev, "event", "date_note", ""),
-        start_time=_start_time(reader, ev),
+        start_time=_clock(reader, ev, "start_time"),
         venue=reader.text(ev, "event", "venue"),
         registration=Registration(
             mode=reader.text(reg, "registration", "mode", "两人一组，自由组合报名参赛"),
@@ -209,6 +235,10 @@ def parse(text: str, *, source: str) -> Event:
         ),
         serve=_serve_options(reader, srv),
         late_minutes=reader.count(fmt, "format", "late_minutes", DEFAULT_LATE_MINUTES),
+        checkin_time=_clock(reader, ev, "checkin_time", required=False),
+        round_gap_minutes=reader.count(ev, "event", "round_gap_minutes", DEFAULT_ROUND_GAP),
+        awards_time=_clock(reader, ev, "awards_time", required=False),
+        officials=Officials(*(reader.names(off, "officials", key) for key in OFFICIAL_KEYS)),
     )
     reader.unknown_keys()
     if not reader.problems and event.registration.end < event.registration.start:
@@ -255,7 +285,7 @@ def _syntax_message(text: str, error: str, source: str) -> Issue:
 
 
 _MISSING = object()
-_SECTIONS = ("event", "registration", "prizes", "rules", "format", "print", "serve")
+_SECTIONS = ("event", "registration", "prizes", "rules", "format", "print", "serve", "officials")
 
 
 def _avoid_same_unit(reader: _Reader, fmt: dict) -> AvoidSameUnit:
@@ -267,15 +297,15 @@ def _avoid_same_unit(reader: _Reader, fmt: dict) -> AvoidSameUnit:
         return AvoidSameUnit.FIRST_ROUND
 
 
-def _start_time(reader: _Reader, ev: dict) -> str:
-    """[event] start_time as H:MM ('8:30'; full-width digits and colon are taken as typed): 报到's late time counts
-    from it."""
-    text = reader.text(ev, "event", "start_time")
+def _clock(reader: _Reader, ev: dict, key: str, *, required: bool = True) -> str:
+    """An [event] time of day as H:MM ('8:30'; full-width digits and colon are taken as typed): start_time (报到's
+    late time counts from it), and the 秩序册's checkin_time and awards_time ('' when left out or empty)."""
+    text = reader.text(ev, "event", key) if required else reader.text(ev, "event", key, "")
     start = clock_time(text)
     if start is None:
         if text:
-            reader.problem(f'[event] start_time：应为时:分，如 "8:30" 或 "14:00"，实际为 {shown(text)}')
-        return text
+            reader.at("event", key, f'应为时:分，如 "8:30" 或 "14:00"，实际为 {shown(text)}')
+        return text if required else ""
     return f"{start.hour}:{start.minute:02d}"
 
 
@@ -376,6 +406,25 @@ class _Reader:
         if value is not _MISSING:
             self.at(section, key, f"应为日期，如 2026-03-09，实际为 {shown(value)}")
         return dt.date(2000, 1, 1)
+
+    def names(self, table: dict, section: str, key: str) -> tuple[str, ...]:
+        """A list of texts, each one person ("职务：姓名"); a single text is a list of one, "" or [] none."""
+        value = self._get(table, section, key, [])
+        if isinstance(value, str):
+            value = [value] if value.strip() else []
+        if not isinstance(value, list):
+            self.at(section, key, f'应为加引号的文字列表，如 ["主任：王发虎", "副主任：李秀英"]，实际为 {shown(value)}')
+            return ()
+        found: list[str] = []
+        for number, item in enumerate(value, 1):
+            if not isinstance(item, str) or not item.strip():
+                what = "是空的" if isinstance(item, str) else f"应为加引号的文字，实际为 {shown(item)}"
+                self.at(section, key, f"第{number}项{what}（每项写一个人，如 \"裁判员：赵振华\"）")
+            elif len(item) > 100:
+                self.at(section, key, f"第{number}项太长了（{len(item)} 个字），最多 100 个字")
+            else:
+                found.append(item.strip())
+        return tuple(found)
 
     def optional_date(self, table: dict, section: str, key: str) -> dt.date | None:
         """A date, or None when the key is missing or left as ""."""

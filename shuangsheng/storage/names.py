@@ -119,6 +119,8 @@ SOUVENIR = "纪念品领取签收表.pdf"
 SIGNOFF = "规则口径确认单.pdf"
 SIGNIN = "签到表.pdf"
 MATERIALS = (NOTICE, RULES, REGISTRATION, LOTS, SOUVENIR, SIGNOFF, SIGNIN)
+PROGRAMME = "秩序册.pdf"  # from `materials` once there are teams; again when round 1 is drawn (unless edited)
+RESULTS_BOOK = "成绩册.pdf"  # from `awards` once the event is complete
 
 
 # --- each round's papers (`draw`, `score`) and its 扫码单 (`serve --lan`) ---

@@ -38,6 +38,7 @@ class Kind(str, enum.Enum):
     BOOL = "bool"
     DATE = "date"
     LEVELS = "levels"  # a list of levels, typed as "2,J,A"
+    LINES = "lines"  # a list of texts ([officials]: "职务：姓名"), typed one a line
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("event", "start_time", "开始时间", Kind.TEXT, True,
             "开始时间，写成“时:分”（24 小时制，全角数字也可以）；通知上印成“上午8:30”“下午2:00”；报到的迟到时间从它算起"
             "（见 `[format] late_minutes`）。写成别的样子（如 `\"上午八点半\"`）会报错", '`"8:30"`、`"14:00"`'),
+    Setting("event", "checkin_time", "报到时间", Kind.TEXT, False,
+            "报到开始的时间，写成“时:分”，印在秩序册的竞赛日程上（空：日程上不印报到）", '`"8:00"`'),
+    Setting("event", "round_gap_minutes", "两轮之间休息（分钟）", Kind.INT, False,
+            "两轮之间休息几分钟：秩序册的竞赛日程从开始时间起，每轮排 `match_minutes` 加这么多分钟（0–100 的整数，默认 10）",
+            "`10`", default="10"),
+    Setting("event", "awards_time", "颁奖时间", Kind.TEXT, False,
+            "颁奖的时间，写成“时:分”，印在秩序册的竞赛日程上（空：印“决赛结束后”）", '`"11:30"`'),
     Setting("event", "venue", "比赛地点", Kind.TEXT, True, "通知“三、比赛地点”",
             '`"离退休教职工服务中心（后家属院体育馆201棋牌室）"`'),
     Setting("registration", "mode", "报名方式", Kind.TEXT, False, '报名方式（`"两人一组，自由组合报名参赛"`）', "",
@@ -187,6 +195,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("serve", "desk_lan", "局域网设备可开裁判台", Kind.BOOL, None, "局域网中的其他设备能否打开裁判台页面",
             "`false`：只有运行本程序的这台电脑能打开（默认）；`true`：同一局域网中输入密码的设备也能打开",
             default="false"),
+    *(Setting("officials", key, label, Kind.LINES, None,
+              f"{label}名单，印在秩序册和成绩册上：每人一项，写成“职务：姓名”（设置页上每行写一人）；留空 `[]` 时秩序册上印空白横线，可以手写",
+              f'文字列表，如 `{example}`（默认 `[]`）')
+      for key, label, example in (
+          ("committee", "组委会", '["主任：王发虎", "副主任：李秀英"]'),
+          ("arbitration", "仲裁委员会", '["主任：张建华", "委员：刘桂兰"]'),
+          ("chief_referee", "裁判长", '["裁判长：陈立新"]'),
+          ("referees", "裁判员", '["裁判员：赵振华", "记分员：周玉梅"]'))),
 )
 SETTING_BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 FROZEN_SECTION = "format"  # [format] cannot change once the first round is drawn (docs/event-toml.md)
@@ -314,7 +330,8 @@ def save_settings(folder: Path, values: Mapping[str, str], fingerprint: str) -> 
         document = _parse(text, path)
     except event_file.EventError as exc:  # no UTF-8 text, or no TOML: fixed in Notepad first
         raise SettingsInvalid(_in_chinese(exc.issues)) from None
-    changed = tuple(s.name for s in SETTINGS if s.name in values and values[s.name] != _field(document, s, ()).value)
+    changed = tuple(s.name for s in SETTINGS
+                    if s.name in values and not _same(s, values[s.name], _field(document, s, ()).value))
     if changed and is_drawn(folder):
         frozen = [SETTING_BY_NAME[name] for name in changed if name.startswith(f"{FROZEN_SECTION}.")]
         if frozen:
@@ -405,7 +422,10 @@ def _field(document: TOMLDocument, setting: Setting, issues: tuple[Issue, ...], 
     own = tuple(i for i in issues if i.field == setting.name)
     if not isinstance(section, dict) or setting.key not in section:
         return SettingField(setting, "", False, frozen, own)
-    return SettingField(setting, as_text(section[setting.key]), True, frozen, own)
+    value = section[setting.key]
+    if setting.kind is Kind.LINES and isinstance(getattr(value, "unwrap", lambda: value)(), list):
+        return SettingField(setting, "\n".join(as_text(item) for item in value), True, frozen, own)
+    return SettingField(setting, as_text(value), True, frozen, own)
 
 
 def as_text(value: object) -> str:
@@ -419,6 +439,18 @@ def as_text(value: object) -> str:
     if isinstance(value, list):
         return ",".join(as_text(item) for item in value)
     return str(value)
+
+
+def _same(setting: Setting, typed: str, current: str) -> bool:
+    """Whether a form's text is the file's value as it shows it (a list typed one a line: the same people, whatever
+    the line ends and blank lines a browser sends)."""
+    if setting.kind is Kind.LINES:
+        return _lines(typed) == _lines(current)
+    return typed == current
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
 
 
 def _put(document: TOMLDocument, setting: Setting, text: str) -> None:
@@ -450,6 +482,8 @@ def _value(setting: Setting, text: str) -> object | None:
     typed, kind = text.strip(), setting.kind
     if kind is Kind.TEXT:
         return text
+    if kind is Kind.LINES:  # one person a line; an emptied list stays, empty ([]: blank lines in the booklet)
+        return _lines(text)
     if not typed:  # an emptied number, choice, true/false or level list: its default applies (a date stays "")
         return "" if kind is Kind.DATE or setting.required else None
     if kind is Kind.INT and re.fullmatch(r"[+-]?[0-9]+", typed):

@@ -12,6 +12,7 @@ from shuangsheng.knockout.bracket import build as build_bracket
 from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.placings import placings as final_placings
 from shuangsheng.render.reports import RoundScore
+from shuangsheng.render.results import RoundResults, round_results
 from shuangsheng.table.status import TableStatus
 from shuangsheng.usecases.folder import EventFolder, TournamentError, format_options, open_folder, stop_if_stale
 from shuangsheng.usecases.scoring import outcomes_by_round
@@ -30,6 +31,11 @@ def awards_in(state: EventFolder) -> tuple[Placings, EventFolder]:
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=exc.heading) from None
     return placings, state
+
+
+def rounds_results(state: EventFolder) -> tuple[RoundResults, ...]:
+    """Every round's results as `score` records them (each round scored once per reading), for the 成绩册."""
+    return tuple(round_results(score, state.team_map) for score in state.scores())
 
 
 def bracket(folder: Path) -> tuple[Bracket, EventFolder]:

@@ -34,7 +34,7 @@ from shuangsheng.storage.names import (
     LOCK_NAME,
     TEAMS_FILE,
 )
-from shuangsheng.usecases.awards import awards_in, bracket_in
+from shuangsheng.usecases.awards import awards_in, bracket_in, rounds_results
 from shuangsheng.usecases.draw import draw_in
 from shuangsheng.usecases.folder import EventFolder, open_folder
 from shuangsheng.usecases.holding import held
@@ -320,7 +320,8 @@ def make_demo(out: Path, *, teams: int = 11, seed: int = 2026,
         tell("打印材料、晋级图、成绩公告和荣誉证书", 2 * rounds, 2 * rounds + 1)
         done["built"] = build_all(out, report.event, report.teams, force=True)
         done["ending"] = write_awards(out, bracket_in(report.state)[0], report.event,
-                                      day=report.event.print.award_date, force=True)
+                                      day=report.event.print.award_date, rounds=rounds_results(report.state),
+                                      force=True)
 
     ours = not out.exists() or (out.is_dir() and (not any(out.iterdir()) or is_demo_folder(out)))
     if ours:

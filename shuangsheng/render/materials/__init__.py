@@ -9,7 +9,8 @@ print.
 - `flow`: those blocks, the inserts and the tables a document adds, laid out on A4 and drawn on a canvas;
 - one module per kind of document: `documents` (the six materials), `paper` (the score cards, the draw sheet, the
   playoff slip), `results` (what `score` prints), `bracket_chart` (晋级图), `announcement` (成绩公告),
-  `certificates` (荣誉证书), `qr_sheet` (扫码单) and `picture` (the phone pictures); `conventions`: what they share.
+  `certificates` (荣誉证书), `qr_sheet` (扫码单), `picture` (the phone pictures), and the booklets `programme`
+  (秩序册) and `results_book` (成绩册) on `booklet` (cover, 目录, running heads); `conventions`: what they share.
 
 Everything is laid out by `flow` and drawn straight on reportlab's canvas: no layout engine is imported, so
 `score`, which prints after every round, stays quick.

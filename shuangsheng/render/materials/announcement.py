@@ -36,14 +36,6 @@ def announcement_pdf(
     teams = {t.id: t for t in chart.teams}
     digits = id_digits(teams)  # 组号 as wide as the field's
 
-    def prizes() -> list[Piece]:
-        rows: list[list[Cell | str]] = [["奖项", "组号", "队员"]]
-        none = "（不设）" if not chart.placings.third else "（空缺）"  # a 2-team field has no 三等奖 at all
-        for prize, team_id in prize_rows(chart.placings):
-            rows.append([prize, shown_id(team_id, digits) if team_id else "", Cell(players_of(teams, team_id) or none, team_members(team_id, digits))])
-        notes = [piece for n in chart.placings.notes for piece in flow.note(n)]
-        return [*flow.table(rows, [0.2, 0.16, 0.64]), *notes, flow.space(8)]
-
     def rounds() -> list[Piece]:
         pieces: list[Piece] = []
         for column in chart.columns:
@@ -70,8 +62,21 @@ def announcement_pdf(
 
     context = {"date": award_date_text(event, day), "field": chart.field, "rounds": len(chart.columns)}
     wording = render("announcement.j2", event, template_dir, context)
-    pieces = flow.markup(wording, {ANNOUNCE_PRIZES: lambda _: prizes(), ANNOUNCE_ROUNDS: lambda _: rounds()})
+    pieces = flow.markup(wording, {ANNOUNCE_PRIZES: lambda _: prize_pieces(flow, chart), ANNOUNCE_ROUNDS: lambda _: rounds()})
     return flow.pdf(pieces, title=f"{event.title}成绩公告", invariant=invariant)
+
+
+def prize_pieces(flow: Flow, chart: Bracket) -> list[Piece]:
+    """The prizes with team numbers and players (the announcement's, and the 成绩册's 获奖名单)."""
+    teams = {t.id: t for t in chart.teams}
+    digits = id_digits(teams)
+    rows: list[list[Cell | str]] = [["奖项", "组号", "队员"]]
+    none = "（不设）" if not chart.placings.third else "（空缺）"  # a 2-team field has no 三等奖 at all
+    for prize, team_id in prize_rows(chart.placings):
+        rows.append([prize, shown_id(team_id, digits) if team_id else "",
+                     Cell(players_of(teams, team_id) or none, team_members(team_id, digits))])
+    notes = [piece for n in chart.placings.notes for piece in flow.note(n)]
+    return [*flow.table(rows, [0.2, 0.16, 0.64]), *notes, flow.space(8)]
 
 
 def _level(slot: Slot, entry: Entry) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from reportlab.lib.pagesizes import A3, landscape
@@ -250,6 +250,88 @@ def bracket_pdf(
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class Tiles:
+    """The chart cut into pieces of `height` (points on the page) for a booklet's pages, scaled by `scale` to
+    `width`: `starts` where each piece begins (points from the chart's top, as `ChartLayout.starts`); `columns`:
+    how many of its columns they show (the others are shown by the tiles of `later_rounds`)."""
+
+    measure: _Chart
+    scale: float
+    starts: tuple[float, ...]
+    room: float  # the chart's height each piece shows, unscaled
+    columns: int
+
+    @property
+    def width(self) -> float:
+        """The width shown, unscaled: every column, or the first `columns` boxes."""
+        m = self.measure
+        if self.columns >= len(m.chart.columns):
+            return m.width
+        return (self.columns - 1) * m.pitch + m.box_w
+
+    @property
+    def size(self) -> float:
+        """The text's size as printed."""
+        return self.measure.size * self.scale
+
+
+def chart_tiles(chart: Bracket, fonts: FontSet, width: float, height: float, size: float = 12.0, *,
+                columns: int | None = None) -> Tiles:
+    """The chart at `size` (its first `columns` columns, or all), scaled down to `width` where it is wider, cut
+    into pieces `height` high, their column titles included (neighbouring pieces overlap by a few lines, as the
+    sheets to tape together do)."""
+    m = _Chart(chart, fonts, size)
+    shown = Tiles(m, 1.0, (), 0.0, columns or len(chart.columns))
+    scale = min(1.0, width / shown.width)
+    room = height / scale - size * LINE
+    return replace(shown, scale=scale, starts=m.sheet_starts(room), room=room)
+
+
+def columns_across(chart: Bracket, fonts: FontSet, width: float, size: float) -> int:
+    """How many columns of the chart at `size` fit `width` unscaled (at least two)."""
+    m = _Chart(chart, fonts, size)
+    return max(2, int((width - m.box_w) // m.pitch) + 1)
+
+
+def later_rounds(chart: Bracket, first: int) -> Bracket:
+    """The chart from column `first` on, its lines closed up: the slots of that column one line apart (they
+    stood as far apart as the matches of the first round they came from), the later ones between them as
+    before. For a booklet, whose page cannot hold a large field's chart across at a readable size: the early
+    rounds on pages of their own, then these."""
+    columns = chart.columns[first:]
+    slots = columns[0].slots
+    top = min(s.y - s.height / 2 for s in slots)
+    factor = max(1.0, min(((b.y - a.y) / ((a.height + b.height) / 2 + 1) for a, b in itertools.pairwise(slots)),
+                          default=1.0))
+
+    def moved(slot: Slot) -> Slot:
+        return replace(slot, y=(slot.y - top) / factor + 0.5)
+
+    return replace(chart, columns=tuple(replace(c, slots=tuple(moved(s) for s in c.slots)) for c in columns),
+                   third_place=moved(chart.third_place) if chart.third_place else None,
+                   height=(chart.height - top) / factor + 1)
+
+
+def draw_tile(canvas: Canvas, tiles: Tiles, k: int, left: float, top: float) -> None:
+    """Piece `k` of the chart with its top left corner at (`left`, `top`): the column titles, then the chart
+    (clipped to the columns the tiles show)."""
+    m = tiles.measure
+    canvas.saveState()
+    canvas.translate(left, top)
+    canvas.scale(tiles.scale, tiles.scale)
+    canvas.setFillColor(INK)
+    canvas.setStrokeColor(INK)
+    for i, column in enumerate(m.chart.columns[:tiles.columns]):
+        m.fonts.draw(canvas, i * m.pitch + m.box_w / 2, -m.size * 1.1, column.title, m.size, align=Align.CENTRE)
+    frame_top = -m.size * LINE
+    clip = canvas.beginPath()
+    clip.rect(-2, frame_top - tiles.room, tiles.width + 4, tiles.room)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    _draw_chart(canvas, m, 0.0, frame_top + tiles.starts[k], (frame_top - tiles.room, frame_top))
+    canvas.restoreState()
 
 
 def _chart_wording(blocks: Sequence[Block]) -> tuple[str, str]:

@@ -56,8 +56,12 @@ def notice_pdf(
 ) -> bytes:
     """通知: every fact of the notice, from event.toml."""
     flow = _flow(event, fonts)
-    pieces = flow.markup(render("notice.j2", event, template_dir))
-    return flow.pdf(pieces, title=f"关于举办{event.title}的通知", invariant=invariant)
+    return flow.pdf(notice_pieces(flow, event, template_dir), title=f"关于举办{event.title}的通知", invariant=invariant)
+
+
+def notice_pieces(flow: Flow, event: Event, template_dir: Path | None) -> list[Piece]:
+    """The notice laid out (its PDF, and the 秩序册's 竞赛规程)."""
+    return flow.markup(render("notice.j2", event, template_dir))
 
 
 def rules_pdf(
@@ -65,6 +69,11 @@ def rules_pdf(
 ) -> bytes:
     """比赛规则: the rule text with the points → levels table computed from `event.rules`."""
     flow = _flow(event, fonts)
+    return flow.pdf(rules_pieces(flow, event, template_dir), title="双升级（双扣）比赛规则", invariant=invariant)
+
+
+def rules_pieces(flow: Flow, event: Event, template_dir: Path | None) -> list[Piece]:
+    """The rules in force laid out, with the points → levels table (their PDF, and the 秩序册's 竞赛规程)."""
     rules = event.rules
     lower = (
         "低于0分的按0分计"
@@ -79,8 +88,7 @@ def rules_pdf(
         table = flow.table(rows, [0.3, 0.36, 0.34], after=6)
         return [flow.space(4), *together([*table, *flow.note(note)]), flow.space(10)]
 
-    pieces = flow.markup(render("rules.j2", event, template_dir), {POINTS_TABLE: lambda _: points_table()})
-    return flow.pdf(pieces, title="双升级（双扣）比赛规则", invariant=invariant)
+    return flow.markup(render("rules.j2", event, template_dir), {POINTS_TABLE: lambda _: points_table()})
 
 
 def signoff_pdf(
@@ -186,6 +194,11 @@ def signin_pdf(
     time of arrival), the reserve pairs in a table of their own in the order they come in (teams.xlsx's row
     order); blank rows when no pair is listed yet."""
     flow = _flow(event, fonts)
+    return flow.pdf(signin_pieces(flow, event, teams, template_dir), title=f"{event.title}签到表", invariant=invariant)
+
+
+def signin_pieces(flow: Flow, event: Event, teams: Sequence[Team], template_dir: Path | None) -> list[Piece]:
+    """The sign-in sheet laid out (its PDF, and the 秩序册's 签到表)."""
     pieces = [*flow.markup(render("signin.j2", event, template_dir)), flow.space(6)]
     regular = sorted((t for t in teams if not t.reserve), key=lambda t: number_key(t.id))
     reserves = [t for t in teams if t.reserve]
@@ -199,7 +212,7 @@ def signin_pdf(
         pieces += [flow.space(10), *together([*flow.paragraph(RESERVES_LINE),
                                               *flow.table([header, *(_signin_row(t, digits) for t in reserves)],
                                                           SIGNIN_WIDTHS, row_height=ROW_HEIGHT)])]
-    return flow.pdf(pieces, title=f"{event.title}签到表", invariant=invariant)
+    return pieces
 
 
 def _signin_row(team: Team, digits: int) -> list[Cell | str]:

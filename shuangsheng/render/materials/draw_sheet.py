@@ -13,7 +13,7 @@ from shuangsheng.knockout.teams import Team, id_digits, shown_id
 from shuangsheng.render.materials.conventions import in_order, team_context
 from shuangsheng.render.materials.flow import flow_pdf, sizes
 from shuangsheng.render.materials.fonts import FontSet, choose_fonts
-from shuangsheng.render.materials.wording import render
+from shuangsheng.render.materials.wording import Block, render
 from shuangsheng.storage.event import Event
 
 
@@ -34,9 +34,18 @@ def draw_sheet_pdf(
     and the reserves who came in). No command
     or path: `draw` prints those in the terminal."""
     title = round_title(round_.number, len(round_.pool))
+    fonts = fonts or choose_fonts(event.print.font)
+    return flow_pdf(draw_sheet_blocks(event, round_, teams, template_dir=template_dir, apart=apart, field=field),
+                    fonts, sizes(event), title=f"{event.title} 第{round_.number}轮对阵表", running=f"{title}　对阵表",
+                    invariant=invariant)
+
+
+def draw_sheet_blocks(event: Event, round_: Round, teams: Mapping[str, Team], *, template_dir: Path | None = None,
+                      apart: str = "", field: Field | None = None) -> list[Block]:
+    """The draw sheet's wording rendered (its PDF, and the 秩序册's first draw)."""
     extra = {
         **team_context(teams),
-        "round_title": title,
+        "round_title": round_title(round_.number, len(round_.pool)),
         "number": round_.number,
         "pairings": round_.pairings,
         "byes": round_.byes,
@@ -49,9 +58,7 @@ def draw_sheet_pdf(
         "absent": field.absent if field is not None else (),
         "reserves_in": field.reserves_in if field is not None else (),
     }
-    fonts = fonts or choose_fonts(event.print.font)
-    return flow_pdf(render("draw_sheet.j2", event, template_dir, extra), fonts, sizes(event),
-                    title=f"{event.title} 第{round_.number}轮对阵表", running=f"{title}　对阵表", invariant=invariant)
+    return render("draw_sheet.j2", event, template_dir, extra)
 
 
 BYE = "轮空"

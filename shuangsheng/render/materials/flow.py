@@ -274,16 +274,18 @@ class Flow:
         probe_top = next(top for piece, top in pages[-1] if piece is probe)
         return max(probe_top - self.bottom, 0.0)
 
-    def pages(self, pieces: Sequence[Piece], running: str | None = None) -> list[list[tuple[Piece, float]]]:
+    def pages(self, pieces: Sequence[Piece], running: str | None = None, *,
+              fit: bool = True) -> list[list[tuple[Piece, float]]]:
         """The pieces placed on pages, as `pdf` draws them: (piece, top) per page. Continuation pages start
         below the running head; when the last page would hold only a few lines (less than `FIT_SHARE` of a
         page), the document is refitted onto one page fewer where that is enough: the space between pieces
         halved, then the lines set tighter too (`TIGHT_LEADING`, and tables' `TIGHT_PADDING`, `TIGHT_ROWS`),
-        then with a quarter of the space between pieces, then none."""
+        then with a quarter of the space between pieces, then none. Without `fit` (a booklet, whose parts each
+        start a page) never refitted."""
         heads = [running or "", *(f"{running or ''}　{p.section}" for p in pieces if p.section)]
         later = self.top - max(self.head_height(head) for head in heads)
         pages = _paginate(pieces, self.bottom, self.top, later)
-        if len(pages) < 2 or _used(pages[-1], later) > FIT_SHARE * (later - self.bottom):
+        if not fit or len(pages) < 2 or _used(pages[-1], later) > FIT_SHARE * (later - self.bottom):
             return pages
         tight = [_tightened(p) for p in pieces]  # set tighter: smaller leading, tables' rows less padded
         for fitted, squeeze in ((pieces, 0.5), (tight, 0.5), (tight, 0.25), (tight, 0.0)):
@@ -322,17 +324,7 @@ class Flow:
             canvas.setStrokeColor(INK)
             if number > 1 and self.footer:
                 self._draw_head(canvas, f"{running}　{section}" if section else running)
-            frames: dict[int, list[float]] = {}
-            for piece, top in placed:
-                piece.draw(canvas, top)
-                if piece.table is not None:
-                    span = frames.setdefault(piece.table, [top, top - piece.height])
-                    span[1] = top - piece.height
-            canvas.setStrokeColor(RULE)
-            canvas.setLineWidth(1.6)  # each table's outer frame, around its rows on this page
-            for first, last in frames.values():
-                canvas.rect(LEFT, last, WIDTH, first - last, stroke=1, fill=0)
-            canvas.setFillColor(INK)
+            draw_placed(canvas, placed)
             if page_note:
                 self.fonts.draw(canvas, LEFT + WIDTH, FOOTER_Y, page_note, self.sizes.note, align=Align.RIGHT)
             if len(pages) > 1 and self.footer:
@@ -445,6 +437,21 @@ class Flow:
                               align=Align.CENTRE if centred else Align.LEFT)
 
         return draw
+
+
+def draw_placed(canvas: Canvas, placed: Sequence[tuple[Piece, float]]) -> None:
+    """One page's pieces, each at its top, and each table's outer frame around its rows on the page."""
+    frames: dict[int, list[float]] = {}
+    for piece, top in placed:
+        piece.draw(canvas, top)
+        if piece.table is not None:
+            span = frames.setdefault(piece.table, [top, top - piece.height])
+            span[1] = top - piece.height
+    canvas.setStrokeColor(RULE)
+    canvas.setLineWidth(1.6)
+    for first, last in frames.values():
+        canvas.rect(LEFT, last, WIDTH, first - last, stroke=1, fill=0)
+    canvas.setFillColor(INK)
 
 
 def _nothing(canvas: Canvas, top: float) -> None:

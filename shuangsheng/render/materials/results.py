@@ -11,7 +11,7 @@ from pathlib import Path
 from shuangsheng.render.materials.conventions import team_context
 from shuangsheng.render.materials.flow import flow_pdf, sizes
 from shuangsheng.render.materials.fonts import FontSet, choose_fonts
-from shuangsheng.render.materials.wording import render
+from shuangsheng.render.materials.wording import Block, render
 from shuangsheng.render.results import RoundResults, level_words
 from shuangsheng.storage.event import Event
 from shuangsheng.vocabulary.errors import SHOWN_PROBLEMS
@@ -30,7 +30,17 @@ def round_results_pdf(
     number order; what happens next in words for the players (no commands or paths: `score` says those in the
     terminal)."""
     fonts = fonts or choose_fonts(event.print.font)
+    return flow_pdf(round_results_blocks(event, results, workbook=workbook, template_dir=template_dir), fonts,
+                    sizes(event), title=f"{event.title} 第{results.number}轮成绩", running=f"{results.title}　成绩",
+                    invariant=invariant)
+
+
+def round_results_blocks(event: Event, results: RoundResults, *, workbook: str,
+                         template_dir: Path | None = None, booklet: bool = False) -> list[Block]:
+    """第N轮成绩's wording rendered (its PDF, and the 成绩册's rounds: `booklet`, without the line saying what to do
+    next)."""
     extra = {
+        "booklet": booklet,
         **team_context(results.teams),
         "results": results,
         "levels": level_words,
@@ -38,6 +48,4 @@ def round_results_pdf(
         "errors_left": sum(max(0, len(t.problems) - SHOWN_PROBLEMS) for t in results.tables),
         "workbook": workbook,
     }
-    return flow_pdf(render("round_results.j2", event, template_dir, extra), fonts, sizes(event),
-                    title=f"{event.title} 第{results.number}轮成绩", running=f"{results.title}　成绩",
-                    invariant=invariant)
+    return render("round_results.j2", event, template_dir, extra)

@@ -2,8 +2,9 @@
 `shuangsheng/render/materials/` and written through the ledger's writer of generated files
 (`shuangsheng.storage.ledger.generated`: replaced while it is what the program last wrote, kept once a person
 edited it unless forced), under its name from `shuangsheng.storage.names`. One module per command's papers, so that
-a command loads only its own renderers: `draw` (对阵表, 计分卡), `score` (第N轮成绩, 加赛单 and its picture),
-`ending` (晋级图, 成绩公告, 荣誉证书 and the announcement's picture), `materials` (the six printed materials),
+a command loads only its own renderers: `draw` (对阵表, 计分卡; with round 1 the 秩序册 again), `score` (第N轮成绩,
+加赛单 and its picture), `ending` (晋级图, 成绩公告, 荣誉证书, 成绩册 and the announcement's picture), `materials`
+(the seven printed materials and the 秩序册),
 `pictures` (the PNGs of both) and `qr_sheet` (the 扫码单 `serve --lan` writes and `rebuild` prints again)."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The end of the event's papers: 晋级图.pdf (`bracket`, and again with `awards`), 成绩公告.pdf, 荣誉证书.pdf and
-成绩公告.png for the WeChat group (`awards`, once the placings are complete), written into the event folder."""
+"""The end of the event's papers: 晋级图.pdf (`bracket`, and again with `awards`), 成绩公告.pdf, 荣誉证书.pdf,
+成绩册.pdf and 成绩公告.png for the WeChat group (`awards`, once the placings are complete), written into the event
+folder."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ from shuangsheng.render.materials.bracket_chart import bracket_pdf, chart_layout
 from shuangsheng.render.materials.certificates import certificates_pdf
 from shuangsheng.render.materials.fonts import choose_fonts
 from shuangsheng.render.materials.picture import announcement_picture
+from shuangsheng.render.materials.results_book import results_book_pdf
+from shuangsheng.render.results import RoundResults
 from shuangsheng.storage.event import Event
 from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.generated import write_generated
-from shuangsheng.storage.names import ANNOUNCEMENT, BRACKET, CERTIFICATES, TEMPLATES_DIR
+from shuangsheng.storage.names import ANNOUNCEMENT, BRACKET, CERTIFICATES, RESULTS_BOOK, TEMPLATES_DIR
 from shuangsheng.usecases.papers import PrintOptions
 from shuangsheng.usecases.papers.pictures import write_pictures
 
@@ -31,10 +34,10 @@ def write_bracket(folder: Path, chart: Bracket, event: Event, *, font: str | Non
 
 
 def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | None = None, per_player: bool = False,
-                 replaced: Mapping[str, Sequence[str]] | None = None, font: str | None = None, force: bool = False,
-                 invariant: bool = False) -> Written:
-    """成绩公告.pdf and 荣誉证书.pdf (and the chart again) once the placings are complete, and 成绩公告.png for the
-    WeChat group. Without `day` (`[print]
+                 replaced: Mapping[str, Sequence[str]] | None = None, rounds: Sequence[RoundResults] = (),
+                 font: str | None = None, force: bool = False, invariant: bool = False) -> Written:
+    """成绩公告.pdf and 荣誉证书.pdf (and the chart again) once the placings are complete, 成绩公告.png for the
+    WeChat group, and with `rounds` (every round's results, as scored) the 成绩册. Without `day` (`[print]
     award_date`) they carry the event's month, and a note says how to set the day."""
     fonts = choose_fonts(font, event.print.font)
     common: PrintOptions = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
@@ -44,6 +47,9 @@ def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | N
         CERTIFICATES: certificates_pdf(chart.placings, chart.teams, event, day=day, per_player=per_player,
                                        replaced=replaced, **common),
     }
+    if rounds:
+        documents[RESULTS_BOOK] = results_book_pdf(chart, rounds, event, day=day, per_player=per_player,
+                                                   replaced=replaced, **common)
     paths = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
     pictures = announcement_picture(chart, event, date=award_date_text(event, day), fonts=fonts,  # for WeChat
                                     template_dir=folder / TEMPLATES_DIR)

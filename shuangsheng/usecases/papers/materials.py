@@ -1,6 +1,6 @@
 """`materials`' papers: the seven printed materials (通知, 比赛规则, 规则口径确认单, 报名表, 抽签签条, 纪念品领取签收表,
-签到表),
-written into the event folder together or not at all."""
+签到表) and, once there are teams, the 秩序册 (with round 1's draw once it is drawn), written into the event folder
+together or not at all; and the 秩序册 again when round 1 is drawn (`write_programme`)."""
 
 from __future__ import annotations
 
@@ -18,14 +18,17 @@ from shuangsheng.render.materials.documents import (
     signoff_pdf,
     souvenir_pdf,
 )
-from shuangsheng.render.materials.fonts import choose_fonts
+from shuangsheng.render.materials.fonts import FontSet, choose_fonts
+from shuangsheng.render.materials.programme import FirstDraw, programme_pdf
 from shuangsheng.storage.event import Event
-from shuangsheng.storage.files import Written
+from shuangsheng.storage.files import OutputExists, Written
+from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.generated import check_regenerable, write_generated
 from shuangsheng.storage.names import (
     LOTS,
     MATERIALS,
     NOTICE,
+    PROGRAMME,
     REGISTRATION,
     RULES,
     SIGNIN,
@@ -46,13 +49,13 @@ def build_all(
     force: bool = False,
     invariant: bool = False,
 ) -> Written:
-    """Write the seven documents into the event folder, replacing those we wrote last time; if a person changed
-    one (or it was never ours), write none of them unless `force`.
+    """Write the seven documents (and the 秩序册 once there are teams) into the event folder, replacing those we
+    wrote last time; if a person changed one (or it was never ours), write none of them unless `force`.
 
     `font` (--font) wins over `[print] font`; `lots` defaults to the number of teams drawn (the 候补 pairs are
     not: they are on the 报名表 and the 纪念品 sheet, never in round 1's lots).
     """
-    paths = [folder / name for name in MATERIALS]
+    paths = [folder / name for name in (*MATERIALS, *((PROGRAMME,) if teams else ()))]
     for path in paths:
         check_regenerable(path, force=force)  # all refused before any is written
     fonts = choose_fonts(font, event.print.font)
@@ -73,5 +76,37 @@ def build_all(
         SIGNOFF: signoff_pdf(event, **common),
         SIGNIN: signin_pdf(event, teams, **common),
     }
+    if teams:
+        documents[PROGRAMME] = programme_pdf(event, teams, first=first_draw(folder), **common)
     written = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
     return Written(written, fonts.warnings, note=fonts.description)  # the font used
+
+
+def first_draw(folder: Path) -> FirstDraw | None:
+    """Round 1 as event.db records its draw, for the 秩序册 (None before it is drawn)."""
+    book = Ledger.readable(folder)
+    if book is None:
+        return None
+    with book:
+        record = book.draws().get(1)
+    if record is None:
+        return None
+    apart = record.apart.description() if record.round.seed is not None else ""
+    return FirstDraw(record.round, apart, record.field)
+
+
+def write_programme(folder: Path, event: Event, teams: Sequence[Team], first: FirstDraw, *, fonts: FontSet,
+                    force: bool = False, invariant: bool = False) -> tuple[tuple[Path, ...], tuple[str, ...]]:
+    """The 秩序册 printed by `materials` again once round 1 is drawn (by `draw`, with its papers): rewritten unless
+    a person edited it (then kept, and a line says so), or with `force`; none is made where `materials` made none.
+    (written, what to tell)."""
+    path = folder / PROGRAMME
+    if not path.exists():
+        return (), ()
+    try:
+        check_regenerable(path, force=force)
+    except OutputExists:
+        return (), (f"{PROGRAMME} 有人改过，这次没有重写；要印上第1轮对阵，请再运行一次“打印材料”（命令行加 --force）",)
+    data = programme_pdf(event, teams, first=first, fonts=fonts, template_dir=folder / TEMPLATES_DIR,
+                         invariant=invariant)
+    return (write_generated(path, data, force=force),), ()

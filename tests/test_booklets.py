@@ -1,0 +1,237 @@
+"""The two booklets (秩序册 from `materials` and again once round 1 is drawn, 成绩册 from `awards`) and the
+settings they print: [officials] and the timetable keys of [event]."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from shuangsheng.storage import event as event_file
+from shuangsheng.storage import settings
+from shuangsheng.storage.names import EVENT_FILE, PROGRAMME, RESULTS_BOOK
+
+OFFICIALS = '''
+[officials]
+committee = ["主任：王发虎", "副主任：李秀英"]
+arbitration = "主任：张建华"
+chief_referee = []
+referees = ["裁判员：赵振华", "记分员：周玉梅"]
+'''
+
+
+def with_officials(text: str = OFFICIALS) -> str:
+    base = event_file.default_text()
+    return base[:base.index("[officials]")] + text.lstrip()
+
+
+# --- the settings ---
+
+
+def test_officials_and_the_timetable_are_read_as_typed():
+    event = event_file.parse(with_officials().replace('awards_time = ""', 'awards_time = "１１：３０"'), source=EVENT_FILE)
+    assert event.officials.committee == ("主任：王发虎", "副主任：李秀英")
+    assert event.officials.arbitration == ("主任：张建华",) and event.officials.chief_referee == ()
+    assert (event.checkin_time, event.round_gap_minutes, event.awards_time) == ("8:00", 10, "11:30")
+    default = event_file.default_event()
+    assert default.officials == event_file.Officials() and default.awards_time == ""
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ('committee = ["主任：王发虎", ""]', "第2项是空的"),
+    ("referees = [3]", "第1项应为加引号的文字，实际为 3"),
+    ("arbitration = 5", '应为加引号的文字列表，如 ["主任：王发虎", "副主任：李秀英"]，实际为 5'),
+])
+def test_a_bad_officials_list_is_an_issue_naming_its_key(text, said):
+    with pytest.raises(event_file.EventError) as caught:
+        event_file.parse(with_officials(f"[officials]\n{text}\n"), source=EVENT_FILE)
+    (issue,) = caught.value.issues
+    assert issue.setting == ("officials", text.split(" ")[0]) and said in issue.detail
+
+
+@pytest.mark.parametrize("key", ["checkin_time", "awards_time"])
+def test_a_timetable_time_is_checked_as_start_time_is(key):
+    text = event_file.default_text().replace(f'{key} = "8:00"', f'{key} = ""').replace(f'{key} = ""', f'{key} = "上午八点"')
+    with pytest.raises(event_file.EventError) as caught:
+        event_file.parse(text, source=EVENT_FILE)
+    (issue,) = caught.value.issues
+    assert issue.setting == ("event", key) and '应为时:分，如 "8:30"' in issue.detail
+
+
+def test_the_settings_form_takes_officials_one_a_line(tmp_path: Path):
+    (tmp_path / EVENT_FILE).write_text(with_officials(), encoding="utf-8")
+    form = settings.read_settings(tmp_path)
+    assert form.field("officials.committee").value == "主任：王发虎\n副主任：李秀英"
+    settings.save_settings(tmp_path, {"officials.chief_referee": "裁判长：陈立新\n\n", "officials.committee": ""},
+                           form.fingerprint)
+    data = tomllib.loads((tmp_path / EVENT_FILE).read_text(encoding="utf-8"))
+    assert data["officials"]["chief_referee"] == ["裁判长：陈立新"] and data["officials"]["committee"] == []
+    form = settings.read_settings(tmp_path)
+    same = settings.save_settings(tmp_path, {"officials.referees": "裁判员：赵振华\r\n记分员：周玉梅\r\n"},
+                                  form.fingerprint)
+    assert same.changed == () and same.backup is None  # as a browser sends the same list back
+
+
+# --- the booklets of a whole event, at 5, 13 and 128 teams ---
+
+
+def booklet_facts(folder: Path) -> dict[str, tuple[bytes, list[str]]]:
+    """Each booklet's bytes and its pages' text (one extraction each)."""
+    from tests.pdfcheck import page_texts
+
+    out = {}
+    for name in (PROGRAMME, RESULTS_BOOK):
+        data = (folder / name).read_bytes()
+        out[name] = (data, page_texts(data))
+    return out
+
+
+@pytest.fixture(scope="module", params=[5, 13, 128])
+def event(request, tmp_path_factory):
+    """A finished demo event (every booklet written: the 秩序册 with round 1 drawn, the 成绩册) and its booklets."""
+    from shuangsheng.usecases.demo import make_demo
+
+    folder = tmp_path_factory.mktemp(f"booklets{request.param}")
+    made = make_demo(folder, teams=request.param, seed=2026)
+    return request.param, folder, made, booklet_facts(folder)
+
+
+def contents(data: bytes) -> list[tuple[str, int]]:
+    """The 目录's entries as printed: (title, page), read line by line from its page (the second)."""
+    import io
+    import re
+
+    import pypdf
+
+    lines = [line.strip() for line in pypdf.PdfReader(io.BytesIO(data)).pages[1].extract_text().splitlines()]
+    lines = lines[lines.index("目录") + 1:]
+    out = []
+    for text, after in zip(lines, lines[1:], strict=False):
+        if re.fullmatch(r"\d+", after) and not re.fullmatch(r"\d+", text):
+            out.append((text.replace(" ", ""), int(after)))
+    return out
+
+
+def test_the_contents_name_the_pages_their_parts_start_on(event):
+    teams, _, made, books = event
+    for name, (data, texts) in books.items():
+        entries = contents(data)
+        assert len(entries) >= 5, (name, entries)
+        for title, page in entries:
+            assert title in texts[page - 1], (name, title, page)
+        assert [page for _, page in entries] == sorted(page for _, page in entries), name
+    programme, results = (books[n][0] for n in (PROGRAMME, RESULTS_BOOK))
+    assert [t for t, _ in contents(programme)] == ["竞赛规程", "组织机构与裁判人员", "参赛名单", "竞赛日程", "第1轮对阵", "签到表"]
+    titles = [t for t, _ in contents(results)]
+    assert titles[:2] == ["获奖名单", "各轮成绩"] and titles[-3:] == ["晋级图", "荣誉证书名单", "组织机构与裁判人员"]
+    assert len(titles) == 5 + max(1, (teams - 1).bit_length()) and all(t.startswith("第") for t in titles[2:-3])
+
+
+def test_every_page_after_the_cover_is_numbered_under_a_running_head(event):
+    _, _, _, books = event
+    for name, (_, texts) in books.items():
+        assert "第1页" not in texts[0] and name.removesuffix(".pdf") in texts[0]  # the cover
+        for number, text in enumerate(texts[1:], start=2):
+            assert f"第{number}页共{len(texts)}页" in text, (name, number)
+            assert text.startswith(f"离退休教职工双升级（双扣）比赛{name.removesuffix('.pdf')}"), (name, number)
+
+
+def test_the_programme_holds_the_notice_s_facts_every_team_and_the_first_draw(event):
+    teams, folder, _, books = event
+    from shuangsheng.knockout.teams import id_digits
+    from shuangsheng.storage.event import load
+    from shuangsheng.storage.workbook import read_teams
+
+    texts = books[PROGRAMME][1]
+    whole = "".join(texts)
+    facts = load(folder)
+    for fact in (facts.title, facts.venue.replace(" ", ""), facts.date, facts.organiser, "附件：双升级（双扣）比赛规则",
+                 "第1轮对阵表", "签到表", "组委会：", "仲裁委员会："):
+        assert fact in whole, fact
+    listed = read_teams(folder / "teams.xlsx")
+    digits = id_digits(t.id for t in listed)
+    entries = dict(contents(books[PROGRAMME][0]))
+    first, after = entries["参赛名单"], entries["竞赛日程"]
+    entry_text = "".join(texts[first - 1:after - 1])
+    for team in listed:
+        assert f"{int(team.id):0{digits}d}{team.players[0]}{team.players[1]}" in entry_text, team.id
+    timetable = texts[after - 1]
+    assert "报到" in timetable and "8:00" in timetable and "8:30–9:30" in timetable and "颁奖" in timetable
+
+
+def test_the_results_book_holds_every_round_and_the_prizes(event):
+    teams, folder, _, books = event
+    from shuangsheng.usecases.awards import awards
+
+    whole = "".join(books[RESULTS_BOOK][1])
+    placings, state = awards(folder)
+    for sheet in state.rounds:
+        assert f"第{sheet.round.number}轮" in whole
+    assert "一等奖" in whole and f"{placings.first}" in whole and "下一步" not in whole
+    assert "2026-001" in whole and "证书编号" in whole
+    # a field too large for the turned page at 10 pt: the bracket in two parts, both at 10 pt or more
+    assert ("晋级图分两部分印" in whole) is (teams == 128)
+
+
+def test_the_booklets_are_typeset_by_the_house_rules(event):
+    """No letter-spacing, no unit broken, nothing below 10 pt outside the turned bracket; checked at 13 teams."""
+    teams, _, _, books = event
+    if teams != 13:
+        pytest.skip("checked once, on the 13-team event")
+    import io
+
+    import pdfplumber
+
+    from tests.pdfcheck import assert_fonts_embedded, letter_spaced, line_texts
+    from tests.test_papers_typeset import bad_joins
+
+    for name, (data, _) in books.items():
+        assert_fonts_embedded(data)
+        entries = dict(contents(data))
+        turned = {f"p{n}:" for n in range(entries.get("晋级图", 0), entries.get("荣誉证书名单", 0))}  # read across
+        assert not [line for line in letter_spaced(data) if line.split(" ")[0] not in turned], name
+        assert not bad_joins(line_texts(data)), name
+        with pdfplumber.open(io.BytesIO(data)) as pdf:  # the turned chart's characters are not upright
+            assert min(ch["size"] for page in pdf.pages for ch in page.chars if ch["upright"] and ch["text"].strip()) >= 10
+
+
+def test_officials_left_empty_are_ruled_lines_and_filled_are_printed(tmp_path):
+    from dataclasses import replace
+
+    from shuangsheng.render.materials.programme import programme_pdf
+    from tests.events import team_list
+    from tests.pdfcheck import text_of
+
+    teams = [replace(t, unit="一分会" if k % 2 else "二分会") for k, t in enumerate(team_list(5))]
+    empty = event_file.default_event()
+    filled = event_file.parse(with_officials(), source=EVENT_FILE)
+    blank, named = (text_of(programme_pdf(e, teams)) for e in (empty, filled))
+    for name in ("主任：王发虎", "副主任：李秀英", "主任：张建华", "裁判员：赵振华", "记分员：周玉梅"):
+        assert name in named and name not in blank
+    assert "按单位：" in named and "一分会01张1甲、李1乙" not in named  # 01 is in 二分会
+    assert "二分会01张1甲、李1乙" in named and "一分会02张2甲、李2乙" in named
+
+
+def test_the_programme_is_rewritten_when_round_1_is_drawn_unless_a_person_edited_it(tmp_path):
+    from typer.testing import CliRunner
+
+    from shuangsheng.cli import app
+    from tests.events import new_event
+    from tests.pdfcheck import text_of
+
+    runner = CliRunner()
+    for folder, edited in ((tmp_path / "a", False), (tmp_path / "b", True)):
+        new_event(folder, 6)
+        assert runner.invoke(app, ["materials", str(folder)]).exit_code == 0
+        before = (folder / PROGRAMME).read_bytes()
+        assert "第1轮对阵表" not in text_of(before)
+        if edited:
+            (folder / PROGRAMME).write_bytes(before + b"%edited\n")
+        result = runner.invoke(app, ["draw", str(folder), "--seed", "123456"])
+        assert result.exit_code == 0, result.output
+        after = (folder / PROGRAMME).read_bytes()
+        if edited:
+            assert after == before + b"%edited\n" and "秩序册.pdf 有人改过，这次没有重写" in result.output
+        else:
+            assert "第1轮对阵表" in text_of(after) and "张1甲" in text_of(after)
