@@ -520,16 +520,16 @@ def _draw_entry(canvas: Canvas, m: _Chart, slot: Slot, entry: Entry, x: float, m
     text = m.label(entry.team)
     size = m.size
     won = entry.won and slot.kind is SlotKind.MATCH
-    width = m.fonts.width(text, size, team_members(entry.team))
+    width = m.fonts.width(text, size, team_members(entry.team, m.digits))
     if width > m.label_w:  # a long name: smaller, down to MIN_SIZE, then narrower letters at that size
         size = max(MIN_SIZE, size * m.label_w / width)
-    condense = min(1.0, m.label_w / m.fonts.width(text, size, team_members(entry.team)))
+    condense = min(1.0, m.label_w / m.fonts.width(text, size, team_members(entry.team, m.digits)))
     if won:
         m.fonts.draw(canvas, x + m.pad * 0.7, middle - m.size * MARK_SCALE * 0.36, WINNER_MARK, m.size * MARK_SCALE)
     canvas.saveState()
     canvas.translate(x + m.pad * 0.7 + m.mark_w, middle - size * 0.36)
     canvas.scale(condense, 1)
-    m.fonts.draw(canvas, 0, 0, text, size, who=team_members(entry.team), bold=won)
+    m.fonts.draw(canvas, 0, 0, text, size, who=team_members(entry.team, m.digits), bold=won)
     canvas.restoreState()
     note = entry_note(slot, entry)
     if note:
