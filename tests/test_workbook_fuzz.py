@@ -45,10 +45,12 @@ VALUES = st.one_of(
 def set_value(ws, row: int, column: int, value: object) -> None:
     if type(ws.cell(row, column)).__name__ == "MergedCell":  # inside a merged range: nobody can type there
         return
+    cell = ws.cell(row, column)
+    before = cell.value
     try:
-        ws.cell(row, column, value)
+        cell.value = value
     except (ValueError, TypeError, IllegalCharacterError):  # what openpyxl refuses, no spreadsheet program can type
-        return
+        cell.value = before  # openpyxl marks the cell text before it refuses: a number left marked so cannot be saved
 
 
 @st.composite
