@@ -252,3 +252,25 @@ def test_the_turned_bracket_is_never_set_below_10_pt(event):
         sizes = {round(ch["x1"] - ch["x0"], 2) for page in pdf.pages for ch in page.chars
                  if not ch["upright"] and ch["text"].strip() and "\u4e00" <= ch["text"] <= "\u9fff"}
     assert sizes and min(sizes) >= 10
+
+
+def test_the_results_book_s_rounds_name_who_played_them_and_round_1_s_check_in(tmp_path):
+    """The 成绩册's rounds as they were played: a player replaced from round 2 still named in round 1 (as the 第1轮成绩
+    posted that day), round 1 with the pairs 弃权 at check-in and the reserves who came in."""
+    from shuangsheng.usecases.awards import rounds_results
+    from shuangsheng.usecases.folder import open_folder
+    from tests.events import fill
+    from tests.helpers import cli
+    from tests.test_checkin import checkin_event
+
+    folder = checkin_event(tmp_path / "e")
+    cli("checkin", folder, "--arrived", "01,02,03,04,08", "--absent", "05,06", "--close")
+    cli("draw", folder, "--seed", 21)
+    fill(folder, 1)
+    cli("score", folder)
+    cli("replace", folder, "--team", "01", "--out", "乙1", "--in", "替补王", "--reason", "生病", "--round", 2)
+    cli("draw", folder, "--seed", 5)
+    first, second = rounds_results(open_folder(folder))
+    assert first.field is not None and first.field.absent == ("05", "06") and first.field.reserves_in == ("08",)
+    assert second.field is None
+    assert first.teams["01"].players == ("甲1", "乙1") and second.teams["01"].players == ("甲1", "替补王")
