@@ -274,3 +274,27 @@ def test_the_results_book_s_rounds_name_who_played_them_and_round_1_s_check_in(t
     assert first.field is not None and first.field.absent == ("05", "06") and first.field.reserves_in == ("08",)
     assert second.field is None
     assert first.teams["01"].players == ("甲1", "乙1") and second.teams["01"].players == ("甲1", "替补王")
+
+
+def test_a_timetable_out_of_order_is_said_when_the_programme_is_printed(tmp_path):
+    """报到 after the start, or the prize-giving before the last round ends as the timetable counts it, would be
+    printed as a contradiction in the 秩序册: `materials` says which key to change."""
+    from shuangsheng.render.materials.programme import timetable, timetable_problems
+    from tests.events import new_event
+    from tests.helpers import cli
+
+    event = event_file.default_event()
+    assert timetable_problems(event, 17) == []
+    late = event_file.parse(event_file.default_text().replace('checkin_time = "8:00"', 'checkin_time = "9:00"')
+                            .replace('awards_time = ""', 'awards_time = "11:30"'), source=EVENT_FILE)
+    assert timetable(late, 7)[-2:] == [("10:50–11:50", "第3轮（决赛）"), ("11:30", "颁奖")]
+    checkin, awards = timetable_problems(late, 7)
+    assert "报到时间 9:00（event.toml 的 checkin_time）晚于开始时间 8:30" in checkin
+    assert "颁奖时间 11:30（event.toml 的 awards_time）早于日程上第3轮（决赛）结束的时间 11:50" in awards
+    assert timetable_problems(late, 4)[1:] == []  # two rounds: over at 10:40
+    folder = new_event(tmp_path / "e", 8)
+    toml = folder / EVENT_FILE
+    toml.write_text(toml.read_text(encoding="utf-8").replace('awards_time = ""', 'awards_time = "10:00"'),
+                    encoding="utf-8")
+    out = cli("materials", folder).output
+    assert "颁奖时间 10:00（event.toml 的 awards_time）早于日程上第3轮（决赛）结束的时间 11:50" in out

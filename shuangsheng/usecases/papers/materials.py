@@ -19,7 +19,7 @@ from shuangsheng.render.materials.documents import (
     souvenir_pdf,
 )
 from shuangsheng.render.materials.fonts import FontSet, choose_fonts
-from shuangsheng.render.materials.programme import FirstDraw, programme_pdf
+from shuangsheng.render.materials.programme import FirstDraw, field_size, programme_pdf, timetable_problems
 from shuangsheng.storage.event import Event
 from shuangsheng.storage.files import OutputExists, Written
 from shuangsheng.storage.ledger.connection import Ledger
@@ -76,10 +76,13 @@ def build_all(
         SIGNOFF: signoff_pdf(event, **common),
         SIGNIN: signin_pdf(event, teams, **common),
     }
+    said: list[str] = []
     if teams:
-        documents[PROGRAMME] = programme_pdf(event, teams, first=first_draw(folder), **common)
+        first = first_draw(folder)
+        documents[PROGRAMME] = programme_pdf(event, teams, first=first, **common)
+        said = timetable_problems(event, field_size(teams, first))
     written = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
-    return Written(written, fonts.warnings, note=fonts.description)  # the font used
+    return Written(written, (*fonts.warnings, *said), note=fonts.description)  # the font used
 
 
 def first_draw(folder: Path) -> FirstDraw | None:
@@ -109,4 +112,4 @@ def write_programme(folder: Path, event: Event, teams: Sequence[Team], first: Fi
         return (), (f"{PROGRAMME} 有人改过，这次没有重写；要印上第1轮对阵，请再运行一次“打印材料”（命令行加 --force）",)
     data = programme_pdf(event, teams, first=first, fonts=fonts, template_dir=folder / TEMPLATES_DIR,
                          invariant=invariant)
-    return (write_generated(path, data, force=force),), ()
+    return (write_generated(path, data, force=force),), tuple(timetable_problems(event, field_size(teams, first)))
