@@ -232,7 +232,7 @@ def test_the_programme_is_rewritten_when_round_1_is_drawn_unless_a_person_edited
         assert result.exit_code == 0, result.output
         after = (folder / PROGRAMME).read_bytes()
         if edited:
-            assert after == before + b"%edited\n" and "秩序册.pdf 有人改过，这次没有重写" in result.output
+            assert after == before + b"%edited\n" and "秩序册.pdf 和上次生成的不一样（可能有人改过），这次没有重写" in result.output
         else:
             assert "第1轮对阵表" in text_of(after) and "张1甲" in text_of(after)
 
@@ -298,3 +298,18 @@ def test_a_timetable_out_of_order_is_said_when_the_programme_is_printed(tmp_path
                     encoding="utf-8")
     out = cli("materials", folder).output
     assert "颁奖时间 10:00（event.toml 的 awards_time）早于日程上第3轮（决赛）结束的时间 11:50" in out
+
+
+def test_the_console_s_draw_says_an_edited_programme_was_kept(tmp_path):
+    """The console's 抽签 says what `draw` says of its papers: the 秩序册 kept because a person changed it."""
+    from shuangsheng.hall.console_work import draw_work
+    from tests.events import new_event
+    from tests.helpers import cli
+
+    folder = new_event(tmp_path / "e", 4)
+    cli("materials", folder)
+    kept = (folder / PROGRAMME).read_bytes() + b"%edited\n"
+    (folder / PROGRAMME).write_bytes(kept)
+    done = draw_work(folder, seed=5, lots={}, number=1)(lambda step: None)
+    assert done.ok and any(f"{PROGRAMME} 和上次生成的不一样（可能有人改过），这次没有重写" in line for line in done.lines)
+    assert (folder / PROGRAMME).read_bytes() == kept

@@ -109,7 +109,8 @@ def write_programme(folder: Path, event: Event, teams: Sequence[Team], first: Fi
     try:
         check_regenerable(path, force=force)
     except OutputExists:
-        return (), (f"{PROGRAMME} 有人改过，这次没有重写；要印上第1轮对阵，请再运行一次“打印材料”（命令行加 --force）",)
+        return (), (f"{PROGRAMME} 和上次生成的不一样（可能有人改过），这次没有重写；要印上第1轮对阵，请再运行一次“打印材料”"
+                        "（命令行加 --force）",)
     data = programme_pdf(event, teams, first=first, fonts=fonts, template_dir=folder / TEMPLATES_DIR,
                          invariant=invariant)
     return (write_generated(path, data, force=force),), tuple(timetable_problems(event, field_size(teams, first)))
