@@ -313,3 +313,36 @@ def test_the_console_s_draw_says_an_edited_programme_was_kept(tmp_path):
     done = draw_work(folder, seed=5, lots={}, number=1)(lambda step: None)
     assert done.ok and any(f"{PROGRAMME} 和上次生成的不一样（可能有人改过），这次没有重写" in line for line in done.lines)
     assert (folder / PROGRAMME).read_bytes() == kept
+
+
+def test_a_programme_that_cannot_be_written_does_not_stop_round_1_s_draw(tmp_path, monkeypatch):
+    """The 秩序册 open in a PDF reader (Windows refuses the write) when round 1 is drawn: the round's own papers are
+    written and the draw completed; a line says the 秩序册 was not rewritten and why."""
+    import errno
+
+    from shuangsheng.storage.files import CannotWrite
+    from shuangsheng.usecases.draw import draw_next
+    from shuangsheng.usecases.papers import materials
+    from shuangsheng.usecases.papers.draw import write_draw_papers
+    from tests.events import new_event
+    from tests.helpers import cli
+
+    folder = new_event(tmp_path / "e", 4)
+    cli("materials", folder)
+    before = (folder / PROGRAMME).read_bytes()
+    real = materials.write_generated
+
+    def refusing(path: Path, data: bytes, *, force: bool) -> Path:
+        if path.name == PROGRAMME:
+            raise CannotWrite(path, PermissionError(errno.EACCES, "Permission denied"))
+        return real(path, data, force=force)
+
+    monkeypatch.setattr(materials, "write_generated", refusing)
+    report = draw_next(folder, seed=5, papers=lambda drawn: write_draw_papers(drawn))
+    assert report.papers_problems == () and report.papers is not None
+    assert any(f"{PROGRAMME} 没有重写" in line and "无法写入" in line for line in report.papers.warnings)
+    assert (folder / PROGRAMME).read_bytes() == before and (folder / "第1轮对阵表.pdf").exists()
+    from shuangsheng.storage.ledger.connection import Ledger
+
+    with Ledger.open(folder) as book:
+        assert book.draws()[1].done

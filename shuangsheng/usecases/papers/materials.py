@@ -37,6 +37,7 @@ from shuangsheng.storage.names import (
     TEMPLATES_DIR,
 )
 from shuangsheng.usecases.papers import PrintOptions
+from shuangsheng.vocabulary.errors import UserError
 
 
 def build_all(
@@ -102,7 +103,8 @@ def write_programme(folder: Path, event: Event, teams: Sequence[Team], first: Fi
                     force: bool = False, invariant: bool = False) -> tuple[tuple[Path, ...], tuple[str, ...]]:
     """The 秩序册 printed by `materials` again once round 1 is drawn (by `draw`, with its papers): rewritten unless
     a person edited it (then kept, and a line says so), or with `force`; none is made where `materials` made none.
-    (written, what to tell)."""
+    It is no round paper: one that cannot be made or written now (open in a PDF reader, its template mistyped) is
+    said in a line, and the draw goes on. (written, what to tell)."""
     path = folder / PROGRAMME
     if not path.exists():
         return (), ()
@@ -111,6 +113,11 @@ def write_programme(folder: Path, event: Event, teams: Sequence[Team], first: Fi
     except OutputExists:
         return (), (f"{PROGRAMME} 和上次生成的不一样（可能有人改过），这次没有重写；要印上第1轮对阵，请再运行一次“打印材料”"
                         "（命令行加 --force）",)
-    data = programme_pdf(event, teams, first=first, fonts=fonts, template_dir=folder / TEMPLATES_DIR,
-                         invariant=invariant)
-    return (write_generated(path, data, force=force),), tuple(timetable_problems(event, field_size(teams, first)))
+    try:
+        data = programme_pdf(event, teams, first=first, fonts=fonts, template_dir=folder / TEMPLATES_DIR,
+                             invariant=invariant)
+        written = write_generated(path, data, force=force)
+    except UserError as exc:
+        return (), (f"{PROGRAMME} 没有重写（第1轮对阵没有印进去）：{'；'.join(map(str, exc.messages))}；"
+                    "解决后再运行一次“打印材料”",)
+    return (written,), tuple(timetable_problems(event, field_size(teams, first)))
