@@ -346,3 +346,14 @@ def test_a_programme_that_cannot_be_written_does_not_stop_round_1_s_draw(tmp_pat
 
     with Ledger.open(folder) as book:
         assert book.draws()[1].done
+
+
+def test_the_line_announcing_the_points_table_stays_with_the_table():
+    """比赛规则 (and the 秩序册's 竞赛规程): the box ending "本次比赛执行的对照如下表：" fell at a page's foot, the table
+    on the next page; it goes over with the table."""
+    from shuangsheng.render.materials.documents import rules_pdf
+    from tests.pdfcheck import page_texts
+
+    texts = page_texts(rules_pdf(event_file.default_event()))
+    (page,) = [text for text in texts if "如下表：" in text]
+    assert "台下方得分" in page.split("如下表：", 1)[1]
