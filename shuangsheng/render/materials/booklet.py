@@ -234,8 +234,8 @@ def _toc_line(flow: Flow, text: str, number: str, size: float, *, indent: float)
 
 
 def officials_part(flow: Flow, officials: Officials, args: tuple[str, ...]) -> Part:
-    """组织机构与裁判人员: each list of event.toml's [officials] under its label, one person a line ("职务：姓名"),
-    two to a line where they are short; a list left empty as ruled lines to write in."""
+    """组织机构与裁判人员: each list of event.toml's [officials] under its label, one person a line ("职务：姓名",
+    a long one broken over two by the house rules); a list left empty as ruled lines to write in."""
     labels = [*(a.strip() for a in args[1:5]), *OFFICIAL_LABELS[len(args[1:5]):]]
     pieces: list[Piece] = []
     for label, (_, names), blanks in zip(labels, officials.groups, BLANK_LINES, strict=True):
