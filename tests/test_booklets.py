@@ -357,3 +357,21 @@ def test_the_line_announcing_the_points_table_stays_with_the_table():
     texts = page_texts(rules_pdf(event_file.default_event()))
     (page,) = [text for text in texts if "如下表：" in text]
     assert "台下方得分" in page.split("如下表：", 1)[1]
+
+
+def test_an_edited_programme_is_kept_and_does_not_stop_the_other_materials(tmp_path):
+    """A 秩序册 a person changed (a logo added) is kept by `materials` as by `draw`, with a line saying so; the other
+    materials are printed again (the console's 打印材料, which cannot force, was stuck on it); --force prints it again."""
+    from tests.events import new_event
+    from tests.helpers import cli
+
+    folder = new_event(tmp_path / "e", 4)
+    cli("materials", folder)
+    kept = (folder / PROGRAMME).read_bytes() + b"%edited\n"
+    (folder / PROGRAMME).write_bytes(kept)
+    signin = (folder / "签到表.pdf").stat().st_mtime_ns
+    out = cli("materials", folder).output
+    assert f"{PROGRAMME} 和上次生成的不一样（可能有人改过），这次没有重写" in out
+    assert (folder / PROGRAMME).read_bytes() == kept and (folder / "签到表.pdf").stat().st_mtime_ns != signin
+    cli("materials", folder, "--force")
+    assert (folder / PROGRAMME).read_bytes() != kept

@@ -51,14 +51,14 @@ def build_all(
     invariant: bool = False,
 ) -> Written:
     """Write the seven documents (and the 秩序册 once there are teams) into the event folder, replacing those we
-    wrote last time; if a person changed one (or it was never ours), write none of them unless `force`.
+    wrote last time; if a person changed one of the seven (or it was never ours), write none of them unless
+    `force`. A 秩序册 a person changed (a logo added) is kept unless `force`, and a line says so: it stops nothing.
 
     `font` (--font) wins over `[print] font`; `lots` defaults to the number of teams drawn (the 候补 pairs are
     not: they are on the 报名表 and the 纪念品 sheet, never in round 1's lots).
     """
-    paths = [folder / name for name in (*MATERIALS, *((PROGRAMME,) if teams else ()))]
-    for path in paths:
-        check_regenerable(path, force=force)  # all refused before any is written
+    for name in MATERIALS:
+        check_regenerable(folder / name, force=force)  # all refused before any is written
     fonts = choose_fonts(font, event.print.font)
     template_dir = folder / TEMPLATES_DIR
     teams = tuple(teams or ())
@@ -77,13 +77,34 @@ def build_all(
         SIGNOFF: signoff_pdf(event, **common),
         SIGNIN: signin_pdf(event, teams, **common),
     }
-    said: list[str] = []
-    if teams:
-        first = first_draw(folder)
-        documents[PROGRAMME] = programme_pdf(event, teams, first=first, **common)
-        said = timetable_problems(event, field_size(teams, first))
+    said = _add_programme(folder, event, teams, documents, common, force=force) if teams else []
     written = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
     return Written(written, (*fonts.warnings, *said), note=fonts.description)  # the font used
+
+
+def _add_programme(folder: Path, event: Event, teams: Sequence[Team], documents: dict[str, bytes],
+                   common: PrintOptions, *, force: bool) -> list[str]:
+    """The 秩序册 added to `documents`, and what its timetable would print out of order, said; one a person
+    changed is kept unless `force`, and a line says so."""
+    if _edited(folder / PROGRAMME, force=force):
+        return [kept_programme()]
+    first = first_draw(folder)
+    documents[PROGRAMME] = programme_pdf(event, teams, first=first, **common)
+    return timetable_problems(event, field_size(teams, first))
+
+
+def _edited(path: Path, *, force: bool) -> bool:
+    try:
+        check_regenerable(path, force=force)
+    except OutputExists:
+        return True
+    return False
+
+
+def kept_programme(what: str = "") -> str:
+    """The line saying a 秩序册 a person changed was kept (`what`: what it misses, as "要印上第1轮对阵")."""
+    return (f"{PROGRAMME} 和上次生成的不一样（可能有人改过），这次没有重写；{what or '要重新生成'}，请把它改名或移走后"
+            "再打印一次材料（命令行也可以加 --force）")
 
 
 def first_draw(folder: Path) -> FirstDraw | None:
@@ -108,11 +129,8 @@ def write_programme(folder: Path, event: Event, teams: Sequence[Team], first: Fi
     path = folder / PROGRAMME
     if not path.exists():
         return (), ()
-    try:
-        check_regenerable(path, force=force)
-    except OutputExists:
-        return (), (f"{PROGRAMME} 和上次生成的不一样（可能有人改过），这次没有重写；要印上第1轮对阵，请再运行一次“打印材料”"
-                        "（命令行加 --force）",)
+    if _edited(path, force=force):
+        return (), (kept_programme("要印上第1轮对阵"),)
     try:
         data = programme_pdf(event, teams, first=first, fonts=fonts, template_dir=folder / TEMPLATES_DIR,
                              invariant=invariant)
