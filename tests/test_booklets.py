@@ -375,3 +375,23 @@ def test_an_edited_programme_is_kept_and_does_not_stop_the_other_materials(tmp_p
     assert (folder / PROGRAMME).read_bytes() == kept and (folder / "签到表.pdf").stat().st_mtime_ns != signin
     cli("materials", folder, "--force")
     assert (folder / PROGRAMME).read_bytes() != kept
+
+
+def test_an_edited_results_book_is_kept_and_does_not_stop_the_awards(tmp_path):
+    """A 成绩册 a person changed is kept by `awards`, with a line saying so; the 成绩公告, the certificates and the
+    picture are printed as before (the edited booklet failed the command half-way, and the console's 颁奖 for
+    good)."""
+    from tests.events import finished
+    from tests.helpers import cli
+
+    folder = tmp_path / "e"
+    finished(folder, teams=4)
+    cli("awards", folder)
+    kept = (folder / RESULTS_BOOK).read_bytes() + b"%edited\n"
+    (folder / RESULTS_BOOK).write_bytes(kept)
+    (folder / "成绩公告.png").unlink()
+    out = cli("awards", folder).output
+    assert f"{RESULTS_BOOK} 和上次生成的不一样（可能有人改过），这次没有重写" in out
+    assert (folder / RESULTS_BOOK).read_bytes() == kept and (folder / "成绩公告.png").exists()
+    cli("awards", folder, "--force")
+    assert (folder / RESULTS_BOOK).read_bytes() != kept

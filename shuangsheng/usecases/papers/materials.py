@@ -21,7 +21,7 @@ from shuangsheng.render.materials.documents import (
 from shuangsheng.render.materials.fonts import FontSet, choose_fonts
 from shuangsheng.render.materials.programme import FirstDraw, field_size, programme_pdf, timetable_problems
 from shuangsheng.storage.event import Event
-from shuangsheng.storage.files import OutputExists, Written
+from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.generated import check_regenerable, write_generated
 from shuangsheng.storage.names import (
@@ -36,7 +36,7 @@ from shuangsheng.storage.names import (
     SOUVENIR,
     TEMPLATES_DIR,
 )
-from shuangsheng.usecases.papers import PrintOptions
+from shuangsheng.usecases.papers import PrintOptions, edited, kept_line
 from shuangsheng.vocabulary.errors import UserError
 
 
@@ -86,25 +86,11 @@ def _add_programme(folder: Path, event: Event, teams: Sequence[Team], documents:
                    common: PrintOptions, *, force: bool) -> list[str]:
     """The 秩序册 added to `documents`, and what its timetable would print out of order, said; one a person
     changed is kept unless `force`, and a line says so."""
-    if _edited(folder / PROGRAMME, force=force):
-        return [kept_programme()]
+    if edited(folder / PROGRAMME, force=force):
+        return [kept_line(PROGRAMME)]
     first = first_draw(folder)
     documents[PROGRAMME] = programme_pdf(event, teams, first=first, **common)
     return timetable_problems(event, field_size(teams, first))
-
-
-def _edited(path: Path, *, force: bool) -> bool:
-    try:
-        check_regenerable(path, force=force)
-    except OutputExists:
-        return True
-    return False
-
-
-def kept_programme(what: str = "") -> str:
-    """The line saying a 秩序册 a person changed was kept (`what`: what it misses, as "要印上第1轮对阵")."""
-    return (f"{PROGRAMME} 和上次生成的不一样（可能有人改过），这次没有重写；{what or '要重新生成'}，请把它改名或移走后"
-            "再打印一次材料（命令行也可以加 --force）")
 
 
 def first_draw(folder: Path) -> FirstDraw | None:
@@ -129,8 +115,8 @@ def write_programme(folder: Path, event: Event, teams: Sequence[Team], first: Fi
     path = folder / PROGRAMME
     if not path.exists():
         return (), ()
-    if _edited(path, force=force):
-        return (), (kept_programme("要印上第1轮对阵"),)
+    if edited(path, force=force):
+        return (), (kept_line(PROGRAMME, what="要印上第1轮对阵"),)
     try:
         data = programme_pdf(event, teams, first=first, fonts=fonts, template_dir=folder / TEMPLATES_DIR,
                              invariant=invariant)
