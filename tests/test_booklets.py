@@ -292,6 +292,10 @@ def test_a_timetable_out_of_order_is_said_when_the_programme_is_printed(tmp_path
     assert "报到时间 9:00（event.toml 的 checkin_time）晚于开始时间 8:30" in checkin
     assert "颁奖时间 11:30（event.toml 的 awards_time）早于日程上第3轮（决赛）结束的时间 11:50" in awards
     assert timetable_problems(late, 4)[1:] == []  # two rounds: over at 10:40
+    long = event_file.parse(event_file.default_text().replace("match_minutes = 60", "match_minutes = 150"),
+                            source=EVENT_FILE)
+    (night,) = timetable_problems(long, 128)
+    assert "按每场 150 分钟、两轮之间休息 10 分钟，第7轮（决赛）要排到午夜以后" in night
     folder = new_event(tmp_path / "e", 8)
     toml = folder / EVENT_FILE
     toml.write_text(toml.read_text(encoding="utf-8").replace('awards_time = ""', 'awards_time = "10:00"'),

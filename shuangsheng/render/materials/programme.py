@@ -123,15 +123,18 @@ def _rounds(event: Event, size: int) -> list[tuple[dt.datetime, dt.datetime, str
 
 
 def timetable_problems(event: Event, size: int) -> list[str]:
-    """What the timetable would print out of order, said to the organiser: 报到 after the start, the prize-giving
-    before the last round ends (as the timetable counts it)."""
+    """What the timetable would print out of order, said to the organiser: 报到 after the start, the rounds past
+    midnight, the prize-giving before the last round ends (as the timetable counts it)."""
     said = []
     checkin, start, awards = (clock_time(t) for t in (event.checkin_time, event.start_time, event.awards_time))
     if checkin is not None and start is not None and checkin > start:
         said.append(f"秩序册的竞赛日程：报到时间 {event.checkin_time}（event.toml 的 checkin_time）晚于开始时间 "
                     f"{event.start_time}；请改好后再打印一次材料")
     rounds = _rounds(event, size)
-    if awards is not None and rounds and awards < rounds[-1][1].time():
+    if rounds and rounds[-1][1].date() > rounds[0][0].date():
+        said.append(f"秩序册的竞赛日程：按每场 {event.rules.match_minutes} 分钟、两轮之间休息 {event.round_gap_minutes} 分钟，"
+                    f"{rounds[-1][2]}要排到午夜以后；请检查 [rules] match_minutes 和 [event] round_gap_minutes")
+    elif awards is not None and rounds and awards < rounds[-1][1].time():
         said.append(f"秩序册的竞赛日程：颁奖时间 {event.awards_time}（event.toml 的 awards_time）早于日程上"
                     f"{rounds[-1][2]}结束的时间 {_clock(rounds[-1][1])}；请改 awards_time（留空则印“决赛结束后”）"
                     "或 round_gap_minutes 后再打印一次材料")
