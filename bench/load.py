@@ -46,6 +46,26 @@ HOST = "127.0.0.1"
 LOOPBACK_RANGE = sys.platform.startswith("linux")  # 127.0.0.2 … can be sent from (macOS and Windows: only .1)
 TEAMS = 128
 CLIENTS_PER_TABLE = 4  # every player's phone: 256 clients for 64 tables
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A hall's size: `teams` drawn into round 1, `per_table` phones at each of its tables."""
+
+    teams: int
+    per_table: int
+
+    @property
+    def clients(self) -> int:
+        return self.teams // 2 * self.per_table
+
+
+SHAPES = {
+    "load": Shape(TEAMS, CLIENTS_PER_TABLE),  # issue 20: 64 tables, four phones each
+    # issue 33: 128 tables, three phones each: 384 clients from 384 addresses, within the 512 connections of serve
+    # beside the TV
+    "load256": Shape(256, 3),
+}
 SOCKET_SECONDS = 30.0  # every client socket: connect, send, answer
 START_SECONDS = 60.0  # a server has this long to say its port
 RUN_SECONDS = 300.0  # one run (product or floor) is stopped after this, whatever its state
@@ -168,11 +188,12 @@ class Event:
     tables: tuple[Table, ...]
 
 
-def build_event(work: Path, run: Callable[[list[str]], object], cli: list[str], python: str) -> Event:
-    """`init`, 128 teams typed, `draw` (round 1), then each table's code and a simulated match of 8-12 hands."""
+def build_event(work: Path, run: Callable[[list[str]], object], cli: list[str], python: str,
+                teams: int = TEAMS) -> Event:
+    """`init`, `teams` teams typed, `draw` (round 1), then each table's code and a simulated match of 8-12 hands."""
     folder = work / "hall"
     run([*cli, "init", str(folder)])
-    run([python, "-c", SETUP, str(folder), "teams", str(TEAMS)])
+    run([python, "-c", SETUP, str(folder), "teams", str(teams)])
     run([*cli, "draw", str(folder), "--seed", "1"])
     out = work / "matches.json"
     run([python, "-c", SETUP, str(folder), "matches", str(out)])
@@ -371,8 +392,8 @@ class Run:
     tv: TvLog | None = None
 
 
-def drive(port: int, event: Event, *, floor: bool) -> Run:
-    """Two clients per table, all tables at once (and the TV unless `floor`); bounded by RUN_SECONDS."""
+def drive(port: int, event: Event, *, floor: bool, per_table: int = CLIENTS_PER_TABLE) -> Run:
+    """`per_table` clients per table, all tables at once (and the TV unless `floor`); bounded by RUN_SECONDS."""
     stop = threading.Event()
     results: list[Tally] = []
     lock = threading.Lock()
@@ -384,9 +405,9 @@ def drive(port: int, event: Event, *, floor: bool) -> Run:
 
     threads = []
     for table in event.tables:
-        together = threading.Barrier(CLIENTS_PER_TABLE, timeout=2 * SOCKET_SECONDS)
+        together = threading.Barrier(per_table, timeout=2 * SOCKET_SECONDS)
         threads += [threading.Thread(target=phone, args=(table, together, own_address(len(threads) + k)), daemon=True)
-                    for k in range(CLIENTS_PER_TABLE)]
+                    for k in range(per_table)]
     tv_log = TvLog()
     watcher = None if floor else threading.Thread(target=tv, args=(port, stop, tv_log), daemon=True)
     start = time.perf_counter()
@@ -460,30 +481,30 @@ class Verdict:
 
 
 def load_budget(work: Path, *, python: str, cli: list[str], root: Path, env: Mapping[str, str],
-                run: Callable[[list[str]], object]) -> list[Verdict | str]:
+                run: Callable[[list[str]], object], shape: Shape = SHAPES["load"]) -> list[Verdict | str]:
     """Build the event, then run the floor and the product by turns (each product run on a fresh copy of the
     drawn event), and say the verdicts (Verdict) and figures (str)."""
     began = time.perf_counter()
-    event = build_event(work, run, cli, python)
-    posts = sum(len(t.steps()) for t in event.tables) * CLIENTS_PER_TABLE
+    event = build_event(work, run, cli, python, shape.teams)
+    posts = sum(len(t.steps()) for t in event.tables) * shape.per_table
     hands = sum(len(t.hands) for t in event.tables)
     out: list[Verdict | str] = [
-        f"      {len(event.tables)} tables, {CLIENTS_PER_TABLE * len(event.tables)} clients, {hands} hands "
+        f"      {len(event.tables)} tables, {shape.per_table * len(event.tables)} clients, {hands} hands "
         f"({posts} POSTs a run); built in {time.perf_counter() - began:.1f} s; {TURNS} runs of each, by turns"]
     floors: list[Run] = []
     products: list[tuple[Event, Run, Path]] = []
     for turn in range(1, TURNS + 1):
         with server_process([python, "-c", FLOOR_SERVER, str(work / f"floor-{turn}.db")], cwd=root, env=env,
                             log=work / f"floor-{turn}.log") as floor:
-            floors.append(drive(floor.port, event, floor=True))
+            floors.append(drive(floor.port, event, floor=True, per_table=shape.per_table))
         copy = replace(event, folder=work / f"hall-{turn}")
         shutil.copytree(event.folder, copy.folder)
         serve_log = work / f"serve-{turn}.log"
         with server_process([*cli, "serve", str(copy.folder), "--port", "0"], cwd=root, env=env,
                             log=serve_log) as serve:
-            products.append((copy, drive(serve.port, copy, floor=False), serve_log))
+            products.append((copy, drive(serve.port, copy, floor=False, per_table=shape.per_table), serve_log))
         out.append(figures(turn, floors[-1], products[-1][1], floor.cpu, serve.cpu))
-    out += verdicts(floors, products)
+    out += verdicts(floors, products, shape.clients)
     out.append(f"      the load part took {time.perf_counter() - began:.1f} s")
     return out
 
@@ -499,7 +520,7 @@ def figures(turn: int, floor: Run, product: Run, floor_cpu: float | None, serve_
             f"({len(tv_log.seconds)} polls {dict(tv_log.statuses)}, {len(tv_log.versions)} versions)")
 
 
-def verdicts(floors: list[Run], products: list[tuple[Event, Run, Path]]) -> list[Verdict]:
+def verdicts(floors: list[Run], products: list[tuple[Event, Run, Path]], clients: int) -> list[Verdict]:
     runs = [*floors, *(run_ for _, run_, _ in products)]
     tvs = [run_.tv or TvLog() for _, run_, _ in products]
     lost = [line for run_ in runs for line in run_.tally.lost] + [line for tv_log in tvs for line in tv_log.lost]
@@ -526,7 +547,7 @@ def verdicts(floors: list[Run], products: list[tuple[Event, Run, Path]]) -> list
         Verdict(not stored, f"event.db: per table the match's hands exactly once, in order, its end, both "
                             f"confirmations ({len(stored)} tables not)" + (f": {stored[:3]}" if stored else "")),
         Verdict(tracebacks == 0, f"serve: no traceback in its log ({tracebacks})"),
-        Verdict(ratio <= LOAD_RATIO, f"p99 of a hand's POST (256 clients) ≤ {LOAD_RATIO:g} × the floor's p99 of the "
+        Verdict(ratio <= LOAD_RATIO, f"p99 of a hand's POST ({clients} clients) ≤ {LOAD_RATIO:g} × the floor's p99 of the "
                                      f"same turn, the median of {len(ratios)} turns [ratio {ratio:.2f}; each turn "
                                      f"{' '.join(f'{r:.2f}' for r in ratios)}; median p99 {ours:.3f} s against "
                                      f"{base:.3f} s]"),

@@ -36,7 +36,7 @@ USAGE_HINT = "用法说明：shuangsheng --help，或 shuangsheng 命令 --help"
 
 class Mistake(typer.BadParameter):
     """A command line that is wrong (exit 2). `message` is Chinese; a value's mistake says what the value should
-    be ("应为 2 到 128 之间的整数，实际为“200”") and gets its parameter attached by Typer."""
+    be ("应为 2 到 512 之间的整数，实际为“600”") and gets its parameter attached by Typer."""
 
     def line(self) -> str:
         return f"参数 {parameter_name(self.param)} {self.message}" if self.param is not None else self.message
@@ -88,7 +88,7 @@ class WholeNumber:
         return f"不大于 {self.high} 的整数" if self.high is not None else "整数"
 
     def limits(self) -> str | None:
-        """For the help: 范围：2–128, 至少 1, or nothing."""
+        """For the help: 范围：2–512, 至少 1, or nothing."""
         if self.low is not None and self.high is not None:
             return f"范围：{self.low}–{self.high}"
         if self.low is not None or self.high is not None:
@@ -172,7 +172,7 @@ def _limits(param: Parameter) -> str | None:
 
 
 def _extras(param: Parameter, ctx: Context) -> str:
-    """[必填] / [默认：…] / [范围：2–128] after a parameter's help."""
+    """[必填] / [默认：…] / [范围：2–512] after a parameter's help."""
     parts = []
     if param.required:
         parts.append("必填")

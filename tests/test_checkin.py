@@ -186,6 +186,26 @@ def test_the_desk_document_lists_the_waiting_pairs_and_the_field_as_it_stands():
     assert doc["field"]["reserves_in"] == ["07"] and doc["log"][0]["action"] == "arrive"
 
 
+def test_the_desks_refusals_name_a_team_as_the_papers_print_it():
+    """Among 100 pairs a refusal says 第002组 (as every paper), not 第02组."""
+    wide = (*TEAMS, Team("100", ("甲100", "乙100")))
+    rows: list[CheckinRow] = []
+    arrive(rows, "02")
+    decision = decide_checkin(rows, made("forfeit", {"team": "02"}, rows), Situation(wide, LateRule(dt.time(8, 30), 10), AFTER),
+                              at="", address="")
+    assert decision.issue is not None and decision.issue.message.startswith("第002组已经报到")
+    decision = decide_checkin(rows, made("close", {}, rows), Situation(wide, LateRule(dt.time(8, 30), 10), AFTER),
+                              at="", address="")
+    assert decision.issue is not None and "第001组、第003组" in decision.issue.message
+
+
+def test_the_desk_document_shows_ids_three_digits_wide_in_a_field_over_99():
+    wide = (*TEAMS, Team("100", ("甲100", "乙100")))
+    doc = checkin_json(Checkin(()), Situation(wide, LateRule(dt.time(8, 30), 10), BEFORE, False))
+    assert [t["shown"] for t in doc["teams"]][:2] == ["001", "002"] and doc["teams"][-1]["shown"] == "100"
+    assert doc["teams"][0]["team"] == "01" and doc["waiting"][0] == "01"  # the canonical id everywhere else
+
+
 # --- event.toml ---
 
 

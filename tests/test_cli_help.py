@@ -113,7 +113,7 @@ def test_wrap_never_starts_a_line_with_two_closing_marks(columns):
 
 def test_option_help_says_defaults_and_ranges_in_chinese():
     out = shuangsheng("demo", "--help").stdout
-    assert "--teams 组数" in out and "[默认：11；范围：2–128]" in out
+    assert "--teams 组数" in out and "[默认：11；范围：2–512]" in out
     assert "[默认：当前文件夹]" in shuangsheng("draw", "--help").stdout
     assert "[必填]" in shuangsheng("replay", "--help").stdout
 
@@ -151,7 +151,7 @@ def test_help_imports_no_pdf_or_spreadsheet_library():
 @pytest.mark.parametrize(
     ("command", "expected"),
     [
-        ("demo", "[默认：11；范围：2–128]"),
+        ("demo", "[默认：11；范围：2–512]"),
         ("draw", "[范围：0–999999999999999]"),
         ("materials", "[范围：1–512]"),
         ("score", "[至少 1]"),

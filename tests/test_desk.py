@@ -155,11 +155,21 @@ def test_the_desk_lists_every_table_of_the_round_as_the_contract_names_it(folder
     with Ledger.open(folder) as book:
         record = book.draws()[1]
     pairing = record.round.pairings[0]
-    assert first["A"] == {"team": pairing.a, "players": list(record.names[pairing.a])}
+    assert first["A"] == {"team": pairing.a, "shown": pairing.a, "players": list(record.names[pairing.a])}
     assert (first["state"], first["label"], first["hands"], first["levels"], first["winner"]) == (
         "not_started", "未开始", 0, None, None)
     assert (first["last_entry"], first["idle_s"], first["quiet"], first["left_s"], first["log"], first["paper_rules"]) == (
         None, None, False, None, [], None)
+
+
+def test_a_field_over_99_shows_ids_three_digits_wide_at_the_desk(tmp_path):
+    """The desk's tiles and its check-in list show '007' among 105 teams, as the papers print it; `team` stays '07'."""
+    folder = tmp_path / "event"
+    played_rounds(folder, teams=105, rounds=0)
+    doc = Hall(folder).get()
+    seats = [t[side] for t in doc["tables"] for side in ("A", "B")]
+    assert all(s["shown"] == s["team"].rjust(3, "0") for s in seats)
+    assert any(len(s["team"]) == 2 for s in seats)
 
 
 def test_a_whole_match_goes_not_started_playing_to_confirm_confirmed(room):

@@ -82,7 +82,7 @@ def test_before_round_1_the_desk_answers_the_check_in_with_every_pair_waiting(de
     assert doc["late_at"] == "8:40" and doc["late"] is False and doc["late_minutes"] == 10
     assert [t["team"] for t in doc["teams"]] == [t.id for t in TEAMS]
     assert doc["waiting"] == [f"{i:02d}" for i in range(1, 9)]  # the reserves are not waited for
-    assert doc["teams"][8] == {"team": "09", "players": ["甲9", "乙9"], "unit": "", "reserve": True,
+    assert doc["teams"][8] == {"team": "09", "shown": "09", "players": ["甲9", "乙9"], "unit": "", "reserve": True,
                                "status": "waiting", "at": None, "mark": 0}
 
 

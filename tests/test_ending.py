@@ -319,8 +319,12 @@ def test_certificate_title_is_red_and_it_carries_a_number_and_the_events_month(f
         assert not any(is_red(c["non_stroking_color"]) for c in chars if c["size"] != certificates.TITLE_SIZE)
         sizes = sorted({round(c["size"]) for c in chars}, reverse=True)  # clear steps, each ≥ 1.25 × the next
         assert sizes[:3] == [56, 40, 30] and all(a >= 1.25 * b for a, b in itertools.pairwise(sizes))
-        faces = {c["fontname"] for c in chars}
+        number = [c for c in chars if c["size"] == certificates.NUMBER_SIZE]
+        assert "".join(c["text"] for c in number) == f"证书编号：2026-{k:03d}"
+        faces = {c["fontname"] for c in chars if c not in number}
         assert len(faces) == 1 and (("Kai" in faces.pop()) if formal is None and FORMAL else True)
+        # the number in the sans face, whose digits are the papers' (the 楷 face's serif digits are another hand)
+        assert len({c["fontname"] for c in number}) == 1 and "Kai" not in number[0]["fontname"]
     dated = certificates.certificates_pdf(chart.placings, teams, event, day=DAY, fonts=fonts, invariant=True)
     assert "2026年3月20日" in pages_of(dated)[0]["text"] and "证书编号：2026-001" in pages_of(dated)[0]["text"]
 

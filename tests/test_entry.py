@@ -145,8 +145,8 @@ def test_get_state_has_exactly_the_fields_of_the_table_api():
     assert shown == {
         "round": 2,
         "table": 7,
-        "A": {"team": "03", "players": ["张三", "李四"]},
-        "B": {"team": "08", "players": ["王五", "赵六"]},
+        "A": {"team": "03", "shown": "03", "players": ["张三", "李四"]},  # shown: as printed (003 over 99 teams)
+        "B": {"team": "08", "shown": "08", "players": ["王五", "赵六"]},
         "hands": [{**h, "entered": {"dealer": "A", "points": 35}}  # each hand as typed, for 改这一局
                   for h in result_as_json(replay_record({"hands": EXAMPLE_HANDS[:1]}))["hands"]],
         "levels": {"A": "5", "B": "2"},

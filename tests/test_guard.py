@@ -204,7 +204,7 @@ def test_a_team_list_of_thousands_of_rows_is_refused(tmp_path):
     new_event(folder, 1000, digits=4)
     before = digests(folder)
     result = cli("draw", folder, code=1)
-    assert "报名表第2–1001行填了 1000 行，本程序最多支持 128 组（每行一组）" in result.output
+    assert "报名表第2–1001行填了 1000 行，本程序最多支持 512 组（每行一组）" in result.output
     assert len(result.output.splitlines()) < 5
     assert digests(folder) == before
     teams = team_list(5000, digits=4)  # more rows than any sheet of ours

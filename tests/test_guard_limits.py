@@ -1,7 +1,7 @@
 """Bounded memory (issue 16, item 4): the guard counts rows and cells per sheet and over the whole workbook while it
-unpacks, and refuses before any parser runs what no event needs — a 128-team round with thousands of pasted hand
-rows in every sheet, a team list of a million cells — naming the file (and the sheet to blame). A workbook just
-inside every limit is read. (What reading it costs is a budget in bench/run.py: peak memory of `score` ≤ 300 MB.)"""
+unpacks, and refuses before any parser runs what no event needs — a round with thousands of pasted hand rows in
+every sheet, a team list of a million cells — naming the file (and the sheet to blame). The largest real workbook,
+round 1 of 512 teams, is read with twice its size to spare; a workbook just inside every limit is read. (What reading it costs is a budget in bench/run.py: peak memory of `score` ≤ 300 MB.)"""
 
 from __future__ import annotations
 
@@ -22,6 +22,15 @@ def round_128(tmp_path_factory) -> bytes:
     """round-1.xlsx of a 128-team event as `draw` writes it: 64 table sheets."""
     folder = tmp_path_factory.mktemp("big") / "event"
     new_event(folder, 128, digits=3)
+    cli("draw", folder, "--seed", 1)
+    return (folder / "round-1.xlsx").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def round_512(tmp_path_factory) -> bytes:
+    """round-1.xlsx of a 512-team event, the largest field: 256 table sheets."""
+    folder = tmp_path_factory.mktemp("largest") / "event"
+    new_event(folder, 512, digits=3)
     cli("draw", folder, "--seed", 1)
     return (folder / "round-1.xlsx").read_bytes()
 
@@ -50,12 +59,14 @@ def refusal(data: bytes, name: str = "round-1.xlsx") -> str:
     return "\n".join(caught.value.messages)
 
 
-def test_the_real_round_is_far_inside_every_limit(round_128):
-    tables, rows, cells, unpacked = counts(round_128)
-    assert tables == 64
-    assert rows * 4 < guard.MAX_TOTAL_ROWS and cells * 4 < guard.MAX_TOTAL_CELLS
-    assert unpacked * 20 < guard.MAX_UNZIPPED_BYTES
-    inspect(round_128, "round-1.xlsx")
+def test_the_largest_real_round_is_well_inside_every_limit(round_512):
+    """Round 1 of 512 teams (12,553 rows, 141,339 cells, 5.2 MB unpacked when measured): at least twice as much
+    again fits under the whole-workbook limits, and the bytes unpacked have ten times."""
+    tables, rows, cells, unpacked = counts(round_512)
+    assert tables == 256
+    assert rows * 2 < guard.MAX_TOTAL_ROWS and cells * 2 < guard.MAX_TOTAL_CELLS
+    assert unpacked * 9 < guard.MAX_UNZIPPED_BYTES
+    inspect(round_512, "round-1.xlsx")
 
 
 def test_thousands_of_pasted_hand_rows_in_every_sheet_are_refused_before_parsing(event_128, round_128):
@@ -67,15 +78,19 @@ def test_thousands_of_pasted_hand_rows_in_every_sheet_are_refused_before_parsing
 
 
 def test_too_many_rows_over_the_whole_workbook_are_refused_naming_the_fullest_sheet(event_128, round_128):
-    """300 pasted rows per sheet: no sheet is large, together they are 22,000 rows."""
-    pasted = paste_hands(round_128, lambda table: 300 + (table == 7), cells=2)
+    """Some 400 pasted rows per sheet: no sheet is large, together they pass the limit."""
+    tables, rows = counts(round_128)[:2]
+    each = (guard.MAX_TOTAL_ROWS - rows) // tables + 1
+    pasted = paste_hands(round_128, lambda table: each + (table == 7), cells=2)
     assert counts(pasted)[3] < guard.MAX_UNZIPPED_BYTES
     output = score_refuses(event_128, pasted, f"round-1.xlsx：整个工作簿（各工作表合计）有超过 {guard.MAX_TOTAL_ROWS} 行")
     assert "行数最多的是“第7桌”" in output
 
 
 def test_too_many_cells_over_the_whole_workbook_are_refused(event_128, round_128):
-    pasted = paste_hands(round_128, lambda table: 160, cells=12)  # 13,400 rows, 156,000 cells
+    tables, rows, cells = counts(round_128)[:3]
+    each = (guard.MAX_TOTAL_CELLS - cells) // (tables * 12) + 1  # 12 cells a row: fewer rows than the limit
+    pasted = paste_hands(round_128, lambda table: each, cells=12)
     rows, cells = counts(pasted)[1:3]
     assert rows <= guard.MAX_TOTAL_ROWS < guard.MAX_TOTAL_CELLS < cells
     score_refuses(event_128, pasted, f"整个工作簿（各工作表合计）有超过 {guard.MAX_TOTAL_CELLS} 个单元格")

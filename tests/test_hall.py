@@ -108,7 +108,22 @@ def test_get_answers_the_table_as_spec_9_names_it(event, api):
     with Ledger.open(folder) as book:
         pairing = book.draws()[1].round.pairings[1]
         names = book.draws()[1].names
-    assert doc["A"] == {"team": pairing.a, "players": list(names[pairing.a])}
+    assert doc["A"] == {"team": pairing.a, "shown": pairing.a, "players": list(names[pairing.a])}
+
+
+def test_a_field_over_99_shows_ids_three_digits_wide_and_keeps_them_canonical(tmp_path):
+    """The phone's 组号 as the papers print them ('007' among 105 teams); `team` stays '07'."""
+    folder = tmp_path / "event"
+    played_rounds(folder, teams=105, rounds=0)
+    with Ledger.open(folder) as book:
+        record = book.draws()[1]
+        codes = book.codes(record.id)
+    api = TableApi(folder, names=NAMES, port=PORT, throttle=Throttle(Clock()))
+    pairing = next(p for p in record.round.pairings if int(p.a) < 100 or int(p.b) < 100)
+    status, doc = call(api, "GET", f"/api/t/{codes[pairing.table]}")
+    assert status == 200
+    for side, team in (("A", pairing.a), ("B", pairing.b)):
+        assert doc[side]["team"] == team and doc[side]["shown"] == team.rjust(3, "0")
 
 
 @pytest.mark.parametrize("typed", [lambda c: c.lower(), format_code, lambda c: format_code(c).lower()])

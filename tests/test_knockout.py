@@ -258,9 +258,9 @@ def test_field_size_limits():
         next_round(ids(1), [], {})
     assert e.value.problems == ("一轮至少需要2组才能抽签，实际只有1组",)
     with pytest.raises(DrawError) as e:
-        next_round(ids(129), [], {})
-    assert e.value.problems == ("最多支持128组参赛，报名表中有129组",)
-    assert next_round(ids(128), [], {}).pool == tuple(ids(128))
+        next_round(ids(513), [], {})
+    assert e.value.problems == ("最多支持512组参赛，报名表中有513组",)
+    assert next_round(ids(512), [], {}).pool == tuple(ids(512))
 
 
 # --- byes = "each_round": table tests written out by hand, sizes 3, 5, 6, 7, 9 ---

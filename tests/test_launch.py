@@ -41,4 +41,4 @@ def test_a_failed_start_gives_its_exit_code(tmp_path):
 
 def test_a_command_runs_in_this_process_and_gives_its_exit_code(capsys):
     assert launch.run_command(["demo", "--teams", "1"]) == 2  # a usage mistake: exit 2, said in Chinese
-    assert "--teams 应为 2 到 128 之间的整数" in capsys.readouterr().err
+    assert "--teams 应为 2 到 512 之间的整数" in capsys.readouterr().err

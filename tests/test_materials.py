@@ -311,7 +311,7 @@ def test_souvenir_sheet_lists_every_player_with_team_and_signature_column(pdfs):
     for team in TEAMS:
         for player in team.players:
             assert f"{team.id}{player}" in text, player
-    assert "5<b>&<b>&王" in text  # literally, not bold
+    assert "1<b>&<b>&王" in text  # literally, not bold; first in 组号 order (a 组号 without a number)
     assert "纪念品领取签收表" in text
 
 

@@ -71,3 +71,18 @@ def test_only_tables_with_a_code_and_a_long_title_kept_inside(sheet):
     assert qr_codes(data, 100) == [[f"{BASE}/t/ABCD2345"]]
     assert re.search("第2桌", page_texts(data)[0]) and "第1桌" not in page_texts(data)[0]
     assert_printable(data, smallest=9)
+
+
+def test_ids_are_printed_as_wide_as_the_fields(tmp_path):
+    """第07组 in a small field, 第007组 over 99 teams (as every other paper prints them); the event folder's
+    sheet takes its width from teams.xlsx."""
+    codes = {1: "ABCD2345"}
+    assert "甲方第01组对乙方第02组" in page_texts(qr_sheet_pdf(default_event(), round_of(1), codes, BASE))[0]
+    wide = page_texts(qr_sheet_pdf(default_event(), round_of(1), codes, BASE, digits=3))[0]
+    assert "甲方第001组对乙方第002组" in wide
+    from shuangsheng.usecases.papers.qr_sheet import field_digits
+    from tests.events import new_event
+
+    assert field_digits(new_event(tmp_path / "small", 13), round_of(1)) == 2
+    assert field_digits(new_event(tmp_path / "wide", 100), round_of(1)) == 3
+    assert field_digits(tmp_path / "no-team-list", round_of(50)) == 3  # the round's own teams: 01–100

@@ -19,6 +19,15 @@ from tests.pdfcheck import text_of
 PAIR = Team("03", ("张三", "李四"))
 
 
+def test_a_refusal_and_the_note_name_the_pair_as_the_papers_print_it():
+    from shuangsheng.knockout.replacement import Asked, replacement_problem
+
+    teams = [Team("07", ("张三", "李四")), Team("100", ("王五", "赵六"))]
+    refused = replacement_problem(Asked("07", "钱七", "孙八", "生病", "x", 0), teams, ())
+    assert refused is not None and refused[1].message.startswith("第007组现在的队员是张三、李四")
+    assert Replacement("07", "李四", "王九", 2, "生病").said(3).startswith("第007组：李四由王九替换")
+
+
 def test_the_pair_as_it_finished_and_everyone_who_played():
     done = (Replacement("03", "李四", "王五", 2, "生病"), Replacement("03", "王五", "赵六", 3, "家中有事"),
             Replacement("04", "甲", "乙", 2, "x"))
@@ -116,7 +125,7 @@ def test_the_desk_takes_a_replacement_with_a_reason_and_answers_every_refusal(tm
         first = book.draws()[1].names["01"]
     status, doc = call("GET")
     assert (status, doc["replacements"], doc["mark"], doc["round"]) == (200, [], 0, 1)
-    assert doc["teams"][0] == {"team": "01", "players": list(first)}  # the pairs as they stand, by 组号
+    assert doc["teams"][0] == {"team": "01", "shown": "01", "players": list(first)}  # the pairs as they stand, by 组号
     assert [t["team"] for t in doc["teams"]] == ["01", "02", "03", "04"]
     assert call("POST", body(team="01", out=first[1], reason=""))[0] == 400
     assert call("POST", body(team="42", out=first[1]))[0] == 404
@@ -128,5 +137,5 @@ def test_the_desk_takes_a_replacement_with_a_reason_and_answers_every_refusal(tm
     assert status == 200 and doc["mark"] == 1
     assert doc["replacements"] == [{"team": "01", "out": first[1], "in": "王五", "from_round": 1, "reason": "生病",
                                     "time": "2026-03-15T10:00:00+08:00", "address": "127.0.0.1"}]
-    assert doc["teams"][0] == {"team": "01", "players": [first[0], "王五"]}  # the pair as it stands now
+    assert doc["teams"][0] == {"team": "01", "shown": "01", "players": [first[0], "王五"]}  # the pair as it stands now
     assert call("POST", body(team="01", out=first[1]))[1]["mark"] == 1  # sent again: taken once

@@ -8,8 +8,16 @@ import pytest
 
 from shuangsheng.game.levels import Side
 from shuangsheng.game.simulate import simulate_match
+from shuangsheng.knockout.teams import in_order
 from shuangsheng.render.results import round_results
-from shuangsheng.render.venue import BRACKET_MAX_COLUMNS, BRACKET_MAX_LEAVES, Board, build_board, status_text
+from shuangsheng.render.venue import (
+    BRACKET_MAX_COLUMNS,
+    BRACKET_MAX_LEAVES,
+    BRACKET_MOST_LEAVES,
+    Board,
+    build_board,
+    status_text,
+)
 from shuangsheng.storage import workbook
 from shuangsheng.storage.names import round_path
 from shuangsheng.table.status import TableStatus
@@ -80,7 +88,7 @@ def test_after_a_round_is_decided_the_next_draw_and_who_advanced_are_shown(tmp_p
     board = board_of(tmp_path)
     assert board.current.number == 2 and not board.current.scored
     assert board.results.number == 1 and board.results.decided
-    assert [t.id for t in board.results.advancing] == list(score1.advancement.advancing)
+    assert [t.id for t in board.results.advancing] == in_order(score1.advancement.advancing)  # in number order
     assert board.results.waiting == ()
 
 
@@ -139,6 +147,18 @@ def test_the_bracket_shows_at_least_the_last_two_rounds(tmp_path):
     b = board_of(tmp_path).bracket
     assert [c[0] for c in b.columns] == [1, 2]
     assert b.slots == 8 and len([n for n in b.nodes if n.column == 1]) == 4
+
+
+def test_a_bracket_too_tall_for_a_third_of_the_rotation_waits_for_a_smaller_field(tmp_path):
+    """64 teams: rounds 1 and 2 (32 matches, then 16) would take 8 TV pages at four slots a page: no chart until
+    round 3 is drawn (16 matches of round 2, then 8: at most four pages); the draw and the results show them all."""
+    played_rounds(tmp_path / "64", teams=64, rounds=1)
+    board = board_of(tmp_path / "64")
+    assert board.bracket is None and len(board.current.tables) == 16 and len(board.results.tables) == 32
+    played_rounds(tmp_path / "later", teams=64, rounds=2)
+    b = board_of(tmp_path / "later").bracket
+    assert b is not None and [c[0] for c in b.columns] == [2, 3]
+    assert b.slots == 16 <= BRACKET_MOST_LEAVES
 
 
 def test_byes_in_every_round_show_in_the_draw_and_the_bracket(tmp_path):

@@ -72,7 +72,7 @@ def materials(
 @app.command()
 def demo(
     out: Annotated[Path, typer.Option("--out", metavar="文件夹", help="示例活动的文件夹", parser=a_folder)] = Path("output/demo"),
-    teams: Annotated[int, typer.Option("--teams", metavar="组数", parser=WholeNumber(2, 128), help="参赛组数")] = 11,
+    teams: Annotated[int, typer.Option("--teams", metavar="组数", parser=WholeNumber(2, 512), help="参赛组数")] = 11,
     seed: Annotated[int, typer.Option("--seed", metavar="整数", parser=WholeNumber(), help="随机种子（同一种子得到同一场示例比赛）")] = 2026,
 ) -> None:
     """生成一场完整的示例比赛：设置、报名表、每轮抽签与模拟记分、检查副本、每轮的对阵表、计分卡、成绩和加赛单、打印材料和最终名次。"""

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from shuangsheng.hall import board, routes
 from shuangsheng.hall.server import host_allowed
 from shuangsheng.hall.steady import STEADY
-from shuangsheng.knockout.teams import Team
+from shuangsheng.knockout.teams import Team, id_digits, shown_id
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.lost import FileId, LedgerLost, Loss, file_id, file_loss, lost_ledger
@@ -247,8 +247,9 @@ class Seating:
     def setup(self, record: DrawRecord, table: int, book: Ledger) -> TableSetup:
         """Table `table` of the draw `record`, under the rules its round is scored under (`rules_for`)."""
         pairing = next(p for p in record.round.pairings if p.table == table)
-        return TableSetup(record.round.number, table, Seat(pairing.a, self.players(record, pairing.a)),
-                                Seat(pairing.b, self.players(record, pairing.b)), self.rules_for(record, book))
+        digits = id_digits([*(t.id for t in self.teams()), *record.names, *record.round.pool])  # the field's width
+        a, b = (Seat(t, self.players(record, t), shown_id(t, digits)) for t in (pairing.a, pairing.b))
+        return TableSetup(record.round.number, table, a, b, self.rules_for(record, book))
 
     def rules_for(self, record: DrawRecord, book: Ledger):  # -> RuleSet
         """The rules round `record` is scored under, as `score` and the TV have them (`EventFolder.rules_for`): the

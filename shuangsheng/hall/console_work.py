@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shuangsheng.hall.console_jobs import Report
+from shuangsheng.knockout.teams import id_digits, shown_id, team_label, team_name
 from shuangsheng.render.console_page import Action, Grid, Outcome, Row, Step
 from shuangsheng.storage import names
 from shuangsheng.storage.files import write_text
@@ -74,6 +75,7 @@ class DrawFacts:
     next_title: str
     pool: tuple[str, ...]  # its teams (for paper lots)
     teams: Mapping[str, str]  # team id → label
+    shown: Mapping[str, str]  # team id → its 组号 as printed ('007' in a field over 99)
     refusal: UserError | None  # why no round can be drawn now
     papers: tuple[tuple[int, tuple[Path, ...]], ...]  # each drawn round's papers
 
@@ -86,10 +88,13 @@ def draw_facts(folder: Path) -> DrawFacts:
     papers = tuple((n, tuple(names.round_papers(folder, n))) for n in range(1, drawn + 1))
     try:
         nxt = next_draw(folder)
-        labels = {t.id: t.label for t in open_folder(folder).teams}
+        teams = {t.id: t for t in open_folder(folder).teams}
     except UserError as exc:
-        return DrawFacts(drawn=drawn, next_number=None, next_title="", pool=(), teams={}, refusal=exc, papers=papers)
-    return DrawFacts(drawn=drawn, next_number=nxt.number, next_title=nxt.title, pool=nxt.pool, teams=labels,
+        return DrawFacts(drawn=drawn, next_number=None, next_title="", pool=(), teams={}, shown={}, refusal=exc,
+                         papers=papers)
+    digits = id_digits(teams)
+    return DrawFacts(drawn=drawn, next_number=nxt.number, next_title=nxt.title, pool=nxt.pool,
+                     teams={t: team_label(teams, t) for t in teams}, shown={t: shown_id(t, digits) for t in teams},
                      refusal=None, papers=papers)
 
 
@@ -195,16 +200,16 @@ def _final(score: RoundScore) -> bool:
 
 def results_grid(score: RoundScore) -> Grid:
     """The round's tables as rows: 桌号, 甲方, 乙方, 状态, 级数, 胜方 — each row with its problems."""
-    from shuangsheng.knockout.teams import team_name
     from shuangsheng.table.desk import desk_state, label
 
+    digits = score.sheet.digits  # as wide as the round workbook writes them
     rows = []
     for m in score.matches:
         r = m.record
         levels = f"{r.levels.a.label}：{r.levels.b.label}" if r.levels is not None else ""
         said = "弃权" if r.forfeit is not None else label(desk_state(r), r.hands)
-        rows.append(Row((str(r.table), team_name(r.a), team_name(r.b), said,
-                         levels, team_name(r.winner) if r.winner else ""), r.problems,
+        rows.append(Row((str(r.table), team_name(r.a, digits), team_name(r.b, digits), said,
+                         levels, team_name(r.winner, digits) if r.winner else ""), r.problems,
                         "bad" if r.problems else "done" if r.winner else ""))
     return Grid(("桌号", "甲方", "乙方", "状态", "级数", "胜方"), tuple(rows))
 
@@ -336,6 +341,7 @@ class PhoneTable:
     a: str
     b: str
     mark: int
+    shown: tuple[str, str] = ("", "")  # a and b as printed ('007' in a field over 99)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -351,14 +357,16 @@ class RoundFix:
     rules_held: tuple[int, ...] = ()  # tables a [rules] change since it was scored would alter (held until accepted)
 
 
-def phone_tables(folder: Path) -> dict[int, tuple[PhoneTable, ...]]:
-    """Each round's tables with phone entries, from event.db."""
+def phone_tables(folder: Path, digits: int = 2) -> dict[int, tuple[PhoneTable, ...]]:
+    """Each round's tables with phone entries, from event.db; `digits`: the field's 组号 width (`id_digits`)."""
     from shuangsheng.storage.ledger.connection import Ledger
 
     found: dict[int, tuple[PhoneTable, ...]] = {}
     with Ledger.open(folder) as book:
         for number, record in book.draws().items():
-            found[number] = tuple(PhoneTable(p.table, p.a, p.b, len(entries)) for p in record.round.pairings
+            found[number] = tuple(PhoneTable(p.table, p.a, p.b, len(entries),
+                                             (shown_id(p.a, digits), shown_id(p.b, digits)))
+                                  for p in record.round.pairings
                                   if (entries := book.table_entries(record.id, p.table)))
     return found
 
@@ -368,8 +376,10 @@ def correct_facts(folder: Path, root: Path | None) -> dict[str, object]:
     from shuangsheng.usecases.redo import redo_preview
 
     drawn = names.rounds_drawn(folder)
-    phones = phone_tables(folder)
-    held = {c.number: c.tables for c in open_folder(folder).rules_changes}
+    state = open_folder(folder)
+    digits = id_digits(state.team_map)
+    phones = phone_tables(folder, digits)
+    held = {c.number: c.tables for c in state.rules_changes}
     rounds = []
     for number in range(1, drawn + 1):
         preview, problem = None, None
@@ -380,7 +390,8 @@ def correct_facts(folder: Path, root: Path | None) -> dict[str, object]:
                 problem = "；".join(exc.messages)
         rounds.append(RoundFix(number=number, workbook=names.round_file(number), redo=preview, redo_problem=problem,
                                phones=phones.get(number, ()), rules_held=held.get(number, ())))
-    return {"rounds": tuple(rounds), "drawn": drawn}
+    shown = {t: shown_id(t, digits) for t in state.team_map}  # each 组号 as the papers print it
+    return {"rounds": tuple(rounds), "drawn": drawn, "shown": shown}
 
 
 def awards_facts(folder: Path, root: Path | None) -> dict[str, object]:

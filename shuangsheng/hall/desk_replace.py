@@ -12,7 +12,7 @@ from http import HTTPStatus
 from shuangsheng.hall.api_common import NOT_READY, Reply, refusal
 from shuangsheng.hall.shared_ledger import SharedLedger
 from shuangsheng.knockout.replacement import with_replacements
-from shuangsheng.knockout.teams import Team, number_key
+from shuangsheng.knockout.teams import Team, id_digits, number_key, shown_id
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.usecases.replacement import replace_player
 from shuangsheng.vocabulary.errors import issues_json
@@ -44,5 +44,7 @@ def document(book: Ledger) -> dict[str, object]:
     made = book.replacements()
     draws = book.draws()
     pairs = with_replacements(drawn_pairs(book), made)
+    digits = id_digits(t.id for t in pairs)  # 'shown': the 组号 as the papers print it ('007' over 99 pairs)
     return {"replacements": [r.as_json() for r in made], "mark": len(made), "round": max(draws, default=0),
-            "teams": [{"team": t.id, "players": list(t.players)} for t in sorted(pairs, key=lambda t: number_key(t.id))]}
+            "teams": [{"team": t.id, "shown": shown_id(t.id, digits), "players": list(t.players)}
+                      for t in sorted(pairs, key=lambda t: number_key(t.id))]}

@@ -225,7 +225,7 @@ def next_round(
     """The next round to draw: round 1 from `teams` (team-list order), later rounds from the previous round's
     `advancing`, with as many byes as `bye_count` gives for its size; `apart` (units and seeds) kept apart in round
 1, and in every round with `avoid_same_unit` "every_round". None once the final has been drawn. Raises RoundNotDecided naming every undecided match of
-    the last round, DrawError for a field outside 2…128 teams, BracketError if the rounds do not fit."""
+    the last round, DrawError for a field outside 2…512 teams, BracketError if the rounds do not fit."""
     mode = ThirdPlace(third_place)
     teams = tuple(teams)
     if not rounds:

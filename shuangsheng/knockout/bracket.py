@@ -273,3 +273,39 @@ def build(
         final = built[-1].slots[0]
         third = replace(third, y=final.y + 3 + GAP)
     return Bracket(title, built, third, result, tuple(teams), height)
+
+
+# --- a chart too wide for its paper, in parts ---
+
+
+def split(bracket: Bracket, at: int) -> tuple[tuple[Bracket, ...], Bracket]:
+    """The chart in parts, cut at column `at` (1-based, 1 ≤ at < the number of columns): one part for each slot of
+    that column, holding the columns up to it with only the slots that lead to that one (it is the part's last
+    column; no 3rd-place match), and the rest: the columns from `at` on, that column's slots stacked as its first.
+    Each part is a `Bracket` of its own, laid out anew; the slots are the chart's own (levels, winners)."""
+    columns = bracket.columns
+    if not 1 <= at < len(columns):
+        raise ValueError(f"cannot cut a chart of {len(columns)} columns at {at}")
+    parts = tuple(_part(bracket, columns[:at], root) for root in range(len(columns[at - 1].slots)))
+    rest = [[replace(s, sources=()) for s in columns[at - 1].slots], *([*c.slots] for c in columns[at:])]
+    placed, height = _place(rest)
+    built = tuple(replace(c, slots=tuple(s)) for c, s in zip(columns[at - 1:], placed, strict=True))
+    third = bracket.third_place
+    if third is not None:
+        third = replace(third, y=built[-1].slots[0].y + 3 + GAP)
+    return parts, replace(bracket, columns=built, third_place=third, height=height)
+
+
+def _part(bracket: Bracket, columns: Sequence[Column], root: int) -> Bracket:
+    """The columns `columns` with only the slots that lead to slot `root` of the last, sources renumbered."""
+    picks = [[root]]
+    for column in reversed(columns[1:]):
+        picks.insert(0, sorted(i for k in picks[0] for i in column.slots[k].sources))
+    chosen: list[list[Slot]] = []
+    for i, (column, picked) in enumerate(zip(columns, picks, strict=True)):
+        where = {k: n for n, k in enumerate(picks[i - 1])} if i else {}
+        chosen.append([replace(column.slots[k], sources=tuple(where[s] for s in column.slots[k].sources) if i else ())
+                       for k in picked])
+    placed, height = _place(chosen)
+    built = tuple(replace(c, slots=tuple(s)) for c, s in zip(columns, placed, strict=True))
+    return replace(bracket, columns=built, third_place=None, height=height)

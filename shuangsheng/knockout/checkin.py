@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from shuangsheng.knockout.teams import Team, canonical_id, team_name
+from shuangsheng.knockout.teams import Team, canonical_id, id_digits, shown_id, team_name
 from shuangsheng.table.entry import MAX_REASON_LENGTH, parse_made
 from shuangsheng.vocabulary.errors import Issue, shown
 
@@ -254,6 +254,10 @@ class Situation:
     def find(self, team: str) -> Team | None:
         return next((t for t in self.teams if t.id == team), None)
 
+    def name(self, team: str) -> str:
+        """第07组, 第007组 in a field over 99: a team as the desk's messages name it, as the papers print it."""
+        return team_name(team, id_digits(t.id for t in self.teams))
+
 
 ASK_AGAIN = "请刷新页面后再按一次"
 
@@ -304,15 +308,15 @@ def decide_checkin(rows: Sequence[CheckinRow], made: Made, where: Situation, *, 
 def _team_press(checkin: Checkin, made: Made, where: Situation, row: CheckinRow) -> CheckinDecision:
     team = where.find(made.team)
     if team is None:
-        return _refuse(Verdict.UNKNOWN, "team", f"报名表里没有{team_name(made.team)}；请核对组号，或按姓名查找")
+        return _refuse(Verdict.UNKNOWN, "team", f"报名表里没有{where.name(made.team)}；请核对组号，或按姓名查找")
     now = checkin.team(team.id)
     if made.mark != now.mark:
-        return _refuse(Verdict.CONFLICT, "mark", f"{team_name(team.id)}的报到刚被另一台电脑改过（现在是"
+        return _refuse(Verdict.CONFLICT, "mark", f"{where.name(team.id)}的报到刚被另一台电脑改过（现在是"
                                                  f"{STATUS_WORDS[now.status]}），您这次按的没有记下；{ASK_AGAIN}")
     if made.press is Press.UNDO and not made.reason:
         return _refuse(Verdict.NO_REASON, "reason", f"撤销报到须写明原因（{MAX_REASON_LENGTH} 字以内）")
     if checkin.closed:
-        return _refuse(Verdict.CONFLICT, "team", f"报到已经结束，{team_name(team.id)}的报到没有改；"
+        return _refuse(Verdict.CONFLICT, "team", f"报到已经结束，{where.name(team.id)}的报到没有改；"
                                                  "确实要改，请先按“重新开始报到”（写明原因）")
     if made.press is Press.FORFEIT:
         return _forfeit(team, now, where, row)
@@ -320,21 +324,21 @@ def _team_press(checkin: Checkin, made: Made, where: Situation, row: CheckinRow)
     if now.status is wanted or (now.status is Status.FORFEIT and made.press is Press.UNDO):
         return CheckinDecision(Verdict.SAME)
     if now.status is Status.FORFEIT and not made.reason:
-        return _refuse(Verdict.NO_REASON, "reason", f"{team_name(team.id)}已判弃权；弃权之后又来报到，须写明原因"
+        return _refuse(Verdict.NO_REASON, "reason", f"{where.name(team.id)}已判弃权；弃权之后又来报到，须写明原因"
                                                     "（例如“比赛负责人同意”）")
     return CheckinDecision(Verdict.CHANGED, row)
 
 
 def _forfeit(team: Team, now: TeamCheckin, where: Situation, row: CheckinRow) -> CheckinDecision:
     if team.reserve:
-        return _refuse(Verdict.CONFLICT, "team", f"{team_name(team.id)}是候补组，没有来就不上场，不用判弃权")
+        return _refuse(Verdict.CONFLICT, "team", f"{where.name(team.id)}是候补组，没有来就不上场，不用判弃权")
     if now.status is Status.FORFEIT:
         return CheckinDecision(Verdict.SAME)
     if now.status is Status.ARRIVED:
-        return _refuse(Verdict.CONFLICT, "team", f"{team_name(team.id)}已经报到，不能判弃权；如果是点错了，先撤销它的报到（写明原因）")
+        return _refuse(Verdict.CONFLICT, "team", f"{where.name(team.id)}已经报到，不能判弃权；如果是点错了，先撤销它的报到（写明原因）")
     if not where.late.late(where.now):
         return _refuse(Verdict.CONFLICT, "team", f"{where.late.said(where.now)}以后才能判弃权；现在请等候"
-                                                 f"{team_name(team.id)}报到")
+                                                 f"{where.name(team.id)}报到")
     return CheckinDecision(Verdict.CHANGED, row)
 
 
@@ -345,7 +349,7 @@ def _close(checkin: Checkin, where: Situation, row: CheckinRow) -> CheckinDecisi
         return _refuse(Verdict.CONFLICT, None, "还没有一组报到，没有报到可结束；不用报到的比赛直接抽签即可")
     waiting = [t.id for t in where.teams if not t.reserve and checkin.team(t.id).status is Status.WAITING]
     if waiting:
-        names = "、".join(team_name(t) for t in waiting)
+        names = "、".join(where.name(t) for t in waiting)
         then = ("请对没有到的组按“弃权”，或等他们报到" if where.late.late(where.now)
                 else f"请等他们报到；{where.late.said(where.now)}以后，没有到的组可以判弃权")
         return _refuse(Verdict.CONFLICT, None, f"还有{len(waiting)}组没有报到：{names}。{then}，然后再结束报到")
@@ -383,9 +387,10 @@ def checkin_json(checkin: Checkin, where: Situation) -> dict[str, object]:
     teams.xlsx with its status and mark, the pairs still waiting, the field round 1 would be drawn from as it
     stands, and the log of marks."""
     teams = []
+    digits = id_digits(t.id for t in where.teams)
     for team in where.teams:
         state = checkin.team(team.id)
-        teams.append({"team": team.id, "players": list(team.players), "unit": team.unit, "reserve": team.reserve,
+        teams.append({"team": team.id, "shown": shown_id(team.id, digits), "players": list(team.players), "unit": team.unit, "reserve": team.reserve,
                       "status": state.status.value, "at": state.at or None, "mark": state.mark})
     field = round_one_field(where.teams, checkin)
     moment = where.late.moment(where.now)

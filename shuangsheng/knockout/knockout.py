@@ -3,7 +3,7 @@
 Drawing a round is `shuangsheng.knockout.draw`, who goes on and what to draw next `shuangsheng.knockout.advance`,
 the final placings `shuangsheng.knockout.placings`.
 
-The shape, for any field of 2…128 teams: each round is drawn from the teams still in (round 1: the team list in
+The shape, for any field of 2…512 teams: each round is drawn from the teams still in (round 1: the team list in
 its order; later: the previous round's winners by table, then its byes). How many byes a round has follows from
 its size and `[format] byes` (`bye_count`):
 - "first_round" (default): with N teams, N not a power of two and B the largest power of two below N, the round
@@ -105,7 +105,7 @@ class BracketError(KnockoutError):
 # --- names and sizes ---
 
 MIN_TEAMS = 2
-MAX_TEAMS = 128
+MAX_TEAMS = 512
 
 
 def names_of(teams: Iterable[str]) -> str:

@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from shuangsheng.knockout.teams import MAX_NAME_LENGTH, Team, canonical_id, normalize, same_person, team_name
+from shuangsheng.knockout.teams import (
+    MAX_NAME_LENGTH,
+    Team,
+    canonical_id,
+    id_digits,
+    normalize,
+    same_person,
+    team_name,
+)
 from shuangsheng.table.entry import MAX_REASON_LENGTH, parse_made
 from shuangsheng.vocabulary.errors import Issue, shown
 
@@ -30,9 +38,9 @@ class Replacement:
     address: str = ""
     id: str = ""
 
-    def said(self) -> str:
-        """'第03组：李四由王五替换（第2轮起；原因：生病）'"""
-        return f"{team_name(self.team)}：{self.out}由{self.into}替换（第{self.from_round}轮起；原因：{self.reason}）"
+    def said(self, digits: int = 2) -> str:
+        """'第03组：李四由王五替换（第2轮起；原因：生病）' (第003组 with three `digits`: a field over 99)"""
+        return f"{team_name(self.team, digits)}：{self.out}由{self.into}替换（第{self.from_round}轮起；原因：{self.reason}）"
 
     def as_json(self) -> dict[str, object]:
         return {"team": self.team, "out": self.out, "in": self.into, "from_round": self.from_round,
@@ -104,17 +112,18 @@ def replacement_problem(asked: Asked, teams: Sequence[Team], done: Sequence[Repl
     if not asked.reason or len(asked.reason) > MAX_REASON_LENGTH:
         return 400, Issue.of_hand(None, "reason", f"换人须写明原因（如“生病”，{MAX_REASON_LENGTH} 字以内）")
     team = next((t for t in teams if t.id == asked.team), None)
+    digits = id_digits(t.id for t in teams)  # a team named as the papers print it
     if team is None:
-        return 404, Issue.of_hand(None, "team", f"参赛的组里没有{team_name(asked.team)}；请核对组号")
+        return 404, Issue.of_hand(None, "team", f"参赛的组里没有{team_name(asked.team, digits)}；请核对组号")
     pair = finished_pair(team, done).players
     if not any(same_person(asked.out) == same_person(p) for p in pair):
-        return 422, Issue.of_hand(None, "out", f"{team_name(team.id)}现在的队员是{'、'.join(pair)}，没有“{asked.out}”；"
+        return 422, Issue.of_hand(None, "out", f"{team_name(team.id, digits)}现在的队员是{'、'.join(pair)}，没有“{asked.out}”；"
                                                 "请写要换下的那位队员的姓名")
     if not asked.into or len(asked.into) > MAX_NAME_LENGTH:
         return 422, Issue.of_hand(None, "in", f"请写换上的队员的姓名（{MAX_NAME_LENGTH} 字以内）")
     playing = {same_person(p): t.id for t in teams for p in who_played(t, done)}
     if (other := playing.get(same_person(asked.into))) is not None:
-        return 422, Issue.of_hand(None, "in", f"“{asked.into}”已经在{team_name(other)}参赛，每人只能参加一组")
+        return 422, Issue.of_hand(None, "in", f"“{asked.into}”已经在{team_name(other, digits)}参赛，每人只能参加一组")
     return None
 
 

@@ -7,6 +7,7 @@ program writes (docs/workbooks.md).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -111,7 +112,13 @@ def in_order(team_ids: Iterable[str]) -> list[str]:
 
 def id_digits(team_ids: Iterable[str]) -> int:
     """How many digits a numbered 组号 is printed and shown with in a field of these ids (the event's whole team
-    list, not one round's): three once any reaches 100, so that 001–128 line up; else two."""
+    list, not one round's): three once any reaches 100, so that 001–512 line up; else two. (Renderers ask it for
+    every label they print: the answer for a field is kept, not worked out again over 512 ids each time.)"""
+    return _id_digits(tuple(team_ids))
+
+
+@functools.lru_cache(maxsize=32)
+def _id_digits(team_ids: tuple[str, ...]) -> int:
     return 3 if any(len(t) > 2 and t.isdigit() for t in map(canonical_id, team_ids)) else 2
 
 

@@ -30,6 +30,10 @@ if TYPE_CHECKING:  # the folder layer reads workbooks; only its types are needed
 # fits a 1080-line TV at 48 px) and never more columns than fit across it. The printed 晋级图 has the whole tree.
 BRACKET_MAX_LEAVES = 6
 BRACKET_MAX_COLUMNS = 4
+# The bracket gets at most a third of a rotation: two rounds whose earlier one has more matches and byes than this
+# would take more TV pages than that (four slots a page: 64 of a 128-team round 1 took 16 pages). Until the field is
+# down to this, the chart is not shown — the draw and the results pages show every match of those rounds.
+BRACKET_MOST_LEAVES = 16
 
 
 @dataclass(frozen=True)
@@ -83,7 +87,7 @@ class RoundView:
     tables: tuple[TableView, ...]
     byes: tuple[TeamView, ...]
     decided: bool  # every match decided: `advancing` is complete
-    advancing: tuple[TeamView, ...]  # the winners by table, then the byes (only when decided)
+    advancing: tuple[TeamView, ...]  # the winners and the byes in number order (only when decided)
     waiting: tuple[int, ...]  # tables not decided yet
 
     @property
@@ -203,7 +207,7 @@ def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collecti
         tables=tables,
         byes=tuple(team_view(teams, t) for t in sorted(results.byes, key=number_key)),
         decided=decided,
-        advancing=tuple(team_view(teams, t) for t in results.advancing) if decided else (),
+        advancing=tuple(team_view(teams, t) for t in in_order(results.advancing)) if decided else (),
         waiting=tuple(t.table for t in tables if t.winner is None),
     )
 
@@ -232,10 +236,11 @@ def _note(slot: Slot, index: int) -> str:
 def bracket_view(chart: Bracket, teams: Mapping[str, Team],
                  pending: Collection[tuple[int, int]] = ()) -> BracketView | None:
     """The rounds drawn so far, the latest of them: the last two, and earlier ones while the first column keeps within
-    BRACKET_MAX_LEAVES matches and byes (at most BRACKET_MAX_COLUMNS columns). None until a second round is drawn
-    (before that the draw and the results say it all). `pending`: (round, table) not yet final, shown without a winner."""
+    BRACKET_MAX_LEAVES matches and byes (at most BRACKET_MAX_COLUMNS columns). None until a second round is drawn,
+    and while the round before the latest has more than BRACKET_MOST_LEAVES matches and byes (before that the draw
+    and the results say it all, in fewer pages). `pending`: (round, table) not yet final, shown without a winner."""
     drawn = [c for c in chart.columns if c.drawn]
-    if len(drawn) < 2:
+    if len(drawn) < 2 or len(drawn[-2].slots) > BRACKET_MOST_LEAVES:
         return None
     first = len(drawn) - 2
     while first > 0 and len(drawn) - first < BRACKET_MAX_COLUMNS and len(drawn[first - 1].slots) <= BRACKET_MAX_LEAVES:

@@ -65,8 +65,8 @@ class Kind:
 
 EVENT_SETTINGS = Kind("活动设置文件（event.toml）", 1 * MB, "活动设置只有几 KB")
 MATCH_RECORD = Kind("对局记录（JSON 文件）", 1 * MB, "一场比赛的记录只有几 KB")
-WORKBOOK = Kind("Excel 工作簿（.xlsx）", 20 * MB, "本赛事的工作簿不到 1 MB")
-LOTS_CSV = Kind("纸签文件（CSV）", 1 * MB, "128 组的纸签只有几 KB")
+WORKBOOK = Kind("Excel 工作簿（.xlsx）", 20 * MB, "本赛事最大的工作簿（512 组的第1轮）约 1 MB")
+LOTS_CSV = Kind("纸签文件（CSV）", 1 * MB, "512 组的纸签也只有十几 KB")
 OUTPUT = Kind("本程序生成的文件", 200 * MB, "本程序生成的文件都在几 MB 以内")
 
 

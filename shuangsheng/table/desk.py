@@ -140,7 +140,7 @@ def table_json(table: DeskTable, clock: Clock | None, now: dt.datetime) -> dict[
     }
     for side in Side:
         seat = setup.seat(side)
-        data[side.value] = {"team": seat.team, "players": list(seat.players)}
+        data[side.value] = {"team": seat.team, "shown": seat.shown or seat.team, "players": list(seat.players)}
     return data | {
         "levels": table.levels(), "winner": table.winner(),
         "confirmed": {side.value: side in log.confirmed for side in Side},

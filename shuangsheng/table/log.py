@@ -26,6 +26,7 @@ from shuangsheng.vocabulary.fields import FIELDS
 class Seat:
     team: str  # the 组号, e.g. "03"
     players: tuple[str, ...]
+    shown: str = ""  # the 组号 as pages show it ('003' in a field over 99: knockout.teams.shown_id); "" → `team`
 
 
 @dataclass(frozen=True)

@@ -104,7 +104,7 @@ class TableState:
         data: dict[str, object] = {"round": setup.round, "table": setup.table}
         for side in Side:
             seat = setup.seat(side)
-            data[side.value] = {"team": seat.team, "players": list(seat.players)}
+            data[side.value] = {"team": seat.team, "shown": seat.shown or seat.team, "players": list(seat.players)}
         hands = shown_result["hands"]
         assert isinstance(hands, list)
         entered = [hand_as_json(e.record) for e in self.log.hands if e.record is not None]

@@ -33,7 +33,9 @@ from shuangsheng.storage.names import (
     LEGACY_RECORD,
     LOCK_NAME,
     TEAMS_FILE,
+    checked_path,
 )
+from shuangsheng.storage.workbook.round_reader import MatchSheet, RoundSheet
 from shuangsheng.usecases.awards import awards_in, bracket_in, rounds_results
 from shuangsheng.usecases.draw import draw_in
 from shuangsheng.usecases.folder import EventFolder, open_folder
@@ -41,7 +43,7 @@ from shuangsheng.usecases.holding import held
 from shuangsheng.usecases.papers.draw import write_draw_papers
 from shuangsheng.usecases.papers.ending import write_awards
 from shuangsheng.usecases.papers.materials import build_all
-from shuangsheng.usecases.papers.score import write_score_papers
+from shuangsheng.usecases.papers.score import write_playoff_slips, write_score_papers
 from shuangsheng.usecases.score import score_in, write_checked_copy
 from shuangsheng.vocabulary.errors import Issue, UserError
 from shuangsheng.vocabulary.text import typed_path
@@ -195,22 +197,34 @@ def record_folder(folder: Path) -> Path:
 
 class Referee:
     """SIMULATION: the referees of one round, called by the draw with the round it drew (`shuangsheng.usecases.draw.Referee`):
-    every match is played (`records`, in table order from the demo's random numbers) and what the sheets hold when
-    time is up (`at_time`: without the 加赛 hands when `playoffs_later`, else everything) is typed, written by the
-    draw into the round workbook it writes: one workbook per round instead of a blank one written again filled."""
+    every match is played (`records`, in table order from the demo's random numbers) and typed whole, 加赛 hands in
+    their rows, written by the draw into the round workbook it writes: one workbook per round instead of a blank
+    one written again filled. `tied`: some table was tied when time was up (its 加赛单 is printed)."""
 
-    def __init__(self, rng: random.Random, rules: RuleSet, *, playoffs_later: bool):
-        self.rng, self.rules, self.playoffs_later = rng, rules, playoffs_later
+    def __init__(self, rng: random.Random, rules: RuleSet):
+        self.rng, self.rules = rng, rules
         self.drawn: Round | None = None  # the round it was called with
         self.records: dict[int, MatchRecord] = {}
-        self.at_time: dict[int, MatchRecord] = {}
 
     def __call__(self, drawn: Round) -> dict[str, dict[tuple[int, int], object]]:
         self.drawn = drawn
         self.records = {p.table: simulate_match(self.rng, rules=self.rules)[0] for p in drawn.pairings}
-        self.at_time = {t: replace(r, hands=tuple(h for h in r.hands if not h.playoff)) if self.playoffs_later else r
-                        for t, r in self.records.items()}
-        return workbook.typed_cells(self.at_time)
+        return workbook.typed_cells(self.records)
+
+    @property
+    def tied(self) -> bool:
+        return any(h.playoff for r in self.records.values() for h in r.hands)
+
+
+def as_at_time(sheet: RoundSheet) -> RoundSheet:
+    """SIMULATION: the round's sheets as they stood when time was up — each match without its 加赛 hands — as
+    read, never written: the demo prints the 加赛单 from them (what `score` prints at time on the day) without
+    writing the round workbook twice and without recording in event.db an outcome of a sheet no file held."""
+    def regular(match: MatchSheet) -> MatchSheet:
+        kept = [i for i, hand in enumerate(match.record.hands) if not hand.playoff]
+        return replace(match, record=replace(match.record, hands=tuple(match.record.hands[i] for i in kept)),
+                       rows=tuple(match.rows[i] for i in kept))
+    return replace(sheet, matches=tuple(regular(m) for m in sheet.matches))
 
 
 def _note(written: Written | None, papers: dict[Path, None], warnings: dict[str, None]) -> None:
@@ -226,11 +240,13 @@ def run_demo(
     after_draw: Callable[[DrawReport], Written] | None = None,
     after_score: Callable[[ScoreReport], Written] | None = None,
     finish: Callable[[DemoReport], None] | None = None,
+    at_time: Callable[[ScoreReport], Written] | None = None,
 ) -> DemoReport:
     """The whole event, round by round as on the day: draw, play, score. `after_draw` and `after_score` are
     called where the CLI's `draw` and `score` would print (the papers of each round; what they write is recorded
-    in `files`), `finish` once the event is over (the printed materials). A match tied when time is up is scored
-    once with its regular hands (when its playoff slip is printed) and again after its 加赛 hands.
+    in `files`), `finish` once the event is over (the printed materials). A round with a match tied when time was
+    up has its 加赛单 printed (`at_time`, by default `after_score`) from its sheets as they stood then
+    (`as_at_time`: scored, not recorded); the round is scored with its 加赛 hands.
 
     The folder must be empty or hold only what an earlier demo wrote, unchanged (see `prepare_folder`); whatever
     is written, even when a step fails, is recorded as the demo's own (`record_folder`)."""
@@ -239,7 +255,8 @@ def run_demo(
     prepare_folder(folder)
     try:
         with kept_open(folder):  # event.db opened once for the dozens of files written
-            report = _play(folder, random.Random(seed), teams, after_draw=after_draw, after_score=after_score)
+            report = _play(folder, random.Random(seed), teams, after_draw=after_draw, after_score=after_score,
+                           at_time=at_time or after_score)
             if finish is not None:
                 finish(report)
     finally:
@@ -254,6 +271,7 @@ def _play(
     *,
     after_draw: Callable[[DrawReport], Written] | None,
     after_score: Callable[[ScoreReport], Written] | None,
+    at_time: Callable[[ScoreReport], Written] | None = None,
 ) -> DemoReport:
     settings_path = files.write_text(folder / EVENT_FILE, event_file.default_text())
     event = event_file.load(folder)
@@ -265,17 +283,18 @@ def _play(
     warnings: dict[str, None] = {}
     state = open_folder(folder)  # once; each round is read once, right after it is filled
     while not (scores and knockout.is_final(scores[-1].round)):
-        referee = Referee(rng, event.rules, playoffs_later=after_score is not None)
+        referee = Referee(rng, event.rules)
         drawn = draw_in(state, seed=rng.randrange(10**6, 10**9), referee=referee)
         papers: dict[Path, None] = {}  # in the order they were printed, each once
         if after_draw is not None:
             _note(after_draw(drawn), papers, warnings)
         assert referee.drawn == drawn.round, "a demo starts from an empty folder: each draw is new, typed as drawn"
-        if after_score is not None and referee.at_time != referee.records:  # some table was tied when time was up
-            at_time = workbook.read_round(drawn.path)
-            _note(after_score(score_in(state.with_round(at_time), drawn.round.number)), papers, warnings)
-            workbook.fill_round(drawn.path, referee.records, known=at_time)
-        state = state.with_round(workbook.read_round(drawn.path))  # what the referees filled is what is scored
+        sheet = workbook.read_round(drawn.path)  # what the referees filled is what is scored
+        if at_time is not None and referee.tied:
+            earlier = state.with_round(as_at_time(sheet))
+            _note(at_time(ScoreReport(score=earlier.score_of(drawn.round.number), checked=checked_path(drawn.path),
+                                      teams=earlier.team_map, event=earlier.event)), papers, warnings)
+        state = state.with_round(sheet)
         report = score_in(state, drawn.round.number)
         scores.append(report.score)
         checked = write_checked_copy(report)
@@ -316,6 +335,9 @@ def make_demo(out: Path, *, teams: int = 11, seed: int = 2026,
         tell(f"第{number}轮：模拟记分、打印成绩", 2 * number, 2 * rounds + 1)
         return write_score_papers(report, force=True)
 
+    def tied(report: ScoreReport) -> Written:  # when time was up: the 加赛单 (the results come once decided)
+        return write_playoff_slips(report, force=True)
+
     def finish(report: DemoReport) -> None:
         tell("打印材料、晋级图、成绩公告和荣誉证书", 2 * rounds, 2 * rounds + 1)
         done["built"] = build_all(out, report.event, report.teams, force=True)
@@ -328,5 +350,5 @@ def make_demo(out: Path, *, teams: int = 11, seed: int = 2026,
         with contextlib.suppress(OSError):  # held from the start: the lock file is there on the next run too
             out.mkdir(parents=True, exist_ok=True)
     with held(out, patience=patience, waiting=waiting) if ours else contextlib.nullcontext():
-        report = run_demo(out, teams=teams, seed=seed, finish=finish, after_draw=drawn, after_score=scored)
+        report = run_demo(out, teams=teams, seed=seed, finish=finish, after_draw=drawn, after_score=scored, at_time=tied)
     return DemoMade(report, done["built"], done["ending"])

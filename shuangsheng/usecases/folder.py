@@ -19,7 +19,7 @@ from shuangsheng.knockout.draw import draw_round
 from shuangsheng.knockout.formats import Byes, ThirdPlace
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.knockout.replacement import Replacement, finished_pair, pair_in_round, replaced_players
-from shuangsheng.knockout.teams import Team
+from shuangsheng.knockout.teams import Team, id_digits
 from shuangsheng.render.reports import RoundScore
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import workbook
@@ -169,7 +169,7 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
     if problems:
         raise TournamentError(problems)
     replacements = recorded_replacements(folder) if draws else ()
-    notes += [f"换人：{made.said()}" for made in replacements]
+    notes += [f"换人：{made.said(id_digits(t.id for t in teams))}" for made in replacements]
     state = EventFolder(path=folder, event=event, teams=teams, rounds=tuple(rounds), notes=tuple(notes),
                         entry_marks=marks, replacements=replacements)
     changes = _rules_changes(state, draws) if not accept_rules else ()

@@ -124,7 +124,7 @@ def _earlier_changes(state: EventFolder, number: int, draws: Mapping[int, DrawRe
         record = records.get(n)
         if record is None or not same_draw(draws[n].round, sheet.round):
             continue
-        scored = score_round(sheet, state.rules_for(n))
+        scored = state.score_of(n)  # once per reading: the demo's every round reads the rounds before it again
         later = state.rounds[n].round.pool
         if tables := changed_tables(scored, record):
             notes.append(_changed_note(state.path, scored, tables, record.at, later))

@@ -19,6 +19,7 @@ from shuangsheng.render.reports import MatchScore, RoundScore
 from shuangsheng.storage import workbook
 from shuangsheng.storage.names import round_file
 from shuangsheng.storage.workbook import MATCHES_SHEET, MatchSheet, Problem, RoundSheet
+from shuangsheng.storage.workbook.loading import Grid
 from shuangsheng.storage.workbook.round_reader import FinalCard
 from shuangsheng.storage.workbook.schema import sheet_name
 from shuangsheng.table import sources
@@ -206,18 +207,7 @@ def outcomes_by_round(scores: Sequence[RoundScore]) -> dict[int, tuple[MatchOutc
 
 def sheet_fingerprint(sheet: RoundSheet, name: str) -> str:
     """A match sheet's content as `score` read it (its cells): what the ledger records beside each outcome, and
-    what the venue display compares to tell a scored table from one edited since."""
-    import hashlib
-
+    what the venue display compares to tell a scored table from one edited since (`Grid.fingerprint`; a sheet
+    missing from the workbook has the fingerprint of no cells)."""
     grid = sheet.grids.get(name)
-    cells = sorted((k, str(v)) for k, v in grid.cells.items()) if grid is not None else []
-    # sha256 of repr(sorted (cell, text) pairs), fed piece by piece: a text shared by thousands of cells is quoted
-    # once, and the list's repr is never built whole.
-    quoted: dict[str, bytes] = {}
-    digest = hashlib.sha256(b"[")
-    for i, (cell, text) in enumerate(cells):
-        if text not in quoted:
-            quoted[text] = repr(text).encode("utf-8")
-        digest.update(b"%s(%s, %s)" % (b", " if i else b"", repr(cell).encode(), quoted[text]))
-    digest.update(b"]")
-    return digest.hexdigest()
+    return grid.fingerprint() if grid is not None else Grid.fingerprint_of({})

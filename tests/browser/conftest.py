@@ -81,14 +81,15 @@ def jump(page, ms: int) -> None:
 
 
 @contextlib.contextmanager
-def serving_round_1(folder: Path, **options: object) -> Iterator[tuple[dict[int, str], str]]:
-    """An 8-team event with round 1 drawn in `folder`, served by the real hall on 127.0.0.1 (a free port) until the
-    block ends: the tables' entry codes and the base address. `options` go to `hall.make_hall` (pin, clock)."""
+def serving_round_1(folder: Path, teams: int = 8, **options: object) -> Iterator[tuple[dict[int, str], str]]:
+    """An event of `teams` teams with round 1 drawn in `folder`, served by the real hall on 127.0.0.1 (a free port)
+    until the block ends: the tables' entry codes and the base address. `options` go to `hall.make_hall` (pin,
+    clock)."""
     from shuangsheng.hall import hall
     from shuangsheng.storage.ledger.connection import Ledger
     from tests.events import played_rounds
 
-    played_rounds(folder, teams=8, rounds=0)  # start_event, then round 1 drawn
+    played_rounds(folder, teams=teams, rounds=0)  # start_event, then round 1 drawn
     with Ledger.open(folder) as book:
         codes = book.codes(book.draws()[1].id)
     server = hall.make_hall(folder, ["127.0.0.1"], 0, log=lambda line: None, settle=0.0, **options)

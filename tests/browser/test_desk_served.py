@@ -351,3 +351,39 @@ def posted(base: str, path: str, body: dict) -> tuple[int, dict]:
         return response.status, json.loads(response.read())
     finally:
         conn.close()
+
+
+def test_a_field_over_99_shows_three_digit_ids_on_the_phone_and_at_the_desk(tmp_path, browser, screenshots):
+    """105 teams: the phone's sides and confirm buttons, the desk's tiles and its check-in list say 第007组, as the
+    papers print it, while the API keeps '07'."""
+    folder = tmp_path / "event"
+    with serving_round_1(folder, teams=105, pin=PIN, clock=ServerClock()) as (codes, base):
+        with Ledger.open(folder) as book:
+            record = book.draws()[1]
+        pairing = next(p for p in record.round.pairings if int(p.a) < 100)
+        phone_context, phone = phone_in(browser)
+        desk_context, desk = page_in(browser, (1366, 768))
+        try:
+            phone.goto(f"{base}/t/{format_code(codes[pairing.table])}")
+            settled(phone)
+            side_a = phone.locator("#teamA").inner_text()
+            assert f"第{int(pairing.a):03d}组" in side_a, side_a
+            phone.screenshot(path=str(screenshots / "served-phone-105.png"))
+            desk.goto(f"{base}/desk")
+            desk.fill("#pinInput", PIN)
+            desk.click("#pinSubmit")
+            wait_until(desk, "window.deskPage.doc() !== null")
+            tile = desk.locator(f'.tile[data-table="{pairing.table}"]').inner_text()
+            assert f"{int(pairing.a):03d} 对 " in tile, tile
+            desk.screenshot(path=str(screenshots / "served-desk-105-1366x768.png"))
+            desk.click("#swapButton")  # 换人: the pair found by its 组号 typed either way, shown three digits wide
+            desk.fill("#rSearch", "7")
+            wait_until(desk, "document.querySelectorAll('#rList li').length > 0")
+            assert desk.locator("#rList li").first.inner_text().startswith("第007组 ")
+            desk.fill("#rSearch", "007")
+            wait_until(desk, "document.querySelector('#rList li').textContent.startsWith('第007组 ')")
+            desk.screenshot(path=str(screenshots / "served-desk-105-swap.png"))
+            assert phone.errors == [] and desk.errors == []
+        finally:
+            phone_context.close()
+            desk_context.close()

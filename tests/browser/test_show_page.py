@@ -345,8 +345,8 @@ def test_a_bracket_over_several_pages_links_every_match_to_where_it_came_from(br
     width from 640 to 1920 at 1080 lines is tried, and a field whose bracket splits differently."""
     target = tmp_path / "大屏.html"
     continued = 0
-    for teams in (40, 27):
-        played_rounds(tmp_path / str(teams), teams=teams, rounds=1)  # round 2 drawn (40: 16 matches from 8 + 24 byes)
+    for teams, rounds in ((40, 2), (27, 1)):  # 40: round 3 drawn (8 matches from 16); 27: round 2 (8 from 11 + 5 byes)
+        played_rounds(tmp_path / str(teams), teams=teams, rounds=rounds)
         assert CliRunner().invoke(app, ["show", str(tmp_path / str(teams)), "--export", str(target), "--force"]).exit_code == 0
         for width in range(640, 1921, 160):
             page = browser.new_page(viewport={"width": width, "height": 1080})
@@ -522,3 +522,35 @@ def test_the_seat_index_of_128_teams_takes_two_pages_and_byes_show_their_names(b
     assert len(board.current.byes) == 28
     for bye in board.current.byes:
         assert f"{bye.name}\n{bye.players}" in draw_text
+
+
+@pytest.mark.parametrize("size", ALL_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_128_team_rotation_has_no_bracket_pages_until_the_field_is_down_to_sixteen(browser, field_of_128, size):
+    """128 teams, round 2 drawn: the bracket of rounds 1–2 took 16 of 26 pages (64 first-round slots, four a page),
+    shown a few a turn. Now the rotation is the draw, the seats and round 1's results alone — every match of both
+    rounds — in 10 pages, each at least half full."""
+    page = exported(browser, field_of_128, size)
+    count = page.evaluate("showDisplay.pages()")
+    assert page.evaluate("document.querySelectorAll('#stage .page.bracket').length") == 0
+    assert count <= 10 and sorted(page.evaluate("showDisplay.cycle()")) == list(range(count))
+    for i in range(count):
+        page.evaluate(f"showDisplay.show({i})")
+        assert page.evaluate(FILL) >= 0.5, i
+    page.close()
+
+
+@pytest.mark.parametrize("size", ALL_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_small_round_fits_one_page(browser, tmp_path_factory, size, screenshots):
+    """13 teams, round 1 drawn: every match, the byes with their players and the seat index on one screen."""
+    target = tmp_path_factory.getbasetemp() / "small-round.html"
+    if not target.exists():
+        folder = tmp_path_factory.mktemp("small") / "event"
+        draw(folder, start_event(folder, teams=13))
+        assert CliRunner().invoke(app, ["show", str(folder), "--export", str(target)]).exit_code == 0
+    page = exported(browser, target, size)
+    assert page.evaluate("showDisplay.pages()") == 1 and page.inner_text("#counter") == ""
+    counts = page.evaluate(PAGE_COUNTS)
+    assert counts[0][1] == 13 and page.evaluate("document.querySelectorAll('#stage .match').length") == 5
+    assert page.evaluate(FILL) >= 0.6 and layout_problems(page) == []
+    page.screenshot(path=str(screenshots / f"small-round-{size[0]}.png"))
+    page.close()

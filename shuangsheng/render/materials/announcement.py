@@ -74,7 +74,7 @@ def prize_pieces(flow: Flow, chart: Bracket) -> list[Piece]:
     none = "（不设）" if not chart.placings.third else "（空缺）"  # a 2-team field has no 三等奖 at all
     for prize, team_id in prize_rows(chart.placings):
         rows.append([prize, shown_id(team_id, digits) if team_id else "",
-                     Cell(players_of(teams, team_id) or none, team_members(team_id))])
+                     Cell(players_of(teams, team_id) or none, team_members(team_id, digits))])
     notes = [piece for n in chart.placings.notes for piece in flow.note(n)]
     return [*flow.table(rows, [0.2, 0.16, 0.64]), *notes, flow.space(8)]
 
@@ -90,8 +90,9 @@ def _team_cell(teams: dict[str, Team], team_id: str | None) -> Cell:
     if team_id is None:
         return Cell("")
     players = players_of(teams, team_id)
-    name = team_name(team_id, id_digits(teams))
-    return Cell(f"{name}\n{players}" if players else name, team_members(team_id))
+    digits = id_digits(teams)
+    name = team_name(team_id, digits)
+    return Cell(f"{name}\n{players}" if players else name, team_members(team_id, digits))
 
 
 EVENT_MONTH = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月")

@@ -12,6 +12,9 @@ lines, with a dashed cut line (run between two first-round slots, stopping short
 and crop ticks in a gutter beside the chart where they are taped together. A box is drawn whole on a sheet or not
 at all (it is then whole on the next), and the lines are spread so the sheets are full. Each match's winner is
 marked ▶ and set in bold on a grey ground, so it shows on a pale monochrome print; a winner who passed A says 过A.
+A chart of more than 8 rounds (over 256 teams) does not fit across even at 10 pt: it is cut in parts
+(`chart_parts`), one for each match of a later round with all that led to it, printed as above, and a last part
+from that round to the final with the placings.
 Measured with WenQuanYi Micro Hei: 2–11 teams one sheet at 18.5–20 pt; 64 teams 3 sheets at 12 pt; 128 teams
 5 sheets at 10–10.5 pt, the last one 88 % or more used (`layout_note` says how a chart prints)."""
 
@@ -27,7 +30,7 @@ from reportlab.lib.pagesizes import A3, landscape
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from shuangsheng.knockout.bracket import Bracket, Entry, Slot, SlotKind, entry_note
+from shuangsheng.knockout.bracket import Bracket, Entry, Slot, SlotKind, entry_note, split
 from shuangsheng.knockout.teams import id_digits, shown_id, team_name
 from shuangsheng.render.materials.conventions import players_of, prize_rows, team_members
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
@@ -68,8 +71,8 @@ class ChartLayout:
 class _Chart:
     """Measures of the chart at one text size: column and box widths, heights, in points."""
 
-    def __init__(self, chart: Bracket, fonts: FontSet, size: float, *, line: float | None = None):
-        self.chart, self.fonts, self.size = chart, fonts, size
+    def __init__(self, chart: Bracket, fonts: FontSet, size: float, *, line: float | None = None, panel: bool = True):
+        self.chart, self.fonts, self.size, self.panel = chart, fonts, size, panel  # panel: the placings, 3rd place
         self.teams = {t.id: t for t in chart.teams}
         self.digits = id_digits(self.teams)  # 组号 as wide as the field's
         self.line = line or size * LINE  # a team's line; more than size * LINE when a single sheet has room
@@ -87,7 +90,7 @@ class _Chart:
         unknown = "（不设）" if chart.placings.complete else "（待定）"  # a 2-team field has no 三等奖
         self.places = [f"{prize}  {self.label(t) if t else unknown}" for prize, t in prize_rows(chart.placings)]
         self.panel_w = max(self.box_w, max(fonts.width(text, size) for text in self.places) + 2 * self.pad)
-        self.width = (len(chart.columns) - 1) * self.pitch + self.panel_w
+        self.width = (len(chart.columns) - 1) * self.pitch + (self.panel_w if panel else self.box_w)
         self.title_size = max(size * 1.5, 14.0)
         self.header = self.title_size * 1.5 + size * LINE * 2.2  # title, the part line, column titles
         self.footer = FOOTNOTE_SIZE * 1.45 * 2 + 4
@@ -112,6 +115,8 @@ class _Chart:
         return len(self.places) + 1.6  # a heading line, the prizes, padding
 
     def content_height(self) -> float:
+        if not self.panel:
+            return self.chart.height * self.line
         return max(self.chart.height, self.panel_top + self.panel_lines) * self.line
 
     def room(self, page: tuple[float, float]) -> float:
@@ -126,6 +131,8 @@ class _Chart:
         slots = self.chart.columns[0].slots
         final = self.chart.columns[-1].slots[0]  # the final, the 3rd-place match below it, then the panel
         panel = ((final.y - final.height / 2 - 0.5) * self.line, (self.panel_top + self.panel_lines + 0.5) * self.line)
+        if not self.panel:  # a part of a chart cut in parts ends in a slot like any other
+            panel = (self.content + 1, self.content + 1)
         gaps = [(a.y + a.height / 2 + b.y - b.height / 2) / 2 * self.line for a, b in itertools.pairwise(slots)]
         gaps = [g for g in gaps if not panel[0] < g < panel[1]]
         starts = [0.0]
@@ -152,12 +159,13 @@ class _Chart:
         return self.width <= w - 2 * MARGIN and self.header + self.content + self.footer <= h - 2 * MARGIN
 
 
-def chart_layout(chart: Bracket, fonts: FontSet) -> ChartLayout:
-    """The largest size at which the chart fits one A3 sheet; else the sheets it needs at a size it fits across."""
+def chart_layout(chart: Bracket, fonts: FontSet, *, panel: bool = True) -> ChartLayout:
+    """The largest size at which the chart fits one A3 sheet; else the sheets it needs at a size it fits across
+    (`chart_parts` cuts a chart too wide even at SPLIT_MIN_SIZE in parts first)."""
     pages = (landscape(A3), A3)
     size = MAX_SIZE
     while size >= MIN_SIZE:
-        measure = _Chart(chart, fonts, size)
+        measure = _Chart(chart, fonts, size, panel=panel)
         for page in pages:
             if measure.fits(page):
                 return ChartLayout(size, page, (0.0,))
@@ -168,27 +176,62 @@ def chart_layout(chart: Bracket, fonts: FontSet) -> ChartLayout:
     options = []
     size = SPLIT_MAX_SIZE
     while size >= SPLIT_MIN_SIZE:
-        measure = _Chart(chart, fonts, size)
+        measure = _Chart(chart, fonts, size, panel=panel)
         if measure.width <= page[0] - 2 * (MARGIN + GUTTER):
             options.append(ChartLayout(size, page, measure.sheet_starts(measure.room(page))))
         size -= 0.5
     if not options:
-        measure = _Chart(chart, fonts, MIN_SIZE)  # long names are condensed, so this always fits across
-        return _filled(chart, fonts, ChartLayout(MIN_SIZE, page, measure.sheet_starts(measure.room(page))))
+        measure = _Chart(chart, fonts, MIN_SIZE, panel=panel)  # long names are condensed: fits across up to 8 rounds
+        return _filled(chart, fonts, ChartLayout(MIN_SIZE, page, measure.sheet_starts(measure.room(page))), panel)
     fewest = min(o.sheets for o in options)
-    return _filled(chart, fonts, next(o for o in options if o.sheets == fewest))
+    return _filled(chart, fonts, next(o for o in options if o.sheets == fewest), panel)
 
 
-def _filled(chart: Bracket, fonts: FontSet, layout: ChartLayout) -> ChartLayout:
+@dataclass(frozen=True)
+class ChartPart:
+    """One part of the printed chart: its `chart` (the whole one, or a part of it from `knockout.bracket.split`),
+    how it prints, whether it ends in the final (with the 3rd-place match and the placings: `panel`), and what it
+    is (`name`: '' for a chart printed whole)."""
+
+    chart: Bracket
+    layout: ChartLayout
+    panel: bool = True
+    name: str = ""
+
+
+def chart_parts(chart: Bracket, fonts: FontSet) -> tuple[ChartPart, ...]:
+    """The chart as printed: whole, when it fits across A3 landscape at SPLIT_MIN_SIZE or more (up to 8 rounds,
+    about 256 teams); else cut at the latest round whose columns before it fit across (7 rounds at 512 teams):
+    one part for each match (or bye) of that round with all that led to it, each printed as its own sheets, then
+    a last part from that round to the final, with the placings."""
+    width = landscape(A3)[0] - 2 * (MARGIN + GUTTER)
+    if len(chart.columns) < 3 or _Chart(chart, fonts, SPLIT_MIN_SIZE).width <= width:
+        return (ChartPart(chart, chart_layout(chart, fonts)),)
+    at = next((at for at in range(len(chart.columns) - 1, 2, -1)
+               if all(_Chart(p, fonts, SPLIT_MIN_SIZE, panel=False).width <= width for p in split(chart, at)[0])), 2)
+    parts, rest = split(chart, at)
+    title = chart.columns[at - 1].title
+    named = [ChartPart(p, chart_layout(p, fonts, panel=False), False, f"{title}{_slot_name(p.columns[-1].slots[0])}及之前")
+             for p in parts]
+    return (*named, ChartPart(rest, chart_layout(rest, fonts), True, f"{title}到决赛、获奖名单"))
+
+
+def _slot_name(slot: Slot) -> str:
+    if slot.kind is SlotKind.BYE:
+        return "轮空"
+    return f"第{slot.table}桌" if slot.kind is SlotKind.MATCH else f"第{slot.table}场（待抽签）"
+
+
+def _filled(chart: Bracket, fonts: FontSet, layout: ChartLayout, panel: bool = True) -> ChartLayout:
     """The layout with its lines spread (up to STRETCH times) as far as the same number of sheets allows, so the
     last sheet is not left half empty."""
-    base = _Chart(chart, fonts, layout.size)
+    base = _Chart(chart, fonts, layout.size, panel=panel)
     room = base.room(layout.page)
     best = ChartLayout(layout.size, layout.page, layout.starts, base.line)
     low, high = base.line, base.line * STRETCH
     for _ in range(10):
         line = (low + high) / 2
-        starts = _Chart(chart, fonts, layout.size, line=line).sheet_starts(room)
+        starts = _Chart(chart, fonts, layout.size, line=line, panel=panel).sheet_starts(room)
         if len(starts) <= layout.sheets:
             best, low = ChartLayout(layout.size, layout.page, starts, line), line
         else:
@@ -204,33 +247,60 @@ def bracket_pdf(
     levels and the winner shaded; blank slots for what is still to play; the placings once known."""
     fonts = fonts or choose_fonts(event.print.font)
     heading, footnote = _chart_wording(render("bracket.j2", event, template_dir, _chart_context(chart)))
-    layout = chart_layout(chart, fonts)
-    m = _Chart(chart, fonts, layout.size, line=layout.line)
-    page_w, page_h = layout.page
-    room = m.room(layout.page)
-    if layout.sheets == 1:  # spread the lines over the sheet, up to twice the usual distance
-        m = _Chart(chart, fonts, layout.size, line=min(2 * m.line, m.line * room / m.content))
-    overlap = OVERLAP_LINES * m.line
+    parts = chart_parts(chart, fonts)
+    page_w = landscape(A3)[0] if len(parts) > 1 else parts[0].layout.page[0]
     size = FOOTNOTE_SIZE
     notes = break_lines(fonts, footnote, size, [page_w - 2 * MARGIN])
     if len(notes) > 2:
         size = MIN_SIZE
         notes = break_lines(fonts, footnote, size, [page_w - 2 * MARGIN])[:2]
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=layout.page, invariant=1 if invariant else 0, initialFontName=fonts.name,  # type: ignore[arg-type]  # types-reportlab has it float
-                    initialFontSize=layout.size, pageCompression=1)
+    canvas = Canvas(buffer, pagesize=parts[0].layout.page, invariant=1 if invariant else 0, initialFontName=fonts.name,  # type: ignore[arg-type]  # types-reportlab has it float
+                    initialFontSize=parts[0].layout.size, pageCompression=1)
     canvas.setTitle(f"{chart.title}晋级图")
     canvas.setAuthor("shuangsheng")
     canvas.setCreator("shuangsheng")
+    total = sum(part.layout.sheets for part in parts)
+    done = 0
+    for k, part in enumerate(parts):
+        context = _Sheets(heading, (notes, size), total, done, (k + 1, len(parts)) if len(parts) > 1 else None)
+        _draw_part(canvas, fonts, part, context)
+        done += part.layout.sheets
+    canvas.save()
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class _Sheets:
+    """What every sheet of a part says besides the chart: the heading, the footnote's lines and size, the sheets
+    in all and before this part, and which part of how many this is (None: the chart printed whole)."""
+
+    heading: str
+    notes: tuple[Sequence[str], float]
+    total: int
+    before: int
+    part: tuple[int, int] | None
+
+
+def _draw_part(canvas: Canvas, fonts: FontSet, part: ChartPart, sheets: _Sheets) -> None:
+    """The sheets of one part of the chart (of the whole chart, when it is printed whole)."""
+    layout, chart = part.layout, part.chart
+    m = _Chart(chart, fonts, layout.size, line=layout.line, panel=part.panel)
+    page_w, page_h = layout.page
+    canvas.setPageSize(layout.page)
+    room = m.room(layout.page)
+    if layout.sheets == 1:  # spread the lines over the sheet, up to twice the usual distance
+        m = _Chart(chart, fonts, layout.size, line=min(2 * m.line, m.line * room / m.content), panel=part.panel)
+    overlap = OVERLAP_LINES * m.line
+    notes, size = sheets.notes
     left = (page_w - m.width) / 2
     for sheet, start in enumerate(layout.starts):
         top = page_h - MARGIN  # the header starts here
         canvas.setFillColor(INK)
         canvas.setStrokeColor(INK)
-        fonts.draw(canvas, page_w / 2, top - m.title_size, heading, m.title_size, align=Align.CENTRE)
-        part = _part_line(chart, layout, sheet)
+        fonts.draw(canvas, page_w / 2, top - m.title_size, sheets.heading, m.title_size, align=Align.CENTRE)
         y = top - m.title_size * 1.5 - m.size * 1.2
-        fonts.draw(canvas, page_w / 2, y, part, m.size, align=Align.CENTRE)
+        fonts.draw(canvas, page_w / 2, y, _part_line(part, sheets, sheet), m.size, align=Align.CENTRE)
         y -= m.size * LINE
         for i, column in enumerate(chart.columns):
             fonts.draw(canvas, left + i * m.pitch + m.box_w / 2, y, column.title, m.size, align=Align.CENTRE)
@@ -248,8 +318,6 @@ def bracket_pdf(
         for k, text in enumerate(notes):
             fonts.draw(canvas, MARGIN, MARGIN + size * 0.3 + (len(notes) - 1 - k) * size * 1.45, text, size)
         canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
 
 
 @dataclass(frozen=True)
@@ -351,14 +419,18 @@ def _chart_context(chart: Bracket) -> dict[str, object]:
     }
 
 
-def _part_line(chart: Bracket, layout: ChartLayout, sheet: int) -> str:
-    status = _chart_context(chart)["status"]
-    if layout.sheets == 1:
-        return f"{status}　共{chart.field}组"
-    return (
-        f"{status}　共{chart.field}组　本图共{layout.sheets}张，这是第{sheet + 1}张（自上而下第{sheet + 1}部分）。"
-        f"相邻两张重叠约{OVERLAP_LINES}行：剪去下一张上边虚线以上的部分，使两条虚线重合后粘贴"
-    )
+def _part_line(part: ChartPart, sheets: _Sheets, sheet: int) -> str:
+    status = _chart_context(part.chart)["status"]
+    field = f"{status}　共{part.chart.field}组"
+    count = part.layout.sheets
+    if sheets.part is None and count == 1:
+        return field
+    joined = f"相邻两张重叠约{OVERLAP_LINES}行：剪去下一张上边虚线以上的部分，使两条虚线重合后粘贴"
+    if sheets.part is None:
+        return f"{field}　本图共{count}张，这是第{sheet + 1}张（自上而下第{sheet + 1}部分）。{joined}"
+    k, parts = sheets.part
+    where = f"本图共{sheets.total}张，这是第{sheets.before + sheet + 1}张：第{k}部分（共{parts}部分，{part.name}）"
+    return f"{field}　{where}" + (f"的第{sheet + 1}张（共{count}张，自上而下）。{joined}" if count > 1 else "")
 
 
 def _draw_chart(canvas: Canvas, m: _Chart, left: float, origin: float, view: tuple[float, float]) -> None:
@@ -374,6 +446,8 @@ def _draw_chart(canvas: Canvas, m: _Chart, left: float, origin: float, view: tup
             if i:
                 _draw_links(canvas, m, chart.columns[i - 1].slots, slot, x, origin, view)
     x = left + (len(chart.columns) - 1) * m.pitch
+    if not m.panel:
+        return
     if chart.third_place is not None:  # below the final: label line, then the match
         middle = origin - (m.final + 2.0) * m.line
         if low < middle - m.line / 2 and middle + m.line / 2 < high:
@@ -446,16 +520,16 @@ def _draw_entry(canvas: Canvas, m: _Chart, slot: Slot, entry: Entry, x: float, m
     text = m.label(entry.team)
     size = m.size
     won = entry.won and slot.kind is SlotKind.MATCH
-    width = m.fonts.width(text, size, team_members(entry.team))
+    width = m.fonts.width(text, size, team_members(entry.team, m.digits))
     if width > m.label_w:  # a long name: smaller, down to MIN_SIZE, then narrower letters at that size
         size = max(MIN_SIZE, size * m.label_w / width)
-    condense = min(1.0, m.label_w / m.fonts.width(text, size, team_members(entry.team)))
+    condense = min(1.0, m.label_w / m.fonts.width(text, size, team_members(entry.team, m.digits)))
     if won:
         m.fonts.draw(canvas, x + m.pad * 0.7, middle - m.size * MARK_SCALE * 0.36, WINNER_MARK, m.size * MARK_SCALE)
     canvas.saveState()
     canvas.translate(x + m.pad * 0.7 + m.mark_w, middle - size * 0.36)
     canvas.scale(condense, 1)
-    m.fonts.draw(canvas, 0, 0, text, size, who=team_members(entry.team), bold=won)
+    m.fonts.draw(canvas, 0, 0, text, size, who=team_members(entry.team, m.digits), bold=won)
     canvas.restoreState()
     note = entry_note(slot, entry)
     if note:
@@ -483,7 +557,14 @@ def _cut_marks(canvas: Canvas, page_w: float, cuts: Sequence[tuple[float, Sequen
         canvas.line(page_w - MARGIN - tick / 2, y - tick / 2, page_w - MARGIN - tick / 2, y + tick / 2)
 
 
-def layout_note(layout: ChartLayout) -> str:
-    """'A3 横向 1 张，字号 19.5 磅' — how the chart prints."""
+def layout_note(parts: Sequence[ChartPart]) -> str:
+    """'A3 横向 1 张，字号 19.5 磅' — how the chart prints (its parts, when it is cut in parts)."""
+    layout = parts[0].layout
     side = "横向" if layout.page[0] > layout.page[1] else "纵向"
+    if len(parts) > 1:
+        sizes = sorted({p.layout.size for p in parts})
+        size = f"{sizes[0]:g}" if len(sizes) == 1 else f"{sizes[0]:g}–{sizes[-1]:g}"
+        sheets = sum(p.layout.sheets for p in parts)
+        return (f"A3 横向 {sheets} 张，分 {len(parts)} 部分（每部分一条，沿虚线拼接；最后一部分是决赛和获奖名单），"
+                f"字号 {size} 磅")
     return f"A3 {side} {layout.sheets} 张，字号 {layout.size:g} 磅" + ("，沿虚线拼接" if layout.sheets > 1 else "")

@@ -5,7 +5,7 @@ Wording comes from `shuangsheng/render/templates/certificate.j2` (an event folde
 
 The certificate (A4 landscape, to be framed) is set in a formal face (楷, else 宋) when the PC has one: a line the
 face cannot set whole (the recipients' names: the whole line) is set whole in the main font. It has a red title, a
-red-and-gold border, a number, the event's date (or month) and room for the seal over the organiser's name, with
+red-and-gold border, a number (in the main font, whose digits are the papers'), the event's date (or month) and room for the seal over the organiser's name, with
 nothing printed there."""
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ def certificates_pdf(
         wording = render("certificate.j2", event, template_dir, context)
         check_kinds(wording, CERTIFICATE_KINDS, (CERT_NAMES, CERT_PRIZE))
         _certificate_border(canvas, page_w, page_h)
-        _certificate_page(canvas, faces, cert, wording, (page_w, page_h), number)
+        _certificate_page(canvas, faces, cert, wording, (page_w, page_h), number, digits)
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
@@ -203,7 +203,7 @@ def _lozenge(canvas: Canvas, x: float, y: float, half_w: float, half_h: float) -
 
 
 def _certificate_page(canvas: Canvas, faces: _Faces, cert: Certificate, wording: Sequence[Block],
-                      page: tuple[float, float], number: str) -> None:
+                      page: tuple[float, float], number: str, digits: int = 2) -> None:
     """certificate.j2 inside the border: `#` the title (red), `@获奖者` the names, `@奖项` the prize, `>` the
     signature block (bottom right, under the seal's place), paragraphs and `~` gaps in the body size; the number at
     the bottom left. Everything above the signature is centred; when long names take several lines, all of it is
@@ -212,7 +212,7 @@ def _certificate_page(canvas: Canvas, faces: _Faces, cert: Certificate, wording:
     edge = MARGIN + INSET + PADDING  # the text stays inside this
     inner = page_w - 2 * edge
     signature = [line for b in wording if b.kind is BlockKind.SIGNATURE for line in b.lines]
-    rows = [row for block in wording for row in _certificate_rows(faces, cert, block, inner)]
+    rows = [row for block in wording for row in _certificate_rows(faces, cert, block, inner, digits)]
     base = edge + 4  # the last signature line's baseline
     seal_y = base + BODY_SIZE * 1.6 * max(len(signature) - 1, 0) + BODY_SIZE * 0.38  # over the organiser
     top = page_h - edge + 6
@@ -228,8 +228,8 @@ def _certificate_page(canvas: Canvas, faces: _Faces, cert: Certificate, wording:
     for k, text in enumerate(signature):
         y = base + (len(signature) - 1 - k) * BODY_SIZE * 1.6
         faces.of(text).draw(canvas, centre, y, text, BODY_SIZE, align=Align.CENTRE)
-    label = f"证书编号：{number}"
-    faces.of(label).draw(canvas, edge, base, label, NUMBER_SIZE)
+    label = f"证书编号：{number}"  # in the sans face: the formal face's old-style serif digits read as another hand
+    faces.sans.draw(canvas, edge, base, label, NUMBER_SIZE)
 
 
 def _draw_row(canvas: Canvas, row: _Row, centre: float, y: float, scale: float) -> None:
@@ -245,12 +245,12 @@ def _draw_row(canvas: Canvas, row: _Row, centre: float, y: float, scale: float) 
     canvas.setStrokeColor(INK)
 
 
-def _certificate_rows(faces: _Faces, cert: Certificate, block: Block, inner: float) -> list[_Row]:
+def _certificate_rows(faces: _Faces, cert: Certificate, block: Block, inner: float, digits: int) -> list[_Row]:
     """A block's rows above the signature."""
     if block.kind is BlockKind.TITLE:
         return [_Row(((faces.of(line), line),), TITLE_SIZE, 1.45, title=True) for line in block.lines]
     if block.kind is BlockKind.INSERT and block.name == CERT_NAMES:
-        return _name_rows(faces, cert, inner)
+        return _name_rows(faces, cert, inner, digits)
     if block.kind is BlockKind.INSERT:
         return [_Row(((faces.of(cert.prize), cert.prize),), PRIZE_SIZE, 1.7)]
     if block.kind is BlockKind.GAP:
@@ -261,11 +261,11 @@ def _certificate_rows(faces: _Faces, cert: Certificate, block: Block, inner: flo
     return [_Row(((face, part),), BODY_SIZE, 1.6) for part in break_lines(face, block.text, BODY_SIZE, [inner])]
 
 
-def _name_rows(faces: _Faces, cert: Certificate, inner: float) -> list[_Row]:
+def _name_rows(faces: _Faces, cert: Certificate, inner: float, digits: int) -> list[_Row]:
     """The recipients, large, the whole line in one face (the formal face when it has every character of both
     names, else the sans face for both): NAME_SIZE, shrunk towards NAME_MIN when long; then one name a line; a
     name still too long is wrapped."""
-    who = f"{team_name(cert.team)}的队员"
+    who = f"{team_name(cert.team, digits)}的队员"  # the warning names the 组号 as the papers print it
     present = [name for name in cert.names if name]
     if not present:
         return []

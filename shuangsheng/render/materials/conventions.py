@@ -37,6 +37,7 @@ def team_context(teams: Mapping[str, Team]) -> dict[str, object]:
     }
 
 
-def team_members(team_id: str | None) -> str | None:
-    """'第3组的队员': whose names a text is, for a font's warning about a character it cannot print."""
-    return f"{team_name(team_id)}的队员" if team_id else None
+def team_members(team_id: str | None, digits: int = 2) -> str | None:
+    """'第03组的队员' ('第003组的队员' with three `digits`): whose names a text is, for a font's warning about a
+    character it cannot print."""
+    return f"{team_name(team_id, digits)}的队员" if team_id else None

@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 
 from shuangsheng.game.rules import STEP, NegativePoints
 from shuangsheng.knockout.knockout import lot_plan
-from shuangsheng.knockout.teams import Team, number_key
+from shuangsheng.knockout.teams import Team, id_digits, number_key, shown_id, team_name
 from shuangsheng.render.materials.flow import Flow, Piece, sizes, together
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, MARGIN, PAGE, Cell, break_lines, new_canvas
@@ -140,14 +140,15 @@ def registration_pdf(
     pieces = [*flow.markup(render("registration.j2", event, template_dir)), flow.space(6)]
     header: list[Cell | str] = [*TEAMS_HEADER[:3], UNIT_LABEL, *TEAMS_HEADER[3:5]]  # teams.xlsx's columns a registering pair fills
     body: list[list[Cell | str]] = [header]
+    digits = id_digits(t.id for t in teams)  # 001–128 in a field over 99, as every paper prints them
     for team in teams:
         body.append(
             [
-                Cell(team.id, f"第{team.id}组的组号"),
-                *(Cell(p, f"第{team.id}组队员“{p}”") for p in team.players),
-                Cell(team.unit, f"第{team.id}组的单位"),
-                Cell(team.phone, f"第{team.id}组的联系电话"),
-                Cell(team.note, f"第{team.id}组的备注", align=Align.LEFT),
+                Cell(shown_id(team.id, digits), f"{team_name(team.id, digits)}的组号"),
+                *(Cell(p, f"{team_name(team.id, digits)}队员“{p}”") for p in team.players),
+                Cell(team.unit, f"{team_name(team.id, digits)}的单位"),
+                Cell(team.phone, f"{team_name(team.id, digits)}的联系电话"),
+                Cell(team.note, f"{team_name(team.id, digits)}的备注", align=Align.LEFT),
             ]
         )
     blanks = rows if rows is not None else _blank_rows(flow, pieces, body)
@@ -172,14 +173,15 @@ def souvenir_pdf(
     pieces = [*flow.markup(render("souvenir.j2", event, template_dir)), flow.space(6)]
     body: list[list[Cell | str]] = [["序号", "组号", "姓名", "签名"]]
     number = 0
-    for team in teams:
+    digits = id_digits(t.id for t in teams)
+    for team in sorted(teams, key=lambda t: number_key(t.id)):  # in 组号 order, as every list of teams
         for player in team.players:
             number += 1
             body.append(
                 [
                     str(number),
-                    Cell(team.id, f"第{team.id}组的组号"),
-                    Cell(player, f"第{team.id}组队员“{player}”"),
+                    Cell(shown_id(team.id, digits), f"{team_name(team.id, digits)}的组号"),
+                    Cell(player, f"{team_name(team.id, digits)}队员“{player}”"),
                     "",
                 ]
             )
@@ -215,20 +217,22 @@ def signin_pieces(flow: Flow, event: Event, teams: Sequence[Team], template_dir:
     regular = sorted((t for t in teams if not t.reserve), key=lambda t: number_key(t.id))
     reserves = [t for t in teams if t.reserve]
     header: list[Cell | str] = list(SIGNIN_HEADER)
-    body: list[list[Cell | str]] = [header, *(_signin_row(t) for t in regular)]
+    digits = id_digits(t.id for t in teams)
+    body: list[list[Cell | str]] = [header, *(_signin_row(t, digits) for t in regular)]
     if not regular:
         body += [[""] * len(SIGNIN_HEADER) for _ in range(_rows_that_fit(flow, pieces))]
     pieces += flow.table(body, SIGNIN_WIDTHS, row_height=ROW_HEIGHT)
     if reserves:
         pieces += [flow.space(10), *together([*flow.paragraph(RESERVES_LINE),
-                                              *flow.table([header, *map(_signin_row, reserves)],
+                                              *flow.table([header, *(_signin_row(t, digits) for t in reserves)],
                                                           SIGNIN_WIDTHS, row_height=ROW_HEIGHT)])]
     return pieces
 
 
-def _signin_row(team: Team) -> list[Cell | str]:
-    return [Cell(team.id, f"第{team.id}组的组号"), Cell(team.unit, f"第{team.id}组的单位"),
-            *(Cell(p, f"第{team.id}组队员“{p}”") for p in team.players), "", ""]
+def _signin_row(team: Team, digits: int) -> list[Cell | str]:
+    name = team_name(team.id, digits)  # in a font's warning: as the paper prints it
+    return [Cell(shown_id(team.id, digits), f"{name}的组号"), Cell(team.unit, f"{name}的单位"),
+            *(Cell(p, f"{name}队员“{p}”") for p in team.players), "", ""]
 
 
 def _blank_rows(flow: Flow, pieces: Sequence[Piece], body: Sequence[Sequence[Cell | str]]) -> int:

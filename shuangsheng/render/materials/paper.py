@@ -172,10 +172,10 @@ def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: M
         if team_id is None:
             size, lines = 15.0, ["第＿＿组　　队员："]
         else:
-            who = f"{team_name(team_id)}的队员"
+            digits = id_digits(teams)
+            who = f"{team_name(team_id, digits)}的队员"
             team = teams.get(team_id)
-            size, lines = team_lines(fonts, team_name(team_id, id_digits(teams)), team.players if team else (), inner,
-                                     who=who)
+            size, lines = team_lines(fonts, team_name(team_id, digits), team.players if team else (), inner, who=who)
         grid.cells[(r, 0)] = cell_text(fonts, side_label, label_width, size=SIDE_LABEL_SIZE)
         grid.cells[(r, 1)] = Text(tuple(lines), size, Align.LEFT, who)
         grid.heights.append(row_height([grid.cells[(r, 1)], grid.cells[(r, 0)]], PEN_ROW))

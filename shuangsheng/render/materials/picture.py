@@ -157,13 +157,14 @@ class Column:
         """A match: the table on the left; each team (▶ and bold for the winner) with its note on the right; a
         status line under them when there is something to say; a rule below."""
         fonts, teams = self.fonts, self.teams
+        digits = id_digits(teams)
         mark_w = fonts.width(MARK, BODY * MARK_SCALE) + 3
         note_w = max((fonts.width(e.note, BODY) for e in entries), default=0.0) + 6
         name_x = SIDE + self.table_w + mark_w
         name_w = WIDTH - SIDE - note_w - name_x
         laid = []
         for e in entries:
-            who = f"{team_name(e.team)}的队员" if e.team else None
+            who = f"{team_name(e.team, digits)}的队员" if e.team else None
             label = _label(teams, e.team)
             laid.append((e, who, break_lines(fonts, label, BODY, [name_w], who) or [""]))
         status_rows = break_lines(fonts, status, SMALL, [WIDTH - SIDE - name_x + mark_w]) if status else []
@@ -403,7 +404,7 @@ def announcement_column(chart: Bracket, event: Event, *, date: str, fonts: FontS
         for prize, team_id in prize_rows(chart.placings):
             players = players_of(teams, team_id) if team_id else ""
             text = f"{team_name(team_id, digits)}　{players}" if team_id else none
-            column.lines(f"{prize}　{text}", HEADING, bold=True, who=f"{team_name(team_id)}的队员" if team_id else None,
+            column.lines(f"{prize}　{text}", HEADING, bold=True, who=f"{team_name(team_id, digits)}的队员" if team_id else None,
                          after=4)
         for note in chart.placings.notes:
             column.lines(note, SMALL, after=4)

@@ -14,7 +14,7 @@ from reportlab.graphics.barcode import qrencoder
 from reportlab.lib.units import mm
 
 from shuangsheng.knockout.knockout import Pairing, Round
-from shuangsheng.knockout.teams import canonical_id
+from shuangsheng.knockout.teams import team_name
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, MARGIN, PAGE, new_canvas
 from shuangsheng.storage.event import Event
@@ -57,9 +57,10 @@ def sheet_address(pdf: bytes) -> str | None:
 
 
 def qr_sheet_pdf(event: Event, round_: Round, codes: Mapping[int, str], base_url: str, *,
-                 fonts: FontSet | None = None, invariant: bool = False) -> bytes:
+                 fonts: FontSet | None = None, invariant: bool = False, digits: int = 2) -> bytes:
     """The 扫码单 of `round_`: every table that has a code in `codes` (table → 8 characters), in table order, two
-    to a page. `base_url` is the server's LAN address (`http://IP:port`)."""
+    to a page. `base_url` is the server's LAN address (`http://IP:port`); `digits`: how wide the field's 组号 are
+    printed (`id_digits` of the team list: '第007组' over 99 teams, as on every other paper)."""
     fonts = fonts or choose_fonts(event.print.font)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, fonts, title=f"{event.title} 第{round_.number}轮扫码单", invariant=invariant)
@@ -68,7 +69,7 @@ def qr_sheet_pdf(event: Event, round_: Round, codes: Mapping[int, str], base_url
         if i and i % 2 == 0:
             canvas.showPage()
         top = PAGE[1] - MARGIN if i % 2 == 0 else HALF - GAP
-        _half(canvas, fonts, event, round_.number, pairing, codes[pairing.table], base_url, top)
+        _half(canvas, fonts, event, round_.number, pairing, codes[pairing.table], base_url, top, digits)
         if i % 2 == 0 and i + 1 < len(pairings):
             _cut_line(canvas)
     if not pairings:
@@ -79,7 +80,7 @@ def qr_sheet_pdf(event: Event, round_: Round, codes: Mapping[int, str], base_url
 
 
 def _half(canvas, fonts: FontSet, event: Event, number: int, pairing: Pairing, code: str, base_url: str,
-          top: float) -> None:
+          top: float, digits: int) -> None:
     """One table, from `top` down (less than HALF - MARGIN - GAP): title line, 第N桌, the teams, the QR code, the code and
     the address."""
     centre = PAGE[0] / 2
@@ -88,7 +89,7 @@ def _half(canvas, fonts: FontSet, event: Event, number: int, pairing: Pairing, c
     y -= 4 * mm + TABLE_SIZE * 0.85
     fonts.draw(canvas, centre, y, f"第{pairing.table}桌", TABLE_SIZE, align=Align.CENTRE)
     y -= 3 * mm + TEXT_SIZE
-    teams = f"甲方 第{canonical_id(pairing.a)}组　对　乙方 第{canonical_id(pairing.b)}组"
+    teams = f"甲方 {team_name(pairing.a, digits)}　对　乙方 {team_name(pairing.b, digits)}"
     fonts.draw(canvas, centre, y, teams, TEXT_SIZE, align=Align.CENTRE)
     address = table_address(base_url, code)
     y -= 1 * mm + QR_SIDE

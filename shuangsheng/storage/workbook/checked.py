@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shuangsheng.game.levels import Side
+from shuangsheng.knockout.teams import shown_id
 from shuangsheng.storage.files import write_bytes
 from shuangsheng.storage.workbook.loading import Grid, read_file
 from shuangsheng.storage.workbook.problems import Problem, WorkbookError
@@ -235,7 +236,7 @@ def checked_copy(source: RoundSheet, results: Mapping[int, MatchResult]) -> Chec
         if len(fresh) > SHOWN_PROBLEMS:
             listed.append(Problem.of_cell(name, match.sheet, None, f"还有 {len(fresh) - SHOWN_PROBLEMS} 处错误没有列在"
                                           f"这里，在工作表“{match.sheet}”里都已标红（✗），每格的批注写着错在哪里"))
-        summary_rows.append(_summary_row(match, result, problems))
+        summary_rows.append(_summary_row(match, result, problems, source.digits))
         by_sheet[match.sheet] = (match, result, str(summary_rows[-1][-1]))
     bad: dict[str, dict[tuple[int, int], list[str]]] = {}
     for p in everything:
@@ -330,15 +331,16 @@ def _mark(sheet: Sheet, marks: Mapping[tuple[int, int], Sequence[str]], *, text_
             sheet.comments[(r, c)] = "\n".join(messages)
 
 
-def _result_text(match: MatchSheet, result: MatchResult | None, problems: Sequence[Problem]) -> str:
+def _result_text(match: MatchSheet, result: MatchResult | None, problems: Sequence[Problem], digits: int) -> str:
     from shuangsheng.game.match import (
         result_summary,  # the one place a result becomes a sentence
     )
 
     p = match.pairing
+    a, b = shown_id(p.a, digits), shown_id(p.b, digits)
     if match.walkover is not None:
         winner = match.walkover.other
-        return f"{match.walkover.team}弃权，{winner.team}（{p.a if winner is Side.A else p.b}）晋级"
+        return f"{match.walkover.team}弃权，{winner.team}（{a if winner is Side.A else b}）晋级"
     if problems:
         return f"有 {len(problems)} 处错误，请改正后重新检查"
     if result is None:
@@ -347,21 +349,22 @@ def _result_text(match: MatchSheet, result: MatchResult | None, problems: Sequen
     if match.final is not None:  # a lost card: its 终局 levels, no hand checked
         text = f"终局录入，{UNCHECKED}（{match.final.reason}）：{text}"
     if result.winner is not None:
-        text += f"；胜者 {p.a if result.winner is Side.A else p.b}"
+        text += f"；胜者 {a if result.winner is Side.A else b}"
     return text
 
 
-def _summary_row(match: MatchSheet, result: MatchResult | None, problems: Sequence[Problem]) -> tuple[object, ...]:
-    """桌号 | 甲方 | 乙方 | 甲方级 | 乙方级 | 错误数 | 结果"""
+def _summary_row(match: MatchSheet, result: MatchResult | None, problems: Sequence[Problem], digits: int
+                 ) -> tuple[object, ...]:
+    """桌号 | 甲方 | 乙方 | 甲方级 | 乙方级 | 错误数 | 结果, the 组号 as wide as the 对阵 sheet writes them."""
     levels = result.levels if result is not None and (result.outcomes or match.final is not None) else None
     return (
         match.table,
-        match.pairing.a,
-        match.pairing.b,
+        shown_id(match.pairing.a, digits),
+        shown_id(match.pairing.b, digits),
         levels.a.label if levels else None,
         levels.b.label if levels else None,
         len(problems),
-        _result_text(match, result, problems),
+        _result_text(match, result, problems, digits),
     )
 
 

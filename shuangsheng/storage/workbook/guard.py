@@ -30,17 +30,20 @@ from shuangsheng.storage.workbook.problems import Problem, WorkbookError
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
-# The largest real workbook, a 128-team round, has 65 sheets, 3,145 rows, 33,047 cells, 1.5 MB unpacked; its
-# largest sheet (对阵) 203 rows × 7 columns and 983 cells; a table's sheet 46 rows × 12 columns and about 500 cells.
-MAX_FILE_BYTES = files.WORKBOOK.limit  # a 64-table round is about 0.25 MB
-MAX_UNZIPPED_BYTES = 50 * 1024 * 1024  # ... and unpacks to about 1.5 MB
-MAX_ENTRIES = 2000  # ... of 73 parts
-MAX_ROWS = 2_000  # per sheet: a score sheet has about 50 rows, the team list a few hundred
+# The largest real workbook, round 1 of a 512-team event, has 257 sheets, 12,553 rows, 141,339 cells, 5.2 MB
+# unpacked (0.9 MB on disk); its largest sheet (对阵) 777 rows × 10 columns and 4,635 cells; a table's sheet 46 rows ×
+# 12 columns and about 550 cells. The limits leave about twice that over the whole workbook (the margin is kept
+# small because reading what they let through costs memory: score of a workbook filled up to them peaks at about
+# 350 MB, bench/run.py) and more per sheet and in bytes.
+MAX_FILE_BYTES = files.WORKBOOK.limit  # a 256-table round is about 0.9 MB
+MAX_UNZIPPED_BYTES = 50 * 1024 * 1024  # ... and unpacks to about 5.2 MB
+MAX_ENTRIES = 2000  # ... of 266 parts
+MAX_ROWS = 2_000  # per sheet: a score sheet has about 50 rows, the team list and the 对阵 sheet under 800
 MAX_COLUMNS = 1_000  # per sheet: column ALL; a score sheet with its check columns uses about 20
 MAX_SHEET_AREA = 1_000_000  # per sheet: rows × columns of its extent (a parser may hold every cell in between)
 MAX_SHEET_CELLS = 20_000  # per sheet: <c> elements
-MAX_TOTAL_ROWS = 15_000  # the whole workbook: <row> elements of every sheet
-MAX_TOTAL_CELLS = 150_000  # the whole workbook: <c> elements of every sheet
+MAX_TOTAL_ROWS = 30_000  # the whole workbook: <row> elements of every sheet (2.4 × the largest real)
+MAX_TOTAL_CELLS = 300_000  # the whole workbook: <c> elements of every sheet (2.1 × the largest real)
 MAX_SHARED_TEXT = 32 * 1024 * 1024  # a sheet's cells × the longest shared string (a parser copies it per cell)
 CHUNK = 64 * 1024
 
@@ -238,7 +241,7 @@ class _Tally:
             raise self.refuse(f"工作表有超过 {MAX_ROWS} 行，本赛事的表格不会超过 {MAX_ROWS} 行（可能粘贴了别的表格）；"
                               "请删去多余的行后重新保存", part.sheet)
         if part.cells > MAX_SHEET_CELLS:
-            raise self.refuse(f"工作表有超过 {MAX_SHEET_CELLS} 个单元格，本赛事的表格最多约 1000 个（可能粘贴了别的表格）；"
+            raise self.refuse(f"工作表有超过 {MAX_SHEET_CELLS} 个单元格，本赛事的表格最多约 5000 个（可能粘贴了别的表格）；"
                               "请删去多余的内容后重新保存", part.sheet)
 
     def _check_workbook(self, part: _Part) -> None:
@@ -247,11 +250,11 @@ class _Tally:
         self.fullest = max(self.fullest, (part.cells, name))
         if self.rows > MAX_TOTAL_ROWS:
             raise self.refuse(
-                f"整个工作簿（各工作表合计）有超过 {MAX_TOTAL_ROWS} 行，本赛事最大的工作簿约 3200 行；行数最多的是"
+                f"整个工作簿（各工作表合计）有超过 {MAX_TOTAL_ROWS} 行，本赛事最大的工作簿（512 组的第1轮）约 12600 行；行数最多的是"
                 f"“{self.busiest[1]}”（{self.busiest[0]} 行）。可能粘贴了别的表格；请删去多余的行后重新保存")
         if self.cells > MAX_TOTAL_CELLS:
             raise self.refuse(
-                f"整个工作簿（各工作表合计）有超过 {MAX_TOTAL_CELLS} 个单元格，本赛事最大的工作簿约 33000 个；单元格最多的是"
+                f"整个工作簿（各工作表合计）有超过 {MAX_TOTAL_CELLS} 个单元格，本赛事最大的工作簿（512 组的第1轮）约 141000 个；单元格最多的是"
                 f"“{self.fullest[1]}”（{self.fullest[0]} 个）。可能粘贴了别的表格；请删去多余的内容后重新保存")
 
     def check_shared_text(self) -> None:

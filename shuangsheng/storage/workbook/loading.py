@@ -17,7 +17,7 @@ import os
 import sys
 import warnings
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,6 +60,7 @@ class Grid:
     cells: dict[tuple[int, int], object]
     merged: tuple[Span, ...] = ()  # merged ranges, as the file declares them (calamine reads them)
     _labels: list[tuple[int, int, str]] | None = field(default=None, init=False, repr=False, compare=False)
+    _fingerprint: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def get(self, row: int, col: int) -> object:
         return self.cells.get((row, col))
@@ -67,6 +68,28 @@ class Grid:
     @property
     def max_row(self) -> int:
         return max((r for r, _ in self.cells), default=0)
+
+    def fingerprint(self) -> str:
+        """The sheet's content as read (`fingerprint_of` its cells), worked out once: a round is compared with
+        what was recorded by every later `score` (the earlier rounds' changes), and a grid is not changed once read."""
+        if self._fingerprint is None:
+            self._fingerprint = self.fingerprint_of(self.cells)
+        return self._fingerprint
+
+    @staticmethod
+    def fingerprint_of(cells: Mapping[tuple[int, int], object]) -> str:
+        """sha256 of repr(sorted (cell, text) pairs), fed piece by piece: a text shared by thousands of cells is
+        quoted once, and the list's repr is never built whole. Recorded in event.db: it must not change."""
+        import hashlib
+
+        quoted: dict[str, bytes] = {}
+        digest = hashlib.sha256(b"[")
+        for i, (cell, text) in enumerate(sorted((k, str(v)) for k, v in cells.items())):
+            if text not in quoted:
+                quoted[text] = repr(text).encode("utf-8")
+            digest.update(b"%s(%s, %s)" % (b", " if i else b"", repr(cell).encode(), quoted[text]))
+        digest.update(b"]")
+        return digest.hexdigest()
 
     def labels(self) -> list[tuple[int, int, str]]:
         """Every text cell as (row, column, text squeezed of spaces and full-width forms), in reading order."""

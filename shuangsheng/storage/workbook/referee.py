@@ -16,6 +16,7 @@ from pathlib import Path
 from shuangsheng.game.hands import MatchRecord
 from shuangsheng.game.levels import Side
 from shuangsheng.storage.workbook.loading import Grid
+from shuangsheng.storage.workbook.parsers import parse_team_id
 from shuangsheng.storage.workbook.phone import typed
 from shuangsheng.storage.workbook.round_reader import RoundSheet, read_round
 from shuangsheng.storage.workbook.round_writer import FINAL_COLUMNS, FORFEIT_COLUMN, entered, match_row, render_round
@@ -63,7 +64,7 @@ def fill_round(
         typed.setdefault(title, {}).update(cells)
     rules = matches.get(MATCHES_RULES_ROW, 2) if matches.get(MATCHES_RULES_ROW, 1) == RULES_LABEL else None
     names = _names(matches, below=match_row(len(drawn.pairings)))
-    return render_round(path, drawn, names, rules_note=str(rules or ""), typed=typed, force=True)
+    return render_round(path, drawn, names, rules_note=str(rules or ""), typed=typed, force=True, digits=sheet.digits)
 
 
 def typed_cells(records: Mapping[int, MatchRecord]) -> dict[str, dict[tuple[int, int], object]]:
@@ -73,14 +74,14 @@ def typed_cells(records: Mapping[int, MatchRecord]) -> dict[str, dict[tuple[int,
 
 
 def _names(matches: Grid, *, below: int) -> dict[str, str]:
-    """Each team's players as the 对阵 sheet's 抽签名单 (below the matches) prints them (id → "张三、李四")."""
+    """Each team's players as the 对阵 sheet's 抽签名单 (below the matches) prints them (canonical id → "张三、李四")."""
     found = matches.find_header(POOL_HEADER[:3], start=below)
     assert found is not None, "not a round workbook drawn by this program"
     header, cols = found
     names: dict[str, str] = {}
     r = header + 1
     while (team_id := matches.get(r, cols[TEAM_ID_LABEL])) is not None:
-        names[str(team_id)] = str(matches.get(r, cols[PLAYERS_LABEL]) or "")
+        names[parse_team_id(team_id)] = str(matches.get(r, cols[PLAYERS_LABEL]) or "")
         r += 1
     return names
 

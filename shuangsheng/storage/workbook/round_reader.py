@@ -130,6 +130,8 @@ class RoundSheet:
     round: Round
     matches: tuple[MatchSheet, ...]
     grids: Mapping[str, Grid] = field(default_factory=dict, compare=False, repr=False)  # every sheet's values
+    # how wide the 对阵 sheet writes a numbered 组号 (3 in a field over 99: '007'); the ids above are canonical
+    digits: int = field(default=2, compare=False)
     # each table's phone entries (event.db), attached by whoever opens the folder (shuangsheng.usecases.folder)
     entries: Mapping[int, tuple[Entry, ...]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -163,7 +165,7 @@ def read_round(path: Path, known: RoundSheet | None = None) -> RoundSheet:
 def _parse_round(path: Path, data: bytes, digest: str) -> RoundSheet:
     name = path.name
     grids = read_grids(data, name)
-    round_, walkovers, bad_forfeits, finals = _read_matches_sheet(grids, name)
+    round_, walkovers, bad_forfeits, finals, digits = _read_matches_sheet(grids, name)
     matches = []
     expected = {MATCHES_SHEET, CHECK_SHEET, *(sheet_name(p.table) for p in round_.pairings)}
     strays = [title for title in grids if title not in expected]
@@ -175,7 +177,7 @@ def _parse_round(path: Path, data: bytes, digest: str) -> RoundSheet:
         if pairing.table in finals:
             match = _with_final(match, *finals[pairing.table])
         matches.append(match)
-    return RoundSheet(path, digest, round_, tuple(matches), grids)
+    return RoundSheet(path, digest, round_, tuple(matches), grids, digits=digits)
 
 
 Finals = dict[int, tuple[FinalCard | None, tuple[Problem, ...]]]
@@ -183,9 +185,9 @@ Finals = dict[int, tuple[FinalCard | None, tuple[Problem, ...]]]
 
 def _read_matches_sheet(
     grids: Mapping[str, Grid], name: str
-) -> tuple[Round, dict[int, Side], dict[int, Problem], Finals]:
-    """The drawn round, the walkovers, each bad 弃权 cell by table, and each table's filled 终局 cells (the card or
-    its problems); WorkbookError if the round is unusable."""
+) -> tuple[Round, dict[int, Side], dict[int, Problem], Finals, int]:
+    """The drawn round, the walkovers, each bad 弃权 cell by table, each table's filled 终局 cells (the card or
+    its problems), and how wide the 抽签名单 writes its 组号; WorkbookError if the round is unusable."""
     grid = grids.get(MATCHES_SHEET)
     if grid is None:
         raise WorkbookError([Problem.of_cell(name, None, None, f"找不到工作表“{MATCHES_SHEET}”，这不像是 draw 生成的轮次工作簿")])
@@ -201,7 +203,8 @@ def _read_matches_sheet(
     pool, lots = sheet.pool(end)
     if sheet.fatal:
         raise WorkbookError(sheet.fatal + list(bad_forfeits.values()))
-    return Round(number, tuple(pool), tuple(pairings), byes, seed, tuple(lots)), walkovers, bad_forfeits, finals
+    return (Round(number, tuple(pool), tuple(pairings), byes, seed, tuple(lots)), walkovers, bad_forfeits, finals,
+            sheet.digits)
 
 
 class _Sheet:
@@ -213,6 +216,7 @@ class _Sheet:
         self.name = name
         self.fatal: list[Problem] = []
         self.rows: list[int] = []  # the row of each pairing read
+        self.digits = 2  # the widest numbered 组号 of the 抽签名单 as written ('007': 3)
 
     def fail(self, cell: Cell | None, message: str) -> None:
         self.fatal.append(Problem.of_cell(self.name, self.grid.name, cell, message))
@@ -336,6 +340,8 @@ class _Sheet:
                 r += 1
                 continue
             pool.append(team_id)
+            if isinstance(raw_id, str) and raw_id.strip().isdigit():
+                self.digits = max(self.digits, len(raw_id.strip()))
             raw_lot = self.grid.get(r, pcols[LOT_LABEL]) if LOT_LABEL in pcols else None
             if not blank(raw_lot):
                 try:

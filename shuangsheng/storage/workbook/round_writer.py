@@ -17,7 +17,7 @@ from xlsxwriter.worksheet import Worksheet
 
 from shuangsheng.game.levels import Side
 from shuangsheng.knockout.knockout import Pairing, Round
-from shuangsheng.knockout.teams import Team
+from shuangsheng.knockout.teams import Team, id_digits, shown_id
 from shuangsheng.storage.workbook.schema import (
     A_ROW,
     B_ROW,
@@ -108,25 +108,29 @@ def write_round(
     """`round-N.xlsx`: the 对阵 sheet (matches, 弃权 column, bye, seed, the ordered pool and lots) and one
     protected, printable 第{桌号}桌 score sheet per match with 30 hand rows and 10 加赛 rows (`typed`: values
     already in the input cells, as `draw --redo` carries them over). `record`: called with the workbook's bytes
-    just before the rename that puts them in place (the ledger's fingerprint, `Ledger.record_bytes`)."""
+    just before the rename that puts them in place (the ledger's fingerprint, `Ledger.record_bytes`). `teams`: the
+    event's whole team list, whose field sets how wide the 组号 cells are (`id_digits`: '007' over 99 teams)."""
     names = {team_id: players(teams.get(team_id)) for team_id in round.pool}
     for team_id in (*round.byes, *(t for p in round.pairings for t in (p.a, p.b))):
         names[team_id] = players(team_of(teams, team_id))
-    return render_round(path, round, names, rules_note=rules_note, typed=typed, force=force, record=record)
+    return render_round(path, round, names, rules_note=rules_note, typed=typed, force=force, record=record,
+                        digits=id_digits([*teams, *names]))
 
 
 def render_round(path: Path, round: Round, names: Mapping[str, str], *, rules_note: str = "",
                  typed: Typed | None = None, force: bool = False, record: Callable[[bytes], object] | None = None,
-                 ) -> Path:
+                 digits: int = 2) -> Path:
     """`write_round` from each team's players as printed (id → "张三、李四"), with `typed` values in the input
-    cells (the 弃权 column and the hand rows; for the referee simulation)."""
+    cells (the 弃权 column and the hand rows; for the referee simulation). `digits`: how wide a numbered 组号 is
+    written (`id_digits` of the event's field); the reader takes either width back to the canonical id."""
     buffer = io.BytesIO()
     wb = new_workbook(buffer)
     formats = Formats(wb)
     typed = typed or {}
-    _write_matches_sheet(wb, formats, round, names, rules_note, typed.get(MATCHES_SHEET, {}))
+    _write_matches_sheet(wb, formats, round, names, rules_note, typed.get(MATCHES_SHEET, {}), digits)
     for pairing in round.pairings:
-        _write_match_sheet(wb, formats, round, pairing, names, rules_note, typed.get(sheet_name(pairing.table), {}))
+        _write_match_sheet(wb, formats, round, pairing, names, rules_note, typed.get(sheet_name(pairing.table), {}),
+                           digits)
     return save(wb, buffer, path, force=force, record=record)
 
 
@@ -142,7 +146,7 @@ def match_row(index: int) -> int:
 
 
 def _write_matches_sheet(wb: Workbook, fm: Formats, round: Round, names: Mapping[str, str], rules_note: str,
-                         typed: Mapping[tuple[int, int], object]) -> None:
+                         typed: Mapping[tuple[int, int], object], digits: int) -> None:
     ws = wb.add_worksheet(MATCHES_SHEET)
     put(ws, MATCHES_TITLE_ROW, 1, f"第{round.number}轮 对阵表", fm(TITLE))
     byes = round.byes
@@ -150,7 +154,7 @@ def _write_matches_sheet(wb: Workbook, fm: Formats, round: Round, names: Mapping
     info: tuple[tuple[str, object, str], ...] = (
         (ROUND_LABEL, round.number, ""),
         (SEED_LABEL, round.seed if round.seed is not None else NO_SEED, ""),
-        (BYE_LABEL, BYE_SEPARATOR.join(byes) or NO_BYE, bye_note if byes else ""),
+        (BYE_LABEL, BYE_SEPARATOR.join(shown_id(t, digits) for t in byes) or NO_BYE, bye_note if byes else ""),
         (FORFEIT_LABEL, "如有一方弃权，在该桌“弃权”栏选“甲”或“乙”（弃权的一方），该桌记分表不必填写",
          "记分卡遗失或无法辨认时，在该桌填终局甲方级、终局乙方级（不能相同）和终局原因，记分表不填；该桌记为“未逐局核对”"),
     )
@@ -167,7 +171,7 @@ def _write_matches_sheet(wb: Workbook, fm: Formats, round: Round, names: Mapping
     rows: list[tuple[object, ...]] = [MATCHES_HEADER]
     for i, p in enumerate(round.pairings):
         r = match_row(i)
-        values = (p.table, p.a, p.b, typed.get((r, FORFEIT_COLUMN)), names.get(p.a, ""), names.get(p.b, ""),
+        values = (p.table, shown_id(p.a, digits), shown_id(p.b, digits), typed.get((r, FORFEIT_COLUMN)), names.get(p.a, ""), names.get(p.b, ""),
                   THIRD_PLACE if p.third_place else None, *(typed.get((r, col)) for col in FINAL_COLUMNS))
         rows.append(values)
         for col, value in enumerate(values, start=1):
@@ -188,7 +192,7 @@ def _write_matches_sheet(wb: Workbook, fm: Formats, round: Round, names: Mapping
         put(ws, pool_title + 1, col, label, fm(HEADER))
     lots = dict(round.lots)
     for i, team_id in enumerate(round.pool, start=1):
-        values = (i, team_id, names.get(team_id, ""), lots.get(team_id))
+        values = (i, shown_id(team_id, digits), names.get(team_id, ""), lots.get(team_id))
         rows.append(values)
         for col, value in enumerate(values, start=1):
             put(ws, pool_title + 1 + i, col, value, fm(BORDERED))
@@ -201,14 +205,14 @@ def _write_matches_sheet(wb: Workbook, fm: Formats, round: Round, names: Mapping
 
 
 def _write_match_sheet(wb: Workbook, fm: Formats, round: Round, p: Pairing, names: Mapping[str, str],
-                       rules_note: str, typed: Mapping[tuple[int, int], object]) -> None:
+                       rules_note: str, typed: Mapping[tuple[int, int], object], digits: int) -> None:
     ws = wb.add_worksheet(sheet_name(p.table))
     n = len(HAND_COLUMNS)
     title = f"第{round.number}轮 第{p.table}桌 记分表" + (f"（{THIRD_PLACE}）" if p.third_place else "")
     merge(ws, TITLE_ROW, 1, n, title, fm(TITLE, CENTERED))
     for row, side, team_id in ((A_ROW, Side.A, p.a), (B_ROW, Side.B, p.b)):
         put(ws, row, 1, side.team, fm(LABEL))
-        put(ws, row, 2, team_id, fm(BOLD, CENTERED))
+        put(ws, row, 2, shown_id(team_id, digits), fm(BOLD, CENTERED))
         merge(ws, row, 3, 6, names.get(team_id, ""))
     merge(ws, GUIDE_ROW, 1, n, GUIDE, fm(WRAPPED))
     ws.set_row(GUIDE_ROW - 1, 45)
@@ -227,7 +231,7 @@ def _write_match_sheet(wb: Workbook, fm: Formats, round: Round, p: Pairing, name
             ws.data_validation(first - 1, col - 1, last - 1, col - 1, rule)
     widths = {col: column.widths.workbook or display_width(column.label) + 4
               for col, column in enumerate(HAND_COLUMNS, start=1)}
-    widths[2] = max(widths[2], display_width(p.a + p.b) + 6, 8)
+    widths[2] = max(widths[2], display_width(shown_id(p.a, digits) + shown_id(p.b, digits)) + 6, 8)
     set_widths(ws, widths)
     ws.freeze_panes(first - 1, 1)
     print_setup(ws, title_row=HAND_HEADER_ROW, one_page=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from shuangsheng.knockout.bracket import Bracket
 from shuangsheng.render.materials.announcement import announcement_pdf, award_date_text
-from shuangsheng.render.materials.bracket_chart import bracket_pdf, chart_layout, layout_note
+from shuangsheng.render.materials.bracket_chart import bracket_pdf, chart_parts, layout_note
 from shuangsheng.render.materials.certificates import certificates_pdf
 from shuangsheng.render.materials.fonts import choose_fonts
 from shuangsheng.render.materials.picture import announcement_picture
@@ -29,7 +29,7 @@ def write_bracket(folder: Path, chart: Bracket, event: Event, *, font: str | Non
     """晋级图.pdf in the event folder, replaced on every run unless someone edited it (then only with force)."""
     fonts = choose_fonts(font, event.print.font)
     data = bracket_pdf(chart, event, fonts=fonts, template_dir=folder / TEMPLATES_DIR, invariant=invariant)
-    note = layout_note(chart_layout(chart, fonts))
+    note = layout_note(chart_parts(chart, fonts))
     return Written((write_generated(folder / BRACKET, data, force=force),), fonts.warnings, note)
 
 

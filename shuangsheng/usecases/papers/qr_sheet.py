@@ -8,11 +8,14 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from shuangsheng.knockout.knockout import Round
+from shuangsheng.knockout.teams import id_digits
 from shuangsheng.render.materials.fonts import choose_fonts
 from shuangsheng.render.materials.qr_sheet import qr_sheet_pdf, sheet_address
 from shuangsheng.storage import event as event_file
+from shuangsheng.storage import workbook
 from shuangsheng.storage.ledger.generated import write_generated
-from shuangsheng.storage.names import qr_sheet_name
+from shuangsheng.storage.names import TEAMS_FILE, qr_sheet_name
+from shuangsheng.vocabulary.errors import UserError
 
 
 def render_qr_sheet(folder: Path, round_: Round, codes: Mapping[int, str], base_url: str, *,
@@ -22,8 +25,18 @@ def render_qr_sheet(folder: Path, round_: Round, codes: Mapping[int, str], base_
     generated-file writer, when it starts and after each draw (shuangsheng/hall/qr_watch.py)."""
     event = event_file.load(folder)
     data = qr_sheet_pdf(event, round_, codes, base_url, fonts=choose_fonts(None, event.print.font),
-                        invariant=invariant)
+                        invariant=invariant, digits=field_digits(folder, round_))
     return folder / qr_sheet_name(round_.number), data
+
+
+def field_digits(folder: Path, round_: Round) -> int:
+    """How wide the event's 组号 are printed (`id_digits` of teams.xlsx's list, as every paper has it; of the
+    round's own teams while teams.xlsx cannot be read)."""
+    try:
+        listed = [t.id for t in workbook.read_teams(folder / TEAMS_FILE)]
+    except (UserError, OSError):
+        listed = []
+    return id_digits([*listed, *round_.pool])
 
 
 def reprint_qr_sheet(path: Path, round_: Round, codes: Mapping[int, str]) -> Path | None:
