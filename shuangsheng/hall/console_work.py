@@ -129,9 +129,10 @@ def draw_work(folder: Path, *, seed: int | None, lots: Mapping[str, str], number
 
             done = draw_next(folder, seed=seed, lots=path, papers=papers)
         written = done.papers.paths if done.papers is not None else ()
+        told = done.papers.warnings if done.papers is not None else ()  # the 秩序册 kept, the font's notes
         problems = tuple(Issue.plain(f"对阵表/计分卡没有更新：{line}") for line in done.papers_problems)
         return Outcome(title=f"抽签：{done.title}", ok=not problems, lines=(*draw_text(done, folder).splitlines(),
-                                                                            *done.notes),
+                                                                            *done.notes, *told),
                        files=made_files(folder, (*written, done.path)), problems=problems,
                        hint="抽签已经记下；解决上面的问题后再点一次“抽签”，会按同一抽签补全" if problems else None,
                        next=(Action("去本轮", "/console/round"), Action("回抽签页", "/console/draw")))

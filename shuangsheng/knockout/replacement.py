@@ -56,6 +56,11 @@ def finished_pair(team: Team, replacements: Sequence[Replacement]) -> Team:
     return replace(team, players=(players[0], players[1]))
 
 
+def pair_in_round(team: Team, replacements: Sequence[Replacement], number: int) -> Team:
+    """The pair as it played round `number`: the replacements made from that round or an earlier one."""
+    return finished_pair(team, [made for made in replacements if made.from_round <= number])
+
+
 def who_played(team: Team, replacements: Sequence[Replacement]) -> tuple[str, ...]:
     """Every player who played for the pair, in the order they came in (the registered pair first)."""
     found = list(team.players)

@@ -14,7 +14,14 @@ from shuangsheng.knockout.placings import placings as final_placings
 from shuangsheng.render.reports import RoundScore
 from shuangsheng.render.results import RoundResults, round_results
 from shuangsheng.table.status import TableStatus
-from shuangsheng.usecases.folder import EventFolder, TournamentError, format_options, open_folder, stop_if_stale
+from shuangsheng.usecases.folder import (
+    EventFolder,
+    TournamentError,
+    format_options,
+    open_folder,
+    recorded_draws,
+    stop_if_stale,
+)
 from shuangsheng.usecases.scoring import outcomes_by_round
 
 
@@ -34,8 +41,13 @@ def awards_in(state: EventFolder) -> tuple[Placings, EventFolder]:
 
 
 def rounds_results(state: EventFolder) -> tuple[RoundResults, ...]:
-    """Every round's results as `score` records them (each round scored once per reading), for the 成绩册."""
-    return tuple(round_results(score, state.team_map) for score in state.scores())
+    """Every round's results as `score` records them (each round scored once per reading), for the 成绩册: each
+    with the pairs as they played it (a player replaced from a later round is still named in the earlier ones, as
+    their 第N轮成绩 was posted), round 1 with check-in's field (the pairs 弃权, the reserves who came in)."""
+    draws = recorded_draws(state.path)
+    first = draws[1].field if 1 in draws else None
+    return tuple(round_results(score, state.teams_in(score.round.number),
+                               field=first if score.round.number == 1 else None) for score in state.scores())
 
 
 def bracket(folder: Path) -> tuple[Bracket, EventFolder]:

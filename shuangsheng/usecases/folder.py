@@ -18,7 +18,7 @@ from shuangsheng.knockout.apart import NOTHING_APART
 from shuangsheng.knockout.draw import draw_round
 from shuangsheng.knockout.formats import Byes, ThirdPlace
 from shuangsheng.knockout.knockout import Round
-from shuangsheng.knockout.replacement import Replacement, finished_pair, replaced_players
+from shuangsheng.knockout.replacement import Replacement, finished_pair, pair_in_round, replaced_players
 from shuangsheng.knockout.teams import Team, id_digits
 from shuangsheng.render.reports import RoundScore
 from shuangsheng.storage import event as event_file
@@ -82,6 +82,11 @@ class EventFolder:
         """Every team by id, each pair as it stands after the players replaced (as it finished: what the papers
         show); `teams` keeps the pairs as drawn."""
         return {t.id: finished_pair(t, self.replacements) for t in self.teams}
+
+    def teams_in(self, number: int) -> dict[str, Team]:
+        """Every team by id, each pair as it played round `number` (a player replaced from a later round still
+        there): the 成绩册's record of that round."""
+        return {t.id: pair_in_round(t, self.replacements, number) for t in self.teams}
 
     @property
     def replaced(self) -> dict[str, tuple[str, ...]]:

@@ -262,8 +262,8 @@ def test_a_whole_event_by_clicks_only(browser, console, screenshots, tmp_path):
     # the awards
     nav(page, "颁奖")
     shot(page, screenshots, "awards")
-    click_and_wait(page, "生成成绩公告和证书")
-    for name in ("成绩公告.pdf", "荣誉证书.pdf", "晋级图.pdf"):
+    click_and_wait(page, "生成成绩公告、证书和成绩册")
+    for name in ("成绩公告.pdf", "荣誉证书.pdf", "晋级图.pdf", "成绩册.pdf"):
         assert (folder / name).is_file() and page.locator(f"text={name}").count() == 1
     shot(page, screenshots, "awards-done")
     big = browser.new_page(viewport={"width": 1920, "height": 1080})

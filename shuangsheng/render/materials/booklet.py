@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from shuangsheng.render.materials.flow import HEAD_GAP, LEFT, WIDTH, Flow, Piece, baseline, draw_placed
+from shuangsheng.render.materials.flow import LEFT, WIDTH, Flow, Piece, baseline, draw_placed
 from shuangsheng.render.materials.fonts import Align
 from shuangsheng.render.materials.page import FOOTER_Y, INK, PAGE, break_lines, new_canvas
 from shuangsheng.render.materials.wording import Block, BlockKind, MaterialsError, unknown_insert
@@ -144,7 +144,7 @@ def _draw(flow: Flow, book: Booklet, pages: Sequence[Sequence[tuple[Piece, float
         opens = first is not None and first.section is not None
         if number > 1:
             head = f"{book.running}　{first.section if opens and first else section or ''}".rstrip("　")
-            _draw_head(flow, canvas, head, more=not opens and section is not None)
+            flow.draw_head(canvas, head, more=not opens and section is not None)
             flow.fonts.draw(canvas, PAGE[0] / 2, FOOTER_Y, f"第{number}页  共{len(pages)}页", flow.sizes.note,
                             align=Align.CENTRE)
         draw_placed(canvas, placed)
@@ -152,21 +152,6 @@ def _draw(flow: Flow, book: Booklet, pages: Sequence[Sequence[tuple[Piece, float
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
-
-
-def _draw_head(flow: Flow, canvas: Canvas, text: str, *, more: bool) -> None:
-    """The running head: the booklet and the part (or round), （续） on a part's later pages; one line, at the
-    continuation head's size (`Flow.running_head`), over a thin rule."""
-    lines, size = flow.running_head(text)
-    if not more:
-        lines = break_lines(flow.fonts, text, size, [WIDTH])
-    leading = size * 1.3
-    for i, line in enumerate(lines):
-        flow.fonts.draw(canvas, LEFT + WIDTH / 2, baseline(flow.top - i * leading, leading, size), line, size,
-                        align=Align.CENTRE)
-    rule = flow.top - len(lines) * leading - HEAD_GAP / 2
-    canvas.setLineWidth(0.6)
-    canvas.line(LEFT, rule, LEFT + WIDTH, rule)
 
 
 def part_heading(flow: Flow, title: str) -> Piece:
@@ -249,8 +234,8 @@ def _toc_line(flow: Flow, text: str, number: str, size: float, *, indent: float)
 
 
 def officials_part(flow: Flow, officials: Officials, args: tuple[str, ...]) -> Part:
-    """组织机构与裁判人员: each list of event.toml's [officials] under its label, one person a line ("职务：姓名"),
-    two to a line where they are short; a list left empty as ruled lines to write in."""
+    """组织机构与裁判人员: each list of event.toml's [officials] under its label, one person a line ("职务：姓名",
+    a long one broken over two by the house rules); a list left empty as ruled lines to write in."""
     labels = [*(a.strip() for a in args[1:5]), *OFFICIAL_LABELS[len(args[1:5]):]]
     pieces: list[Piece] = []
     for label, (_, names), blanks in zip(labels, officials.groups, BLANK_LINES, strict=True):

@@ -83,12 +83,26 @@ def rules_pieces(flow: Flow, event: Event, template_dir: Path | None) -> list[Pi
     note = (f"说明：超过{rules.points_table()[-1].high}分后每增加{STEP}分，台下方多升一级；{lower}。"
             "升级遇必打级时停在必打级（见第十一条）。")
 
+    made: list[Piece] = []
+
     def points_table() -> list[Piece]:
         rows = [("台下方得分", "结果", "升级"), *points_rows(rules, negative=True)]
         table = flow.table(rows, [0.3, 0.36, 0.34], after=6)
-        return [flow.space(4), *together([*table, *flow.note(note)]), flow.space(10)]
+        made[:] = [flow.space(4), *together([*table, *flow.note(note)])]
+        return [*made, flow.space(10)]
 
-    return flow.markup(render("rules.j2", event, template_dir), {POINTS_TABLE: lambda _: points_table()})
+    pieces = flow.markup(render("rules.j2", event, template_dir), {POINTS_TABLE: lambda _: points_table()})
+    return _with_the_line_before(pieces, made)
+
+
+def _with_the_line_before(pieces: list[Piece], grouped: Sequence[Piece]) -> list[Piece]:
+    """The piece before a group (the line announcing a table: "…如下表：") made one of it, so that it never stays
+    at a page's foot without it."""
+    at = next((i for i, piece in enumerate(pieces) if grouped and piece is grouped[0]), 0)
+    if at > 0 and grouped[-1].group is not None:
+        for piece in (pieces[at - 1], *grouped):
+            piece.group = grouped[-1].group
+    return pieces
 
 
 def signoff_pdf(

@@ -323,7 +323,7 @@ class Flow:
             canvas.setFillColor(INK)
             canvas.setStrokeColor(INK)
             if number > 1 and self.footer:
-                self._draw_head(canvas, f"{running}　{section}" if section else running)
+                self.draw_head(canvas, f"{running}　{section}" if section else running)
             draw_placed(canvas, placed)
             if page_note:
                 self.fonts.draw(canvas, LEFT + WIDTH, FOOTER_Y, page_note, self.sizes.note, align=Align.RIGHT)
@@ -334,8 +334,12 @@ class Flow:
         canvas.save()
         return buffer.getvalue()
 
-    def _draw_head(self, canvas: Canvas, running: str) -> None:
+    def draw_head(self, canvas: Canvas, running: str, *, more: bool = True) -> None:
+        """The running head over a thin rule: '…（续）' as `running_head` sets it, or without `more` (a booklet's
+        page opening a part) the text alone at that size."""
         lines, size = self.running_head(running)
+        if not more:
+            lines = break_lines(self.fonts, running, size, [WIDTH])
         leading = size * 1.3
         for i, line in enumerate(lines):
             self.fonts.draw(canvas, LEFT + WIDTH / 2, baseline(self.top - i * leading, leading, size), line, size,

@@ -103,17 +103,47 @@ def entry_pieces(flow: Flow, teams: Sequence[Team]) -> list[Piece]:
 def timetable(event: Event, size: int) -> list[tuple[str, str]]:
     """(time, what) of the day: 报到 at checkin_time (when set), each round from start_time, `match_minutes` long
     and `round_gap_minutes` apart (as many rounds as a field of `size` needs), and the prize-giving."""
-    start = dt.datetime.combine(dt.date(2000, 1, 1), clock_time(event.start_time) or FALLBACK_START)
     rows = [(event.checkin_time, CHECKIN)] if event.checkin_time else []
-    length = dt.timedelta(minutes=event.rules.match_minutes)
-    gap = dt.timedelta(minutes=event.round_gap_minutes)
-    pool = size
-    for number in range(1, rounds_needed(size, event.byes) + 1):
-        rows.append((f"{_clock(start)}–{_clock(start + length)}", round_title(number, pool)))
-        pool = next_size(pool, event.byes)
-        start += length + gap
+    rows += [(f"{_clock(start)}–{_clock(end)}", title) for start, end, title in _rounds(event, size)]
     rows.append((event.awards_time or AFTER_FINAL, AWARDS))
     return rows
+
+
+def _rounds(event: Event, size: int) -> list[tuple[dt.datetime, dt.datetime, str]]:
+    """(start, end, title) of each round a field of `size` plays, on the timetable."""
+    start = dt.datetime.combine(dt.date(2000, 1, 1), clock_time(event.start_time) or FALLBACK_START)
+    length = dt.timedelta(minutes=event.rules.match_minutes)
+    gap = dt.timedelta(minutes=event.round_gap_minutes)
+    out, pool = [], size
+    for number in range(1, rounds_needed(size, event.byes) + 1):
+        out.append((start, start + length, round_title(number, pool)))
+        pool = next_size(pool, event.byes)
+        start += length + gap
+    return out
+
+
+def timetable_problems(event: Event, size: int) -> list[str]:
+    """What the timetable would print out of order, said to the organiser: 报到 after the start, the rounds past
+    midnight, the prize-giving before the last round ends (as the timetable counts it)."""
+    said = []
+    checkin, start, awards = (clock_time(t) for t in (event.checkin_time, event.start_time, event.awards_time))
+    if checkin is not None and start is not None and checkin > start:
+        said.append(f"秩序册的竞赛日程：报到时间 {event.checkin_time}（event.toml 的 checkin_time）晚于开始时间 "
+                    f"{event.start_time}；请改好后再打印一次材料")
+    rounds = _rounds(event, size)
+    if rounds and rounds[-1][1].date() > rounds[0][0].date():
+        said.append(f"秩序册的竞赛日程：按每场 {event.rules.match_minutes} 分钟、两轮之间休息 {event.round_gap_minutes} 分钟，"
+                    f"{rounds[-1][2]}要排到午夜以后；请检查 [rules] match_minutes 和 [event] round_gap_minutes")
+    elif awards is not None and rounds and awards < rounds[-1][1].time():
+        said.append(f"秩序册的竞赛日程：颁奖时间 {event.awards_time}（event.toml 的 awards_time）早于日程上"
+                    f"{rounds[-1][2]}结束的时间 {_clock(rounds[-1][1])}；请改 awards_time（留空则印“决赛结束后”）"
+                    "或 round_gap_minutes 后再打印一次材料")
+    return said
+
+
+def field_size(teams: Sequence[Team], first: FirstDraw | None) -> int:
+    """How many pairs play round 1: those drawn, or before the draw every pair that is no reserve."""
+    return len(first.round.pool) if first is not None else sum(1 for t in teams if not t.reserve)
 
 
 def _clock(moment: dt.datetime) -> str:
@@ -121,7 +151,6 @@ def _clock(moment: dt.datetime) -> str:
 
 
 def timetable_pieces(flow: Flow, event: Event, teams: Sequence[Team], first: FirstDraw | None) -> list[Piece]:
-    size = len(first.round.pool) if first is not None else sum(1 for t in teams if not t.reserve)
     rows: list[list[Cell | str]] = [["时间", "内容"]]
-    rows += [[Cell(when), Cell(what, align=Align.LEFT)] for when, what in timetable(event, size)]
+    rows += [[Cell(when), Cell(what, align=Align.LEFT)] for when, what in timetable(event, field_size(teams, first))]
     return [*flow.table(rows, [0.36, 0.64], row_height=30), flow.space(10)]

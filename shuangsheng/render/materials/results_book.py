@@ -27,7 +27,8 @@ from shuangsheng.storage.event import Event
 
 CHART_LARGEST = 16.0  # points: a small field's chart is not set larger than this
 CHART_SIZE = 10.0  # points: the chart's text as printed, at least (nothing printed is smaller)
-SPLIT_NOTE = "组数多，晋级图分两部分印：先是前几轮，再是{last}以后各轮（{last}两部分都有）。"
+SPLIT_NOTE = "组数多，晋级图分{count}部分印：{spans}（交界的一轮前后两部分都有）。"
+_COUNTS = {2: "两", 3: "三", 4: "四", 5: "五", 6: "六"}
 CHART_ROOM = 0.8  # of a page's text frame: a piece of the turned chart, below the part's heading on its first page
 
 
@@ -67,20 +68,28 @@ def rounds_part(flow: Flow, event: Event, rounds: Sequence[RoundResults], title:
 
 def chart_pieces(flow: Flow, chart: Bracket) -> list[Piece]:
     """The bracket turned sideways on the page (its top at the page's left), one piece a page; a tall chart over
-    several pages, overlapping by a few lines. A chart too wide for the page at `CHART_SIZE` is shown in two
-    parts: its first rounds at that size over as many pages as they take, then the later rounds (from the last
-    round of the first part, which both show) closed up."""
+    several pages, overlapping by a few lines. A chart too wide for the page at `CHART_SIZE` is shown in parts:
+    its first rounds at that size over as many pages as they take, then the later rounds (from the last round of
+    the part before, which both show) closed up, as many rounds as the page takes across at that size, and so on
+    until the rest fits."""
     room = (flow.top - flow.bottom) * CHART_ROOM
     tiles = chart_tiles(chart, flow.fonts, room, WIDTH)
     if tiles.scale == 1.0:  # a small field: as large as the page takes across, up to CHART_LARGEST
         tiles = chart_tiles(chart, flow.fonts, room, WIDTH, min(CHART_LARGEST, tiles.size * room / tiles.width))
     if tiles.size >= CHART_SIZE or len(chart.columns) < 3:
         return _tile_pieces(tiles, room, centred=len(tiles.starts) == 1)
-    across = columns_across(chart, flow.fonts, room, CHART_SIZE)
-    early = chart_tiles(chart, flow.fonts, room, WIDTH, CHART_SIZE, columns=across)
-    late = chart_tiles(later_rounds(chart, across - 1), flow.fonts, room, WIDTH, CHART_SIZE)
-    return [*flow.note(SPLIT_NOTE.format(last=chart.columns[across - 1].title)), *_tile_pieces(early, room),
-            *_tile_pieces(late, room, centred=len(late.starts) == 1)]
+    parts: list[Tiles] = []
+    spans: list[str] = []
+    rest = chart
+    while (last := chart_tiles(rest, flow.fonts, room, WIDTH, CHART_SIZE)).scale < 1.0 and len(rest.columns) > 2:
+        across = min(columns_across(rest, flow.fonts, room, CHART_SIZE), len(rest.columns) - 1)
+        parts.append(chart_tiles(rest, flow.fonts, room, WIDTH, CHART_SIZE, columns=across))
+        spans.append(f"{rest.columns[0].title}至{rest.columns[across - 1].title}")
+        rest = later_rounds(rest, across - 1)
+    spans.append(f"{rest.columns[0].title}至{rest.columns[-1].title}")
+    note = SPLIT_NOTE.format(count=_COUNTS.get(len(spans), str(len(spans))), spans="、".join(spans))
+    return [*flow.note(note), *(piece for part in parts for piece in _tile_pieces(part, room)),
+            *_tile_pieces(last, room, centred=len(last.starts) == 1)]
 
 
 def _tile_pieces(tiles: Tiles, room: float, *, centred: bool = False) -> list[Piece]:

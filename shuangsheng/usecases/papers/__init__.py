@@ -12,6 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
+from shuangsheng.storage.files import OutputExists
+from shuangsheng.storage.ledger.generated import check_regenerable
+
 if TYPE_CHECKING:
     from shuangsheng.render.materials.fonts import FontSet
 
@@ -23,3 +26,20 @@ class PrintOptions(TypedDict):
     fonts: FontSet
     template_dir: Path
     invariant: bool
+
+
+def edited(path: Path, *, force: bool) -> bool:
+    """A booklet (秩序册, 成绩册) a person changed since it was written (or never ours), and not `force`: kept, and
+    said (`kept_line`), without stopping the papers printed with it."""
+    try:
+        check_regenerable(path, force=force)
+    except OutputExists:
+        return True
+    return False
+
+
+def kept_line(name: str, *, what: str = "要重新生成", again: str = "再打印一次材料") -> str:
+    """The line saying the booklet `name` a person changed was kept: `what` it misses, and how to print it again
+    (move it away and `again`, or the command line's --force)."""
+    return (f"{name} 和上次生成的不一样（可能有人改过），这次没有重写；{what}，请把它改名或移走后{again}"
+            "（命令行也可以加 --force）")

@@ -20,7 +20,7 @@ from shuangsheng.storage.event import Event
 from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.generated import write_generated
 from shuangsheng.storage.names import ANNOUNCEMENT, BRACKET, CERTIFICATES, RESULTS_BOOK, TEMPLATES_DIR
-from shuangsheng.usecases.papers import PrintOptions
+from shuangsheng.usecases.papers import PrintOptions, edited, kept_line
 from shuangsheng.usecases.papers.pictures import write_pictures
 
 
@@ -47,7 +47,10 @@ def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | N
         CERTIFICATES: certificates_pdf(chart.placings, chart.teams, event, day=day, per_player=per_player,
                                        replaced=replaced, **common),
     }
-    if rounds:
+    kept: tuple[str, ...] = ()
+    if rounds and edited(folder / RESULTS_BOOK, force=force):  # a booklet a person changed stops nothing
+        kept = (kept_line(RESULTS_BOOK, again="再颁奖一次"),)
+    elif rounds:
         documents[RESULTS_BOOK] = results_book_pdf(chart, rounds, event, day=day, per_player=per_player,
                                                    replaced=replaced, **common)
     paths = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
@@ -57,4 +60,4 @@ def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | N
     notes = () if day is not None else (
         f"成绩公告和荣誉证书的日期印的是比赛月份“{award_date_text(event, None)}”；要印颁奖的具体日期，"
         "在 event.toml 的 [print] 中填写 award_date（如 award_date = 2026-03-15）后再运行 awards",)
-    return Written(paths, fonts.warnings, notes=notes)
+    return Written(paths, (*fonts.warnings, *kept), notes=notes)

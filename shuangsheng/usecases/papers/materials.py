@@ -19,9 +19,9 @@ from shuangsheng.render.materials.documents import (
     souvenir_pdf,
 )
 from shuangsheng.render.materials.fonts import FontSet, choose_fonts
-from shuangsheng.render.materials.programme import FirstDraw, programme_pdf
+from shuangsheng.render.materials.programme import FirstDraw, field_size, programme_pdf, timetable_problems
 from shuangsheng.storage.event import Event
-from shuangsheng.storage.files import OutputExists, Written
+from shuangsheng.storage.files import Written
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.generated import check_regenerable, write_generated
 from shuangsheng.storage.names import (
@@ -36,7 +36,8 @@ from shuangsheng.storage.names import (
     SOUVENIR,
     TEMPLATES_DIR,
 )
-from shuangsheng.usecases.papers import PrintOptions
+from shuangsheng.usecases.papers import PrintOptions, edited, kept_line
+from shuangsheng.vocabulary.errors import UserError
 
 
 def build_all(
@@ -50,14 +51,14 @@ def build_all(
     invariant: bool = False,
 ) -> Written:
     """Write the seven documents (and the 秩序册 once there are teams) into the event folder, replacing those we
-    wrote last time; if a person changed one (or it was never ours), write none of them unless `force`.
+    wrote last time; if a person changed one of the seven (or it was never ours), write none of them unless
+    `force`. A 秩序册 a person changed (a logo added) is kept unless `force`, and a line says so: it stops nothing.
 
     `font` (--font) wins over `[print] font`; `lots` defaults to the number of teams drawn (the 候补 pairs are
     not: they are on the 报名表 and the 纪念品 sheet, never in round 1's lots).
     """
-    paths = [folder / name for name in (*MATERIALS, *((PROGRAMME,) if teams else ()))]
-    for path in paths:
-        check_regenerable(path, force=force)  # all refused before any is written
+    for name in MATERIALS:
+        check_regenerable(folder / name, force=force)  # all refused before any is written
     fonts = choose_fonts(font, event.print.font)
     template_dir = folder / TEMPLATES_DIR
     teams = tuple(teams or ())
@@ -76,10 +77,20 @@ def build_all(
         SIGNOFF: signoff_pdf(event, **common),
         SIGNIN: signin_pdf(event, teams, **common),
     }
-    if teams:
-        documents[PROGRAMME] = programme_pdf(event, teams, first=first_draw(folder), **common)
+    said = _add_programme(folder, event, teams, documents, common, force=force) if teams else []
     written = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
-    return Written(written, fonts.warnings, note=fonts.description)  # the font used
+    return Written(written, (*fonts.warnings, *said), note=fonts.description)  # the font used
+
+
+def _add_programme(folder: Path, event: Event, teams: Sequence[Team], documents: dict[str, bytes],
+                   common: PrintOptions, *, force: bool) -> list[str]:
+    """The 秩序册 added to `documents`, and what its timetable would print out of order, said; one a person
+    changed is kept unless `force`, and a line says so."""
+    if edited(folder / PROGRAMME, force=force):
+        return [kept_line(PROGRAMME)]
+    first = first_draw(folder)
+    documents[PROGRAMME] = programme_pdf(event, teams, first=first, **common)
+    return timetable_problems(event, field_size(teams, first))
 
 
 def first_draw(folder: Path) -> FirstDraw | None:
@@ -99,14 +110,18 @@ def write_programme(folder: Path, event: Event, teams: Sequence[Team], first: Fi
                     force: bool = False, invariant: bool = False) -> tuple[tuple[Path, ...], tuple[str, ...]]:
     """The 秩序册 printed by `materials` again once round 1 is drawn (by `draw`, with its papers): rewritten unless
     a person edited it (then kept, and a line says so), or with `force`; none is made where `materials` made none.
-    (written, what to tell)."""
+    It is no round paper: one that cannot be made or written now (open in a PDF reader, its template mistyped) is
+    said in a line, and the draw goes on. (written, what to tell)."""
     path = folder / PROGRAMME
     if not path.exists():
         return (), ()
+    if edited(path, force=force):
+        return (), (kept_line(PROGRAMME, what="要印上第1轮对阵"),)
     try:
-        check_regenerable(path, force=force)
-    except OutputExists:
-        return (), (f"{PROGRAMME} 有人改过，这次没有重写；要印上第1轮对阵，请再运行一次“打印材料”（命令行加 --force）",)
-    data = programme_pdf(event, teams, first=first, fonts=fonts, template_dir=folder / TEMPLATES_DIR,
-                         invariant=invariant)
-    return (write_generated(path, data, force=force),), ()
+        data = programme_pdf(event, teams, first=first, fonts=fonts, template_dir=folder / TEMPLATES_DIR,
+                             invariant=invariant)
+        written = write_generated(path, data, force=force)
+    except UserError as exc:
+        return (), (f"{PROGRAMME} 没有重写（第1轮对阵没有印进去）：{'；'.join(map(str, exc.messages))}；"
+                    "解决后再运行一次“打印材料”",)
+    return (written,), tuple(timetable_problems(event, field_size(teams, first)))
