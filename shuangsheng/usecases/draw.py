@@ -19,7 +19,7 @@ from shuangsheng.knockout.checkin import Field
 from shuangsheng.knockout.draw import draw_from_lots, draw_round
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.knockout.placings import prize_note
-from shuangsheng.knockout.teams import Team
+from shuangsheng.knockout.teams import Team, id_digits
 from shuangsheng.render.reports import DrawCheck, DrawReport, Papers
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import files, workbook
@@ -258,7 +258,7 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
     workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules), typed=typed,
                          record=functools.partial(book.record_bytes, path))
     note = prize_note(drawn, state.event.third_place)
-    met = tuple(meetings(((p.a, p.b) for p in drawn.pairings), nxt.apart)) if entries is not None else ()
+    met = tuple(meetings(((p.a, p.b) for p in drawn.pairings), nxt.apart, id_digits(teams))) if entries is not None else ()
     reserves = tuple(t.id for t in state.teams if t.reserve and t.id not in drawn.pool) if drawn.number == 1 else ()
     report = DrawReport(round=drawn, path=path, seed_generated=generated, backup=None, title=nxt.title, note=note,
                         teams=teams, event=state.event, lots=lots, codes=codes, apart=applied.description(),
