@@ -236,7 +236,7 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
     generated = seed is None and lots is None
     try:
         if entries is not None:
-            drawn = nxt.from_lots(entries)
+            drawn = nxt.from_lots(entries, id_digits(state.team_map))
         else:
             drawn = nxt.draw(seed if seed is not None else knockout.new_seed())
     except knockout.KnockoutError as exc:
@@ -375,7 +375,8 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
                 again, note = _with_units_now(folder, again, target, previous_byes, third)
         else:
             again = draw_from_lots(number, target.lots, target.pool, byes=byes, previous_byes=previous_byes,
-                                   third_place_match=third)
+                                   third_place_match=third,
+                                   digits=id_digits(t for r in (*earlier, target) for t in r.pool))
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=f"第{number}轮：按记下的抽签名单重抽不成立：") from None
     differences = []
