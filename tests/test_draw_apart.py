@@ -124,3 +124,24 @@ def test_a_round_drawn_with_units_apart_is_scored_without_being_called_edited(tm
     fill(folder, 1)
     out = cli("score", folder).output
     assert "可能被改动过" not in out and "晋级" in out
+
+
+def test_over_99_pairs_the_meetings_of_paper_lots_name_pairs_three_digits_wide(tmp_path: Path) -> None:
+    """A reserve numbered 100 makes the field's 组号 three digits wide on every paper (第001组); the terminal's
+    list of paper lots' meetings said 第01组 (issue 34 item 4)."""
+    folder = new_event(tmp_path / "event", [*field(), Team("100", ("甲100", "乙100"), reserve=True)])
+    lots = tmp_path / "lots.csv"
+    with lots.open("w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh).writerows([("组号", "签号"), *((f"{i:03d}", i) for i in range(1, 9))])
+    out = cli("draw", folder, "--lots", lots).output
+    assert "第1桌：第001组与第002组同为“化学系”" in out and "第3桌：第005组与第006组同为“物理系”" in out
+
+
+def test_over_99_pairs_paper_lots_refused_name_pairs_three_digits_wide(tmp_path: Path) -> None:
+    """The refusal of paper lots names the pairs as the slips and papers print them (第008组 in a field over 99)."""
+    folder = new_event(tmp_path / "event", [*field(), Team("100", ("甲100", "乙100"), reserve=True)])
+    lots = tmp_path / "lots.csv"
+    with lots.open("w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh).writerows([("组号", "签号"), *((f"{i:03d}", min(i, 6)) for i in range(1, 8))])
+    out = cli("draw", folder, "--lots", lots, code=1).output
+    assert "第008组没有签号" in out and "签号 6 重复：第006组、第007组" in out

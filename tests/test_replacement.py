@@ -139,3 +139,35 @@ def test_the_desk_takes_a_replacement_with_a_reason_and_answers_every_refusal(tm
                                     "time": "2026-03-15T10:00:00+08:00", "address": "127.0.0.1"}]
     assert doc["teams"][0] == {"team": "01", "shown": "01", "players": [first[0], "王五"]}  # the pair as it stands now
     assert call("POST", body(team="01", out=first[1]))[1]["mark"] == 1  # sent again: taken once
+
+
+def test_the_desk_names_pairs_at_the_field_s_width_when_the_pairs_over_99_did_not_play(tmp_path):
+    """99 pairs and a reserve numbered 100 who did not get in: round 1's draw holds 01–99 only, but teams.xlsx
+    (the field every paper and workbook prints) has 100 pairs, so 第007组 — the desk's 换人 said 07 and 第07组."""
+    import json
+
+    from shuangsheng.hall.desk_api import DeskApi
+    from shuangsheng.hall.hall import Request
+    from tests.events import new_event
+
+    folder = new_event(tmp_path / "e", [*(Team(f"{i:02d}", (f"甲{i}", f"乙{i}")) for i in range(1, 100)),
+                                        Team("100", ("候补甲", "候补乙"), reserve=True)])
+    cli("checkin", folder, "--arrived", ",".join(str(i) for i in range(1, 100)))
+    cli("checkin", folder, "--close")
+    cli("draw", folder, "--seed", 5)
+    with Ledger.open(folder) as book:
+        assert "100" not in book.draws()[1].round.pool
+    headers = {"content-type": "application/json", "host": "127.0.0.1:8000", "x-desk-pin": "246810"}
+    desk = DeskApi(folder, names={"127.0.0.1"}, port=8000, pin="246810", clock=lambda: "2026-03-15T10:00:00+08:00")
+
+    def call(method: str, payload: object = None) -> tuple[int, dict]:
+        data = b"" if payload is None else json.dumps(payload, ensure_ascii=False).encode()
+        reply = desk.handle(Request(method, "/api/desk/replace", "127.0.0.1", headers, data, len(data)))
+        return reply.status, json.loads(reply.body())
+
+    from shuangsheng.storage import workbook
+    assert workbook.read_round(folder / "round-1.xlsx").digits == 3  # the round's workbook writes 007
+    status, doc = call("GET")
+    assert status == 200 and doc["teams"][6]["shown"] == "007"
+    status, refused = call("POST", body(team="07", out="没这人"))
+    assert status == 422 and "第007组现在的队员是甲7、乙7" in json.dumps(refused, ensure_ascii=False)

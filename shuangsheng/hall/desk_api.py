@@ -190,7 +190,8 @@ class DeskApi:
 
         def attempt(_moved: bool) -> Reply:  # a redrawn round is looked up again as any try
             if answer in ("replace_read", "replace"):  # 换人 (hall/desk_replace.py)
-                return desk_replace.answer(self.ledger, self.clock(), answer == "replace", body, request.address)
+                return desk_replace.answer(self.ledger, self.clock(), answer == "replace", body, request.address,
+                                           [t.id for t in self.seating.teams()])
             if answer in ("checkin_read", "checkin"):  # 报到 (hall/desk_checkin.py)
                 kind = "read" if answer == "checkin_read" else params.get("action", "team")
                 return desk_checkin.answer(self.ledger, self.seating, self.now(), kind, body, request.address)

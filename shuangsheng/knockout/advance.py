@@ -201,7 +201,8 @@ class NextRound:
             apart=self.apart,
         )
 
-    def from_lots(self, lots: Mapping[str, int] | Sequence[tuple[str, int]]) -> Round:
+    def from_lots(self, lots: Mapping[str, int] | Sequence[tuple[str, int]], digits: int = 2) -> Round:
+        """The round from paper lots; a refusal names the teams `digits` wide (the field's, `id_digits`)."""
         return draw_from_lots(
             self.number,
             lots,
@@ -209,6 +210,7 @@ class NextRound:
             byes=self.byes,
             previous_byes=self.previous_byes,
             third_place_match=self.third_place_match,
+            digits=digits,
         )
 
 

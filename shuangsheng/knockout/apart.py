@@ -155,14 +155,15 @@ def fewest_same_unit(teams: Sequence[str], apart: Apart) -> int:
     return max(0, largest - len(teams) // 2)
 
 
-def meetings(pairs: Iterable[Pair], apart: Apart) -> list[str]:
+def meetings(pairs: Iterable[Pair], apart: Apart, digits: int = 2) -> list[str]:
     """Each same-unit or seed-against-seed match among `pairs` (at tables 1…), said: '第3桌：第01组与第07组同为
-    “化学系”'; '第4桌：1号种子第01组与2号种子第05组相遇'."""
+    “化学系”'; '第4桌：1号种子第01组与2号种子第05组相遇' (组号 `digits` wide: the field's, `id_digits`)."""
     units, seeds = apart.unit_of, apart.seed_of
     said = []
     for table, (a, b) in enumerate(pairs, start=1):
+        na, nb = team_name(a, digits), team_name(b, digits)
         if a in units and units.get(b) == units[a]:
-            said.append(f"第{table}桌：{team_name(a)}与{team_name(b)}同为“{units[a]}”")
+            said.append(f"第{table}桌：{na}与{nb}同为“{units[a]}”")
         if a in seeds and b in seeds:
-            said.append(f"第{table}桌：{seeds[a]}号种子{team_name(a)}与{seeds[b]}号种子{team_name(b)}相遇")
+            said.append(f"第{table}桌：{seeds[a]}号种子{na}与{seeds[b]}号种子{nb}相遇")
     return said

@@ -106,12 +106,14 @@ def draw_from_lots(
     byes: int | None = None,
     previous_byes: Collection[str] = (),
     third_place_match: tuple[str, str] | None = None,
+    digits: int = 2,
 ) -> Round:
     """A round from paper lots drawn in the room: `lots` gives each team's lot number (组号 → 签号).
 
     Lots 1–2 play at table 1, 3–4 at table 2, …; the lower lot is 甲方. The `byes` highest lots (default as in
     `draw_round`) are the byes, which may not fall to a team that already had more byes than a team that plays.
-    Raises `LotsError` listing every problem. `third_place_match` as in `draw_round`.
+    Raises `LotsError` listing every problem (naming teams `digits` wide: the field's, `id_digits`).
+    `third_place_match` as in `draw_round`.
     """
     pool = tuple(pool)
     problems = _check_number(number) + check_pool(pool) + _check_third_place_match(pool, third_place_match)
@@ -119,10 +121,10 @@ def draw_from_lots(
     if not problems:
         problems += _check_byes(pool, count)
     entries: list[tuple[str, object]] = [*lots.items()] if isinstance(lots, Mapping) else [(t, lot) for t, lot in lots]
-    holders, lot_problems = _lot_holders(entries, pool)
+    holders, lot_problems = _lot_holders(entries, pool, digits)
     problems += lot_problems
     plan = LotPlan(len(pool), (len(pool) - count) // 2)
-    problems += _repeated_byes(plan, holders, previous_byes)
+    problems += _repeated_byes(plan, holders, previous_byes, digits)
     if problems:
         raise LotsError(problems, heading=f"第{number}轮的签号有误：")
     by_lot = {lot: teams[0] for lot, teams in holders.items()}
@@ -132,7 +134,8 @@ def draw_from_lots(
     return Round(number, pool, _with_third_place(pairings, third_place_match), byes_drawn, None, recorded)
 
 
-def _lot_holders(entries: Sequence[tuple[str, object]], pool: tuple[str, ...]) -> tuple[dict[int, list[str]], list[str]]:
+def _lot_holders(entries: Sequence[tuple[str, object]], pool: tuple[str, ...],
+                 digits: int) -> tuple[dict[int, list[str]], list[str]]:
     """Which teams hold each lot number, and every problem with the lots as typed (unknown teams, missing,
     several or bad lots, a lot held twice, lots left out)."""
     members = set(pool)
@@ -143,12 +146,12 @@ def _lot_holders(entries: Sequence[tuple[str, object]], pool: tuple[str, ...]) -
     n = len(pool)
     holders: dict[int, list[str]] = {}
     for team in pool:
-        problem = _lot_problem(team, given.get(team, []), n)
+        problem = _lot_problem(team_name(team, digits), given.get(team, []), n)
         if problem:
             problems.append(problem)
         else:
             holders.setdefault(given[team][0], []).append(team)  # type: ignore[arg-type]  # an int: _lot_problem checked it
-    problems += [f"签号 {lot} 重复：{names_of(holders[lot])}" for lot in sorted(holders) if len(holders[lot]) > 1]
+    problems += [f"签号 {lot} 重复：{names_of(holders[lot], digits)}" for lot in sorted(holders) if len(holders[lot]) > 1]
     gaps = [lot for lot in range(1, n + 1) if lot not in holders]
     if gaps and n >= MIN_TEAMS:
         shown = "、".join(str(x) for x in gaps)
@@ -156,28 +159,29 @@ def _lot_holders(entries: Sequence[tuple[str, object]], pool: tuple[str, ...]) -
     return holders, problems
 
 
-def _lot_problem(team: str, team_lots: list[object], n: int) -> str | None:
-    """What is wrong with the lot numbers given for one team, if anything."""
+def _lot_problem(name: str, team_lots: list[object], n: int) -> str | None:
+    """What is wrong with the lot numbers given for one team (named `name`: 第03组), if anything."""
     if not team_lots:
-        return f"{team_name(team)}没有签号"
+        return f"{name}没有签号"
     if len(team_lots) > 1:
         shown = "、".join(str(x) for x in team_lots)
-        return f"{team_name(team)}填了{len(team_lots)}个签号（{shown}），每组只能有一个签号"
+        return f"{name}填了{len(team_lots)}个签号（{shown}），每组只能有一个签号"
     lot = team_lots[0]
     if isinstance(lot, bool) or not isinstance(lot, int) or lot < 1:
-        return f"{team_name(team)}的签号应为正整数，实际为“{lot}”"
+        return f"{name}的签号应为正整数，实际为“{lot}”"
     if lot > n:
-        return f"{team_name(team)}的签号 {lot} 超出范围：本轮共{n}组，签号应为 1–{n}"
+        return f"{name}的签号 {lot} 超出范围：本轮共{n}组，签号应为 1–{n}"
     return None
 
 
-def _repeated_byes(plan: LotPlan, holders: Mapping[int, list[str]], previous_byes: Collection[str]) -> list[str]:
+def _repeated_byes(plan: LotPlan, holders: Mapping[int, list[str]], previous_byes: Collection[str],
+                   digits: int) -> list[str]:
     """A bye lot drawn by a team that had more byes than some team that plays."""
     had = Counter(previous_byes)
     playing = [t for lot in range(1, 2 * plan.matches + 1) if len(holders.get(lot, ())) == 1 for t in holders[lot]]
     fewest = min((had[t] for t in playing), default=0)
     return [
-        f"签号 {lot}（轮空）抽到的{team_name(team)}已经轮空过，本轮还有没轮空过的组，不能让它再次轮空，请重新抽签"
+        f"签号 {lot}（轮空）抽到的{team_name(team, digits)}已经轮空过，本轮还有没轮空过的组，不能让它再次轮空，请重新抽签"
         for lot in plan.bye_lots
         if len(holders.get(lot, ())) == 1 and had[team := holders[lot][0]] > fewest
     ]

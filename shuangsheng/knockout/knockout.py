@@ -108,8 +108,9 @@ MIN_TEAMS = 2
 MAX_TEAMS = 512
 
 
-def names_of(teams: Iterable[str]) -> str:
-    return "、".join(team_name(t) for t in teams)
+def names_of(teams: Iterable[str], digits: int = 2) -> str:
+    """'第03组、第07组', each 组号 `digits` wide (the field's, `id_digits`)."""
+    return "、".join(team_name(t, digits) for t in teams)
 
 
 def bye_count(size: int, byes: Byes | str = Byes.FIRST_ROUND) -> int:

@@ -106,13 +106,16 @@ def parse_replacement(body: object) -> Asked | Issue:
     return Asked(canonical_id(texts["team"]), texts["out"], texts["in"], texts["reason"], made.id, made.mark)
 
 
-def replacement_problem(asked: Asked, teams: Sequence[Team], done: Sequence[Replacement]) -> tuple[int, Issue] | None:
+def replacement_problem(asked: Asked, teams: Sequence[Team], done: Sequence[Replacement],
+                        digits: int | None = None) -> tuple[int, Issue] | None:
     """Why a replacement is refused, with its HTTP status, or None: no reason (400), a team not listed (404), a
-    player not in the pair as it stands or a new player empty, too long or playing already (422)."""
+    player not in the pair as it stands or a new player empty, too long or playing already (422). A pair is named
+    `digits` wide (the field's, `id_digits`), by default as wide as `teams` make it."""
     if not asked.reason or len(asked.reason) > MAX_REASON_LENGTH:
         return 400, Issue.of_hand(None, "reason", f"换人须写明原因（如“生病”，{MAX_REASON_LENGTH} 字以内）")
     team = next((t for t in teams if t.id == asked.team), None)
-    digits = id_digits(t.id for t in teams)  # a team named as the papers print it
+    if digits is None:
+        digits = id_digits(t.id for t in teams)  # a team named as the papers print it
     if team is None:
         return 404, Issue.of_hand(None, "team", f"参赛的组里没有{team_name(asked.team, digits)}；请核对组号")
     pair = finished_pair(team, done).players

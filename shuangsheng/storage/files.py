@@ -272,8 +272,8 @@ def unchanged(path: Path, recorded: object) -> bool:
 
 
 def keep_copy(path: Path) -> Path:
-    """Copy a file the user may have filled to `name.备份-YYYYMMDD-HHMMSS.ext` beside it before it is replaced
-    (a number is added if that name is taken); returns the copy's path."""
+    """Copy a file the user may have filled to `备份/name.备份-YYYYMMDD-HHMMSS.ext` in its folder before it is
+    replaced (`names.backup_name`; a number is added if that name is taken); returns the copy's path."""
     import datetime as dt
 
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")

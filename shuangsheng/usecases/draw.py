@@ -19,7 +19,7 @@ from shuangsheng.knockout.checkin import Field
 from shuangsheng.knockout.draw import draw_from_lots, draw_round
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.knockout.placings import prize_note
-from shuangsheng.knockout.teams import Team
+from shuangsheng.knockout.teams import Team, id_digits
 from shuangsheng.render.reports import DrawCheck, DrawReport, Papers
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import files, workbook
@@ -236,7 +236,7 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
     generated = seed is None and lots is None
     try:
         if entries is not None:
-            drawn = nxt.from_lots(entries)
+            drawn = nxt.from_lots(entries, id_digits(state.team_map))
         else:
             drawn = nxt.draw(seed if seed is not None else knockout.new_seed())
     except knockout.KnockoutError as exc:
@@ -258,7 +258,7 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
     workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules), typed=typed,
                          record=functools.partial(book.record_bytes, path))
     note = prize_note(drawn, state.event.third_place)
-    met = tuple(meetings(((p.a, p.b) for p in drawn.pairings), nxt.apart)) if entries is not None else ()
+    met = tuple(meetings(((p.a, p.b) for p in drawn.pairings), nxt.apart, id_digits(teams))) if entries is not None else ()
     reserves = tuple(t.id for t in state.teams if t.reserve and t.id not in drawn.pool) if drawn.number == 1 else ()
     report = DrawReport(round=drawn, path=path, seed_generated=generated, backup=None, title=nxt.title, note=note,
                         teams=teams, event=state.event, lots=lots, codes=codes, apart=applied.description(),
@@ -375,7 +375,8 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
                 again, note = _with_units_now(folder, again, target, previous_byes, third)
         else:
             again = draw_from_lots(number, target.lots, target.pool, byes=byes, previous_byes=previous_byes,
-                                   third_place_match=third)
+                                   third_place_match=third,
+                                   digits=id_digits(t for r in (*earlier, target) for t in r.pool))
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=f"第{number}轮：按记下的抽签名单重抽不成立：") from None
     differences = []

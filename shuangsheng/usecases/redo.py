@@ -1,7 +1,7 @@
 """`draw --redo N`: a correction of round N−1 carried into round N, already drawn. Round N keeps its tables; the
 teams that should not be there are replaced at their tables, whose entries and codes are voided (logged in event.db);
 every round after N is voided. Writes round-N.xlsx (the replaced one and those removed backed up first as
-`round-N.备份-….xlsx`), removes the later rounds' workbooks and 扫码单, and records all of it in event.db."""
+`备份/round-N.备份-….xlsx`), removes the later rounds' workbooks and 扫码单, and records all of it in event.db."""
 
 from __future__ import annotations
 

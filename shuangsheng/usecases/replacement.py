@@ -35,9 +35,11 @@ class Replaced:
     issue: Issue | None = None
 
 
-def replace_player(book: Ledger, teams: Sequence[Team], body: object, *, at: str, address: str) -> Replaced:
+def replace_player(book: Ledger, teams: Sequence[Team], body: object, *, at: str, address: str,
+                   digits: int | None = None) -> Replaced:
     """`body` {"team", "out", "in", "reason", "round" (optional: the first round the new player plays, the round
-    in play by default), "id", "mark" (the count of replacements the page showed)} decided and stored."""
+    in play by default), "id", "mark" (the count of replacements the page showed)} decided and stored; a refusal names a pair `digits` wide
+    (the field's, when `teams` are fewer than teams.xlsx lists)."""
     asked = parse_replacement(body)
     if isinstance(asked, Issue):
         return Replaced(422, issue=asked)
@@ -45,7 +47,7 @@ def replace_player(book: Ledger, teams: Sequence[Team], body: object, *, at: str
     outcome: list[Replaced] = []
 
     def decide(done: tuple[Replacement, ...], last: int) -> Replacement | None:
-        found = _decided(asked, teams, done, last, round_)
+        found = _decided(asked, teams, done, last, round_, digits)
         if isinstance(found, Replaced):
             outcome.append(found)
             return None
@@ -58,7 +60,7 @@ def replace_player(book: Ledger, teams: Sequence[Team], body: object, *, at: str
 
 
 def _decided(asked: Asked, teams: Sequence[Team], done: Sequence[Replacement], last: int,
-             round_: object) -> Replaced | tuple[str, int]:
+             round_: object, digits: int | None) -> Replaced | tuple[str, int]:
     """The player replaced (as listed) and the round from which, or why not."""
     again = next((made for made in done if made.id == asked.id), None)
     if again is not None:
@@ -70,7 +72,7 @@ def _decided(asked: Asked, teams: Sequence[Team], done: Sequence[Replacement], l
         return Replaced(409, issue=Issue.of_hand(None, "team", NOT_YET))
     if asked.mark != len(done):
         return Replaced(409, issue=Issue.of_hand(None, "mark", "另一台电脑刚记了一次换人，这次没有记下；请刷新页面看一下再操作"))
-    problem = replacement_problem(asked, teams, done)
+    problem = replacement_problem(asked, teams, done, digits)
     if problem is not None:
         return Replaced(problem[0], issue=problem[1])
     number = last if round_ is None else round_

@@ -101,3 +101,33 @@ def test_the_desk_checks_pairs_in_before_round_1_and_round_1_is_drawn_from_who_c
         record = book.draws()[1]
     assert record.round.pool == ("01", "02", "03", "04", "05", "09")
     assert record.field is not None and record.field.absent == ("06", "07", "08")
+
+
+def test_over_99_pairs_the_closed_check_in_names_the_absent_and_the_reserves_three_digits_wide(tmp_path, browser):
+    """issue 34 item 4: 组号 three digits wide wherever they are shown in a field over 99 — the line under the
+    closed check-in too (it listed the absent as 101、102 but the reserve as 09 beside 第009组 in the list)."""
+    teams = [*(Team(f"{i:02d}", (f"王{i}明", f"李{i}华")) for i in range(1, 103) if i != 9),
+             Team("09", ("候补甲", "候补乙"), reserve=True)]
+    folder, clock = new_event(tmp_path / "event", teams), ServerClock()
+    cli("checkin", folder, "--arrived", ",".join(str(i) for i in range(1, 101)))
+    clock.now = clock.now.replace(minute=41)  # past 8:40: the absent may be confirmed 弃权
+    server = hall.make_hall(folder, ["127.0.0.1"], 0, log=lambda line: None, settle=0.0, pin=PIN, clock=clock)
+    server.start()
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN")
+    page = context.new_page()
+    try:
+        page.goto(f"http://127.0.0.1:{server.port}/desk")
+        page.fill("#pinInput", PIN)
+        page.click("#pinSubmit")
+        wait_until(page, "window.deskPage.doc() !== null")
+        page.click("#checkinButton")
+        wait_until(page, "window.deskPage.checkin() !== null && window.deskPage.checkin().late === true")
+        for team in ("101", "102"):
+            page.fill("#cSearch", team)
+            press_row(page, team, "判弃权")
+        page.click("#cCloseCheckin")
+        answered(page)
+        assert "第1轮按报到抽签：100 组；弃权 101、102；候补补入 009" in page.inner_text("#cWaiting")
+    finally:
+        context.close()
+        server.stop()

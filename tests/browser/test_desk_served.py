@@ -383,6 +383,14 @@ def test_a_field_over_99_shows_three_digit_ids_on_the_phone_and_at_the_desk(tmp_
             desk.fill("#rSearch", "007")
             wait_until(desk, "document.querySelector('#rList li').textContent.startsWith('第007组 ')")
             desk.screenshot(path=str(screenshots / "served-desk-105-swap.png"))
+            out = record.names["07"][1]  # recorded: said, and the pair found again, three digits wide too
+            desk.locator(f'#rList button[data-swap-team="07"][data-swap-out="{out}"]').click()
+            desk.fill("#rIn", "替补王")
+            desk.fill("#rReason", "生病")
+            desk.click("#rSubmit")
+            wait_until(desk, "!window.deskPage.busy() && document.getElementById('rDone').textContent !== ''")
+            assert f"已记录：第007组 换下 {out}，换上 替补王" in desk.inner_text("#rDone")
+            assert [li.split(" ")[0] for li in desk.locator("#rList li").all_inner_texts()] == ["第007组"]
             assert phone.errors == [] and desk.errors == []
         finally:
             phone_context.close()

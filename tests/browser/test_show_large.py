@@ -1,7 +1,8 @@
 """The venue display of a large field (issue 33: up to 512 pairs): once round 2 of 256 pairs is drawn, the list
 pages were 20 (round 2's draw and seats, round 1's 128 results) and, with the bracket's share, a turn took more
-than five minutes. Now the current round's pages come round in every turn and round 1's results take turns; the
-bracket is not shown until the field is down to a chart of a few pages (and then keeps to at most a third)."""
+than five minutes. Now the current round's pages come round in every turn and round 1's results take turns. (The
+bracket is not shown at this moment: round 1 has 128 matches, more than the TV's cap of 16 — issue 34; the
+rotation was written expecting it, and failed once both were merged.)"""
 
 from __future__ import annotations
 
@@ -34,21 +35,19 @@ def test_a_large_field_shows_the_current_round_in_every_turn_and_keeps_the_turn_
     bracket = {i for i, (_, is_bracket) in enumerate(pages) if is_bracket}
     earlier = set(range(len(pages))) - current - bracket
     assert len(current) >= 6 and len(earlier) >= 10  # a turn of every page would be 5 minutes or more
-    assert not bracket  # no chart while round 1's 128 matches would fill its pages (venue.BRACKET_MOST_LEAVES)
+    assert not bracket  # round 1 has 128 matches: the TV shows no bracket yet (render.venue.BRACKET_MOST_LEAVES)
     shown = [page.evaluate("showDisplay.current()")]
     for _ in range(4 * len(pages)):
         page.clock.run_for(12_000)
         shown.append(page.evaluate("showDisplay.current()"))
     assert set(shown) == set(range(len(pages)))  # every page comes round in time
-    lists = len(current) + max(1, len(current) // 2)  # a turn: the current pages, half as many earlier ones …
-    turn = lists + lists // 2  # … and half as many of the bracket
+    turn = len(current) + max(1, len(current) // 2)  # a turn: the current pages, half as many earlier ones
     for k in current:  # each page of the current round comes back within a turn
         seen = [n for n, i in enumerate(shown) if i == k]
         assert seen[0] <= turn and all(b - a <= turn for a, b in zip(seen, seen[1:], strict=False)), (k, shown)
-    shares = {name: sum(i in group for i in shown) / len(shown)
-              for name, group in (("current", current), ("earlier", earlier), ("bracket", bracket))}
-    assert shares["bracket"] <= 1 / 3 + 0.05, shares
-    assert shares["current"] > max(shares["earlier"], shares["bracket"]), shares  # the largest share
+    shares = {name: sum(i in group for i in shown) / len(shown) for name, group in (("current", current),
+                                                                                     ("earlier", earlier))}
+    assert shares["current"] > shares["earlier"], shares  # the largest share
     assert layout_problems(page) == []
     page.screenshot(path=str(screenshots / "draw-256-1920.png"))
     page.close()

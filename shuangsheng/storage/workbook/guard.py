@@ -7,7 +7,7 @@ actual), XML with a DOCTYPE (entity declarations: "billion laughs"), and a workb
 counted, while the parts are unpacked chunk by chunk, per sheet (its extent: `MAX_ROWS` rows, `MAX_COLUMNS`
 columns, `MAX_SHEET_AREA` cells from corner to corner; its `<row>` and `<c>` elements) and over the whole workbook
 (`MAX_TOTAL_ROWS` rows, `MAX_TOTAL_CELLS` cells), and text that a parser would copy into every cell that refers to
-it (`MAX_SHARED_TEXT`). Within these limits reading a workbook stays far below 300 MB (bench/run.py measures it;
+it (`MAX_SHARED_TEXT`). Within these limits `score` of a workbook stays below 400 MB (bench/run.py measures it;
 docs/limits.md gives the reasons). What the check learns on the way — whether any cell holds a formula — is
 returned. (Merged ranges are read by calamine, in `loading`.)
 """
