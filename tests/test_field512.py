@@ -111,6 +111,7 @@ def test_a_chart_that_fits_across_is_printed_whole(fonts):
     assert len(parts) == 1 and parts[0].panel and parts[0].name == ""
 
 
+@pytest.mark.big  # about 20 s on one core: its own step of .ci/run (pytest -m big), beside the suite
 def test_a_demo_of_512_pairs_runs_to_the_end_with_every_paper(tmp_path):
     """The whole day of the largest field, every paper printed: 256 tables in round 1 (no bye: 512 is a power of
     two), nine rounds, two semi-finals, two 三等奖; the papers of round 1 take every table. About 14 s of CPU when
