@@ -98,3 +98,14 @@ def serving_round_1(folder: Path, teams: int = 8, **options: object) -> Iterator
         yield codes, f"http://127.0.0.1:{server.port}"
     finally:
         server.stop()
+
+
+def desk_entered(page, base: str, pin: str, *, timeout: float = 5.0) -> None:
+    """The desk of the hall at `base` opened in `page` and its PIN typed, as the organiser does: back once the desk
+    has read the round."""
+    from tests.browser.test_show_page import wait_until
+
+    page.goto(f"{base}/desk")
+    page.fill("#pinInput", pin)
+    page.click("#pinSubmit")
+    wait_until(page, "window.deskPage.doc() !== null", timeout=timeout)

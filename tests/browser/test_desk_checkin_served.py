@@ -10,7 +10,7 @@ import datetime as dt
 from shuangsheng.hall import hall
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage.ledger.connection import Ledger
-from tests.browser.conftest import frozen_clock
+from tests.browser.conftest import desk_entered, frozen_clock
 from tests.browser.test_show_page import wait_until
 from tests.events import new_event
 from tests.helpers import cli
@@ -47,10 +47,7 @@ def test_the_desk_checks_pairs_in_before_round_1_and_round_1_is_drawn_from_who_c
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     frozen_clock(page)
     try:
-        page.goto(f"http://127.0.0.1:{server.port}/desk")
-        page.fill("#pinInput", PIN)
-        page.click("#pinSubmit")
-        wait_until(page, "window.deskPage.doc() !== null")
+        desk_entered(page, f"http://127.0.0.1:{server.port}", PIN)
         assert "各组到场时，点上方“报到”" in page.inner_text("#tiles")
         page.click("#checkinButton")
         wait_until(page, "window.deskPage.checkin() !== null")
@@ -116,10 +113,7 @@ def test_over_99_pairs_the_closed_check_in_names_the_absent_and_the_reserves_thr
     context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN")
     page = context.new_page()
     try:
-        page.goto(f"http://127.0.0.1:{server.port}/desk")
-        page.fill("#pinInput", PIN)
-        page.click("#pinSubmit")
-        wait_until(page, "window.deskPage.doc() !== null")
+        desk_entered(page, f"http://127.0.0.1:{server.port}", PIN)
         page.click("#checkinButton")
         wait_until(page, "window.deskPage.checkin() !== null && window.deskPage.checkin().late === true")
         for team in ("101", "102"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from shuangsheng.hall import hall
 from shuangsheng.knockout.teams import Team
 from shuangsheng.storage.ledger.connection import Ledger
-from tests.browser.conftest import frozen_clock
+from tests.browser.conftest import desk_entered, frozen_clock
 from tests.browser.test_show_page import wait_until
 from tests.events import new_event
 from tests.helpers import cli
@@ -31,10 +31,7 @@ def test_the_desk_replaces_a_player_with_a_reason_once_round_1_is_drawn(tmp_path
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     frozen_clock(page)
     try:
-        page.goto(f"http://127.0.0.1:{server.port}/desk")
-        page.fill("#pinInput", PIN)
-        page.click("#pinSubmit")
-        wait_until(page, "window.deskPage.doc() !== null")
+        desk_entered(page, f"http://127.0.0.1:{server.port}", PIN)
         page.click("#swapButton")
         wait_until(page, "window.deskPage.swap() !== null")
         assert "第1轮还没有抽签：队员有变动请直接改报名表里的姓名" in page.inner_text("#rNote")

@@ -16,7 +16,7 @@ import pytest
 from shuangsheng.hall import hall
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.table.codes import format_code
-from tests.browser.conftest import frozen_clock, jump, serving_round_1
+from tests.browser.conftest import desk_entered, frozen_clock, jump, serving_round_1
 from tests.browser.test_show_page import wait_until
 from tests.browser.test_table_page import enter_hand, settled, tap
 from tests.browser.test_table_page_served import phone_in
@@ -183,10 +183,7 @@ def test_a_64_table_round_from_the_real_server_fits_the_desk(tmp_path, browser, 
     server.start()
     context, desk = page_in(browser, (1366, 768))
     try:
-        desk.goto(f"http://127.0.0.1:{server.port}/desk")
-        desk.fill("#pinInput", PIN)
-        desk.click("#pinSubmit")
-        wait_until(desk, "window.deskPage.doc() !== null", timeout=15)
+        desk_entered(desk, f"http://127.0.0.1:{server.port}", PIN, timeout=15)
         assert desk.locator("#tiles .tile").count() == 64
         assert desk.evaluate(FITS) == []
         assert "已确认 0/64" in desk.inner_text("#title") and desk.inner_text("#counts") == "未开始 64"
@@ -224,10 +221,7 @@ def test_a_desk_press_whose_answer_is_lost_is_stored_once_by_serve(served, brows
     try:
         minutes = drop_first_answer(desk, "**/api/desk/t/1/minutes")
         clock = drop_first_answer(desk, "**/api/desk/clock")
-        desk.goto(f"{served.base}/desk")
-        desk.fill("#pinInput", PIN)
-        desk.click("#pinSubmit")
-        wait_until(desk, "window.deskPage.doc() !== null")
+        desk_entered(desk, f"{served.base}", PIN)
         desk.click("#clockButton")
         # the start's retry answered (a poll may show the clock running before it is)
         until(desk, 3_000, "document.getElementById('clockButton').textContent === '暂停' && !window.deskPage.busy()")
@@ -254,10 +248,7 @@ def test_a_desk_press_whose_answer_is_lost_is_stored_once_by_serve(served, brows
     context, desk = page_in(browser, (1366, 768))  # a page whose presses all carry one id: serve says 409
     try:
         desk.add_init_script(SAME_ID)
-        desk.goto(f"{served.base}/desk")
-        desk.fill("#pinInput", PIN)
-        desk.click("#pinSubmit")
-        wait_until(desk, "window.deskPage.doc() !== null")
+        desk_entered(desk, f"{served.base}", PIN)
         desk.click('.tile[data-table="2"]')
         desk.fill("#dReason", "换牌")
         desk.click("#aMinutes")
@@ -287,10 +278,7 @@ def test_the_desk_s_early_end_lets_a_phone_end_before_time_and_the_desk_hears_th
     tv_context, tv = page_in(browser, (1920, 1080))
     tv.add_init_script(f"({SOUND_STUBS})()")  # a browser without speakers here: the chime's calls are stubbed
     try:
-        desk.goto(f"{served.base}/desk")
-        desk.fill("#pinInput", PIN)
-        desk.click("#pinSubmit")
-        wait_until(desk, "window.deskPage.doc() !== null")
+        desk_entered(desk, f"{served.base}", PIN)
         desk.click("#clockButton")
         wait_until(desk, "document.getElementById('clockButton').textContent === '暂停'")
 
