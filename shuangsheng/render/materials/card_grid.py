@@ -193,3 +193,24 @@ def stamp(name: str, grid: Grid, fonts: FontSet) -> Piece:
     return Piece(height, draw)
 
 
+def stamped(name: str, pieces: Sequence[Piece]) -> Piece:
+    """Pieces that are the same on every sheet of a document (the card's key on its back), laid out once, drawn
+    once into a PDF form XObject across the page's width and placed on each sheet by reference, as `stamp` does
+    for a grid. Their text stays extractable and is kept for the typesetting checks."""
+    height = sum(p.height + p.after for p in pieces) - (pieces[-1].after if pieces else 0.0)
+
+    def draw(canvas, top: float) -> None:
+        if not canvas.hasForm(name):
+            canvas.beginForm(name, 0, -BLEED, PAGE[0], height + BLEED)
+            y = height
+            for piece in pieces:
+                piece.draw(canvas, y)
+                y -= piece.height + piece.after
+            canvas.endForm()
+        canvas.saveState()
+        canvas.translate(0, top - height)
+        canvas.doForm(name)
+        canvas.restoreState()
+
+    return Piece(height, draw, after=pieces[-1].after if pieces else 0.0,
+                 text=tuple(lines for piece in pieces for lines in piece.text))

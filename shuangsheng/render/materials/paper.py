@@ -37,6 +37,7 @@ from shuangsheng.render.materials.card_grid import (
     grid_piece,
     row_height,
     stamp,
+    stamped,
     team_lines,
 )
 from shuangsheng.render.materials.conventions import team_context
@@ -409,7 +410,7 @@ class Fit(enum.IntEnum):
 
 
 def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | None, teams: Mapping[str, Team],
-          template_dir: Path | None, hand_rows: Piece, points: Piece, *, code: str | None = None,
+          template_dir: Path | None, hand_rows: Piece, points: Piece, key: Piece, *, code: str | None = None,
           fit: Fit = Fit.ROOMY) -> list[Piece]:
     """One card: its front as the template has it, and on the back of the sheet (a page of its own, printed
     double-sided) the points table and the key, wherever the template puts `@得分表`."""
@@ -424,7 +425,7 @@ def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | Non
     back: list[Piece] = []
 
     def on_back(_: tuple[str, ...]) -> list[Piece]:
-        back.extend([flow.space(3 * mm), points, flow.space(2 * mm), *key_pieces(flow, event.rules)])
+        back.extend([flow.space(3 * mm), points, flow.space(2 * mm), key])
         return []
 
     inserts: dict[str, Insert] = {
@@ -480,13 +481,14 @@ def score_cards_pdf(
     spare = stamp("spare_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS + PLAYOFF_ROWS, playoff=0,
                                                 numbered=False), flow.fonts)
     points = stamp("points", points_columns_grid(flow.fonts, event.rules, BACK_TEXT), flow.fonts)
+    key = stamped("key", key_pieces(flow, event.rules))  # the key on every card's back, laid out and drawn once
     pairings: list[Pairing | None] = list(round_.pairings) if round_ is not None else []
     pieces: list[Piece] = []
     for pairing in pairings + ([None] if blank else []):
         hands = numbered if pairing else spare
         code = (codes or {}).get(pairing.table) if pairing else None
         for fit in Fit:  # long names: set closer, still one sheet
-            card = _card(event, flow, round_, pairing, teams, template_dir, hands, points, code=code, fit=fit)
+            card = _card(event, flow, round_, pairing, teams, template_dir, hands, points, key, code=code, fit=fit)
             if _front_height(card) <= flow.top - flow.bottom:
                 break
         pieces += [flow.page_break(), *card]
