@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import io
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -31,7 +31,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from shuangsheng.knockout.bracket import Bracket, Entry, Slot, SlotKind, entry_note, split
-from shuangsheng.knockout.teams import id_digits, shown_id, team_name
+from shuangsheng.knockout.teams import Team, id_digits, shown_id, team_name
 from shuangsheng.render.materials.conventions import players_of, prize_rows, team_members
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, MARGIN, SHADE, break_lines
@@ -68,28 +68,57 @@ class ChartLayout:
         return len(self.starts)
 
 
-class _Chart:
-    """Measures of the chart at one text size: column and box widths, heights, in points."""
+@dataclass(frozen=True)
+class _Widths:
+    """A chart's widest note, team label and placings line at 1 pt: text widths grow with the size, so the sizes a
+    layout tries (half a point at a time) are measured once, not once a size for every team."""
 
-    def __init__(self, chart: Bracket, fonts: FontSet, size: float, *, line: float | None = None, panel: bool = True):
+    note: float
+    label: float
+    places: float
+
+
+def _widths(chart: Bracket, fonts: FontSet) -> _Widths:
+    teams = {t.id: t for t in chart.teams}
+    digits = id_digits(teams)
+    slots = [s for c in chart.columns for s in c.slots] + ([chart.third_place] if chart.third_place else [])
+    notes = {entry_note(s, e) for s in slots for e in s.entries}  # the notes it shows
+    labels = {_label(teams, digits, e.team) for c in chart.columns for s in c.slots for e in s.entries if e.team}
+    return _Widths(max(fonts.width(text, 1.0) for text in {"10级", *notes}),
+                   max((fonts.width(text, 1.0) for text in labels), default=fonts.width("00 王王王、李李李", 1.0)),
+                   max(fonts.width(text, 1.0) for text in _places(chart, teams, digits)))
+
+
+def _label(teams: Mapping[str, Team], digits: int, team_id: str) -> str:
+    players = players_of(teams, team_id)
+    return f"{shown_id(team_id, digits)} {players}" if players else team_name(team_id, digits)
+
+
+def _places(chart: Bracket, teams: Mapping[str, Team], digits: int) -> list[str]:
+    unknown = "（不设）" if chart.placings.complete else "（待定）"  # a 2-team field has no 三等奖
+    return [f"{prize}  {_label(teams, digits, t) if t else unknown}" for prize, t in prize_rows(chart.placings)]
+
+
+class _Chart:
+    """Measures of the chart at one text size: column and box widths, heights, in points. `widths`: the chart's
+    `_widths`, when the caller measures it at several sizes."""
+
+    def __init__(self, chart: Bracket, fonts: FontSet, size: float, *, line: float | None = None, panel: bool = True,
+                 widths: _Widths | None = None):
         self.chart, self.fonts, self.size, self.panel = chart, fonts, size, panel  # panel: the placings, 3rd place
         self.teams = {t.id: t for t in chart.teams}
         self.digits = id_digits(self.teams)  # 组号 as wide as the field's
         self.line = line or size * LINE  # a team's line; more than size * LINE when a single sheet has room
         self.pad = size * 0.35
-        slots = [s for c in chart.columns for s in c.slots] + ([chart.third_place] if chart.third_place else [])
-        notes = {entry_note(s, e) for s in slots for e in s.entries}  # the notes it shows
-        self.note_w = max(fonts.width(text, size) for text in {"10级", *notes})
-        labels = [self.label(e.team) for c in chart.columns for s in c.slots for e in s.entries if e.team]
-        widest = max((fonts.width(text, size) for text in labels), default=fonts.width("00 王王王、李李李", size))
-        self.label_w = min(widest, LABEL_EMS * size)
+        unit = widths or _widths(chart, fonts)
+        self.note_w = unit.note * size
+        self.label_w = min(unit.label * size, LABEL_EMS * size)
         self.mark_w = fonts.width(WINNER_MARK, size * MARK_SCALE) + self.pad * 0.4  # the winner's ▶, before the names
         self.box_w = self.pad * 2.7 + self.mark_w + self.label_w + self.note_w
         self.link = size * 1.5  # the horizontal room for connecting lines between columns
         self.pitch = self.box_w + self.link
-        unknown = "（不设）" if chart.placings.complete else "（待定）"  # a 2-team field has no 三等奖
-        self.places = [f"{prize}  {self.label(t) if t else unknown}" for prize, t in prize_rows(chart.placings)]
-        self.panel_w = max(self.box_w, max(fonts.width(text, size) for text in self.places) + 2 * self.pad)
+        self.places = _places(chart, self.teams, self.digits)
+        self.panel_w = max(self.box_w, unit.places * size + 2 * self.pad)
         self.width = (len(chart.columns) - 1) * self.pitch + (self.panel_w if panel else self.box_w)
         self.title_size = max(size * 1.5, 14.0)
         self.header = self.title_size * 1.5 + size * LINE * 2.2  # title, the part line, column titles
@@ -97,8 +126,7 @@ class _Chart:
         self.content = self.content_height()
 
     def label(self, team_id: str) -> str:
-        players = players_of(self.teams, team_id)
-        return f"{shown_id(team_id, self.digits)} {players}" if players else team_name(team_id, self.digits)
+        return _label(self.teams, self.digits, team_id)
 
     @property
     def final(self) -> float:
@@ -164,8 +192,9 @@ def chart_layout(chart: Bracket, fonts: FontSet, *, panel: bool = True) -> Chart
     (`chart_parts` cuts a chart too wide even at SPLIT_MIN_SIZE in parts first)."""
     pages = (landscape(A3), A3)
     size = MAX_SIZE
+    widths = _widths(chart, fonts)
     while size >= MIN_SIZE:
-        measure = _Chart(chart, fonts, size, panel=panel)
+        measure = _Chart(chart, fonts, size, panel=panel, widths=widths)
         for page in pages:
             if measure.fits(page):
                 return ChartLayout(size, page, (0.0,))
@@ -176,12 +205,12 @@ def chart_layout(chart: Bracket, fonts: FontSet, *, panel: bool = True) -> Chart
     options = []
     size = SPLIT_MAX_SIZE
     while size >= SPLIT_MIN_SIZE:
-        measure = _Chart(chart, fonts, size, panel=panel)
+        measure = _Chart(chart, fonts, size, panel=panel, widths=widths)
         if measure.width <= page[0] - 2 * (MARGIN + GUTTER):
             options.append(ChartLayout(size, page, measure.sheet_starts(measure.room(page))))
         size -= 0.5
     if not options:
-        measure = _Chart(chart, fonts, MIN_SIZE, panel=panel)  # long names are condensed: fits across up to 8 rounds
+        measure = _Chart(chart, fonts, MIN_SIZE, panel=panel, widths=widths)  # long names are condensed: fits across up to 8 rounds
         return _filled(chart, fonts, ChartLayout(MIN_SIZE, page, measure.sheet_starts(measure.room(page))), panel)
     fewest = min(o.sheets for o in options)
     return _filled(chart, fonts, next(o for o in options if o.sheets == fewest), panel)
