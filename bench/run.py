@@ -48,9 +48,12 @@ At 256 pairs (issue 33; `--only score256,demo256,load256`): `score --round 1` �
 ≤ 5 × the bare load of that event's round-1.xlsx (128 tables), and `serve` under 384 clients (three phones at each
 of 128 tables, from 384 loopback addresses, beside the TV: within its 512 connections) p99 ≤ 3 × the floor's,
 nothing lost. Measured on a busy machine (load average 5-14, two other sessions' tests running): score 1.01-1.08;
-demo 8.20 before issue 33's fixes, 6.1-6.4 after: FAILED. The demo at 256 plays 加赛 in most rounds (a table tied at
-time is scored, its slip printed, and the whole round workbook written again with the 加赛 hands), while the
-128-team demo of seed 2026 has no tie at all; with ties (seeds 1-3, 5-8 加赛单) the 128-team demo is about 5.7 × too. load256
+demo 8.20 before issue 33's fixes, 6.1-6.4 after. Then a round with a tie at time was written once (the demo types
+the 加赛 hands with the rest and prints the 加赛单 from the sheets as they stood at time, `usecases.demo.as_at_time`,
+instead of writing and reading the whole round workbook again), the key on the score cards' backs drawn once, and the
+晋级图's widths measured once: on a quiet machine (load average under 0.5) score 0.96, demo --teams 256 5.14-5.28:
+still FAILED, by 3-6 %; the same run's demo --teams 128 4.60-4.84 (PASS; the two booklets, issue 35, had taken it to
+5.10 under load). What is left is the work itself: writing the workbooks (round, checked copy) and the papers. load256
 ratio 1.88 (turns 2.00 1.88 0.88 2.04 1.17; serve p99 6.7 s against the floor's 4.4 s on that machine), the TV's
 p99 1.02 s, nothing lost.
 
