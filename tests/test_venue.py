@@ -10,6 +10,7 @@ from shuangsheng.game.levels import Side
 from shuangsheng.game.simulate import simulate_match
 from shuangsheng.knockout.teams import in_order
 from shuangsheng.render.results import round_results
+from shuangsheng.render.show_page import views_html
 from shuangsheng.render.venue import (
     BRACKET_MAX_COLUMNS,
     BRACKET_MAX_LEAVES,
@@ -128,6 +129,24 @@ def test_placings_only_at_the_end_and_as_awards_gives_them(tmp_path):
     assert (p.first.id, p.second.id, tuple(t.id for t in p.third)) == (placings.first, placings.second, placings.third)
     assert p.first.players == "、".join(state.team_map[placings.first].players)
     assert board.current.final and board.current.decided
+
+
+def test_a_small_round_decided_with_nothing_drawn_after_it_shares_its_page_with_the_round_before(tmp_path):
+    """The semi-final's two results alone filled a quarter of the TV: until the final is drawn (and once it is
+    decided) the round before's results are shown after them; while a round is drawn, or when it is larger, not."""
+    played_rounds(tmp_path / "semi", teams=13, rounds=3, draw_next=False)  # 5, 4, then the semi-final's 2 tables
+    board = board_of(tmp_path / "semi")
+    assert board.current.number == 3 and board.current.decided and len(board.current.tables) == 2
+    assert board.before is not None and board.before.number == 2
+    html = views_html(board)
+    assert html.index("第3轮（半决赛） 成绩") < html.index("第2轮 成绩")
+    played_rounds(tmp_path / "final", teams=13, rounds=3)  # the final drawn: its draw page holds the semi's results
+    assert board_of(tmp_path / "final").before is None
+    played_rounds(tmp_path / "quarter", teams=13, rounds=2, draw_next=False)  # round 2 decided: four tables
+    assert board_of(tmp_path / "quarter").before is None
+    finished(tmp_path / "done", teams=6)
+    done = board_of(tmp_path / "done")
+    assert done.placings is not None and done.before is not None and done.before.number == done.current.number - 1
 
 
 def test_a_big_field_shows_only_the_latest_rounds_of_the_bracket(tmp_path):

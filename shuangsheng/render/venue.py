@@ -34,6 +34,9 @@ BRACKET_MAX_COLUMNS = 4
 # would take more TV pages than that (four slots a page: 64 of a 128-team round 1 took 16 pages). Until the field is
 # down to this, the chart is not shown — the draw and the results pages show every match of those rounds.
 BRACKET_MOST_LEAVES = 16
+# A round decided with at most this many tables, and nothing drawn after it yet, shows the round before's results on
+# its page too: two results rows alone fill a quarter of the screen.
+SMALL_ROUND = 2
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,9 @@ class Board:
     bracket: BracketView | None  # once a second round is drawn
     placings: PlacingsView | None  # once the event is complete
     updated: str = ""  # when the folder was read, HH:MM, for the page's 更新于
+    # the round before a small round decided with nothing drawn after it (the semi-final's two tables, the final's
+    # one): its results share that page, which would be mostly empty
+    before: RoundView | None = None
 
 
 def team_view(teams: Mapping[str, Team], team_id: str) -> TeamView:
@@ -307,6 +313,8 @@ def build_board(chart: Bracket, scores: Sequence[RoundScore], final: Mapping[int
     results = next((r for r in reversed(rounds) if r.scored), None)
     placings = chart.placings
     done = placings.complete and bool(scores) and is_final(scores[-1].round) and not pending
+    small = (current is not None and results is current and current.decided and len(current.tables) <= SMALL_ROUND
+             and len(rounds) > 1)
     return Board(
         title=chart.title,
         teams=tuple(team_view(team_map, t.id) for t in chart.teams),
@@ -315,4 +323,5 @@ def build_board(chart: Bracket, scores: Sequence[RoundScore], final: Mapping[int
         bracket=bracket_view(chart, team_map, pending),
         placings=placings_view(placings, team_map) if done else None,
         updated=updated,
+        before=rounds[-2] if small else None,
     )
