@@ -1,4 +1,5 @@
-"""SIMULATION ONLY: typing hands into a drawn round workbook as a referee would, for `demo` and the tests.
+"""SIMULATION ONLY: typing hands into a drawn round workbook as a referee would: `typed_cells` for `demo`, `fill_round`
+for the tests.
 
 Never used on a real event's files: `fill_round` rewrites the workbook it is given (reads and writes files). The
 workbook is read (the drawn round, each team's players, the rules note and whatever is already typed in its input
