@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from shuangsheng.render.materials import picture
-from shuangsheng.render.materials.fonts import choose_fonts, system_candidates
+from shuangsheng.render.materials.fonts import BOLD_STROKE, choose_fonts, system_candidates
 from shuangsheng.render.results import round_results
 from shuangsheng.storage.event import default_event
 from shuangsheng.storage.names import picture_name
@@ -39,7 +39,25 @@ def layout_of(column: picture.Column) -> tuple[float, str, list[dict]]:
     """The column's page as a PDF: (pixels a point of the 1080 px picture, its text, its characters)."""
     with pdfplumber.open(io.BytesIO(column.pdf(column.items, title="t"))) as pdf:
         page = pdf.pages[0]
+        kept = once(page.chars)
+        page = page.filter(lambda obj: obj["object_type"] != "char" or _where(obj) in kept)
         return picture.PICTURE_PX / page.width, re.sub(r"\s+", "", page.extract_text()), list(page.chars)
+
+
+def _where(char: dict) -> tuple:
+    return char["text"], round(char["size"], 2), round(char["x0"], 3), round(char["top"], 3)
+
+
+def once(chars: list[dict]) -> set[tuple]:
+    """The characters less the copies of a bold line (`picture._draw`: four fills, each a fraction of a point
+    from the others; the copies kept are those first drawn)."""
+    kept: list[dict] = []
+    for c in chars:
+        near = 2 * c["size"] * BOLD_STROKE + 0.01
+        if not any(k["text"] == c["text"] and abs(k["size"] - c["size"]) < 0.01 and abs(k["x0"] - c["x0"]) <= near
+                   and abs(k["top"] - c["top"]) <= near for k in kept[-64:]):
+            kept.append(c)
+    return {_where(c) for c in kept}
 
 
 def darkest_rows(data: bytes) -> list[tuple[int, int]]:
