@@ -3,6 +3,7 @@ settings they print: [officials] and the timetable keys of [event]."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -247,11 +248,23 @@ def test_the_turned_bracket_is_never_set_below_10_pt(event):
 
     import pdfplumber
 
+    from tests.pdfcheck import MARGIN
+
     data, _ = books[RESULTS_BOOK]
     with pdfplumber.open(io.BytesIO(data)) as pdf:  # a turned character's width across the page is its size
         sizes = {round(ch["x1"] - ch["x0"], 2) for page in pdf.pages for ch in page.chars
                  if not ch["upright"] and ch["text"].strip() and "\u4e00" <= ch["text"] <= "\u9fff"}
+        outside = [(page.page_number, ch["text"]) for page in pdf.pages for ch in page.chars  # clipped away or not
+                   if min(ch["x0"], ch["top"]) < MARGIN - 0.5 or ch["x1"] > page.width - MARGIN + 0.5
+                   or ch["bottom"] > page.height - MARGIN + 0.5]
     assert sizes and min(sizes) >= 10
+    assert not outside, outside[:10]  # nothing drawn past the page, clipped or not
+    entries = dict(contents(data))
+    _, texts = books[RESULTS_BOOK]
+    turned = texts[entries["晋级图"] - 1:entries["荣誉证书名单"] - 1]
+    assert len(turned) > 3 and all(re.search(r"晋级图第[一二三四五六]部分：第\d轮至第\d轮", t)
+                                   for t in turned), turned  # each page says which part it is
+    assert "晋级图第一部分：第1轮至第3轮第2页，共" in texts[entries["晋级图"]]  # and which of its pages
 
 
 def test_the_results_book_s_rounds_name_who_played_them_and_round_1_s_check_in(tmp_path):

@@ -427,7 +427,7 @@ def draw_tile(canvas: Canvas, tiles: Tiles, k: int, left: float, top: float) -> 
     clip = canvas.beginPath()
     clip.rect(-2, frame_top - tiles.room, tiles.width + 4, tiles.room)
     canvas.clipPath(clip, stroke=0, fill=0)
-    _draw_chart(canvas, m, 0.0, frame_top + tiles.starts[k], (frame_top - tiles.room, frame_top))
+    _draw_chart(canvas, m, 0.0, frame_top + tiles.starts[k], (frame_top - tiles.room, frame_top), tiles.columns)
     canvas.restoreState()
 
 
@@ -462,20 +462,24 @@ def _part_line(part: ChartPart, sheets: _Sheets, sheet: int) -> str:
     return f"{field}　{where}" + (f"的第{sheet + 1}张（共{count}张，自上而下）。{joined}" if count > 1 else "")
 
 
-def _draw_chart(canvas: Canvas, m: _Chart, left: float, origin: float, view: tuple[float, float]) -> None:
+def _draw_chart(canvas: Canvas, m: _Chart, left: float, origin: float, view: tuple[float, float],
+                columns: int | None = None) -> None:
     """Draw the slots and connecting lines within `view` (page y from, to; the rest is clipped, and text is only
-    drawn on lines wholly inside it); content y (points down from the chart's top) maps to origin − y."""
+    drawn on lines wholly inside it) of the first `columns` columns (all by default; the placings panel and the
+    3rd-place match only with the last); content y (points down from the chart's top) maps to origin − y. Nothing
+    is drawn outside what is shown: clipped away, text would still be in the page, off its edge."""
     chart = m.chart
     low, high = view
     canvas.setLineWidth(0.8)
-    for i, column in enumerate(chart.columns):
+    shown = len(chart.columns) if columns is None else columns
+    for i, column in enumerate(chart.columns[:shown]):
         x = left + i * m.pitch
         for slot in column.slots:
             _draw_slot(canvas, m, slot, x, origin - slot.y * m.line, view)
             if i:
                 _draw_links(canvas, m, chart.columns[i - 1].slots, slot, x, origin, view)
     x = left + (len(chart.columns) - 1) * m.pitch
-    if not m.panel:
+    if not m.panel or shown < len(chart.columns):
         return
     if chart.third_place is not None:  # below the final: label line, then the match
         middle = origin - (m.final + 2.0) * m.line

@@ -29,7 +29,11 @@ CHART_LARGEST = 16.0  # points: a small field's chart is not set larger than thi
 CHART_SIZE = 10.0  # points: the chart's text as printed, at least (nothing printed is smaller)
 SPLIT_NOTE = "组数多，晋级图分{count}部分印：{spans}（交界的一轮前后两部分都有）。"
 _COUNTS = {2: "两", 3: "三", 4: "四", 5: "五", 6: "六"}
+ORDINALS = "一二三四五六七八九"  # 第一部分, 第二部分, …
 CHART_ROOM = 0.8  # of a page's text frame: a piece of the turned chart, below the part's heading on its first page
+CAPTION = 12.0  # points: the line above each page of a chart over several pages, naming its part and page
+CAPTION_LEADING = 1.6
+RULE = 2.0  # points: room for the boxes' outer rules at the turned chart's edge
 
 
 def results_book_pdf(chart: Bracket, rounds: Sequence[RoundResults], event: Event, *, day: dt.date | None,
@@ -71,41 +75,65 @@ def chart_pieces(flow: Flow, chart: Bracket) -> list[Piece]:
     several pages, overlapping by a few lines. A chart too wide for the page at `CHART_SIZE` is shown in parts:
     its first rounds at that size over as many pages as they take, then the later rounds (from the last round of
     the part before, which both show) closed up, as many rounds as the page takes across at that size, and so on
-    until the rest fits."""
+    until the rest fits. A chart over more than one page says on each which part and page it is."""
     room = (flow.top - flow.bottom) * CHART_ROOM
-    tiles = chart_tiles(chart, flow.fonts, room, WIDTH)
-    if tiles.scale == 1.0:  # a small field: as large as the page takes across, up to CHART_LARGEST
-        tiles = chart_tiles(chart, flow.fonts, room, WIDTH, min(CHART_LARGEST, tiles.size * room / tiles.width))
+    whole = _whole(flow, chart, room)
+    if len(whole.starts) == 1 and whole.size >= CHART_SIZE:  # on one page, under the part's heading alone
+        return _tile_pieces(flow, whole, room, "", centred=True)
+    across = room - CAPTION * CAPTION_LEADING  # the caption's line above the turned chart
+    tiles = _whole(flow, chart, across)
     if tiles.size >= CHART_SIZE or len(chart.columns) < 3:
-        return _tile_pieces(tiles, room, centred=len(tiles.starts) == 1)
+        return _tile_pieces(flow, tiles, room, "晋级图", centred=len(tiles.starts) == 1)
     parts: list[Tiles] = []
     spans: list[str] = []
     rest = chart
-    while (last := chart_tiles(rest, flow.fonts, room, WIDTH, CHART_SIZE)).scale < 1.0 and len(rest.columns) > 2:
-        across = min(columns_across(rest, flow.fonts, room, CHART_SIZE), len(rest.columns) - 1)
-        parts.append(chart_tiles(rest, flow.fonts, room, WIDTH, CHART_SIZE, columns=across))
-        spans.append(f"{rest.columns[0].title}至{rest.columns[across - 1].title}")
-        rest = later_rounds(rest, across - 1)
+    while (last := chart_tiles(rest, flow.fonts, across, WIDTH, CHART_SIZE)).scale < 1.0 and len(rest.columns) > 2:
+        shown = min(columns_across(rest, flow.fonts, across, CHART_SIZE), len(rest.columns) - 1)
+        parts.append(chart_tiles(rest, flow.fonts, across, WIDTH, CHART_SIZE, columns=shown))
+        spans.append(f"{rest.columns[0].title}至{rest.columns[shown - 1].title}")
+        rest = later_rounds(rest, shown - 1)
     spans.append(f"{rest.columns[0].title}至{rest.columns[-1].title}")
-    note = SPLIT_NOTE.format(count=_COUNTS.get(len(spans), str(len(spans))), spans="、".join(spans))
-    return [*flow.note(note), *(piece for part in parts for piece in _tile_pieces(part, room)),
-            *_tile_pieces(last, room, centred=len(last.starts) == 1)]
+    count = _COUNTS.get(len(spans), str(len(spans)))
+    note = SPLIT_NOTE.format(count=count, spans="、".join(spans))
+    named = [f"晋级图第{ORDINALS[k - 1] if k <= len(ORDINALS) else k}部分：{span}" for k, span in enumerate(spans, 1)]
+    return [*flow.note(note), *(piece for part, name in zip(parts, named, strict=False)
+                                for piece in _tile_pieces(flow, part, room, name)),
+            *_tile_pieces(flow, last, room, named[-1], centred=len(last.starts) == 1)]
 
 
-def _tile_pieces(tiles: Tiles, room: float, *, centred: bool = False) -> list[Piece]:
+def _whole(flow: Flow, chart: Bracket, across: float) -> Tiles:
+    """The whole chart `across` the turned page: scaled down to it, or for a small field as large as it takes,
+    up to CHART_LARGEST."""
+    tiles = chart_tiles(chart, flow.fonts, across, WIDTH)
+    if tiles.scale == 1.0:
+        tiles = chart_tiles(chart, flow.fonts, across, WIDTH, min(CHART_LARGEST, tiles.size * across / tiles.width))
+    return tiles
+
+
+def _tile_pieces(flow: Flow, tiles: Tiles, room: float, name: str, *, centred: bool = False) -> list[Piece]:
+    """The tiles, one a page, each under its caption: `name` (none when empty: the chart on one page), and which
+    of its pages it is when there are more than one."""
     m = tiles.measure
     across = min(WIDTH, (m.size * LINE + m.content) * tiles.scale)  # a chart on one page is centred across it
     top = WIDTH - (WIDTH - across) / 2 if centred else WIDTH
+    count = len(tiles.starts)
     pieces = []
-    for k in range(len(tiles.starts)):
-        def draw(canvas: Canvas, y: float, k: int = k) -> None:
+    for k in range(count):
+        caption = f"{name}　第{k + 1}页，共{count}页" if count > 1 else name
+
+        def draw(canvas: Canvas, y: float, k: int = k, caption: str = caption) -> None:
+            below = y
+            if caption:
+                flow.fonts.draw(canvas, LEFT, y - CAPTION, caption, CAPTION)
+                below -= CAPTION * CAPTION_LEADING
             canvas.saveState()
-            canvas.translate(LEFT + WIDTH, y - room)  # turned a quarter left: the chart's top at the page's left
+            # turned a quarter left: the chart's top at the page's left, its first round under the caption's line
+            canvas.translate(LEFT + WIDTH, below - tiles.width * tiles.scale - RULE)
             canvas.rotate(90)
             draw_tile(canvas, tiles, k, 0.0, top)
             canvas.restoreState()
 
-        pieces.append(Piece(room, draw, text=((f"晋级图 {k + 1}/{len(tiles.starts)}",),)))
+        pieces.append(Piece(room, draw, text=((caption or f"晋级图 {k + 1}/{count}",),)))
     return pieces
 
 
