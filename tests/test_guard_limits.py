@@ -155,6 +155,7 @@ def test_counting_is_exact_across_chunk_boundaries():
     assert f"有超过 {guard.MAX_TOTAL_CELLS} 个单元格" in refusal(workbook_of({**full, "s7": one_cell_more}))
 
 
+@pytest.mark.big  # about 17 s: with the other largest fields, its own step of .ci/run (pytest -m big)
 def test_a_round_just_inside_every_limit_is_read_and_scored(event_128, round_128):
     """Every table sheet filled with pasted hands up to the whole-workbook limits (rows, cells, bytes unpacked):
     no guard refusal; `score` reads it and names the hand errors."""
