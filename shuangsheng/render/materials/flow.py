@@ -212,17 +212,18 @@ class Flow:
             least = 0.0 if header else max(row_height or 0.0, 0.0 if any(c.text for c in cells) else pen_height or 0.0)
             rule = header_rule and r == header_rows - 1
 
-            def drawn(size: float, pad: tuple[float, float], spacing: float, cells=cells, least=least, header=header,
-                      rule=rule) -> tuple[float, Draw, Lines]:
-                laid = self._lay_row(cells, edges, size)
+            def drawn(size: float, pad: tuple[float, float], spacing: float, laid: list | None = None, cells=cells,
+                      least=least, header=header, rule=rule) -> tuple[float, Draw, Lines]:
+                laid = laid or self._lay_row(cells, edges, size)  # at another size the lines are broken anew
                 lead = size * spacing
                 height = max(max(len(lines) for lines, _ in laid) * lead + sum(pad), least)
                 return height, self._row(laid, edges, size, lead, header, height, pad, rule), _texts(laid)
 
-            height, draw, text = drawn(size, padding, 1.3)
+            laid = self._lay_row(cells, edges, size)
+            height, draw, text = drawn(size, padding, 1.3, laid)
             tight = (padding[0] * TIGHT_PADDING, padding[1] * TIGHT_PADDING), 1.3 * TIGHT_ROWS
             pieces.append(Piece(height, draw, keep=header, table=table, text=text,
-                                tighter=functools.partial(_first_two, functools.partial(drawn, size, *tight)),
+                                tighter=functools.partial(_first_two, functools.partial(drawn, size, *tight, laid)),
                                 smaller=functools.partial(drawn, small, *tight) if small < size else None))
         headers = pieces[:header_rows]
         for piece in pieces[header_rows + 1:]:

@@ -9,7 +9,7 @@ far as the others) rather than ending on a few lines. Pure: pieces in, (piece, t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from reportlab.pdfgen.canvas import Canvas
@@ -63,14 +63,24 @@ def fitted(pieces: Sequence[Piece], bottom: float, top: float, later: float) -> 
     pages = paginate(pieces, bottom, top, later)
     if not _short(pages, bottom, later):
         return pages
-    tight = [tightened(p) for p in pieces]
-    smaller = [tightened(p, smaller=True) for p in pieces]
-    rungs = ((pieces, 0.5), (tight, 0.5), (tight, 0.25), (tight, 0.0), (smaller, 0.5), (smaller, 0.25), (smaller, 0.0))
-    for refit, squeeze in rungs:
-        fewer = paginate([squeezed(p, squeeze) for p in refit], bottom, top, later)
+    for refit, squeeze in _refits(pieces):
+        closer = [squeezed(p, squeeze) for p in refit]
+        fewer = paginate(closer, bottom, top, later)
         if len(fewer) < len(pages):
-            return balanced([squeezed(p, squeeze) for p in refit], bottom, top, later, fewer)
+            return balanced(closer, bottom, top, later, fewer)
     return balanced(pieces, bottom, top, later, pages)
+
+
+def _refits(pieces: Sequence[Piece]) -> Iterator[tuple[Sequence[Piece], float]]:
+    """The pieces refitted, each way tighter than the one before, and how much of the space between them is kept;
+    each set only when the one before was not enough."""
+    yield pieces, 0.5
+    tight = [tightened(p) for p in pieces]
+    for squeeze in (0.5, 0.25, 0.0):
+        yield tight, squeeze
+    smaller = [tightened(p, smaller=True) for p in pieces]
+    for squeeze in (0.5, 0.25, 0.0):
+        yield smaller, squeeze
 
 
 def balanced(pieces: Sequence[Piece], bottom: float, top: float, later: float, pages: Pages) -> Pages:
