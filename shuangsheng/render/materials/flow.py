@@ -7,9 +7,10 @@ the points table of the rule sheet or the rows of the registration form) whose h
 and never stand alone at a page foot, and blocks kept together on one page. Of reportlab it uses the canvas and
 the fonts only, no layout engine: `score` prints its round results after every round and stays quick.
 
-Layout is two passes: the content becomes `Piece`s of known height, the pieces are placed on pages (a table
-breaks between rows, a long paragraph between lines), and only then is anything drawn, so the footer can say how
-many pages there are.
+Layout is two passes: the content becomes `Piece`s of known height (each also as it would be set tighter), the
+pieces are placed on pages by `pagination` (a table breaks between rows, a long paragraph between lines; a last
+page of a few lines refitted or balanced away), and only then is anything drawn, so the footer can say how many
+pages there are.
 """
 
 from __future__ import annotations
