@@ -13,7 +13,7 @@ from pathlib import Path
 import pdfplumber
 import pypdf
 
-from shuangsheng.render.materials.page import MARGIN, PAGE
+from shuangsheng.render.materials.page import BOTTOM, MARGIN, PAGE
 
 BASE14 = {
     "Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "Helvetica", "Helvetica-Bold",
@@ -173,3 +173,15 @@ def letter_spaced(data: bytes) -> list[str]:
 def line_texts(data: bytes) -> list[list[str]]:
     """Per page, each run's text (a paragraph's line, or a cell's)."""
     return [["".join(c["text"] for c in run) for run in runs] for runs in text_lines(data)]
+
+
+def page_fills(data: bytes) -> list[float]:
+    """Per page, how far down its text, rules and boxes reach (the page footer aside), as a share of the height
+    between the margins: pen rows count as much as printed ones. The footer is what starts below the text frame
+    (第N页 共M页, the sign-off sheet's initials), so a sheet without one (a score card) is not measured here."""
+    out = []
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages:
+            drawn = [o["bottom"] for o in (*page.chars, *page.lines, *page.rects) if o["top"] < page.height - BOTTOM]
+            out.append((max(drawn, default=MARGIN) - MARGIN) / (page.height - 2 * MARGIN))
+    return out

@@ -19,12 +19,12 @@ from shuangsheng.render.materials.flow import (
     WIDTH,
     Flow,
     Piece,
-    _paginate,
     flow_pdf,
     together,
 )
 from shuangsheng.render.materials.fonts import choose_fonts
 from shuangsheng.render.materials.page import LARGE, REGULAR
+from shuangsheng.render.materials.pagination import paginate
 from shuangsheng.render.materials.wording import DATA_END, DATA_START, BlockKind, MaterialsError, blocks
 from tests.pdfcheck import assert_printable, page_texts, pages, text_of
 
@@ -159,14 +159,14 @@ def test_a_header_is_never_left_alone_at_the_foot_of_a_page(fonts):
     flow = Flow(fonts, LARGE)
     table = flow.table([["甲", "乙"], ["a", "b"], ["c", "d"]], [1, 1])
     filler = Piece(ROOM - table[0].height - 5, lambda canvas, top: None)  # room for the header, not the row
-    pages = _paginate([filler, *table])
+    pages = paginate([filler, *table])
     assert [len(page) for page in pages] == [1, 3] and pages[1][0][0] is table[0]
 
 
 def test_pages_break_between_pieces_and_a_gap_never_opens_a_page():
     nothing = lambda canvas, top: None  # noqa: E731
     last = Piece(ROOM * 0.5, nothing)
-    placed = _paginate([Piece(ROOM * 0.6, nothing), Piece(ROOM * 0.35, nothing), Piece(ROOM * 0.1, nothing, gap=True),
+    placed = paginate([Piece(ROOM * 0.6, nothing), Piece(ROOM * 0.35, nothing), Piece(ROOM * 0.1, nothing, gap=True),
                         last])
     assert [len(page) for page in placed] == [2, 1]
     assert placed[1] == [(last, TOP_Y)]  # the second page starts at the top with the piece, not with the gap
@@ -175,10 +175,10 @@ def test_pages_break_between_pieces_and_a_gap_never_opens_a_page():
 def test_a_group_starts_a_fresh_page_together_unless_it_is_taller_than_one():
     nothing = lambda canvas, top: None  # noqa: E731
     block = together([Piece(ROOM * 0.2, nothing), Piece(ROOM * 0.2, nothing)])
-    pages = _paginate([Piece(ROOM * 0.7, nothing), *block])
+    pages = paginate([Piece(ROOM * 0.7, nothing), *block])
     assert [len(page) for page in pages] == [1, 2]
     tall = together([Piece(ROOM * 0.6, nothing), Piece(ROOM * 0.6, nothing)])
-    pages = _paginate([Piece(ROOM * 0.3, nothing), *tall])
+    pages = paginate([Piece(ROOM * 0.3, nothing), *tall])
     assert [len(page) for page in pages] == [2, 1]  # too tall for one page: it breaks where it must
 
 
@@ -195,7 +195,7 @@ def test_a_row_that_fits_a_page_only_without_the_repeated_header_is_printed_with
     nothing = lambda canvas, top: None  # noqa: E731
     header = Piece(30, nothing, keep=True, table=1)
     first, tall = Piece(20, nothing, table=1), Piece(ROOM - 14, nothing, table=1, header=[header])
-    pages = _paginate([header, first, tall])
+    pages = paginate([header, first, tall])
     assert [[p for p, _ in page] for page in pages] == [[header, first], [tall]]
     assert all(top - p.height >= BOTTOM_Y - 1e-6 for page in pages for p, top in page)
 
@@ -248,7 +248,7 @@ def piece_runs(draw):
 @given(piece_runs())
 @settings(max_examples=300, deadline=None)
 def test_pagination_places_every_piece_once_in_order_inside_the_frame(pieces):
-    pages = _paginate(pieces)
+    pages = paginate(pieces)
     placed = [piece for page in pages for piece, _ in page if not piece.gap]
     real = [p for p in pieces if not p.gap and not p.new_page]
     first_times = [p for k, p in enumerate(placed) if not any(p is q for q in placed[:k])]

@@ -16,8 +16,9 @@ from typer.testing import CliRunner
 from shuangsheng.game.levels import LABELS
 from shuangsheng.render.linebreak import NO_LINE_END, NO_LINE_START, forbidden
 from shuangsheng.render.materials.conventions import in_order
-from shuangsheng.render.materials.flow import Flow, _paginate
+from shuangsheng.render.materials.flow import Flow
 from shuangsheng.render.materials.page import LARGE, REGULAR
+from shuangsheng.render.materials.pagination import paginate
 from shuangsheng.render.materials.wording import blocks
 from tests.pdfcheck import page_texts
 
@@ -144,7 +145,7 @@ def test_a_few_spilled_lines_are_fitted_onto_the_page_before(fonts):
     body = ["< 第一段。", "~", "< 第二段。", "~"] * 9
     fits = len(flow.pages(flow.markup(blocks(body))))
     pieces = flow.markup(blocks([*body, "< 多出的一行"]))
-    assert len(_paginate(pieces, flow.bottom, flow.top, flow.top - flow.head_height())) == fits + 1  # as set
+    assert len(paginate(pieces, flow.bottom, flow.top, flow.top - flow.head_height())) == fits + 1  # as set
     assert len(flow.pages(pieces)) == fits  # fitted
 
 

@@ -7,9 +7,10 @@ the points table of the rule sheet or the rows of the registration form) whose h
 and never stand alone at a page foot, and blocks kept together on one page. Of reportlab it uses the canvas and
 the fonts only, no layout engine: `score` prints its round results after every round and stays quick.
 
-Layout is two passes: the content becomes `Piece`s of known height, the pieces are placed on pages (a table
-breaks between rows, a long paragraph between lines), and only then is anything drawn, so the footer can say how
-many pages there are.
+Layout is two passes: the content becomes `Piece`s of known height (each also as it would be set tighter), the
+pieces are placed on pages by `pagination` (a table breaks between rows, a long paragraph between lines; a last
+page of a few lines refitted or balanced away), and only then is anything drawn, so the footer can say how many
+pages there are.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import functools
 import io
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -27,7 +28,6 @@ from reportlab.pdfgen.canvas import Canvas
 from shuangsheng.render.materials.fonts import Align, FontSet
 from shuangsheng.render.materials.page import (
     ASIDE,
-    BOTTOM,
     CELL_PADDING,
     FOOTER_Y,
     FRAME_PADDING,
@@ -40,20 +40,18 @@ from shuangsheng.render.materials.page import (
     RULE,
     SHADE,
     SIDE,
-    TOP,
     Cell,
     Sizes,
     break_lines,
     draw_line,
     new_canvas,
 )
+from shuangsheng.render.materials.pagination import BOTTOM_Y, TOP_Y, Draw, Lines, Piece, fitted, paginate
 from shuangsheng.render.materials.wording import LINE_BREAK, Block, BlockKind, unknown_insert
 from shuangsheng.storage.event import Event
 
 LEFT = SIDE + FRAME_PADDING
 WIDTH = PAGE[0] - SIDE - RIGHT - 2 * FRAME_PADDING
-TOP_Y = PAGE[1] - TOP - FRAME_PADDING
-BOTTOM_Y = BOTTOM + FRAME_PADDING  # above the page footer
 SHEET_INSET = 0.5  # a sheet without a footer (a score card) uses the page up to this close to the margins
 ROOM = TOP_Y - BOTTOM_Y  # the height of the text frame
 LEAD_IN = ("：", ":")  # a paragraph ending so introduces what follows: a heading, kept with it
@@ -63,38 +61,12 @@ COMPACT_TITLE = 18.0  # a card's title
 TIGHT_LEADING = 0.88  # a refitted document's line spacing, as a share of its own (1.45 → 1.28)
 TIGHT_PADDING = 0.5  # and its table rows' padding (blank rows to write in keep their height)
 TIGHT_ROWS = 0.9  # and the leading of the lines in a table's cells (1.3 → 1.17)
-FIT_SHARE = 0.4  # a last page holding less than this share of a page is avoided by fitting, where that can be
+TIGHT_SIZE = 0.9  # at last its tables a size smaller (22 → 20 pt), never below the document's table size
 JUSTIFY_MOST = 0.04  # em: the most a justified line opens between two characters (unseen; more is letter-spacing)
 GLYPH_MIDDLE = 0.38  # a Chinese glyph's middle, above its baseline, in em: lines are centred on it
 NOTE_GREY = colors.Color(0.42, 0.42, 0.42)  # a note for staff, set apart from what the reader signs
 
-Draw = Callable[[Canvas, float], None]  # draws a piece with its top edge at the given y
 _ids = itertools.count(1)  # tables and keep-together groups: the pieces of one share an id
-
-
-@dataclass
-class Piece:
-    """Something of fixed height placed whole on one page, followed by `after` points of space. `gap`: dropped at
-    the top of a page. `keep`: no page break between this piece and the next. `group`: the pieces of one group
-    start a fresh page together when they would not fit below (and fit on one page). `new_page`: starts one
-    (and is not drawn). `table`: the table this row belongs to (its frame is drawn around its rows on each page);
-    `header`: that table's header rows, drawn again above this row when it starts a page. `text`: the lines
-    as laid out (a paragraph's, or each cell's), for the typesetting checks. `tighter`: (height, draw) of the
-    same lines set tighter, for a document refitted onto a page fewer. `section`: the part of the document
-    this heading opens; a continuation page within it says so in its running head."""
-
-    height: float
-    draw: Draw
-    after: float = 0.0
-    gap: bool = False
-    keep: bool = False
-    group: int | None = None
-    new_page: bool = False
-    table: int | None = None
-    header: list[Piece] = field(default_factory=list)
-    text: tuple[tuple[str, ...], ...] = ()  # the lines it prints, per paragraph or cell (what tests check)
-    tighter: Callable[[], tuple[float, Draw]] | None = None  # the piece set tighter (smaller leading or padding)
-    section: str | None = None  # a heading: the part it opens ("第2轮"), named on continuation pages after it
 
 
 Insert = Callable[[tuple[str, ...]], Sequence[Piece]]  # what a document draws at `@name a | b`, given (a, b)
@@ -230,7 +202,7 @@ class Flow:
         of every later page. Text is vertically centred; a Cell's `align` is centre, left, or auto (centred when
         it takes one line). `row_height`: the least height of every body row; `pen_height`: of blank body rows."""
         size = max(size or self.sizes.table, self.sizes.table)
-        leading = size * 1.3
+        small = max(round(size * TIGHT_SIZE * 2) / 2, self.sizes.table)  # the last resort of a refit
         total = sum(widths)
         edges = [LEFT + WIDTH * sum(widths[:i]) / total for i in range(len(widths) + 1)]
         table = next(_ids)
@@ -238,26 +210,22 @@ class Flow:
         for r, row in enumerate(rows):
             header = r < header_rows
             cells = [value if isinstance(value, Cell) else Cell(value) for value in row]
-            laid = []
-            for cell, (left, right) in zip(cells, itertools.pairwise(edges), strict=False):  # a short row: blank after
-                inner = right - left - 2 * CELL_PADDING
-                hard = cell.text.replace(LINE_BREAK, "\n").split("\n")
-                lines = [ln for part in hard
-                         for ln in break_lines(self.fonts, part, size, [inner], cell.who, squeeze=True)]
-                centred = cell.align is Align.CENTRE or (cell.align is Align.AUTO and len(lines) <= 1)
-                laid.append((lines or [""], centred))
             least = 0.0 if header else max(row_height or 0.0, 0.0 if any(c.text for c in cells) else pen_height or 0.0)
             rule = header_rule and r == header_rows - 1
 
-            def drawn(pad: tuple[float, float], lead: float, laid=laid, least=least, header=header,
-                      rule=rule) -> tuple[float, Draw]:
+            def drawn(size: float, pad: tuple[float, float], spacing: float, laid: list | None = None, cells=cells,
+                      least=least, header=header, rule=rule) -> tuple[float, Draw, Lines]:
+                laid = laid or self._lay_row(cells, edges, size)  # at another size the lines are broken anew
+                lead = size * spacing
                 height = max(max(len(lines) for lines, _ in laid) * lead + sum(pad), least)
-                return height, self._row(laid, edges, size, lead, header, height, pad, rule)
+                return height, self._row(laid, edges, size, lead, header, height, pad, rule), _texts(laid)
 
-            height, draw = drawn(padding, leading)
-            tight = (padding[0] * TIGHT_PADDING, padding[1] * TIGHT_PADDING), leading * TIGHT_ROWS
-            pieces.append(Piece(height, draw, keep=header, table=table, text=tuple(tuple(lines) for lines, _ in laid),
-                                tighter=functools.partial(drawn, *tight)))
+            laid = self._lay_row(cells, edges, size)
+            height, draw, text = drawn(size, padding, 1.3, laid)
+            tight = (padding[0] * TIGHT_PADDING, padding[1] * TIGHT_PADDING), 1.3 * TIGHT_ROWS
+            pieces.append(Piece(height, draw, keep=header, table=table, text=text,
+                                tighter=functools.partial(_first_two, functools.partial(drawn, size, *tight, laid)),
+                                smaller=functools.partial(drawn, small, *tight) if small < size else None))
         headers = pieces[:header_rows]
         for piece in pieces[header_rows + 1:]:
             piece.header = headers
@@ -265,34 +233,36 @@ class Flow:
             pieces[-1].after = after
         return pieces
 
+    def _lay_row(self, cells: Sequence[Cell], edges: Sequence[float], size: float) -> list[tuple[list[str], bool]]:
+        """Each cell's lines at `size` in its column (a short row: blank after), and whether they are centred."""
+        laid = []
+        for cell, (left, right) in zip(cells, itertools.pairwise(edges), strict=False):
+            inner = right - left - 2 * CELL_PADDING
+            hard = cell.text.replace(LINE_BREAK, "\n").split("\n")
+            lines = [ln for part in hard for ln in break_lines(self.fonts, part, size, [inner], cell.who, squeeze=True)]
+            centred = cell.align is Align.CENTRE or (cell.align is Align.AUTO and len(lines) <= 1)
+            laid.append((lines or [""], centred))
+        return laid
+
     # --- the page ---
 
     def room_left(self, pieces: Sequence[Piece]) -> float:
         """The height left on the last page below `pieces` (what a form can fill with blank rows)."""
         probe = Piece(0.0, _nothing)  # where the next piece would go: a trailing gap may have opened a page
-        pages = _paginate([*pieces, probe], self.bottom, self.top, self.top - self.head_height(None))
+        pages = paginate([*pieces, probe], self.bottom, self.top, self.top - self.head_height(None))
         probe_top = next(top for piece, top in pages[-1] if piece is probe)
         return max(probe_top - self.bottom, 0.0)
 
     def pages(self, pieces: Sequence[Piece], running: str | None = None, *,
               fit: bool = True) -> list[list[tuple[Piece, float]]]:
         """The pieces placed on pages, as `pdf` draws them: (piece, top) per page. Continuation pages start
-        below the running head; when the last page would hold only a few lines (less than `FIT_SHARE` of a
-        page), the document is refitted onto one page fewer where that is enough: the space between pieces
-        halved, then the lines set tighter too (`TIGHT_LEADING`, and tables' `TIGHT_PADDING`, `TIGHT_ROWS`),
-        then with a quarter of the space between pieces, then none. Without `fit` (a booklet, whose parts each
-        start a page) never refitted."""
+        below the running head; a last page that would hold only a few lines is avoided by refitting the document
+        onto a page fewer or balancing its last pages (`pagination.fitted`). Without `fit`, placed as they come."""
         heads = [running or "", *(f"{running or ''}　{p.section}" for p in pieces if p.section)]
         later = self.top - max(self.head_height(head) for head in heads)
-        pages = _paginate(pieces, self.bottom, self.top, later)
-        if not fit or len(pages) < 2 or _used(pages[-1], later) > FIT_SHARE * (later - self.bottom):
-            return pages
-        tight = [_tightened(p) for p in pieces]  # set tighter: smaller leading, tables' rows less padded
-        for fitted, squeeze in ((pieces, 0.5), (tight, 0.5), (tight, 0.25), (tight, 0.0)):
-            tighter = _paginate([_squeezed(p, squeeze) for p in fitted], self.bottom, self.top, later)
-            if len(tighter) < len(pages):
-                return tighter
-        return pages
+        if fit:
+            return fitted(pieces, self.bottom, self.top, later)
+        return paginate(pieces, self.bottom, self.top, later)
 
     def running_head(self, running: str) -> tuple[list[str], float]:
         """The running head of a continuation page: '…（续）' in the note size, down to 10 pt to keep one line."""
@@ -458,6 +428,15 @@ def draw_placed(canvas: Canvas, placed: Sequence[tuple[Piece, float]]) -> None:
     canvas.setFillColor(INK)
 
 
+def _first_two(lay: Callable[[], tuple[float, Draw, Lines]]) -> tuple[float, Draw]:
+    height, draw, _ = lay()
+    return height, draw
+
+
+def _texts(laid: Sequence[tuple[Sequence[str], bool]]) -> Lines:
+    return tuple(tuple(lines) for lines, _ in laid)
+
+
 def _nothing(canvas: Canvas, top: float) -> None:
     pass
 
@@ -465,31 +444,6 @@ def _nothing(canvas: Canvas, top: float) -> None:
 def baseline(top: float, leading: float, size: float) -> float:
     """Where a line of `size` goes in a line box of `leading` whose top is at `top`: its glyphs centred."""
     return top - leading / 2 - GLYPH_MIDDLE * size
-
-
-def _span(pieces: Sequence[Piece], start: int, more: Callable[[int], bool]) -> tuple[int, float]:
-    """(end, height) of the run of pieces from `start` while `more(i)` says the run goes on past piece i."""
-    end, height = start, pieces[start].height
-    while more(end) and end + 1 < len(pieces):
-        height += pieces[end].after + pieces[end + 1].height
-        end += 1
-    return end, height
-
-
-def _in_group(pieces: Sequence[Piece], group: int) -> Callable[[int], bool]:
-    """`_span`'s test for a group: the piece after i belongs to `group`."""
-    return lambda k: k + 1 < len(pieces) and pieces[k + 1].group == group
-
-
-def _used(placed: Sequence[tuple[Piece, float]], top: float) -> float:
-    """How far down a page its pieces reach, from `top`."""
-    return max((top - (y - piece.height) for piece, y in placed), default=0.0)
-
-
-def _squeezed(piece: Piece, factor: float) -> Piece:
-    """The piece with the space after it (and a gap's own height) scaled by `factor`."""
-    height = piece.height * factor if piece.gap else piece.height
-    return replace(piece, height=height, after=piece.after * factor)
 
 
 def _sections(pages: Sequence[Sequence[tuple[Piece, float]]]) -> list[str | None]:
@@ -502,49 +456,3 @@ def _sections(pages: Sequence[Sequence[tuple[Piece, float]]]) -> list[str | None
         out.append(None if first is not None and first.section else current)
         current = next((piece.section for piece, _ in reversed(placed) if piece.section), current)
     return out
-
-
-def _tightened(piece: Piece) -> Piece:
-    """The piece set tighter, where it can be (its repeated header rows too)."""
-    header = [_tightened(row) for row in piece.header]
-    if piece.tighter is None:
-        return replace(piece, header=header) if header else piece
-    height, draw = piece.tighter()
-    return replace(piece, height=height, draw=draw, header=header, tighter=None)
-
-
-def _paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TOP_Y,
-              later: float | None = None) -> list[list[tuple[Piece, float]]]:
-    """(piece, top) per page; `later`: where the pages after the first begin (below a running head)."""
-    later = top if later is None else later
-    pages: list[list[tuple[Piece, float]]] = [[]]
-    y = top
-    group = None
-    for i, piece in enumerate(pieces):
-        if piece.new_page:
-            if pages[-1]:
-                pages.append([])
-                y = later
-            continue
-        if piece.gap and not pages[-1]:
-            continue
-        _, need = _span(pieces, i, lambda k: pieces[k].keep)  # kept with the pieces after it
-        if piece.group is not None and piece.group != group:  # a group starts: all of it, where it fits whole
-            group = piece.group
-            _, whole = _span(pieces, i, _in_group(pieces, group))
-            if whole <= later - bottom:
-                need = max(need, whole)
-        if need > later - bottom:
-            need = piece.height
-        if y - need < bottom and pages[-1]:
-            pages.append([])
-            y = later
-            if piece.gap:
-                continue
-            if sum(row.height for row in piece.header) + piece.height <= later - bottom:  # a table carried over:
-                for row in piece.header:  # its header again, unless the row would then not fit the page
-                    pages[-1].append((row, y))
-                    y -= row.height
-        pages[-1].append((piece, y))
-        y -= piece.height + piece.after
-    return [page for page in pages if page] or [[]]

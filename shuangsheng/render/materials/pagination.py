@@ -1,0 +1,189 @@
+"""Placing a document's pieces on pages (`flow.py` makes the pieces and draws the pages): breaks between pieces, a
+heading kept with what follows, a group on a fresh page when it fits whole, a table's header rows again on the
+pages it continues onto; and a spill avoided. When the last page would hold only a few lines (less than
+`FIT_SHARE` of a page), the document is first refitted onto a page fewer where that is enough (`fitted`: the space
+between pieces closed up, the lines set tighter, at last the tables a size smaller, never below the document's
+table size); where that is not enough, or leaves a new last page as short, the run of pages after the last forced
+page break is balanced (`balanced`: every page of the run ends a little higher, so the last one is filled about as
+far as the others) rather than ending on a few lines. Pure: pieces in, (piece, top) per page out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from reportlab.pdfgen.canvas import Canvas
+
+from shuangsheng.render.materials.page import BOTTOM, FRAME_PADDING, PAGE, TOP
+
+TOP_Y = PAGE[1] - TOP - FRAME_PADDING  # the text frame of a page with a footer: its top
+BOTTOM_Y = BOTTOM + FRAME_PADDING  # and its bottom, above the page footer
+FIT_SHARE = 0.4  # a last page holding less than this share of a page is a spill: refitted or balanced away
+BALANCE_STEPS = 12  # halvings of the search for how much higher a balanced run's pages end (a page / 4096)
+
+Draw = Callable[[Canvas, float], None]  # draws a piece with its top edge at the given y
+Lines = tuple[tuple[str, ...], ...]  # the lines a piece prints, per paragraph or cell
+
+
+@dataclass
+class Piece:
+    """Something of fixed height placed whole on one page, followed by `after` points of space. `gap`: dropped at
+    the top of a page. `keep`: no page break between this piece and the next. `group`: the pieces of one group
+    start a fresh page together when they would not fit below (and fit on one page). `new_page`: starts one
+    (and is not drawn). `table`: the table this row belongs to (its frame is drawn around its rows on each page);
+    `header`: that table's header rows, drawn again above this row when it starts a page. `text`: the lines
+    as laid out (a paragraph's, or each cell's), for the typesetting checks. `tighter`: (height, draw) of the
+    same lines set tighter, for a document refitted onto a page fewer; `smaller`: (height, draw, text) of a
+    table's row set tighter and a size smaller, the last resort of that refitting. `section`: the part of the
+    document this heading opens; a continuation page within it says so in its running head."""
+
+    height: float
+    draw: Draw
+    after: float = 0.0
+    gap: bool = False
+    keep: bool = False
+    group: int | None = None
+    new_page: bool = False
+    table: int | None = None
+    header: list[Piece] = field(default_factory=list)
+    text: Lines = ()  # the lines it prints, per paragraph or cell (what tests check)
+    tighter: Callable[[], tuple[float, Draw]] | None = None  # the piece set tighter (smaller leading or padding)
+    smaller: Callable[[], tuple[float, Draw, Lines]] | None = None  # a table row tighter and a size smaller
+    section: str | None = None  # a heading: the part it opens ("第2轮"), named on continuation pages after it
+
+
+Pages = list[list[tuple[Piece, float]]]  # (piece, top) per page
+
+
+def fitted(pieces: Sequence[Piece], bottom: float, top: float, later: float) -> Pages:
+    """The pieces on pages with no last page of a few lines where that can be helped: as set; else refitted onto
+    a page fewer (the space between pieces halved; then the lines set tighter too; then a quarter of the space,
+    none; then the tables a size smaller too, with half the space, a quarter, none), the first of those that is
+    enough; and the last run of pages balanced when its last page is still short."""
+    pages = paginate(pieces, bottom, top, later)
+    if not _short(pages, bottom, later):
+        return pages
+    for refit, squeeze in _refits(pieces):
+        closer = [squeezed(p, squeeze) for p in refit]
+        fewer = paginate(closer, bottom, top, later)
+        if len(fewer) < len(pages):
+            return balanced(closer, bottom, top, later, fewer)
+    return balanced(pieces, bottom, top, later, pages)
+
+
+def _refits(pieces: Sequence[Piece]) -> Iterator[tuple[Sequence[Piece], float]]:
+    """The pieces refitted, each way tighter than the one before, and how much of the space between them is kept;
+    each set only when the one before was not enough."""
+    yield pieces, 0.5
+    tight = [tightened(p) for p in pieces]
+    for squeeze in (0.5, 0.25, 0.0):
+        yield tight, squeeze
+    smaller = [tightened(p, smaller=True) for p in pieces]
+    for squeeze in (0.5, 0.25, 0.0):
+        yield smaller, squeeze
+
+
+def balanced(pieces: Sequence[Piece], bottom: float, top: float, later: float, pages: Pages) -> Pages:
+    """`pages` (the pieces as paginated) with the run after the last forced page break balanced when its last
+    page is short: every page of the run ends as much higher as it can without the run taking a page more, so
+    what spilled onto the last page is shared out over the run. A run of one page (a part opening on a fresh page
+    and ending there) is left as it is: nothing spilled onto it."""
+    if not _short(pages, bottom, later):
+        return pages
+    cut = max((k for k, p in enumerate(pieces) if p.new_page), default=-1) + 1
+    before = [page for page in paginate(pieces[:cut], bottom, top, later) if page]
+    start = later if before else top
+    run = paginate(pieces[cut:], bottom, start, later)
+    if len(before) + len(run) != len(pages) or len(run) < 2:
+        return pages
+    low, high = 0.0, later - bottom  # how much higher the run's pages end: low keeps the run's length
+    best = run
+    for _ in range(BALANCE_STEPS):
+        middle = (low + high) / 2
+        tried = paginate(pieces[cut:], bottom + middle, start, later)
+        if len(tried) == len(run):
+            low, best = middle, tried
+        else:
+            high = middle
+    return [*before, *best]
+
+
+def _short(pages: Pages, bottom: float, later: float) -> bool:
+    """A document of several pages whose last holds less than `FIT_SHARE` of a page."""
+    return len(pages) > 1 and used(pages[-1], later) < FIT_SHARE * (later - bottom)
+
+
+def used(placed: Sequence[tuple[Piece, float]], top: float) -> float:
+    """How far down a page its pieces reach, from `top`."""
+    return max((top - (y - piece.height) for piece, y in placed), default=0.0)
+
+
+def squeezed(piece: Piece, factor: float) -> Piece:
+    """The piece with the space after it (and a gap's own height) scaled by `factor`."""
+    height = piece.height * factor if piece.gap else piece.height
+    return replace(piece, height=height, after=piece.after * factor)
+
+
+def tightened(piece: Piece, *, smaller: bool = False) -> Piece:
+    """The piece set tighter, where it can be (its repeated header rows too); `smaller`: a table's row a size
+    smaller as well."""
+    header = [tightened(row, smaller=smaller) for row in piece.header]
+    if smaller and piece.smaller is not None:
+        height, draw, text = piece.smaller()
+        return replace(piece, height=height, draw=draw, text=text, header=header, tighter=None, smaller=None)
+    if piece.tighter is None:
+        return replace(piece, header=header) if header else piece
+    height, draw = piece.tighter()
+    return replace(piece, height=height, draw=draw, header=header, tighter=None, smaller=None)
+
+
+def _span(pieces: Sequence[Piece], start: int, more: Callable[[int], bool]) -> tuple[int, float]:
+    """(end, height) of the run of pieces from `start` while `more(i)` says the run goes on past piece i."""
+    end, height = start, pieces[start].height
+    while more(end) and end + 1 < len(pieces):
+        height += pieces[end].after + pieces[end + 1].height
+        end += 1
+    return end, height
+
+
+def _in_group(pieces: Sequence[Piece], group: int) -> Callable[[int], bool]:
+    """`_span`'s test for a group: the piece after i belongs to `group`."""
+    return lambda k: k + 1 < len(pieces) and pieces[k + 1].group == group
+
+
+def paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TOP_Y,
+             later: float | None = None) -> Pages:
+    """(piece, top) per page, the pieces placed between `top` and `bottom`; `later`: where the pages after the
+    first begin (below a running head)."""
+    later = top if later is None else later
+    pages: Pages = [[]]
+    y = top
+    group = None
+    for i, piece in enumerate(pieces):
+        if piece.new_page:
+            if pages[-1]:
+                pages.append([])
+                y = later
+            continue
+        if piece.gap and not pages[-1]:
+            continue
+        _, need = _span(pieces, i, lambda k: pieces[k].keep)  # kept with the pieces after it
+        if piece.group is not None and piece.group != group:  # a group starts: all of it, where it fits whole
+            group = piece.group
+            _, whole = _span(pieces, i, _in_group(pieces, group))
+            if whole <= later - bottom:
+                need = max(need, whole)
+        if need > later - bottom:
+            need = piece.height
+        if y - need < bottom and pages[-1]:
+            pages.append([])
+            y = later
+            if piece.gap:
+                continue
+            if sum(row.height for row in piece.header) + piece.height <= later - bottom:  # a table carried over:
+                for row in piece.header:  # its header again, unless the row would then not fit the page
+                    pages[-1].append((row, y))
+                    y -= row.height
+        pages[-1].append((piece, y))
+        y -= piece.height + piece.after
+    return [page for page in pages if page] or [[]]

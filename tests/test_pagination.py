@@ -1,0 +1,132 @@
+"""Pieces on pages (shuangsheng.render.materials.pagination): a spill of a few lines refitted onto a page fewer (the
+tables a size smaller as the last resort, never below the document's table size, pen rows keeping their height)
+or, where that cannot be, the last pages balanced so the last is not a page of a few lines."""
+
+from __future__ import annotations
+
+import io
+
+import pdfplumber
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shuangsheng.render.materials.flow import BOTTOM_Y, ROOM, TOP_Y, Flow, Piece
+from shuangsheng.render.materials.page import LARGE
+from shuangsheng.render.materials.pagination import FIT_SHARE, fitted, paginate, squeezed, tightened, used
+from tests.pdfcheck import page_fills, page_texts
+
+
+def nothing(canvas, top) -> None:
+    pass
+
+
+def numbered(count: int, height: float) -> list[Piece]:
+    """`count` rows of one table, each carrying its number as its text."""
+    header = Piece(20, nothing, keep=True, table=1, text=(("表头",),))
+    rows = [Piece(height, nothing, table=1, text=((str(k),),)) for k in range(count)]
+    for row in rows[1:]:
+        row.header = [header]
+    return [header, *rows]
+
+
+def order(pages) -> list[str]:
+    """The numbers of the pieces placed (gaps and the repeated header aside), page after page."""
+    return [piece.text[0][0] for page in pages for piece, _ in page
+            if piece.text and piece.text[0][0] != "表头" and not piece.gap]
+
+
+def test_a_long_table_ending_on_a_few_rows_is_balanced_over_its_pages():
+    """Rows that cannot be set tighter (a pen row's height): three pages and two rows over. As set, the last page
+    holds the two; balanced, every page ends as much higher as keeps it four pages: the last holds nearly as
+    many as the others (at most a row fewer for each page before it)."""
+    per_page = int((ROOM - 20) // 40)
+    pieces = numbered(3 * per_page + 2, 40)
+    as_set = paginate(pieces)
+    assert len(as_set) == 4 and used(as_set[-1], TOP_Y) < FIT_SHARE * ROOM
+    pages = fitted(pieces, BOTTOM_Y, TOP_Y, TOP_Y)
+    assert len(pages) == 4
+    assert order(pages) == [str(k) for k in range(3 * per_page + 2)]  # every row once, in order
+    counts = [len(page) - 1 for page in pages]  # less the header each page carries
+    assert counts[-1] >= max(counts) - (len(pages) - 1) and counts[-1] > 2 * counts[0] / 3, counts
+    assert all(top - piece.height >= BOTTOM_Y - 1e-6 for page in pages for piece, top in page)
+    assert all(page[0][0].text == (("表头",),) for page in pages)  # the header again on every page
+
+
+def test_balancing_starts_after_the_last_forced_page_break():
+    """What comes before a page break stays as set; only the run after it is balanced."""
+    first = Piece(ROOM * 0.3, nothing, text=(("前",),))
+    pieces = [first, Piece(0, nothing, new_page=True), *numbered(30, ROOM / 20)]
+    pages = fitted(pieces, BOTTOM_Y, TOP_Y, TOP_Y)
+    assert [piece for piece, _ in pages[0]] == [first]
+    assert len(pages) == 3 and used(pages[-1], TOP_Y) >= FIT_SHARE * ROOM
+
+
+def test_a_document_ending_on_a_page_of_its_own_is_not_balanced():
+    """A last page that a page break opened holds what was put there, not a spill: it stays as it is."""
+    pieces = [*numbered(10, ROOM / 12), Piece(0, nothing, new_page=True), Piece(ROOM * 0.1, nothing, text=(("后",),))]
+    assert fitted(pieces, BOTTOM_Y, TOP_Y, TOP_Y) == paginate(pieces)
+
+
+def wall_table(flow: Flow, rows: int) -> list[Piece]:
+    return flow.table([["桌号", "甲方", "乙方"], *([str(r), "第01组\n赵丽华、萧海涛", "第02组\n钱国庆、孙秀英"]
+                                              for r in range(rows))], [0.2, 0.4, 0.4], size=22)
+
+
+def test_a_table_is_set_a_size_smaller_as_the_last_resort_never_below_the_table_size(fonts):
+    """A 22 pt table a little over a page, more than closing up and tighter lines take back: set at 20 pt it
+    fits one page; its text never falls below the document's table size, and a table at that size is not made
+    smaller."""
+    flow = Flow(fonts, LARGE)
+
+    def tightest(rows: int) -> int:  # pages with no space between pieces and the lines set tighter
+        return len(paginate([squeezed(tightened(p), 0.0) for p in wall_table(flow, rows)], flow.bottom, flow.top))
+
+    rows = next(r for r in range(5, 40) if tightest(r) == 2)  # the first that tighter lines cannot save
+    pieces = wall_table(flow, rows)
+    assert len(flow.pages(pieces)) == 1
+    data = flow.pdf(pieces, title="t", invariant=True)
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        sizes = {round(c["size"], 1) for c in pdf.pages[0].chars if c["text"].strip()}
+    assert sizes == {20.0}
+    assert "".join(page_texts(data)).count("赵丽华") == rows
+    at_floor = flow.table([["甲", "乙"], ["1", "2"]], [1, 1], size=LARGE.table)
+    assert all(piece.smaller is None for piece in at_floor)
+
+
+def test_pen_rows_keep_their_height_however_the_table_is_refitted(fonts):
+    flow = Flow(fonts, LARGE)
+    rows = flow.table([["组号", "签名"], *([f"{k:02d}", ""] for k in range(40))], [0.3, 0.7], size=20, row_height=34,
+                      pen_height=34)
+    for piece in rows[1:]:
+        assert piece.height >= 34
+        assert piece.tighter is not None and piece.tighter()[0] >= 34
+        assert piece.smaller is not None and piece.smaller()[0] >= 34
+    data = flow.pdf(rows, title="签到", invariant=True)
+    assert page_fills(data)[-1] >= FIT_SHARE
+
+
+@st.composite
+def documents(draw):
+    """Pieces of any heights, some kept with the next, some page breaks, a table: each carries its number."""
+    pieces = []
+    for k in range(draw(st.integers(1, 40))):
+        kind = draw(st.sampled_from(["plain", "gap", "keep", "break"]))
+        pieces.append(Piece(draw(st.floats(1, ROOM * 0.7)), nothing, after=draw(st.floats(0, 20)),
+                            gap=kind == "gap", keep=kind == "keep", new_page=kind == "break", text=((f"p{k}",),)))
+    if draw(st.booleans()):
+        pieces[draw(st.integers(0, len(pieces))):0] = numbered(draw(st.integers(1, 40)), draw(st.floats(10, 80)))
+    return pieces
+
+
+@given(documents())
+@settings(max_examples=200, deadline=None)
+def test_fitting_places_every_piece_once_in_order_on_no_more_pages_than_as_set(pieces):
+    as_set = paginate(pieces, BOTTOM_Y, TOP_Y, TOP_Y - 30)
+    pages = fitted(pieces, BOTTOM_Y, TOP_Y, TOP_Y - 30)
+    real = [p.text[0][0] for p in pieces if not p.gap and not p.new_page and p.text[0][0] != "表头"]
+    assert order(pages) == real
+    assert len(pages) <= len(as_set)
+    for number, page in enumerate(pages):
+        for piece, top in page:
+            assert top <= (TOP_Y if number == 0 else TOP_Y - 30) + 1e-6
+            assert top - piece.height >= BOTTOM_Y - 1e-6 or piece.height > ROOM - 30
