@@ -186,3 +186,28 @@ def test_a_semi_final_of_three_names_its_pairs_three_digits_wide_in_a_field_over
     said = cli("awards", folder).output
     note = next(line.strip() for line in said.splitlines() if line.strip().startswith("半决赛（第2轮）只有3组"))
     assert widths(note) == {3} and re.search(r"只有一场半决赛，第\d{3}组获三等奖", note), note
+
+
+def test_the_event_width_counts_every_listed_pair_and_every_id_the_draws_name():
+    """`event_digits`: teams.xlsx's 组号 (a reserve too), the round workbooks' and event.db's ids (a pair whose row
+    was deleted after the draw, a pair 弃权 at check-in) — any one of them at 100 makes every 组号 three digits."""
+    from shuangsheng.knockout.checkin import Field
+    from shuangsheng.knockout.knockout import Pairing, Round
+    from shuangsheng.storage.ledger.records import DrawRecord
+    from shuangsheng.usecases.folder import event_digits
+
+    drawn = Round(1, ("01", "02"), (Pairing(1, "01", "02"),), (), 1)
+    assert event_digits(["01", "02", "03"], [drawn]) == 2
+    assert event_digits(["01", "02", "100"], [drawn]) == 3  # a reserve who never plays
+    assert event_digits(["01", "02"], [Round(1, ("01", "100"), (Pairing(1, "01", "100"),), (), 1)]) == 3
+    record = DrawRecord(1, drawn, {"01": ("甲", "乙"), "02": ("丙", "丁")}, True, "", field=Field(drawn.pool, ("100",)))
+    assert event_digits(["01", "02"], [drawn], [record]) == 3  # 弃权 at check-in, its row deleted since
+
+
+def test_a_desk_press_meant_for_another_pairing_names_the_pairs_as_the_pages_show_them():
+    """The conflict after `draw --redo` says 第007组 in a field over 99, as the tile it was pressed on."""
+    from shuangsheng.table.log import Seat, TableSetup
+
+    setup = TableSetup(2, 1, Seat("07", (), "007"), Seat("100", (), "100"), digits=3)
+    assert (setup.name("07"), setup.name("100"), setup.name("A3")) == ("第007组", "第100组", "第A3组")
+    assert TableSetup(2, 1, Seat("07", ()), Seat("08", ())).name("7") == "第07组"

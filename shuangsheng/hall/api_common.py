@@ -250,7 +250,7 @@ class Seating:
         pairing = next(p for p in record.round.pairings if p.table == table)
         digits = event_digits((t.id for t in self.teams()), (record.round,), (record,))  # the event's one width
         a, b = (Seat(t, self.players(record, t), shown_id(t, digits)) for t in (pairing.a, pairing.b))
-        return TableSetup(record.round.number, table, a, b, self.rules_for(record, book))
+        return TableSetup(record.round.number, table, a, b, self.rules_for(record, book), digits)
 
     def rules_for(self, record: DrawRecord, book: Ledger):  # -> RuleSet
         """The rules round `record` is scored under, as `score` and the TV have them (`EventFolder.rules_for`): the

@@ -63,7 +63,7 @@ def placings(
     mode = ThirdPlace(third_place)
     if not rounds:
         return Placings(False, missing=("第1轮尚未抽签",))
-    check_rounds(rounds, outcomes_by_round)
+    check_rounds(rounds, outcomes_by_round, digits)
     results = [match_results(r, outcomes_by_round.get(r.number, ())) for r in rounds]
     missing = _missing(rounds, results, byes)
     last = rounds[-1]

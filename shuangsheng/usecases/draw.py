@@ -298,7 +298,7 @@ def _next_round(state: EventFolder, field: Field | None = None) -> NextRound:
         t.id for t in state.teams if not t.reserve]
     apart = Apart.of(t for t in state.teams if t.id in set(ids))
     try:
-        nxt = next_round(ids, rounds, outcomes_by_round(scores), apart=apart,
+        nxt = next_round(ids, rounds, outcomes_by_round(scores), apart=apart, digits=state.digits,
                          avoid_same_unit=state.event.avoid_same_unit, **format_options(state.event))
     except RoundNotDecided as exc:
         last = round_path(folder, exc.number)
