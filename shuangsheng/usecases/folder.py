@@ -19,7 +19,7 @@ from shuangsheng.knockout.draw import draw_round
 from shuangsheng.knockout.formats import Byes, ThirdPlace
 from shuangsheng.knockout.knockout import Round, names_of
 from shuangsheng.knockout.replacement import Replacement, finished_pair, pair_in_round, replaced_players
-from shuangsheng.knockout.teams import Team, id_digits, team_name
+from shuangsheng.knockout.teams import Team, id_digits, team_label, team_name
 from shuangsheng.render.reports import RoundScore
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import workbook
@@ -252,10 +252,10 @@ def _teams_of_the_draw(listed: tuple[Team, ...], rounds: Sequence[RoundSheet], d
         if team_id in now:
             teams.append(now[team_id])
             if was and tuple(was) != now[team_id].players:
-                notes.append(f"报名表中{team_name(team_id, digits)}的队员在抽签后改过（抽签时为{'、'.join(was)}），从现在起按报名表")
+                notes.append(f"报名表中{team_label(now, team_id, digits)}的队员在抽签后改过（抽签时为{'、'.join(was)}），从现在起按报名表")
         elif was and len(was) == 2:
             teams.append(Team(team_id, (was[0], was[1])))
-            notes.append(f"报名表中已没有{team_name(team_id, digits)}这一行，沿用抽签时记下的队员")
+            notes.append(f"报名表中已没有{team_label({team_id: teams[-1]}, team_id, digits)}这一行，沿用抽签时记下的队员")
         else:
             problems.append(f"{TEAMS_FILE}：{team_name(team_id, digits)}已经抽签参赛，报名表里却没有这一行（也没有抽签时的记录）；"
                             "请把这一行补回报名表（没有队员姓名，不能打印对阵表和奖状）")
