@@ -139,7 +139,7 @@ SCORE_WITHOUT_PDFS = textwrap.dedent(
 
     report = score(Path(sys.argv[1]), 1)
     write_checked_copy(report)
-    typer.echo(score_text(report.score, report.teams))
+    typer.echo(score_text(report.score, report.teams, report.digits))
     """
 )
 FILL_ROUND = textwrap.dedent(

@@ -43,7 +43,7 @@ def fonts():
 
 @pytest.fixture(scope="module")
 def cards() -> bytes:
-    return paper.score_cards_pdf(default_event(), ROUND, TEAMS, fonts=fonts(), invariant=True)
+    return paper.score_cards_pdf(default_event(), ROUND, TEAMS, digits=2, fonts=fonts(), invariant=True)
 
 
 # --- 计分卡 -----------------------------------------------------------------------------------------------------
@@ -118,7 +118,7 @@ def cell_paddings(page) -> list[tuple[str, float]]:
 def test_every_cell_keeps_its_text_1_5_mm_from_its_rules(cards, scored):
     """台下罚张, 甲方级, 升6级, 120–135, the key box and 录分码 touched their rules: now at least 1.5 mm all round,
     on the card's front and back and on the playoff slip."""
-    coded = paper.score_cards_pdf(default_event(), ROUND, TEAMS, codes={1: "Q8SU-TGBQ"}, fonts=fonts(),
+    coded = paper.score_cards_pdf(default_event(), ROUND, TEAMS, digits=2, codes={1: "Q8SU-TGBQ"}, fonts=fonts(),
                                   invariant=True)
     slip = (scored[0] / "第1轮第2桌加赛单.pdf").read_bytes()
     for data in (cards, coded, slip):
@@ -193,11 +193,11 @@ def test_card_points_table_is_the_rule_sheets_table_in_force():
     from shuangsheng.game.rules import NegativePoints, RuleSet
 
     event = default_event()
-    text = page_texts(paper.score_cards_pdf(event, None, {}, fonts=fonts(), invariant=True))[1]
+    text = page_texts(paper.score_cards_pdf(event, None, {}, digits=2, fonts=fonts(), invariant=True))[1]
     for row in event.rules.points_table(low=-40):
         assert (f"{row.low}" if row.low == row.high else f"{row.low}–{row.high}").replace("-", "−") in text
     clamp = dataclasses.replace(event, rules=RuleSet(negative_points=NegativePoints.CLAMP))
-    text = page_texts(paper.score_cards_pdf(clamp, None, {}, fonts=fonts(), invariant=True))[1]
+    text = page_texts(paper.score_cards_pdf(clamp, None, {}, digits=2, fonts=fonts(), invariant=True))[1]
     assert "0以下按0升4级" in text and "−40" not in text and "超过200分时，每差20分多升一级" in text
 
 
@@ -250,7 +250,7 @@ def test_must_play_levels_are_framed_and_labelled_on_the_track():
     from shuangsheng.game.rules import RuleSet
 
     def framed(event) -> list[str]:
-        data = paper.score_cards_pdf(event, None, {}, fonts=fonts(), invariant=True)
+        data = paper.score_cards_pdf(event, None, {}, digits=2, fonts=fonts(), invariant=True)
         with pdfplumber.open(io.BytesIO(data)) as pdf:
             p = pdf.pages[0]
             # one heavy box per must-play level, around the 甲方 and 乙方 boxes of the track
@@ -287,7 +287,7 @@ def test_two_teams_of_long_names_still_get_one_sheet_each():
     long = ("阿卜杜热合曼·买买提依明·艾尼瓦尔", "慕容·古丽娜尔·艾尼瓦尔")  # three lines each in the team box
     teams = {"01": Team("01", long), "02": Team("02", long)}
     r = Round(1, ("01", "02"), (Pairing(1, "01", "02"),), (), 1)
-    data = paper.score_cards_pdf(default_event(), r, teams, fonts=fonts(), invariant=True)
+    data = paper.score_cards_pdf(default_event(), r, teams, digits=2, fonts=fonts(), invariant=True)
     assert pages(data) == 4  # the card and the blank card, each front and back
     assert_printable(data, smallest=12)
     assert "甲方签名" in page_texts(data)[0]
@@ -319,7 +319,7 @@ def test_cards_look_right(cards, tmp_path):
 
 
 def test_draw_sheet_for_the_wall():
-    data = draw_sheet.draw_sheet_pdf(default_event(), ROUND, TEAMS, fonts=fonts(), invariant=True)
+    data = draw_sheet.draw_sheet_pdf(default_event(), ROUND, TEAMS, digits=2, fonts=fonts(), invariant=True)
     assert_printable(data, smallest=14)
     text = text_of(data)
     assert "第1轮（半决赛）对阵表" in text
@@ -335,7 +335,7 @@ def test_draw_sheet_for_the_wall():
 def test_draw_sheet_with_paper_lots_and_a_bye():
     lots = (("01", 1), ("02", 2), ("03", 3))
     r = Round(1, ("01", "02", "03"), (Pairing(1, "01", "02"),), ("03",), None, lots)
-    data = draw_sheet.draw_sheet_pdf(default_event(), r, TEAMS, fonts=fonts(), invariant=True)
+    data = draw_sheet.draw_sheet_pdf(default_event(), r, TEAMS, digits=2, fonts=fonts(), invariant=True)
     text = text_of(data)
     assert "桌号签号甲方签号乙方" in text
     assert "11第01组" in text and "2第02组" in text
@@ -363,7 +363,7 @@ def test_round_results_name_every_status_and_every_error_by_cell(scored):
     data = (folder / "第1轮成绩.pdf").read_bytes()
     assert_printable(data, smallest=14)
     text = text_of(data)
-    results = round_results(report.score, report.teams)
+    results = round_results(report.score, report.teams, digits=report.digits)
     t1, t2, t3, t4 = results.tables
     if t1.status is TableStatus.PASSED_A:
         assert f"第{t1.winner}组打过A获胜" in text
@@ -453,7 +453,7 @@ def test_user_text_cannot_break_a_template_table():
     name beginning with a mark, or holding template syntax, is no markup either."""
     teams = {"01": Team("01", ("王|五", "赵六")), "02": Team("02", ("@记分", "#{{ br }}{% x %}"))}
     r = Round(1, ("01", "02"), (Pairing(1, "01", "02"),), (), 5)
-    data = draw_sheet.draw_sheet_pdf(default_event(), r, teams, fonts=fonts(), invariant=True)
+    data = draw_sheet.draw_sheet_pdf(default_event(), r, teams, digits=2, fonts=fonts(), invariant=True)
     assert "1第01组王|五、赵六对第02组@记分、#{{br}}{%x%}" in text_of(data)
 
 
@@ -507,9 +507,9 @@ def test_the_operator_is_told_in_the_terminal_to_type_the_playoff_rows(tmp_path)
 def test_the_entry_code_has_its_place_above_the_names_only_when_given():
     """No made-up code: without codes the card says nothing of one; with a table's code it sits at the top left,
     above the team names and clear of every rule, and the card is still one sheet."""
-    plain = paper.score_cards_pdf(default_event(), ROUND, TEAMS, fonts=fonts(), invariant=True)
+    plain = paper.score_cards_pdf(default_event(), ROUND, TEAMS, digits=2, fonts=fonts(), invariant=True)
     assert "录分码" not in text_of(plain)
-    coded = paper.score_cards_pdf(default_event(), ROUND, TEAMS, codes={1: "K7QM-3XRT"}, fonts=fonts(),
+    coded = paper.score_cards_pdf(default_event(), ROUND, TEAMS, digits=2, codes={1: "K7QM-3XRT"}, fonts=fonts(),
                                   invariant=True)
     texts = page_texts(coded)
     assert len(texts) == 6 and "录分码K7QM-3XRT" in texts[0] and "录分码" not in "".join(texts[1:])

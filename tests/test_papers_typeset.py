@@ -431,8 +431,8 @@ def test_ids_are_three_digits_wide_in_a_field_over_99(fonts):
     assert canonical_id("005") == "05"
     teams = {"05": Team("05", ("王喆", "李堃")), "105": Team("105", ("张三", "李四")), "12": Team("12", ("赵一", "钱二"))}
     r = Round(1, ("05", "105"), (Pairing(1, "05", "105"),), ("12",), 1)
-    card = page_texts(paper.score_cards_pdf(default_event(), r, teams, fonts=fonts, invariant=True))[0]
+    card = page_texts(paper.score_cards_pdf(default_event(), r, teams, digits=3, fonts=fonts, invariant=True))[0]
     assert "第005组王喆、李堃" in card and "第105组张三、李四" in card
-    sheet = "".join(page_texts(draw_sheet.draw_sheet_pdf(default_event(), r, teams, fonts=fonts, invariant=True)))
+    sheet = "".join(page_texts(draw_sheet.draw_sheet_pdf(default_event(), r, teams, digits=3, fonts=fonts, invariant=True)))
     assert "第005组" in sheet and "第012组" in sheet and "第05组" not in sheet
-    assert team_view(teams, "05").name == "第005组" and team_label(teams, "12") == "第012组（赵一、钱二）"
+    assert team_view(teams, "05", 3).name == "第005组" and team_label(teams, "12", 3) == "第012组（赵一、钱二）"

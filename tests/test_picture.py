@@ -108,7 +108,7 @@ def test_a_picture_is_drawn_again_only_when_its_page_changed(demo):
 
 def test_round_picture_text_is_at_least_36_px_and_speaks_to_players(demo, fonts):
     report = score(demo, 1)
-    results = round_results(report.score, report.teams)
+    results = round_results(report.score, report.teams, digits=report.digits)
     scale, text, chars = layout_of(picture.round_column(report.event, results, fonts=fonts))
     assert min(c["size"] for c in chars) * scale >= 36  # the smallest text: 13 pt × 3.2 px
     assert "第1轮成绩" in text and "shuangsheng" not in text and "/" not in text and "xlsx" not in text
@@ -201,7 +201,7 @@ def test_round_picture_marks_a_match_given_by_its_final_levels_only(demo, fonts)
     from shuangsheng.table.record import Source
 
     report = score(demo, 1)
-    results = round_results(report.score, report.teams)
+    results = round_results(report.score, report.teams, digits=report.digits)
     _, plain, _ = layout_of(picture.round_column(report.event, results, fonts=fonts))
     assert "未逐局核对" not in plain
     lost = dataclasses.replace(results.tables[0], source=Source.FINAL_ONLY)

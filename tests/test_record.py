@@ -225,12 +225,12 @@ def test_the_terminal_shows_the_record():
     from shuangsheng.render.reports import MatchScore
 
     playing = replace(HAND_BUILT, status=TableStatus.OPEN, winner=None, reason="扫码录分进行中（手写的理由）")
-    assert _match_lines(MatchScore(match=None, result=None, record=playing), {}) == ["扫码录分进行中（手写的理由）"]
+    assert _match_lines(MatchScore(match=None, result=None, record=playing), {}, 2) == ["扫码录分进行中（手写的理由）"]
     forfeit = replace(HAND_BUILT, status=TableStatus.WALKOVER, winner="13", reason="乙方弃权（手写）")
-    assert _match_lines(MatchScore(match=None, result=None, record=forfeit), {})[0].startswith("乙方弃权（手写），")
+    assert _match_lines(MatchScore(match=None, result=None, record=forfeit), {}, 2)[0].startswith("乙方弃权（手写），")
     problem = Issue.of_cell("round-1.xlsx", "第7桌", None, "手写的错误")
     wrong = replace(HAND_BUILT, status=TableStatus.INVALID, winner=None, problems=(problem, problem))
-    assert _match_lines(MatchScore(match=None, result=None, record=wrong), {})[0] == "记录有误（2处），请改正："
+    assert _match_lines(MatchScore(match=None, result=None, record=wrong), {}, 2)[0] == "记录有误（2处），请改正："
 
 
 @pytest.mark.parametrize(("step", "text"), [

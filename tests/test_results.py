@@ -18,7 +18,7 @@ from tests.events import every_status_round, new_event
 
 def test_every_status_is_taken_from_the_score(tmp_path):
     report = every_status_round(tmp_path)
-    results = round_results(report.score, report.teams)
+    results = round_results(report.score, report.teams, digits=report.digits)
     assert results.number == 1 and results.title == "第1轮" and not results.final
     by_table = {t.table: t for t in results.tables}
     decided = by_table[1]
@@ -43,10 +43,10 @@ def test_every_status_is_taken_from_the_score(tmp_path):
 def test_next_step_follows_the_round(tmp_path):
     new_event(tmp_path, 2)
     draw_next(tmp_path, seed=1)
-    results = round_results(score(tmp_path).score, {})
+    results = round_results(score(tmp_path).score, {}, digits=2)
     assert results.next_step is NextStep.ENTER and results.final and results.title == "第1轮（决赛）"
     workbook.fill_round(round_path(tmp_path, 1), {1: simulate_match(random.Random(2))[0]})
-    results = round_results(score(tmp_path).score, {})
+    results = round_results(score(tmp_path).score, {}, digits=2)
     assert results.decided and results.next_step is NextStep.AWARDS and len(results.advancing) == 1
 
 
@@ -55,7 +55,7 @@ def test_byes_advance_and_the_next_step_is_the_draw(tmp_path):
     drawn = draw_next(tmp_path, seed=5).round
     workbook.fill_round(round_path(tmp_path, 1), {1: simulate_match(random.Random(4))[0]})
     report = score(tmp_path)
-    results = round_results(report.score, report.teams)
+    results = round_results(report.score, report.teams, digits=report.digits)
     assert results.byes == drawn.byes and len(drawn.byes) == 1
     assert results.decided and results.next_step is NextStep.DRAW
     assert results.advancing == report.score.advancement.advancing and drawn.byes[0] in results.advancing

@@ -193,7 +193,7 @@ def test_a_team_id_is_written_one_way_everywhere():
     assert [parse_team_id(v) for v in (9, 9.0, "9", " 09 ", "０９", "第9组", "第 09 组")] == ["09"] * 7
     teams, problems = validate_teams([TeamRow(2, "9", "张三", "李四"), TeamRow(3, "10", "王五", "赵六")])
     assert problems == () and [t.id for t in teams] == ["09", "10"]
-    assert team_label({t.id: t for t in teams}, "09") == "第09组（张三、李四）"
+    assert team_label({t.id: t for t in teams}, "09", 2) == "第09组（张三、李四）"
     _, problems = validate_teams([TeamRow(2, "3", "张三", "李四"), TeamRow(3, "03", "王五", "赵六")])
     assert problems == (TeamProblem(3, "组号", "组号“03”与第2行重复"),)
 

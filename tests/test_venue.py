@@ -77,7 +77,7 @@ def test_walkover_names_the_team_that_forfeited_in_the_halls_words(tmp_path):
     draw(tmp_path, rng)
     workbook.fill_round(round_path(tmp_path, 1), {}, walkovers={2: Side.B})
     score = run_score(tmp_path, 1).score
-    table = next(t for t in round_results(score, {}).tables if t.table == 2)
+    table = next(t for t in round_results(score, {}, digits=2).tables if t.table == 2)
     assert status_text(table) == f"第{table.b}组弃权"  # the hall does not know 乙方: that is the sheet's word
     board = board_of(tmp_path)
     assert next(t for t in board.results.tables if t.table == 2).winner == score.matches[1].match.pairing.a

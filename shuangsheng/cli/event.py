@@ -95,7 +95,7 @@ def demo(
         typer.echo(f"  打印材料      {path}")
     for path in ending.paths:
         typer.echo(f"  比赛结束      {path}")
-    typer.echo(placings_text(report.placings, {t.id: t for t in report.teams}))
+    typer.echo(placings_text(report.placings, {t.id: t for t in report.teams}, report.state.digits))
     for line in dict.fromkeys([*report.warnings, *built.warnings, *ending.warnings]):
         typer.echo(line, err=True)
     typer.echo(next_after_demo(out))

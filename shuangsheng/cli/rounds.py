@@ -130,7 +130,7 @@ def _score_lines(step: ScoreStep, folder: Path, verify: Path | None) -> None:
     from shuangsheng.render.report import edited_checked_copy, score_text, verification_text
 
     report = step.report
-    typer.echo(score_text(report.score, report.teams))
+    typer.echo(score_text(report.score, report.teams, report.digits))
     if report.verification is not None:
         typer.echo(verification_text(report.verification, step.book, folder, other_path=verify,
                                      round_number=report.score.round.number))
@@ -186,7 +186,7 @@ def awards(
     if json_out:
         print_json(placings_as_json(chart.placings))
     else:
-        typer.echo(placings_text(chart.placings, state.team_map))
+        typer.echo(placings_text(chart.placings, state.team_map, state.digits))
     for line in state.notes:
         typer.echo(line, err=True)
     for path in written.paths if written else ():

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from shuangsheng.hall import board, routes
 from shuangsheng.hall.server import host_allowed
 from shuangsheng.hall.steady import STEADY
-from shuangsheng.knockout.teams import Team, id_digits, shown_id
+from shuangsheng.knockout.teams import Team, shown_id
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage.ledger.connection import Ledger
 from shuangsheng.storage.ledger.lost import FileId, LedgerLost, Loss, file_id, file_loss, lost_ledger
@@ -28,6 +28,7 @@ from shuangsheng.storage.ledger.records import DrawRecord
 from shuangsheng.storage.names import DB_NAME, EVENT_FILE, TEAMS_FILE, round_path
 from shuangsheng.table import entry
 from shuangsheng.table.log import Entry, Seat, TableSetup, open_for_correction
+from shuangsheng.usecases.folder import event_digits
 from shuangsheng.vocabulary.errors import Issue, UserError, issues_json
 
 MAX_BODY = 16 * 1024  # bytes of a POST body
@@ -247,9 +248,9 @@ class Seating:
     def setup(self, record: DrawRecord, table: int, book: Ledger) -> TableSetup:
         """Table `table` of the draw `record`, under the rules its round is scored under (`rules_for`)."""
         pairing = next(p for p in record.round.pairings if p.table == table)
-        digits = id_digits([*(t.id for t in self.teams()), *record.names, *record.round.pool])  # the field's width
+        digits = event_digits((t.id for t in self.teams()), (record.round,), (record,))  # the event's one width
         a, b = (Seat(t, self.players(record, t), shown_id(t, digits)) for t in (pairing.a, pairing.b))
-        return TableSetup(record.round.number, table, a, b, self.rules_for(record, book))
+        return TableSetup(record.round.number, table, a, b, self.rules_for(record, book), digits)
 
     def rules_for(self, record: DrawRecord, book: Ledger):  # -> RuleSet
         """The rules round `record` is scored under, as `score` and the TV have them (`EventFolder.rules_for`): the

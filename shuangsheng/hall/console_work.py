@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shuangsheng.hall.console_jobs import Report
-from shuangsheng.knockout.teams import id_digits, shown_id, team_label, team_name
+from shuangsheng.knockout.teams import shown_id, team_label, team_name
 from shuangsheng.render.console_page import Action, Grid, Outcome, Row, Step
 from shuangsheng.storage import names
 from shuangsheng.storage.files import write_text
@@ -88,13 +88,13 @@ def draw_facts(folder: Path) -> DrawFacts:
     papers = tuple((n, tuple(names.round_papers(folder, n))) for n in range(1, drawn + 1))
     try:
         nxt = next_draw(folder)
-        teams = {t.id: t for t in open_folder(folder).teams}
+        state = open_folder(folder)
     except UserError as exc:
         return DrawFacts(drawn=drawn, next_number=None, next_title="", pool=(), teams={}, shown={}, refusal=exc,
                          papers=papers)
-    digits = id_digits(teams)
+    teams, digits = {t.id: t for t in state.teams}, state.digits  # the event's one width, as the papers print it
     return DrawFacts(drawn=drawn, next_number=nxt.number, next_title=nxt.title, pool=nxt.pool,
-                     teams={t: team_label(teams, t) for t in teams}, shown={t: shown_id(t, digits) for t in teams},
+                     teams={t: team_label(teams, t, digits) for t in teams}, shown={t: shown_id(t, digits) for t in teams},
                      refusal=None, papers=papers)
 
 
@@ -269,7 +269,7 @@ def awards_work(folder: Path, *, per_player: bool) -> Work:
                                        per_player=per_player, replaced=state.replaced, rounds=rounds_results(state))
             else:
                 written = write_bracket(folder, chart, state.event)
-        lines = [*placings_text(chart.placings, state.team_map).splitlines(), *state.notes, *written.warnings]
+        lines = [*placings_text(chart.placings, state.team_map, state.digits).splitlines(), *state.notes, *written.warnings]
         return Outcome(title="颁奖", ok=True, lines=tuple(lines), files=made_files(folder, written.paths),
                        next=(Action("回颁奖页", "/console/awards"),))
     return work
@@ -357,8 +357,9 @@ class RoundFix:
     rules_held: tuple[int, ...] = ()  # tables a [rules] change since it was scored would alter (held until accepted)
 
 
-def phone_tables(folder: Path, digits: int = 2) -> dict[int, tuple[PhoneTable, ...]]:
-    """Each round's tables with phone entries, from event.db; `digits`: the field's 组号 width (`id_digits`)."""
+def phone_tables(folder: Path, digits: int) -> dict[int, tuple[PhoneTable, ...]]:
+    """Each round's tables with phone entries, from event.db; `digits`: the event's 组号 width
+    (`EventFolder.digits`)."""
     from shuangsheng.storage.ledger.connection import Ledger
 
     found: dict[int, tuple[PhoneTable, ...]] = {}
@@ -377,7 +378,7 @@ def correct_facts(folder: Path, root: Path | None) -> dict[str, object]:
 
     drawn = names.rounds_drawn(folder)
     state = open_folder(folder)
-    digits = id_digits(state.team_map)
+    digits = state.digits
     phones = phone_tables(folder, digits)
     held = {c.number: c.tables for c in state.rules_changes}
     rounds = []
@@ -404,7 +405,7 @@ def awards_facts(folder: Path, root: Path | None) -> dict[str, object]:
         return {"lines": (), "complete": False, "problem": exc, "award_date": None, "files": ending_files(folder)}
     from shuangsheng.storage.files import sha256
 
-    return {"lines": tuple(placings_text(chart.placings, state.team_map).splitlines()),
+    return {"lines": tuple(placings_text(chart.placings, state.team_map, state.digits).splitlines()),
             "complete": chart.placings.complete, "problem": None, "award_date": state.event.print.award_date,
             "files": ending_files(folder), "settings_mark": sha256((folder / names.EVENT_FILE).read_bytes())}
 

@@ -13,8 +13,9 @@ from http import HTTPStatus
 from shuangsheng.hall.api_common import NOT_READY, Reply, refusal
 from shuangsheng.hall.shared_ledger import SharedLedger
 from shuangsheng.knockout.replacement import with_replacements
-from shuangsheng.knockout.teams import Team, id_digits, number_key, shown_id
+from shuangsheng.knockout.teams import Team, number_key, shown_id
 from shuangsheng.storage.ledger.connection import Ledger
+from shuangsheng.usecases.folder import event_digits
 from shuangsheng.usecases.replacement import replace_player
 from shuangsheng.vocabulary.errors import issues_json
 
@@ -27,7 +28,7 @@ def answer(ledger: SharedLedger, at: str, asked: bool, body: object, address: st
         if book is None:
             return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
         pairs = drawn_pairs(book)
-        digits = id_digits([*listed, *(t.id for t in pairs)])
+        digits = event_digits(listed, (), book.draws().values())  # the event's one width, as the papers
         if asked:
             done = replace_player(book, pairs, body, at=at, address=address, digits=digits)
             if done.issue is not None:

@@ -130,8 +130,10 @@ def advance(round_: Round, outcomes: Sequence[MatchOutcome]) -> Advancement:
 
 
 def check_rounds(
-    rounds: Sequence[Round], outcomes_by_round: Mapping[int, Sequence[MatchOutcome]]
+    rounds: Sequence[Round], outcomes_by_round: Mapping[int, Sequence[MatchOutcome]], digits: int = 2
 ) -> list[Advancement]:
+    """Each round's advancement, once the rounds are seen to fit together (else BracketError, naming the teams
+    `digits` wide: the event's width)."""
     numbers = [r.number for r in rounds]
     if numbers != list(range(1, len(rounds) + 1)):
         raise BracketError([f"轮次应从第1轮起连续编号，实际为 {'、'.join(str(n) for n in numbers)}"])
@@ -140,7 +142,7 @@ def check_rounds(
         paired = [t for p in r.pairings if not p.third_place for t in (p.a, p.b)]
         if sorted(paired + list(r.byes)) != sorted(r.pool):
             problems.append(
-                f"第{r.number}轮的对阵与轮空（{names_of(r.byes) or '无'}）合起来应恰好是本轮抽签名单上的各组，每组一次"
+                f"第{r.number}轮的对阵与轮空（{names_of(r.byes, digits) or '无'}）合起来应恰好是本轮抽签名单上的各组，每组一次"
             )
     if problems:
         raise BracketError(problems)
@@ -154,7 +156,8 @@ def check_rounds(
         extra = [t for t in cur.pool if t not in adv.advancing]
         absent = [t for t in adv.advancing if t not in cur.pool]
         if extra or absent:
-            parts = ([f"多了{names_of(extra)}"] if extra else []) + ([f"少了{names_of(absent)}"] if absent else [])
+            parts = ([f"多了{names_of(extra, digits)}"] if extra else []) + (
+                [f"少了{names_of(absent, digits)}"] if absent else [])
             problems.append(
                 f"第{cur.number}轮的参赛组与第{prev.number}轮的晋级组不一致：{'；'.join(parts)}"
             )
@@ -162,7 +165,7 @@ def check_rounds(
         if match is not None and sorted((match.a, match.b)) != sorted(adv.losers):
             problems.append(
                 f"第{cur.number}轮的三、四名决赛应由第{prev.number}轮的两组负者"
-                f"（{names_of(adv.losers)}）进行，实际为{names_of((match.a, match.b))}"
+                f"（{names_of(adv.losers, digits)}）进行，实际为{names_of((match.a, match.b), digits)}"
             )
     if problems:
         raise BracketError(problems)
@@ -223,11 +226,13 @@ def next_round(
     byes: Byes | str = Byes.FIRST_ROUND,
     apart: Apart = NOTHING_APART,
     avoid_same_unit: AvoidSameUnit | str = AvoidSameUnit.FIRST_ROUND,
+    digits: int = 2,
 ) -> NextRound | None:
     """The next round to draw: round 1 from `teams` (team-list order), later rounds from the previous round's
     `advancing`, with as many byes as `bye_count` gives for its size; `apart` (units and seeds) kept apart in round
 1, and in every round with `avoid_same_unit` "every_round". None once the final has been drawn. Raises RoundNotDecided naming every undecided match of
-    the last round, DrawError for a field outside 2…512 teams, BracketError if the rounds do not fit."""
+    the last round, DrawError for a field outside 2…512 teams, BracketError if the rounds do not fit (naming the
+    teams `digits` wide, the event's width)."""
     mode = ThirdPlace(third_place)
     teams = tuple(teams)
     if not rounds:
@@ -240,11 +245,11 @@ def next_round(
     if set(rounds[0].pool) != set(teams):
         extra = [t for t in rounds[0].pool if t not in teams]
         absent = [t for t in teams if t not in rounds[0].pool]
-        parts = ([f"第1轮有而报名表没有：{names_of(extra)}"] if extra else []) + (
-            [f"报名表有而第1轮没有：{names_of(absent)}"] if absent else []
+        parts = ([f"第1轮有而报名表没有：{names_of(extra, digits)}"] if extra else []) + (
+            [f"报名表有而第1轮没有：{names_of(absent, digits)}"] if absent else []
         )
         raise BracketError([f"报名表与第1轮的参赛组不一致：{'；'.join(parts)}"])
-    advancements = check_rounds(rounds, outcomes_by_round)
+    advancements = check_rounds(rounds, outcomes_by_round, digits)
     last, adv = rounds[-1], advancements[-1]
     if is_final(last):
         return None

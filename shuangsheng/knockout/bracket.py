@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from shuangsheng.game.levels import Levels, Side
 from shuangsheng.knockout.knockout import MatchOutcome, Pairing, Round, bye_count, round_title
 from shuangsheng.knockout.placings import Placings, placings
-from shuangsheng.knockout.teams import Team
+from shuangsheng.knockout.teams import Team, id_digits
 from shuangsheng.storage.event import Byes, ThirdPlace
 from shuangsheng.table.status import TableStatus
 
@@ -96,6 +96,7 @@ class Bracket:
     placings: Placings
     teams: tuple[Team, ...]
     height: float
+    digits: int = 2  # how wide every 组号 on it is printed and shown: the event's one width (`id_digits`)
 
     def team(self, team_id: str | None) -> Team | None:
         return next((t for t in self.teams if t.id == team_id), None)
@@ -236,14 +237,17 @@ def build(
     title: str = "",
     third_place: ThirdPlace | str = ThirdPlace.SHARED,
     byes: Byes | str = Byes.FIRST_ROUND,
+    digits: int | None = None,
 ) -> Bracket:
     """The chart of the event so far. `rounds` and `outcomes` as for `knockout.placings` (which raises
     BracketError if they do not fit); `levels[(round, table)]` are the levels a match ended at; `teams` is the
     team list (round 1's pool before anything is drawn); `unchecked` the (round, table) of matches decided by a lost
-    card's 终局 levels (marked 未逐局核对)."""
+    card's 终局 levels (marked 未逐局核对). `digits`: how wide its 组号 are printed, the event's width
+    (`EventFolder.digits`); without it, as wide as `teams`, the whole field, make them."""
     mode = Byes(byes)
     levels = levels or {}
-    result = placings(rounds, outcomes, third_place=third_place, byes=mode)
+    width = id_digits(t.id for t in teams) if digits is None else digits
+    result = placings(rounds, outcomes, third_place=third_place, byes=mode, digits=width)
     drawn: list[list[Slot]] = []
     third = None
     for r in rounds:
@@ -272,7 +276,7 @@ def build(
     if third is not None:
         final = built[-1].slots[0]
         third = replace(third, y=final.y + 3 + GAP)
-    return Bracket(title, built, third, result, tuple(teams), height)
+    return Bracket(title, built, third, result, tuple(teams), height, width)
 
 
 # --- a chart too wide for its paper, in parts ---

@@ -254,9 +254,15 @@ class Situation:
     def find(self, team: str) -> Team | None:
         return next((t for t in self.teams if t.id == team), None)
 
+    @property
+    def digits(self) -> int:
+        """How wide the 组号 are printed and shown: check-in is before round 1 is drawn, when the event's width
+        (`EventFolder.digits`) is that of teams.xlsx's whole list, reserves included."""
+        return id_digits(t.id for t in self.teams)
+
     def name(self, team: str) -> str:
         """第07组, 第007组 in a field over 99: a team as the desk's messages name it, as the papers print it."""
-        return team_name(team, id_digits(t.id for t in self.teams))
+        return team_name(team, self.digits)
 
 
 ASK_AGAIN = "请刷新页面后再按一次"
@@ -387,7 +393,7 @@ def checkin_json(checkin: Checkin, where: Situation) -> dict[str, object]:
     teams.xlsx with its status and mark, the pairs still waiting, the field round 1 would be drawn from as it
     stands, and the log of marks."""
     teams = []
-    digits = id_digits(t.id for t in where.teams)
+    digits = where.digits
     for team in where.teams:
         state = checkin.team(team.id)
         teams.append({"team": team.id, "shown": shown_id(team.id, digits), "players": list(team.players), "unit": team.unit, "reserve": team.reserve,

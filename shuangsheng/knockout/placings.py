@@ -27,19 +27,20 @@ class Placings:
 
 
 def prize_note(
-    round_: Round, third_place: ThirdPlace | str = ThirdPlace.SHARED, loser: str | None = None
+    round_: Round, third_place: ThirdPlace | str = ThirdPlace.SHARED, loser: str | None = None, *, digits: int = 2
 ) -> str | None:
     """What a round means for the prizes when it is not the usual shape: a 2-team field (no 三等奖) or a
-    semi-final with a bye (only one semi-final loser). `loser` is that match's loser once known."""
+    semi-final with a bye (only one semi-final loser). `loser` is that match's loser once known; the teams named
+    `digits` wide (the event's width, `id_digits`: 第007组 in a field over 99)."""
     mode = ThirdPlace(third_place)
     if round_.number == 1 and is_final(round_):
         return "只有2组参赛，第1轮即为决赛：胜者获一等奖，负者获二等奖，不设三等奖。"
     if len(round_.pool) != 3 or len(round_.byes) != 1:
         return None
     match = next(p for p in round_.pairings if not p.third_place)
-    who = team_name(loser) if loser else f"{team_name(match.a)}与{team_name(match.b)}之间的负者"
+    who = team_name(loser, digits) if loser else f"{team_name(match.a, digits)}与{team_name(match.b, digits)}之间的负者"
     head = (
-        f"半决赛（第{round_.number}轮）只有3组：{team_name(round_.byes[0])}轮空，直接进入决赛（获一等奖或二等奖）；"
+        f"半决赛（第{round_.number}轮）只有3组：{team_name(round_.byes[0], digits)}轮空，直接进入决赛（获一等奖或二等奖）；"
         f"只有一场半决赛，{who}获三等奖。"
     )
     if mode is ThirdPlace.PLAYOFF:
@@ -53,15 +54,16 @@ def placings(
     *,
     third_place: ThirdPlace | str = ThirdPlace.SHARED,
     byes: Byes | str = Byes.FIRST_ROUND,
+    digits: int = 2,
 ) -> Placings:
     """The placings so far: final winner 1st, loser 2nd; 3rd the semi-final losers ("shared", named as soon as
     their match is decided, before the final) or the winner of the 3rd-place match ("playoff"). Incomplete while
-    anything is undecided or undrawn, each listed in `missing` (rounds still to draw counted with `byes`).
-    Raises BracketError if the rounds do not fit together."""
+    anything is undecided or undrawn, each listed in `missing` (rounds still to draw counted with `byes`); the
+    notes name teams `digits` wide (the event's width). Raises BracketError if the rounds do not fit together."""
     mode = ThirdPlace(third_place)
     if not rounds:
         return Placings(False, missing=("第1轮尚未抽签",))
-    check_rounds(rounds, outcomes_by_round)
+    check_rounds(rounds, outcomes_by_round, digits)
     results = [match_results(r, outcomes_by_round.get(r.number, ())) for r in rounds]
     missing = _missing(rounds, results, byes)
     last = rounds[-1]
@@ -71,9 +73,9 @@ def placings(
         final = results[-1][final_pairing.table]
         if not isinstance(final, Blocker):
             first, second = final
-    third, third_missing, third_notes = _third(rounds, results, mode)
+    third, third_missing, third_notes = _third(rounds, results, mode, digits)
     missing += third_missing
-    notes = [*_semi_notes(rounds, results, mode), *third_notes]
+    notes = [*_semi_notes(rounds, results, mode, digits), *third_notes]
     return Placings(not missing, first, second, third, tuple(missing), tuple(notes))
 
 
@@ -92,13 +94,13 @@ def _missing(rounds: Sequence[Round], results: Sequence[dict[int, tuple[str, str
 
 
 def _third(rounds: Sequence[Round], results: Sequence[dict[int, tuple[str, str] | Blocker]],
-           mode: ThirdPlace) -> tuple[tuple[str, ...], list[str], list[str]]:
+           mode: ThirdPlace, digits: int) -> tuple[tuple[str, ...], list[str], list[str]]:
     """The 三等奖 so far, what keeps it open, and notes: (third, missing, notes)."""
     last = rounds[-1]
     final_drawn = is_final(last)
     semi_index = next((i for i, r in enumerate(rounds) if len(r.pool) in (3, 4)), None)
     if semi_index is None:
-        note = prize_note(rounds[0], mode)
+        note = prize_note(rounds[0], mode, digits=digits)
         return (), [], [note] if note is not None else []
     semi_matches = [p for p in rounds[semi_index].pairings if not p.third_place]
     outcomes = [results[semi_index][p.table] for p in semi_matches]
@@ -116,14 +118,14 @@ def _third(rounds: Sequence[Round], results: Sequence[dict[int, tuple[str, str] 
 
 
 def _semi_notes(
-    rounds: Sequence[Round], results: Sequence[dict[int, tuple[str, str] | Blocker]], mode: ThirdPlace
+    rounds: Sequence[Round], results: Sequence[dict[int, tuple[str, str] | Blocker]], mode: ThirdPlace, digits: int
 ) -> tuple[str, ...]:
     for r, res in zip(rounds, results, strict=True):
         if len(r.pool) == 3:
             match = next(p for p in r.pairings if not p.third_place)
             outcome = res[match.table]
             loser = None if isinstance(outcome, Blocker) else outcome[1]
-            note = prize_note(r, mode, loser)
+            note = prize_note(r, mode, loser, digits=digits)
             return (note,) if note else ()
     return ()
 

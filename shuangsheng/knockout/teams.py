@@ -134,12 +134,12 @@ def team_name(team_id: str, digits: int = 2) -> str:
     return f"第{shown_id(team_id, digits)}组"
 
 
-def team_label(teams: Mapping[str, Team], team_id: str | None) -> str:
-    """第03组（张三、李四）, the 组号 as wide as the field's (`id_digits`); just 第03组 for an id not in `teams`;
-    （待定） for none yet."""
+def team_label(teams: Mapping[str, Team], team_id: str | None, digits: int) -> str:
+    """第03组（张三、李四）, the 组号 `digits` wide (the event's width, `id_digits`); just 第03组 for an id not in
+    `teams`; （待定） for none yet."""
     if team_id is None:
         return "（待定）"
-    name = team_name(team_id, id_digits(teams))
+    name = team_name(team_id, digits)
     team = teams.get(team_id)
     return f"{name}（{'、'.join(team.players)}）" if team else name
 

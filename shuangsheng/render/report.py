@@ -70,10 +70,10 @@ def replay_text(result: MatchResult) -> str:
     return "\n".join(parts)
 
 
-def pairing_line(p: Pairing, teams: Mapping[str, Team]) -> str:
-    """第1桌：甲方 第03组（…）  对  乙方 第08组（…）"""
+def pairing_line(p: Pairing, teams: Mapping[str, Team], digits: int) -> str:
+    """第1桌：甲方 第03组（…）  对  乙方 第08组（…）, each 组号 `digits` wide (the event's width)."""
     third = "（三四名决赛）" if p.third_place else ""
-    return f"第{p.table}桌{third}：甲方 {team_label(teams, p.a)}  对  乙方 {team_label(teams, p.b)}"
+    return f"第{p.table}桌{third}：甲方 {team_label(teams, p.a, digits)}  对  乙方 {team_label(teams, p.b, digits)}"
 
 
 def draw_text(report: DrawReport, folder: Path | None = None) -> str:
@@ -100,40 +100,41 @@ def draw_text(report: DrawReport, folder: Path | None = None) -> str:
     lots = dict(r.lots)
     for p in r.pairings:
         met = f"（签号{lots[p.a]}对{lots[p.b]}）" if p.a in lots and p.b in lots else ""
-        lines.append(f"  {pairing_line(p, report.teams)}{met}")
+        lines.append(f"  {pairing_line(p, report.teams, report.digits)}{met}")
     for team in r.byes:
         lot = f"（签号{lots[team]}）" if team in lots else ""
-        lines.append(f"  轮空：{team_label(report.teams, team)}{lot}，直接进入下一轮")
+        lines.append(f"  轮空：{team_label(report.teams, team, report.digits)}{lot}，直接进入下一轮")
     if report.apart:
         lines.append(f"{report.apart}。")
     if report.meetings:
         lines.append("纸签抽出的对阵中，以下各桌同单位或种子相遇（纸签不做调整，如要避开请重新抽纸签）：")
         lines += [f"  {m}" for m in report.meetings]
-    lines += field_lines(report.field, report.teams)
+    lines += field_lines(report.field, report.teams, report.digits)
     if report.reserves:
-        lines.append(f"候补组（不参加抽签）：{'、'.join(team_label(report.teams, t) for t in report.reserves)}")
+        lines.append(f"候补组（不参加抽签）：{'、'.join(team_label(report.teams, t, report.digits) for t in report.reserves)}")
     if report.note:
         lines.append(report.note)
     return "\n".join(lines)
 
 
-def field_lines(field: Field | None, teams: Mapping[str, Team]) -> list[str]:
+def field_lines(field: Field | None, teams: Mapping[str, Team], digits: int) -> list[str]:
     """Round 1 drawn after 报到: the pairs 弃权 (not checked in) and the reserves who took their places."""
     if field is None:
         return []
     lines = [f"报到后抽签：{len(field.pool)}组参加第1轮"]
     if field.absent:
-        lines.append(f"弃权（未报到）：{'、'.join(team_label(teams, t) for t in field.absent)}")
+        lines.append(f"弃权（未报到）：{'、'.join(team_label(teams, t, digits) for t in field.absent)}")
     if field.reserves_in:
-        lines.append(f"候补补入：{'、'.join(team_label(teams, t) for t in field.reserves_in)}")
+        lines.append(f"候补补入：{'、'.join(team_label(teams, t, digits) for t in field.reserves_in)}")
     return lines
 
 
 def checkin_text(report: CheckinReport) -> str:
     """`shuangsheng checkin`: what each press did, where check-in stands, and what comes next."""
     checkin, where, folder = report.checkin, report.where, report.folder
-    lines = [_press_line(made, decision) for made, decision in report.done]
+    lines = [_press_line(made, decision, where.digits) for made, decision in report.done]
     teams = {t.id: t for t in where.teams}
+    digits = where.digits
     regular = [t for t in where.teams if not t.reserve]
     arrived = [t.id for t in where.teams if checkin.team(t.id).status is Status.ARRIVED]
     phase = phase_of(checkin, where.drawn)
@@ -143,12 +144,12 @@ def checkin_text(report: CheckinReport) -> str:
     waiting = [t.id for t in regular if checkin.team(t.id).status is Status.WAITING]
     forfeit = [t.id for t in regular if checkin.team(t.id).status is Status.FORFEIT]
     if forfeit:
-        lines.append(f"弃权：{'、'.join(team_label(teams, t) for t in forfeit)}")
+        lines.append(f"弃权：{'、'.join(team_label(teams, t, digits) for t in forfeit)}")
     if waiting and phase is Phase.OPEN:
-        lines.append(f"还没有报到（{len(waiting)}组）：{'、'.join(team_label(teams, t) for t in waiting)}")
+        lines.append(f"还没有报到（{len(waiting)}组）：{'、'.join(team_label(teams, t, digits) for t in waiting)}")
         lines.append(f"{where.late.said(where.now)}以后，没有到的组可以判弃权：{command_line('checkin', folder)} --absent 组号")
     if phase is Phase.CLOSED:
-        lines += field_lines(round_one_field(where.teams, checkin), teams)
+        lines += field_lines(round_one_field(where.teams, checkin), teams, digits)
     lines.append(_checkin_next(phase, bool(waiting), folder))
     return "\n".join(lines)
 
@@ -157,10 +158,10 @@ PHASE_WORDS = {Phase.NOT_STARTED: "还没有开始（还没有一组报到；不
                Phase.CLOSED: "已结束", Phase.DRAWN: "已结束（第1轮已经抽签）"}
 
 
-def _press_line(made: Made, decision: CheckinDecision) -> str:
+def _press_line(made: Made, decision: CheckinDecision, digits: int) -> str:
     what = {Press.ARRIVE: "报到", Press.UNDO: "撤销报到", Press.FORFEIT: "判弃权", Press.CLOSE: "结束报到",
             Press.OPEN: "重新开始报到"}[made.press]
-    who = f"{team_name(made.team)} " if made.team else ""
+    who = f"{team_name(made.team, digits)} " if made.team else ""
     if decision.verdict is Verdict.CHANGED:
         return f"已记下：{who}{what}"
     if decision.verdict is Verdict.SAME:
@@ -186,7 +187,8 @@ def redo_lines(report: DrawReport) -> list[str]:
     assert redo is not None
     lines = [f"第{redo.number}轮各桌不变，换上应晋级的组："]
     for table, out, into in redo.replaced:
-        lines.append(f"  第{table}桌：{team_label(report.teams, out)} 换为 {team_label(report.teams, into)}"
+        lines.append(f"  第{table}桌：{team_label(report.teams, out, report.digits)} 换为 "
+                     f"{team_label(report.teams, into, report.digits)}"
                      "（这一桌已录入的各局作废，请按新的计分卡重新比赛、录入）")
     kept = len(report.round.pairings) - len({t for t, _, _ in redo.replaced})
     lines.append(f"  其余{kept}桌已录入的各局保留不变")
@@ -214,36 +216,38 @@ def empty_round_text(score: RoundScore, folder: Path) -> str:
             f"\n下一步：各桌的成绩录入记分表（或扫码录分）后，再运行 {command_line('score', folder)}")
 
 
-def score_text(score: RoundScore, teams: Mapping[str, Team]) -> str:
-    """What `shuangsheng score` prints: per table the teams, levels and result; the errors; who goes on."""
+def score_text(score: RoundScore, teams: Mapping[str, Team], digits: int) -> str:
+    """What `shuangsheng score` prints: per table the teams, levels and result; the errors; who goes on (each
+    组号 `digits` wide, the event's width)."""
     r = score.round
     lines = [f"第{r.number}轮 计分结果"]
     for m in score.matches:
-        lines.append(pairing_line(m.match.pairing, teams))
-        lines.extend(f"    {line}" for line in _match_lines(m, teams, final=is_final(r), number=r.number))
+        lines.append(pairing_line(m.match.pairing, teams, digits))
+        lines.extend(f"    {line}" for line in _match_lines(m, teams, digits, final=is_final(r), number=r.number))
     if r.byes:
-        lines.append("轮空（直接晋级）：" + "、".join(team_label(teams, t) for t in r.byes))
+        lines.append("轮空（直接晋级）：" + "、".join(team_label(teams, t, digits) for t in r.byes))
     adv = score.advancement
     if adv.decided and is_final(r):  # the final has a winner and a runner-up, nobody goes on
-        lines.extend(_final_lines(score, teams))
+        lines.extend(_final_lines(score, teams, digits))
     elif adv.decided:
-        lines.append("晋级：" + "、".join(team_label(teams, t) for t in adv.advancing))
+        lines.append("晋级：" + "、".join(team_label(teams, t, digits) for t in adv.advancing))
     else:
         lines.append("还不能抽下一轮：")
         lines.extend(f"  {b.message}" for b in adv.blockers)
     return "\n".join(lines)
 
 
-def _match_lines(m: MatchScore, teams: Mapping[str, Team], *, final: bool = False, number: int = 0) -> list[str]:
+def _match_lines(m: MatchScore, teams: Mapping[str, Team], digits: int, *, final: bool = False,
+                 number: int = 0) -> list[str]:
     """How one table stands, under its pairing line in `score_text` (in the final nobody goes on: 获胜), and the
     desk's ruling when the signed card overrules the phone (`number`: the round, for the advice)."""
-    return [*_outcome_lines(m, teams, final=final, number=number), *_paper_rules_lines(m)]
+    return [*_outcome_lines(m, teams, digits, final=final, number=number), *_paper_rules_lines(m)]
 
 
-def _outcome_lines(m: MatchScore, teams: Mapping[str, Team], *, final: bool, number: int) -> list[str]:
+def _outcome_lines(m: MatchScore, teams: Mapping[str, Team], digits: int, *, final: bool, number: int) -> list[str]:
     status, outcome = m.outcome.status, m.outcome
     if status is TableStatus.WALKOVER:
-        return [f"{outcome.reason}，{team_label(teams, outcome.winner)}{'获胜' if final else '晋级'}"]
+        return [f"{outcome.reason}，{team_label(teams, outcome.winner, digits)}{'获胜' if final else '晋级'}"]
     if status is TableStatus.OPEN:
         return [outcome.reason or "尚未录入"]  # a phone table still playing says so, with its levels
     if status is TableStatus.INVALID:
@@ -253,11 +257,11 @@ def _outcome_lines(m: MatchScore, teams: Mapping[str, Team], *, final: bool, num
         return [f"记录有误（{len(m.problems)}处），请改正：", *(f"  {p}" for p in shown), *more, *advice]
     assert m.result is not None
     if m.note:  # a lost card's match: its 终局 levels, no hand to count
-        return [f"终局录入，{m.note}：" + result_summary(m.result), f"胜者：{team_label(teams, outcome.winner)}"]
+        return [f"终局录入，{m.note}：" + result_summary(m.result), f"胜者：{team_label(teams, outcome.winner, digits)}"]
     lines = [f"共{len(m.result.outcomes)}局，" + result_summary(m.result)]
     if status is TableStatus.NEEDS_PLAYOFF:
         return [*lines, "需加赛：" + outcome.reason]
-    return [*lines, f"胜者：{team_label(teams, outcome.winner)}"]
+    return [*lines, f"胜者：{team_label(teams, outcome.winner, digits)}"]
 
 
 def paper_rules_advice(number: int, table: int) -> str:
@@ -275,27 +279,28 @@ def _paper_rules_lines(m: MatchScore) -> list[str]:
             "event.db 里，不计入成绩"]
 
 
-def _final_lines(score: RoundScore, teams: Mapping[str, Team]) -> list[str]:
+def _final_lines(score: RoundScore, teams: Mapping[str, Team], digits: int) -> list[str]:
     lines = []
     for m in score.matches:
         p, won = m.match.pairing, m.outcome.winner
         lost = p.b if won == p.a else p.a
         if p.third_place:
-            lines.append(f"三、四名决赛：{team_label(teams, won)}获三等奖")
+            lines.append(f"三、四名决赛：{team_label(teams, won, digits)}获三等奖")
         else:
-            lines.append(f"决赛结果：冠军（一等奖）{team_label(teams, won)}，亚军（二等奖）{team_label(teams, lost)}")
+            lines.append(f"决赛结果：冠军（一等奖）{team_label(teams, won, digits)}，"
+                         f"亚军（二等奖）{team_label(teams, lost, digits)}")
     return lines
 
 
-def placings_text(placings: Placings, teams: Mapping[str, Team]) -> str:
+def placings_text(placings: Placings, teams: Mapping[str, Team], digits: int) -> str:
     lines = []
     if placings.complete:
         lines.append("比赛结束，获奖名单：")
     else:
         lines.append("比赛尚未结束，目前已确定的名次：")
-    lines.append(f"  一等奖：{team_label(teams, placings.first)}")
-    lines.append(f"  二等奖：{team_label(teams, placings.second)}")
-    thirds = "、".join(team_label(teams, t) for t in in_order(placings.third))
+    lines.append(f"  一等奖：{team_label(teams, placings.first, digits)}")
+    lines.append(f"  二等奖：{team_label(teams, placings.second, digits)}")
+    thirds = "、".join(team_label(teams, t, digits) for t in in_order(placings.third))
     if not thirds:  # over with no 三等奖: a 2-team field has no semi-final (the notes say so)
         thirds = "不设（只有决赛，没有半决赛负者）" if placings.complete else "（待定）"
     lines.append(f"  三等奖：{thirds}")

@@ -98,6 +98,7 @@ class DrawReport:
     note: str | None
     teams: Mapping[str, Team]
     event: Event
+    digits: int = 2  # how wide every 组号 is printed (`EventFolder.digits`, the event's one width)
     lots: Path | None = None  # the paper lots file the round was drawn from
     resumed: bool = False  # an unfinished draw completed with its recorded pairings, not drawn anew
     papers: Papers | None = None  # what the `papers` writer returned
@@ -143,6 +144,7 @@ class ScoreReport:
     checked: Path  # where the checked copy goes (written by `write_checked_copy`)
     teams: Mapping[str, Team]
     event: Event
+    digits: int = 2  # how wide every 组号 is printed (`EventFolder.digits`, the event's one width)
     verification: Verification | None = None  # `score --verify`: the comparison with a second entry
     notes: tuple[str, ...] = ()  # what the user should know (a filled copy saved beside the round workbook)
     rules_held: bool = False  # a [rules] change would alter a scored round and was not accepted

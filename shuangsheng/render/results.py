@@ -59,6 +59,7 @@ class RoundResults:
     blockers: tuple[str, ...]  # why the next round cannot be drawn yet
     next_step: NextStep
     teams: Mapping[str, Team]
+    digits: int = 2  # how wide every 组号 is printed and shown: the event's one width (`EventFolder.digits`)
     verification: Verification | None = None  # score --verify: the comparison with a second entry
     field: Field | None = None  # round 1 drawn after 报到: the pairs 弃权 and the reserves who came in
 
@@ -66,10 +67,10 @@ class RoundResults:
         return tuple(t for t in self.tables if t.status is status)
 
 
-def round_results(score: RoundScore, teams: Mapping[str, Team],
-                  verification: Verification | None = None, field: Field | None = None) -> RoundResults:
+def round_results(score: RoundScore, teams: Mapping[str, Team], verification: Verification | None = None,
+                  field: Field | None = None, *, digits: int) -> RoundResults:
     """The round as scored (and, with `verification`, as compared with a second entry; with `field`, round 1's
-    check-in), ready to render."""
+    check-in), ready to render; its 组号 `digits` wide (the event's width, `EventFolder.digits`)."""
     r = score.round
     tables = tuple(m.record for m in score.matches)
     adv = score.advancement
@@ -95,6 +96,7 @@ def round_results(score: RoundScore, teams: Mapping[str, Team],
         blockers=tuple(b.message for b in adv.blockers),
         next_step=step,
         teams=dict(teams),
+        digits=digits,
         verification=verification,
         field=field if field is not None and field.changed else None,
     )

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, Column, Slot, SlotKind, level_word
 from shuangsheng.knockout.knockout import is_final, stage_name
 from shuangsheng.knockout.placings import Placings
-from shuangsheng.knockout.teams import Team, id_digits, in_order, number_key, shown_id, team_name
+from shuangsheng.knockout.teams import Team, in_order, number_key, shown_id, team_name
 from shuangsheng.render.results import RoundResults, level_words, round_results
 from shuangsheng.storage.workbook.schema import UNCHECKED
 from shuangsheng.table.record import TableRecord
@@ -152,9 +152,9 @@ class Board:
     before: RoundView | None = None
 
 
-def team_view(teams: Mapping[str, Team], team_id: str) -> TeamView:
+def team_view(teams: Mapping[str, Team], team_id: str, digits: int) -> TeamView:
+    """A team as the hall shows it, its 组号 `digits` wide (the event's width, carried by the record shown)."""
     team = teams.get(team_id)
-    digits = id_digits(teams)
     return TeamView(team_id, team_name(team_id, digits), "、".join(team.players) if team else "",
                     shown_id(team_id, digits))
 
@@ -188,17 +188,18 @@ def status_text(t: TableRecord, *, final: bool = True, digits: int = 2) -> str:
 
 def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collection[int] | None = None) -> RoundView:
     """A round as the hall sees it: `final` the tables whose result stands (None: all of them)."""
+    digits = results.digits
     shown = {t.table: t.final(final is None or t.table in final) for t in results.tables}
     tables = tuple(
         TableView(
             table=t.table,
-            a=team_view(teams, t.a),
-            b=team_view(teams, t.b),
+            a=team_view(teams, t.a, digits),
+            b=team_view(teams, t.b, digits),
             third_place=t.third_place,
             status=t.status,
             levels=level_words(t),
             winner=t.winner if shown[t.table] else None,
-            status_text=status_text(t, final=shown[t.table], digits=id_digits(teams)),
+            status_text=status_text(t, final=shown[t.table], digits=digits),
             unchecked=t.unchecked,
             final=shown[t.table],
             record=t,
@@ -211,9 +212,9 @@ def round_view(results: RoundResults, teams: Mapping[str, Team], final: Collecti
         title=results.title,
         final=results.final,
         tables=tables,
-        byes=tuple(team_view(teams, t) for t in sorted(results.byes, key=number_key)),
+        byes=tuple(team_view(teams, t, digits) for t in sorted(results.byes, key=number_key)),
         decided=decided,
-        advancing=tuple(team_view(teams, t) for t in in_order(results.advancing)) if decided else (),
+        advancing=tuple(team_view(teams, t, digits) for t in in_order(results.advancing)) if decided else (),
         waiting=tuple(t.table for t in tables if t.winner is None),
     )
 
@@ -264,11 +265,12 @@ def bracket_view(chart: Bracket, teams: Mapping[str, Team],
             else:
                 position, leaves = float(leaves), leaves + 1
             placed.append(position)
-            node = _node(f"{c}-{i}", tuple(f"{c - 1}-{k}" for k in sources), c, position, slot, teams)
+            node = _node(f"{c}-{i}", tuple(f"{c - 1}-{k}" for k in sources), c, position, slot, teams, chart.digits)
             nodes.append(replace(node, winner=None) if (column.number, node.table) in pending else node)
         positions.append(placed)
     if chart.third_place is not None and chart.third_place.round == window[-1].number:
-        third = _node("third", (), len(window) - 1, float(leaves), chart.third_place, teams, third_place=True)
+        third = _node("third", (), len(window) - 1, float(leaves), chart.third_place, teams, chart.digits,
+                      third_place=True)
         nodes.append(replace(third, winner=None) if (window[-1].number, third.table) in pending else third)
         leaves += 1
     columns = tuple((column.number, column_title(column)) for column in window)
@@ -276,8 +278,8 @@ def bracket_view(chart: Bracket, teams: Mapping[str, Team],
 
 
 def _node(key: str, sources: tuple[str, ...], column: int, position: float, slot: Slot, teams: Mapping[str, Team],
-          *, third_place: bool = False) -> BracketNode:
-    views = tuple(team_view(teams, e.team) for e in slot.entries if e.team is not None)
+          digits: int, *, third_place: bool = False) -> BracketNode:
+    views = tuple(team_view(teams, e.team, digits) for e in slot.entries if e.team is not None)
     notes = tuple(_note(slot, i) for i in range(len(slot.entries))) if slot.kind is SlotKind.MATCH else ()
     table = slot.table if slot.kind is SlotKind.MATCH else None
     return BracketNode(key, sources, column, position, views, notes, slot.winner, table, third_place)
@@ -286,15 +288,15 @@ def _node(key: str, sources: tuple[str, ...], column: int, position: float, slot
 # --- the whole board ---
 
 
-def placings_view(placings: Placings, teams: Mapping[str, Team]) -> PlacingsView:
+def placings_view(placings: Placings, teams: Mapping[str, Team], digits: int) -> PlacingsView:
     def view(t: str | None) -> TeamView | None:
-        return team_view(teams, t) if t is not None else None
+        return team_view(teams, t, digits) if t is not None else None
 
     return PlacingsView(
         placings.complete,
         view(placings.first),
         view(placings.second),
-        tuple(team_view(teams, t) for t in in_order(placings.third)),
+        tuple(team_view(teams, t, digits) for t in in_order(placings.third)),
         placings.notes,
     )
 
@@ -306,7 +308,8 @@ def build_board(chart: Bracket, scores: Sequence[RoundScore], final: Mapping[int
     stands; the others show as 进行中 (None: every table stands). `updated`: when the folder was read (HH:MM)."""
     team_map = {t.id: t for t in chart.teams}
     gate = final if final is not None else {}
-    rounds = [round_view(round_results(s, team_map), team_map, gate.get(s.round.number) if final is not None else None)
+    digits = chart.digits  # the event's one width, as every paper prints it
+    rounds = [round_view(round_results(s, team_map, digits=digits), team_map, gate.get(s.round.number) if final is not None else None)
               for s in scores]
     pending = {(r.number, t.table) for r in rounds for t in r.tables if not t.final}
     current = rounds[-1] if rounds else None
@@ -317,11 +320,11 @@ def build_board(chart: Bracket, scores: Sequence[RoundScore], final: Mapping[int
              and len(rounds) > 1)
     return Board(
         title=chart.title,
-        teams=tuple(team_view(team_map, t.id) for t in chart.teams),
+        teams=tuple(team_view(team_map, t.id, digits) for t in chart.teams),
         current=current,
         results=results,
         bracket=bracket_view(chart, team_map, pending),
-        placings=placings_view(placings, team_map) if done else None,
+        placings=placings_view(placings, team_map, digits) if done else None,
         updated=updated,
         before=rounds[-2] if small else None,
     )

@@ -177,7 +177,8 @@ def _meant_elsewhere(table: TableState, body: object) -> Decision | None:
     if teams == [setup.a.team, setup.b.team]:
         return None
     return refuse(Result.CONFLICT, table, None, "teams",
-                   f"第{setup.table}桌现在是第{setup.a.team}组对第{setup.b.team}组（按的时候是第{teams[0]}组对第{teams[1]}组，"
+                   f"第{setup.table}桌现在是{setup.name(setup.a.team)}对{setup.name(setup.b.team)}"
+                   f"（按的时候是{setup.name(teams[0])}对{setup.name(teams[1])}，"
                    "本轮重新抽签了），这次操作没有记录；请看清本桌后再操作")
 
 

@@ -38,9 +38,14 @@ class TableSetup:
     a: Seat
     b: Seat
     rules: RuleSet = DEFAULT_RULES
+    digits: int = 2  # how wide the event prints its 组号 (the seats' `shown`; knockout.teams.id_digits)
 
     def seat(self, side: Side) -> Seat:
         return self.a if side is Side.A else self.b
+
+    def name(self, team: str) -> str:
+        """第07组 (第007组 in a field over 99): a team as the pages and papers name it, this table's or another."""
+        return f"第{team.rjust(self.digits, '0') if team.isdigit() else team}组"
 
 
 class Action(str, enum.Enum):

@@ -32,9 +32,10 @@ def awards(folder: Path) -> tuple[Placings, EventFolder]:
 def awards_in(state: EventFolder) -> tuple[Placings, EventFolder]:
     """`awards` on a folder already open."""
     scores = state.scores()
-    stop_if_stale(state.path, scores)
+    stop_if_stale(state, scores)
     try:
-        placings = final_placings([s.round for s in scores], outcomes_by_round(scores), **format_options(state.event))
+        placings = final_placings([s.round for s in scores], outcomes_by_round(scores), **format_options(state.event),
+                                  digits=state.digits)
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=exc.heading) from None
     return placings, state
@@ -46,7 +47,7 @@ def rounds_results(state: EventFolder) -> tuple[RoundResults, ...]:
     their 第N轮成绩 was posted), round 1 with check-in's field (the pairs 弃权, the reserves who came in)."""
     draws = recorded_draws(state.path)
     first = draws[1].field if 1 in draws else None
-    return tuple(round_results(score, state.teams_in(score.round.number),
+    return tuple(round_results(score, state.teams_in(score.round.number), digits=state.digits,
                                field=first if score.round.number == 1 else None) for score in state.scores())
 
 
@@ -62,7 +63,7 @@ def bracket_in(state: EventFolder) -> tuple[Bracket, EventFolder]:
 
 def bracket_of(state: EventFolder, scores: Sequence[RoundScore]) -> Bracket:
     """The bracket chart of the folder's rounds as `scores` scored them."""
-    stop_if_stale(state.path, scores)
+    stop_if_stale(state, scores)
     levels = {
         (s.round.number, m.match.table): m.result.levels
         for s in scores
@@ -77,6 +78,7 @@ def bracket_of(state: EventFolder, scores: Sequence[RoundScore]) -> Bracket:
             levels=levels,
             unchecked={(s.round.number, m.match.table) for s in scores for m in s.matches if m.unchecked},
             title=state.event.title,
+            digits=state.digits,
             **format_options(state.event),
         )
     except knockout.KnockoutError as exc:

@@ -293,7 +293,8 @@ def _play(
         if at_time is not None and referee.tied:
             earlier = state.with_round(as_at_time(sheet))
             _note(at_time(ScoreReport(score=earlier.score_of(drawn.round.number), checked=checked_path(drawn.path),
-                                      teams=earlier.team_map, event=earlier.event)), papers, warnings)
+                                      teams=earlier.team_map, event=earlier.event, digits=earlier.digits)),
+                  papers, warnings)
         state = state.with_round(sheet)
         report = score_in(state, drawn.round.number)
         scores.append(report.score)

@@ -19,7 +19,7 @@ from shuangsheng.knockout.checkin import Field
 from shuangsheng.knockout.draw import draw_from_lots, draw_round
 from shuangsheng.knockout.knockout import Round
 from shuangsheng.knockout.placings import prize_note
-from shuangsheng.knockout.teams import Team, id_digits
+from shuangsheng.knockout.teams import Team
 from shuangsheng.render.reports import DrawCheck, DrawReport, Papers
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import files, workbook
@@ -35,6 +35,7 @@ from shuangsheng.usecases.folder import (
     EventFolder,
     TournamentError,
     adopt_rounds,
+    event_digits,
     format_options,
     open_folder,
     recorded_draws,
@@ -209,14 +210,22 @@ def complete_draw(state: EventFolder, book: Ledger, record: DrawRecord) -> DrawR
     path = round_path(state.path, drawn.number)
     teams = teams_at_draw(state, record)
     if not path.exists():
-        workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules),
+        workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules), digits=state.digits,
                              record=functools.partial(book.record_bytes, path))
     title = knockout.round_title(drawn.number, len(drawn.pool))
-    note = prize_note(drawn, state.event.third_place)
+    note = prize_note(drawn, state.event.third_place, digits=state.digits)
     apart = record.apart.description() if drawn.seed is not None else ""
     return DrawReport(round=drawn, path=path, seed_generated=False, backup=None, title=title, note=note, teams=teams,
-                      event=state.event, resumed=True, codes=table_codes(book, record.id, drawn), apart=apart,
+                      event=state.event, digits=state.digits, resumed=True, codes=table_codes(book, record.id, drawn), apart=apart,
                       field=record.field)
+
+
+def _listed(folder: Path) -> tuple[str, ...]:
+    """Every 组号 of teams.xlsx (none while it cannot be read)."""
+    try:
+        return tuple(t.id for t in workbook.read_teams(folder / TEAMS_FILE))
+    except (workbook.WorkbookError, OSError):
+        return ()
 
 
 def _read_lots(lots: Path) -> tuple[tuple[str, int], ...]:
@@ -236,7 +245,7 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
     generated = seed is None and lots is None
     try:
         if entries is not None:
-            drawn = nxt.from_lots(entries, id_digits(state.team_map))
+            drawn = nxt.from_lots(entries, state.digits)
         else:
             drawn = nxt.draw(seed if seed is not None else knockout.new_seed())
     except knockout.KnockoutError as exc:
@@ -255,13 +264,13 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
                                    field=field)
         codes = table_codes(book, draw_id, drawn)
     typed = referee(drawn) if referee is not None else None
-    workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules), typed=typed,
+    workbook.write_round(path, drawn, teams, rules_note=rules_note(state.rules), typed=typed, digits=state.digits,
                          record=functools.partial(book.record_bytes, path))
-    note = prize_note(drawn, state.event.third_place)
-    met = tuple(meetings(((p.a, p.b) for p in drawn.pairings), nxt.apart, id_digits(teams))) if entries is not None else ()
+    note = prize_note(drawn, state.event.third_place, digits=state.digits)
+    met = tuple(meetings(((p.a, p.b) for p in drawn.pairings), nxt.apart, state.digits)) if entries is not None else ()
     reserves = tuple(t.id for t in state.teams if t.reserve and t.id not in drawn.pool) if drawn.number == 1 else ()
     report = DrawReport(round=drawn, path=path, seed_generated=generated, backup=None, title=nxt.title, note=note,
-                        teams=teams, event=state.event, lots=lots, codes=codes, apart=applied.description(),
+                        teams=teams, event=state.event, digits=state.digits, lots=lots, codes=codes, apart=applied.description(),
                         meetings=met, reserves=reserves, field=field)
     return report, draw_id
 
@@ -283,13 +292,13 @@ def _next_round(state: EventFolder, field: Field | None = None) -> NextRound:
     is drawn from `field` (check-in's), else from every pair that is not a reserve (候补)."""
     folder = state.path
     scores = state.scores()
-    stop_if_stale(folder, scores)
+    stop_if_stale(state, scores)
     rounds = [s.round for s in scores]
     ids = list(rounds[0].pool) if rounds else list(field.pool) if field is not None else [
         t.id for t in state.teams if not t.reserve]
     apart = Apart.of(t for t in state.teams if t.id in set(ids))
     try:
-        nxt = next_round(ids, rounds, outcomes_by_round(scores), apart=apart,
+        nxt = next_round(ids, rounds, outcomes_by_round(scores), apart=apart, digits=state.digits,
                          avoid_same_unit=state.event.avoid_same_unit, **format_options(state.event))
     except RoundNotDecided as exc:
         last = round_path(folder, exc.number)
@@ -321,12 +330,13 @@ def restore_missing(folder: Path) -> tuple[Path, ...]:
     except (workbook.WorkbookError, OSError):
         current = {}
     written = []
+    digits = event_digits(current, (), draws.values())
     with Ledger.open(folder) as book:
         for number in missing:
             record = draws[number]
             teams = with_recorded_names(current, record)
             path = round_path(folder, number)
-            workbook.write_round(path, record.round, teams, rules_note=rules_note(event.rules),
+            workbook.write_round(path, record.round, teams, rules_note=rules_note(event.rules), digits=digits,
                                  record=functools.partial(book.record_bytes, path))
             book.log("restored", round=number, file=path.name)
             written.append(path)
@@ -376,7 +386,7 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
         else:
             again = draw_from_lots(number, target.lots, target.pool, byes=byes, previous_byes=previous_byes,
                                    third_place_match=third,
-                                   digits=id_digits(t for r in (*earlier, target) for t in r.pool))
+                                   digits=event_digits(_listed(folder), (*earlier, target), draws.values()))
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=f"第{number}轮：按记下的抽签名单重抽不成立：") from None
     differences = []

@@ -7,7 +7,7 @@ removes the program's stale temporary files (`prepare`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypedDict
@@ -17,9 +17,9 @@ from shuangsheng.knockout import knockout
 from shuangsheng.knockout.apart import NOTHING_APART
 from shuangsheng.knockout.draw import draw_round
 from shuangsheng.knockout.formats import Byes, ThirdPlace
-from shuangsheng.knockout.knockout import Round
+from shuangsheng.knockout.knockout import Round, names_of
 from shuangsheng.knockout.replacement import Replacement, finished_pair, pair_in_round, replaced_players
-from shuangsheng.knockout.teams import Team, id_digits
+from shuangsheng.knockout.teams import Team, id_digits, team_label, team_name
 from shuangsheng.render.reports import RoundScore
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import workbook
@@ -66,6 +66,7 @@ class EventFolder:
     notes: tuple[str, ...] = ()  # what every command should say (a team renamed or deleted after the draw, …)
     rules_changes: tuple[RulesChange, ...] = ()  # scored rounds kept under the rules they were scored with
     replacements: tuple[Replacement, ...] = ()  # players replaced mid-event (event.db), in the order made
+    digits: int = 2  # how wide every 组号 of the event is printed and shown (`event_digits`), decided once here
     # round → (its draw's id, `Ledger.entries_mark` of the phone entries read with it): what a draw computed from
     # this reading checks in the transaction that records it (`_unchanged`)
     entry_marks: Mapping[int, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
@@ -164,18 +165,34 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
     assert event is not None
     problems.extend(_draw_problems(rounds, draws))
     problems.extend(_format_problems(folder, event, draws))
-    teams, notes, unlisted = _teams_of_the_draw(teams, rounds, draws)
+    digits = event_digits((t.id for t in teams), (s.round for s in rounds), draws.values())
+    teams, notes, unlisted = _teams_of_the_draw(teams, rounds, draws, digits)
     problems.extend(unlisted)
     if problems:
         raise TournamentError(problems)
     replacements = recorded_replacements(folder) if draws else ()
-    notes += [f"换人：{made.said(id_digits(t.id for t in teams))}" for made in replacements]
+    notes += [f"换人：{made.said(digits)}" for made in replacements]
     state = EventFolder(path=folder, event=event, teams=teams, rounds=tuple(rounds), notes=tuple(notes),
-                        entry_marks=marks, replacements=replacements)
+                        entry_marks=marks, replacements=replacements, digits=digits)
     changes = _rules_changes(state, draws) if not accept_rules else ()
     if changes:
         state = replace(state, rules_changes=changes, notes=(*state.notes, rules_note_text(folder, changes)))
     return state
+
+
+def event_digits(listed: Iterable[str], rounds: Iterable[Round], draws: Iterable[DrawRecord] = ()) -> int:
+    """The one width every 组号 of the event is printed and shown with (papers, pictures, workbook cells, the TV,
+    the desk and the phones): `id_digits` of every 组号 teams.xlsx lists (reserves and pairs withdrawn or absent
+    too), and every id a round workbook or event.db names — so a reserve pair numbered 100 who never plays makes
+    pair 7 第007组 on every paper of the day, before the draw and after it alike."""
+    ids = list(listed)
+    for r in rounds:
+        ids += [*r.pool, *r.byes, *(t for p in r.pairings for t in (p.a, p.b))]
+    for record in draws:
+        ids += [*record.round.pool, *record.names]
+        if record.field is not None:
+            ids += [*record.field.absent, *record.field.reserves_in, *record.field.reserves_left]
+    return id_digits(ids)
 
 
 def _with_entries(folder: Path, rounds: Sequence[RoundSheet], draws: Mapping[int, DrawRecord],
@@ -216,8 +233,8 @@ def _format_problems(folder: Path, event: Event, draws: Mapping[int, DrawRecord]
             "赛制在抽签之后不能再改，请改回原来的值"]
 
 
-def _teams_of_the_draw(listed: tuple[Team, ...], rounds: Sequence[RoundSheet],
-                       draws: Mapping[int, DrawRecord]) -> tuple[tuple[Team, ...], list[str], list[str]]:
+def _teams_of_the_draw(listed: tuple[Team, ...], rounds: Sequence[RoundSheet], draws: Mapping[int, DrawRecord],
+                       digits: int) -> tuple[tuple[Team, ...], list[str], list[str]]:
     """Once round 1 is drawn, the field is its pool: a team whose row was deleted from teams.xlsx keeps the names
     recorded at the draw (said); a name corrected for the same 组号 is used from then on (said); a team with
     no names at all is a problem (nothing is printed without names)."""
@@ -235,26 +252,20 @@ def _teams_of_the_draw(listed: tuple[Team, ...], rounds: Sequence[RoundSheet],
         if team_id in now:
             teams.append(now[team_id])
             if was and tuple(was) != now[team_id].players:
-                notes.append(f"报名表中{now[team_id].label}的队员在抽签后改过（抽签时为{'、'.join(was)}），从现在起按报名表")
+                notes.append(f"报名表中{team_label(now, team_id, digits)}的队员在抽签后改过（抽签时为{'、'.join(was)}），从现在起按报名表")
         elif was and len(was) == 2:
             teams.append(Team(team_id, (was[0], was[1])))
-            notes.append(f"报名表中已没有{teams[-1].label}这一行，沿用抽签时记下的队员")
+            notes.append(f"报名表中已没有{team_label({team_id: teams[-1]}, team_id, digits)}这一行，沿用抽签时记下的队员")
         else:
-            problems.append(f"{TEAMS_FILE}：{team_id_name(team_id)}已经抽签参赛，报名表里却没有这一行（也没有抽签时的记录）；"
+            problems.append(f"{TEAMS_FILE}：{team_name(team_id, digits)}已经抽签参赛，报名表里却没有这一行（也没有抽签时的记录）；"
                             "请把这一行补回报名表（没有队员姓名，不能打印对阵表和奖状）")
     absent = set(draws[1].field.absent) if 1 in draws and draws[1].field is not None else set()  # 弃权 at 报到
     added = [t for t in listed if t.id not in set(pool) and not t.reserve and t.id not in absent]  # nor a 候补 pair
     if added:
-        notes.append(f"报名表里的{'、'.join(team_id_name(t.id) for t in added)}是第1轮抽签之后加的，不在本次比赛的对阵里："
+        notes.append(f"报名表里的{'、'.join(team_name(t.id, digits) for t in added)}是第1轮抽签之后加的，不在本次比赛的对阵里："
                      "已经抽签的淘汰赛不能再加组，这一组不参加本次比赛的抽签、名次和奖状；如果是误加，请从报名表删去这一行；"
                      "如果这一组一定要参赛，只能在另一个文件夹重新办一场（shuangsheng init），从第1轮重新抽签")
     return tuple(teams), notes, problems
-
-
-def team_id_name(team_id: str) -> str:
-    from shuangsheng.knockout.teams import team_name
-
-    return team_name(team_id)
 
 
 def _rules_changes(state: EventFolder, draws: Mapping[int, DrawRecord]) -> tuple[RulesChange, ...]:
@@ -460,18 +471,13 @@ def format_options(event: Event) -> FormatOptions:
 # --- a round drawn from other teams than the round before it now sends on ---
 
 
-def _names(teams: Sequence[str]) -> str:
-    from shuangsheng.knockout.teams import team_name
-
-    return "、".join(team_name(t) for t in teams)
-
-
-def redo_hint(folder: Path, number: int, drawn_with: Sequence[str], should_be: Sequence[str]) -> str:
-    """Round `number` was drawn from other teams than round number−1 now sends on: say so, and the way out."""
+def redo_hint(folder: Path, number: int, drawn_with: Sequence[str], should_be: Sequence[str], digits: int) -> str:
+    """Round `number` was drawn from other teams than round number−1 now sends on: say so, and the way out (the
+    teams named `digits` wide, the event's)."""
     extra = [t for t in drawn_with if t not in should_be]
     missing = [t for t in should_be if t not in drawn_with]
-    return (f"第{number - 1}轮的成绩改过之后，晋级组与第{number}轮抽签时不同（第{number}轮有{_names(extra)}，"
-            f"按现在的成绩应为{_names(missing)}）。运行 shuangsheng draw {folder} --redo {number}：第{number}轮各桌不变，"
+    return (f"第{number - 1}轮的成绩改过之后，晋级组与第{number}轮抽签时不同（第{number}轮有{names_of(extra, digits)}，"
+            f"按现在的成绩应为{names_of(missing, digits)}）。运行 shuangsheng draw {folder} --redo {number}：第{number}轮各桌不变，"
             f"只把这几组换成应晋级的组（这几桌已录入的各局作废，原记分表另存备份；之后各轮的抽签作废）；然后照常计分、抽下一轮")
 
 
@@ -485,6 +491,6 @@ def stale_round(scores: Sequence[RoundScore]) -> tuple[int, tuple[str, ...], tup
     return None
 
 
-def stop_if_stale(folder: Path, scores: Sequence[RoundScore]) -> None:
+def stop_if_stale(state: EventFolder, scores: Sequence[RoundScore]) -> None:
     if (stale := stale_round(scores)) is not None:
-        raise TournamentError([redo_hint(folder, *stale)])
+        raise TournamentError([redo_hint(state.path, *stale, state.digits)])

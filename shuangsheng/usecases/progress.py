@@ -23,4 +23,4 @@ def progress(folder: Path, known: Sequence[RoundSheet] = ()) -> Progress:
         report = score(folder, known=known)
     except UserError as exc:  # said in the 下一步 line: a command that does not read rounds would not name it
         return Progress(drawn, None, next(iter(exc.messages), None))
-    return Progress(drawn, round_results(report.score, report.teams).next_step)
+    return Progress(drawn, round_results(report.score, report.teams, digits=report.digits).next_step)

@@ -99,10 +99,12 @@ def redo_draw(folder: Path, number: int, *, papers: PapersWriter | None = None,
         sheets = qr_sheets.remove_voided(folder, (*voided, *_voided_by_redo(book, number)), book, papers=True)
         kept = workbook.carried(sheet, [p.table for p in corrected.pairings if p.table not in touched])
         workbook.write_round(path, corrected, teams, rules_note=rules_note(state.rules), typed=kept, force=True,
+                             digits=state.digits,
                              record=functools.partial(book.record_bytes, path))
         title = knockout.round_title(number, len(corrected.pool))
         report = DrawReport(round=corrected, path=path, seed_generated=False, backup=backups[0], title=title,
-                            note=prize_note(corrected, state.event.third_place), teams=teams, event=state.event,
+                            note=prize_note(corrected, state.event.third_place, digits=state.digits), teams=teams,
+                            event=state.event, digits=state.digits,
                             redo=Redo(number, replaced, voided, tuple(backups), sheets), codes=codes)
         if papers is not None:
             try:

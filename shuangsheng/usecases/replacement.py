@@ -91,4 +91,4 @@ def replace_in_folder(folder: Path, body: dict[str, object], *, address: str = "
     moment = dt.datetime.now().astimezone().isoformat(timespec="seconds")
     with Ledger.open(folder) as book:
         return replace_player(book, state.teams, {**body, "mark": len(book.replacements())}, at=moment,
-                              address=address)
+                              address=address, digits=state.digits)

@@ -92,11 +92,11 @@ def score_in(state: EventFolder, number: int | None = None, *, verify: Path | No
     if number in draws and same_draw(draws[number].round, sheet.round) and not nothing_entered(scored):
         with Ledger.open(folder) as book:
             _record_scored(book, draws[number].id, sheet, scored, rules)
-    correction = _correction_note(folder, scored, _later_pool(folder, number))
+    correction = _correction_note(folder, scored, _later_pool(folder, number), state.digits)
     earlier = _earlier_changes(state, number, draws) if number == len(state.rounds) else []
     notes = [*state.notes, *earlier, *_copies_note(sheet, verify), *correction]
     return ScoreReport(
-        score=scored, checked=checked_path(sheet.path), teams=state.team_map, event=state.event,
+        score=scored, checked=checked_path(sheet.path), teams=state.team_map, event=state.event, digits=state.digits,
         verification=verification, notes=tuple(notes), rules_held=bool(state.rules_changes),
         redo=number + 1 if correction else None,
         field=draws[1].field if number == 1 and 1 in draws else None,
@@ -129,7 +129,7 @@ def _earlier_changes(state: EventFolder, number: int, draws: Mapping[int, DrawRe
         if tables := changed_tables(scored, record):
             notes.append(_changed_note(state.path, scored, tables, record.at, later))
         elif scored.advancement.decided and set(scored.advancement.advancing) != set(later):
-            notes.append(redo_hint(state.path, n + 1, later, scored.advancement.advancing))  # scored, not carried on
+            notes.append(redo_hint(state.path, n + 1, later, scored.advancement.advancing, state.digits))  # scored, not carried on
     return notes
 
 
@@ -168,11 +168,11 @@ def _later_pool(folder: Path, number: int) -> tuple[str, ...] | None:
     return sheet.round.pool if sheet is not None else None
 
 
-def _correction_note(folder: Path, scored: RoundScore, later: tuple[str, ...] | None) -> list[str]:
+def _correction_note(folder: Path, scored: RoundScore, later: tuple[str, ...] | None, digits: int) -> list[str]:
     adv = scored.advancement
     if later is None or not adv.decided or set(adv.advancing) == set(later):
         return []
-    return [redo_hint(folder, scored.round.number + 1, later, adv.advancing)]
+    return [redo_hint(folder, scored.round.number + 1, later, adv.advancing, digits)]
 
 
 def _copies_note(sheet: RoundSheet, verify: Path | None) -> list[str]:

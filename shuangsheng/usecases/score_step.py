@@ -74,7 +74,7 @@ def _score_and_write(folder: Path, number: int | None, *, verify: Path | None, f
                      write_papers: Callable[[ScoreReport], Written]) -> ScoreStep:
     report = score.score(folder, number, verify=verify, accept_rules=accept_rules)
     if verify is None and score.nothing_entered(report.score):
-        next_step = round_results(report.score, report.teams, None).next_step
+        next_step = round_results(report.score, report.teams, None, digits=report.digits).next_step
         return ScoreStep(report=report, checked=None, checked_edited=False, papers=(), warnings=(), not_written=(),
                          next_step=next_step, empty=True)
     checked: Path | None = None
@@ -93,7 +93,7 @@ def _score_and_write(folder: Path, number: int | None, *, verify: Path | None, f
         paths, warnings = papers.paths, papers.warnings
     except UserError as exc:  # a PDF open in a viewer, or one a person changed (kept unless --force)
         not_written.append(NotWritten("本轮成绩/加赛单", exc.issues))
-    next_step = round_results(report.score, report.teams, report.verification).next_step
+    next_step = round_results(report.score, report.teams, report.verification, digits=report.digits).next_step
     return ScoreStep(report=report, checked=checked, checked_edited=edited, papers=tuple(paths), warnings=tuple(warnings),
                      not_written=tuple(not_written), next_step=next_step)
 

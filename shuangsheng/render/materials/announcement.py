@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, Entry, Slot, SlotKind, level_word
-from shuangsheng.knockout.teams import Team, id_digits, shown_id, team_name
+from shuangsheng.knockout.teams import Team, shown_id, team_name
 from shuangsheng.render.materials.conventions import in_order, players_of, prize_rows, team_members
 from shuangsheng.render.materials.flow import Flow, Piece, sizes, together
 from shuangsheng.render.materials.fonts import FontSet, choose_fonts
@@ -34,7 +34,7 @@ def announcement_pdf(
         raise MaterialsError(["比赛尚未结束，名次还不完整，不能打印成绩公告"])
     flow = Flow(fonts or choose_fonts(event.print.font), sizes(event))
     teams = {t.id: t for t in chart.teams}
-    digits = id_digits(teams)  # 组号 as wide as the field's
+    digits = chart.digits  # 组号 as wide as the event's (`EventFolder.digits`)
 
     def rounds() -> list[Piece]:
         pieces: list[Piece] = []
@@ -48,7 +48,7 @@ def announcement_pdf(
                 levels = "弃权" if a.forfeited or b.forfeited else "：".join(_level(slot, e) for e in (a, b))
                 table = f"{slot.table}（三四名）" if slot is chart.third_place else str(slot.table)
                 winner = team_name(slot.winner, digits) if slot.winner else ""
-                rows.append([table, _team_cell(teams, a.team), _team_cell(teams, b.team), levels,
+                rows.append([table, _team_cell(teams, a.team, digits), _team_cell(teams, b.team, digits), levels,
                              f"{winner}{UNCHECKED_MARK}" if slot.unchecked else winner])
             byes = [s.entries[0].team for s in column.slots if s.kind is SlotKind.BYE]
             heading = flow.paragraph(column.title)  # kept with its table, and named on the pages it continues to
@@ -69,7 +69,7 @@ def announcement_pdf(
 def prize_pieces(flow: Flow, chart: Bracket) -> list[Piece]:
     """The prizes with team numbers and players (the announcement's, and the 成绩册's 获奖名单)."""
     teams = {t.id: t for t in chart.teams}
-    digits = id_digits(teams)
+    digits = chart.digits
     rows: list[list[Cell | str]] = [["奖项", "组号", "队员"]]
     none = "（不设）" if not chart.placings.third else "（空缺）"  # a 2-team field has no 三等奖 at all
     for prize, team_id in prize_rows(chart.placings):
@@ -86,11 +86,10 @@ def _level(slot: Slot, entry: Entry) -> str:
     return level_word(entry.level, passed_a=entry.won and slot.status is TableStatus.PASSED_A)
 
 
-def _team_cell(teams: dict[str, Team], team_id: str | None) -> Cell:
+def _team_cell(teams: dict[str, Team], team_id: str | None, digits: int) -> Cell:
     if team_id is None:
         return Cell("")
     players = players_of(teams, team_id)
-    digits = id_digits(teams)
     name = team_name(team_id, digits)
     return Cell(f"{name}\n{players}" if players else name, team_members(team_id, digits))
 

@@ -31,7 +31,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from shuangsheng.knockout.bracket import Bracket, Entry, Slot, SlotKind, entry_note, split
-from shuangsheng.knockout.teams import Team, id_digits, shown_id, team_name
+from shuangsheng.knockout.teams import Team, shown_id, team_name
 from shuangsheng.render.materials.conventions import players_of, prize_rows, team_members
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, MARGIN, SHADE, break_lines
@@ -80,7 +80,7 @@ class _Widths:
 
 def _widths(chart: Bracket, fonts: FontSet) -> _Widths:
     teams = {t.id: t for t in chart.teams}
-    digits = id_digits(teams)
+    digits = chart.digits  # the event's one width
     slots = [s for c in chart.columns for s in c.slots] + ([chart.third_place] if chart.third_place else [])
     notes = {entry_note(s, e) for s in slots for e in s.entries}  # the notes it shows
     labels = {_label(teams, digits, e.team) for c in chart.columns for s in c.slots for e in s.entries if e.team}
@@ -107,7 +107,7 @@ class _Chart:
                  widths: _Widths | None = None):
         self.chart, self.fonts, self.size, self.panel = chart, fonts, size, panel  # panel: the placings, 3rd place
         self.teams = {t.id: t for t in chart.teams}
-        self.digits = id_digits(self.teams)  # 组号 as wide as the field's
+        self.digits = chart.digits  # 组号 as wide as the event's (`EventFolder.digits`)
         self.line = line or size * LINE  # a team's line; more than size * LINE when a single sheet has room
         self.pad = size * 0.35
         unit = widths or _widths(chart, fonts)

@@ -23,9 +23,9 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from shuangsheng.knockout.placings import Placings
-from shuangsheng.knockout.teams import Team, id_digits, team_name
+from shuangsheng.knockout.teams import Team, team_name
 from shuangsheng.render.materials.announcement import award_date_text
-from shuangsheng.render.materials.conventions import prize_rows
+from shuangsheng.render.materials.conventions import event_width, prize_rows
 from shuangsheng.render.materials.fonts import Align, FontSet, FontSpec, choose_fonts, choose_formal
 from shuangsheng.render.materials.page import INK, MARGIN, break_lines
 from shuangsheng.render.materials.wording import Block, BlockKind, MaterialsError, check_kinds, render
@@ -122,13 +122,13 @@ class _Row:
 def certificates_pdf(
     placings: Placings, teams: Sequence[Team], event: Event, *, day: dt.date | None, per_player: bool = False,
     replaced: Mapping[str, Sequence[str]] | None = None, fonts: FontSet | None = None, formal: Sequence[FontSpec] | None = None, template_dir: Path | None = None,
-    invariant: bool = False,
+    invariant: bool = False, digits: int | None = None,
 ) -> bytes:
     """荣誉证书, A4 landscape, one page each, to be framed: a red-and-gold border, the title in red, the recipients'
     names large (long names shrink, then wrap), the prize, the wording of `certificate.j2` in the formal face
     (楷/宋 when the PC has one; `formal` replaces the list of candidates), the organiser and the date under
     room for the seal (nothing printed there), and a certificate number. `day`: `[print] award_date`; None prints the event's
-    month."""
+    month. `digits`: how wide the 组号 are printed, the event's width (`Bracket.digits`)."""
     if not placings.complete:
         raise MaterialsError(["比赛尚未结束，名次还不完整，不能打印荣誉证书"])
     fonts = fonts or choose_fonts(event.print.font)
@@ -141,7 +141,7 @@ def certificates_pdf(
     canvas.setAuthor("shuangsheng")
     canvas.setCreator("shuangsheng")
     date = award_date_text(event, day)
-    digits = id_digits(t.id for t in teams)  # 组号 as wide as the field's
+    digits = event_width(teams, digits)  # 组号 as wide as the event's
     for k, cert in enumerate(certificates(placings, teams, per_player=per_player, replaced=replaced), start=1):
         number = certificate_number(event, day, k)
         context = {"prize": cert.prize, "team": team_name(cert.team, digits), "names": "、".join(cert.names),

@@ -6,7 +6,7 @@ the rows of the prizes. Below them all, so none imports another for it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.teams import Team, id_digits, in_order, team_label, team_name
@@ -25,16 +25,22 @@ def prize_rows(placings: Placings) -> list[tuple[str, str | None]]:
     return rows
 
 
-def team_context(teams: Mapping[str, Team]) -> dict[str, object]:
+def team_context(teams: Mapping[str, Team], digits: int) -> dict[str, object]:
     """What a template of the day's paper may call to name a team: team_id, players, team_label; and in_order,
-    a list of team ids in number order. A 组号 is as wide as the field's (three digits in a field over 99)."""
-    digits = id_digits(teams)
+    a list of team ids in number order. A 组号 is `digits` wide: the event's width (`EventFolder.digits`, three
+    digits in a field over 99), carried by the record the paper prints."""
     return {
         "team_id": lambda t: team_name(t, digits),
         "players": lambda t: players_of(teams, t),
-        "team_label": lambda t: team_label(teams, t),
+        "team_label": lambda t: team_label(teams, t, digits),
         "in_order": in_order,
     }
+
+
+def event_width(teams: Iterable[Team], digits: int | None) -> int:
+    """How wide a paper given a list of teams prints their 组号: `digits`, the event's width (`EventFolder.digits`,
+    passed by every use-case), else as wide as `teams` make them (a paper made on its own from a whole team list)."""
+    return id_digits(t.id for t in teams) if digits is None else digits
 
 
 def team_members(team_id: str | None, digits: int = 2) -> str | None:

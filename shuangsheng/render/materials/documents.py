@@ -15,7 +15,8 @@ from reportlab.lib.units import mm
 
 from shuangsheng.game.rules import STEP, NegativePoints
 from shuangsheng.knockout.knockout import lot_plan
-from shuangsheng.knockout.teams import Team, id_digits, number_key, shown_id, team_name
+from shuangsheng.knockout.teams import Team, number_key, shown_id, team_name
+from shuangsheng.render.materials.conventions import event_width
 from shuangsheng.render.materials.flow import Flow, Piece, sizes, together
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, MARGIN, PAGE, Cell, break_lines, new_canvas
@@ -131,16 +132,18 @@ def registration_pdf(
     teams: Sequence[Team] = (),
     *,
     rows: int | None = None,
+    digits: int | None = None,
     fonts: FontSet | None = None,
     template_dir: Path | None = None,
     invariant: bool = False,
 ) -> bytes:
-    """报名表: one row per pair (组号, two names, 单位, phone, 备注), prefilled with `teams`, then blank rows (no 组号)."""
+    """报名表: one row per pair (组号, two names, 单位, phone, 备注), prefilled with `teams`, then blank rows (no 组号).
+    `digits`: how wide the 组号 are printed, the event's width (`event_width`)."""
     flow = _flow(event, fonts)
     pieces = [*flow.markup(render("registration.j2", event, template_dir)), flow.space(6)]
     header: list[Cell | str] = [*TEAMS_HEADER[:3], UNIT_LABEL, *TEAMS_HEADER[3:5]]  # teams.xlsx's columns a registering pair fills
     body: list[list[Cell | str]] = [header]
-    digits = id_digits(t.id for t in teams)  # 001–128 in a field over 99, as every paper prints them
+    digits = event_width(teams, digits)  # 001–128 in a field over 99, as every paper prints them
     for team in teams:
         body.append(
             [
@@ -164,6 +167,7 @@ def souvenir_pdf(
     teams: Sequence[Team] = (),
     *,
     blank_rows: int | None = None,
+    digits: int | None = None,
     fonts: FontSet | None = None,
     template_dir: Path | None = None,
     invariant: bool = False,
@@ -173,7 +177,7 @@ def souvenir_pdf(
     pieces = [*flow.markup(render("souvenir.j2", event, template_dir)), flow.space(6)]
     body: list[list[Cell | str]] = [["序号", "组号", "姓名", "签名"]]
     number = 0
-    digits = id_digits(t.id for t in teams)
+    digits = event_width(teams, digits)
     for team in sorted(teams, key=lambda t: number_key(t.id)):  # in 组号 order, as every list of teams
         for player in team.players:
             number += 1
@@ -200,6 +204,7 @@ def signin_pdf(
     event: Event,
     teams: Sequence[Team] = (),
     *,
+    digits: int | None = None,
     fonts: FontSet | None = None,
     template_dir: Path | None = None,
     invariant: bool = False,
@@ -208,16 +213,18 @@ def signin_pdf(
     time of arrival), the reserve pairs in a table of their own in the order they come in (teams.xlsx's row
     order); blank rows when no pair is listed yet."""
     flow = _flow(event, fonts)
-    return flow.pdf(signin_pieces(flow, event, teams, template_dir), title=f"{event.title}签到表", invariant=invariant)
+    return flow.pdf(signin_pieces(flow, event, teams, template_dir, digits), title=f"{event.title}签到表",
+                    invariant=invariant)
 
 
-def signin_pieces(flow: Flow, event: Event, teams: Sequence[Team], template_dir: Path | None) -> list[Piece]:
+def signin_pieces(flow: Flow, event: Event, teams: Sequence[Team], template_dir: Path | None,
+                  digits: int | None = None) -> list[Piece]:
     """The sign-in sheet laid out (its PDF, and the 秩序册's 签到表)."""
     pieces = [*flow.markup(render("signin.j2", event, template_dir)), flow.space(6)]
     regular = sorted((t for t in teams if not t.reserve), key=lambda t: number_key(t.id))
     reserves = [t for t in teams if t.reserve]
     header: list[Cell | str] = list(SIGNIN_HEADER)
-    digits = id_digits(t.id for t in teams)
+    digits = event_width(teams, digits)
     body: list[list[Cell | str]] = [header, *(_signin_row(t, digits) for t in regular)]
     if not regular:
         body += [[""] * len(SIGNIN_HEADER) for _ in range(_rows_that_fit(flow, pieces))]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from shuangsheng.knockout.checkin import Field
 from shuangsheng.knockout.knockout import Round, round_title
-from shuangsheng.knockout.teams import Team, id_digits, shown_id
+from shuangsheng.knockout.teams import Team, shown_id
 from shuangsheng.render.materials.conventions import in_order, team_context
 from shuangsheng.render.materials.flow import flow_pdf, sizes
 from shuangsheng.render.materials.fonts import FontSet, choose_fonts
@@ -22,6 +22,7 @@ def draw_sheet_pdf(
     round_: Round,
     teams: Mapping[str, Team],
     *,
+    digits: int,
     fonts: FontSet | None = None,
     template_dir: Path | None = None,
     invariant: bool = False,
@@ -35,21 +36,23 @@ def draw_sheet_pdf(
     or path: `draw` prints those in the terminal."""
     title = round_title(round_.number, len(round_.pool))
     fonts = fonts or choose_fonts(event.print.font)
-    return flow_pdf(draw_sheet_blocks(event, round_, teams, template_dir=template_dir, apart=apart, field=field),
+    return flow_pdf(draw_sheet_blocks(event, round_, teams, digits=digits, template_dir=template_dir, apart=apart,
+                                      field=field),
                     fonts, sizes(event), title=f"{event.title} 第{round_.number}轮对阵表", running=f"{title}　对阵表",
                     invariant=invariant)
 
 
-def draw_sheet_blocks(event: Event, round_: Round, teams: Mapping[str, Team], *, template_dir: Path | None = None,
-                      apart: str = "", field: Field | None = None) -> list[Block]:
-    """The draw sheet's wording rendered (its PDF, and the 秩序册's first draw)."""
+def draw_sheet_blocks(event: Event, round_: Round, teams: Mapping[str, Team], *, digits: int,
+                      template_dir: Path | None = None, apart: str = "", field: Field | None = None) -> list[Block]:
+    """The draw sheet's wording rendered (its PDF, and the 秩序册's first draw), each 组号 `digits` wide (the
+    event's width, `EventFolder.digits`)."""
     extra = {
-        **team_context(teams),
+        **team_context(teams, digits),
         "round_title": round_title(round_.number, len(round_.pool)),
         "number": round_.number,
         "pairings": round_.pairings,
         "byes": round_.byes,
-        "index": table_index(round_, id_digits(teams)),
+        "index": table_index(round_, digits),
         "lot_plan": round_.lot_plan.text,
         "seed": round_.seed,
         "lots": bool(round_.lots),

@@ -24,7 +24,7 @@ from reportlab.lib.units import mm
 from shuangsheng.game.levels import LABELS, Level
 from shuangsheng.game.rules import STEP, NegativePoints, RuleSet
 from shuangsheng.knockout.knockout import Pairing, Round, round_title
-from shuangsheng.knockout.teams import Team, id_digits, team_name
+from shuangsheng.knockout.teams import Team, team_name
 from shuangsheng.render.materials.card_grid import (
     CARD_LEFT,
     CARD_TEXT,
@@ -150,11 +150,11 @@ def level_widths(fonts: FontSet) -> list[float]:
 
 
 def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: Mapping[str, Team],
-               headings: Sequence[str] = (), *, mark: Level | None = None) -> Grid:
+               headings: Sequence[str] = (), *, digits: int, mark: Level | None = None) -> Grid:
     """甲方 / 乙方: 组号 and players (shrunk or wrapped to fit), and a level track 2 … A per side with the
     must-play levels shaded and framed (labelled by `must_play_labels`); `headings` (from the template) head the
     team column and the level track; `mark`: a level ringed on both sides' track (the level a playoff starts
-    from)."""
+    from); each 组号 `digits` wide (the event's width)."""
     label_width = fonts.width("甲方", SIDE_LABEL_SIZE) + 2 * PAD + 0.5
     boxes = level_widths(fonts)
     team_width = CARD_WIDTH - label_width - sum(boxes)
@@ -173,7 +173,6 @@ def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: M
         if team_id is None:
             size, lines = 15.0, ["第＿＿组　　队员："]
         else:
-            digits = id_digits(teams)
             who = f"{team_name(team_id, digits)}的队员"
             team = teams.get(team_id)
             size, lines = team_lines(fonts, team_name(team_id, digits), team.players if team else (), inner, who=who)
@@ -378,11 +377,11 @@ def result_grid(fonts: FontSet, headings: Sequence[str]) -> Grid:
 
 
 def _sides(fonts: FontSet, event: Event, pairing: Pairing | None, teams: Mapping[str, Team],
-           headings: Sequence[str], code: str | None, *, mark: Level | None = None,
+           headings: Sequence[str], code: str | None, *, digits: int, mark: Level | None = None,
            labelled: bool = True) -> list[Piece]:
     """The sides grid with 必打 over its framed levels (unless not `labelled`) and, in the same band on the left,
     the table's 录分码."""
-    grid = sides_grid(fonts, event.rules, pairing, teams, headings, mark=mark)
+    grid = sides_grid(fonts, event.rules, pairing, teams, headings, digits=digits, mark=mark)
     labels = [must_play_labels(fonts, event.rules, grid)] if labelled else []
     band: list[Piece] = []
     if code:
@@ -410,8 +409,8 @@ class Fit(enum.IntEnum):
 
 
 def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | None, teams: Mapping[str, Team],
-          template_dir: Path | None, hand_rows: Piece, points: Piece, key: Piece, *, code: str | None = None,
-          fit: Fit = Fit.ROOMY) -> list[Piece]:
+          template_dir: Path | None, hand_rows: Piece, points: Piece, key: Piece, *, digits: int,
+          code: str | None = None, fit: Fit = Fit.ROOMY) -> list[Piece]:
     """One card: its front as the template has it, and on the back of the sheet (a page of its own, printed
     double-sided) the points table and the key, wherever the template puts `@得分表`."""
     extra = {
@@ -429,8 +428,8 @@ def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | Non
         return []
 
     inserts: dict[str, Insert] = {
-        "对阵": lambda headings: [*_sides(fonts, event, pairing, teams, headings, code, labelled=fit < Fit.BARE),
-                                  flow.space(gap)],
+        "对阵": lambda headings: [*_sides(fonts, event, pairing, teams, headings, code, digits=digits,
+                                          labelled=fit < Fit.BARE), flow.space(gap)],
         "记分": lambda _: [hand_rows, flow.space(gap)],
         "得分表": on_back,
         "结果": lambda headings: [grid_piece(result_grid(fonts, headings), fonts), flow.space(gap)],
@@ -466,6 +465,7 @@ def score_cards_pdf(
     round_: Round | None,
     teams: Mapping[str, Team],
     *,
+    digits: int,
     blank: bool = True,
     codes: Mapping[int, str] | None = None,
     fonts: FontSet | None = None,
@@ -474,7 +474,8 @@ def score_cards_pdf(
 ) -> bytes:
     """计分卡: one A4 sheet per table of `round_` (none for `round_` None), then a blank card if `blank` (备用／续页:
     its rows unnumbered); each sheet two pages, printed double-sided: the card, and on its back the points table
-    and the key. `codes`: each table's 录分码 (shuangsheng.table.codes), printed above the team names when given."""
+    and the key. `codes`: each table's 录分码 (shuangsheng.table.codes), printed above the team names when given;
+    `digits`: how wide the 组号 are printed (the event's width, `EventFolder.digits`)."""
     flow = Flow(fonts or choose_fonts(event.print.font), sizes(event), footer=False)
     # The hand tables and the points table are the same on every card: laid out and drawn once.
     numbered = stamp("hand_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS, playoff=PLAYOFF_ROWS), flow.fonts)
@@ -488,7 +489,8 @@ def score_cards_pdf(
         hands = numbered if pairing else spare
         code = (codes or {}).get(pairing.table) if pairing else None
         for fit in Fit:  # long names: set closer, still one sheet
-            card = _card(event, flow, round_, pairing, teams, template_dir, hands, points, key, code=code, fit=fit)
+            card = _card(event, flow, round_, pairing, teams, template_dir, hands, points, key, digits=digits,
+                         code=code, fit=fit)
             if _front_height(card) <= flow.top - flow.bottom:
                 break
         pieces += [flow.page_break(), *card]
@@ -519,7 +521,7 @@ def playoff_slip_pdf(
         raise ValueError(f"table {table.table} does not need a playoff")
     flow = Flow(fonts or choose_fonts(event.print.font), sizes(event), footer=False)
     fonts = flow.fonts
-    extra = {**team_context(results.teams), "round_title": results.title, "t": table, "workbook": workbook}
+    extra = {**team_context(results.teams, results.digits), "round_title": results.title, "t": table, "workbook": workbook}
     rows = hand_rows_grid(fonts, regular=0, playoff=SLIP_ROWS, first_playoff=playoff.played + 1)
     pairing = Pairing(table.table, table.a, table.b)
     gap = flow.space(2 * mm)
@@ -527,7 +529,7 @@ def playoff_slip_pdf(
     def head(args: tuple[str, ...]) -> list[Piece]:
         big, level, dealer = (*args, "", "", "")[:3]
         top = _big_line(fonts, [big, level])
-        sides = _sides(fonts, event, pairing, results.teams, (), None, mark=playoff.level)
+        sides = _sides(fonts, event, pairing, results.teams, (), None, digits=results.digits, mark=playoff.level)
         lines = flow.lines(break_lines(fonts, dealer, SLIP_LINE, [WIDTH]), SLIP_LINE, 1.3, after=2) if dealer else None
         return [top, gap, *sides, gap, *([lines] if lines else [])]
 

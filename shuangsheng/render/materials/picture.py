@@ -30,7 +30,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from shuangsheng.knockout.bracket import PASSED_A, UNCHECKED_MARK, Bracket, Slot, SlotKind, entry_note
-from shuangsheng.knockout.teams import Team, id_digits, in_order, shown_id, team_name
+from shuangsheng.knockout.teams import Team, in_order, shown_id, team_name
 from shuangsheng.render.materials.conventions import players_of, prize_rows
 from shuangsheng.render.materials.fonts import BOLD_STROKE, Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, RULE, break_lines, describe_pdf
@@ -143,8 +143,8 @@ def _draw(fonts: FontSet, canvas: Canvas, x: float, y: float, text: str, size: f
 class Column:
     """The phone layout: items one under the other in a column `TEXT_W` wide."""
 
-    def __init__(self, fonts: FontSet, teams: Mapping[str, Team]):
-        self.fonts, self.teams = fonts, teams
+    def __init__(self, fonts: FontSet, teams: Mapping[str, Team], digits: int):
+        self.fonts, self.teams, self.digits = fonts, teams, digits  # digits: the event's 组号 width
         self.items: list[_Item] = []
         self.section = ""
         self.table_w = fonts.width("第00桌", BODY) + 8
@@ -175,8 +175,7 @@ class Column:
     def match(self, table: str, entries: Sequence[Entry], status: str = "") -> None:
         """A match: the table on the left; each team (▶ and bold for the winner) with its note on the right; a
         status line under them when there is something to say; a rule below."""
-        fonts, teams = self.fonts, self.teams
-        digits = id_digits(teams)
+        fonts, teams, digits = self.fonts, self.teams, self.digits
         mark_w = fonts.width(MARK, BODY * MARK_SCALE) + 3
         note_w = max((fonts.width(e.note, BODY) for e in entries), default=0.0) + 6
         name_x = SIDE + self.table_w + mark_w
@@ -184,7 +183,7 @@ class Column:
         laid = []
         for e in entries:
             who = f"{team_name(e.team, digits)}的队员" if e.team else None
-            label = _label(teams, e.team)
+            label = _label(teams, e.team, digits)
             laid.append((e, who, break_lines(fonts, label, BODY, [name_w], who) or [""]))
         status_rows = break_lines(fonts, status, SMALL, [WIDTH - SIDE - name_x + mark_w]) if status else []
         line = BODY * LEADING
@@ -252,7 +251,7 @@ class Column:
         out = []
         for k, items in enumerate(self.parts()):
             if k:
-                head = Column(self.fonts, self.teams)
+                head = Column(self.fonts, self.teams, self.digits)
                 head.lines(event, HEADING, align=Align.CENTRE)
                 head.lines(f"{name}（续）", TITLE, align=Align.CENTRE, bold=True, after=8)
                 if items[0].section and not items[0].keep:
@@ -321,11 +320,10 @@ def grey_png(width: int, height: int, packed: bytes, *, source: str | None = Non
                                     + struct.pack(">I", zlib.crc32(kind + data)) for kind, data in chunks)
 
 
-def _label(teams: Mapping[str, Team], team_id: str | None) -> str:
+def _label(teams: Mapping[str, Team], team_id: str | None, digits: int) -> str:
     if team_id is None:
         return "（待定）"
     players = players_of(teams, team_id)
-    digits = id_digits(teams)
     return f"{shown_id(team_id, digits)} {players}" if players else team_name(team_id, digits)
 
 
@@ -377,8 +375,8 @@ def round_column(event: Event, results: RoundResults, *, fonts: FontSet | None =
     """第N轮成绩 laid out for a phone: every table (levels, the winner marked, what is still open), the byes and
     who goes on, in number order; the wording of round_picture.j2."""
     fonts = fonts or choose_fonts(event.print.font)
-    column = Column(fonts, results.teams)
-    digits = id_digits(results.teams)
+    digits = results.digits  # the event's one width
+    column = Column(fonts, results.teams, digits)
 
     def tables() -> None:
         for t in sorted(results.tables, key=lambda t: t.table):
@@ -416,8 +414,8 @@ def announcement_column(chart: Bracket, event: Event, *, date: str, fonts: FontS
     every round's matches and byes."""
     fonts = fonts or choose_fonts(event.print.font)
     teams = {t.id: t for t in chart.teams}
-    column = Column(fonts, teams)
-    digits = id_digits(teams)
+    digits = chart.digits  # the event's one width
+    column = Column(fonts, teams, digits)
 
     def prizes() -> None:
         none = "（不设）" if not chart.placings.third else "（空缺）"

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from shuangsheng.knockout.checkin import Field, clock_time
 from shuangsheng.knockout.knockout import Round, next_size, round_title, rounds_needed
-from shuangsheng.knockout.teams import Team, id_digits, number_key, shown_id
+from shuangsheng.knockout.teams import Team, number_key, shown_id
 from shuangsheng.render.materials.booklet import OFFICIALS, Part, booklet_pdf, officials_part, plan, title_of
+from shuangsheng.render.materials.conventions import event_width
 from shuangsheng.render.materials.documents import notice_pieces, rules_pieces, signin_pieces
 from shuangsheng.render.materials.draw_sheet import draw_sheet_blocks
 from shuangsheng.render.materials.flow import Flow, Piece, sizes, together
@@ -42,21 +43,23 @@ class FirstDraw:
     field: Field | None = None
 
 
-def programme_pdf(event: Event, teams: Sequence[Team], *, first: FirstDraw | None = None,
+def programme_pdf(event: Event, teams: Sequence[Team], *, first: FirstDraw | None = None, digits: int | None = None,
                   fonts: FontSet | None = None, template_dir: Path | None = None, invariant: bool = False) -> bytes:
-    """秩序册 of `teams` (teams.xlsx's list, reserves included), with round 1's draw when `first` is given."""
+    """秩序册 of `teams` (teams.xlsx's list, reserves included), with round 1's draw when `first` is given; its 组号
+    `digits` wide (the event's width, `EventFolder.digits`; without it as wide as `teams` make them)."""
     flow = Flow(fonts or choose_fonts(event.print.font), sizes(event))
     team_map = {t.id: t for t in teams}
+    width = event_width(teams, digits)
     makers = {
         "竞赛规程": lambda args: Part(title_of(args, "竞赛规程"), [*notice_pieces(flow, event, template_dir),
                                                              flow.page_break(), *rules_pieces(flow, event, template_dir)]),
         OFFICIALS: lambda args: officials_part(flow, event.officials, args),
-        "参赛名单": lambda args: Part(title_of(args, "参赛名单"), entry_pieces(flow, teams)),
+        "参赛名单": lambda args: Part(title_of(args, "参赛名单"), entry_pieces(flow, teams, width)),
         "竞赛日程": lambda args: Part(title_of(args, "竞赛日程"), timetable_pieces(flow, event, teams, first)),
         "第一轮对阵": lambda args: None if first is None else Part(title_of(args, "第1轮对阵"), flow.markup(
-            draw_sheet_blocks(event, first.round, team_map, template_dir=template_dir, apart=first.apart,
+            draw_sheet_blocks(event, first.round, team_map, digits=width, template_dir=template_dir, apart=first.apart,
                               field=first.field)), headed=False),
-        "签到表": lambda args: Part(title_of(args, "签到表"), signin_pieces(flow, event, teams, template_dir),
+        "签到表": lambda args: Part(title_of(args, "签到表"), signin_pieces(flow, event, teams, template_dir, width),
                                  headed=False),
     }
     extra = {"match_minutes": event.rules.match_minutes, "round_gap": event.round_gap_minutes}
@@ -64,10 +67,9 @@ def programme_pdf(event: Event, teams: Sequence[Team], *, first: FirstDraw | Non
     return booklet_pdf(flow, cover, parts, invariant=invariant)
 
 
-def entry_pieces(flow: Flow, teams: Sequence[Team]) -> list[Piece]:
+def entry_pieces(flow: Flow, teams: Sequence[Team], digits: int) -> list[Piece]:
     """The entry list: every pair by 组号 (with 单位 where the list has units; a long list without them two pairs
     to a row), the reserves apart in their order, and where there are units, the pairs again by 单位."""
-    digits = id_digits(t.id for t in teams)
     units = any(t.unit for t in teams)
     regular = sorted((t for t in teams if not t.reserve), key=lambda t: number_key(t.id))
     reserves = [t for t in teams if t.reserve]

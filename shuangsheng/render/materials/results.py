@@ -41,7 +41,7 @@ def round_results_blocks(event: Event, results: RoundResults, *, workbook: str,
     next)."""
     extra = {
         "booklet": booklet,
-        **team_context(results.teams),
+        **team_context(results.teams, results.digits),
         "results": results,
         "levels": level_words,
         "errors": [e for t in results.tables for e in t.problems[:SHOWN_PROBLEMS]],

@@ -12,7 +12,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from shuangsheng.knockout.bracket import Bracket
-from shuangsheng.knockout.teams import id_digits, shown_id
+from shuangsheng.knockout.teams import shown_id
 from shuangsheng.render.materials.announcement import award_date_text, prize_pieces
 from shuangsheng.render.materials.booklet import OFFICIALS, Part, booklet_pdf, officials_part, plan, title_of
 from shuangsheng.render.materials.bracket_chart import LINE, Tiles, chart_tiles, columns_across, draw_tile, later_rounds
@@ -140,7 +140,7 @@ def _tile_pieces(flow: Flow, tiles: Tiles, room: float, name: str, *, centred: b
 def certificate_pieces(flow: Flow, chart: Bracket, event: Event, day: dt.date | None, per_player: bool,
                        replaced: Mapping[str, Sequence[str]] | None) -> list[Piece]:
     """Every certificate `awards` prints, in its order, with its number, prize, 组号 and names."""
-    digits = id_digits(t.id for t in chart.teams)
+    digits = chart.digits  # the event's one width
     rows: list[list[Cell | str]] = [["证书编号", "奖项", "组号", "获奖者"]]
     for k, cert in enumerate(certificates(chart.placings, chart.teams, per_player=per_player, replaced=replaced), 1):
         names = "、".join(cert.names) + (f"（曾参赛：{'、'.join(cert.also)}）" if cert.also else "")

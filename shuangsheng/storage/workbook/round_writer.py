@@ -103,18 +103,19 @@ def team_of(teams: Mapping[str, Team], team_id: str) -> Team:
 
 def write_round(
     path: Path, round: Round, teams: Mapping[str, Team], *, rules_note: str = "", typed: Typed | None = None,
-    force: bool = False, record: Callable[[bytes], object] | None = None,
+    force: bool = False, record: Callable[[bytes], object] | None = None, digits: int | None = None,
 ) -> Path:
     """`round-N.xlsx`: the 对阵 sheet (matches, 弃权 column, bye, seed, the ordered pool and lots) and one
     protected, printable 第{桌号}桌 score sheet per match with 30 hand rows and 10 加赛 rows (`typed`: values
     already in the input cells, as `draw --redo` carries them over). `record`: called with the workbook's bytes
     just before the rename that puts them in place (the ledger's fingerprint, `Ledger.record_bytes`). `teams`: the
-    event's whole team list, whose field sets how wide the 组号 cells are (`id_digits`: '007' over 99 teams)."""
+    event's whole team list; `digits`: how wide the 组号 cells are, the event's one width (`EventFolder.digits`:
+    '007' over 99 teams) — without it, as wide as `teams` and the round make them (a workbook written on its own)."""
     names = {team_id: players(teams.get(team_id)) for team_id in round.pool}
     for team_id in (*round.byes, *(t for p in round.pairings for t in (p.a, p.b))):
         names[team_id] = players(team_of(teams, team_id))
     return render_round(path, round, names, rules_note=rules_note, typed=typed, force=force, record=record,
-                        digits=id_digits([*teams, *names]))
+                        digits=id_digits([*teams, *names]) if digits is None else digits)
 
 
 def render_round(path: Path, round: Round, names: Mapping[str, str], *, rules_note: str = "",

@@ -25,9 +25,10 @@ def write_draw_papers(report: DrawReport, *, font: str | None = None, force: boo
     common: PrintOptions = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
     paths: tuple[Path, ...] = (
         write_generated(folder / draw_sheet_name(round_.number),
-               draw_sheet_pdf(event, round_, teams, apart=report.apart, field=report.field, **common), force=force),
+               draw_sheet_pdf(event, round_, teams, digits=report.digits, apart=report.apart, field=report.field,
+                              **common), force=force),
         write_generated(folder / score_cards_name(round_.number), score_cards_pdf(
-            event, round_, teams, codes={t: format_code(c) for t, c in report.codes.items()}, **common), force=force),
+            event, round_, teams, digits=report.digits, codes={t: format_code(c) for t, c in report.codes.items()}, **common), force=force),
     )
     told: tuple[str, ...] = ()
     if round_.number == 1 and not report.redo:  # the 秩序册 with the first draw in it; no round paper, so an
@@ -36,6 +37,7 @@ def write_draw_papers(report: DrawReport, *, font: str | None = None, force: boo
         from shuangsheng.usecases.papers.materials import write_programme
 
         more, told = write_programme(folder, event, tuple(teams.values()),
-                                     FirstDraw(round_, report.apart, report.field), fonts=fonts, invariant=invariant)
+                                     FirstDraw(round_, report.apart, report.field), digits=report.digits,
+                                     fonts=fonts, invariant=invariant)
         paths += more
     return Written(paths, (*fonts.warnings, *told))

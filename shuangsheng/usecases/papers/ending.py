@@ -45,7 +45,7 @@ def write_awards(folder: Path, chart: Bracket, event: Event, *, day: dt.date | N
         BRACKET: bracket_pdf(chart, event, **common),
         ANNOUNCEMENT: announcement_pdf(chart, event, day=day, **common),
         CERTIFICATES: certificates_pdf(chart.placings, chart.teams, event, day=day, per_player=per_player,
-                                       replaced=replaced, **common),
+                                       replaced=replaced, digits=chart.digits, **common),
     }
     kept: tuple[str, ...] = ()
     if rounds and edited(folder / RESULTS_BOOK, force=force):  # a booklet a person changed stops nothing

@@ -36,6 +36,7 @@ from shuangsheng.storage.names import (
     SOUVENIR,
     TEMPLATES_DIR,
 )
+from shuangsheng.usecases.folder import event_digits, recorded_draws
 from shuangsheng.usecases.papers import PrintOptions, edited, kept_line
 from shuangsheng.vocabulary.errors import UserError
 
@@ -68,28 +69,29 @@ def build_all(
         count = DEFAULT_LOTS
         fonts.warn(f"还没有报名名单，抽签签条先按{DEFAULT_LOTS}张打印；可用 --lots 指定张数")
     common: PrintOptions = {"fonts": fonts, "template_dir": template_dir, "invariant": invariant}
+    digits = event_digits((t.id for t in teams), (), recorded_draws(folder).values())  # the event's one width
     documents = {
         NOTICE: notice_pdf(event, **common),
         RULES: rules_pdf(event, **common),
-        REGISTRATION: registration_pdf(event, teams, **common),
+        REGISTRATION: registration_pdf(event, teams, digits=digits, **common),
         LOTS: lots_pdf(event, count, field=count if count == len(drawn) else None, **common),
-        SOUVENIR: souvenir_pdf(event, teams, **common),
+        SOUVENIR: souvenir_pdf(event, teams, digits=digits, **common),
         SIGNOFF: signoff_pdf(event, **common),
-        SIGNIN: signin_pdf(event, teams, **common),
+        SIGNIN: signin_pdf(event, teams, digits=digits, **common),
     }
-    said = _add_programme(folder, event, teams, documents, common, force=force) if teams else []
+    said = _add_programme(folder, event, teams, documents, common, digits, force=force) if teams else []
     written = tuple(write_generated(folder / name, data, force=force) for name, data in documents.items())
     return Written(written, (*fonts.warnings, *said), note=fonts.description)  # the font used
 
 
 def _add_programme(folder: Path, event: Event, teams: Sequence[Team], documents: dict[str, bytes],
-                   common: PrintOptions, *, force: bool) -> list[str]:
+                   common: PrintOptions, digits: int, *, force: bool) -> list[str]:
     """The 秩序册 added to `documents`, and what its timetable would print out of order, said; one a person
     changed is kept unless `force`, and a line says so."""
     if edited(folder / PROGRAMME, force=force):
         return [kept_line(PROGRAMME)]
     first = first_draw(folder)
-    documents[PROGRAMME] = programme_pdf(event, teams, first=first, **common)
+    documents[PROGRAMME] = programme_pdf(event, teams, first=first, digits=digits, **common)
     return timetable_problems(event, field_size(teams, first))
 
 
@@ -106,8 +108,8 @@ def first_draw(folder: Path) -> FirstDraw | None:
     return FirstDraw(record.round, apart, record.field)
 
 
-def write_programme(folder: Path, event: Event, teams: Sequence[Team], first: FirstDraw, *, fonts: FontSet,
-                    force: bool = False, invariant: bool = False) -> tuple[tuple[Path, ...], tuple[str, ...]]:
+def write_programme(folder: Path, event: Event, teams: Sequence[Team], first: FirstDraw, *, digits: int,
+                    fonts: FontSet, force: bool = False, invariant: bool = False) -> tuple[tuple[Path, ...], tuple[str, ...]]:
     """The 秩序册 printed by `materials` again once round 1 is drawn (by `draw`, with its papers): rewritten unless
     a person edited it (then kept, and a line says so), or with `force`; none is made where `materials` made none.
     It is no round paper: one that cannot be made or written now (open in a PDF reader, its template mistyped) is
@@ -118,7 +120,7 @@ def write_programme(folder: Path, event: Event, teams: Sequence[Team], first: Fi
     if edited(path, force=force):
         return (), (kept_line(PROGRAMME, what="要印上第1轮对阵"),)
     try:
-        data = programme_pdf(event, teams, first=first, fonts=fonts, template_dir=folder / TEMPLATES_DIR,
+        data = programme_pdf(event, teams, first=first, digits=digits, fonts=fonts, template_dir=folder / TEMPLATES_DIR,
                              invariant=invariant)
         written = write_generated(path, data, force=force)
     except UserError as exc:

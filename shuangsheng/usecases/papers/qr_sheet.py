@@ -8,13 +8,13 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from shuangsheng.knockout.knockout import Round
-from shuangsheng.knockout.teams import id_digits
 from shuangsheng.render.materials.fonts import choose_fonts
 from shuangsheng.render.materials.qr_sheet import qr_sheet_pdf, sheet_address
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import workbook
 from shuangsheng.storage.ledger.generated import write_generated
 from shuangsheng.storage.names import TEAMS_FILE, qr_sheet_name
+from shuangsheng.usecases.folder import event_digits, recorded_draws
 from shuangsheng.vocabulary.errors import UserError
 
 
@@ -30,13 +30,14 @@ def render_qr_sheet(folder: Path, round_: Round, codes: Mapping[int, str], base_
 
 
 def field_digits(folder: Path, round_: Round) -> int:
-    """How wide the event's 组号 are printed (`id_digits` of teams.xlsx's list, as every paper has it; of the
-    round's own teams while teams.xlsx cannot be read)."""
+    """How wide the event's 组号 are printed: the event's one width (`event_digits`) of teams.xlsx's list and
+    event.db's draws, as every paper has it (of the round's own teams and the draws while teams.xlsx cannot be
+    read). Written beside a running server, so the folder is not opened whole."""
     try:
         listed = [t.id for t in workbook.read_teams(folder / TEAMS_FILE)]
     except (UserError, OSError):
         listed = []
-    return id_digits([*listed, *round_.pool])
+    return event_digits(listed, (round_,), recorded_draws(folder).values())
 
 
 def reprint_qr_sheet(path: Path, round_: Round, codes: Mapping[int, str]) -> Path | None:

@@ -23,7 +23,7 @@ def write_score_papers(report: ScoreReport, *, font: str | None = None, force: b
                        invariant: bool = False) -> Written:
     """The round results and a playoff slip for each table that still needs 加赛, next to the round workbook."""
     folder, event = report.checked.parent, report.event
-    results = round_results(report.score, report.teams, report.verification, report.field)
+    results = round_results(report.score, report.teams, report.verification, report.field, digits=report.digits)
     fonts = choose_fonts(font, event.print.font)
     common: PrintOptions = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
     workbook = report.score.sheet.path.name
@@ -40,7 +40,7 @@ def write_playoff_slips(report: ScoreReport, *, font: str | None = None, force: 
                         invariant: bool = False) -> Written:
     """Only the playoff slips of the round (the demo, when time is up: its results are printed once decided)."""
     folder, event = report.checked.parent, report.event
-    results = round_results(report.score, report.teams, report.verification, report.field)
+    results = round_results(report.score, report.teams, report.verification, report.field, digits=report.digits)
     fonts = choose_fonts(font, event.print.font)
     common: PrintOptions = {"fonts": fonts, "template_dir": folder / TEMPLATES_DIR, "invariant": invariant}
     return Written(tuple(_slips(report, results, common, force=force)), fonts.warnings)
