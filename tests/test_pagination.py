@@ -130,3 +130,31 @@ def test_fitting_places_every_piece_once_in_order_on_no_more_pages_than_as_set(p
         for piece, top in page:
             assert top <= (TOP_Y if number == 0 else TOP_Y - 30) + 1e-6
             assert top - piece.height >= BOTTOM_Y - 1e-6 or piece.height > ROOM - 30
+
+
+def body_rows(page) -> int:
+    return sum(1 for piece, _ in page if piece.table is not None and not piece.keep)
+
+
+def test_a_table_broken_across_pages_carries_at_least_two_body_rows_onto_each():
+    """Whatever its length, a table never opens a page with its last row alone under the repeated header: the
+    row before goes over with it (a table of one body row aside)."""
+    per_page = int((ROOM - 20) // 40)
+    for count in range(2, 3 * per_page + 3):
+        pages = paginate(numbered(count, 40))
+        assert order(pages) == [str(k) for k in range(count)]
+        assert all(body_rows(page) >= 2 for page in pages), (count, [body_rows(page) for page in pages])
+    one = paginate([Piece(ROOM - 30, nothing), *numbered(1, 40)])
+    assert [body_rows(page) for page in one] == [0, 1]
+
+
+def test_a_line_following_a_table_goes_over_with_its_last_two_rows():
+    """A piece that `follows` (the 晋级下一轮 line under a round's results) is never the first thing on a page:
+    when it does not fit below the table, it takes the table's last two rows with it."""
+    per_page = int((ROOM - 20) // 40)
+    for count in range(per_page - 3, per_page + 3):
+        closing = Piece(30, nothing, follows=True, text=(("晋级",),))
+        pages = paginate([*numbered(count, 40), closing])
+        page = next(page for page in pages if any(piece is closing for piece, _ in page))
+        assert page[0][0].text == (("表头",),) and body_rows(page) >= 2, count
+
