@@ -158,3 +158,26 @@ def test_a_line_following_a_table_goes_over_with_its_last_two_rows():
         page = next(page for page in pages if any(piece is closing for piece, _ in page))
         assert page[0][0].text == (("表头",),) and body_rows(page) >= 2, count
 
+
+def blocks_pieces(flow: Flow, lines: list[str]) -> list[Piece]:
+    from shuangsheng.render.materials.wording import blocks
+
+    return flow.markup(blocks(lines))
+
+
+def test_a_template_line_right_under_a_table_stays_with_it_and_a_lead_in_does_not(fonts):
+    flow = Flow(fonts, LARGE)
+    table = ["|= 20 40 40", "|# 桌号 | 甲方 | 乙方", *(f"| {k} | 第0{k}组 | 第1{k}组" for k in range(1, 4))]
+    pieces = blocks_pieces(flow, [*table, "< 轮空：第09组", "< 晋级下一轮（4组）：第01组", "< 需要改正的地方：",
+                                  "|= 50 50", "| 甲 | 乙", "~", "< 本轮由电脑抽签。"])
+    follows = {piece.text[0][0]: piece.follows for piece in pieces if piece.text and not piece.table}
+    assert follows == {"轮空：第09组": True, "晋级下一轮（4组）：第01组": True, "需要改正的地方：": False,
+                       "本轮由电脑抽签。": False}
+
+
+def test_a_paragraph_with_a_line_break_prints_both_lines_as_one_piece(fonts):
+    """The draw's seed and how staff check it ({{ br }} between them) are never split across pages."""
+    flow = Flow(fonts, LARGE)
+    pieces = blocks_pieces(flow, ["< 本轮由电脑抽签，随机种子 223371669。\u2028复核：工作人员可用此随机种子复核本轮抽签。"])
+    assert [piece.text for piece in pieces] == [(("本轮由电脑抽签，随机种子 223371669。", "复核：工作人员可用此随机种子复核本轮抽签。"),)]
+
