@@ -181,3 +181,18 @@ def test_a_paragraph_with_a_line_break_prints_both_lines_as_one_piece(fonts):
     pieces = blocks_pieces(flow, ["< 本轮由电脑抽签，随机种子 223371669。\u2028复核：工作人员可用此随机种子复核本轮抽签。"])
     assert [piece.text for piece in pieces] == [(("本轮由电脑抽签，随机种子 223371669。", "复核：工作人员可用此随机种子复核本轮抽签。"),)]
 
+
+def test_a_table_under_its_caption_starts_a_page_with_it_rather_than_break(fonts):
+    """The 对阵表's 按组号找桌号 index: whatever stands above it, the caption and the whole index are on one page
+    (it fits one); a table too long for a page still breaks, its caption above its first rows."""
+    flow = Flow(fonts, LARGE)
+    index = ["< 按组号找桌号：", "|= 25 25 25 25 @18", "|# 组号 | 桌号 | 组号 | 桌号",
+             *(f"| {2 * k + 1:03d} | {k + 1} | {2 * k + 2:03d} | {k + 1}" for k in range(14))]
+    for lines in range(0, 40, 3):
+        pieces = blocks_pieces(flow, [*(f"< 第{k}行说明文字。" for k in range(lines)), *index])
+        pages = flow.pages(pieces, "对阵表", fit=False)
+        holding = [n for n, page in enumerate(pages) if any(piece.table for piece, _ in page)]
+        assert len(holding) == 1, lines
+        assert any(piece.text == (("按组号找桌号：",),) for piece, _ in pages[holding[0]])
+    long = blocks_pieces(flow, [*index[:3], *index[3:] * 4])
+    assert len(flow.pages(long, "对阵表", fit=False)) > 1

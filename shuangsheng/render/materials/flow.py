@@ -114,11 +114,15 @@ class Flow:
         a playoff slip)."""
         out: list[Piece] = []
         closing = False  # the blocks so far end with a table and the lines closing it
+        caption: list[Piece] = []  # the block before, when it is a lead-in ("按组号找桌号：")
         for block in blocks:
             made = self._made(block, inserts or {}, compact, title_size)
+            if block.kind is BlockKind.TABLE and caption:  # a table under its caption: on a fresh page with it
+                together([*caption, *made])  # when it would break there but fits whole on one
             closing = _closes_table(block, closing)
             if made and closing and block.kind is not BlockKind.TABLE:
                 made[0].follows = True  # the line closing a table stays with its last rows
+            caption = made if _lead_in(block) else []
             out += made
         return out
 
