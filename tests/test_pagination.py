@@ -5,8 +5,11 @@ or, where that cannot be, the last pages balanced so the last is not a page of a
 from __future__ import annotations
 
 import io
+import re
+from dataclasses import replace
 
 import pdfplumber
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -196,3 +199,47 @@ def test_a_table_under_its_caption_starts_a_page_with_it_rather_than_break(fonts
         assert any(piece.text == (("按组号找桌号：",),) for piece, _ in pages[holding[0]])
     long = blocks_pieces(flow, [*index[:3], *index[3:] * 4])
     assert len(flow.pages(long, "对阵表", fit=False)) > 1
+
+
+def page_lines(data: bytes) -> list[list[str]]:
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        return [(page.extract_text() or "").split("\n") for page in pdf.pages]
+
+
+def index_pages(data: bytes) -> list[int]:
+    """The pages (from 0) that print a row of the 按组号找桌号 index (a line of 组号 and 桌号 only)."""
+    return [number for number, lines in enumerate(page_lines(data))
+            if any(line.startswith("组号 桌号") or re.fullmatch(r"(\d+ (\d+|轮空) ?)+", line) for line in lines)]
+
+
+@pytest.mark.parametrize(("teams", "large", "pairs"), [(13, True, 4), (100, True, 5), (128, False, 6)])
+def test_a_draw_sheets_index_stands_whole_on_one_page_with_more_pairs_a_row_where_needed(fonts, teams, large, pairs):
+    """At 4 pairs a row the index of 100 teams in large print (or of 128 in regular print) is taller than a page:
+    it takes 5 (6) pairs a row, a size smaller, and stands whole on one page under its caption, every cell on one
+    line; a small field keeps 4. Past what any layout holds (128 teams in large print) it breaks as a table does."""
+    from shuangsheng.knockout.knockout import Pairing, Round
+    from shuangsheng.knockout.teams import Team
+    from shuangsheng.render.materials.draw_sheet import draw_sheet_pdf
+    from shuangsheng.storage.event import default_event
+
+    ids = [f"{k:0{len(str(teams)) if teams > 99 else 2}d}" for k in range(1, teams + 1)]
+    field = {i: Team(i, (f"赵{i}", f"钱{i}")) for i in ids}
+    byes = tuple(ids[: teams % 2])
+    playing = ids[len(byes):]
+    drawn = Round(1, tuple(ids), tuple(Pairing(k + 1, playing[2 * k], playing[2 * k + 1])
+                                      for k in range(len(playing) // 2)), byes, 7)
+    event = default_event()
+    event = replace(event, print=replace(event.print, large_print=large))
+    data = draw_sheet_pdf(event, drawn, field, fonts=fonts, invariant=True)
+    holding = index_pages(data)
+    assert len(holding) == 1, holding
+    lines = page_lines(data)[holding[0]]
+    assert "按组号找桌号：" in lines
+    assert next(line for line in lines if line.startswith("组号")).split() == ["组号", "桌号"] * pairs
+    rows = [line.split() for line in lines if re.fullmatch(r"(\d+ (\d+|轮空) ?)+", line)]
+    assert [cell for row in rows for cell in row[::2]] == ids  # every team in number order, each row on one line
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        page = pdf.pages[holding[0]]  # the index: from its caption down to the page number
+        caption = min(c["top"] for c in page.chars if c["text"] == "按")
+        footer = max(c["top"] for c in page.chars)
+        assert min(c["size"] for c in page.chars if c["text"].strip() and caption <= c["top"] < footer - 1) >= 12

@@ -54,7 +54,7 @@ def programme_pdf(event: Event, teams: Sequence[Team], *, first: FirstDraw | Non
         "参赛名单": lambda args: Part(title_of(args, "参赛名单"), entry_pieces(flow, teams)),
         "竞赛日程": lambda args: Part(title_of(args, "竞赛日程"), timetable_pieces(flow, event, teams, first)),
         "第一轮对阵": lambda args: None if first is None else Part(title_of(args, "第1轮对阵"), flow.markup(
-            draw_sheet_blocks(event, first.round, team_map, template_dir=template_dir, apart=first.apart,
+            draw_sheet_blocks(event, first.round, team_map, flow=flow, template_dir=template_dir, apart=first.apart,
                               field=first.field)), headed=False),
         "签到表": lambda args: Part(title_of(args, "签到表"), signin_pieces(flow, event, teams, template_dir),
                                  headed=False),
