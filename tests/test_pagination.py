@@ -5,8 +5,11 @@ or, where that cannot be, the last pages balanced so the last is not a page of a
 from __future__ import annotations
 
 import io
+import re
+from dataclasses import replace
 
 import pdfplumber
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -130,3 +133,113 @@ def test_fitting_places_every_piece_once_in_order_on_no_more_pages_than_as_set(p
         for piece, top in page:
             assert top <= (TOP_Y if number == 0 else TOP_Y - 30) + 1e-6
             assert top - piece.height >= BOTTOM_Y - 1e-6 or piece.height > ROOM - 30
+
+
+def body_rows(page) -> int:
+    return sum(1 for piece, _ in page if piece.table is not None and not piece.keep)
+
+
+def test_a_table_broken_across_pages_carries_at_least_two_body_rows_onto_each():
+    """Whatever its length, a table never opens a page with its last row alone under the repeated header: the
+    row before goes over with it (a table of one body row aside)."""
+    per_page = int((ROOM - 20) // 40)
+    for count in range(2, 3 * per_page + 3):
+        pages = paginate(numbered(count, 40))
+        assert order(pages) == [str(k) for k in range(count)]
+        assert all(body_rows(page) >= 2 for page in pages), (count, [body_rows(page) for page in pages])
+    one = paginate([Piece(ROOM - 30, nothing), *numbered(1, 40)])
+    assert [body_rows(page) for page in one] == [0, 1]
+
+
+def test_a_line_following_a_table_goes_over_with_its_last_two_rows():
+    """A piece that `follows` (the 晋级下一轮 line under a round's results) is never the first thing on a page:
+    when it does not fit below the table, it takes the table's last two rows with it."""
+    per_page = int((ROOM - 20) // 40)
+    for count in range(per_page - 3, per_page + 3):
+        closing = Piece(30, nothing, follows=True, text=(("晋级",),))
+        pages = paginate([*numbered(count, 40), closing])
+        page = next(page for page in pages if any(piece is closing for piece, _ in page))
+        assert page[0][0].text == (("表头",),) and body_rows(page) >= 2, count
+
+
+def blocks_pieces(flow: Flow, lines: list[str]) -> list[Piece]:
+    from shuangsheng.render.materials.wording import blocks
+
+    return flow.markup(blocks(lines))
+
+
+def test_a_template_line_right_under_a_table_stays_with_it_and_a_lead_in_does_not(fonts):
+    flow = Flow(fonts, LARGE)
+    table = ["|= 20 40 40", "|# 桌号 | 甲方 | 乙方", *(f"| {k} | 第0{k}组 | 第1{k}组" for k in range(1, 4))]
+    pieces = blocks_pieces(flow, [*table, "< 轮空：第09组", "< 晋级下一轮（4组）：第01组", "< 需要改正的地方：",
+                                  "|= 50 50", "| 甲 | 乙", "~", "< 本轮由电脑抽签。"])
+    follows = {piece.text[0][0]: piece.follows for piece in pieces if piece.text and not piece.table}
+    assert follows == {"轮空：第09组": True, "晋级下一轮（4组）：第01组": True, "需要改正的地方：": False,
+                       "本轮由电脑抽签。": False}
+
+
+def test_a_paragraph_with_a_line_break_prints_both_lines_as_one_piece(fonts):
+    """The draw's seed and how staff check it ({{ br }} between them) are never split across pages."""
+    flow = Flow(fonts, LARGE)
+    pieces = blocks_pieces(flow, ["< 本轮由电脑抽签，随机种子 223371669。\u2028复核：工作人员可用此随机种子复核本轮抽签。"])
+    assert [piece.text for piece in pieces] == [(("本轮由电脑抽签，随机种子 223371669。", "复核：工作人员可用此随机种子复核本轮抽签。"),)]
+
+
+def test_a_table_under_its_caption_starts_a_page_with_it_rather_than_break(fonts):
+    """The 对阵表's 按组号找桌号 index: whatever stands above it, the caption and the whole index are on one page
+    (it fits one); a table too long for a page still breaks, its caption above its first rows."""
+    flow = Flow(fonts, LARGE)
+    index = ["< 按组号找桌号：", "|= 25 25 25 25 @18", "|# 组号 | 桌号 | 组号 | 桌号",
+             *(f"| {2 * k + 1:03d} | {k + 1} | {2 * k + 2:03d} | {k + 1}" for k in range(14))]
+    for lines in range(0, 40, 3):
+        pieces = blocks_pieces(flow, [*(f"< 第{k}行说明文字。" for k in range(lines)), *index])
+        pages = flow.pages(pieces, "对阵表", fit=False)
+        holding = [n for n, page in enumerate(pages) if any(piece.table for piece, _ in page)]
+        assert len(holding) == 1, lines
+        assert any(piece.text == (("按组号找桌号：",),) for piece, _ in pages[holding[0]])
+    long = blocks_pieces(flow, [*index[:3], *index[3:] * 4])
+    assert len(flow.pages(long, "对阵表", fit=False)) > 1
+
+
+def page_lines(data: bytes) -> list[list[str]]:
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        return [(page.extract_text() or "").split("\n") for page in pdf.pages]
+
+
+def index_pages(data: bytes) -> list[int]:
+    """The pages (from 0) that print a row of the 按组号找桌号 index (a line of 组号 and 桌号 only)."""
+    return [number for number, lines in enumerate(page_lines(data))
+            if any(line.startswith("组号 桌号") or re.fullmatch(r"(\d+ (\d+|轮空) ?)+", line) for line in lines)]
+
+
+@pytest.mark.parametrize(("teams", "large", "pairs"), [(13, True, 4), (100, True, 5), (128, False, 6)])
+def test_a_draw_sheets_index_stands_whole_on_one_page_with_more_pairs_a_row_where_needed(fonts, teams, large, pairs):
+    """At 4 pairs a row the index of 100 teams in large print (or of 128 in regular print) is taller than a page:
+    it takes 5 (6) pairs a row, a size smaller, and stands whole on one page under its caption, every cell on one
+    line; a small field keeps 4. Past what any layout holds (128 teams in large print) it breaks as a table does."""
+    from shuangsheng.knockout.knockout import Pairing, Round
+    from shuangsheng.knockout.teams import Team
+    from shuangsheng.render.materials.draw_sheet import draw_sheet_pdf
+    from shuangsheng.storage.event import default_event
+
+    ids = [f"{k:0{len(str(teams)) if teams > 99 else 2}d}" for k in range(1, teams + 1)]
+    field = {i: Team(i, (f"赵{i}", f"钱{i}")) for i in ids}
+    byes = tuple(ids[: teams % 2])
+    playing = ids[len(byes):]
+    drawn = Round(1, tuple(ids), tuple(Pairing(k + 1, playing[2 * k], playing[2 * k + 1])
+                                      for k in range(len(playing) // 2)), byes, 7)
+    event = default_event()
+    event = replace(event, print=replace(event.print, large_print=large))
+    data = draw_sheet_pdf(event, drawn, field, digits=3 if teams > 99 else 2, fonts=fonts, invariant=True)
+    holding = index_pages(data)
+    assert len(holding) == 1, holding
+    lines = page_lines(data)[holding[0]]
+    assert "按组号找桌号：" in lines
+    assert next(line for line in lines if line.startswith("组号")).split() == ["组号", "桌号"] * pairs
+    rows = [line.split() for line in lines if re.fullmatch(r"(\d+ (\d+|轮空) ?)+", line)]
+    assert [cell for row in rows for cell in row[::2]] == ids  # every team in number order, each row on one line
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        page = pdf.pages[holding[0]]  # the index: from its caption down to the page number
+        caption = min(c["top"] for c in page.chars if c["text"] == "按")
+        footer = max(c["top"] for c in page.chars)
+        assert min(c["size"] for c in page.chars if c["text"].strip() and caption <= c["top"] < footer - 1) >= 12

@@ -56,7 +56,9 @@ def announcement_pdf(
             heading[0].section = column.title
             block = [*heading, *flow.table(rows, [0.09, 0.3, 0.3, 0.15, 0.16])]  # 级数 holds 过A：10
             if byes:
-                block += flow.note("轮空（直接晋级）：" + "、".join(team_name(t, digits) for t in in_order(t for t in byes if t)))
+                note = flow.note("轮空（直接晋级）：" + "、".join(team_name(t, digits) for t in in_order(t for t in byes if t)))
+                note[0].follows = True  # closes the table: never alone at the top of a page
+                block += note
             pieces += [*together(block), flow.space(flow.sizes.body * 0.6)]
         return pieces
 

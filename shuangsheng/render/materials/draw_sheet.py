@@ -11,7 +11,7 @@ from shuangsheng.knockout.checkin import Field
 from shuangsheng.knockout.knockout import Round, round_title
 from shuangsheng.knockout.teams import Team, shown_id
 from shuangsheng.render.materials.conventions import in_order, team_context
-from shuangsheng.render.materials.flow import flow_pdf, sizes
+from shuangsheng.render.materials.flow import ROOM, Flow, sizes
 from shuangsheng.render.materials.fonts import FontSet, choose_fonts
 from shuangsheng.render.materials.wording import Block, render
 from shuangsheng.storage.event import Event
@@ -36,16 +36,40 @@ def draw_sheet_pdf(
     or path: `draw` prints those in the terminal."""
     title = round_title(round_.number, len(round_.pool))
     fonts = fonts or choose_fonts(event.print.font)
-    return flow_pdf(draw_sheet_blocks(event, round_, teams, digits=digits, template_dir=template_dir, apart=apart,
-                                      field=field),
-                    fonts, sizes(event), title=f"{event.title} 第{round_.number}轮对阵表", running=f"{title}　对阵表",
-                    invariant=invariant)
+    flow = Flow(fonts, sizes(event))
+    return flow.pdf(flow.markup(draw_sheet_blocks(event, round_, teams, digits=digits, flow=flow,
+                                                  template_dir=template_dir, apart=apart, field=field)),
+                    title=f"{event.title} 第{round_.number}轮对阵表", running=f"{title}　对阵表", invariant=invariant)
 
 
-def draw_sheet_blocks(event: Event, round_: Round, teams: Mapping[str, Team], *, digits: int,
+def draw_sheet_blocks(event: Event, round_: Round, teams: Mapping[str, Team], *, digits: int, flow: Flow | None = None,
                       template_dir: Path | None = None, apart: str = "", field: Field | None = None) -> list[Block]:
     """The draw sheet's wording rendered (its PDF, and the 秩序册's first draw), each 组号 `digits` wide (the
-    event's width, `EventFolder.digits`)."""
+    event's width, `EventFolder.digits`). With the `flow` it is laid out in, the index 组号 → 桌号 takes more
+    pairs a row (`INDEX_PAIRS`, the template setting them a size smaller) where fewer would not put it whole on
+    one page and more do."""
+    tried = (_rendered(event, round_, teams, digits, template_dir, apart, field, pairs) for pairs in INDEX_PAIRS)
+    first = next(tried)
+    if flow is None or _index_fits(flow, first):
+        return first
+    return next((blocks for blocks in tried if _index_fits(flow, blocks)), first)
+
+
+def _index_fits(flow: Flow, blocks: list[Block]) -> bool:
+    """Whether the document's last group (the index under its caption) fits whole on a continuation page, every
+    cell of it on one line."""
+    pieces = flow.markup(blocks)
+    group = pieces[-1].group if pieces else None
+    if group is None:
+        return True
+    index = [piece for piece in pieces if piece.group == group]
+    height = sum(piece.height + piece.after for piece in index) - index[-1].after
+    one_line = all(len(cell) <= 1 for piece in index if piece.table is not None for cell in piece.text)
+    return one_line and height <= ROOM - flow.head_height()
+
+
+def _rendered(event: Event, round_: Round, teams: Mapping[str, Team], digits: int, template_dir: Path | None,
+              apart: str, field: Field | None, pairs: int) -> list[Block]:
     extra = {
         **team_context(teams, digits),
         "round_title": round_title(round_.number, len(round_.pool)),
@@ -53,6 +77,7 @@ def draw_sheet_blocks(event: Event, round_: Round, teams: Mapping[str, Team], *,
         "pairings": round_.pairings,
         "byes": round_.byes,
         "index": table_index(round_, digits),
+        "index_pairs": pairs,
         "lot_plan": round_.lot_plan.text,
         "seed": round_.seed,
         "lots": bool(round_.lots),
@@ -65,6 +90,7 @@ def draw_sheet_blocks(event: Event, round_: Round, teams: Mapping[str, Team], *,
 
 
 BYE = "轮空"
+INDEX_PAIRS = (4, 5, 6)  # 组号–桌号 pairs a row of the index, as few as put it whole on one page (draw_sheet.j2: 18, 16, 14 pt)
 
 
 def table_index(round_: Round, digits: int = 2) -> list[tuple[str, str]]:

@@ -112,18 +112,29 @@ class Flow:
         """The pieces of a rendered template; each `@name` insert is replaced by what `inserts[name](args)`
         makes. `compact`: titles (at `title_size`) and paragraphs set tighter than in a letter (a score card,
         a playoff slip)."""
-        inserts = inserts or {}
         out: list[Piece] = []
+        closing = False  # the blocks so far end with a table and the lines closing it
+        caption: list[Piece] = []  # the block before, when it is a lead-in ("按组号找桌号：")
         for block in blocks:
-            if block.kind is BlockKind.INSERT:
-                if block.name not in inserts:
-                    raise unknown_insert(block, list(inserts))
-                out += inserts[block.name](block.args)
-            elif compact and block.kind in (BlockKind.TITLE, BlockKind.PLAIN, BlockKind.BODY):
-                out += self._compact(block, title_size)
-            else:
-                out += self._block(block)
+            made = self._made(block, inserts or {}, compact, title_size)
+            if block.kind is BlockKind.TABLE and caption:  # a table under its caption: on a fresh page with it
+                together([*caption, *made])  # when it would break there but fits whole on one
+            closing = _closes_table(block, closing)
+            if made and closing and block.kind is not BlockKind.TABLE:
+                made[0].follows = True  # the line closing a table stays with its last rows
+            caption = made if _lead_in(block) else []
+            out += made
         return out
+
+    def _made(self, block: Block, inserts: Mapping[str, Insert], compact: bool, title_size: float) -> list[Piece]:
+        """One block's pieces (`markup`'s)."""
+        if block.kind is BlockKind.INSERT:
+            if block.name not in inserts:
+                raise unknown_insert(block, list(inserts))
+            return list(inserts[block.name](block.args))
+        if compact and block.kind in (BlockKind.TITLE, BlockKind.PLAIN, BlockKind.BODY):
+            return self._compact(block, title_size)
+        return self._block(block)
 
     def _block(self, block: Block) -> list[Piece]:
         s = self.sizes
@@ -132,7 +143,7 @@ class Flow:
             return [self.lines(lines, s.title, 1.45, align=Align.CENTRE, after=s.title * 0.6, keep=True)]
         if block.kind in (BlockKind.PLAIN, BlockKind.BODY):
             pieces = self.paragraph(block.text, block.kind)
-            if block.text.rstrip().endswith(LEAD_IN):  # a lead-in ("轮空：", "执行口径：") stays with what follows
+            if _lead_in(block):  # a lead-in ("轮空：", "执行口径：") stays with what follows
                 pieces[-1].keep = True
             return pieces
         if block.kind is BlockKind.GAP:
@@ -168,11 +179,14 @@ class Flow:
         return Piece(0.0, _nothing, new_page=True)
 
     def paragraph(self, text: str, kind: BlockKind = BlockKind.PLAIN, *, who: str | None = None) -> list[Piece]:
-        """PLAIN: left-aligned body text; BODY: first line indented, justified."""
+        """PLAIN: left-aligned body text; BODY: first line indented, justified. A `{{ br }}` in it starts a new line
+        of the same paragraph (two sentences kept together, as the draw's seed and how to check it)."""
         s = self.sizes
         body = kind is BlockKind.BODY
         indent = 2 * s.body if body else 0.0
-        lines = break_lines(self.fonts, text, s.body, [WIDTH - indent, WIDTH], who, squeeze=True) or [""]
+        lines = [line for k, hard in enumerate(text.split(LINE_BREAK))
+                 for line in break_lines(self.fonts, hard, s.body, [WIDTH - indent if k == 0 else WIDTH, WIDTH], who,
+                                         squeeze=True)] or [""]
         return self._lines(lines, s.body, 1.45, after=s.body * 0.12, indent=indent, justify=body)
 
     def grey_note(self, text: str, size: float) -> Piece:
@@ -426,6 +440,19 @@ def draw_placed(canvas: Canvas, placed: Sequence[tuple[Piece, float]]) -> None:
     for first, last in frames.values():
         canvas.rect(LEFT, last, WIDTH, first - last, stroke=1, fill=0)
     canvas.setFillColor(INK)
+
+
+def _lead_in(block: Block) -> bool:
+    """A paragraph introducing what follows (ending in a colon: "轮空：", "按组号找桌号：")."""
+    return block.kind in (BlockKind.PLAIN, BlockKind.BODY) and block.text.rstrip().endswith(LEAD_IN)
+
+
+def _closes_table(block: Block, closing: bool) -> bool:
+    """Whether `block` is a table or a line closing the one above it ("晋级下一轮（4组）：…" right under the
+    table, after `closing` blocks): a paragraph with no gap between, not itself a lead-in to what follows."""
+    if block.kind is BlockKind.TABLE:
+        return True
+    return closing and block.kind in (BlockKind.PLAIN, BlockKind.BODY) and not _lead_in(block)
 
 
 def _first_two(lay: Callable[[], tuple[float, Draw, Lines]]) -> tuple[float, Draw]:

@@ -1,6 +1,7 @@
 """Placing a document's pieces on pages (`flow.py` makes the pieces and draws the pages): breaks between pieces, a
-heading kept with what follows, a group on a fresh page when it fits whole, a table's header rows again on the
-pages it continues onto; and a spill avoided. When the last page would hold only a few lines (less than
+heading kept with what follows and a line closing a table with its last rows, a group on a fresh page when it fits
+whole, a table's header rows again on the pages it continues onto, with at least two of its body rows (never its
+last row alone); and a spill avoided. When the last page would hold only a few lines (less than
 `FIT_SHARE` of a page), the document is first refitted onto a page fewer where that is enough (`fitted`: the space
 between pieces closed up, the lines set tighter, at last the tables a size smaller, never below the document's
 table size); where that is not enough, or leaves a new last page as short, the run of pages after the last forced
@@ -28,7 +29,8 @@ Lines = tuple[tuple[str, ...], ...]  # the lines a piece prints, per paragraph o
 @dataclass
 class Piece:
     """Something of fixed height placed whole on one page, followed by `after` points of space. `gap`: dropped at
-    the top of a page. `keep`: no page break between this piece and the next. `group`: the pieces of one group
+    the top of a page. `keep`: no page break between this piece and the next. `follows`: no page break between this piece and the one before (a line
+    that closes the table above it, as "晋级下一轮：…"). `group`: the pieces of one group
     start a fresh page together when they would not fit below (and fit on one page). `new_page`: starts one
     (and is not drawn). `table`: the table this row belongs to (its frame is drawn around its rows on each page);
     `header`: that table's header rows, drawn again above this row when it starts a page. `text`: the lines
@@ -42,6 +44,7 @@ class Piece:
     after: float = 0.0
     gap: bool = False
     keep: bool = False
+    follows: bool = False
     group: int | None = None
     new_page: bool = False
     table: int | None = None
@@ -146,6 +149,18 @@ def _span(pieces: Sequence[Piece], start: int, more: Callable[[int], bool]) -> t
     return end, height
 
 
+def _held(pieces: Sequence[Piece], k: int) -> bool:
+    """No page break between piece k and the next: k is kept with it, the next follows k, or the next is the last
+    body row of k's table (a table broken across pages carries at least two body rows onto the new page)."""
+    if pieces[k].keep:
+        return True
+    if k + 1 >= len(pieces):
+        return False
+    after, table = pieces[k + 1], pieces[k].table
+    last = table is not None and after.table == table and (k + 2 == len(pieces) or pieces[k + 2].table != table)
+    return after.follows or last
+
+
 def _in_group(pieces: Sequence[Piece], group: int) -> Callable[[int], bool]:
     """`_span`'s test for a group: the piece after i belongs to `group`."""
     return lambda k: k + 1 < len(pieces) and pieces[k + 1].group == group
@@ -167,7 +182,7 @@ def paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TOP
             continue
         if piece.gap and not pages[-1]:
             continue
-        _, need = _span(pieces, i, lambda k: pieces[k].keep)  # kept with the pieces after it
+        _, need = _span(pieces, i, lambda k: _held(pieces, k))  # kept with the pieces after it
         if piece.group is not None and piece.group != group:  # a group starts: all of it, where it fits whole
             group = piece.group
             _, whole = _span(pieces, i, _in_group(pieces, group))

@@ -57,8 +57,8 @@ def programme_pdf(event: Event, teams: Sequence[Team], *, first: FirstDraw | Non
         "参赛名单": lambda args: Part(title_of(args, "参赛名单"), entry_pieces(flow, teams, width)),
         "竞赛日程": lambda args: Part(title_of(args, "竞赛日程"), timetable_pieces(flow, event, teams, first)),
         "第一轮对阵": lambda args: None if first is None else Part(title_of(args, "第1轮对阵"), flow.markup(
-            draw_sheet_blocks(event, first.round, team_map, digits=width, template_dir=template_dir, apart=first.apart,
-                              field=first.field)), headed=False),
+            draw_sheet_blocks(event, first.round, team_map, digits=width, flow=flow, template_dir=template_dir,
+                              apart=first.apart, field=first.field)), headed=False),
         "签到表": lambda args: Part(title_of(args, "签到表"), signin_pieces(flow, event, teams, template_dir, width),
                                  headed=False),
     }
