@@ -418,3 +418,41 @@ def test_ids_are_three_digits_wide_in_a_field_over_99(fonts):
     sheet = "".join(page_texts(draw_sheet.draw_sheet_pdf(default_event(), r, teams, fonts=fonts, invariant=True)))
     assert "第005组" in sheet and "第012组" in sheet and "第05组" not in sheet
     assert team_view(teams, "05").name == "第005组" and team_label(teams, "12") == "第012组（赵一、钱二）"
+
+
+# --- captions and their tables ----------------------------------------------------------------------------------
+
+CAPTION = re.compile(r"^(第\d+轮|轮空|按组号找桌号)")
+
+
+def caption_gaps(data: bytes) -> list[tuple[int, str, float]]:
+    """(page, caption, mm) for each caption line (a round's heading, the 轮空 line, the index's) and the nearest
+    table rule below it and above it on its page."""
+    import io
+
+    import pdfplumber
+
+    found = []
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            rules = [(o["top"], o["bottom"]) for o in (*page.rects, *page.lines) if o["width"] > 100]
+            for line in page.extract_text_lines():
+                if not CAPTION.match(line["text"]) or "（续）" in line["text"]:
+                    continue
+                below = [top - line["bottom"] for top, _ in rules if top >= line["bottom"] - 0.5]
+                above = [line["top"] - bottom for _, bottom in rules if bottom <= line["top"] + 0.5]
+                found += [(number, line["text"][:8], min(gaps) / mm) for gaps in (below, above) if gaps]
+    return found
+
+
+mm = 72 / 25.4
+
+
+def test_a_caption_stands_clear_of_its_table(field):
+    """The 5-team 成绩公告 set its round headings 0.4 mm above their tables and the 轮空 line 1.4 mm under its
+    table; the 13-team 对阵表 its 轮空 and index captions 0.3 mm above theirs: at least 2 mm, refitted or not."""
+    teams, papers = field
+    for name in ("成绩公告.pdf", "第1轮对阵表.pdf", "第1轮成绩.pdf"):
+        gaps = caption_gaps((papers / name).read_bytes())
+        assert gaps, name
+        assert all(gap >= 2.0 for _, _, gap in gaps), (teams, name, [g for g in gaps if g[2] < 2.0])

@@ -66,6 +66,8 @@ TIGHT_ROWS = 0.9  # and the leading of the lines in a table's cells (1.3 → 1.1
 FIT_SHARE = 0.4  # a last page holding less than this share of a page is avoided by fitting, where that can be
 JUSTIFY_MOST = 0.04  # em: the most a justified line opens between two characters (unseen; more is letter-spacing)
 GLYPH_MIDDLE = 0.38  # a Chinese glyph's middle, above its baseline, in em: lines are centred on it
+CAPTION_GAP = 2.2 * mm  # the least space between a table and a line of text above or below it (a caption, a heading,
+# the 轮空 line): with the lines' own leading the reader sees 2 mm or more, however tightly a document is refitted
 NOTE_GREY = colors.Color(0.42, 0.42, 0.42)  # a note for staff, set apart from what the reader signs
 
 Draw = Callable[[Canvas, float], None]  # draws a piece with its top edge at the given y
@@ -270,7 +272,7 @@ class Flow:
     def room_left(self, pieces: Sequence[Piece]) -> float:
         """The height left on the last page below `pieces` (what a form can fill with blank rows)."""
         probe = Piece(0.0, _nothing)  # where the next piece would go: a trailing gap may have opened a page
-        pages = _paginate([*pieces, probe], self.bottom, self.top, self.top - self.head_height(None))
+        pages = _paginate([*_spaced(pieces), probe], self.bottom, self.top, self.top - self.head_height(None))
         probe_top = next(top for piece, top in pages[-1] if piece is probe)
         return max(probe_top - self.bottom, 0.0)
 
@@ -284,12 +286,13 @@ class Flow:
         start a page) never refitted."""
         heads = [running or "", *(f"{running or ''}　{p.section}" for p in pieces if p.section)]
         later = self.top - max(self.head_height(head) for head in heads)
+        pieces = _spaced(pieces)
         pages = _paginate(pieces, self.bottom, self.top, later)
         if not fit or len(pages) < 2 or _used(pages[-1], later) > FIT_SHARE * (later - self.bottom):
             return pages
         tight = [_tightened(p) for p in pieces]  # set tighter: smaller leading, tables' rows less padded
         for fitted, squeeze in ((pieces, 0.5), (tight, 0.5), (tight, 0.25), (tight, 0.0)):
-            tighter = _paginate([_squeezed(p, squeeze) for p in fitted], self.bottom, self.top, later)
+            tighter = _paginate(_spaced([_squeezed(p, squeeze) for p in fitted]), self.bottom, self.top, later)
             if len(tighter) < len(pages):
                 return tighter
         return pages
@@ -511,6 +514,16 @@ def _tightened(piece: Piece) -> Piece:
         return replace(piece, header=header) if header else piece
     height, draw = piece.tighter()
     return replace(piece, height=height, draw=draw, header=header, tighter=None)
+
+
+def _spaced(pieces: Sequence[Piece]) -> list[Piece]:
+    """The pieces with at least `CAPTION_GAP` between a table and the text straight above or below it."""
+    out = list(pieces)
+    for i, (a, b) in enumerate(itertools.pairwise(pieces)):
+        edge = (a.table is None) != (b.table is None) and not (a.gap or b.gap or a.new_page or b.new_page)
+        if edge and a.height > 0 and b.height > 0 and a.after < CAPTION_GAP:
+            out[i] = replace(a, after=CAPTION_GAP)
+    return out
 
 
 def _paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TOP_Y,
