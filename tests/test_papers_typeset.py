@@ -17,11 +17,15 @@ from tests.pdfcheck import letter_spaced, line_texts, page_texts, pages
 
 # Papers laid out as text (the score cards and slips are forms of boxes, checked in test_paper.py).
 TEXT_PAPERS = ("通知.pdf", "比赛规则.pdf", "规则口径确认单.pdf", "报名表.pdf", "纪念品领取签收表.pdf", "成绩公告.pdf",
-               "第1轮对阵表.pdf", "第1轮成绩.pdf", "第2轮成绩.pdf")  # fmt: skip
+               "第1轮对阵表.pdf", "第1轮成绩.pdf", "第2轮成绩.pdf", "签到表.pdf", "抽签签条.pdf", "秩序册.pdf")  # fmt: skip
 # A line ending so and the next beginning so: a break the reader misreads ("罚分 / 后台下方" reads 后台).
 FORBIDDEN_JOINS = (
     (r"电$", r"^话"), (r"罚分$", r"^后"), (r"罚分后$", r"^台"), (r"第十$", r"^[一二三四五六七八九]条"), (r"打$", r"^过"),
     (r"第\d+组$", r"^（"), (r"\d$", r"^[–−]"), (r"[–−]$", r"^[\d−]"), (r"十$", r"^[一二三四五六七八九]"),
+    # the typesetter's second look (issue 34): 到/场时间, 抽/签方式, 才/能通过, 加/一级, 升/一级, 降至2、/J，,
+    # 第1、2……/桌）, 签号1与/2
+    (r"到$", r"^场"), (r"抽$", r"^签"), (r"才$", r"^能"), (r"[加升降]$", r"^[一二三四五六七八九十\d]+级"),
+    (r"[\dJQKA][、与]$", r"^[\dJQKA]"), (r"…$", r"^[桌组轮]"), (r"必打$", r"^级"),
 )  # fmt: skip
 
 
@@ -71,6 +75,13 @@ def test_no_paper_breaks_inside_a_unit(papers):
         assert not bad_joins(line_texts((papers / name).read_bytes())), name
 
 
+def test_no_cell_of_the_signoff_sheet_leaves_a_character_alone(papers):
+    """"罚升5级遇必打级（第十三、十四条）" left 级 alone on a line of its label column: no line of one character
+    (a number aside) in any cell of the sign-off sheet."""
+    lines = [line for page in line_texts((papers / "规则口径确认单.pdf").read_bytes()) for line in page]
+    assert not [line for line in lines if len(line) == 1 and not line.isdigit()]
+
+
 def test_the_named_texts_come_out_whole(papers):
     """The texts the print review found broken, read back whole from their lines."""
     def lines(name: str) -> list[str]:
@@ -85,12 +96,16 @@ def test_the_named_texts_come_out_whole(papers):
     ranges = "".join(lines("比赛规则.pdf"))
     assert "至−" not in ranges and re.search(r"−\d+–−\d+", ranges)  # one range notation: the en dash
     assert "—" in "".join(lines("通知.pdf"))  # between the dates of the registration period
+    assert any("到场时间" in line for line in lines("签到表.pdf"))  # the header of a column of its own
 
 
 def test_a_break_check_would_catch_what_the_review_found():
     """The checks themselves: the faults as the review saw them are caught."""
     assert bad_joins([["请打电", "话报名"], ["罚分", "后台下方"], ["比照第十", "四条罚分"], ["第08组", "（余桂兰）"],
                       ["0–", "75分"], ["100", "–115分"]]) and len(bad_joins([["罚分", "后台下方"]])) == 1
+    second = [["罚升5级遇必打", "级"], ["每满20分加", "一级"], ["先升", "一级"], ["保庄才", "能通过"], ["降至2、", "J，"],
+              ["到", "场时间"], ["抽", "签方式"], ["（依次为第1、2……", "桌）"], ["签号1与", "2"]]
+    assert all(bad_joins([pair]) for pair in second), [pair for pair in second if not bad_joins([pair])]
 
 
 # --- every document at 5, 13 and 128 teams ----------------------------------------------------------------------
@@ -329,6 +344,22 @@ def test_the_slip_title_is_its_largest_text_and_the_ring_encloses_the_level(pape
                 assert inside, slip.name
                 glyphs = (min(c["x0"] for c in inside), max(c["x1"] for c in inside))  # "10": both digits
                 assert ring["x0"] < glyphs[0] and glyphs[1] < ring["x1"], (slip.name, ring, glyphs)
+                assert ring_clearance(page, ring) >= 1.0, (slip.name, ring_clearance(page, ring))
+
+
+def ring_clearance(page, ring: dict) -> float:
+    """mm between the ring and the nearest rule of its cell (left, right, above, below), line widths taken off:
+    the ring around 10 touched both cell rules (issue 34)."""
+    sides = [e["x0"] for e in page.edges if e["orientation"] == "v" and e["top"] <= ring["top"]
+             and e["bottom"] >= ring["bottom"]]
+    left = max(x for x in sides if x <= ring["x0"])
+    right = min(x for x in sides if x >= ring["x1"])
+    middle = (ring["x0"] + ring["x1"]) / 2
+    rows = [e["top"] for e in page.edges if e["orientation"] == "h" and e["x0"] <= middle <= e["x1"]]
+    above = max(y for y in rows if y <= ring["top"])
+    below = min(y for y in rows if y >= ring["bottom"])
+    gaps = (ring["x0"] - left, right - ring["x1"], ring["top"] - above, below - ring["bottom"])
+    return (min(gaps) - 1.0) / mm  # half the ring's line and half the rule's
 
 
 # --- consistency ------------------------------------------------------------------------------------------------
