@@ -229,24 +229,27 @@ class Flow:
               padding: tuple[float, float] = (5, 6), header_rule: bool = True, after: float = 0.0) -> list[Piece]:
         """A ruled table at the frame's width (`widths` are fractions of it): each row a piece; the header rows
         shaded (a heavier rule below them with `header_rule`), glued to the first row and drawn again at the top
-        of every later page. Text is vertically centred; a Cell's `align` is centre, left, or auto (centred when
-        it takes one line). `row_height`: the least height of every body row; `pen_height`: of blank body rows."""
+        of every later page. Text is vertically centred; a Cell's `align` is centre, left, or auto (a body cell
+        centred while no body cell of its column takes several lines, else from the left as they are; a header
+        cell centred when it takes one line). `row_height`: the least height of every body row; `pen_height`: of blank body rows."""
         size = max(size or self.sizes.table, self.sizes.table)
         leading = size * 1.3
         total = sum(widths)
         edges = [LEFT + WIDTH * sum(widths[:i]) / total for i in range(len(widths) + 1)]
         table = next(_ids)
         pieces: list[Piece] = []
-        for r, row in enumerate(rows):
+        grid = [[value if isinstance(value, Cell) else Cell(value) for value in row] for row in rows]
+        broken = [[self._cell_lines(cell, size, right - left - 2 * CELL_PADDING)
+                   for cell, (left, right) in zip(cells, itertools.pairwise(edges), strict=False)]  # short: blank after
+                  for cells in grid]
+        # AUTO body cells of a column are all centred, or all from the left once any of them takes several lines
+        several = {c for row in broken[header_rows:] for c, lines in enumerate(row) if len(lines) > 1}
+        for r, (cells, row_lines) in enumerate(zip(grid, broken, strict=True)):
             header = r < header_rows
-            cells = [value if isinstance(value, Cell) else Cell(value) for value in row]
             laid = []
-            for cell, (left, right) in zip(cells, itertools.pairwise(edges), strict=False):  # a short row: blank after
-                inner = right - left - 2 * CELL_PADDING
-                hard = cell.text.replace(LINE_BREAK, "\n").split("\n")
-                lines = [ln for part in hard
-                         for ln in break_lines(self.fonts, part, size, [inner], cell.who, squeeze=True)]
-                centred = cell.align is Align.CENTRE or (cell.align is Align.AUTO and len(lines) <= 1)
+            for c, (cell, lines) in enumerate(zip(cells, row_lines, strict=False)):
+                auto = len(lines) <= 1 if header else c not in several
+                centred = cell.align is Align.CENTRE or (cell.align is Align.AUTO and auto)
                 laid.append((lines or [""], centred))
             least = 0.0 if header else max(row_height or 0.0, 0.0 if any(c.text for c in cells) else pen_height or 0.0)
             rule = header_rule and r == header_rows - 1
@@ -266,6 +269,11 @@ class Flow:
         if pieces:
             pieces[-1].after = after
         return pieces
+
+    def _cell_lines(self, cell: Cell, size: float, inner: float) -> list[str]:
+        """A cell's lines at `inner` width (its hard breaks kept)."""
+        hard = cell.text.replace(LINE_BREAK, "\n").split("\n")
+        return [ln for part in hard for ln in break_lines(self.fonts, part, size, [inner], cell.who, squeeze=True)]
 
     # --- the page ---
 
@@ -517,13 +525,13 @@ def _tightened(piece: Piece) -> Piece:
 
 
 def _spaced(pieces: Sequence[Piece]) -> list[Piece]:
-    """The pieces with at least `CAPTION_GAP` between a table and the text straight above or below it."""
-    out = list(pieces)
-    for i, (a, b) in enumerate(itertools.pairwise(pieces)):
+    """The pieces, with at least `CAPTION_GAP` after a table and after the text straight above a table (set on
+    the pieces themselves: they are placed as they are)."""
+    for a, b in itertools.pairwise(pieces):
         edge = (a.table is None) != (b.table is None) and not (a.gap or b.gap or a.new_page or b.new_page)
         if edge and a.height > 0 and b.height > 0 and a.after < CAPTION_GAP:
-            out[i] = replace(a, after=CAPTION_GAP)
-    return out
+            a.after = CAPTION_GAP
+    return list(pieces)
 
 
 def _paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TOP_Y,
