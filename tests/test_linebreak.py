@@ -135,6 +135,12 @@ def test_a_line_takes_in_a_word_by_pressing_its_marks():
     text = "甲、乙、丙、丁、戊己庚电话号码簿"
     assert columns(text, 24)[0] == "甲、乙、丙、丁、戊己庚"  # as set, 电话 does not fit: the line ends 2 columns short
     assert break_lines(text, width, [24], squeeze=True) == ["甲、乙、丙、丁、戊己庚电话", "号码簿"]
+    short = "甲、乙、丙、丁、戊己庚辛壬才能通过。"  # a line that ends short as set takes a character in too
+    assert columns(short, 25)[0] == "甲、乙、丙、丁、戊己庚辛"
+    assert break_lines(short, width, [25], squeeze=True)[0] == "甲、乙、丙、丁、戊己庚辛壬"
+    last = "甲、乙、丙、丁、戊己庚电话。"  # the paragraph's close hangs its blank half into the frame's padding
+    assert len(break_lines(last, width, [23], squeeze=True)) == 2
+    assert break_lines(last, width, [23], squeeze=True, hang=1) == [last]
     orphan = "甲、乙、丙、丁、戊己庚辛壬。"
     assert len(columns(orphan, 24)) == 2
     assert break_lines(orphan, width, [24], squeeze=True) == [orphan]

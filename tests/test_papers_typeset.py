@@ -69,6 +69,33 @@ def test_no_paper_line_is_letter_spaced(papers):
         assert not letter_spaced((papers / name).read_bytes()), name
 
 
+def short_lines(data: bytes, em: float = 1.0) -> list[str]:
+    """The lines inside a paragraph (the next line, at the same size just below, is not indented: not a new
+    paragraph) that end more than `em` short of the page's measure, other than at a full stop, colon or
+    closing bracket."""
+    from tests.pdfcheck import text_lines
+
+    found = []
+    for number, runs in enumerate(text_lines(data), start=1):
+        right = max(run[-1]["x1"] for run in runs)
+        for run, after in zip(runs, runs[1:], strict=False):
+            size, text = run[0]["size"], "".join(c["text"] for c in run)
+            follows = after[0]["size"] == size and abs(after[0]["top"] - run[0]["top"]) <= 2 * size
+            if len(run) < 15 or not follows or after[0]["x0"] > run[0]["x0"] + size / 2 or text.endswith(("。", "：", "）")):
+                continue
+            if right - run[-1]["x1"] > em * size:
+                found.append(f"p{number}: {text}")
+    return found
+
+
+def test_the_rules_lines_reach_the_measure(papers):
+    """比赛规则's lines inside a paragraph ended 1.0–1.6 em short ("四、抢庄…即为 / 庄家。", p2, p3: nine in all at 13
+    teams) where a word or a unit would not fit: its marks pressed (标点挤压, the paragraph's close hanging into
+    the frame's padding) take it in. At most one is left, where even pressing cannot (相应的 / 级数。)."""
+    short = short_lines((papers / "比赛规则.pdf").read_bytes())
+    assert len(short) <= 1 and not any("四、抢庄" in line or "补充说明" in line for line in short), short
+
+
 def test_no_paper_breaks_inside_a_unit(papers):
     """电/话, 罚分/后台下方, 第十/四条, 打/过A, 第08组/（…）, 60–/75分, 100/–115分: none on any paper."""
     for name in TEXT_PAPERS:

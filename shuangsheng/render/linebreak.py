@@ -156,11 +156,13 @@ def _fits(advance: Sequence[float], start: int, limit: float) -> int:
 
 
 def _pressed(sizes: Sequence[float], gives: Sequence[float], start: int, end: int, limit: float, no: set[int],
-             n: int) -> int | None:
+             n: int, hang: float = 0.0) -> int | None:
     """Where a line from `start` may end past `end` (the most that fits as set) when its marks are pressed by
-    their `gives`: the first break allowed within a few characters that fits so, else None."""
-    for cut in range(end + 1, min(end + PRESS_REACH, n) + 1):  # the line's last character is not pressed: it ends it
-        if sum(sizes[start:cut]) - sum(gives[start:cut - 1]) > limit:
+    their `gives`: the first break allowed within a few characters that fits so, else None. The line's last
+    character is not pressed (it ends the line); a closing mark there may hang its blank half past the line by
+    at most `hang`."""
+    for cut in range(end + 1, min(end + PRESS_REACH, n) + 1):
+        if sum(sizes[start:cut]) - sum(gives[start:cut - 1]) > limit + min(hang, gives[cut - 1]):
             return None
         if cut == n or cut not in no:
             return cut
@@ -168,7 +170,7 @@ def _pressed(sizes: Sequence[float], gives: Sequence[float], start: int, end: in
 
 
 def _cuts(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float],
-          gives: Sequence[float] | None = None) -> list[list[int]]:
+          gives: Sequence[float] | None = None, hang: float = 0.0) -> list[list[int]]:
     """[start, end] of each line; the spaces between one line's end and the next one's start are dropped.
     `gives`: what each character may be pressed by (its half of space, for a full-width mark)."""
     no: set[int] | None = None  # where no line may begin, found once a line must be cut (most texts fit in one)
@@ -181,7 +183,7 @@ def _cuts(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float],
             lines.append([start, len(chars)])
             break
         no = forbidden(chars) if no is None else no
-        pressed = _pressed(sizes, gives, start, end, limit, no, len(chars)) if gives and end in no else None
+        pressed = _pressed(sizes, gives, start, end, limit, no, len(chars), hang) if gives else None
         if pressed is not None:  # a closing mark kept on its line by pressing the line's marks (标点挤压)
             lines.append([start, pressed])
             start = pressed
@@ -212,7 +214,7 @@ def _alone(chars: Sequence[str], strict: bool) -> bool:
 
 
 def _no_orphan(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float], lines: list[list[int]],
-               gives: Sequence[float] | None = None) -> None:
+               gives: Sequence[float] | None = None, hang: float = 0.0) -> None:
     """A last line of one character (marks aside) or two (marks counted): taken onto the line before when pressing
     that line's marks (`gives`) makes room; else its start moved back, to a break that splits no unit and leaves
     the line before at least four characters, while the last line still fits; failing that, to where the last
@@ -220,7 +222,8 @@ def _no_orphan(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[fl
     if len(lines) < 2 or not _alone(chars[lines[-1][0]:], strict=True):
         return
     (before, _), (start, _) = lines[-2], lines[-1]
-    if gives and sum(sizes[before:]) - sum(gives[before:len(chars) - 1]) <= widths[min(len(lines) - 2, len(widths) - 1)]:
+    room = widths[min(len(lines) - 2, len(widths) - 1)] + (min(hang, gives[-1]) if gives else 0.0)
+    if gives and sum(sizes[before:]) - sum(gives[before:len(chars) - 1]) <= room:
         lines[-2][1] = len(chars)
         del lines[-1]
         return
@@ -236,18 +239,19 @@ def _no_orphan(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[fl
 
 
 def break_lines(text: str, advance: Callable[[str], float], widths: Sequence[float], *,
-                orphans: bool = True, squeeze: bool = False) -> list[str]:
+                orphans: bool = True, squeeze: bool = False, hang: float = 0.0) -> list[str]:
     """`text` as lines: `advance(ch)` is a character's width, `widths` the lines' widths (first line, then the
     rest). A space where a line breaks is dropped at the start of the next line; nothing else is lost.
     `orphans`: a last line of one character (and its marks) takes a few from the line before. `squeeze`: a
     line may be wider than its width by what pressing its full-width marks to half gives (`pressing` says by
-    how much to press each, to draw it)."""
+    how much to press each, to draw it); with `squeeze`, a closing mark ending a line may also hang its blank
+    half past the line by at most `hang` (into a frame's padding)."""
     chars = [ch for ch in text if ch != "\r"]
     sizes = [advance(ch) for ch in chars]
     gives = [size / 2 if ch in SQUEEZABLE else 0.0 for ch, size in zip(chars, sizes, strict=True)] if squeeze else None
-    lines = _cuts(chars, sizes, widths, gives)
+    lines = _cuts(chars, sizes, widths, gives, hang)
     if orphans:
-        _no_orphan(chars, sizes, widths, lines, gives)
+        _no_orphan(chars, sizes, widths, lines, gives, hang)
     return ["".join(chars[a:b]) for a, b in lines]
 
 

@@ -202,7 +202,8 @@ class Flow:
         s = self.sizes
         body = kind is BlockKind.BODY
         indent = 2 * s.body if body else 0.0
-        lines = break_lines(self.fonts, text, s.body, [WIDTH - indent, WIDTH], who, squeeze=True) or [""]
+        lines = break_lines(self.fonts, text, s.body, [WIDTH - indent, WIDTH], who, squeeze=True,
+                            hang=FRAME_PADDING) or [""]
         return self._lines(lines, s.body, 1.45, after=s.body * 0.12, indent=indent, justify=body)
 
     def grey_note(self, text: str, size: float) -> Piece:
