@@ -221,7 +221,7 @@ def test_the_results_pdf_and_picture_show_the_record(tmp_path):
 
 
 def test_the_results_on_the_wall_name_a_wrong_cell_in_words_and_keep_the_result_column_whole(tmp_path):
-    """第N轮成绩 of a part-scored round printed "round-1.xlsx 对阵!H10" (SPEC §8: sheets for the wall carry no
+    """第N轮成绩 of a part-scored round printed "round-1.xlsx 对阵!H10" (sheets for the wall carry no
     file paths) and set "未逐局核对（记分卡遗失）" and "记录有误（1处），见下表" on three lines each in a narrow
     结果 column, some centred and some from the left: the cell in words, two lines each, one alignment."""
     from shuangsheng.render.materials.results import round_results_pdf

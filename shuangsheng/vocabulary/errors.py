@@ -45,7 +45,7 @@ class Place:
 
     @property
     def in_words(self) -> str:
-        """The sheet part in words, no file name (for papers on the wall, SPEC §8): '对阵表 H10 格', '第3桌记分表
+        """The sheet part in words, no file name (for papers on the wall, which carry no file names): '对阵表 H10 格', '第3桌记分表
         D9 格', '第3桌记分表', '第3行第2列', or ''. The terminal and the console keep `where`."""
         sheet = "" if not self.sheet else f"{self.sheet}表" if self.sheet == "对阵" else f"{self.sheet}记分表"
         if sheet and self.cell:
