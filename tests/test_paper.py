@@ -56,9 +56,12 @@ def test_score_cards_one_sheet_per_table_and_a_blank_card_printed_double_sided(c
     fronts, backs = texts[0::2], texts[1::2]
     assert "第1轮（半决赛）第1桌计分卡" in fronts[0] and "第1轮（半决赛）第2桌计分卡" in fronts[1]
     assert "第＿＿轮第＿＿桌计分卡（备用／续页）" in fronts[2]  # a match of more than 16 hands goes on
-    for front, back in zip(fronts, backs, strict=True):
-        assert "离退休教职工双升级（双扣）比赛" in front
-        assert "开始" in front and "结束" in front and "每场限时1小时" in front
+    for i, (front, back) in enumerate(zip(fronts, backs, strict=True)):
+        # the event's line on the front; these tables' long names take two lines, and with the signatures' pen row
+        # their fronts are set `Fit.LEAN`: that line goes under the back's title (the blank card keeps it in front)
+        head = front if i == len(fronts) - 1 else front + back
+        assert "离退休教职工双升级（双扣）比赛" in head and "每场限时1小时" in head
+        assert "开始" in front and "结束" in front
         assert "甲方签名" in front and "乙方签名" in front and "裁判签名" in front
         assert re.search(r"计分卡(（备用／续页）)?背面", back) and "台下得分0分也写0" in back and "升6级" in back
         assert "台下得分0分也写0" not in front and "升6级" not in front  # the key and the table moved over
@@ -231,6 +234,23 @@ def test_card_result_boxes_are_12mm_and_the_same_on_every_card(cards):
         assert not numbers  # 备用／续页: the referee numbers the rows
 
 
+def test_the_signatures_are_a_pen_row_of_their_own(cards):
+    """The signature line sat 1.6 mm under the result row's rule with 6.6 mm to write in (issue 34): now a ruled
+    row at least 9 mm high, each of 甲方签名, 乙方签名, 裁判签名 followed by a box as wide as a name."""
+    with pdfplumber.open(io.BytesIO(cards)) as pdf:
+        p = pdf.pages[0]
+        words = p.extract_words()
+        edges = sorted({round(e["top"], 1) for e in p.edges if e["orientation"] == "h" and e["width"] > 300})
+        for label in ("甲方签名", "乙方签名", "裁判签名"):
+            word = next(w for w in words if w["text"] == label)
+            above = max(y for y in edges if y < word["top"])
+            below = min(y for y in edges if y > word["bottom"])
+            assert below - above >= 9 * mm - 0.1, label
+            rules = sorted({round(e["x0"], 1) for e in p.edges if e["orientation"] == "v"
+                            and e["top"] < word["bottom"] and e["bottom"] > word["top"] and e["x0"] > word["x1"]})
+            assert rules[1] - rules[0] >= 30 * mm, label  # the box to sign in, after the label's own cell
+
+
 def test_card_has_a_heavier_rule_every_four_rows(cards):
     with pdfplumber.open(io.BytesIO(cards)) as pdf:
         p = pdf.pages[0]
@@ -372,7 +392,7 @@ def test_round_results_name_every_status_and_every_error_by_cell(scored):
     assert "3：3需加赛：同为3级，乙方先坐庄" in text
     assert f"乙方弃权，第{t3.winner}组晋级" in text
     assert "记录有误（1处），见下表" in text
-    assert "round-1.xlsx第4桌!D7台下得分应为0–200之间5的倍数，实际为“33”" in text
+    assert "第4桌记分表D7格台下得分应为0–200之间5的倍数，实际为“33”" in text  # the cell in words: no file
     assert "下一步：记分员改正上面列出的错误后重新计分" in text
     assert "shuangsheng" not in text and str(folder) not in text  # commands and paths go to the terminal
 

@@ -17,11 +17,15 @@ from tests.pdfcheck import letter_spaced, line_texts, page_fills, page_texts, pa
 
 # Papers laid out as text (the score cards and slips are forms of boxes, checked in test_paper.py).
 TEXT_PAPERS = ("通知.pdf", "比赛规则.pdf", "规则口径确认单.pdf", "报名表.pdf", "纪念品领取签收表.pdf", "成绩公告.pdf",
-               "第1轮对阵表.pdf", "第1轮成绩.pdf", "第2轮成绩.pdf")  # fmt: skip
+               "第1轮对阵表.pdf", "第1轮成绩.pdf", "第2轮成绩.pdf", "签到表.pdf", "抽签签条.pdf", "秩序册.pdf")  # fmt: skip
 # A line ending so and the next beginning so: a break the reader misreads ("罚分 / 后台下方" reads 后台).
 FORBIDDEN_JOINS = (
     (r"电$", r"^话"), (r"罚分$", r"^后"), (r"罚分后$", r"^台"), (r"第十$", r"^[一二三四五六七八九]条"), (r"打$", r"^过"),
     (r"第\d+组$", r"^（"), (r"\d$", r"^[–−]"), (r"[–−]$", r"^[\d−]"), (r"十$", r"^[一二三四五六七八九]"),
+    # the typesetter's second look (issue 34): 到/场时间, 抽/签方式, 才/能通过, 加/一级, 升/一级, 降至2、/J，,
+    # 第1、2……/桌）, 签号1与/2
+    (r"到$", r"^场"), (r"抽$", r"^签"), (r"才$", r"^能"), (r"[加升降]$", r"^[一二三四五六七八九十\d]+级"),
+    (r"[\dJQKA][、与]$", r"^[\dJQKA]"), (r"…$", r"^[桌组轮]"), (r"必打$", r"^级"),
 )  # fmt: skip
 
 
@@ -65,10 +69,44 @@ def test_no_paper_line_is_letter_spaced(papers):
         assert not letter_spaced((papers / name).read_bytes()), name
 
 
+def short_lines(data: bytes, em: float = 1.0) -> list[str]:
+    """The lines inside a paragraph (the next line, at the same size just below, is not indented: not a new
+    paragraph) that end more than `em` short of the page's measure, other than at a full stop, colon or
+    closing bracket."""
+    from tests.pdfcheck import text_lines
+
+    found = []
+    for number, runs in enumerate(text_lines(data), start=1):
+        right = max(run[-1]["x1"] for run in runs)
+        for run, after in zip(runs, runs[1:], strict=False):
+            size, text = run[0]["size"], "".join(c["text"] for c in run)
+            follows = after[0]["size"] == size and abs(after[0]["top"] - run[0]["top"]) <= 2 * size
+            if len(run) < 15 or not follows or after[0]["x0"] > run[0]["x0"] + size / 2 or text.endswith(("。", "：", "）")):
+                continue
+            if right - run[-1]["x1"] > em * size:
+                found.append(f"p{number}: {text}")
+    return found
+
+
+def test_the_rules_lines_reach_the_measure(papers):
+    """比赛规则's lines inside a paragraph ended 1.0–1.6 em short ("四、抢庄…即为 / 庄家。", p2, p3: nine in all at 13
+    teams) where a word or a unit would not fit: its marks pressed (标点挤压, the paragraph's close hanging into
+    the frame's padding) take it in. At most one is left, where even pressing cannot (相应的 / 级数。)."""
+    short = short_lines((papers / "比赛规则.pdf").read_bytes())
+    assert len(short) <= 1 and not any("四、抢庄" in line or "补充说明" in line for line in short), short
+
+
 def test_no_paper_breaks_inside_a_unit(papers):
     """电/话, 罚分/后台下方, 第十/四条, 打/过A, 第08组/（…）, 60–/75分, 100/–115分: none on any paper."""
     for name in TEXT_PAPERS:
         assert not bad_joins(line_texts((papers / name).read_bytes())), name
+
+
+def test_no_cell_of_the_signoff_sheet_leaves_a_character_alone(papers):
+    """"罚升5级遇必打级（第十三、十四条）" left 级 alone on a line of its label column: no line of one character
+    (a number aside) in any cell of the sign-off sheet."""
+    lines = [line for page in line_texts((papers / "规则口径确认单.pdf").read_bytes()) for line in page]
+    assert not [line for line in lines if len(line) == 1 and not line.isdigit()]
 
 
 def test_the_named_texts_come_out_whole(papers):
@@ -85,12 +123,16 @@ def test_the_named_texts_come_out_whole(papers):
     ranges = "".join(lines("比赛规则.pdf"))
     assert "至−" not in ranges and re.search(r"−\d+–−\d+", ranges)  # one range notation: the en dash
     assert "—" in "".join(lines("通知.pdf"))  # between the dates of the registration period
+    assert any("到场时间" in line for line in lines("签到表.pdf"))  # the header of a column of its own
 
 
 def test_a_break_check_would_catch_what_the_review_found():
     """The checks themselves: the faults as the review saw them are caught."""
     assert bad_joins([["请打电", "话报名"], ["罚分", "后台下方"], ["比照第十", "四条罚分"], ["第08组", "（余桂兰）"],
                       ["0–", "75分"], ["100", "–115分"]]) and len(bad_joins([["罚分", "后台下方"]])) == 1
+    second = [["罚升5级遇必打", "级"], ["每满20分加", "一级"], ["先升", "一级"], ["保庄才", "能通过"], ["降至2、", "J，"],
+              ["到", "场时间"], ["抽", "签方式"], ["（依次为第1、2……", "桌）"], ["签号1与", "2"]]
+    assert all(bad_joins([pair]) for pair in second), [pair for pair in second if not bad_joins([pair])]
 
 
 # --- every document at 5, 13 and 128 teams ----------------------------------------------------------------------
@@ -347,6 +389,22 @@ def test_the_slip_title_is_its_largest_text_and_the_ring_encloses_the_level(pape
                 assert inside, slip.name
                 glyphs = (min(c["x0"] for c in inside), max(c["x1"] for c in inside))  # "10": both digits
                 assert ring["x0"] < glyphs[0] and glyphs[1] < ring["x1"], (slip.name, ring, glyphs)
+                assert ring_clearance(page, ring) >= 1.0, (slip.name, ring_clearance(page, ring))
+
+
+def ring_clearance(page, ring: dict) -> float:
+    """mm between the ring and the nearest rule of its cell (left, right, above, below), line widths taken off:
+    the ring around 10 touched both cell rules (issue 34)."""
+    sides = [e["x0"] for e in page.edges if e["orientation"] == "v" and e["top"] <= ring["top"]
+             and e["bottom"] >= ring["bottom"]]
+    left = max(x for x in sides if x <= ring["x0"])
+    right = min(x for x in sides if x >= ring["x1"])
+    middle = (ring["x0"] + ring["x1"]) / 2
+    rows = [e["top"] for e in page.edges if e["orientation"] == "h" and e["x0"] <= middle <= e["x1"]]
+    above = max(y for y in rows if y <= ring["top"])
+    below = min(y for y in rows if y >= ring["bottom"])
+    gaps = (ring["x0"] - left, right - ring["x1"], ring["top"] - above, below - ring["bottom"])
+    return (min(gaps) - 1.0) / mm  # half the ring's line and half the rule's
 
 
 # --- consistency ------------------------------------------------------------------------------------------------
@@ -436,3 +494,41 @@ def test_ids_are_three_digits_wide_in_a_field_over_99(fonts):
     sheet = "".join(page_texts(draw_sheet.draw_sheet_pdf(default_event(), r, teams, digits=3, fonts=fonts, invariant=True)))
     assert "第005组" in sheet and "第012组" in sheet and "第05组" not in sheet
     assert team_view(teams, "05", 3).name == "第005组" and team_label(teams, "12", 3) == "第012组（赵一、钱二）"
+
+
+# --- captions and their tables ----------------------------------------------------------------------------------
+
+CAPTION = re.compile(r"^(第\d+轮|轮空|按组号找桌号)")
+
+
+def caption_gaps(data: bytes) -> list[tuple[int, str, float]]:
+    """(page, caption, mm) for each caption line (a round's heading, the 轮空 line, the index's) and the nearest
+    table rule below it and above it on its page."""
+    import io
+
+    import pdfplumber
+
+    found = []
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            rules = [(o["top"], o["bottom"]) for o in (*page.rects, *page.lines) if o["width"] > 100]
+            for line in page.extract_text_lines():
+                if not CAPTION.match(line["text"]) or "（续）" in line["text"]:
+                    continue
+                below = [top - line["bottom"] for top, _ in rules if top >= line["bottom"] - 0.5]
+                above = [line["top"] - bottom for _, bottom in rules if bottom <= line["top"] + 0.5]
+                found += [(number, line["text"][:8], min(gaps) / mm) for gaps in (below, above) if gaps]
+    return found
+
+
+mm = 72 / 25.4
+
+
+def test_a_caption_stands_clear_of_its_table(field):
+    """The 5-team 成绩公告 set its round headings 0.4 mm above their tables and the 轮空 line 1.4 mm under its
+    table; the 13-team 对阵表 its 轮空 and index captions 0.3 mm above theirs: at least 2 mm, refitted or not."""
+    teams, papers = field
+    for name in ("成绩公告.pdf", "第1轮对阵表.pdf", "第1轮成绩.pdf"):
+        gaps = caption_gaps((papers / name).read_bytes())
+        assert gaps, name
+        assert all(gap >= 2.0 for _, _, gap in gaps), (teams, name, [g for g in gaps if g[2] < 2.0])

@@ -118,6 +118,8 @@ def test_round_picture_text_is_at_least_36_px_and_speaks_to_players(demo, fonts)
     byes = re.search(r"轮空（直接进入下一轮）：(.*?)晋级", text).group(1)
     ids = re.findall(r"第(\d+)组", byes)
     assert ids == sorted(ids, key=int) and len(ids) == len(results.byes) == 3  # in number order
+    for bye in results.byes:  # with their names, as the PDF gives them (the picture listed ids alone)
+        assert "、".join(report.teams[bye].players) in byes, bye
     # measured on the picture itself: every line of text is taller than the 36 px the brief asks of the letters
     data = picture.round_picture(report.event, results, fonts=fonts)[0].png()
     lines = [h for _, h in darkest_rows(data) if h > 12]  # text lines, not the rules between matches

@@ -220,6 +220,34 @@ def test_the_results_pdf_and_picture_show_the_record(tmp_path):
     assert column is not None
 
 
+def test_the_results_on_the_wall_name_a_wrong_cell_in_words_and_keep_the_result_column_whole(tmp_path):
+    """第N轮成绩 of a part-scored round printed "round-1.xlsx 对阵!H10" (sheets for the wall carry no
+    file paths) and set "未逐局核对（记分卡遗失）" and "记录有误（1处），见下表" on three lines each in a narrow
+    结果 column, some centred and some from the left: the cell in words, two lines each, one alignment."""
+    from shuangsheng.render.materials.results import round_results_pdf
+    from shuangsheng.storage import event
+    from shuangsheng.vocabulary.errors import Cell
+    from tests.pdfcheck import line_texts, text_lines, text_of
+
+    folder = new_event(tmp_path / "e", 4)
+    ev = event.load(folder)
+    lost = replace(HAND_BUILT, table=1, a="01", b="02", winner="02", source=Source.FINAL_ONLY, playoff_hands=0,
+                   note="未逐局核对（记分卡遗失）")
+    wrong = replace(HAND_BUILT, table=2, a="03", b="04", status=TableStatus.INVALID, winner=None,
+                    problems=(Issue.of_cell("round-1.xlsx", "对阵", Cell(10, 8), "终局甲方级应为2–A"),))
+    plain = replace(HAND_BUILT, table=3, a="05", b="06", winner="06", playoff_hands=0)
+    data = round_results_pdf(ev, _results(lost, wrong, plain),
+                             workbook="round-1.xlsx", invariant=True)
+    text = text_of(data)
+    assert "对阵表H10格" in text and "xlsx" not in text and "!" not in text
+    lines = [line for page in line_texts(data) for line in page]
+    assert "未逐局核对" in lines and "（记分卡遗失）" in lines  # two lines, not three
+    assert "记录有误（1处），" in lines and "见下表" in lines
+    cells = [run for page in text_lines(data) for run in page
+             if "".join(c["text"] for c in run) in ("第02组胜", "见下表", "第06组胜")]
+    assert len(cells) == 3 and len({round(run[0]["x0"]) for run in cells}) == 1  # one alignment in the column
+
+
 def test_the_terminal_shows_the_record():
     from shuangsheng.render.report import _match_lines
     from shuangsheng.render.reports import MatchScore

@@ -92,7 +92,7 @@ def test_a_single_swapped_digit_in_a_round_of_64_tables_is_caught(big, tmp_path)
                              "differences": [{"where": f"第{table}桌!{cell}", "ours": str(ours), "theirs": str(theirs)}]}
     results = next(event.glob("第1轮成绩*.pdf"))
     text = "".join(page.extract_text() for page in pypdf.PdfReader(results).pages).replace("\n", "")
-    assert "有 1 处不一致" in text and f"第{table}桌!{cell}" in text
+    assert "有 1 处不一致" in text and f"第{table}桌记分表 {cell} 格" in text and "xlsx" not in text  # in words
     assert {p: sha(p) for p in before} == before  # neither entry changed
 
 

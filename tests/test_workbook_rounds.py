@@ -124,6 +124,19 @@ def test_several_byes_round_trip_through_the_bye_cell(tmp_path):
     assert read_round(path).round == first
 
 
+def test_the_bye_cell_lists_the_byes_in_number_order(tmp_path):
+    """d13's round-1.xlsx 对阵!B4 read "10、06、08" (the draw's order): every list of team ids in number order, and
+    the sheet still reads as the same draw as event.db's (byes compared as a set)."""
+    from shuangsheng.usecases.folder import same_draw
+
+    teams = {f"{i:02d}": Team(f"{i:02d}", (f"张{i}", f"李{i}")) for i in range(1, 14)}
+    first = Round(1, tuple(teams), (Pairing(1, "01", "02"), Pairing(2, "03", "04"), Pairing(3, "05", "07"),
+                                    Pairing(4, "09", "13"), Pairing(5, "11", "12")), ("10", "06", "08"), 7)
+    path = write_round(tmp_path / "round-1.xlsx", first, teams)
+    assert openpyxl.load_workbook(path)["对阵"]["B4"].value == "06、08、10"
+    assert same_draw(read_round(path).round, first)
+
+
 def test_round_metadata_round_trips_lots_third_place_and_walkover(tmp_path):
     final = Round(3, ("01", "02", "03", "04"), (Pairing(1, "01", "02"), Pairing(2, "03", "04", third_place=True)),
                   (), None, (("01", 3), ("02", 1), ("03", 4), ("04", 2)))

@@ -34,14 +34,19 @@ DASHES = frozenset("–−～~")  # a range's dash (60–75分) and a minus sign
 WORDS = (
     "电话", "地点", "时间", "日期", "报名", "比赛", "规则", "罚分后", "罚分", "台下方", "台上方", "台下", "台上", "庄家",
     "级牌", "底牌", "抠底", "扣底", "得分", "升级", "晋级", "轮空", "加赛", "队员", "裁判", "签名", "签字", "负责人",
-    "打过", "过A", "必打", "保庄", "下台", "坐庄", "降至", "对方", "本方", "甲方", "乙方", "胜方", "终局", "级数",
+    "打过", "过A", "必打级", "必打", "保庄", "下台", "坐庄", "降至", "对方", "本方", "甲方", "乙方", "胜方", "终局", "级数",
     "录分码", "桌号", "组号", "名次", "冠军", "亚军", "季军", "成绩", "公告", "对阵", "计分卡", "领取", "纪念品",
     "补充说明", "一副", "每张", "分数", "首家", "出牌", "主牌", "副牌", "联系人", "报名表",
+    "到场", "方式", "抽签", "签号", "签条", "才能", "通过", "扣除", "作废", "零头", "不足", "不够", "每满", "继续",
+    "直接", "进入", "下一轮", "对照", "核对", "执行", "计算", "计分", "以上", "以下", "对阵", "决出", "并列", "加升",
 )  # fmt: skip
+LEVEL_VERBS = frozenset("升加降扣减罚打")  # 升一级, 加1级, 降至…: the verb stays with the number and unit after it
+LIST_MARKS = frozenset("、与和至")  # 2、J  签号1与2: two short numbers or levels joined by one of these hold together
 SQUEEZABLE = frozenset("，。、；：！？）》」』】〕〉”’（《「『【〔〈“‘")  # full-width marks: half of each is space
 SHORT_ASIDE = 8  # a bracketed aside of at most this many characters inside its marks is never split
 ORPHAN = 1  # a paragraph's last line with this many characters or fewer (marks not counted) stands alone
 ORPHAN_TAKE = 8  # the most characters the line before gives up to it
+PRESS_REACH = 6  # the most characters a line takes in past what fits as set by pressing its marks (标点挤压)
 
 
 def _ascii_word(ch: str) -> bool:
@@ -98,6 +103,7 @@ def forbidden(chars: Sequence[str]) -> set[int]:
         if chars[i] in "（(" and chars[i - 1] in UNITS and _number(chars[i - 2]):
             out.add(i)
     out.update(_inside_words("".join(chars)))
+    out.update(_numbers_held(chars))
     for i in range(1, len(chars) - 1):  # a space inside an ASCII run (a command and its options) holds it together
         if chars[i] == " ":
             j = i
@@ -105,6 +111,22 @@ def forbidden(chars: Sequence[str]) -> set[int]:
                 j += 1
             if j < len(chars) and _ascii_word(chars[i - 1]) and _ascii_word(chars[j]):
                 out.update(range(i, j + 1))
+    return out
+
+
+def _numbers_held(chars: Sequence[str]) -> set[int]:
+    """The breaks inside a verb with its level (升/一级, 加/1级), a short list of numbers or levels (2、/J, 签号1与/2,
+    第1、2……/桌) and a number's unit after an ellipsis (2……/桌)."""
+    out: set[int] = set()
+    n = len(chars)
+    for i in range(1, n):
+        before, ch = chars[i - 1], chars[i]
+        if before in LEVEL_VERBS and _number(ch) and i + 1 < n and (chars[i + 1] in UNITS or _number(chars[i + 1])):
+            out.add(i)
+        if ch in LIST_MARKS and _number(before) and i + 1 < n and _number(chars[i + 1]):
+            out.update((i, i + 1))
+        if before == "…" and ch in UNITS and i >= 2 and (chars[i - 2] == "…" or _number(chars[i - 2])):
+            out.add(i)
     return out
 
 
@@ -134,11 +156,13 @@ def _fits(advance: Sequence[float], start: int, limit: float) -> int:
 
 
 def _pressed(sizes: Sequence[float], gives: Sequence[float], start: int, end: int, limit: float, no: set[int],
-             n: int) -> int | None:
+             n: int, hang: float = 0.0) -> int | None:
     """Where a line from `start` may end past `end` (the most that fits as set) when its marks are pressed by
-    their `gives`: the first break allowed within a few characters that fits so, else None."""
-    for cut in range(end + 1, min(end + 3, n) + 1):  # the line's last character is not pressed: it ends the line
-        if sum(sizes[start:cut]) - sum(gives[start:cut - 1]) > limit:
+    their `gives`: the first break allowed within a few characters that fits so, else None. The line's last
+    character is not pressed (it ends the line); a closing mark there may hang its blank half past the line by
+    at most `hang`."""
+    for cut in range(end + 1, min(end + PRESS_REACH, n) + 1):
+        if sum(sizes[start:cut]) - sum(gives[start:cut - 1]) > limit + min(hang, gives[cut - 1]):
             return None
         if cut == n or cut not in no:
             return cut
@@ -146,7 +170,7 @@ def _pressed(sizes: Sequence[float], gives: Sequence[float], start: int, end: in
 
 
 def _cuts(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float],
-          gives: Sequence[float] | None = None) -> list[list[int]]:
+          gives: Sequence[float] | None = None, hang: float = 0.0) -> list[list[int]]:
     """[start, end] of each line; the spaces between one line's end and the next one's start are dropped.
     `gives`: what each character may be pressed by (its half of space, for a full-width mark)."""
     no: set[int] | None = None  # where no line may begin, found once a line must be cut (most texts fit in one)
@@ -159,7 +183,7 @@ def _cuts(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float],
             lines.append([start, len(chars)])
             break
         no = forbidden(chars) if no is None else no
-        pressed = _pressed(sizes, gives, start, end, limit, no, len(chars)) if gives and end in no else None
+        pressed = _pressed(sizes, gives, start, end, limit, no, len(chars), hang) if gives else None
         if pressed is not None:  # a closing mark kept on its line by pressing the line's marks (标点挤压)
             lines.append([start, pressed])
             start = pressed
@@ -167,7 +191,9 @@ def _cuts(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float],
         cut = end
         while cut > start + 1 and cut in no:
             cut -= 1
-        if cut in no:  # a unit longer than the line: split it where the weaker rules allow, else where it is full
+        if cut in no or (_weight(chars[start:cut]) <= ORPHAN < _weight(chars[start:end])):
+            # a unit longer than the line (or one that would leave a character alone on its line, as 级 before
+            # （第十三、十四条）): split it where the weaker rules allow, else where it is full
             cut = next((k for rule in (can_break, _marks_allow) for k in range(end, start, -1)
                         if k > start and rule(chars[k - 1], chars[k])), end)
         lines.append([start, cut])
@@ -187,15 +213,22 @@ def _alone(chars: Sequence[str], strict: bool) -> bool:
     return _weight(chars) <= ORPHAN or (strict and len("".join(chars).strip()) <= ORPHAN + 1)
 
 
-def _no_orphan(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float], lines: list[list[int]]) -> None:
-    """Move the start of a last line of one character (marks aside) or two (marks counted) back, to a break that
-    splits no unit and leaves the line before at least four characters, while the last line still fits; failing
-    that, to where the last line holds two characters at least."""
+def _no_orphan(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float], lines: list[list[int]],
+               gives: Sequence[float] | None = None, hang: float = 0.0) -> None:
+    """A last line of one character (marks aside) or two (marks counted): taken onto the line before when pressing
+    that line's marks (`gives`) makes room; else its start moved back, to a break that splits no unit and leaves
+    the line before at least four characters, while the last line still fits; failing that, to where the last
+    line holds two characters at least."""
     if len(lines) < 2 or not _alone(chars[lines[-1][0]:], strict=True):
+        return
+    (before, _), (start, _) = lines[-2], lines[-1]
+    room = widths[min(len(lines) - 2, len(widths) - 1)] + (min(hang, gives[-1]) if gives else 0.0)
+    if gives and sum(sizes[before:]) - sum(gives[before:len(chars) - 1]) <= room:
+        lines[-2][1] = len(chars)
+        del lines[-1]
         return
     no = forbidden(chars)
     limit = widths[min(len(lines) - 1, len(widths) - 1)]
-    (before, _), (start, _) = lines[-2], lines[-1]
     cuts = [cut for cut in range(start - 1, max(start - ORPHAN_TAKE, before + 4) - 1, -1)
             if cut not in no and chars[cut] != " " and sum(sizes[cut:]) <= limit]
     for strict in (True, False):
@@ -206,18 +239,19 @@ def _no_orphan(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[fl
 
 
 def break_lines(text: str, advance: Callable[[str], float], widths: Sequence[float], *,
-                orphans: bool = True, squeeze: bool = False) -> list[str]:
+                orphans: bool = True, squeeze: bool = False, hang: float = 0.0) -> list[str]:
     """`text` as lines: `advance(ch)` is a character's width, `widths` the lines' widths (first line, then the
     rest). A space where a line breaks is dropped at the start of the next line; nothing else is lost.
     `orphans`: a last line of one character (and its marks) takes a few from the line before. `squeeze`: a
     line may be wider than its width by what pressing its full-width marks to half gives (`pressing` says by
-    how much to press each, to draw it)."""
+    how much to press each, to draw it); with `squeeze`, a closing mark ending a line may also hang its blank
+    half past the line by at most `hang` (into a frame's padding)."""
     chars = [ch for ch in text if ch != "\r"]
     sizes = [advance(ch) for ch in chars]
     gives = [size / 2 if ch in SQUEEZABLE else 0.0 for ch, size in zip(chars, sizes, strict=True)] if squeeze else None
-    lines = _cuts(chars, sizes, widths, gives)
+    lines = _cuts(chars, sizes, widths, gives, hang)
     if orphans:
-        _no_orphan(chars, sizes, widths, lines)
+        _no_orphan(chars, sizes, widths, lines, gives, hang)
     return ["".join(chars[a:b]) for a, b in lines]
 
 

@@ -19,7 +19,7 @@ from shuangsheng.knockout.draw import draw_round
 from shuangsheng.knockout.formats import Byes, ThirdPlace
 from shuangsheng.knockout.knockout import Round, names_of
 from shuangsheng.knockout.replacement import Replacement, finished_pair, pair_in_round, replaced_players
-from shuangsheng.knockout.teams import Team, id_digits, team_label, team_name
+from shuangsheng.knockout.teams import Team, id_digits, in_order, team_label, team_name
 from shuangsheng.render.reports import RoundScore
 from shuangsheng.storage import event as event_file
 from shuangsheng.storage import workbook
@@ -327,7 +327,7 @@ def _draw_problems(rounds: Sequence[RoundSheet], draws: Mapping[int, DrawRecord]
         except knockout.KnockoutError as exc:
             problems.extend(located(exc.issues, sheet.path.name, MATCHES_SHEET))
             continue
-        if (again.pairings, again.byes) != (r.pairings, r.byes):
+        if (again.pairings, in_order(again.byes)) != (r.pairings, in_order(r.byes)):
             problems.append(Issue.of_cell(
                 sheet.path.name, MATCHES_SHEET, None, f"按表中的随机种子 {r.seed} 和抽签名单重抽，结果与表中的对阵不同；"
                 "对阵表可能被改动过，请核对或重新抽签（draw --force）"
@@ -411,7 +411,8 @@ def redo_unfinished(folder: Path, number: int) -> str:
 
 
 def same_draw(a: Round, b: Round) -> bool:
-    return (a.number, a.pool, a.pairings, a.byes) == (b.number, b.pool, b.pairings, b.byes)
+    """The same draw, its byes compared as a set: event.db keeps them in draw order, round-N.xlsx in number order."""
+    return (a.number, a.pool, a.pairings, in_order(a.byes)) == (b.number, b.pool, b.pairings, in_order(b.byes))
 
 
 def verify_copies(folder: Path) -> list[Path]:

@@ -44,6 +44,17 @@ class Place:
         return file
 
     @property
+    def in_words(self) -> str:
+        """The sheet part in words, no file name (for papers on the wall, which carry no file names): '对阵表 H10 格', '第3桌记分表
+        D9 格', '第3桌记分表', '第3行第2列', or ''. The terminal and the console keep `where`."""
+        sheet = "" if not self.sheet else f"{self.sheet}表" if self.sheet == "对阵" else f"{self.sheet}记分表"
+        if sheet and self.cell:
+            return f"{sheet} {self.cell} 格"
+        if self.cell:
+            return f"第{self.cell.row}行第{self.cell.column}列"
+        return sheet
+
+    @property
     def label(self) -> str:
         """The field's Chinese name ('台下得分'), or '' for a field without a column (or no field)."""
         return FIELD_CN.get(self.field, "") if self.field else ""
@@ -133,6 +144,10 @@ class Issue:
     @property
     def where(self) -> str:
         return self.place.where
+
+    @property
+    def in_words(self) -> str:
+        return self.place.in_words
 
     @property
     def label(self) -> str:

@@ -10,11 +10,13 @@ from dataclasses import dataclass, field
 
 from reportlab.lib.units import mm
 
-from shuangsheng.render.materials.flow import SHEET_INSET, Piece, baseline
+from shuangsheng.render.materials.flow import GLYPH_MIDDLE, SHEET_INSET, Piece, baseline
 from shuangsheng.render.materials.fonts import Align, FontSet
 from shuangsheng.render.materials.page import INK, MARGIN, PAGE, RULE, SHADE, break_lines
 
-RING_MARGIN = 3.0  # between the ringed level's text and its ring
+RING_ROOM = 1.5  # between the ringed level's glyphs and the box the ring is drawn around (the ring passes √2 out)
+RING_INSET = 1.7 * mm  # between the ring and its cell's rules: at least 1 mm once both lines' widths are taken off
+DIGIT_HEIGHT = 0.74  # em: the height of a level's glyphs (digits, capitals) the ring encloses
 CARD_TEXT = 12.0  # table text on cards and slips (≥ 12 pt)
 PAD = 1.55 * mm  # between a cell's rules and its text, on every side: at least 1.5 mm
 LEADING = 1.1  # line height of the cards' grids, in em
@@ -46,6 +48,32 @@ def team_lines(fonts: FontSet, team: str, players: Sequence[str], width: float, 
             if all(fonts.width(line, size, who) <= width - 0.01 for line in lines):
                 return size, lines
     return CARD_TEXT, break_lines(fonts, one, CARD_TEXT, [width], who)
+
+
+def ring_size(fonts: FontSet, text: Text) -> tuple[float, float]:
+    """(width, height) of the ellipse enclosing a cell's one-line text (the tied level, "10"): through the corners
+    of its glyphs' box with `RING_ROOM` all round, so it clears the digits everywhere."""
+    wide = max((fonts.width(line, text.size) for line in text.lines), default=0.0) + 2 * RING_ROOM
+    high = DIGIT_HEIGHT * text.size * len(text.lines) + 2 * RING_ROOM
+    return wide * 2**0.5, high * 2**0.5
+
+
+def ringed_width(fonts: FontSet, label: str, size: float = CARD_TEXT) -> float:
+    """How wide a cell must be for its `label` ringed with `RING_INSET` to each rule."""
+    return ring_size(fonts, Text((label,), size))[0] + 2 * RING_INSET
+
+
+def signature_grid(fonts: FontSet, labels: Sequence[str], height: float) -> Grid:
+    """A row to sign in: each label (甲方签名, 乙方签名, 裁判签名) shaded, then a blank box to write in, the boxes
+    sharing what the labels leave of the card's width; `height` at least a pen row."""
+    widths = [fonts.width(label, CARD_TEXT) + 2 * PAD + 0.5 for label in labels]
+    blank = max(CARD_WIDTH - sum(widths), 0.0) / max(len(labels), 1)
+    grid = Grid([w for width in widths for w in (width, blank)], [])
+    for i, (label, width) in enumerate(zip(labels, widths, strict=True)):
+        grid.cells[(0, 2 * i)] = cell_text(fonts, label, width)
+        grid.shaded.append((0, 2 * i, 0, 2 * i))
+    grid.heights.append(row_height(list(grid.cells.values()), height))
+    return grid
 
 
 # --- ruled grids drawn on the canvas --------------------------------------------------------------------------
@@ -137,19 +165,18 @@ class Grid:
             canvas.rect(centre - TICK / 2, middle - TICK / 2, TICK, TICK, stroke=1, fill=0)
 
     def _draw_rings(self, canvas, fonts: FontSet, xs: Sequence[float], ys: Sequence[float]) -> None:
-        """A ring around the text of each ringed cell (the slip's tied level), centred on the text and wide
-        enough to enclose it ("10" too, wider than its narrow cell), within its row."""
-        canvas.setLineWidth(1.6)
+        """A ring around the text of each ringed cell (the slip's tied level): an ellipse through the corners of
+        the glyphs' box with `RING_ROOM` round it, centred on the glyphs, `RING_INSET` clear of the cell's rules
+        (`ring_size`; the cell is made wide enough for it, `ringed_width`)."""
+        canvas.setLineWidth(1.2)
         for r, c in self.ringed:
-            text = self.cells.get((r, c))
-            lines = text.lines if text else ("",)
-            size = text.size if text else CARD_TEXT
-            leading = size * LEADING
-            middle = (ys[r] + ys[r + 1]) / 2
-            wide = max(max(fonts.width(line, size) for line in lines) + RING_MARGIN * 2, size + RING_MARGIN)
-            high = min(len(lines) * leading + RING_MARGIN, self.heights[r] - 1)
+            text = self.cells.get((r, c)) or Text(("",))
+            wide, high = ring_size(fonts, text)
+            high = min(high, self.heights[r] - 2 * RING_INSET)
+            wide = min(wide, xs[c + 1] - xs[c] - 2 * RING_INSET)
+            glyphs = (ys[r] + ys[r + 1]) / 2 + (EM_BELOW / 2 - GLYPH_MIDDLE + DIGIT_HEIGHT / 2) * text.size
             x = (xs[c] + xs[c + 1]) / 2
-            canvas.ellipse(x - wide / 2, middle - high / 2, x + wide / 2, middle + high / 2, stroke=1, fill=0)
+            canvas.ellipse(x - wide / 2, glyphs - high / 2, x + wide / 2, glyphs + high / 2, stroke=1, fill=0)
 
     def _draw_heavy(self, canvas, xs: Sequence[float], ys: Sequence[float]) -> None:
         """The heavy rules and boxes, and the frame."""

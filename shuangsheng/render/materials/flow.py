@@ -46,7 +46,7 @@ from shuangsheng.render.materials.page import (
     draw_line,
     new_canvas,
 )
-from shuangsheng.render.materials.pagination import BOTTOM_Y, TOP_Y, Draw, Lines, Piece, fitted, paginate
+from shuangsheng.render.materials.pagination import BOTTOM_Y, TOP_Y, Draw, Lines, Piece, fitted, paginate, spaced
 from shuangsheng.render.materials.wording import LINE_BREAK, Block, BlockKind, unknown_insert
 from shuangsheng.storage.event import Event
 
@@ -186,7 +186,7 @@ class Flow:
         indent = 2 * s.body if body else 0.0
         lines = [line for k, hard in enumerate(text.split(LINE_BREAK))
                  for line in break_lines(self.fonts, hard, s.body, [WIDTH - indent if k == 0 else WIDTH, WIDTH], who,
-                                         squeeze=True)] or [""]
+                                         squeeze=True, hang=FRAME_PADDING)] or [""]
         return self._lines(lines, s.body, 1.45, after=s.body * 0.12, indent=indent, justify=body)
 
     def grey_note(self, text: str, size: float) -> Piece:
@@ -213,28 +213,34 @@ class Flow:
               padding: tuple[float, float] = (5, 6), header_rule: bool = True, after: float = 0.0) -> list[Piece]:
         """A ruled table at the frame's width (`widths` are fractions of it): each row a piece; the header rows
         shaded (a heavier rule below them with `header_rule`), glued to the first row and drawn again at the top
-        of every later page. Text is vertically centred; a Cell's `align` is centre, left, or auto (centred when
-        it takes one line). `row_height`: the least height of every body row; `pen_height`: of blank body rows."""
+        of every later page. Text is vertically centred; a Cell's `align` is centre, left, or auto (a body cell
+        centred while no body cell of its column takes several lines, else from the left as they are; a header
+        cell centred when it takes one line). `row_height`: the least height of every body row; `pen_height`: of blank body rows."""
         size = max(size or self.sizes.table, self.sizes.table)
         small = max(round(size * TIGHT_SIZE * 2) / 2, self.sizes.table)  # the last resort of a refit
         total = sum(widths)
         edges = [LEFT + WIDTH * sum(widths[:i]) / total for i in range(len(widths) + 1)]
         table = next(_ids)
         pieces: list[Piece] = []
-        for r, row in enumerate(rows):
+        grid = [[value if isinstance(value, Cell) else Cell(value) for value in row] for row in rows]
+        broken = [[self._cell_lines(cell, size, right - left - 2 * CELL_PADDING)
+                   for cell, (left, right) in zip(cells, itertools.pairwise(edges), strict=False)]  # short: blank after
+                  for cells in grid]
+        # AUTO body cells of a column are all centred, or all from the left once any of them takes several lines
+        several = {c for row in broken[header_rows:] for c, lines in enumerate(row) if len(lines) > 1}
+        for r, (cells, row_lines) in enumerate(zip(grid, broken, strict=True)):
             header = r < header_rows
-            cells = [value if isinstance(value, Cell) else Cell(value) for value in row]
             least = 0.0 if header else max(row_height or 0.0, 0.0 if any(c.text for c in cells) else pen_height or 0.0)
             rule = header_rule and r == header_rows - 1
 
             def drawn(size: float, pad: tuple[float, float], spacing: float, laid: list | None = None, cells=cells,
                       least=least, header=header, rule=rule) -> tuple[float, Draw, Lines]:
-                laid = laid or self._lay_row(cells, edges, size)  # at another size the lines are broken anew
+                laid = laid or self._lay_row(cells, edges, size, header, several)  # at another size: broken anew
                 lead = size * spacing
                 height = max(max(len(lines) for lines, _ in laid) * lead + sum(pad), least)
                 return height, self._row(laid, edges, size, lead, header, height, pad, rule), _texts(laid)
 
-            laid = self._lay_row(cells, edges, size)
+            laid = _aligned(cells, row_lines, header, several)
             height, draw, text = drawn(size, padding, 1.3, laid)
             tight = (padding[0] * TIGHT_PADDING, padding[1] * TIGHT_PADDING), 1.3 * TIGHT_ROWS
             pieces.append(Piece(height, draw, keep=header, table=table, text=text,
@@ -247,23 +253,24 @@ class Flow:
             pieces[-1].after = after
         return pieces
 
-    def _lay_row(self, cells: Sequence[Cell], edges: Sequence[float], size: float) -> list[tuple[list[str], bool]]:
+    def _lay_row(self, cells: Sequence[Cell], edges: Sequence[float], size: float, header: bool,
+                 several: set[int]) -> list[tuple[list[str], bool]]:
         """Each cell's lines at `size` in its column (a short row: blank after), and whether they are centred."""
-        laid = []
-        for cell, (left, right) in zip(cells, itertools.pairwise(edges), strict=False):
-            inner = right - left - 2 * CELL_PADDING
-            hard = cell.text.replace(LINE_BREAK, "\n").split("\n")
-            lines = [ln for part in hard for ln in break_lines(self.fonts, part, size, [inner], cell.who, squeeze=True)]
-            centred = cell.align is Align.CENTRE or (cell.align is Align.AUTO and len(lines) <= 1)
-            laid.append((lines or [""], centred))
-        return laid
+        lines = [self._cell_lines(cell, size, right - left - 2 * CELL_PADDING)
+                 for cell, (left, right) in zip(cells, itertools.pairwise(edges), strict=False)]
+        return _aligned(cells, lines, header, several)
+
+    def _cell_lines(self, cell: Cell, size: float, inner: float) -> list[str]:
+        """A cell's lines at `inner` width (its hard breaks kept)."""
+        hard = cell.text.replace(LINE_BREAK, "\n").split("\n")
+        return [ln for part in hard for ln in break_lines(self.fonts, part, size, [inner], cell.who, squeeze=True)]
 
     # --- the page ---
 
     def room_left(self, pieces: Sequence[Piece]) -> float:
         """The height left on the last page below `pieces` (what a form can fill with blank rows)."""
         probe = Piece(0.0, _nothing)  # where the next piece would go: a trailing gap may have opened a page
-        pages = paginate([*pieces, probe], self.bottom, self.top, self.top - self.head_height(None))
+        pages = paginate([*spaced(pieces), probe], self.bottom, self.top, self.top - self.head_height(None))
         probe_top = next(top for piece, top in pages[-1] if piece is probe)
         return max(probe_top - self.bottom, 0.0)
 
@@ -274,6 +281,7 @@ class Flow:
         onto a page fewer or balancing its last pages (`pagination.fitted`). Without `fit`, placed as they come."""
         heads = [running or "", *(f"{running or ''}　{p.section}" for p in pieces if p.section)]
         later = self.top - max(self.head_height(head) for head in heads)
+        pieces = spaced(pieces)
         if fit:
             return fitted(pieces, self.bottom, self.top, later)
         return paginate(pieces, self.bottom, self.top, later)
@@ -483,3 +491,14 @@ def _sections(pages: Sequence[Sequence[tuple[Piece, float]]]) -> list[str | None
         out.append(None if first is not None and first.section else current)
         current = next((piece.section for piece, _ in reversed(placed) if piece.section), current)
     return out
+
+
+def _aligned(cells: Sequence[Cell], lines: Sequence[list[str]], header: bool,
+             several: set[int]) -> list[tuple[list[str], bool]]:
+    """Each cell's lines and whether they are centred: an AUTO body cell centred while no body cell of its column
+    takes several lines (`several`: the columns where one does), a header cell while it takes one line."""
+    laid = []
+    for c, (cell, cell_lines) in enumerate(zip(cells, lines, strict=False)):
+        auto = len(cell_lines) <= 1 if header else c not in several
+        laid.append((cell_lines or [""], cell.align is Align.CENTRE or (cell.align is Align.AUTO and auto)))
+    return laid

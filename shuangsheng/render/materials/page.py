@@ -37,7 +37,7 @@ ASIDE = colors.Color(0.93, 0.93, 0.93)  # the tint behind a 补充说明
 
 
 def break_lines(fonts: FontSet, text: str, size: float, widths: Sequence[float], who: str | None = None, *,
-                squeeze: bool = False) -> list[str]:
+                squeeze: bool = False, hang: float = 0.0) -> list[str]:
     """Chinese line breaking (shuangsheng.render.linebreak) by the font's character widths; `widths` are the line widths
     (first line, then the rest). Every document's text goes through here, so one rule set holds everywhere: no
     unit split (team ids, tables, levels, numbers, times, file names, commands, short asides), no mark where it
@@ -47,11 +47,12 @@ def break_lines(fonts: FontSet, text: str, size: float, widths: Sequence[float],
     have it (most table cells and labels: their characters are not measured one by one).
 
     `squeeze`: a line may keep a closing mark by pressing its full-width marks (标点挤压); such a line is wider
-    than its width as set, and is drawn by `draw_line`."""
+    than its width as set, and is drawn by `draw_line`; a closing mark ending a line may hang its blank half
+    past the width by at most `hang` (a paragraph's, into the text frame's padding)."""
     limits = [w - 0.01 for w in widths]
     if text and "\r" not in text and fonts.covers(text) and fonts.width(text, size) <= limits[0] - CLEARLY:
         return [text]
-    return linebreak.break_lines(text, lambda ch: fonts.width(ch, size, who), limits, squeeze=squeeze)
+    return linebreak.break_lines(text, lambda ch: fonts.width(ch, size, who), limits, squeeze=squeeze, hang=hang)
 
 
 def draw_line(fonts: FontSet, canvas: Canvas, x: float, y: float, line: str, size: float, width: float, *,

@@ -10,9 +10,11 @@ far as the others) rather than ending on a few lines. Pure: pieces in, (piece, t
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
+from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from shuangsheng.render.materials.page import BOTTOM, FRAME_PADDING, PAGE, TOP
@@ -21,6 +23,8 @@ TOP_Y = PAGE[1] - TOP - FRAME_PADDING  # the text frame of a page with a footer:
 BOTTOM_Y = BOTTOM + FRAME_PADDING  # and its bottom, above the page footer
 FIT_SHARE = 0.4  # a last page holding less than this share of a page is a spill: refitted or balanced away
 BALANCE_STEPS = 12  # halvings of the search for how much higher a balanced run's pages end (a page / 4096)
+CAPTION_GAP = 2.2 * mm  # the least space between a table and a line of text above or below it (a caption, a heading,
+# the 轮空 line): with the lines' own leading the reader sees 2 mm or more, however tightly a document is refitted
 
 Draw = Callable[[Canvas, float], None]  # draws a piece with its top edge at the given y
 Lines = tuple[tuple[str, ...], ...]  # the lines a piece prints, per paragraph or cell
@@ -67,11 +71,21 @@ def fitted(pieces: Sequence[Piece], bottom: float, top: float, later: float) -> 
     if not _short(pages, bottom, later):
         return pages
     for refit, squeeze in _refits(pieces):
-        closer = [squeezed(p, squeeze) for p in refit]
+        closer = spaced([squeezed(p, squeeze) for p in refit])
         fewer = paginate(closer, bottom, top, later)
         if len(fewer) < len(pages):
             return balanced(closer, bottom, top, later, fewer)
     return balanced(pieces, bottom, top, later, pages)
+
+
+def spaced(pieces: Sequence[Piece]) -> list[Piece]:
+    """The pieces, with at least `CAPTION_GAP` after a table and after the text straight above a table (set on
+    the pieces themselves: they are placed as they are, refitted or not)."""
+    for a, b in itertools.pairwise(pieces):
+        edge = (a.table is None) != (b.table is None) and not (a.gap or b.gap or a.new_page or b.new_page)
+        if edge and a.height > 0 and b.height > 0 and a.after < CAPTION_GAP:
+            a.after = CAPTION_GAP
+    return list(pieces)
 
 
 def _refits(pieces: Sequence[Piece]) -> Iterator[tuple[Sequence[Piece], float]]:

@@ -35,7 +35,9 @@ from shuangsheng.render.materials.card_grid import (
     Text,
     cell_text,
     grid_piece,
+    ringed_width,
     row_height,
+    signature_grid,
     stamp,
     stamped,
     team_lines,
@@ -157,6 +159,8 @@ def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: M
     from); each 组号 `digits` wide (the event's width)."""
     label_width = fonts.width("甲方", SIDE_LABEL_SIZE) + 2 * PAD + 0.5
     boxes = level_widths(fonts)
+    if mark is not None:  # the ringed level's box holds its ring clear of the rules
+        boxes[list(Level).index(mark)] = max(boxes[list(Level).index(mark)], ringed_width(fonts, mark.label))
     team_width = CARD_WIDTH - label_width - sum(boxes)
     grid = Grid([label_width, team_width, *boxes], [])
     if headings:
@@ -433,6 +437,7 @@ def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | Non
         "记分": lambda _: [hand_rows, flow.space(gap)],
         "得分表": on_back,
         "结果": lambda headings: [grid_piece(result_grid(fonts, headings), fonts), flow.space(gap)],
+        "签名": lambda labels: [grid_piece(signature_grid(fonts, labels, PEN_ROW), fonts)],
     }
     blocks = render("score_card.j2", event, template_dir, extra)
     lead = next((i for i, b in enumerate(blocks) if b.kind is BlockKind.INSERT), 0)
@@ -540,6 +545,7 @@ def playoff_slip_pdf(
                              flow.lines([beyond_the_table(event.rules) + SLIP_KEY], CARD_TEXT, 1.3, after=2,
                                         x=CARD_LEFT, width=CARD_WIDTH)],
         "结果": lambda headings: [grid_piece(result_grid(fonts, headings), fonts), gap],
+        "签名": lambda labels: [grid_piece(signature_grid(fonts, labels, PEN_ROW), fonts)],
     }
     pieces = flow.markup(render("playoff_slip.j2", event, template_dir, extra), inserts, compact=True,
                          title_size=SLIP_TITLE)  # the title its largest text

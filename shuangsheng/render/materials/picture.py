@@ -30,7 +30,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from shuangsheng.knockout.bracket import PASSED_A, UNCHECKED_MARK, Bracket, Slot, SlotKind, entry_note
-from shuangsheng.knockout.teams import Team, in_order, shown_id, team_name
+from shuangsheng.knockout.teams import Team, in_order, shown_id, team_label, team_name
 from shuangsheng.render.materials.conventions import players_of, prize_rows
 from shuangsheng.render.materials.fonts import BOLD_STROKE, Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, RULE, break_lines, describe_pdf
@@ -386,7 +386,7 @@ def round_column(event: Event, results: RoundResults, *, fonts: FontSet | None =
 
     context = {
         "results": results,
-        "byes": [team_name(t, digits) for t in in_order(results.byes)],
+        "byes": [team_label(results.teams, t, digits) for t in in_order(results.byes)],  # with names, as the PDF
         "advancing": [team_name(t, digits) for t in in_order(results.advancing)],
         "step": results.next_step.value,
     }

@@ -17,7 +17,7 @@ from xlsxwriter.worksheet import Worksheet
 
 from shuangsheng.game.levels import Side
 from shuangsheng.knockout.knockout import Pairing, Round
-from shuangsheng.knockout.teams import Team, id_digits, shown_id
+from shuangsheng.knockout.teams import Team, id_digits, in_order, shown_id
 from shuangsheng.storage.workbook.schema import (
     A_ROW,
     B_ROW,
@@ -150,7 +150,7 @@ def _write_matches_sheet(wb: Workbook, fm: Formats, round: Round, names: Mapping
                          typed: Mapping[tuple[int, int], object], digits: int) -> None:
     ws = wb.add_worksheet(MATCHES_SHEET)
     put(ws, MATCHES_TITLE_ROW, 1, f"第{round.number}轮 对阵表", fm(TITLE))
-    byes = round.byes
+    byes = in_order(round.byes)  # every list of team ids in number order (the draw's order is in event.db)
     bye_note = f"{names.get(byes[0], '')}（本轮轮空，直接晋级）" if len(byes) == 1 else f"以上{len(byes)}组本轮轮空，直接晋级"
     info: tuple[tuple[str, object, str], ...] = (
         (ROUND_LABEL, round.number, ""),
