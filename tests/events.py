@@ -279,3 +279,51 @@ def redone_in_ledger(folder: Path, number: int) -> None:
         new = book.record_draw(old.round, old.names, done=True)
         book.set_codes(new, book.codes(old.id))
         book.carry_entries(old.id, new, sorted(book.codes(old.id)))
+
+
+LOST_LEVELS = (("J", "7"), ("A", "10"), ("5", "Q"), ("3", "K"), ("9", "2"))  # 终局 levels of lost cards, in turn
+
+
+def lost_cards(folder: Path, number: int, tables: Sequence[int]) -> None:
+    """The 终局 cells of these tables' rows on round `number`'s 对阵 sheet (one save), as the desk writes them for a
+    lost card: each match decided by its final levels only, marked 未逐局核对."""
+    from shuangsheng.storage.workbook.schema import MATCHES_HEADER, MATCHES_HEADER_ROW, MATCHES_SHEET
+
+    path = round_path(folder, number)
+    wb = openpyxl.load_workbook(path)
+    ws = wb[MATCHES_SHEET]
+    rows: dict[object, int] = {}
+    for r in range(MATCHES_HEADER_ROW + 1, ws.max_row + 1):  # the table's row: the first with its number
+        rows.setdefault(ws.cell(r, 1).value, r)
+    for k, table in enumerate(tables):
+        for label, value in zip(MATCHES_HEADER[-3:], (*LOST_LEVELS[k % len(LOST_LEVELS)], "记分卡遗失"), strict=True):
+            ws.cell(rows[table], MATCHES_HEADER.index(label) + 1).value = value
+    wb.save(path)
+
+
+@templated
+def lost_round_one(folder: Path, *, teams: int = 128) -> None:
+    """Round 1 drawn and every card lost: each table entered by its 终局 levels only, and scored."""
+    played_rounds(folder, teams=teams, rounds=0)
+    lost_cards(folder, 1, [p.table for p in open_folder(folder).rounds[0].round.pairings])
+    write_checked_copy(score(folder, 1))
+
+
+@templated
+def finished_with_lost_cards(folder: Path, *, teams: int = 13, first: int = 1, seed: int = 7) -> None:
+    """Every round drawn and played to the final, every other table's card lost (its 终局 levels only); the teams
+    numbered from `first` (88 for 13 teams: 088–100, shown with three digits as in a field over 99)."""
+    rng = random.Random(seed)
+    new_event(folder, [Team(f"{first + k:02d}", t.players) for k, t in enumerate(make_teams(rng, teams))])
+    number = 0
+    while True:
+        number += 1
+        drawn = draw(folder, rng)
+        tables = [p.table for p in drawn.round.pairings]
+        rules = open_folder(folder).rules
+        workbook.fill_round(round_path(folder, number),
+                            {t: simulate_match(rng, rules=rules)[0] for t in tables[1::2]})
+        lost_cards(folder, number, tables[::2])
+        write_checked_copy(score(folder, number))
+        if len(drawn.round.pool) == 2:
+            return

@@ -288,7 +288,7 @@ def test_a_lost_card_is_marked_unchecked_on_the_checked_copy_results_tv_bracket_
     cli("score", folder)
     chart, state = bracket(folder)
     node = next(n for n in build_board(chart, state.scores()).bracket.nodes if n.table == 1 and n.column == 0)
-    assert any(mark in note for note in node.notes)
+    assert node.flag == mark and not any(mark in note for note in node.notes)  # a row of its node, not a level
     cli("awards", folder)
     for pdf in ("晋级图.pdf", "成绩公告.pdf"):
         assert mark in text_of((folder / pdf).read_bytes()).replace("\n", ""), pdf

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ from shuangsheng.storage.names import round_path
 from shuangsheng.table.status import TableStatus
 from shuangsheng.usecases.awards import awards, bracket
 from shuangsheng.usecases.score import score as run_score
-from tests.events import TIED, WRONG, draw, finished, play, played_rounds, start_event
+from tests.events import TIED, WRONG, draw, finished, finished_with_lost_cards, play, played_rounds, start_event
 
 
 def board_of(folder: Path) -> Board:
@@ -118,6 +119,22 @@ def test_bracket_places_each_match_between_the_matches_its_teams_came_from(tmp_p
     assert [c[1] for c in b.columns] == ["第2轮", "半决赛", "决赛"]
     decided = [n for n in b.nodes if len(n.teams) == 2]
     assert all(n.notes[[t.id for t in n.teams].index(n.winner)] for n in decided)  # the winner's level is shown
+
+
+def test_the_bracket_says_levels_as_levels_and_marks_a_lost_card_apart_from_them(tmp_path):
+    """The TV's bracket showed '3', '10', 'J' beside 过A and A级, and a lost card's winner as 'J 未逐局核对' in the
+    level's narrow place: now '3级', '10级', 'J级' (过A apart from A级), the mark its match's own `flag`."""
+    finished_with_lost_cards(tmp_path, teams=13)
+    chart, state = bracket(tmp_path)
+    b = build_board(chart, state.scores()).bracket
+    matches = [n for n in b.nodes if len(n.teams) == 2]
+    notes = [note for n in matches for note in n.notes]
+    assert notes and all(re.fullmatch(r"(?:[2-9]|10|[JQKA])级|过A|弃权", note) for note in notes), notes
+    slots = {(c.number, s.table): s for c in chart.columns for s in c.slots if s.table is not None}
+    for n in matches:
+        assert n.flag == ("未逐局核对" if slots[b.columns[n.column][0], n.table].unchecked else "")
+    assert sum(bool(n.flag) for n in matches) >= 3  # every other card lost: 4 + 2 + 1 matches shown
+    assert all(n.flag == "" or n.winner for n in matches)
 
 
 def test_placings_only_at_the_end_and_as_awards_gives_them(tmp_path):

@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from shuangsheng.knockout.bracket import UNCHECKED_MARK, Bracket, Column, Slot, SlotKind, level_word
+from shuangsheng.knockout.bracket import PASSED_A, Bracket, Column, Slot, SlotKind
 from shuangsheng.knockout.knockout import is_final, stage_name
 from shuangsheng.knockout.placings import Placings
 from shuangsheng.knockout.teams import Team, in_order, number_key, shown_id, team_name
@@ -27,9 +27,11 @@ if TYPE_CHECKING:  # the folder layer reads workbooks; only its types are needed
     from shuangsheng.render.reports import RoundScore
 
 # The bracket view shows the latest rounds: at least two columns, more while its first column stays this short (what
-# fits a 1080-line TV at 48 px) and never more columns than fit across it. The printed 晋级图 has the whole tree.
+# fits a 1080-line TV at 48 px) and never more columns than fit across it: three, each team's id, players and level on
+# one line (four left 420 px a column at 1080p, where "✓第08组 张凤英、吴振华 10级" needs about 560). The printed 晋级图
+# has the whole tree.
 BRACKET_MAX_LEAVES = 6
-BRACKET_MAX_COLUMNS = 4
+BRACKET_MAX_COLUMNS = 3
 # The bracket gets at most a third of a rotation: two rounds whose earlier one has more matches and byes than this
 # would take more TV pages than that (four slots a page: 64 of a 128-team round 1 took 16 pages). Until the field is
 # down to this, the chart is not shown — the draw and the results pages show every match of those rounds.
@@ -116,10 +118,11 @@ class BracketNode:
     column: int  # 0 for the window's first column
     slot: float
     teams: tuple[TeamView, ...]  # two for a match, one for a bye
-    notes: tuple[str, ...]  # per team: the level it ended on ('K', '过A', 'A级'), '弃权', or '' while not known
+    notes: tuple[str, ...]  # per team: the level it ended on ('K级', '过A', 'A级'), '弃权', or '' while not known
     winner: str | None  # team id of the side going on (the bye's team for a bye)
     table: int | None  # None for a bye
     third_place: bool = False
+    flag: str = ""  # 未逐局核对 for a match decided by a lost card's 终局 levels (shown once its winner is)
 
 
 @dataclass(frozen=True)
@@ -230,14 +233,14 @@ def column_title(column: Column) -> str:
 
 
 def _note(slot: Slot, index: int) -> str:
-    """What stands after a team on the TV's bracket: its level ('K', 过A and A级 told apart), 弃权, or ''."""
+    """What stands after a team on the TV's bracket: its level as a level ('K级', '10级'; 过A for the winner who
+    passed A, told apart from A级), 弃权, or ''. A lost card's 未逐局核对 is the node's `flag`, not a team's note."""
     entry = slot.entries[index]
     if entry.forfeited:
         return "弃权"
     if not entry.level:
         return ""
-    level = level_word(entry.level, passed_a=entry.won and slot.status is TableStatus.PASSED_A)
-    return level + UNCHECKED_MARK if slot.unchecked and entry.won else level
+    return PASSED_A if entry.won and slot.status is TableStatus.PASSED_A else f"{entry.level}级"
 
 
 def bracket_view(chart: Bracket, teams: Mapping[str, Team],
@@ -266,12 +269,12 @@ def bracket_view(chart: Bracket, teams: Mapping[str, Team],
                 position, leaves = float(leaves), leaves + 1
             placed.append(position)
             node = _node(f"{c}-{i}", tuple(f"{c - 1}-{k}" for k in sources), c, position, slot, teams, chart.digits)
-            nodes.append(replace(node, winner=None) if (column.number, node.table) in pending else node)
+            nodes.append(replace(node, winner=None, flag="") if (column.number, node.table) in pending else node)
         positions.append(placed)
     if chart.third_place is not None and chart.third_place.round == window[-1].number:
         third = _node("third", (), len(window) - 1, float(leaves), chart.third_place, teams, chart.digits,
                       third_place=True)
-        nodes.append(replace(third, winner=None) if (window[-1].number, third.table) in pending else third)
+        nodes.append(replace(third, winner=None, flag="") if (window[-1].number, third.table) in pending else third)
         leaves += 1
     columns = tuple((column.number, column_title(column)) for column in window)
     return BracketView(columns, tuple(sorted(nodes, key=lambda n: (n.column, n.slot))), leaves)
@@ -282,7 +285,8 @@ def _node(key: str, sources: tuple[str, ...], column: int, position: float, slot
     views = tuple(team_view(teams, e.team, digits) for e in slot.entries if e.team is not None)
     notes = tuple(_note(slot, i) for i in range(len(slot.entries))) if slot.kind is SlotKind.MATCH else ()
     table = slot.table if slot.kind is SlotKind.MATCH else None
-    return BracketNode(key, sources, column, position, views, notes, slot.winner, table, third_place)
+    flag = UNCHECKED if slot.unchecked and slot.kind is SlotKind.MATCH else ""
+    return BracketNode(key, sources, column, position, views, notes, slot.winner, table, third_place, flag)
 
 
 # --- the whole board ---
