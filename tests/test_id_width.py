@@ -211,3 +211,39 @@ def test_a_desk_press_meant_for_another_pairing_names_the_pairs_as_the_pages_sho
     setup = TableSetup(2, 1, Seat("07", (), "007"), Seat("100", (), "100"), digits=3)
     assert (setup.name("07"), setup.name("100"), setup.name("A3")) == ("第007组", "第100组", "第A3组")
     assert TableSetup(2, 1, Seat("07", ()), Seat("08", ())).name("7") == "第07组"
+
+
+def test_the_desk_keeps_the_event_width_when_a_pair_100_s_row_is_deleted_after_it_played(tmp_path):
+    """Pair 100 plays round 1 and loses; its row is then deleted from teams.xlsx: the papers keep 第007组 (the
+    draw in event.db names 100), and so must the desk and the phones (they read every draw, not only the one in
+    play)."""
+    from shuangsheng.storage.names import TEAMS_FILE
+    from shuangsheng.usecases.folder import open_folder
+    from tests.test_desk import Hall
+
+    teams = [*pairs(7), Team("100", ("甲100", "乙100"))]
+    for seed in range(1, 40):  # a draw in which pair 100 loses round 1
+        folder = tmp_path / f"event-{seed}"
+        new_event(folder, teams)
+        cli("draw", folder, "--seed", seed)
+        fill(folder, 1)
+        advancing = next(line for line in cli("score", folder).output.splitlines() if line.startswith("晋级"))
+        if "100" not in advancing:
+            break
+    book = openpyxl.load_workbook(folder / TEAMS_FILE)
+    sheet = book.worksheets[0]
+    row = next(r[0].row for r in sheet.iter_rows() if any(str(c.value) == "100" for c in r))
+    sheet.delete_rows(row)
+    book.save(folder / TEAMS_FILE)
+    cli("draw", folder, "--seed", 9)
+    assert open_folder(folder).digits == 3
+    shown = {t[side]["shown"] for t in Hall(folder).get()["tables"] for side in ("A", "B")}
+    assert shown and {len(s) for s in shown} == {3}, shown
+
+
+def test_replace_says_the_pair_as_the_papers_print_it(tmp_path):
+    folder = tmp_path / "event"
+    new_event(folder, [*pairs(8), RESERVE])
+    cli("draw", folder, "--seed", 1)
+    out = cli("replace", folder, "--team", "07", "--out", "张7甲", "--in", "王五", "--reason", "生病").output
+    assert "已记下换人：第007组：张7甲由王五替换" in out, out

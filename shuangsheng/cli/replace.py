@@ -39,5 +39,5 @@ def replace(
     if done.issue is not None:
         fail(f"没有记下：{done.issue.message}")
     assert done.made is not None
-    typer.echo(f"已记下换人：{done.made.said()}")
+    typer.echo(f"已记下换人：{done.made.said(done.digits)}")
     typer.echo("从现在起，成绩、成绩公告和荣誉证书按换人后的组；荣誉证书同时写明换下的队员也曾为本组参赛")

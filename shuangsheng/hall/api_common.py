@@ -211,6 +211,7 @@ class Seating:
         self._lock = threading.Lock()
         self._read: dict[str, tuple[board.FileState, object]] = {}
         self._held: dict[tuple, object] = {}  # `rules_for` of a round whose rules changed after it was scored
+        self._digits: tuple[tuple, int] | None = None  # the event's 组号 width, with what it was worked out from
 
     def _cached(self, name: str, read: Callable[[Path], object], fallback: Callable[[], object]) -> object:
         path = self.folder / name
@@ -248,9 +249,24 @@ class Seating:
     def setup(self, record: DrawRecord, table: int, book: Ledger) -> TableSetup:
         """Table `table` of the draw `record`, under the rules its round is scored under (`rules_for`)."""
         pairing = next(p for p in record.round.pairings if p.table == table)
-        digits = event_digits((t.id for t in self.teams()), (record.round,), (record,))  # the event's one width
+        digits = self.digits(book)  # the event's one width
         a, b = (Seat(t, self.players(record, t), shown_id(t, digits)) for t in (pairing.a, pairing.b))
         return TableSetup(record.round.number, table, a, b, self.rules_for(record, book), digits)
+
+    def digits(self, book: Ledger) -> int:
+        """The event's one 组号 width (`event_digits`) from teams.xlsx and every draw event.db holds, as the papers
+        have it (a pair 100 whose row was deleted after it played still counts), worked out again only when
+        either changed (`Ledger.mark`, the file's state)."""
+        teams = self.teams()
+        key = (book.mark(), board.file_state(self.folder / TEAMS_FILE))
+        with self._lock:
+            known = self._digits
+        if known is not None and known[0] == key:
+            return known[1]
+        digits = event_digits((t.id for t in teams), (), book.draws().values())
+        with self._lock:
+            self._digits = (key, digits)
+        return digits
 
     def rules_for(self, record: DrawRecord, book: Ledger):  # -> RuleSet
         """The rules round `record` is scored under, as `score` and the TV have them (`EventFolder.rules_for`): the

@@ -5,6 +5,7 @@ writes only event.db."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ class Replaced:
     status: int
     made: Replacement | None = None
     issue: Issue | None = None
+    digits: int = 2  # the event's 组号 width, for saying the replacement (`Replacement.said`)
 
 
 def replace_player(book: Ledger, teams: Sequence[Team], body: object, *, at: str, address: str,
@@ -90,5 +92,6 @@ def replace_in_folder(folder: Path, body: dict[str, object], *, address: str = "
         raise TournamentError([NOT_YET])
     moment = dt.datetime.now().astimezone().isoformat(timespec="seconds")
     with Ledger.open(folder) as book:
-        return replace_player(book, state.teams, {**body, "mark": len(book.replacements())}, at=moment,
+        done = replace_player(book, state.teams, {**body, "mark": len(book.replacements())}, at=moment,
                               address=address, digits=state.digits)
+    return dataclasses.replace(done, digits=state.digits)
