@@ -243,3 +243,16 @@ def test_a_draw_sheets_index_stands_whole_on_one_page_with_more_pairs_a_row_wher
         caption = min(c["top"] for c in page.chars if c["text"] == "按")
         footer = max(c["top"] for c in page.chars)
         assert min(c["size"] for c in page.chars if c["text"].strip() and caption <= c["top"] < footer - 1) >= 12
+
+
+def test_a_last_page_more_than_a_spill_is_still_refitted_onto_a_page_fewer_where_that_is_enough():
+    """A table whose last two rows carry four closing lines over (the 轮空, 晋级 and 下一步 lines under a round's
+    results): the last page is over half full, more than a spill, yet closing up the space between the pieces puts
+    it all on one page, as the 24-team 第1轮成绩 was before those lines were kept with the table."""
+    rows = [Piece(ROOM / 16, nothing, table=1, text=((str(k),),), after=0.0) for k in range(9)]
+    closing = [Piece(ROOM / 16, nothing, follows=True, text=((f"行{k}",),), after=ROOM / 30) for k in range(4)]
+    heading = Piece(ROOM / 8, nothing, keep=True, text=(("标题",),), after=ROOM / 10)
+    pieces = [heading, *rows, *closing]
+    as_set = paginate(pieces)
+    assert len(as_set) == 2 and used(as_set[-1], TOP_Y) > FIT_SHARE * ROOM  # not a spill of a few lines
+    assert len(fitted(pieces, BOTTOM_Y, TOP_Y, TOP_Y)) == 1

@@ -22,6 +22,9 @@ from shuangsheng.render.materials.page import BOTTOM, FRAME_PADDING, PAGE, TOP
 TOP_Y = PAGE[1] - TOP - FRAME_PADDING  # the text frame of a page with a footer: its top
 BOTTOM_Y = BOTTOM + FRAME_PADDING  # and its bottom, above the page footer
 FIT_SHARE = 0.4  # a last page holding less than this share of a page is a spill: refitted or balanced away
+REFIT_SHARE = 0.75  # one holding less than this is refitted onto a page fewer where that is enough: the lines a
+# table's last rows carry over with them (the 轮空, 晋级 and 下一步 lines) and an index kept whole on its own page
+# fill a last page past FIT_SHARE that closing up the pages before would have saved
 BALANCE_STEPS = 12  # halvings of the search for how much higher a balanced run's pages end (a page / 4096)
 CAPTION_GAP = 2.2 * mm  # the least space between a table and a line of text above or below it (a caption, a heading,
 # the 轮空 line): with the lines' own leading the reader sees 2 mm or more, however tightly a document is refitted
@@ -63,12 +66,12 @@ Pages = list[list[tuple[Piece, float]]]  # (piece, top) per page
 
 
 def fitted(pieces: Sequence[Piece], bottom: float, top: float, later: float) -> Pages:
-    """The pieces on pages with no last page of a few lines where that can be helped: as set; else refitted onto
-    a page fewer (the space between pieces halved; then the lines set tighter too; then a quarter of the space,
+    """The pieces on pages with no last page of a few lines where that can be helped: as set; else (a last page
+    under `REFIT_SHARE`) refitted onto a page fewer (the space between pieces halved; then the lines set tighter too; then a quarter of the space,
     none; then the tables a size smaller too, with half the space, a quarter, none), the first of those that is
     enough; and the last run of pages balanced when its last page is still short."""
     pages = paginate(pieces, bottom, top, later)
-    if not _short(pages, bottom, later):
+    if not _short(pages, bottom, later, REFIT_SHARE):
         return pages
     for refit, squeeze in _refits(pieces):
         closer = spaced([squeezed(p, squeeze) for p in refit])
@@ -125,9 +128,9 @@ def balanced(pieces: Sequence[Piece], bottom: float, top: float, later: float, p
     return [*before, *best]
 
 
-def _short(pages: Pages, bottom: float, later: float) -> bool:
-    """A document of several pages whose last holds less than `FIT_SHARE` of a page."""
-    return len(pages) > 1 and used(pages[-1], later) < FIT_SHARE * (later - bottom)
+def _short(pages: Pages, bottom: float, later: float, share: float = FIT_SHARE) -> bool:
+    """A document of several pages whose last holds less than `share` of a page."""
+    return len(pages) > 1 and used(pages[-1], later) < share * (later - bottom)
 
 
 def used(placed: Sequence[tuple[Piece, float]], top: float) -> float:
