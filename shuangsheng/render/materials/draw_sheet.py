@@ -11,7 +11,7 @@ from shuangsheng.knockout.checkin import Field
 from shuangsheng.knockout.knockout import Round, round_title
 from shuangsheng.knockout.teams import Team, shown_id
 from shuangsheng.render.materials.conventions import in_order, team_context
-from shuangsheng.render.materials.flow import ROOM, Flow, sizes
+from shuangsheng.render.materials.flow import ROOM, Flow, is_lead_in, sizes
 from shuangsheng.render.materials.fonts import FontSet, choose_fonts
 from shuangsheng.render.materials.wording import Block, render
 from shuangsheng.storage.event import Event
@@ -58,7 +58,8 @@ def draw_sheet_blocks(event: Event, round_: Round, teams: Mapping[str, Team], *,
 def _index_fits(flow: Flow, blocks: list[Block]) -> bool:
     """Whether the document's last group (the index under its caption) fits whole on a continuation page, every
     cell of it on one line."""
-    pieces = flow.markup(blocks)
+    lead = max((k for k, block in enumerate(blocks) if is_lead_in(block)), default=0)
+    pieces = flow.markup(blocks[lead:])  # from the last lead-in on (the index's caption): the rest is not measured
     group = pieces[-1].group if pieces else None
     if group is None:
         return True

@@ -122,7 +122,7 @@ class Flow:
             closing = _closes_table(block, closing)
             if made and closing and block.kind is not BlockKind.TABLE:
                 made[0].follows = True  # the line closing a table stays with its last rows
-            caption = made if _lead_in(block) else []
+            caption = made if is_lead_in(block) else []
             out += made
         return out
 
@@ -143,7 +143,7 @@ class Flow:
             return [self.lines(lines, s.title, 1.45, align=Align.CENTRE, after=s.title * 0.6, keep=True)]
         if block.kind in (BlockKind.PLAIN, BlockKind.BODY):
             pieces = self.paragraph(block.text, block.kind)
-            if _lead_in(block):  # a lead-in ("轮空：", "执行口径：") stays with what follows
+            if is_lead_in(block):  # a lead-in ("轮空：", "执行口径：") stays with what follows
                 pieces[-1].keep = True
             return pieces
         if block.kind is BlockKind.GAP:
@@ -450,7 +450,7 @@ def draw_placed(canvas: Canvas, placed: Sequence[tuple[Piece, float]]) -> None:
     canvas.setFillColor(INK)
 
 
-def _lead_in(block: Block) -> bool:
+def is_lead_in(block: Block) -> bool:
     """A paragraph introducing what follows (ending in a colon: "轮空：", "按组号找桌号：")."""
     return block.kind in (BlockKind.PLAIN, BlockKind.BODY) and block.text.rstrip().endswith(LEAD_IN)
 
@@ -460,7 +460,7 @@ def _closes_table(block: Block, closing: bool) -> bool:
     table, after `closing` blocks): a paragraph with no gap between, not itself a lead-in to what follows."""
     if block.kind is BlockKind.TABLE:
         return True
-    return closing and block.kind in (BlockKind.PLAIN, BlockKind.BODY) and not _lead_in(block)
+    return closing and block.kind in (BlockKind.PLAIN, BlockKind.BODY) and not is_lead_in(block)
 
 
 def _first_two(lay: Callable[[], tuple[float, Draw, Lines]]) -> tuple[float, Draw]:

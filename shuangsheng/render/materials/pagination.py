@@ -67,18 +67,26 @@ Pages = list[list[tuple[Piece, float]]]  # (piece, top) per page
 
 def fitted(pieces: Sequence[Piece], bottom: float, top: float, later: float) -> Pages:
     """The pieces on pages with no last page of a few lines where that can be helped: as set; else (a last page
-    under `REFIT_SHARE`) refitted onto a page fewer (the space between pieces halved; then the lines set tighter too; then a quarter of the space,
-    none; then the tables a size smaller too, with half the space, a quarter, none), the first of those that is
-    enough; and the last run of pages balanced when its last page is still short."""
+    under `REFIT_SHARE`) refitted onto a page fewer (the space between pieces halved; then the lines set tighter
+    too; then a quarter of the space, none; then the tables a size smaller too, with half the space, a quarter,
+    none), the first of those that is enough; and the last run of pages balanced when its last page is still
+    short. A document whose every page a forced break opens (score cards) is left as set."""
     pages = paginate(pieces, bottom, top, later)
     if not _short(pages, bottom, later, REFIT_SHARE):
         return pages
+    if len(pages) <= 1 + sum(p.new_page for p in pieces):
+        return pages  # every page opened by a forced break (the score cards' fronts and backs): none to save
     for refit, squeeze in _refits(pieces):
         closer = spaced([squeezed(p, squeeze) for p in refit])
         fewer = paginate(closer, bottom, top, later)
         if len(fewer) < len(pages):
             return balanced(closer, bottom, top, later, fewer)
     return balanced(pieces, bottom, top, later, pages)
+
+
+def _last_break(pieces: Sequence[Piece]) -> int:
+    """Where the run after the last forced page break begins (0: there is none)."""
+    return max((k for k, p in enumerate(pieces) if p.new_page), default=-1) + 1
 
 
 def spaced(pieces: Sequence[Piece]) -> list[Piece]:
@@ -110,7 +118,7 @@ def balanced(pieces: Sequence[Piece], bottom: float, top: float, later: float, p
     and ending there) is left as it is: nothing spilled onto it."""
     if not _short(pages, bottom, later):
         return pages
-    cut = max((k for k, p in enumerate(pieces) if p.new_page), default=-1) + 1
+    cut = _last_break(pieces)
     before = [page for page in paginate(pieces[:cut], bottom, top, later) if page]
     start = later if before else top
     run = paginate(pieces[cut:], bottom, start, later)
