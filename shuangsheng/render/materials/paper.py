@@ -490,14 +490,18 @@ def score_cards_pdf(
     key = stamped("key", key_pieces(flow, event.rules))  # the key on every card's back, laid out and drawn once
     pairings: list[Pairing | None] = list(round_.pairings) if round_ is not None else []
     pieces: list[Piece] = []
+    least = Fit.ROOMY  # how closely the cards so far were set: the next starts there (the cards alike, each built once)
     for pairing in pairings + ([None] if blank else []):
         hands = numbered if pairing else spare
         code = (codes or {}).get(pairing.table) if pairing else None
         for fit in Fit:  # long names: set closer, still one sheet
+            if fit < least:
+                continue
             card = _card(event, flow, round_, pairing, teams, template_dir, hands, points, key, digits=digits,
                          code=code, fit=fit)
             if _front_height(card) <= flow.top - flow.bottom:
                 break
+        least = max(least, min(fit, Fit.CLOSE))  # a card set LEAN or BARE (very long names) leaves the rest alone
         pieces += [flow.page_break(), *card]
     title = f"{event.title} 第{round_.number}轮计分卡" if round_ is not None else f"{event.title} 空白计分卡"
     return flow.pdf(pieces, title=title, invariant=invariant)
