@@ -76,6 +76,9 @@ def fitted(pieces: Sequence[Piece], bottom: float, top: float, later: float) -> 
         return pages
     if len(pages) <= 1 + sum(p.new_page for p in pieces):
         return pages  # every page opened by a forced break (the score cards' fronts and backs): none to save
+    tightest = spaced([squeezed(tightened(p, smaller=True), 0.0) for p in pieces])
+    if len(paginate(tightest, bottom, top, later)) >= len(pages):  # the last resort is not enough: none is
+        return balanced(pieces, bottom, top, later, pages)
     for refit, squeeze in _refits(pieces):
         closer = spaced([squeezed(p, squeeze) for p in refit])
         fewer = paginate(closer, bottom, top, later)
