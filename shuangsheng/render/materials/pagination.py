@@ -22,6 +22,8 @@ from shuangsheng.render.materials.page import BOTTOM, FRAME_PADDING, PAGE, TOP
 TOP_Y = PAGE[1] - TOP - FRAME_PADDING  # the text frame of a page with a footer: its top
 BOTTOM_Y = BOTTOM + FRAME_PADDING  # and its bottom, above the page footer
 FIT_SHARE = 0.4  # a last page holding less than this share of a page is a spill: refitted or balanced away
+SMALLER_PAGES = 3  # a document of at most this many pages may have its tables set a size smaller to save one
+# (a long list set smaller to save its last page would read smaller throughout; and re-laying it costs)
 REFIT_SHARE = 0.75  # one holding less than this is refitted onto a page fewer where that is enough: the lines a
 # table's last rows carry over with them (the 轮空, 晋级 and 下一步 lines) and an index kept whole on its own page
 # fill a last page past FIT_SHARE that closing up the pages before would have saved
@@ -76,10 +78,11 @@ def fitted(pieces: Sequence[Piece], bottom: float, top: float, later: float) -> 
         return pages
     if len(pages) <= 1 + sum(p.new_page for p in pieces):
         return pages  # every page opened by a forced break (the score cards' fronts and backs): none to save
-    tightest = spaced([squeezed(tightened(p, smaller=True), 0.0) for p in pieces])
+    smaller = len(pages) <= SMALLER_PAGES
+    tightest = spaced([squeezed(tightened(p, smaller=smaller), 0.0) for p in pieces])
     if len(paginate(tightest, bottom, top, later)) >= len(pages):  # the last resort is not enough: none is
         return balanced(pieces, bottom, top, later, pages)
-    for refit, squeeze in _refits(pieces):
+    for refit, squeeze in _refits(pieces, smaller=smaller):
         closer = spaced([squeezed(p, squeeze) for p in refit])
         fewer = paginate(closer, bottom, top, later)
         if len(fewer) < len(pages):
@@ -102,16 +105,18 @@ def spaced(pieces: Sequence[Piece]) -> list[Piece]:
     return list(pieces)
 
 
-def _refits(pieces: Sequence[Piece]) -> Iterator[tuple[Sequence[Piece], float]]:
+def _refits(pieces: Sequence[Piece], *, smaller: bool) -> Iterator[tuple[Sequence[Piece], float]]:
     """The pieces refitted, each way tighter than the one before, and how much of the space between them is kept;
     each set only when the one before was not enough."""
     yield pieces, 0.5
     tight = [tightened(p) for p in pieces]
     for squeeze in (0.5, 0.25, 0.0):
         yield tight, squeeze
-    smaller = [tightened(p, smaller=True) for p in pieces]
+    if not smaller:
+        return
+    small = [tightened(p, smaller=True) for p in pieces]
     for squeeze in (0.5, 0.25, 0.0):
-        yield smaller, squeeze
+        yield small, squeeze
 
 
 def balanced(pieces: Sequence[Piece], bottom: float, top: float, later: float, pages: Pages) -> Pages:
