@@ -136,8 +136,10 @@ def _draw(fonts: FontSet, canvas: Canvas, x: float, y: float, text: str, size: f
         fonts.draw(canvas, x, y, text, size, align=align, who=who)
         return
     half = size * BOLD_STROKE / 2
+    if align in (Align.CENTRE, Align.RIGHT):  # where it starts, measured once for the four
+        x -= fonts.width(text, size, who) / (2 if align is Align.CENTRE else 1)
     for dx, dy in HEAVY:
-        fonts.draw(canvas, x + dx * half, y + dy * half, text, size, align=align, who=who)
+        fonts.draw(canvas, x + dx * half, y + dy * half, text, size, who=who)
 
 
 class Column:

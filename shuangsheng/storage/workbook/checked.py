@@ -293,8 +293,13 @@ def _render(ws: Worksheet, sheet: Sheet, formats: Mapping[Look | None, Format]) 
     set_widths(ws, sheet.widths)
     for r, height in sheet.heights.items():
         ws.set_row(r - 1, height)
-    for cell in sheet.values.keys() | sheet.looks.keys():
-        put(ws, *cell, sheet.values.get(cell), formats.get(sheet.looks.get(cell)))
+    values, looks = sheet.values, sheet.looks
+    for cell, value in values.items():
+        put(ws, *cell, value, formats.get(looks.get(cell)))
+    for (r, c), look in looks.items():  # the cells with a look and no value: blank, as `put` writes None
+        fmt = formats.get(look)
+        if fmt is not None and (r, c) not in values:
+            ws.write_blank(r - 1, c - 1, None, fmt)
     for r1, c1, r2, c2 in sheet.merges:
         fmt = formats.get(sheet.looks.get((r1, c1)))
         ws.merge_range(r1 - 1, c1 - 1, r2 - 1, c2 - 1, "", fmt)
