@@ -159,3 +159,13 @@ def test_verify_refuses_a_hard_link_to_the_round_workbook(small, tmp_path):
     os.link(event / "round-1.xlsx", inside)
     result = cli("score", event, "--verify", inside.name, code=1)
     assert "这就是 round-1.xlsx 本身" in result.output and "逐格一致" not in result.output
+
+
+def test_a_difference_is_named_on_the_wall_as_every_problem_is():
+    """The 对阵 sheet is 对阵表 (not 对阵记分表), a table's sheet its 记分表; a sheet missing from one file by name."""
+    from shuangsheng.storage.workbook.problems import Cell
+    from shuangsheng.storage.workbook.verify import Difference
+
+    assert Difference("对阵", Cell(12, 8), "J", "K").in_words == "对阵表 H12 格"
+    assert Difference("第3桌", Cell(9, 4), "85", "58").in_words == "第3桌记分表 D9 格"
+    assert Difference("第3桌", None, "有", "没有").in_words == "第3桌记分表"

@@ -257,8 +257,8 @@ class Seating:
         """The event's one 组号 width (`event_digits`) from teams.xlsx and every draw event.db holds, as the papers
         have it (a pair 100 whose row was deleted after it played still counts), worked out again only when
         either changed (`Ledger.mark`, the file's state)."""
+        key = (book.mark(), board.file_state(self.folder / TEAMS_FILE))  # before the list is read: never newer
         teams = self.teams()
-        key = (book.mark(), board.file_state(self.folder / TEAMS_FILE))
         with self._lock:
             known = self._digits
         if known is not None and known[0] == key:

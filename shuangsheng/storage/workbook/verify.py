@@ -28,6 +28,7 @@ from shuangsheng.storage.workbook.schema import (
     TABLE_LABEL,
     Column,
 )
+from shuangsheng.vocabulary.errors import Place
 
 DATA_COLUMNS = tuple(c for c in HAND_COLUMNS if c.field)
 LEVEL_COLUMN = next(c for c in HAND_COLUMNS if c.field == "level")  # 终局 levels read as 庄家级  # 局 is printed, 备注 is free text: neither is compared
@@ -45,6 +46,12 @@ class Difference:
     @property
     def where(self) -> str:
         return f"{self.sheet}!{self.cell}" if self.cell else self.sheet
+
+    @property
+    def in_words(self) -> str:
+        """The place for papers on the wall, as every issue says it (`Place.in_words`): '对阵表 H12 格',
+        '第3桌记分表 D9 格', '第3桌记分表'."""
+        return Place(sheet=self.sheet, cell=self.cell).in_words
 
     def __str__(self) -> str:
         """'第3桌!D9：85 / 58'"""
