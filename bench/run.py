@@ -56,6 +56,15 @@ still FAILED, by 3-6 %; the same run's demo --teams 128 4.60-4.84 (PASS; the two
 5.10 under load). What is left is the work itself: writing the workbooks (round, checked copy) and the papers. load256
 ratio 1.88 (turns 2.00 1.88 0.88 2.04 1.17; serve p99 6.7 s against the floor's 4.4 s on that machine), the TV's
 p99 1.02 s, nothing lost.
+Stop 40 (quiet machine, load average about 1): the pictures' bold drawn as four fills instead of stroked outlines
+(PDFium strokes every glyph anew; fills come from its glyph cache) took demo --teams 256 to 4.79 (PASS, 4.73 s against
+0.99 s). Issue 34's typesetting then added about half a second back (caption spacing, the score cards' signature row,
+widow rows and kept lines, refits of long lists); after making the refits cheaper (forced-break documents such as the
+score cards not refitted, each card built once, the tightest refit tried first, tables a size smaller only for
+documents of three pages or fewer) six runs gave 4.84, 4.92, 5.04, 5.15, 5.19, 5.27 (5.28-5.61 s against bare loads
+of 1.01-1.13 s): on the line. score256 0.99-1.00 (PASS), demo --teams 128 4.78-4.90 (PASS). load256 on this machine:
+3.09 (turns 2.79-3.10; serve p99 1.66 s against the floor's 0.55 s) FAILED, and the session's starting commit 60c17b1
+measured alike (serve p99 1.66-1.72 s against 0.52-0.56 s): the machine, not a change of this session.
 
 Every action of the organiser's console (issue 30; bench/console.py) ≤ 1.1 × the same use-case called in-process
 in the same run, on the 128-team event's 64-table round: `score` of round 1 and `materials`. `--only console`.
