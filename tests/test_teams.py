@@ -215,3 +215,14 @@ def test_a_forfeit_written_as_the_team_id_is_read_with_its_digits_as_numbers(wri
     assert parse_forfeit(written, Pairing(1, "A01", "03")) is Side[side]
     with pytest.raises(ValueError):
         parse_forfeit("A10", Pairing(1, "A01", "03"))
+
+
+def test_a_player_entered_twice_is_named_with_the_pair_as_wide_as_the_list_s_ids():
+    """In a list reaching 100 the papers print 第007组: so does the check of teams.xlsx."""
+    from shuangsheng.knockout.teams import TeamRow, validate_teams
+
+    rows = [TeamRow(2, "7", "张7甲", "李7乙"), TeamRow(3, "100", "张7甲", "王五")]
+    _, problems = validate_teams(rows)
+    assert [p.message for p in problems] == ["队员“张7甲”已在第2行（第007组）报名，每人只能参加一组"]
+    _, problems = validate_teams([rows[0], TeamRow(3, "8", "张7甲", "王五")])
+    assert "（第07组）" in problems[0].message

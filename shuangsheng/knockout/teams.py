@@ -183,7 +183,7 @@ def validate_teams(rows: Sequence[TeamRow]) -> tuple[tuple[Team, ...], tuple[Tea
     (by `id_key`: A01 and A1 are one 组号), two different players, no player twice; a 种子 is a whole number from 1
     and each at most once, a 候补 is “是” or blank, a 单位 at most `MAX_UNIT_LENGTH` characters. Ids, names and
     units are normalised (`normalize`) first."""
-    check = _Check()
+    check = _Check(id_digits(normalize(r.id) for r in rows if normalize(r.id)))  # pairs named as the papers will
     teams = [team for r in rows if (team := check.row(r)) is not None]
     return tuple(teams), tuple(check.problems)
 
@@ -191,7 +191,8 @@ def validate_teams(rows: Sequence[TeamRow]) -> tuple[tuple[Team, ...], tuple[Tea
 class _Check:
     """The walk through the rows; `validate_teams` is the only user."""
 
-    def __init__(self) -> None:
+    def __init__(self, digits: int) -> None:
+        self.digits = digits  # the width every 组号 in the list is named with (`id_digits` of them all)
         self.problems: list[TeamProblem] = []
         self.id_rows: dict[str, tuple[int, str]] = {}  # id_key → (row, 组号 as written)
         self.player_rows: dict[str, tuple[int, str]] = {}
@@ -274,7 +275,7 @@ class _Check:
         if key in self.player_rows:
             other_row, other_team = self.player_rows[key]
             self.problems.append(
-                TeamProblem(row, column, f"队员“{name}”已在第{other_row}行（{team_name(other_team)}）报名，每人只能参加一组")
+                TeamProblem(row, column, f"队员“{name}”已在第{other_row}行（{team_name(other_team, self.digits)}）报名，每人只能参加一组")
             )
             return False
         self.player_rows[key] = (row, tid)
