@@ -183,7 +183,7 @@ def validate_teams(rows: Sequence[TeamRow]) -> tuple[tuple[Team, ...], tuple[Tea
     (by `id_key`: A01 and A1 are one 组号), two different players, no player twice; a 种子 is a whole number from 1
     and each at most once, a 候补 is “是” or blank, a 单位 at most `MAX_UNIT_LENGTH` characters. Ids, names and
     units are normalised (`normalize`) first."""
-    check = _Check(id_digits(normalize(r.id) for r in rows if normalize(r.id)))  # pairs named as the papers will
+    check = _Check(id_digits(i for r in rows if (i := normalize(r.id))))  # pairs named as the papers will
     teams = [team for r in rows if (team := check.row(r)) is not None]
     return tuple(teams), tuple(check.problems)
 

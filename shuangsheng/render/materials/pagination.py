@@ -79,10 +79,10 @@ def fitted(pieces: Sequence[Piece], bottom: float, top: float, later: float) -> 
     if len(pages) <= 1 + sum(p.new_page for p in pieces):
         return pages  # every page opened by a forced break (the score cards' fronts and backs): none to save
     smaller = len(pages) <= SMALLER_PAGES
-    tightest = spaced([squeezed(tightened(p, smaller=smaller), 0.0) for p in pieces])
-    if len(paginate(tightest, bottom, top, later)) >= len(pages):  # the last resort is not enough: none is
-        return balanced(pieces, bottom, top, later, pages)
-    for refit, squeeze in _refits(pieces, smaller=smaller):
+    last = [tightened(p, smaller=smaller) for p in pieces]  # the tightest setting, set once
+    if len(paginate(spaced([squeezed(p, 0.0) for p in last]), bottom, top, later)) >= len(pages):
+        return balanced(pieces, bottom, top, later, pages)  # the last resort is not enough: none is
+    for refit, squeeze in _refits(pieces, last, smaller=smaller):
         closer = spaced([squeezed(p, squeeze) for p in refit])
         fewer = paginate(closer, bottom, top, later)
         if len(fewer) < len(pages):
@@ -105,18 +105,18 @@ def spaced(pieces: Sequence[Piece]) -> list[Piece]:
     return list(pieces)
 
 
-def _refits(pieces: Sequence[Piece], *, smaller: bool) -> Iterator[tuple[Sequence[Piece], float]]:
+def _refits(pieces: Sequence[Piece], last: Sequence[Piece], *, smaller: bool
+            ) -> Iterator[tuple[Sequence[Piece], float]]:
     """The pieces refitted, each way tighter than the one before, and how much of the space between them is kept;
-    each set only when the one before was not enough."""
+    `last`: the pieces at the tightest setting (the tables a size smaller when `smaller`, else the lines tighter),
+    already set; the lines set tighter only when the looser ways were not enough."""
     yield pieces, 0.5
-    tight = [tightened(p) for p in pieces]
+    tight = [tightened(p) for p in pieces] if smaller else last
     for squeeze in (0.5, 0.25, 0.0):
         yield tight, squeeze
-    if not smaller:
-        return
-    small = [tightened(p, smaller=True) for p in pieces]
-    for squeeze in (0.5, 0.25, 0.0):
-        yield small, squeeze
+    if smaller:
+        for squeeze in (0.5, 0.25, 0.0):
+            yield last, squeeze
 
 
 def balanced(pieces: Sequence[Piece], bottom: float, top: float, later: float, pages: Pages) -> Pages:
