@@ -5,7 +5,9 @@ the playoff slip (`shuangsheng.render.materials.paper`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from reportlab.lib.units import mm
@@ -241,3 +243,54 @@ def stamped(name: str, pieces: Sequence[Piece]) -> Piece:
 
     return Piece(height, draw, after=pieces[-1].after if pieces else 0.0,
                  text=tuple(lines for piece in pieces for lines in piece.text))
+
+
+def stamped_rows(grid: Grid, fonts: FontSet, rows: Sequence[int], first: int, x: float = CARD_LEFT) -> Piece:
+    """`grid` as a piece whose one-line texts from column `first` on, the same in each of `rows` (the card's level
+    track, 2 … A on both sides), are drawn once into a form placed on each row's middle: rows that differ in
+    height (a side's names on two lines) still share it. Text stays extractable. Rows that are not alike are drawn
+    as `grid_piece` draws them, and so are rows with a ringed cell."""
+    texts = [tuple(grid.cells.get((r, c)) for c in range(first, len(grid.widths))) for r in rows]
+    alike = all(t == texts[0] for t in texts) and all(t is not None and len(t.lines) == 1 and (r, c) not in grid.spans
+                                                       for r in rows for c, t in enumerate(texts[0], start=first))
+    if not rows or not alike or any(r in rows for r, _ in grid.ringed):  # a ring is drawn round its cell's text
+        return grid_piece(grid, fonts, x)
+    cells = {at: text for at, text in grid.cells.items() if not (at[0] in rows and at[1] >= first)}
+    bare = dataclasses.replace(grid, cells=cells)
+    xs = [sum(grid.widths[first:c]) for c in range(first, len(grid.widths) + 1)]
+    name = "row_" + hashlib.sha1(repr((texts[0], xs)).encode()).hexdigest()[:12]
+    left = x + sum(grid.widths[:first])
+
+    def draw(canvas, top: float) -> None:
+        bare.draw(canvas, fonts, x, top)
+        if not canvas.hasForm(name):
+            canvas.beginForm(name, -BLEED, -grid.height, xs[-1] + BLEED, grid.height)
+            for i, text in enumerate(texts[0]):
+                assert text is not None
+                Grid._draw_text(canvas, fonts, text, xs[i], xs[i + 1], 1.0, -1.0)  # about the row's middle, 0
+            canvas.endForm()
+        ys = [top - sum(grid.heights[:i]) for i in range(len(grid.heights) + 1)]
+        for r in rows:
+            canvas.saveState()
+            canvas.translate(left, (ys[r] + ys[r + 1]) / 2)
+            canvas.doForm(name)
+            canvas.restoreState()
+
+    return Piece(grid.height, draw)
+
+
+class Stamps:
+    """The grids a document prints alike on many of its pages (a card's result row and signature row, whatever
+    its template says there), each laid out once and drawn once into a form (`stamp`), known by what makes it."""
+
+    def __init__(self, fonts: FontSet):
+        self._fonts = fonts
+        self._made: dict[tuple[str, tuple[str, ...]], Piece] = {}
+
+    def __call__(self, kind: str, key: Sequence[str], make: Callable[[], Grid]) -> Piece:
+        """The stamp of the grid `make()` builds for (`kind`, `key`): built the first time it is asked for."""
+        known = (kind, tuple(key))
+        piece = self._made.get(known)
+        if piece is None:
+            piece = self._made[known] = stamp(f"{kind}{len(self._made)}", make(), self._fonts)
+        return piece

@@ -32,6 +32,7 @@ from shuangsheng.render.materials.card_grid import (
     LEADING,
     PAD,
     Grid,
+    Stamps,
     Text,
     cell_text,
     grid_piece,
@@ -40,6 +41,7 @@ from shuangsheng.render.materials.card_grid import (
     signature_grid,
     stamp,
     stamped,
+    stamped_rows,
     team_lines,
 )
 from shuangsheng.render.materials.conventions import team_context
@@ -397,7 +399,7 @@ def _sides(fonts: FontSet, event: Event, pairing: Pairing | None, teams: Mapping
                        text, CARD_TEXT)
 
         band.append(Piece(0.0 if labels else height, draw, text=((text,),)))  # beside the labels, in their band
-    return [*band, *labels, grid_piece(grid, fonts)]
+    return [*band, *labels, stamped_rows(grid, fonts, [len(grid.heights) - 2, len(grid.heights) - 1], 2)]
 
 
 class Fit(enum.IntEnum):
@@ -412,8 +414,18 @@ class Fit(enum.IntEnum):
     BARE = 3
 
 
+@dataclass(frozen=True)
+class _Alike:
+    """What every card of a document prints alike, laid out and drawn once: the hand rows, the points table and
+    the key on the back, and the rows the template names (`stamps`: the result row, the signatures)."""
+
+    points: Piece
+    key: Piece
+    stamps: Stamps
+
+
 def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | None, teams: Mapping[str, Team],
-          template_dir: Path | None, hand_rows: Piece, points: Piece, key: Piece, *, digits: int,
+          template_dir: Path | None, hand_rows: Piece, alike: _Alike, *, digits: int,
           code: str | None = None, fit: Fit = Fit.ROOMY) -> list[Piece]:
     """One card: its front as the template has it, and on the back of the sheet (a page of its own, printed
     double-sided) the points table and the key, wherever the template puts `@得分表`."""
@@ -428,7 +440,7 @@ def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | Non
     back: list[Piece] = []
 
     def on_back(_: tuple[str, ...]) -> list[Piece]:
-        back.extend([flow.space(3 * mm), points, flow.space(2 * mm), key])
+        back.extend([flow.space(3 * mm), alike.points, flow.space(2 * mm), alike.key])
         return []
 
     inserts: dict[str, Insert] = {
@@ -436,8 +448,8 @@ def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | Non
                                           labelled=fit < Fit.BARE), flow.space(gap)],
         "记分": lambda _: [hand_rows, flow.space(gap)],
         "得分表": on_back,
-        "结果": lambda headings: [grid_piece(result_grid(fonts, headings), fonts), flow.space(gap)],
-        "签名": lambda labels: [grid_piece(signature_grid(fonts, labels, PEN_ROW), fonts)],
+        "结果": lambda headings: [alike.stamps("result", headings, lambda: result_grid(fonts, headings)), flow.space(gap)],
+        "签名": lambda labels: [alike.stamps("signatures", labels, lambda: signature_grid(fonts, labels, PEN_ROW))],
     }
     blocks = render("score_card.j2", event, template_dir, extra)
     lead = next((i for i, b in enumerate(blocks) if b.kind is BlockKind.INSERT), 0)
@@ -486,8 +498,8 @@ def score_cards_pdf(
     numbered = stamp("hand_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS, playoff=PLAYOFF_ROWS), flow.fonts)
     spare = stamp("spare_rows", hand_rows_grid(flow.fonts, regular=REGULAR_ROWS + PLAYOFF_ROWS, playoff=0,
                                                 numbered=False), flow.fonts)
-    points = stamp("points", points_columns_grid(flow.fonts, event.rules, BACK_TEXT), flow.fonts)
-    key = stamped("key", key_pieces(flow, event.rules))  # the key on every card's back, laid out and drawn once
+    alike = _Alike(points=stamp("points", points_columns_grid(flow.fonts, event.rules, BACK_TEXT), flow.fonts),
+                   key=stamped("key", key_pieces(flow, event.rules)), stamps=Stamps(flow.fonts))
     pairings: list[Pairing | None] = list(round_.pairings) if round_ is not None else []
     pieces: list[Piece] = []
     least = Fit.ROOMY  # how closely the cards so far were set: the next starts there (the cards alike, each built once)
@@ -497,7 +509,7 @@ def score_cards_pdf(
         for fit in Fit:  # long names: set closer, still one sheet
             if fit < least:
                 continue
-            card = _card(event, flow, round_, pairing, teams, template_dir, hands, points, key, digits=digits,
+            card = _card(event, flow, round_, pairing, teams, template_dir, hands, alike, digits=digits,
                          code=code, fit=fit)
             if _front_height(card) <= flow.top - flow.bottom:
                 break
