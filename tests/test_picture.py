@@ -210,3 +210,17 @@ def test_round_picture_marks_a_match_given_by_its_final_levels_only(demo, fonts)
     marked = dataclasses.replace(results, tables=(lost, *results.tables[1:]))
     _, text, _ = layout_of(picture.round_column(report.event, marked, fonts=fonts))
     assert text.count("未逐局核对") == 1
+
+
+def test_three_digit_table_numbers_keep_clear_of_the_winner_mark(fonts):
+    """Round 1 of 256 pairs has 128 tables: 第128桌 is as wide as its column allows, the ▶ and the names after it."""
+    chart = play(team_list(256, long_names=False))
+    column = picture.announcement_column(chart, default_event(), date="2026年3月", fonts=fonts)
+    _, text, chars = layout_of(column)
+    assert "第128桌" in text
+    marks = [c for c in chars if c["text"] == picture.MARK]
+    ends = [c for c in chars if c["text"] == "桌" and c["size"] == picture.BODY]
+    assert len(marks) == 255
+    for mark in marks:
+        label = [c for c in ends if abs(c["top"] - mark["top"]) < picture.BODY * 0.6 and c["x0"] < mark["x0"]]
+        assert all(c["x1"] + 2 <= mark["x0"] for c in label), mark

@@ -145,11 +145,12 @@ def _draw(fonts: FontSet, canvas: Canvas, x: float, y: float, text: str, size: f
 class Column:
     """The phone layout: items one under the other in a column `TEXT_W` wide."""
 
-    def __init__(self, fonts: FontSet, teams: Mapping[str, Team], digits: int):
+    def __init__(self, fonts: FontSet, teams: Mapping[str, Team], digits: int, *, tables: int = 99):
         self.fonts, self.teams, self.digits = fonts, teams, digits  # digits: the event's 组号 width
         self.items: list[_Item] = []
         self.section = ""
-        self.table_w = fonts.width("第00桌", BODY) + 8
+        self.tables = tables  # the highest table number shown: its label's width is the tables' column
+        self.table_w = fonts.width(f"第{'0' * len(str(max(tables, 10)))}桌", BODY) + 8
 
     def lines(self, text: str, size: float, *, align: Align = Align.LEFT, bold: bool = False, who: str | None = None,
               after: float = 0.0, keep: bool = False, x: float = SIDE, width: float = TEXT_W) -> None:
@@ -254,7 +255,7 @@ class Column:
         out = []
         for k, items in enumerate(self.parts()):
             if k:
-                head = Column(self.fonts, self.teams, self.digits)
+                head = Column(self.fonts, self.teams, self.digits, tables=self.tables)
                 head.lines(event, HEADING, align=Align.CENTRE)
                 head.lines(f"{name}（续）", TITLE, align=Align.CENTRE, bold=True, after=8)
                 if items[0].section and not items[0].keep:
@@ -379,7 +380,7 @@ def round_column(event: Event, results: RoundResults, *, fonts: FontSet | None =
     who goes on, in number order; the wording of round_picture.j2."""
     fonts = fonts or choose_fonts(event.print.font)
     digits = results.digits  # the event's one width
-    column = Column(fonts, results.teams, digits)
+    column = Column(fonts, results.teams, digits, tables=max((t.table for t in results.tables), default=1))
 
     def tables() -> None:
         for t in sorted(results.tables, key=lambda t: t.table):
@@ -418,7 +419,10 @@ def announcement_column(chart: Bracket, event: Event, *, date: str, fonts: FontS
     fonts = fonts or choose_fonts(event.print.font)
     teams = {t.id: t for t in chart.teams}
     digits = chart.digits  # the event's one width
-    column = Column(fonts, teams, digits)
+    tables = [s.table or 0 for col in chart.columns for s in col.slots]
+    if chart.third_place is not None:
+        tables.append(chart.third_place.table or 0)
+    column = Column(fonts, teams, digits, tables=max(tables, default=1))
 
     def prizes() -> None:
         none = "（不设）" if not chart.placings.third else "（空缺）"
