@@ -247,3 +247,37 @@ def test_replace_says_the_pair_as_the_papers_print_it(tmp_path):
     cli("draw", folder, "--seed", 1)
     out = cli("replace", folder, "--team", "07", "--out", "张7甲", "--in", "王五", "--reason", "生病").output
     assert "已记下换人：第007组：张7甲由王五替换" in out, out
+
+
+def test_a_pool_that_cannot_be_drawn_names_its_pairs_as_wide_as_the_event(tmp_path):
+    """`check_pool` and the 3rd-place match's check named pairs two digits wide whatever the field: 第01组 in a
+    field reaching 100. Each way a round is drawn passes the event's width; `draw --check` in a folder whose
+    event.db is lost (the round drawn again from round-1.xlsx's 抽签名单) says it as the papers print it."""
+    from shuangsheng.knockout.advance import next_round
+    from shuangsheng.knockout.draw import draw_from_lots, draw_round
+    from shuangsheng.knockout.knockout import DrawError
+
+    def refusal(draw) -> str:
+        with pytest.raises(DrawError) as caught:
+            draw()
+        return "\n".join(caught.value.problems)
+
+    twice = ("007", "007", "100", "101")
+    assert "第007组在抽签名单中出现了2次" in refusal(lambda: draw_round(1, twice, seed=1, digits=3))
+    assert "第007组在抽签名单中出现了2次" in refusal(lambda: draw_from_lots(1, {}, twice, digits=3))
+    assert "第007组在抽签名单中出现了2次" in refusal(lambda: next_round(twice, [], {}, digits=3))
+    third = refusal(lambda: draw_round(3, ("001", "002"), seed=1, third_place_match=("001", "100"), digits=3))
+    assert "第001组在决赛中，不能同时参加三、四名决赛" in third
+    assert "第07组" in refusal(lambda: draw_round(1, ("07", "07", "08", "09"), seed=1))  # a field under 100
+
+    folder = new_event(tmp_path / "event", [*pairs(6), RESERVE])
+    cli("draw", folder, "--seed", 5)
+    path = round_path(folder, 1)
+    book = openpyxl.load_workbook(path)
+    rows = list(book[MATCHES_SHEET].iter_rows())
+    start = next(i for i, row in enumerate(rows) if row[0].value == "序号")  # the 抽签名单 under the matches
+    rows[start + 2][1].value = rows[start + 1][1].value  # pair 001 listed twice
+    book.save(path)
+    (folder / "event.db").unlink()
+    said = cli("draw", folder, "--check", 1, code=1).output
+    assert "第001组在抽签名单中出现了2次" in said and widths(said) == {3}, said

@@ -261,6 +261,21 @@ def test_card_has_a_heavier_rule_every_four_rows(cards):
         assert any(labels[str(n)]["bottom"] < e["top"] < after["top"] for e in heavy), n
 
 
+def framed_levels(page) -> list[str]:
+    """The levels in the heavy boxes of a card's track (one per must-play level, around its 甲方 and 乙方 boxes),
+    each asserted to have 必打 just above it."""
+    boxes = [r for r in page.rects if r["stroke"] and r["linewidth"] > 1.2 and r["width"] < 25 and r["height"] > 40]
+    labels = [w for w in page.extract_words() if w["text"] == "必打"]
+    levels = []
+    for box in boxes:
+        inside = {c["text"] for c in page.chars
+                  if box["x0"] < c["x0"] < box["x1"] and box["top"] < c["top"] < box["bottom"]}
+        assert any(box["x0"] - 12 < w["x0"] and w["x1"] < box["x1"] + 12 and 0 < box["top"] - w["bottom"] < 8
+                   for w in labels), inside
+        levels.append("".join(sorted(inside)))
+    return sorted(levels)
+
+
 def test_must_play_levels_are_framed_and_labelled_on_the_track():
     """The framed boxes, each with 必打 over it, are the must-play levels in force: 2, J, A by default; 2, 10, Q, A
     when configured."""
@@ -272,22 +287,41 @@ def test_must_play_levels_are_framed_and_labelled_on_the_track():
     def framed(event) -> list[str]:
         data = paper.score_cards_pdf(event, None, {}, digits=2, fonts=fonts(), invariant=True)
         with pdfplumber.open(io.BytesIO(data)) as pdf:
-            p = pdf.pages[0]
-            # one heavy box per must-play level, around the 甲方 and 乙方 boxes of the track
-            boxes = [r for r in p.rects if r["stroke"] and r["linewidth"] > 1.2 and r["width"] < 25 and r["height"] > 40]
-            labels = [w for w in p.extract_words() if w["text"] == "必打"]
-            levels = []
-            for box in boxes:
-                inside = {c["text"] for c in p.chars if box["x0"] < c["x0"] < box["x1"] and box["top"] < c["top"] < box["bottom"]}
-                assert any(box["x0"] - 12 < w["x0"] and w["x1"] < box["x1"] + 12 and 0 < box["top"] - w["bottom"] < 8
-                           for w in labels), inside
-                levels.append("".join(sorted(inside)))
-        return sorted(levels)
+            return framed_levels(pdf.pages[0])
 
     default = default_event()
     assert framed(default) == ["2", "A", "J"]
     four = dataclasses.replace(default, rules=RuleSet(must_play=(Level.TWO, Level.TEN, Level.QUEEN, Level.ACE)))
     assert framed(four) == ["01", "2", "A", "Q"]
+
+
+FITS = {  # a table's two pairs, and how closely their card is set (paper.Fit)
+    "CLOSE": (("王一", "李二"), ("张三", "赵四")),
+    "LEAN": LONG_NAMES[:2],
+    "BARE": (("阿" * 20, "卜" * 20), ("欧阳·买买提江·艾尼瓦尔", "慕容" + "古" * 18)),  # three lines each: the longest
+}
+
+
+@pytest.mark.parametrize("fit", FITS)
+def test_every_fit_keeps_the_front_on_one_page_with_must_play_labelled(fit):
+    """However long the names, the card's front stays one page with its 录分码 and 必打 over each framed level:
+    the event's line, then (names of three lines on both sides, 20 characters a player) the signature row, go to
+    the back, the front saying where the signatures went."""
+    pair_a, pair_b = FITS[fit]
+    teams = {"01": Team("01", pair_a), "02": Team("02", pair_b)}
+    round_ = Round(1, ("01", "02"), (Pairing(1, "01", "02"),), (), 20260315)
+    data = paper.score_cards_pdf(default_event(), round_, teams, digits=2, codes={1: "Q8SU-TGBQ"}, blank=False,
+                                 fonts=fonts(), invariant=True)
+    assert pages(data) == 2  # one sheet: the front, and its back
+    front, back = page_texts(data)
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        assert framed_levels(pdf.pages[0]) == ["2", "A", "J"]
+    assert "录分码Q8SU-TGBQ" in front and "局" in front and "终局级数" in front
+    assert ("离退休教职工双升级（双扣）比赛" in front) == (fit == "CLOSE")
+    signed_on_back = fit == "BARE"
+    assert ("甲方签名" in back) == signed_on_back and ("甲方签名" in front) != signed_on_back
+    assert (paper.SIGN_ON_BACK in front) == signed_on_back
+    assert_printable(data, smallest=12)
 
 
 def test_long_and_rare_names_fit_their_box(cards):

@@ -114,7 +114,7 @@ def test_the_named_texts_come_out_whole(papers):
     def lines(name: str) -> list[str]:
         return [line for page in line_texts((papers / name).read_bytes()) for line in page]
 
-    assert any("电话：" in line for line in lines("通知.pdf"))
+    assert any("也可电话报名：2973620" in line for line in lines("通知.pdf"))  # 电话 whole, its number with it
     assert any("第十四条" in line for line in lines("比赛规则.pdf"))
     assert any("罚分后" in line for line in lines("比赛规则.pdf"))
     signoff = lines("规则口径确认单.pdf")

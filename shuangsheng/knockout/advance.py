@@ -193,7 +193,8 @@ class NextRound:
         """What each paper lot of this round means."""
         return LotPlan(len(self.pool), (len(self.pool) - self.byes) // 2)
 
-    def draw(self, seed: int) -> Round:
+    def draw(self, seed: int, digits: int = 2) -> Round:
+        """The round drawn by lot with `seed`; a refusal names the teams `digits` wide (the event's)."""
         return draw_round(
             self.number,
             self.pool,
@@ -202,6 +203,7 @@ class NextRound:
             previous_byes=self.previous_byes,
             third_place_match=self.third_place_match,
             apart=self.apart,
+            digits=digits,
         )
 
     def from_lots(self, lots: Mapping[str, int] | Sequence[tuple[str, int]], digits: int = 2) -> Round:
@@ -236,7 +238,7 @@ def next_round(
     mode = ThirdPlace(third_place)
     teams = tuple(teams)
     if not rounds:
-        problems = check_pool(teams)
+        problems = check_pool(teams, digits)
         if len(teams) > MAX_TEAMS:
             problems.append(f"最多支持{MAX_TEAMS}组参赛，报名表中有{len(teams)}组")
         if problems:

@@ -19,7 +19,8 @@ def _check_number(number: object) -> list[str]:
     return []
 
 
-def check_pool(pool: tuple[str, ...]) -> list[str]:
+def check_pool(pool: tuple[str, ...], digits: int = 2) -> list[str]:
+    """What is wrong with a round's pool, its teams named `digits` wide (the event's, `EventFolder.digits`)."""
     problems: list[str] = []
     if len(pool) < MIN_TEAMS:
         problems.append(f"一轮至少需要{MIN_TEAMS}组才能抽签，实际只有{len(pool)}组")
@@ -27,11 +28,11 @@ def check_pool(pool: tuple[str, ...]) -> list[str]:
         problems.append("抽签名单中有空的组号")
     for team, count in Counter(pool).items():
         if count > 1:
-            problems.append(f"{team_name(team)}在抽签名单中出现了{count}次")
+            problems.append(f"{team_name(team, digits)}在抽签名单中出现了{count}次")
     return problems
 
 
-def _check_third_place_match(pool: tuple[str, ...], match: tuple[str, str] | None) -> list[str]:
+def _check_third_place_match(pool: tuple[str, ...], match: tuple[str, str] | None, digits: int) -> list[str]:
     if match is None:
         return []
     problems: list[str] = []
@@ -41,7 +42,7 @@ def _check_third_place_match(pool: tuple[str, ...], match: tuple[str, str] | Non
         problems.append("三、四名决赛应在两个不同的组之间进行")
     for team in match:
         if team in pool:
-            problems.append(f"{team_name(team)}在决赛中，不能同时参加三、四名决赛")
+            problems.append(f"{team_name(team, digits)}在决赛中，不能同时参加三、四名决赛")
     return problems
 
 
@@ -66,6 +67,7 @@ def draw_round(
     previous_byes: Collection[str] = (),
     third_place_match: tuple[str, str] | None = None,
     apart: Apart = NOTHING_APART,
+    digits: int = 2,
 ) -> Round:
     """Draw round `number` from `pool` by lot with `random.Random(seed)`; the same inputs give the same draw.
 
@@ -76,10 +78,11 @@ def draw_round(
     added as the last table of a final; it is not drawn by lot. With `apart` (units and seeds), the seeds take
     the byes next after the fewest-byes rule, and the pairs are repaired so that units and seeds meet as little as
     the numbers allow (`shuangsheng.knockout.apart`), with the same `random.Random(seed)`; without, the draw is the
-    plain shuffle.
+    plain shuffle. A refusal names the teams `digits` wide (the event's).
     """
     pool = tuple(pool)
-    problems = _check_number(number) + check_pool(pool) + _check_third_place_match(pool, third_place_match)
+    problems = (_check_number(number) + check_pool(pool, digits)
+                + _check_third_place_match(pool, third_place_match, digits))
     if isinstance(seed, bool) or not isinstance(seed, int):
         problems.append(f"抽签种子应为整数，实际为 {seed!r}")
     count = bye_count(len(pool)) if byes is None else byes
@@ -116,7 +119,8 @@ def draw_from_lots(
     `third_place_match` as in `draw_round`.
     """
     pool = tuple(pool)
-    problems = _check_number(number) + check_pool(pool) + _check_third_place_match(pool, third_place_match)
+    problems = (_check_number(number) + check_pool(pool, digits)
+                + _check_third_place_match(pool, third_place_match, digits))
     count = bye_count(len(pool)) if byes is None else byes
     if not problems:
         problems += _check_byes(pool, count)

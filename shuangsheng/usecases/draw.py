@@ -247,7 +247,7 @@ def _draw_new(state: EventFolder, book: Ledger, *, seed: int | None, lots: Path 
         if entries is not None:
             drawn = nxt.from_lots(entries, state.digits)
         else:
-            drawn = nxt.draw(seed if seed is not None else knockout.new_seed())
+            drawn = nxt.draw(seed if seed is not None else knockout.new_seed(), state.digits)
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=exc.heading) from None
     path = round_path(folder, drawn.number)
@@ -377,16 +377,16 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
     byes, previous_byes = len(target.byes), knockout.byes_so_far(earlier)
     apart = draws[number].apart if number in draws else NOTHING_APART  # as recorded: teams.xlsx may have changed
     note = apart.description()
+    digits = event_digits(_listed(folder), (*earlier, target), draws.values())
     try:
         if target.seed is not None:
             again = draw_round(number, target.pool, seed=target.seed, byes=byes, previous_byes=previous_byes,
-                               third_place_match=third, apart=apart)
+                               third_place_match=third, apart=apart, digits=digits)
             if not apart and not same_draw(again, target):
-                again, note = _with_units_now(folder, again, target, previous_byes, third)
+                again, note = _with_units_now(folder, again, target, previous_byes, third, digits)
         else:
             again = draw_from_lots(number, target.lots, target.pool, byes=byes, previous_byes=previous_byes,
-                                   third_place_match=third,
-                                   digits=event_digits(_listed(folder), (*earlier, target), draws.values()))
+                                   third_place_match=third, digits=digits)
     except knockout.KnockoutError as exc:
         raise TournamentError(exc.issues, heading=f"第{number}轮：按记下的抽签名单重抽不成立：") from None
     differences = []
@@ -404,7 +404,7 @@ def check_draw(folder: Path, number: int) -> DrawCheck:
 
 
 def _with_units_now(folder: Path, plain: Round, target: Round, previous_byes: Sequence[str],
-                    third: tuple[str, str] | None) -> tuple[Round, str]:
+                    third: tuple[str, str] | None, digits: int) -> tuple[Round, str]:
     """A seeded draw whose record keeps nothing apart (a folder without event.db, or one rebuilt) that the plain
     lot does not reproduce: drawn again with the units and seeds teams.xlsx has now, kept when that reproduces it
     (and said); else the plain lot, whose difference `check_draw` names."""
@@ -415,7 +415,7 @@ def _with_units_now(folder: Path, plain: Round, target: Round, previous_byes: Se
     if not now:
         return plain, ""
     again = draw_round(target.number, target.pool, seed=target.seed or 0, byes=len(target.byes),
-                       previous_byes=previous_byes, third_place_match=third, apart=now)
+                       previous_byes=previous_byes, third_place_match=third, apart=now, digits=digits)
     if not same_draw(again, target):
         return plain, ""
     return again, f"没有记下这一轮抽签时的单位、种子（以前版本的文件夹，或 event.db 重建过），按现在报名表里的单位、种子重抽，{now.description()}"

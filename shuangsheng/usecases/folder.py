@@ -163,9 +163,9 @@ def open_folder(folder: Path, *, up_to: int | None = None, drawing: bool = False
     if problems:
         raise TournamentError(problems)
     assert event is not None
-    problems.extend(_draw_problems(rounds, draws))
-    problems.extend(_format_problems(folder, event, draws))
     digits = event_digits((t.id for t in teams), (s.round for s in rounds), draws.values())
+    problems.extend(_draw_problems(rounds, draws, digits))
+    problems.extend(_format_problems(folder, event, draws))
     teams, notes, unlisted = _teams_of_the_draw(teams, rounds, draws, digits)
     problems.extend(unlisted)
     if problems:
@@ -307,9 +307,10 @@ def rules_note_text(folder: Path, changes: Sequence[RulesChange]) -> str:
             f"没有改动；如确要按新规则重新计分，运行 shuangsheng score {folder} --accept-rules（会记入 event.db 的日志）")
 
 
-def _draw_problems(rounds: Sequence[RoundSheet], draws: Mapping[int, DrawRecord]) -> list[Issue]:
+def _draw_problems(rounds: Sequence[RoundSheet], draws: Mapping[int, DrawRecord], digits: int) -> list[Issue]:
     """Each round drawn by seed must come out the same when drawn again from its stored seed and list (with the
-    units and seeds event.db recorded that its draw kept apart)."""
+    units and seeds event.db recorded that its draw kept apart); a list that cannot be drawn names its teams
+    `digits` wide (the event's)."""
     problems: list[Issue] = []
     for i, sheet in enumerate(rounds):
         r = sheet.round
@@ -322,7 +323,7 @@ def _draw_problems(rounds: Sequence[RoundSheet], draws: Mapping[int, DrawRecord]
         try:
             again = draw_round(
                 r.number, r.pool, seed=r.seed, byes=len(r.byes), previous_byes=byes, third_place_match=third,
-                apart=apart,
+                apart=apart, digits=digits,
             )
         except knockout.KnockoutError as exc:
             problems.extend(located(exc.issues, sheet.path.name, MATCHES_SHEET))

@@ -342,13 +342,13 @@ BRACKET_LINKS = """() => [...document.querySelectorAll("#stage .page.bracket")].
 def test_a_bracket_over_several_pages_links_every_match_to_where_it_came_from(browser, tmp_path):
     """A match whose earlier match is on another page gets a dashed line running to that page's edge. Sizes follow
     the screen's height, so where the pages break depends on its shape (narrower: names wrap, boxes grow): widths
-    from 640 to 1920 at 1080 lines are tried, and a field whose bracket splits differently."""
+    from 640 to 1920 (every 160 px) at 1080 lines are tried, and a field whose bracket splits differently."""
     target = tmp_path / "大屏.html"
     continued = 0
     for teams, rounds in ((40, 2), (27, 1)):  # 40: round 3 drawn (8 matches from 16); 27: round 2 (8 from 11 + 5 byes)
         played_rounds(tmp_path / str(teams), teams=teams, rounds=rounds)
         assert CliRunner().invoke(app, ["show", str(tmp_path / str(teams)), "--export", str(target), "--force"]).exit_code == 0
-        for width in range(640, 1921, 320):
+        for width in range(640, 1921, 160):
             page = browser.new_page(viewport={"width": width, "height": 1080})
             page.goto(target.as_uri())
             wait_until(page, "window.showDisplay && window.showDisplay.pages() > 0")

@@ -5,15 +5,18 @@ the bracket's winners had their players wrap onto two lines beside the bold ✓ 
 
 from __future__ import annotations
 
+import itertools
+import random
 import re
 
 import pytest
 from typer.testing import CliRunner
 
 from shuangsheng.cli import app
+from shuangsheng.knockout.teams import Team
 from tests.browser.conftest import ALL_SIZES
 from tests.browser.test_show_page import exported, layout_problems
-from tests.events import finished_with_lost_cards, lost_round_one
+from tests.events import draw, finished_with_lost_cards, lost_round_one, new_event, play
 
 
 def opened(browser, target, size: tuple[int, int]):
@@ -112,4 +115,69 @@ def test_the_bracket_keeps_each_team_on_one_line_and_its_levels_say_ji(browser, 
     assert layout_problems(page) == []
     page.evaluate(f"showDisplay.show({page.evaluate('showDisplay.pages()') - 1})")
     page.screenshot(path=str(screenshots / f"bracket-13-{digits}-{size[0]}.png"))
+    page.close()
+
+
+LONG_NAMES = (  # Latin names of long words, CJK names longer than a line, and the two side by side
+    ("Alexandrina Petrovna", "王五"), ("欧阳·买买提江·艾尼瓦尔", "阿卜杜热合曼·买买提依明"), ("Christopher Welling", "Maximiliano"),
+    ("Alexandrina", "Konstantinopolsky"), ("王六", "Bartholomew Higgins"), ("Wilhelmina", "Evangelina"),
+    ("Anastasiya Ivanova", "李七"), ("上官婉儿", "慕容·古丽娜尔·艾尼瓦尔"), ("Jacqueline Dubois", "Guinevere"),
+    ("Marguerite", "Seraphina Moreau"), ("赵八", "Benedict Cumberland"), ("Rosalind", "Ottoline Morrell"),
+    ("司马·阿依古丽·买买提", "Konstantinovskaya"),
+)
+
+
+@pytest.fixture(scope="module")
+def long_names(tmp_path_factory):
+    """13 pairs of long names (Latin and CJK) played to the final: the bracket's players wrap."""
+    folder = tmp_path_factory.mktemp("long13") / "event"
+    rng = random.Random(7)
+    new_event(folder, [Team(f"{i:02d}", pair) for i, pair in enumerate(LONG_NAMES, start=1)])
+    number = 0
+    while True:
+        number += 1
+        drawn = draw(folder, rng)
+        play(folder, number, rng)
+        if len(drawn.round.pool) == 2:
+            return export(folder)
+
+
+WHO_LINES = """() => [...document.querySelectorAll('#stage .page.bracket')].flatMap(p => { showDisplay.show(
+    [...document.querySelectorAll('#stage .page')].indexOf(p));
+  return [...p.querySelectorAll('.node .who')].map(w => {
+    const lines = [], walker = document.createTreeWalker(w, NodeFilter.SHOW_TEXT);
+    let node, top = null;
+    while ((node = walker.nextNode())) for (let i = 0; i < node.length; i++) {
+      const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
+      const rect = range.getBoundingClientRect(), ch = node.data[i];
+      if (!ch.trim()) { if (lines.length) lines[lines.length - 1] += ch; continue; }
+      if (top === null || rect.top > top + rect.height / 2) { lines.push(ch); top = rect.top; }
+      else lines[lines.length - 1] += ch;
+    }
+    return {text: w.textContent, lines, over: w.scrollWidth > w.clientWidth + 1,
+            size: parseFloat(getComputedStyle(w).fontSize), wrapping: p.classList.contains('wrapping')}; }); })"""
+
+CLOSING = "、，。：；！？）》”’·"
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_long_names_on_the_bracket_break_between_words_never_before_a_closing_mark(browser, long_names, size,
+                                                                                   screenshots):
+    """Players too long for their line wrap at a space or after 、 (between CJK characters when a name is longer
+    than the line), never with 、 starting a line and never inside a Latin word ("Alexandrin / a"); a word longer
+    than the line is set smaller until it fits."""
+    page = opened(browser, long_names, size)
+    names = page.evaluate(WHO_LINES)
+    assert len(names) >= 14 and any(n["wrapping"] for n in names)
+    wrapped = [n for n in names if len(n["lines"]) > 1]
+    assert wrapped
+    for n in names:
+        assert not n["over"], n
+        assert not any(line[0] in CLOSING for line in n["lines"]), n
+        for before, after in itertools.pairwise(n["lines"]):
+            assert not (re.search(r"[A-Za-z]$", before) and re.match(r"[A-Za-z]", after)), n  # a word cut in two
+        assert n["size"] >= 0.6 * size[1] * 0.035, n  # set smaller only as far as a word needs
+    assert layout_problems(page) == []
+    page.evaluate(f"showDisplay.show({page.evaluate('showDisplay.pages()') - 1})")
+    page.screenshot(path=str(screenshots / f"bracket-long-{size[0]}.png"))
     page.close()

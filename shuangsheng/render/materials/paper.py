@@ -78,6 +78,7 @@ LEVELS_HEAD = "级数"  # over both sides' level after each hand, the columns af
 MUST_PLAY = "必打"  # over each must-play level of the track
 BAND_GAP = PAD + 1.5  # below the band of 必打 and 录分码 over the track: the same room as in a cell
 BACK = "背面"
+SIGN_ON_BACK = "签名栏在背面"  # on a card set `Fit.BARE`, beside its 录分码
 BACK_TEXT = 14.0  # the back of the card has room: its points table and key in larger type
 
 
@@ -196,11 +197,8 @@ def sides_grid(fonts: FontSet, rules: RuleSet, pairing: Pairing | None, teams: M
     return grid
 
 
-def must_play_labels(fonts: FontSet, rules: RuleSet, grid: Grid) -> Piece:
-    """必打 over each run of must-play levels of the track of `grid` (a `sides_grid`), just above it: what the
-    framed boxes mean, said where they are."""
-    size = CARD_TEXT
-    height = size * LEADING + BAND_GAP
+def _label_rights(fonts: FontSet, rules: RuleSet, grid: Grid) -> list[float]:
+    """Where each 必打 over a run of must-play levels of `grid`'s track ends: centred over its run, inside the card."""
     xs = [CARD_LEFT + sum(grid.widths[:i]) for i in range(len(grid.widths) + 1)]
     runs: list[list[int]] = []
     for i, level in enumerate(Level):
@@ -209,15 +207,28 @@ def must_play_labels(fonts: FontSet, rules: RuleSet, grid: Grid) -> Piece:
                 runs[-1].append(i)
             else:
                 runs.append([i])
-    centres = [(xs[2 + run[0]] + xs[3 + run[-1]]) / 2 for run in runs]
+    half = fonts.width(MUST_PLAY, CARD_TEXT) / 2
+    return [min((xs[2 + run[0]] + xs[3 + run[-1]]) / 2 + half, xs[-1]) for run in runs]
+
+
+def labels_left(fonts: FontSet, rules: RuleSet, grid: Grid) -> float:
+    """Where the first 必打 over `grid`'s track begins (the card's right edge when no level is must-play)."""
+    rights = _label_rights(fonts, rules, grid)
+    return min(rights) - fonts.width(MUST_PLAY, CARD_TEXT) if rights else CARD_LEFT + sum(grid.widths)
+
+
+def must_play_labels(fonts: FontSet, rules: RuleSet, grid: Grid) -> Piece:
+    """必打 over each run of must-play levels of the track of `grid` (a `sides_grid`), just above it: what the
+    framed boxes mean, said where they are."""
+    size = CARD_TEXT
+    rights = _label_rights(fonts, rules, grid)
 
     def draw(canvas, top: float) -> None:
         canvas.setFillColor(INK)
-        for centre in centres:
-            right = min(centre + fonts.width(MUST_PLAY, size) / 2, xs[-1])
+        for right in rights:
             fonts.draw(canvas, right, baseline(top, size * LEADING, size), MUST_PLAY, size, align=Align.RIGHT)
 
-    return Piece(height, draw, text=tuple((MUST_PLAY,) for _ in runs))
+    return Piece(size * LEADING + BAND_GAP, draw, text=tuple((MUST_PLAY,) for _ in rights))
 
 
 def _head_cells(grid: Grid, columns: Sequence[CardColumn]) -> None:
@@ -384,29 +395,33 @@ def result_grid(fonts: FontSet, headings: Sequence[str]) -> Grid:
 
 def _sides(fonts: FontSet, event: Event, pairing: Pairing | None, teams: Mapping[str, Team],
            headings: Sequence[str], code: str | None, *, digits: int, mark: Level | None = None,
-           labelled: bool = True) -> list[Piece]:
-    """The sides grid with 必打 over its framed levels (unless not `labelled`) and, in the same band on the left,
-    the table's 录分码."""
+           note: str = "") -> list[Piece]:
+    """The sides grid with 必打 over its framed levels and, in the same band on the left, the table's 录分码 and
+    `note` (where the signatures went); the band's text from the card's left rule when it would otherwise come
+    within an em of the first 必打."""
     grid = sides_grid(fonts, event.rules, pairing, teams, headings, digits=digits, mark=mark)
-    labels = [must_play_labels(fonts, event.rules, grid)] if labelled else []
-    band: list[Piece] = []
-    if code:
-        text = f"录分码 {code}"
-        height = CARD_TEXT * LEADING + BAND_GAP
+    labels = must_play_labels(fonts, event.rules, grid)
+    text = "　".join(t for t in (f"录分码 {code}" if code else "", note) if t)
+    track = stamped_rows(grid, fonts, [len(grid.heights) - 2, len(grid.heights) - 1], 2)  # both sides' 2 … A
+    if not text:
+        return [labels, track]
+    x = CARD_LEFT + grid.widths[0] + PAD
+    if x + fonts.width(text, CARD_TEXT) + CARD_TEXT > labels_left(fonts, event.rules, grid):
+        x = CARD_LEFT + PAD
 
-        def draw(canvas, top: float) -> None:
-            fonts.draw(canvas, CARD_LEFT + grid.widths[0] + PAD, baseline(top, CARD_TEXT * LEADING, CARD_TEXT),
-                       text, CARD_TEXT)
+    def draw(canvas, top: float) -> None:
+        fonts.draw(canvas, x, baseline(top, CARD_TEXT * LEADING, CARD_TEXT), text, CARD_TEXT)
 
-        band.append(Piece(0.0 if labels else height, draw, text=((text,),)))  # beside the labels, in their band
-    return [*band, *labels, stamped_rows(grid, fonts, [len(grid.heights) - 2, len(grid.heights) - 1], 2)]
+    band = Piece(0.0, draw, text=((text,),))  # beside the labels, in their band
+    return [band, labels, track]
 
 
 class Fit(enum.IntEnum):
     """How closely a card's front is set to stay on one page (names of many lines): `ROOMY`, with a little space
-    between its parts; `CLOSE`, none (its lines' own leading apart); `LEAN`, and the lines between its title and the teams (the event's name)
-    moved to the back, under its title; `BARE`, and no 必打 over the framed levels (the key on the back says
-    what the frames mean)."""
+    between its parts; `CLOSE`, none (its lines' own leading apart); `LEAN`, and the lines between its title and
+    the teams (the event's name) moved to the back, under its title; `BARE` (names of three lines on both sides),
+    and the signature row moved there too, `SIGN_ON_BACK` saying so beside the 录分码. Every fit keeps the 录分码,
+    the 必打 over the framed levels, and every pen row's height."""
 
     ROOMY = 0
     CLOSE = 1
@@ -438,18 +453,27 @@ def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | Non
     fonts = flow.fonts
     gap = 0.5 * mm if fit is Fit.ROOMY else 0.0
     back: list[Piece] = []
+    signatures: list[Piece] = []  # the signature row, when the front has no room for it (`Fit.BARE`)
 
     def on_back(_: tuple[str, ...]) -> list[Piece]:
         back.extend([flow.space(3 * mm), alike.points, flow.space(2 * mm), alike.key])
         return []
 
+    def sign(labels: tuple[str, ...]) -> list[Piece]:
+        row = alike.stamps("signatures", labels, lambda: signature_grid(fonts, labels, PEN_ROW))
+        if fit < Fit.BARE:
+            return [row]
+        signatures.extend([flow.space(3 * mm), row])
+        return []
+
+    note = SIGN_ON_BACK if fit >= Fit.BARE else ""
     inserts: dict[str, Insert] = {
-        "对阵": lambda headings: [*_sides(fonts, event, pairing, teams, headings, code, digits=digits,
-                                          labelled=fit < Fit.BARE), flow.space(gap)],
+        "对阵": lambda headings: [*_sides(fonts, event, pairing, teams, headings, code, digits=digits, note=note),
+                                  flow.space(gap)],
         "记分": lambda _: [hand_rows, flow.space(gap)],
         "得分表": on_back,
         "结果": lambda headings: [alike.stamps("result", headings, lambda: result_grid(fonts, headings)), flow.space(gap)],
-        "签名": lambda labels: [alike.stamps("signatures", labels, lambda: signature_grid(fonts, labels, PEN_ROW))],
+        "签名": sign,
     }
     blocks = render("score_card.j2", event, template_dir, extra)
     lead = next((i for i, b in enumerate(blocks) if b.kind is BlockKind.INSERT), 0)
@@ -458,11 +482,12 @@ def _card(event: Event, flow: Flow, round_: Round | None, pairing: Pairing | Non
     if fit >= Fit.CLOSE:
         for piece in front:
             piece.after = 0.0
-    if not back and not moved:
+    if not back and not moved and not signatures:
         return front
     titles = [f"{line}　{BACK}" for block in blocks if block.kind is BlockKind.TITLE for line in block.lines]
     heading = [Block(BlockKind.TITLE, tuple(titles))] if titles else []
-    return [*front, flow.page_break(), *flow.markup([*heading, *(blocks[i] for i in moved)], compact=True), *back]
+    return [*front, flow.page_break(), *flow.markup([*heading, *(blocks[i] for i in moved)], compact=True),
+            *signatures, *back]
 
 
 def key_pieces(flow: Flow, rules: RuleSet, size: float = 14.0) -> list[Piece]:
