@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from shuangsheng.render.materials.flow import Flow
 from shuangsheng.render.materials.page import REGULAR
-from tests.pdfcheck import letter_spaced, line_texts, page_fills, page_texts, pages
+from tests.pdfcheck import letter_spaced, line_texts, page_fills, page_texts, pages, text_lines
 
 # Papers laid out as text (the score cards and slips are forms of boxes, checked in test_paper.py).
 TEXT_PAPERS = ("通知.pdf", "比赛规则.pdf", "规则口径确认单.pdf", "报名表.pdf", "纪念品领取签收表.pdf", "成绩公告.pdf",
@@ -94,6 +94,48 @@ def test_the_rules_lines_reach_the_measure(papers):
     the frame's padding) take it in. At most one is left, where even pressing cannot (相应的 / 级数。)."""
     short = short_lines((papers / "比赛规则.pdf").read_bytes())
     assert len(short) <= 1 and not any("四、抢庄" in line or "补充说明" in line for line in short), short
+
+
+FULL_WIDTH_MARKS = "，。、；：！？）》」』】〕〉”’（《「『【〔〈“‘"
+
+
+def mark_gaps(data: bytes, fonts) -> list[tuple[str, float | None, float | None, bool]]:
+    """Per full-width bracket, ！？：； on the pages: (its context, the ink gap to its outer neighbour and to its
+    inner one in ems, whether a neighbour is itself a mark). Ink from where pdfplumber puts each character's
+    advance and the blank the font leaves beside its glyph (`FontSet.blanks`, read from the font's 'glyf')."""
+    def ink(ch: dict) -> tuple[float, float]:
+        left, right = fonts.blanks(ch["text"], ch["size"]) or (0.0, 0.0)
+        return ch["x0"] + left, ch["x1"] - right
+
+    found = []
+    for runs in text_lines(data):
+        for run in runs:
+            chars = [ch for ch in run if ch["text"].strip()]
+            for i, ch in enumerate(chars):
+                if ch["text"] not in "（）！？：；":
+                    continue
+                before = chars[i - 1] if i and ch["x0"] - chars[i - 1]["x1"] < 0.3 * ch["size"] else None
+                after = chars[i + 1] if i + 1 < len(chars) and chars[i + 1]["x0"] - ch["x1"] < 0.3 * ch["size"] else None
+                left, right = ink(ch)
+                gap_before = (left - ink(before)[1]) / ch["size"] if before else None
+                gap_after = (ink(after)[0] - right) / ch["size"] if after else None
+                outer, inner = (gap_before, gap_after) if ch["text"] == "（" else (gap_after, gap_before)
+                marks = any(other is not None and other["text"] in FULL_WIDTH_MARKS for other in (before, after))
+                context = "".join(other["text"] for other in chars[max(i - 3, 0):i + 4])
+                found.append((context, outer, inner, marks))
+    return found
+
+
+def test_pressed_marks_keep_clear_of_both_neighbours(papers, fonts):
+    """Issue 34's sign-off review: （ ） ！ ？ are centred in WenQuanYi Micro Hei's em, and pressing them on one side
+    only (标点挤压) set "补充说明( 罚分怎样计 ):", "这一副( 保庄 )才能", "祝贺 !感谢". Every bracket and mark stands
+    at least a tenth of an em clear of the ink beside it, and a bracket's inside gap is never much wider than its
+    outside one (pressed, each mark gives the blank really there on each side of its glyph)."""
+    for name in ("通知.pdf", "比赛规则.pdf", "规则口径确认单.pdf", "成绩公告.pdf", "第1轮成绩.pdf"):
+        for context, outer, inner, marks in mark_gaps((papers / name).read_bytes(), fonts):
+            assert outer is None or outer >= 0.1, (name, context, outer)
+            assert inner is None or inner >= 0.1, (name, context, inner)
+            assert marks or outer is None or inner is None or inner - outer <= 0.1, (name, context, outer, inner)
 
 
 def test_no_paper_breaks_inside_a_unit(papers):

@@ -42,7 +42,8 @@ WORDS = (
 )  # fmt: skip
 LEVEL_VERBS = frozenset("升加降扣减罚打")  # 升一级, 加1级, 降至…: the verb stays with the number and unit after it
 LIST_MARKS = frozenset("、与和至")  # 2、J  签号1与2: two short numbers or levels joined by one of these hold together
-SQUEEZABLE = frozenset("，。、；：！？）》」』】〕〉”’（《「『【〔〈“‘")  # full-width marks: half of each is space
+SQUEEZABLE = frozenset("，。、；：！？）》」』】〕〉”’（《「『【〔〈“‘")  # full-width marks: much of each is blank
+KEEP = 0.1  # of a mark's width, kept blank beside its ink on each side when pressed (about a character's own gap)
 SHORT_ASIDE = 8  # a bracketed aside of at most this many characters inside its marks is never split
 ORPHAN = 1  # a paragraph's last line with this many characters or fewer (marks not counted) stands alone
 ORPHAN_TAKE = 8  # the most characters the line before gives up to it
@@ -156,13 +157,13 @@ def _fits(advance: Sequence[float], start: int, limit: float) -> int:
 
 
 def _pressed(sizes: Sequence[float], gives: Sequence[float], start: int, end: int, limit: float, no: set[int],
-             n: int, hang: float = 0.0) -> int | None:
+             n: int, hangs: Sequence[float]) -> int | None:
     """Where a line from `start` may end past `end` (the most that fits as set) when its marks are pressed by
     their `gives`: the first break allowed within a few characters that fits so, else None. The line's last
-    character is not pressed (it ends the line); a closing mark there may hang its blank half past the line by
-    at most `hang`."""
+    character is not pressed (it ends the line); a closing mark there may hang its right blank past the line by
+    its `hangs`."""
     for cut in range(end + 1, min(end + PRESS_REACH, n) + 1):
-        if sum(sizes[start:cut]) - sum(gives[start:cut - 1]) > limit + min(hang, gives[cut - 1]):
+        if sum(sizes[start:cut]) - sum(gives[start:cut - 1]) > limit + hangs[cut - 1]:
             return None
         if cut == n or cut not in no:
             return cut
@@ -170,9 +171,10 @@ def _pressed(sizes: Sequence[float], gives: Sequence[float], start: int, end: in
 
 
 def _cuts(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float],
-          gives: Sequence[float] | None = None, hang: float = 0.0) -> list[list[int]]:
+          gives: Sequence[float] | None = None, hangs: Sequence[float] = ()) -> list[list[int]]:
     """[start, end] of each line; the spaces between one line's end and the next one's start are dropped.
-    `gives`: what each character may be pressed by (its half of space, for a full-width mark)."""
+    `gives`: what each character may be pressed by (the blank beside a full-width mark's ink); `hangs`: how far
+    each may hang past a line it ends."""
     no: set[int] | None = None  # where no line may begin, found once a line must be cut (most texts fit in one)
     lines: list[list[int]] = []
     start = 0
@@ -183,7 +185,7 @@ def _cuts(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float],
             lines.append([start, len(chars)])
             break
         no = forbidden(chars) if no is None else no
-        pressed = _pressed(sizes, gives, start, end, limit, no, len(chars), hang) if gives else None
+        pressed = _pressed(sizes, gives, start, end, limit, no, len(chars), hangs) if gives else None
         if pressed is not None:  # a closing mark kept on its line by pressing the line's marks (标点挤压)
             lines.append([start, pressed])
             start = pressed
@@ -214,7 +216,7 @@ def _alone(chars: Sequence[str], strict: bool) -> bool:
 
 
 def _no_orphan(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[float], lines: list[list[int]],
-               gives: Sequence[float] | None = None, hang: float = 0.0) -> None:
+               gives: Sequence[float] | None = None, hangs: Sequence[float] = ()) -> None:
     """A last line of one character (marks aside) or two (marks counted): taken onto the line before when pressing
     that line's marks (`gives`) makes room; else its start moved back, to a break that splits no unit and leaves
     the line before at least four characters, while the last line still fits; failing that, to where the last
@@ -222,7 +224,7 @@ def _no_orphan(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[fl
     if len(lines) < 2 or not _alone(chars[lines[-1][0]:], strict=True):
         return
     (before, _), (start, _) = lines[-2], lines[-1]
-    room = widths[min(len(lines) - 2, len(widths) - 1)] + (min(hang, gives[-1]) if gives else 0.0)
+    room = widths[min(len(lines) - 2, len(widths) - 1)] + (hangs[-1] if gives else 0.0)
     if gives and sum(sizes[before:]) - sum(gives[before:len(chars) - 1]) <= room:
         lines[-2][1] = len(chars)
         del lines[-1]
@@ -238,32 +240,56 @@ def _no_orphan(chars: Sequence[str], sizes: Sequence[float], widths: Sequence[fl
             return
 
 
+Blanks = Callable[[str], tuple[float, float] | None]  # a character's blank left and right of its ink, if known
+
+
+def gives(ch: str, size: float, blanks: Blanks | None = None) -> tuple[float, float]:
+    """What a character set `size` wide may be pressed by on its left and on its right: nothing unless it is a
+    full-width mark; else the blank really there beside its ink (`blanks`, from the font) less `KEEP` of its
+    width on each side, at most half its width in all (shared by the sides as their blanks are). Without
+    `blanks` (text measured in columns), the usual design: an opening mark's blank half on its left, every
+    other mark's on its right."""
+    if ch not in SQUEEZABLE:
+        return (0.0, 0.0)
+    found = blanks(ch) if blanks is not None else None
+    if found is None:
+        return (size / 2, 0.0) if ch in NO_LINE_END else (0.0, size / 2)
+    left, right = (max(blank - KEEP * size, 0.0) for blank in found)
+    scale = min(1.0, size / 2 / (left + right)) if left + right > 0 else 0.0
+    return (left * scale, right * scale)
+
+
 def break_lines(text: str, advance: Callable[[str], float], widths: Sequence[float], *,
-                orphans: bool = True, squeeze: bool = False, hang: float = 0.0) -> list[str]:
+                orphans: bool = True, squeeze: bool = False, hang: float = 0.0,
+                blanks: Blanks | None = None) -> list[str]:
     """`text` as lines: `advance(ch)` is a character's width, `widths` the lines' widths (first line, then the
     rest). A space where a line breaks is dropped at the start of the next line; nothing else is lost.
     `orphans`: a last line of one character (and its marks) takes a few from the line before. `squeeze`: a
-    line may be wider than its width by what pressing its full-width marks to half gives (`pressing` says by
-    how much to press each, to draw it); with `squeeze`, a closing mark ending a line may also hang its blank
-    half past the line by at most `hang` (into a frame's padding)."""
+    line may be wider than its width by what pressing its full-width marks gives (`gives`, by the font's
+    `blanks`; `pressing` says by how much to press each, to draw it); with `squeeze`, a closing mark ending a
+    line may also hang its right blank past the line by at most `hang` (into a frame's padding)."""
     chars = [ch for ch in text if ch != "\r"]
     sizes = [advance(ch) for ch in chars]
-    gives = [size / 2 if ch in SQUEEZABLE else 0.0 for ch, size in zip(chars, sizes, strict=True)] if squeeze else None
-    lines = _cuts(chars, sizes, widths, gives, hang)
+    sides = [gives(ch, size, blanks) for ch, size in zip(chars, sizes, strict=True)] if squeeze else None
+    totals = [left + right for left, right in sides] if sides else None
+    hangs = [min(hang, right) for _, right in sides] if sides else []
+    lines = _cuts(chars, sizes, widths, totals, hangs)
     if orphans:
-        _no_orphan(chars, sizes, widths, lines, gives, hang)
+        _no_orphan(chars, sizes, widths, lines, totals, hangs)
     return ["".join(chars[a:b]) for a, b in lines]
 
 
-def pressing(line: str, advance: Callable[[str], float], width: float) -> list[float]:
-    """How much to press each character of `line` so that it fits `width`: nothing when it fits as set, else
-    the same share of each full-width mark's half-space (up to all of it), the last character excepted (nothing
-    it sets reaches past the line's end)."""
+def pressing(line: str, advance: Callable[[str], float], width: float,
+             blanks: Blanks | None = None) -> list[tuple[float, float]]:
+    """How much to press each character of `line` on its left and on its right so that it fits `width`: nothing
+    when it fits as set, else the same share of what each full-width mark `gives` (up to all of it), the last
+    character excepted (nothing it sets reaches past the line's end)."""
     sizes = [advance(ch) for ch in line]
     over = sum(sizes) - width
-    gives = [size / 2 if ch in SQUEEZABLE and i < len(line) - 1 else 0.0 for i, (ch, size) in
-             enumerate(zip(line, sizes, strict=True))]
-    if over <= 0 or not any(gives):
-        return [0.0] * len(line)
-    share = min(over / sum(gives), 1.0)
-    return [g * share for g in gives]
+    sides = [gives(ch, size, blanks) if i < len(line) - 1 else (0.0, 0.0)
+             for i, (ch, size) in enumerate(zip(line, sizes, strict=True))]
+    total = sum(left + right for left, right in sides)
+    if over <= 0 or not total:
+        return [(0.0, 0.0)] * len(line)
+    share = min(over / total, 1.0)
+    return [(left * share, right * share) for left, right in sides]
