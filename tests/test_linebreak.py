@@ -151,6 +151,18 @@ def test_the_typesetters_second_look_words_levels_and_short_lists_stay_whole():
     assert all(len(line) > 1 for line in ends("罚升5级遇必打级（第十三、十四条）", 14))
 
 
+def test_a_numeral_keeps_its_measure_and_the_reviews_words_stay_whole():
+    """The sign-off review (second round): 四 / 连对, 三等 / 奖, 两 / 副牌, 下 / 一副, 页 / 脚, 剩 / 下, 不 / 下台,
+    少 / 升, 打 / 其他级."""
+    assert not can_break("四", "连") and not can_break("两", "副") and not can_break("一", "副")
+    cases = {"三连对×16，四连对×32": "四", "两场半决赛的负者并列三等奖": "等", "每页核对后在页脚签姓名缩写": "页",
+             "第1轮后剩下的组数": "剩", "庄家一方不下台": "不", "停在必打级，少升的级数": "少",
+             "继续坐庄。下一副": "下", "对方不升级；打其他级": "打"}  # fmt: skip
+    for text, split in cases.items():
+        at = text.rindex(split) + 1
+        assert not breakable(text, at), (text, at)
+
+
 def test_a_line_takes_in_a_word_by_pressing_its_marks():
     """A line that would end short before a word takes the word in when pressing its full-width marks (标点挤压)
     makes room, rather than ending short; a last line of one character is taken up the same way."""

@@ -3,12 +3,12 @@
 Greedy: as much as fits, then the break moves back until it splits no unit: no closing mark at a line start, no
 opening mark at a line end, no ASCII word, number, time, file name, option or command split (event.toml, 2026,
 12:30, --force, `shuangsheng draw 活动`), no team id, table, level or round split (第09组, 第12桌, 10级, 第3轮),
-no short bracketed aside split (（保庄）, （加赛1局）), no Chinese numeral split (第十四条), no range split (60–75分,
-−40–−25, 100–115分), no id parted from its names' opening bracket (第08组（…）), no word of the house's wording split
-(电话, 打过A, 罚分后 台下方: `WORDS`). Where a line would have to give up a character because a closing mark may not
-start the next, its full-width marks may be pressed together (标点挤压, `squeeze`) to keep it. Then a paragraph whose
-last line would hold one character (and its marks) takes a few more characters from the line before, where that
-breaks no unit and fits.
+no short bracketed aside split (（保庄）, （加赛1局）), no Chinese numeral split (第十四条) or parted from its
+measure (一副, 三等奖, 四连对), no range split (60–75分, −40–−25, 100–115分), no id parted from its names' opening
+bracket (第08组（…）), no word of the house's wording split (电话, 打过A, 罚分后 台下方, 页脚: `WORDS`). Where a line
+would have to give up a character because a closing mark may not start the next, its full-width marks may be
+pressed together (标点挤压, `squeeze`) to keep it. Then a paragraph whose last line would hold one character (and
+its marks) takes a few more characters from the line before, where that breaks no unit and fits.
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ NUMERALS = frozenset("0123456789０１２３４５６７８９一二三四五六
 # What follows a number as one unit: 第09组, 第12桌, 10级, 第3轮, 第2局, 3页, 第1名, 5号, 80分, 6张, 2026年3月15日 …
 UNITS = frozenset("组桌级轮局页名号分张位人次届年月日时点倍条项")
 CN_NUMERALS = frozenset("〇零一二三四五六七八九十百千两")  # 十四, 二十五: never split
+# What follows a Chinese numeral as one word: 一副, 两副(牌), 三等奖, 四连对, 两场, 一级, 三人 … (副牌 in the papers is
+# always a count of decks, 两副 / 牌, not the side suits: it is not a word of `WORDS`)
+CN_MEASURES = frozenset("副等连场轮局张级名组桌人次个条项倍届页位对")
 DASHES = frozenset("–−～~")  # a range's dash (60–75分) and a minus sign (−40) hold to the numbers beside them
 # Words of the papers' wording that a break must not split; a break inside one reads as another word ("罚分 / 后台
 # 下方" reads 后台). Two-character words are the most (电/话); where a text has none of these, any break may do.
@@ -36,9 +39,10 @@ WORDS = (
     "级牌", "底牌", "抠底", "扣底", "得分", "升级", "晋级", "轮空", "加赛", "队员", "裁判", "签名", "签字", "负责人",
     "打过", "过A", "必打级", "必打", "保庄", "下台", "坐庄", "降至", "对方", "本方", "甲方", "乙方", "胜方", "终局", "级数",
     "录分码", "桌号", "组号", "名次", "冠军", "亚军", "季军", "成绩", "公告", "对阵", "计分卡", "领取", "纪念品",
-    "补充说明", "一副", "每张", "分数", "首家", "出牌", "主牌", "副牌", "联系人", "报名表",
+    "补充说明", "一副", "每张", "分数", "首家", "出牌", "主牌", "联系人", "报名表",
     "到场", "方式", "抽签", "签号", "签条", "才能", "通过", "扣除", "作废", "零头", "不足", "不够", "每满", "继续",
     "直接", "进入", "下一轮", "对照", "核对", "执行", "计算", "计分", "以上", "以下", "对阵", "决出", "并列", "加升",
+    "页脚", "剩下", "下一副", "不下台", "少升", "打其他级", "其他级", "等奖", "连对",
 )  # fmt: skip
 LEVEL_VERBS = frozenset("升加降扣减罚打")  # 升一级, 加1级, 降至…: the verb stays with the number and unit after it
 LIST_MARKS = frozenset("、与和至")  # 2、J  签号1与2: two short numbers or levels joined by one of these hold together
@@ -73,6 +77,8 @@ def can_break(before: str, after: str) -> bool:
         return False
     if before in CN_NUMERALS and after in CN_NUMERALS and (before in "十百千" or after in "十百千"):
         return False  # 十四, 二十五: a number with its place (a list 一二三 may break)
+    if before in CN_NUMERALS and after in CN_MEASURES:
+        return False  # 一副, 三等奖, 四连对: a Chinese numeral with its measure
     if (after in DASHES and _number(before)) or (before in DASHES and (_number(after) or after in DASHES)):
         return False  # 60–75分, −40–−25
     return not ((after in UNITS or after == "×") and (before in NUMERALS or _alnum(before)))  # 10级, A级
