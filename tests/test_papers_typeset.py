@@ -142,6 +142,19 @@ def test_pressed_marks_keep_clear_of_both_neighbours(papers, fonts):
             assert marks or outer is None or inner is None or inner - outer <= 0.1, (name, context, outer, inner)
 
 
+def test_the_lots_explanation_never_ends_a_line_far_short(papers):
+    """抽签签条's opening paragraph at 13 and 128 teams: "…9与10对阵（依次为" ended 7.5 em short of the measure
+    before "第1、2……桌）" (held whole): the open list may break after its 、, the paragraph's marks are pressed, and
+    every line but its last reaches within 1.5 em of the measure."""
+    from tests.pdfcheck import text_lines
+
+    runs = [run for run in text_lines((papers / "抽签签条.pdf").read_bytes())[0] if abs(run[0]["x0"] - 56.69) < 1]
+    assert len(runs) >= 2
+    right = 595.28 - 56.69  # A4 less the 20 mm margin
+    for run in runs[:-1]:
+        assert right - run[-1]["x1"] <= 1.5 * run[-1]["size"], "".join(ch["text"] for ch in run)
+
+
 def test_no_paper_breaks_inside_a_unit(papers):
     """电/话, 罚分/后台下方, 第十/四条, 打/过A, 第08组/（…）, 60–/75分, 100/–115分: none on any paper."""
     for name in TEXT_PAPERS:

@@ -42,7 +42,7 @@ WORDS = (
     "补充说明", "一副", "每张", "分数", "首家", "出牌", "主牌", "联系人", "报名表",
     "到场", "方式", "抽签", "签号", "签条", "才能", "通过", "扣除", "作废", "零头", "不足", "不够", "每满", "继续",
     "直接", "进入", "下一轮", "对照", "核对", "执行", "计算", "计分", "以上", "以下", "对阵", "决出", "并列", "加升",
-    "页脚", "剩下", "下一副", "不下台", "少升", "打其他级", "其他级", "等奖", "连对",
+    "页脚", "剩下", "不再", "下一副", "不下台", "少升", "打其他级", "其他级", "等奖", "连对",
 )  # fmt: skip
 LEVEL_VERBS = frozenset("升加降扣减罚打")  # 升一级, 加1级, 降至…: the verb stays with the number and unit after it
 LIST_MARKS = frozenset("、与和至")  # 2、J  签号1与2: two short numbers or levels joined by one of these hold together
@@ -123,7 +123,7 @@ def forbidden(chars: Sequence[str]) -> set[int]:
 
 def _numbers_held(chars: Sequence[str]) -> set[int]:
     """The breaks inside a verb with its level (升/一级, 加/1级), a short list of numbers or levels (2、/J, 签号1与/2,
-    第1、2……/桌) and a number's unit after an ellipsis (2……/桌)."""
+    第1、2……/桌) and a number's unit after an ellipsis (2……/桌). An open list may break after its 、 (第1、/2……桌)."""
     out: set[int] = set()
     n = len(chars)
     for i in range(1, n):
@@ -131,10 +131,20 @@ def _numbers_held(chars: Sequence[str]) -> set[int]:
         if before in LEVEL_VERBS and _number(ch) and i + 1 < n and (chars[i + 1] in UNITS or _number(chars[i + 1])):
             out.add(i)
         if ch in LIST_MARKS and _number(before) and i + 1 < n and _number(chars[i + 1]):
-            out.update((i, i + 1))
+            out.add(i)
+            if not (ch == "、" and _opens_ellipsis(chars, i + 1)):  # 第1、/2……桌 may break: an open list
+                out.add(i + 1)
         if before == "…" and ch in UNITS and i >= 2 and (chars[i - 2] == "…" or _number(chars[i - 2])):
             out.add(i)
     return out
+
+
+def _opens_ellipsis(chars: Sequence[str], start: int) -> bool:
+    """Is the number at `start` followed by an ellipsis (第1、2……桌: a list left open)?"""
+    end = start
+    while end < len(chars) and _number(chars[end]):
+        end += 1
+    return end < len(chars) and chars[end] == "…"
 
 
 def _inside_words(text: str) -> set[int]:
