@@ -155,6 +155,20 @@ def test_the_lots_explanation_never_ends_a_line_far_short(papers):
         assert right - run[-1]["x1"] <= 1.5 * run[-1]["size"], "".join(ch["text"] for ch in run)
 
 
+def test_no_line_of_the_notice_ends_short_inside_its_paragraph(papers):
+    """通知: "（也可电话报名，报名 / 电话：2973620）" left a line 4.6 em short; no line the next line continues (that
+    starts at the left edge, not indented as a new paragraph) ends over 1.5 em short of the measure."""
+    from tests.pdfcheck import text_lines
+
+    runs = [run for run in text_lines((papers / "通知.pdf").read_bytes())[0] if len(run) > 1]
+    left, right = min(run[0]["x0"] for run in runs), max(run[-1]["x1"] for run in runs)
+    for run, after in zip(runs, runs[1:], strict=False):
+        size = run[-1]["size"]
+        body = run[0]["x0"] <= left + 2 * size + 1  # not the signature, set to the right
+        if body and abs(after[0]["x0"] - left) < 1 and after[0]["size"] == size and after[0]["top"] - run[0]["top"] < 2 * size:
+            assert right - run[-1]["x1"] <= 1.5 * size, "".join(ch["text"] for ch in run)
+
+
 def test_no_paper_breaks_inside_a_unit(papers):
     """电/话, 罚分/后台下方, 第十/四条, 打/过A, 第08组/（…）, 60–/75分, 100/–115分: none on any paper."""
     for name in TEXT_PAPERS:
