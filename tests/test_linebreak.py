@@ -147,6 +147,7 @@ def test_the_typesetters_second_look_words_levels_and_short_lists_stay_whole():
     assert not any(line.endswith(("加", "升")) for line in ends("不够时先升一级再算", 8))
     assert not any(line.endswith("、") for line in ends("打J、A时降至2、J，对方不升级", 15))
     assert not any(line.startswith("桌") for line in ends("对阵（依次为第1、2……桌）", 20))
+    assert not any(line.endswith("至") for line in ends("第1轮至第3轮、第3轮至第5轮、第5轮至第7轮（决赛）", 16))
     assert breakable("（依次为第1、2……桌）", 7) and not breakable("降至2、J，", 4)  # an open list may break after 、
     assert not any(line.endswith("与") for line in ends("签号1与2、3与4对阵", 7))
     assert all(len(line) > 1 for line in ends("罚升5级遇必打级（第十三、十四条）", 14))

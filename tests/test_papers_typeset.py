@@ -169,6 +169,19 @@ def test_no_line_of_the_notice_ends_short_inside_its_paragraph(papers):
             assert right - run[-1]["x1"] <= 1.5 * size, "".join(ch["text"] for ch in run)
 
 
+def test_the_results_book_keeps_round_ranges_whole_and_counts_chart_sheets_apart(papers):
+    """成绩册 at 128 teams: "第5轮至 / 第7轮（决赛）" broke a range of rounds, and the bracket part's caption
+    "第2页，共7页" read like the page's folio "第18页 共28页": the parts count their sheets (第2张，共7张)."""
+    pages = line_texts((papers / "成绩册.pdf").read_bytes())
+    joins = [(line, after) for lines in pages for line, after in zip(lines, lines[1:], strict=False)
+             if re.search(r"\d+[轮页桌]至$", line) and after.startswith("第")]
+    assert not joins, joins
+    text = "".join(line for lines in pages for line in lines)
+    assert not re.search(r"第\d+页，共\d+页", text)
+    if "晋级图第一部分" in text:
+        assert re.search(r"晋级图第一部分：第1轮至第\d+轮　?第1张，共\d+张", text)
+
+
 def test_no_paper_breaks_inside_a_unit(papers):
     """电/话, 罚分/后台下方, 第十/四条, 打/过A, 第08组/（…）, 60–/75分, 100/–115分: none on any paper."""
     for name in TEXT_PAPERS:

@@ -123,7 +123,8 @@ def forbidden(chars: Sequence[str]) -> set[int]:
 
 def _numbers_held(chars: Sequence[str]) -> set[int]:
     """The breaks inside a verb with its level (升/一级, 加/1级), a short list of numbers or levels (2、/J, 签号1与/2,
-    第1、2……/桌) and a number's unit after an ellipsis (2……/桌). An open list may break after its 、 (第1、/2……桌)."""
+    第1、2……/桌), a number's unit after an ellipsis (2……/桌) and a range of rounds (第5轮至/第7轮). An open list may
+    break after its 、 (第1、/2……桌)."""
     out: set[int] = set()
     n = len(chars)
     for i in range(1, n):
@@ -136,6 +137,8 @@ def _numbers_held(chars: Sequence[str]) -> set[int]:
                 out.add(i + 1)
         if before == "…" and ch in UNITS and i >= 2 and (chars[i - 2] == "…" or _number(chars[i - 2])):
             out.add(i)
+        if ch == "至" and before in UNITS and i >= 2 and _number(chars[i - 2]) and i + 1 < n and chars[i + 1] == "第":
+            out.update((i, i + 1))  # 第1轮至第3轮: a range of rounds (pages, tables) is one
     return out
 
 
