@@ -264,7 +264,7 @@ def test_the_turned_bracket_is_never_set_below_10_pt(event):
     turned = texts[entries["晋级图"] - 1:entries["荣誉证书名单"] - 1]
     assert len(turned) > 3 and all(re.search(r"晋级图第[一二三四五六]部分：第\d轮至第\d轮", t)
                                    for t in turned), turned  # each page says which part it is
-    assert "晋级图第一部分：第1轮至第3轮第2页，共" in texts[entries["晋级图"]]  # and which of its pages
+    assert "晋级图第一部分：第1轮至第3轮第2张，共" in texts[entries["晋级图"]]  # and which of its pages
 
 
 def test_the_results_book_s_rounds_name_who_played_them_and_round_1_s_check_in(tmp_path):

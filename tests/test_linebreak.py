@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from shuangsheng.render.linebreak import (
+    KEEP,
     NO_LINE_END,
     NO_LINE_START,
     break_lines,
     breakable,
     can_break,
     forbidden,
+    gives,
     pressing,
 )
 from shuangsheng.vocabulary.text import width
@@ -105,9 +108,28 @@ def test_marks_are_pressed_to_keep_a_closing_mark_on_its_line():
     assert columns(text, 16) == ["一，二，三四五", "六，七八甲乙"]  # as set: 六 carried over with the mark
     pressed = break_lines(text, width, [16], squeeze=True)
     assert pressed == ["一，二，三四五六，", "七八甲乙"]  # the two ， pressed to half make room for 六，
-    assert width(pressed[0]) == 18 and pressing(pressed[0], width, 16) == [0, 1, 0, 1, 0, 0, 0, 0, 0]
-    assert pressing("一二三，", width, 8) == [0, 0, 0, 0]  # fits: nothing pressed
+    assert width(pressed[0]) == 18
+    assert pressing(pressed[0], width, 16) == [(0, 0), (0, 1), (0, 0), (0, 1)] + [(0, 0)] * 5  # on their right
+    assert pressing("一二三，", width, 8) == [(0, 0)] * 4  # fits: nothing pressed
     assert break_lines("一二三四五六七八，九", width, [16], squeeze=True)[0] == "一二三四五六七"  # no mark to press
+
+
+def test_marks_are_pressed_only_where_their_glyph_is_blank():
+    """Issue 34's sign-off review: in WenQuanYi Micro Hei （ ） ！ ？ are centred in their em, so pressing （ on its
+    left alone put it against the character before and opened a gap inside. A mark gives the blank really there
+    beside its ink (`blanks`, from the font) less `KEEP` on each side, at most half its width in all."""
+    centred = {"（": (0.38, 0.27), "）": (0.27, 0.38), "！": (0.44, 0.44), "，": (0.16, 0.68)}
+    blanks = centred.get
+    left, right = gives("（", 1.0, blanks)
+    assert left == pytest.approx(0.38 - KEEP) and right == pytest.approx(0.27 - KEEP)  # both sides, its own shares
+    assert gives("！", 1.0, blanks) == pytest.approx((0.25, 0.25))  # centred: a quarter each side (capped at half)
+    assert sum(gives("，", 1.0, blanks)) == pytest.approx(0.5) and gives("，", 1.0, blanks)[0] < 0.1
+    assert gives("（", 2.0) == (1.0, 0.0) and gives("）", 2.0) == (0.0, 1.0)  # no font: the usual design
+    assert gives("明", 2.0, blanks) == (0.0, 0.0)
+    line = "说明（罚分）：好"
+    press = pressing(line, lambda ch: 1.0, 7.5, blanks)
+    assert sum(a + b for a, b in press) == pytest.approx(0.5)
+    assert press[2][0] > 0 and press[2][1] > 0 and press[5][0] > 0 and press[5][1] > 0  # both sides of each bracket
 
 
 def test_the_typesetters_second_look_words_levels_and_short_lists_stay_whole():
@@ -125,8 +147,22 @@ def test_the_typesetters_second_look_words_levels_and_short_lists_stay_whole():
     assert not any(line.endswith(("加", "升")) for line in ends("不够时先升一级再算", 8))
     assert not any(line.endswith("、") for line in ends("打J、A时降至2、J，对方不升级", 15))
     assert not any(line.startswith("桌") for line in ends("对阵（依次为第1、2……桌）", 20))
+    assert not any(line.endswith("至") for line in ends("第1轮至第3轮、第3轮至第5轮、第5轮至第7轮（决赛）", 16))
+    assert breakable("（依次为第1、2……桌）", 7) and not breakable("降至2、J，", 4)  # an open list may break after 、
     assert not any(line.endswith("与") for line in ends("签号1与2、3与4对阵", 7))
     assert all(len(line) > 1 for line in ends("罚升5级遇必打级（第十三、十四条）", 14))
+
+
+def test_a_numeral_keeps_its_measure_and_the_reviews_words_stay_whole():
+    """The sign-off review (second round): 四 / 连对, 三等 / 奖, 两 / 副牌, 下 / 一副, 页 / 脚, 剩 / 下, 不 / 下台,
+    少 / 升, 打 / 其他级."""
+    assert not can_break("四", "连") and not can_break("两", "副") and not can_break("一", "副")
+    cases = {"三连对×16，四连对×32": "四", "两场半决赛的负者并列三等奖": "等", "每页核对后在页脚签姓名缩写": "页",
+             "第1轮后剩下的组数": "剩", "庄家一方不下台": "不", "停在必打级，少升的级数": "少",
+             "继续坐庄。下一副": "下", "对方不升级；打其他级": "打"}  # fmt: skip
+    for text, split in cases.items():
+        at = text.rindex(split) + 1
+        assert not breakable(text, at), (text, at)
 
 
 def test_a_line_takes_in_a_word_by_pressing_its_marks():

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from shuangsheng.render.materials.flow import Flow
 from shuangsheng.render.materials.page import REGULAR
-from tests.pdfcheck import letter_spaced, line_texts, page_fills, page_texts, pages
+from tests.pdfcheck import letter_spaced, line_texts, page_fills, page_texts, pages, text_lines
 
 # Papers laid out as text (the score cards and slips are forms of boxes, checked in test_paper.py).
 TEXT_PAPERS = ("通知.pdf", "比赛规则.pdf", "规则口径确认单.pdf", "报名表.pdf", "纪念品领取签收表.pdf", "成绩公告.pdf",
@@ -26,6 +26,10 @@ FORBIDDEN_JOINS = (
     # 第1、2……/桌）, 签号1与/2
     (r"到$", r"^场"), (r"抽$", r"^签"), (r"才$", r"^能"), (r"[加升降]$", r"^[一二三四五六七八九十\d]+级"),
     (r"[\dJQKA][、与]$", r"^[\dJQKA]"), (r"…$", r"^[桌组轮]"), (r"必打$", r"^级"),
+    # the sign-off review (second round): a numeral parted from its measure (四 / 连对, 三等 / 奖, 两 / 副牌, 下 / 一副)
+    # and 页 / 脚, 剩 / 下, 不 / 下台, 少 / 升, 打 / 其他级
+    (r"[一二三四五六七八九十两]$", r"^[副等连场轮局张级名组桌人次个条项倍届页位对]"), (r"等$", r"^奖"), (r"页$", r"^脚"),
+    (r"剩$", r"^下"), (r"下$", r"^一副"), (r"不$", r"^下台"), (r"少$", r"^升"), (r"打$", r"^其他"),
 )  # fmt: skip
 
 
@@ -96,6 +100,88 @@ def test_the_rules_lines_reach_the_measure(papers):
     assert len(short) <= 1 and not any("四、抢庄" in line or "补充说明" in line for line in short), short
 
 
+FULL_WIDTH_MARKS = "，。、；：！？）》」』】〕〉”’（《「『【〔〈“‘"
+
+
+def mark_gaps(data: bytes, fonts) -> list[tuple[str, float | None, float | None, bool]]:
+    """Per full-width bracket, ！？：； on the pages: (its context, the ink gap to its outer neighbour and to its
+    inner one in ems, whether a neighbour is itself a mark). Ink from where pdfplumber puts each character's
+    advance and the blank the font leaves beside its glyph (`FontSet.blanks`, read from the font's 'glyf')."""
+    def ink(ch: dict) -> tuple[float, float]:
+        left, right = fonts.blanks(ch["text"], ch["size"]) or (0.0, 0.0)
+        return ch["x0"] + left, ch["x1"] - right
+
+    found = []
+    for runs in text_lines(data):
+        for run in runs:
+            chars = [ch for ch in run if ch["text"].strip()]
+            for i, ch in enumerate(chars):
+                if ch["text"] not in "（）！？：；":
+                    continue
+                before = chars[i - 1] if i and ch["x0"] - chars[i - 1]["x1"] < 0.3 * ch["size"] else None
+                after = chars[i + 1] if i + 1 < len(chars) and chars[i + 1]["x0"] - ch["x1"] < 0.3 * ch["size"] else None
+                left, right = ink(ch)
+                gap_before = (left - ink(before)[1]) / ch["size"] if before else None
+                gap_after = (ink(after)[0] - right) / ch["size"] if after else None
+                outer, inner = (gap_before, gap_after) if ch["text"] == "（" else (gap_after, gap_before)
+                marks = any(other is not None and other["text"] in FULL_WIDTH_MARKS for other in (before, after))
+                context = "".join(other["text"] for other in chars[max(i - 3, 0):i + 4])
+                found.append((context, outer, inner, marks))
+    return found
+
+
+def test_pressed_marks_keep_clear_of_both_neighbours(papers, fonts):
+    """Issue 34's sign-off review: （ ） ！ ？ are centred in WenQuanYi Micro Hei's em, and pressing them on one side
+    only (标点挤压) set "补充说明( 罚分怎样计 ):", "这一副( 保庄 )才能", "祝贺 !感谢". Every bracket and mark stands
+    at least a tenth of an em clear of the ink beside it, and a bracket's inside gap is never much wider than its
+    outside one (pressed, each mark gives the blank really there on each side of its glyph)."""
+    for name in ("通知.pdf", "比赛规则.pdf", "规则口径确认单.pdf", "成绩公告.pdf", "第1轮成绩.pdf"):
+        for context, outer, inner, marks in mark_gaps((papers / name).read_bytes(), fonts):
+            assert outer is None or outer >= 0.1, (name, context, outer)
+            assert inner is None or inner >= 0.1, (name, context, inner)
+            assert marks or outer is None or inner is None or inner - outer <= 0.1, (name, context, outer, inner)
+
+
+def test_the_lots_explanation_never_ends_a_line_far_short(papers):
+    """抽签签条's opening paragraph at 13 and 128 teams: "…9与10对阵（依次为" ended 7.5 em short of the measure
+    before "第1、2……桌）" (held whole): the open list may break after its 、, the paragraph's marks are pressed, and
+    every line but its last reaches within 1.5 em of the measure."""
+    from tests.pdfcheck import text_lines
+
+    runs = [run for run in text_lines((papers / "抽签签条.pdf").read_bytes())[0] if abs(run[0]["x0"] - 56.69) < 1]
+    assert len(runs) >= 2
+    right = 595.28 - 56.69  # A4 less the 20 mm margin
+    for run in runs[:-1]:
+        assert right - run[-1]["x1"] <= 1.5 * run[-1]["size"], "".join(ch["text"] for ch in run)
+
+
+def test_no_line_of_the_notice_ends_short_inside_its_paragraph(papers):
+    """通知: "（也可电话报名，报名 / 电话：2973620）" left a line 4.6 em short; no line the next line continues (that
+    starts at the left edge, not indented as a new paragraph) ends over 1.5 em short of the measure."""
+    from tests.pdfcheck import text_lines
+
+    runs = [run for run in text_lines((papers / "通知.pdf").read_bytes())[0] if len(run) > 1]
+    left, right = min(run[0]["x0"] for run in runs), max(run[-1]["x1"] for run in runs)
+    for run, after in zip(runs, runs[1:], strict=False):
+        size = run[-1]["size"]
+        body = run[0]["x0"] <= left + 2 * size + 1  # not the signature, set to the right
+        if body and abs(after[0]["x0"] - left) < 1 and after[0]["size"] == size and after[0]["top"] - run[0]["top"] < 2 * size:
+            assert right - run[-1]["x1"] <= 1.5 * size, "".join(ch["text"] for ch in run)
+
+
+def test_the_results_book_keeps_round_ranges_whole_and_counts_chart_sheets_apart(papers):
+    """成绩册 at 128 teams: "第5轮至 / 第7轮（决赛）" broke a range of rounds, and the bracket part's caption
+    "第2页，共7页" read like the page's folio "第18页 共28页": the parts count their sheets (第2张，共7张)."""
+    pages = line_texts((papers / "成绩册.pdf").read_bytes())
+    joins = [(line, after) for lines in pages for line, after in zip(lines, lines[1:], strict=False)
+             if re.search(r"\d+[轮页桌]至$", line) and after.startswith("第")]
+    assert not joins, joins
+    text = "".join(line for lines in pages for line in lines)
+    assert not re.search(r"第\d+页，共\d+页", text)
+    if "晋级图第一部分" in text:
+        assert re.search(r"晋级图第一部分：第1轮至第\d+轮　?第1张，共\d+张", text)
+
+
 def test_no_paper_breaks_inside_a_unit(papers):
     """电/话, 罚分/后台下方, 第十/四条, 打/过A, 第08组/（…）, 60–/75分, 100/–115分: none on any paper."""
     for name in TEXT_PAPERS:
@@ -114,7 +200,7 @@ def test_the_named_texts_come_out_whole(papers):
     def lines(name: str) -> list[str]:
         return [line for page in line_texts((papers / name).read_bytes()) for line in page]
 
-    assert any("也可电话报名：2973620" in line for line in lines("通知.pdf"))  # 电话 whole, its number with it
+    assert any("电话：2973620" in line for line in lines("通知.pdf"))  # 电话 whole, its number with it
     assert any("第十四条" in line for line in lines("比赛规则.pdf"))
     assert any("罚分后" in line for line in lines("比赛规则.pdf"))
     signoff = lines("规则口径确认单.pdf")

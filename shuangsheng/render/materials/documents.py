@@ -19,7 +19,7 @@ from shuangsheng.knockout.teams import Team, number_key, shown_id, team_name
 from shuangsheng.render.materials.conventions import event_width
 from shuangsheng.render.materials.flow import Flow, Piece, sizes, together
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
-from shuangsheng.render.materials.page import INK, MARGIN, PAGE, Cell, break_lines, new_canvas
+from shuangsheng.render.materials.page import INK, MARGIN, PAGE, Cell, break_lines, draw_line, new_canvas
 from shuangsheng.render.materials.wording import (
     NEGATIVE_LOW,
     Block,
@@ -278,7 +278,7 @@ def lots_pdf(
     top_label, bottom_label, said = _lot_wording(render("lots.j2", event, template_dir, plan))
     size = sizes(event).note
     width, height = PAGE
-    explain = [line for text in said for line in break_lines(fonts, text, size, [width - 2 * MARGIN])]
+    explain = [line for text in said for line in break_lines(fonts, text, size, [width - 2 * MARGIN], squeeze=True)]
     head = size * (2.2 + 1.35 * len(explain))
     cols, rows_ = LOTS_PER_PAGE_COLUMNS, LOTS_PER_PAGE_ROWS
     if -(-count // (cols * LOTS_DENSER_ROWS)) < -(-count // (cols * rows_)):
@@ -298,7 +298,7 @@ def lots_pdf(
             heading += f"　第{page + 1}页 共{pages}页"
         fonts.draw(canvas, width / 2, height - MARGIN - size, heading, size, align=Align.CENTRE)
         for i, text in enumerate(explain):
-            fonts.draw(canvas, MARGIN, height - MARGIN - size * (2.4 + 1.35 * i), text, size)
+            draw_line(fonts, canvas, MARGIN, height - MARGIN - size * (2.4 + 1.35 * i), text, size, width - 2 * MARGIN)
         first = page * cols * rows_
         on_page = min(cols * rows_, count - first)
         slips = {divmod(k, cols) for k in range(on_page)}

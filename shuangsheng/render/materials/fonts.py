@@ -140,6 +140,44 @@ def _family(font: TTFont) -> str:
     )
 
 
+_INK: dict[tuple[str, str], tuple[float, float] | None] = {}  # (font name, character) -> its blanks at 1 pt
+
+
+def ink_blanks(font: TTFont, ch: str) -> tuple[float, float] | None:
+    """The blank space left and right of `ch`'s ink in `font` at 1 pt (its advance less the glyph's box), read
+    from the font itself: 'head' (units per em, 'loca' format), 'loca' (where the glyph is), and the glyph's
+    header in 'glyf' (xMin, xMax). A glyph without outlines is all blank; None when the font has no such glyph
+    or its tables cannot be read. Remembered per font and character."""
+    key = (font.fontName, ch)
+    if key not in _INK:
+        _INK[key] = _read_blanks(font, ch)
+    return _INK[key]
+
+
+def _read_blanks(font: TTFont, ch: str) -> tuple[float, float] | None:
+    face = font.face
+    glyph = face.charToGlyph.get(ord(ch))
+    if glyph is None:
+        return None
+    try:
+        head, _ = face.get_table_pos("head")
+        units = struct.unpack(">H", face.get_chunk(head + 18, 2))[0]
+        long_loca = struct.unpack(">h", face.get_chunk(head + 50, 2))[0] == 1
+        loca, _ = face.get_table_pos("loca")
+        glyf, _ = face.get_table_pos("glyf")
+        if long_loca:
+            start, end = struct.unpack(">LL", face.get_chunk(loca + 4 * glyph, 8))
+        else:
+            start, end = (2 * n for n in struct.unpack(">HH", face.get_chunk(loca + 2 * glyph, 4)))
+        advance = pdfmetrics.stringWidth(ch, font.fontName, 1)
+        if end <= start:
+            return (advance / 2, advance / 2)
+        _, x_min, _, x_max, _ = struct.unpack(">hhhhh", face.get_chunk(glyf + start, 10))
+    except (KeyError, struct.error):
+        return None
+    return (max(x_min / units, 0.0), max(advance - x_max / units, 0.0))
+
+
 class FontSet:
     """The main font plus lazily loaded fallbacks; collects warnings (Chinese) about what it had to do."""
 
@@ -181,6 +219,15 @@ class FontSet:
             return True
         glyphs = self._main.face.charToGlyph
         return all(ch.isspace() or ord(ch) in glyphs for ch in text)
+
+    def blanks(self, ch: str, size: float) -> tuple[float, float] | None:
+        """The blank space left and right of `ch`'s ink at `size`, in the face that draws it (`ink_blanks`); None
+        where that cannot be known (the built-in CID font, a character no face has)."""
+        if self._main is None:
+            return None
+        font = self._main if ord(ch) in self._main.face.charToGlyph else self._fallback_for(ch)
+        found = ink_blanks(font, ch) if font is not None else None
+        return (found[0] * size, found[1] * size) if found is not None else None
 
     @property
     def warnings(self) -> tuple[str, ...]:

@@ -47,32 +47,33 @@ def break_lines(fonts: FontSet, text: str, size: float, widths: Sequence[float],
     have it (most table cells and labels: their characters are not measured one by one).
 
     `squeeze`: a line may keep a closing mark by pressing its full-width marks (标点挤压); such a line is wider
-    than its width as set, and is drawn by `draw_line`; a closing mark ending a line may hang its blank half
-    past the width by at most `hang` (a paragraph's, into the text frame's padding)."""
+    than its width as set, and is drawn by `draw_line`; a closing mark ending a line may hang its right
+    blank past the width by at most `hang` (a paragraph's, into the text frame's padding)."""
     limits = [w - 0.01 for w in widths]
     if text and "\r" not in text and fonts.covers(text) and fonts.width(text, size) <= limits[0] - CLEARLY:
         return [text]
-    return linebreak.break_lines(text, lambda ch: fonts.width(ch, size, who), limits, squeeze=squeeze, hang=hang)
+    return linebreak.break_lines(text, lambda ch: fonts.width(ch, size, who), limits, squeeze=squeeze, hang=hang,
+                                 blanks=lambda ch: fonts.blanks(ch, size))
 
 
 def draw_line(fonts: FontSet, canvas: Canvas, x: float, y: float, line: str, size: float, width: float, *,
               align: Align = Align.LEFT, who: str | None = None) -> None:
     """One line of a text broken with `squeeze`, in `width` from `x` (or centred in it): as set when it fits,
-    else with its full-width marks pressed together by what it is over (never by spacing its letters)."""
+    else with its full-width marks pressed together by what it is over (never by spacing its letters), each on
+    the side(s) where its glyph really has blank space (`FontSet.blanks`: a centred （ gives on both sides)."""
     if fonts.width(line, size, who) <= width:
         fonts.draw(canvas, x + width / 2 if align is Align.CENTRE else x, y, line, size, align=align, who=who)
         return
-    press = linebreak.pressing(line, lambda ch: fonts.width(ch, size, who), width)
-    segments: list[tuple[str, float]] = []  # runs of characters, each with what its last (a mark) gives up
-    for ch, by in zip(line, press, strict=True):
-        if segments and not segments[-1][1] and not (by and ch in linebreak.NO_LINE_END):
-            segments[-1] = (segments[-1][0] + ch, by)
+    press = linebreak.pressing(line, lambda ch: fonts.width(ch, size, who), width, lambda ch: fonts.blanks(ch, size))
+    segments: list[tuple[str, float, float]] = []  # runs drawn as one: pressed on the left of their first
+    for ch, (left, right) in zip(line, press, strict=True):  # character and on the right of their last only
+        if segments and not segments[-1][2] and not left:
+            segments[-1] = (segments[-1][0] + ch, segments[-1][1], right)
         else:
-            segments.append((ch, by))
-    for text, by in segments:
-        opening = text[-1] in linebreak.NO_LINE_END  # its space is before the glyph: the glyph moves left
-        fonts.draw(canvas, x - (by if opening else 0.0), y, text, size, who=who)
-        x += fonts.width(text, size, who) - by
+            segments.append((ch, left, right))
+    for text, left, right in segments:  # a mark pressed on its left is drawn that much to the left
+        fonts.draw(canvas, x - left, y, text, size, who=who)
+        x += fonts.width(text, size, who) - left - right
 
 
 CLEARLY = 0.5  # points: far more than the rounding between a text's width and the sum of its characters' widths

@@ -119,7 +119,7 @@ def _tile_pieces(flow: Flow, tiles: Tiles, room: float, name: str, *, centred: b
     count = len(tiles.starts)
     pieces = []
     for k in range(count):
-        caption = f"{name}　第{k + 1}页，共{count}页" if count > 1 else name
+        caption = f"{name}　第{k + 1}张，共{count}张" if count > 1 else name  # 张: not the book's 第N页 共M页
 
         def draw(canvas: Canvas, y: float, k: int = k, caption: str = caption) -> None:
             below = y
