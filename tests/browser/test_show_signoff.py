@@ -5,6 +5,8 @@ first. Measured in a real browser at 720p, 1080p and 4K."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from typer.testing import CliRunner
 
@@ -70,4 +72,24 @@ def test_the_colons_stay_in_their_column_where_the_tables_reach_100(browser, rou
     assert sum(len(xs) for xs in pages) == 128 and None not in sum(pages, [])
     assert all(max(xs) - min(xs) <= 2 for xs in pages), [(min(xs), max(xs)) for xs in pages]
     assert layout_problems(page) == []
+    page.close()
+
+
+ADVANCING = """() => [...Array(showDisplay.pages()).keys()].flatMap(i => { showDisplay.show(i);
+  const shown = document.querySelector('#stage .page:not([hidden])');
+  return [...shown.querySelectorAll('.item.advancing')].map(a => ({page: i, label: a.querySelector('.label').textContent,
+    ids: [...a.querySelectorAll('.chip')].map(c => c.textContent)})); })"""
+
+
+@pytest.mark.parametrize("size", ALL_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_who_goes_on_is_headed_with_how_many_and_its_second_part_says_continued(browser, round_one_of, size,
+                                                                                 screenshots):
+    page = opened(browser, round_one_of[128], size)
+    parts = page.evaluate(ADVANCING)
+    assert [p["label"] for p in parts] == ["晋级下一轮（64组）", "晋级下一轮（续）"]
+    ids = [i for p in parts for i in p["ids"]]
+    assert len(ids) == 64 and ids == sorted(ids) and all(re.fullmatch(r"第\d{3}组", i) for i in ids)
+    assert layout_problems(page) == []
+    page.evaluate(f"showDisplay.show({parts[-1]['page']})")
+    page.screenshot(path=str(screenshots / f"advancing-128-{size[0]}.png"))
     page.close()
