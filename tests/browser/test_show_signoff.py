@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from shuangsheng.cli import app
 from tests.browser.conftest import ALL_SIZES
 from tests.browser.test_show_page import exported, layout_problems
-from tests.events import played_rounds
+from tests.events import finished, played_rounds
 
 
 def export(folder) -> object:
@@ -92,4 +92,44 @@ def test_who_goes_on_is_headed_with_how_many_and_its_second_part_says_continued(
     assert layout_problems(page) == []
     page.evaluate(f"showDisplay.show({parts[-1]['page']})")
     page.screenshot(path=str(screenshots / f"advancing-128-{size[0]}.png"))
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def final_of_128(tmp_path_factory):
+    """128 teams played to the final: the bracket's last three rounds, ids of three digits."""
+    folder = tmp_path_factory.mktemp("end128") / "event"
+    finished(folder, teams=128)
+    return export(folder)
+
+
+# Per bracket node: how far its text (the boxes of its glyphs' lines) stands from the node's left and right edges,
+# and the node's font size.
+NODE_MARGINS = """() => [...document.querySelectorAll('#stage .page.bracket')].flatMap(p => {
+  showDisplay.show([...document.querySelectorAll('#stage .page')].indexOf(p));
+  return [...p.querySelectorAll('.node')].map(n => { const box = n.getBoundingClientRect(), range = document.createRange();
+    let left = Infinity, right = -Infinity;
+    const walker = document.createTreeWalker(n, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      if (!t.data.trim() || t.parentNode.closest('.node-tag')) continue;
+      range.selectNodeContents(t);
+      for (const r of range.getClientRects()) { left = Math.min(left, r.left); right = Math.max(right, r.right); }
+    }
+    return [n.textContent.trim().slice(0, 12), left - box.left, box.right - right,
+            parseFloat(getComputedStyle(n).fontSize)]; }); })"""
+
+
+@pytest.mark.parametrize("size", ALL_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_bracket_nodes_keep_their_text_off_the_border(browser, final_of_128, size, screenshots):
+    """过A in the final and round 5 stood about 4 px from the node's border at 1080p: now 0.3 em inside at every size,
+    the players still on one line."""
+    page = opened(browser, final_of_128, size)
+    nodes = page.evaluate(NODE_MARGINS)
+    assert len(nodes) >= 7  # round 5's four matches, the semi-finals, the final
+    assert all(min(left, right) >= 0.29 * font for _, left, right, font in nodes), nodes
+    assert not page.evaluate("[...document.querySelectorAll('#stage .page.bracket')].some(p => "
+                             "p.classList.contains('wrapping'))")
+    assert layout_problems(page) == []
+    page.evaluate(f"showDisplay.show({page.evaluate('showDisplay.pages()') - 1})")
+    page.screenshot(path=str(screenshots / f"bracket-128-{size[0]}.png"))
     page.close()
