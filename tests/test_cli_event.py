@@ -178,7 +178,7 @@ def test_score_json_shape_and_walkover(tmp_path):
 
 def test_score_says_who_goes_on_and_the_byes_in_number_order(tmp_path):
     """The terminal's 晋级：… listed the winners table by table (第09组、第02组、…): in number order now, as every
-    other list of ids (the JSON's `advancing` keeps the table order of SPEC §7)."""
+    other list of ids (the JSON's `advancing` stays in table order, as docs/README.md shows it)."""
     folder = new_event(tmp_path / "event", 13)  # 5 matches and 3 byes
     cli("draw", folder, "--seed", 5)
     fill(folder, 1)
