@@ -176,6 +176,20 @@ def test_score_json_shape_and_walkover(tmp_path):
     assert set(workbook.read_round(round_file(folder, 2)).round.pool) == set(doc["advancing"])
 
 
+def test_score_says_who_goes_on_and_the_byes_in_number_order(tmp_path):
+    """The terminal's 晋级：… listed the winners table by table (第09组、第02组、…): in number order now, as every
+    other list of ids (the JSON's `advancing` stays in table order, as docs/README.md shows it)."""
+    folder = new_event(tmp_path / "event", 13)  # 5 matches and 3 byes
+    cli("draw", folder, "--seed", 5)
+    fill(folder, 1)
+    doc = json.loads(cli("score", folder, "--json").stdout)
+    said = cli("score", folder).stdout
+    going_on = re.findall(r"第(\d+)组", re.search(r"^晋级：(.*)$", said, re.M).group(1))
+    byes = re.findall(r"第(\d+)组", re.search(r"^轮空（直接晋级）：(.*)$", said, re.M).group(1))
+    assert going_on == sorted(doc["advancing"], key=int) != doc["advancing"]
+    assert byes == sorted(doc["byes"], key=int)
+
+
 def test_score_json_with_errors_is_still_one_document(tmp_path):
     folder = new_event(tmp_path / "event", 4)
     cli("draw", folder, "--seed", 1)

@@ -497,3 +497,28 @@ def test_an_edited_chart_is_kept_unless_forced(tmp_path):
     cli("bracket", out, "--force")
     assert (out / "晋级图.pdf").read_bytes() != b"%PDF-1.4 edited by hand"
 
+
+
+def test_a_match_decided_by_playoff_hands_says_so_on_the_announcement_as_on_its_round_results(tmp_path):
+    """13 teams: 第2轮成绩 said 第06组胜（加赛3局） and its picture 加赛3局决出, the 成绩公告 (PDF and picture) nothing:
+    the bracket's record, which the announcement renders, did not carry the 加赛 hands. Now each match's slot
+    carries them as its table's record counted them. The demo's 6 pairs, seed 6: round 1's table 2 took one."""
+    from shuangsheng.render.materials.picture import announcement_column
+    from shuangsheng.usecases.awards import bracket_in
+    from shuangsheng.usecases.folder import open_folder
+    from tests.test_picture import layout_of
+
+    out = tmp_path / "demo"
+    cli("demo", "--out", out, "--teams", 6, "--seed", 6)
+    state = open_folder(out)
+    chart, _ = bracket_in(state)
+    records = {(s.round.number, m.match.table): m.record for s in state.scores() for m in s.matches}
+    slots = {(s.round, s.table): s for c in chart.columns for s in c.slots if s.kind.value == "match"}
+    assert {k: s.playoff_hands for k, s in slots.items()} == {k: r.playoff_hands for k, r in records.items()}
+    assert slots[(1, 2)].playoff_hands == 1 and sum(s.playoff_hands for s in slots.values()) == 1
+    winner = f"第{slots[(1, 2)].winner}组"
+    assert _flat(f"{winner}胜（加赛1局）") in _flat(text_of((out / "第1轮成绩.pdf").read_bytes()))
+    said = _flat(text_of((out / "成绩公告.pdf").read_bytes()))
+    assert f"{winner}（加赛1局）" in said and said.count("加赛") == 1
+    _, picture_text, _ = layout_of(announcement_column(chart, state.event, date="2026年3月"))
+    assert picture_text.count("加赛1局决出") == 1

@@ -105,3 +105,17 @@ def test_an_old_teams_list_without_the_new_columns_reads_as_before(tmp_path):
     ws.append(["02", "乙一", "乙二", None, None])
     wb.save(tmp_path / "teams.xlsx")
     assert read_teams(tmp_path / "teams.xlsx") == (Team("01", ("甲一", "甲二"), "123", "老"), Team("02", ("乙一", "乙二")))
+
+
+@pytest.mark.parametrize(("count", "first", "last"), [(128, "001", "128"), (12, "01", "12")])
+def test_a_team_list_writes_its_ids_as_wide_as_the_field_and_reads_them_back_as_ever(tmp_path, count, first, last):
+    """The demo's teams.xlsx at 128 pairs held 01–99 then 100–128: a numbered 组号 is written as wide as the field's
+    (three digits over 99); reading takes either width, so the ids read are the canonical ones written."""
+    from tests.events import team_list
+
+    teams = team_list(count)  # 01, 02, … 128: the canonical ids
+    path = write_teams(tmp_path / "teams.xlsx", teams)
+    ws = openpyxl.load_workbook(path).active
+    cells = [ws.cell(row, 1).value for row in range(2, count + 2)]
+    assert cells[0] == first and cells[-1] == last and {len(c) for c in cells} == {len(last)}
+    assert [t.id for t in read_teams(path)] == [t.id for t in teams]

@@ -62,6 +62,7 @@ class Slot:
     y: float
     status: TableStatus | None = None
     unchecked: bool = False  # decided by a lost card's 终局 levels: marked 未逐局核对 beside its winner
+    playoff_hands: int = 0  # the 加赛 hands that decided it (its record's, once it has a winner), said with the winner
 
     @property
     def winner(self) -> str | None:
@@ -142,7 +143,7 @@ def entry_note(slot: Slot, entry: Entry) -> str:
 
 
 def _slot_of(round_: Round, pairing: Pairing, outcome: MatchOutcome | None, levels: Levels | None,
-             unchecked: bool = False) -> Slot:
+             unchecked: bool = False, playoff_hands: int = 0) -> Slot:
     status = outcome.status if outcome is not None else TableStatus.OPEN
     winner = outcome.winner if outcome is not None and status.has_winner else None
     forfeit = None
@@ -153,16 +154,20 @@ def _slot_of(round_: Round, pairing: Pairing, outcome: MatchOutcome | None, leve
         level = levels[side].label if levels is not None and status is not TableStatus.WALKOVER else None
         entries.append(Entry(team, level, won=winner == team, forfeited=forfeit == team))
     return Slot(kind=SlotKind.MATCH, round=round_.number, table=pairing.table, entries=tuple(entries), sources=(),
-                y=0.0, status=status, unchecked=unchecked and winner is not None)
+                y=0.0, status=status, unchecked=unchecked and winner is not None,
+                playoff_hands=playoff_hands if winner is not None else 0)
 
 
 def _drawn_slots(
-    round_: Round, outcomes: Sequence[MatchOutcome], levels: Mapping[int, Levels], unchecked: Collection[int] = ()
+    round_: Round, outcomes: Sequence[MatchOutcome], levels: Mapping[int, Levels], unchecked: Collection[int] = (),
+    playoff_hands: Mapping[int, int] | None = None,
 ) -> tuple[list[Slot], Slot | None]:
     by_table = {o.table: o for o in outcomes}
+    playoffs = playoff_hands or {}
     slots, third = [], None
     for p in round_.pairings:
-        slot = _slot_of(round_, p, by_table.get(p.table), levels.get(p.table), p.table in unchecked)
+        slot = _slot_of(round_, p, by_table.get(p.table), levels.get(p.table), p.table in unchecked,
+                        playoffs.get(p.table, 0))
         if p.third_place:
             third = slot
         else:
@@ -234,6 +239,7 @@ def build(
     *,
     levels: Mapping[tuple[int, int], Levels] | None = None,
     unchecked: Collection[tuple[int, int]] = (),
+    playoff_hands: Mapping[tuple[int, int], int] | None = None,
     title: str = "",
     third_place: ThirdPlace | str = ThirdPlace.SHARED,
     byes: Byes | str = Byes.FIRST_ROUND,
@@ -242,7 +248,8 @@ def build(
     """The chart of the event so far. `rounds` and `outcomes` as for `knockout.placings` (which raises
     BracketError if they do not fit); `levels[(round, table)]` are the levels a match ended at; `teams` is the
     team list (round 1's pool before anything is drawn); `unchecked` the (round, table) of matches decided by a lost
-    card's 终局 levels (marked 未逐局核对). `digits`: how wide its 组号 are printed, the event's width
+    card's 终局 levels (marked 未逐局核对); `playoff_hands[(round, table)]` the 加赛 hands that decided a match, as
+    its record counted them (every paper that lists the match says them). `digits`: how wide its 组号 are printed, the event's width
     (`EventFolder.digits`); without it, as wide as `teams`, the whole field, make them."""
     mode = Byes(byes)
     levels = levels or {}
@@ -253,7 +260,8 @@ def build(
     for r in rounds:
         table_levels = {table: lv for (number, table), lv in levels.items() if number == r.number}
         lost_cards = {table for number, table in unchecked if number == r.number}
-        slots, third_slot = _drawn_slots(r, outcomes.get(r.number, ()), table_levels, lost_cards)
+        playoffs = {table: n for (number, table), n in (playoff_hands or {}).items() if number == r.number}
+        slots, third_slot = _drawn_slots(r, outcomes.get(r.number, ()), table_levels, lost_cards, playoffs)
         drawn.append(slots)
         third = third_slot or third
     columns = _order(drawn) if drawn else []

@@ -217,20 +217,20 @@ def empty_round_text(score: RoundScore, folder: Path) -> str:
 
 
 def score_text(score: RoundScore, teams: Mapping[str, Team], digits: int) -> str:
-    """What `shuangsheng score` prints: per table the teams, levels and result; the errors; who goes on (each
-    组号 `digits` wide, the event's width)."""
+    """What `shuangsheng score` prints: per table the teams, levels and result; the errors; the byes and who goes on,
+    in number order (each 组号 `digits` wide, the event's width)."""
     r = score.round
     lines = [f"第{r.number}轮 计分结果"]
     for m in score.matches:
         lines.append(pairing_line(m.match.pairing, teams, digits))
         lines.extend(f"    {line}" for line in _match_lines(m, teams, digits, final=is_final(r), number=r.number))
     if r.byes:
-        lines.append("轮空（直接晋级）：" + "、".join(team_label(teams, t, digits) for t in r.byes))
+        lines.append("轮空（直接晋级）：" + "、".join(team_label(teams, t, digits) for t in in_order(r.byes)))
     adv = score.advancement
     if adv.decided and is_final(r):  # the final has a winner and a runner-up, nobody goes on
         lines.extend(_final_lines(score, teams, digits))
     elif adv.decided:
-        lines.append("晋级：" + "、".join(team_label(teams, t, digits) for t in adv.advancing))
+        lines.append("晋级：" + "、".join(team_label(teams, t, digits) for t in in_order(adv.advancing)))
     else:
         lines.append("还不能抽下一轮：")
         lines.extend(f"  {b.message}" for b in adv.blockers)

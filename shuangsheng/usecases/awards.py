@@ -77,6 +77,8 @@ def bracket_of(state: EventFolder, scores: Sequence[RoundScore]) -> Bracket:
             tuple(state.team_map.values()),  # each pair as it finished (players replaced mid-event)
             levels=levels,
             unchecked={(s.round.number, m.match.table) for s in scores for m in s.matches if m.unchecked},
+            playoff_hands={(s.round.number, m.match.table): m.record.playoff_hands
+                           for s in scores for m in s.matches if m.record.playoff_hands},
             title=state.event.title,
             digits=state.digits,
             **format_options(state.event),

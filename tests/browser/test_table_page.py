@@ -1002,3 +1002,43 @@ def test_a_table_the_desk_gave_to_the_paper_card_says_so_and_offers_no_change(fa
     assert phone.locator("#confirmBox").is_hidden()
     phone.screenshot(path=str(screenshots / "table-paper-rules.png"))
     assert phone.errors == []
+
+
+# Each word a line must not break inside, as the phone shows it: the tops of the lines its characters are on.
+WORDS_ON_LINES = """words => { const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    if (!t.parentElement.getClientRects().length || t.parentElement.closest("script, style, .hidden")) continue;
+    for (const word of words) {
+      for (let at = t.data.indexOf(word); at >= 0; at = t.data.indexOf(word, at + 1)) {
+        const range = document.createRange(); range.setStart(t, at); range.setEnd(t, at + word.length);
+        found.push([word, new Set([...range.getClientRects()].map(r => Math.round(r.top))).size]);
+      }
+    }
+  }
+  return found; }"""
+
+
+def test_words_stay_whole_on_a_narrow_phone(fake, small_phone, screenshots):
+    """The page broke 纸质计分 / 卡 at 360 px: 计分卡 and 裁判台 are kept whole, in the page's own text and in what the
+    script writes (the desk's ruling), and nothing scrolls sideways."""
+    from shuangsheng.table.desk_actions import paper_rules
+
+    phone = small_phone
+    phone.goto(fake.url)
+    settled(phone)
+    stamp = Stamp("s-made", "2026-12-01T13:40:00+08:00", "127.0.0.1")
+    found = phone.evaluate(WORDS_ON_LINES, ["计分卡", "裁判台"])
+    assert sum(word == "计分卡" for word, _ in found) >= 1 and all(lines == 1 for _, lines in found), found
+    assert_large(phone)
+    phone.screenshot(path=str(screenshots / f"table-words-{phone.size}.png"), full_page=True)
+    fake.entries.append(entry.add_hand(fake.setup, fake.entries, {"dealer": "A", "points": 35, "hand": 1, "id": "h1",
+                                                                  "mark": 0}, stamp=stamp).entry)
+    fake.entries.append(paper_rules(fake.setup, fake.entries, {"reason": "以签字的计分卡为准"}, stamp=stamp).entry)
+    phone.reload()
+    settled(phone)
+    found = phone.evaluate(WORDS_ON_LINES, ["计分卡", "裁判台"])
+    assert sum(word == "计分卡" for word, _ in found) >= 4 and all(lines == 1 for _, lines in found), found
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    phone.screenshot(path=str(screenshots / f"table-words-paper-{phone.size}.png"), full_page=True)
+    assert phone.errors == []

@@ -47,14 +47,13 @@ def announcement_pdf(
                 a, b = slot.entries
                 levels = "弃权" if a.forfeited or b.forfeited else "：".join(_level(slot, e) for e in (a, b))
                 table = f"{slot.table}（三四名）" if slot is chart.third_place else str(slot.table)
-                winner = team_name(slot.winner, digits) if slot.winner else ""
                 rows.append([table, _team_cell(teams, a.team, digits), _team_cell(teams, b.team, digits), levels,
-                             f"{winner}{UNCHECKED_MARK}" if slot.unchecked else winner])
+                             _winner(slot, digits)])
             byes = [s.entries[0].team for s in column.slots if s.kind is SlotKind.BYE]
             heading = flow.paragraph(column.title)  # kept with its table, and named on the pages it continues to
             heading[-1].keep = True
             heading[0].section = column.title
-            block = [*heading, *flow.table(rows, [0.09, 0.3, 0.3, 0.15, 0.16])]  # 级数 holds 过A：10
+            block = [*heading, *flow.table(rows, [0.09, 0.28, 0.28, 0.15, 0.2])]  # 级数 holds 过A：10, 胜者 （加赛1局）
             if byes:
                 note = flow.note("轮空（直接晋级）：" + "、".join(team_name(t, digits) for t in in_order(t for t in byes if t)))
                 note[0].follows = True  # closes the table: never alone at the top of a page
@@ -86,6 +85,17 @@ def _level(slot: Slot, entry: Entry) -> str:
     if entry.level is None:
         return ""
     return level_word(entry.level, passed_a=entry.won and slot.status is TableStatus.PASSED_A)
+
+
+def _winner(slot: Slot, digits: int) -> str:
+    """The 胜者 cell: the winner, marked 未逐局核对 for a lost card's match, with the 加赛 hands that decided it as
+    第N轮成绩 says them (（加赛3局）)."""
+    if not slot.winner:
+        return ""
+    winner = team_name(slot.winner, digits)
+    if slot.unchecked:
+        return f"{winner}{UNCHECKED_MARK}"
+    return f"{winner}\n（加赛{slot.playoff_hands}局）" if slot.playoff_hands else winner
 
 
 def _team_cell(teams: dict[str, Team], team_id: str | None, digits: int) -> Cell:

@@ -405,6 +405,15 @@ def _slot_entries(slot: Slot) -> list[Entry]:
     return [Entry(e.team, entry_note(slot, e), e.won) for e in slot.entries]
 
 
+def _slot_status(slot: Slot, *, third: bool) -> str:
+    """What 第N轮成绩.png says under a match beyond its levels, as its record carries it: the 三、四名决赛, and the 加赛
+    hands that decided it."""
+    said = ["三、四名决赛"] if third else []
+    if slot.playoff_hands and slot.winner:
+        said.append(f"加赛{slot.playoff_hands}局决出")
+    return "；".join(said)
+
+
 def announcement_picture(chart: Bracket, event: Event, *, date: str, fonts: FontSet | None = None,
                          template_dir: Path | None = None) -> list[Picture]:
     """成绩公告 for a phone (see `announcement_column`), ready to draw."""
@@ -443,7 +452,7 @@ def announcement_column(chart: Bracket, event: Event, *, date: str, fonts: FontS
                 matches.append(chart.third_place)
             for slot in matches:
                 third = slot is chart.third_place
-                column.match(f"第{slot.table}桌", _slot_entries(slot), "三、四名决赛" if third else "")
+                column.match(f"第{slot.table}桌", _slot_entries(slot), _slot_status(slot, third=third))
             byes = in_order([s.entries[0].team for s in col.slots if s.kind is SlotKind.BYE and s.entries[0].team])
             if byes:
                 column.lines("轮空（直接晋级）：" + "、".join(team_name(t, digits) for t in byes), SMALL, after=4)

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from shuangsheng.knockout.knockout import MAX_TEAMS
-from shuangsheng.knockout.teams import RESERVE_MARK, Team, TeamRow, id_refused, validate_teams
+from shuangsheng.knockout.teams import RESERVE_MARK, Team, TeamRow, id_digits, id_refused, validate_teams
 from shuangsheng.storage.workbook.loading import Grid, Uncached, read_file, read_grids
 from shuangsheng.storage.workbook.parsers import blank, parse_team_id, plain_text, show
 from shuangsheng.storage.workbook.problems import Cell, Problem, WorkbookError
@@ -32,7 +32,7 @@ def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = Fals
     """`teams.xlsx`: sheet 报名表 with its header, text-formatted 组号 and 联系电话, validation, the given teams;
     with `examples`, a few example rows whose 备注 is “示例，请删除” (read_teams refuses them until removed).
     Every value is written as text (XlsxWriter, through `style.put`): an id or a name beginning with `=` stays
-    what was typed."""
+    what was typed; a numbered 组号 as wide as the field's (`padded`)."""
     import io
 
     from shuangsheng.storage.workbook.style import (
@@ -57,9 +57,10 @@ def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = Fals
         put(ws, 1, col, label, fm(HEADER))
     rows = list(EXAMPLE_TEAMS if examples else ()) + list(teams)
     text_columns = (1, 4, 7)  # 组号, 联系电话, 种子 as text: a typed 03 stays 03
+    digits = id_digits(t.id for t in rows)  # 001–128 in a field over 99, not 01–99 then 100–128
     for r, team in enumerate(rows, start=2):
         look = EXAMPLE if team.note == EXAMPLE_MARK else {}
-        values = (team.id, team.players[0], team.players[1], team.phone, team.note, team.unit,
+        values = (padded(team.id, digits), team.players[0], team.players[1], team.phone, team.note, team.unit,
                   str(team.seed) if team.seed is not None else "", RESERVE_MARK if team.reserve else "")
         for col, value in enumerate(values, start=1):
             put(ws, r, col, value or None, fm(look, TEXT_FORMAT if col in text_columns else {}))
@@ -100,6 +101,12 @@ def write_teams(path: Path, teams: Sequence[Team] = (), *, examples: bool = Fals
         put(guide, r, 1, line, fm(TITLE) if r == 1 else None)
     guide.set_column(0, 0, 80)
     return save(wb, buffer, path, force=force)
+
+
+def padded(team_id: str, digits: int) -> str:
+    """A 组号 as the team list writes it: a number as wide as the field's (`id_digits`: '34' → '034' in a field over
+    99), anything else as given (reading takes either width: `canonical_id`)."""
+    return team_id.rjust(digits, "0") if team_id.isascii() and team_id.isdigit() else team_id
 
 
 def write_teams_template(path: Path, *, force: bool = False) -> Path:
