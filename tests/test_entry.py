@@ -724,6 +724,34 @@ def test_a_request_repeated_changes_nothing(data):
 # --- the state the hall keeps per table: as good as a new one ---
 
 
+def decide_on(phone: Phone, request, stamp: Stamp, known: KnownStates | None):
+    """`decide`, on the hall's kept states (`known`) or folding the entries afresh (None); the desk's reopening
+    always folds afresh."""
+    kind, body = request
+    if kind == "reopen":
+        return reopen(phone.setup, phone.entries, body, stamp=stamp)
+    act = {"hand": add_hand, "end": end, "undo": undo, "confirm": confirm}[kind]
+    return act(phone.setup, phone.entries, body, stamp=stamp, known=known)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_decision_on_the_kept_state_is_the_decision_on_the_entries_folded_afresh(data):
+    """The hall decides each request on the table's kept state (`known`, the state its last decision left), not
+    folding and replaying the entries again: every decision, its entry and its answer are those made afresh."""
+    phone, known = Phone(), KnownStates()
+    for _ in range(data.draw(st.integers(1, 25))):
+        request = data.draw(requests(phone.state))
+        stamp = phone.stamp()
+        fresh, kept = decide_on(phone, request, stamp, None), decide_on(phone, request, stamp, known)
+        assert (kept.result, kept.entry, kept.errors) == (fresh.result, fresh.entry, fresh.errors)
+        assert kept.as_json() == fresh.as_json()
+        known.keep(phone.apply(kept).state)
+    assert known.state(SETUP, phone.entries) is known.state(SETUP, list(phone.entries))  # kept, not folded again
+
+
+
+
 def test_a_kept_state_is_the_fold_of_exactly_the_entries_and_setup_asked_about():
     """`KnownStates` keeps each table's last state; asked about other entries or another setup of the same round and
     table (other teams after a redo, other rules after event.toml changed) it folds afresh, and a decision's state

@@ -743,6 +743,20 @@ def test_closing_the_ledgers_waits_for_a_request_in_flight_so_its_entry_is_check
     assert said == [0]
 
 
+@pytest.mark.parametrize(("points", "status"), [(60, 409), (40, 200)])
+def test_a_hand_another_writer_stored_between_the_look_and_the_write_is_decided_on(event, api, points, status):
+    """The decision made on the table as first read is taken again in the write transaction only while the table's
+    entries are those it was made on: hand 1 stored meanwhile by another writer of event.db (here a second table API
+    on its own connection) is decided on — another content 409, the same 200 — and never stored twice."""
+    folder, codes = event
+    other = TableApi(folder, names=NAMES, port=PORT, clock=lambda: "2026-03-10T09:00:00+08:00")
+    theirs = {**hand(1, points=points), "id": "other-phone", "mark": 0}
+    api.meanwhile = meanwhile(("decided", lambda: call(other, "POST", f"/api/t/{codes[1]}/hands", theirs, as_is=True)))
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", {**hand(1), "mark": 0}, as_is=True)[0] == status
+    other.close()
+    assert rows(folder) == 1
+
+
 def test_a_hand_decided_before_a_redo_of_its_round_is_stored_under_the_draw_in_force(event, api):
     """`draw --redo` (another process) may void the table's draw, record the new one and carry the untouched tables'
     codes and entries between the first look at the table and the write: the hand must not be committed under the

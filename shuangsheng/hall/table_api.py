@@ -199,7 +199,7 @@ class TableApi:
                 return bad.reply
             stamp = Stamp(secrets.token_hex(8), self.clock(), request.address)
             clock = self._round_clock(book, record.id, stamp.time) if asked.action == "end" else None
-            decide = decider(asked.action, setup, body, stamp, clock)
+            decide = decider(asked.action, setup, body, stamp, clock, self.states)
             entries = book.table_entries(record.id, table)
             decision = decide(entries)  # on what is committed now, without waiting
             if decision.entry is not None:
@@ -208,7 +208,8 @@ class TableApi:
                 return sealed(decision)
             if decision.entry is not None:  # a change: decided again, and appended, in one write transaction
                 try:
-                    decision = book.decide_entry(record.id, table, checked(book, record, decide))
+                    decision = book.decide_entry(record.id, table, checked(book, record, made_on(decide, entries,
+                                                                                                 decision)))
                 except Sealed as drawn:  # the next round was drawn (by another process) since the look above
                     return sealed(drawn.decision)
             self.states.keep(decision.state)  # stored (or the table as it stands): what its next poll gets
@@ -238,14 +239,24 @@ def sealed(decision: entry.Decision) -> Reply:
     return Reply(HTTPStatus.LOCKED, {**refusal(HTTPStatus.LOCKED, SEALED).document, "state": decision.state.as_json()})
 
 
-def decider(action: str, setup: TableSetup, body: object, stamp: Stamp,
-            clock: Clock | None = None) -> Callable[[tuple[Entry, ...]], entry.Decision]:
+def decider(action: str, setup: TableSetup, body: object, stamp: Stamp, clock: Clock | None = None,
+            known: KnownStates | None = None) -> Callable[[tuple[Entry, ...]], entry.Decision]:
     """The pure decision of one POST, over the table's entries as the ledger reads them in its transaction; an end
     is decided on the round clock as read when the request came (`clock`, None: never started); no change once the
-    desk has given the table's record to the paper (`entry.paper_rules_lock`)."""
+    desk has given the table's record to the paper (`entry.paper_rules_lock`). `known`: the hall's kept states, the
+    table's taken from there when it is the fold of these entries (not folded and replayed again)."""
     if action == "end":
-        return lambda entries: entry.paper_rules_lock(entry.end(setup, entries, body, stamp=stamp, clock=clock))
+        return lambda entries: entry.paper_rules_lock(entry.end(setup, entries, body, stamp=stamp, clock=clock,
+                                                                known=known))
     decide = {"hands": entry.add_hand, "undo": entry.undo, "amend": amend.amend, "confirm": entry.confirm}[action]
-    return lambda entries: entry.paper_rules_lock(decide(setup, entries, body, stamp=stamp))
+    return lambda entries: entry.paper_rules_lock(decide(setup, entries, body, stamp=stamp, known=known))
+
+
+def made_on(decide: Callable[[tuple[Entry, ...]], entry.Decision], entries: tuple[Entry, ...],
+            decision: entry.Decision) -> Callable[[tuple[Entry, ...]], entry.Decision]:
+    """`decide`, which is pure, with its `decision` on `entries` given again for the same entries: the write
+    transaction reads the table again and, unless another writer added to it meanwhile, finds what the request
+    was decided on without deciding again."""
+    return lambda now: decision if now == entries else decide(now)
 
 

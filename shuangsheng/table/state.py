@@ -1,7 +1,8 @@
 """A table as it stands, as GET /api/t/<code> shows it (`table_state`): the setup, the fold of its log, and its
 levels, dealers and explanations from replaying the standing hands with the same engine as everywhere
 (`shuangsheng.game.hands.parse_record`, `shuangsheng.game.match.replay`). Pure: no clock, no network, no files, and
-nothing kept between calls; the hall keeps each table's last state for its polls in its own `KnownStates`."""
+nothing kept between calls; the hall keeps each table's last state for its polls and its decisions in its own
+`KnownStates` (`table_state(..., known)`)."""
 
 from __future__ import annotations
 
@@ -127,8 +128,11 @@ class TableState:
         return data
 
 
-def table_state(setup: TableSetup, entries: Sequence[Entry]) -> TableState:
-    """The table after its entries, as GET /api/t/<code> shows it: folded and replayed afresh."""
+def table_state(setup: TableSetup, entries: Sequence[Entry], known: KnownStates | None = None) -> TableState:
+    """The table after its entries, as GET /api/t/<code> shows it: folded and replayed afresh, or `known`'s kept state
+    when it is that (`KnownStates.state`: the hall's, asked about the same tables again and again)."""
+    if known is not None:
+        return known.state(setup, entries)
     entries = tuple(entries)
     return state_of(setup, fold(entries), entries)
 
