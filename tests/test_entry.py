@@ -774,6 +774,26 @@ def test_a_kept_state_is_the_fold_of_exactly_the_entries_and_setup_asked_about()
     assert known.state(SETUP, equal_not_same) == folded(SETUP, stored)
 
 
+def test_the_venue_display_s_reading_of_a_table_takes_the_replay_of_the_phones_last_decision():
+    """The TV reads a table with a setup of its own (no players' names): folded afresh, but the standing hands are
+    not replayed again when the table's last kept state replayed these very hands under these rules; other hands or
+    other rules are replayed."""
+    known = KnownStates()
+    phone = Phone().hands(EXAMPLE_HANDS[:3])
+    decided = add_hand(SETUP, phone.entries, phone.made({**EXAMPLE_HANDS[3], "hand": 4}), stamp=phone.stamp())
+    known.keep(phone.apply(decided).state)
+    tv = TableSetup(SETUP.round, SETUP.table, Seat(SETUP.a.team, ()), Seat(SETUP.b.team, ()))
+    read = [read_entry(json.loads(json.dumps(e.as_json()))) for e in phone.entries]  # as the ledger reads them
+    seen = known.state(tv, read)
+    assert seen.result is decided.state.result and seen == folded(tv, read)
+    assert known.state(SETUP, phone.entries) is decided.state  # the phones' state kept beside the TV's
+    assert known.state(tv, read[:3]).result is not decided.state.result
+    assert known.state(tv, read[:3]) == folded(tv, read[:3])
+    other_rules = replace(tv, rules=RuleSet(tie_break=TieBreak.DEALER))
+    assert known.state(other_rules, read).result is not decided.state.result
+    assert known.state(other_rules, read) == folded(other_rules, read)
+
+
 def test_known_states_forget_every_table_when_full():
     known = KnownStates(size=2)
     phone = Phone().hands(EXAMPLE_HANDS[:2])

@@ -291,10 +291,10 @@ class HallOptions:
 
 def make_venue(folder: Path, options: HallOptions, *, desk_lan: bool = False) -> Venue:
     """The hall of the event in `folder`: its event.db opened once, shared by the table API and the desk."""
+    states = KnownStates()  # each table's last state, for the phones' and the desk's polls and the TV's readings
     source = board.BoardSource(folder, log=options.log, settle=options.settle,
-                               now=lambda: parse_time(options.clock()))
+                               now=lambda: parse_time(options.clock()), known=states)
     seating = Seating(folder)
-    states = KnownStates()  # each table's last state, for the phones' and the desk's polls
     # the event.db there now, the table API and the desk never using another, through one connection lent in turn
     ledger = SharedLedger(folder, ServedFile(folder, options.log))
     api = TableApi(folder, names=options.names, port=options.port, throttle=options.codes, clock=options.clock,

@@ -38,7 +38,8 @@ class DrawReplaced(RuntimeError):
     back, nothing stored; the caller looks the table up again."""
 
 
-READ_BACK_ROWS = 16384  # entry rows kept parsed per connection (a 512-pair round 1 has about 5,000)
+READ_BACK_ROWS = 16384  # entry rows kept parsed per event.db (a 512-pair round 1 has about 5,000)
+READ_BACK_FILES = 8  # event.db files whose rows are kept parsed in one process
 
 
 class ReadBack:
@@ -46,8 +47,9 @@ class ReadBack:
     read again on every request `serve` answers, and parsing them again each time was most of its work. Keyed by
     row id and checked against the body as read now, so nothing stale is ever returned (rows are only added; one
     changed in place is parsed again). The same `Entry` objects come back each time, so a table's entries compare
-    equal at once (`KnownStates`). Bounded: forgotten all at once when full. Not thread-safe: one per connection,
-    which is used by one thread at a time."""
+    equal at once (`KnownStates`). Bounded: forgotten all at once when full. Shared by the connections of one
+    process to one event.db (`read_back_of`: serve's requests and its TV's readings); each step is one dict
+    operation, so threads sharing it may at worst parse a row twice."""
 
     def __init__(self, size: int = READ_BACK_ROWS):
         self.size = size
@@ -66,6 +68,22 @@ class ReadBack:
 
     def entries(self, rows: Iterable[tuple[int, str]]) -> tuple[Entry, ...]:
         return tuple(self.entry(row_id, body) for row_id, body in rows)
+
+
+_READ_BACK: dict[FileId, ReadBack] = {}
+
+
+def read_back_of(file: FileId | None) -> ReadBack:
+    """The parsed entry rows of the event.db file `file` (device and inode), shared by this process's connections
+    to it; a new one for a file that cannot be named."""
+    if file is None:
+        return ReadBack()
+    found = _READ_BACK.get(file)
+    if found is None:
+        if len(_READ_BACK) >= READ_BACK_FILES:
+            _READ_BACK.clear()
+        found = _READ_BACK.setdefault(file, ReadBack())
+    return found
 
 
 class Queries:
@@ -277,7 +295,7 @@ class Queries:
         mark = 0
         for row_id, table, body in self._db.execute("SELECT id, tbl, body FROM entry WHERE draw = ? ORDER BY id",
                                                     (draw_id,)):
-            found.setdefault(table, []).append(_entry_of(body))
+            found.setdefault(table, []).append(self.read_back.entry(row_id, body))
             mark = max(mark, row_id)
         return {t: tuple(found[t]) for t in sorted(found)}, mark
 
@@ -293,7 +311,7 @@ class Queries:
         for row_id, table, body in self._db.execute(
                 "SELECT id, tbl, body FROM entry WHERE draw = ? AND tbl IN "
                 "(SELECT DISTINCT tbl FROM entry WHERE draw = ? AND id > ?) ORDER BY id", (draw_id, draw_id, mark)):
-            found.setdefault(table, []).append(_entry_of(body))
+            found.setdefault(table, []).append(self.read_back.entry(row_id, body))
             mark = max(mark, row_id)
         return {t: tuple(found[t]) for t in sorted(found)}, mark
 
