@@ -69,6 +69,7 @@ def call(api: TableApi, method: str, path: str, body: object = None, *, headers:
     data = raw if raw is not None else (b"" if body is None else json.dumps(body, ensure_ascii=False).encode())
     reply = api.handle(Request(method, path, address, {**JSON, **(headers or {})}, data, len(data)))
     json.loads(reply.body())  # every answer is JSON
+    assert reply.body() == api_common.Reply(reply.status, reply.document).body()  # made in parts: as made whole
     return reply.status, reply.document
 
 
@@ -90,6 +91,20 @@ def even(n: int) -> dict:
 def rows(folder: Path) -> int:
     with sqlite3.connect(folder / DB_NAME) as db:
         return db.execute("SELECT COUNT(*) FROM entry").fetchone()[0]
+
+
+def test_a_state_answered_from_its_json_made_once_is_the_document_made_whole_and_a_lone_surrogate_is_escaped():
+    from shuangsheng.hall.table_api import state_reply
+    from shuangsheng.table.log import Seat, TableSetup
+    from shuangsheng.table.state import table_state
+
+    for name in ("张三", "\ud800"):
+        state = table_state(TableSetup(1, 3, Seat("01", (name,)), Seat("02", ("李四",))), ())
+        for clock in (None, {"minutes": 60, "left_s": 30, "running": True}):
+            reply = state_reply(200, state, clock)
+            assert reply.document == {**state.as_json(), "clock": clock}
+            assert reply.body() == api_common.Reply(200, reply.document).body()
+            assert json.loads(reply.body()) == json.loads(json.dumps(reply.document))
 
 
 # --- GET /api/t/<code> ---

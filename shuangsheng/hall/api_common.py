@@ -53,12 +53,18 @@ class Request:
 
 @dataclass(frozen=True)
 class Reply:
+    """An answer: its status and JSON document; `text`, when given, is that document as `body` would make it, made
+    by the caller from parts it had made already (`shuangsheng.hall.table_api.state_reply`)."""
+
     status: int
     document: Mapping[str, object]
+    text: bytes | None = field(default=None, compare=False, repr=False)
 
     def body(self) -> bytes:
         """The document as UTF-8 JSON; text that UTF-8 cannot carry (a lone surrogate quoted back in a message) is
         sent escaped, never as a failure to answer."""
+        if self.text is not None:
+            return self.text
         try:
             return json.dumps(self.document, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:

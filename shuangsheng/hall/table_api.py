@@ -11,6 +11,7 @@ The HTTP side is `shuangsheng.hall.hall`."""
 
 from __future__ import annotations
 
+import json
 import secrets
 import sqlite3
 import sys
@@ -192,7 +193,7 @@ class TableApi:
             setup = self.seating.setup(record, table, book)
             if asked.action is None:
                 state = self.states.state(setup, book.table_entries(record.id, table))
-                return Reply(HTTPStatus.OK, state.as_json() | {"clock": self._clock(book, record.id, state)})
+                return state_reply(HTTPStatus.OK, state, self._clock(book, record.id, state))
             try:
                 body = json_body(request.body)
             except BadBody as bad:
@@ -213,10 +214,8 @@ class TableApi:
                 except Sealed as drawn:  # the next round was drawn (by another process) since the look above
                     return sealed(drawn.decision)
             self.states.keep(decision.state)  # stored (or the table as it stands): what its next poll gets
-            answer = decision.as_json()
-            if decision.http_status < 300:
-                answer |= {"clock": self._clock(book, record.id, decision.state)}
-        return Reply(decision.http_status, answer)
+            shown = self._clock(book, record.id, decision.state) if decision.http_status < 300 else None
+        return decided_reply(decision, shown)
 
     def damaged(self, exc: ValueError) -> None:
         """One line on serve's console for a damaged entry row (no traceback): the organiser hears which row."""
@@ -232,6 +231,27 @@ class TableApi:
         # the minutes of event.toml as it is, as the desk and the TV have them (they do not score a round: a round
         # held under the rules it was scored with keeps one clock with the rest of the hall)
         return clock_at(book.clock_rows(draw_id), parse_time(now), self.seating.rules().match_minutes)
+
+
+def decided_reply(decision: entry.Decision, clock: dict[str, object] | None) -> Reply:
+    """A POST's answer: its refusal with the table as it stands, or the table with its clock (and an amend's
+    hands removed, offered for re-entry)."""
+    if decision.http_status >= 300:
+        return Reply(decision.http_status, decision.as_json())
+    if decision.removed:
+        return Reply(decision.http_status, decision.as_json() | {"clock": clock})
+    return state_reply(decision.http_status, decision.state, clock)
+
+
+def state_reply(status: int, state: TableState, clock: dict[str, object] | None) -> Reply:
+    """The table as it stands with its clock (GET, and a change made or found made already): the state's JSON is
+    made once per state (`TableState.json_bytes`), the clock added to it as `json.dumps` of the whole would."""
+    document = state.as_json() | {"clock": clock}
+    try:
+        text = state.json_bytes[:-1] + b', "clock": ' + json.dumps(clock, ensure_ascii=False).encode("utf-8") + b"}"
+    except UnicodeEncodeError:  # a lone surrogate in a name: said escaped, as `Reply.body` does
+        text = None
+    return Reply(status, document, text)
 
 
 def sealed(decision: entry.Decision) -> Reply:

@@ -7,6 +7,7 @@ nothing kept between calls; the hall keeps each table's last state for its polls
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -97,6 +98,12 @@ class TableState:
         """GET /api/t/<code>; "errors" only when the standing hands no longer replay. A new dict each time (over
         values made once per state: a table's phones are answered the same state again and again)."""
         return dict(self._json)
+
+    @functools.cached_property
+    def json_bytes(self) -> bytes:
+        """`as_json()` as UTF-8 JSON (`json.dumps`, ensure_ascii off), made once per state: the same state is answered
+        to a table's phones again and again. UnicodeEncodeError for text UTF-8 cannot carry (a lone surrogate)."""
+        return json.dumps(self._json, ensure_ascii=False).encode("utf-8")
 
     @functools.cached_property
     def _json(self) -> dict[str, object]:
