@@ -73,9 +73,10 @@ class CodesInForce:
         self._last_round = 0
         self.known: frozenset[str] | None = None  # the codes in force as last read, None before the first reading
 
-    def find(self, book: Ledger, code: str) -> tuple[DrawRecord, int] | None:
-        """The draw in force and the table whose code in force is `code` (None: a wrong or outdated code)."""
-        version = (book, book.mark())
+    def find(self, book: Ledger, code: str, mark: tuple[int, int, int] | None = None) -> tuple[DrawRecord, int] | None:
+        """The draw in force and the table whose code in force is `code` (None: a wrong or outdated code); `mark`:
+        `book.mark()` as the caller just read it."""
+        version = (book, mark or book.mark())
         if self._version != version:
             _, drawn = book.in_force()
             self._found = {c: (record, table) for record, codes in drawn.values() for table, c in codes.items()}
@@ -147,9 +148,12 @@ class TableApi:
 
     def _answer(self, request: Request, asked: Asked, *, suspect: bool) -> Reply:
         """The request, tried again as `patience` says (`patiently`); a known fault of the PC's disk or folder, a
-        damaged entry row of this table and a lost event.db said in plain words (503)."""
+        damaged entry row of this table and a lost event.db said in plain words (503). A POST's body is read before
+        the ledger is lent (its refusal is said only once the table is found)."""
+        body = read_body(request) if asked.action is not None else None
         try:
-            return patiently(lambda moved: self._table(request, asked, moved=moved, suspect=suspect), self.patience,
+            return patiently(lambda moved: self._table(request, asked, body, moved=moved, suspect=suspect),
+                             self.patience,
                              held=refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY),
                              redrawn=refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING))
         except LedgerLost:  # event.db is not the file serve opened: nothing stored (the console says why)
@@ -173,7 +177,8 @@ class TableApi:
         known = self.codes.known
         return code is None or (known is not None and code not in known)
 
-    def _table(self, request: Request, asked: Asked, *, moved: bool = False, suspect: bool = False) -> Reply:
+    def _table(self, request: Request, asked: Asked, body: object, *, moved: bool = False,
+               suspect: bool = False) -> Reply:
         """`moved`: this request's table was redrawn under it (`DrawReplaced`); a code not found now may be
         one the redraw has not carried over yet, so the phone is told to send again (503), not that it is wrong.
         `suspect`: counted as a wrong code already (`_suspect`)."""
@@ -182,7 +187,8 @@ class TableApi:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
             code = parse_code(asked.code)
             self.meanwhile("find")
-            found = self.codes.find(book, code) if code is not None else None
+            mark = book.mark()  # the draws and codes as they stand: one look for the code and the setup
+            found = self.codes.find(book, code, mark) if code is not None else None
             if found is None and moved:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
             if found is None:
@@ -190,14 +196,12 @@ class TableApi:
                     self.throttle.wrong(request.address)
                 return refusal(HTTPStatus.NOT_FOUND, WRONG_CODE)
             record, table = found
-            setup = self.seating.setup(record, table, book)
+            setup = self.seating.setup(record, table, book, mark)
             if asked.action is None:
                 state = self.states.state(setup, book.table_entries(record.id, table))
                 return state_reply(HTTPStatus.OK, state, self._clock(book, record.id, state))
-            try:
-                body = json_body(request.body)
-            except BadBody as bad:
-                return bad.reply
+            if isinstance(body, BadBody):
+                return body.reply
             stamp = Stamp(secrets.token_hex(8), self.clock(), request.address)
             clock = self._round_clock(book, record.id, stamp.time) if asked.action == "end" else None
             decide = decider(asked.action, setup, body, stamp, clock, self.states)
@@ -231,6 +235,14 @@ class TableApi:
         # the minutes of event.toml as it is, as the desk and the TV have them (they do not score a round: a round
         # held under the rules it was scored with keeps one clock with the rest of the hall)
         return clock_at(book.clock_rows(draw_id), parse_time(now), self.seating.rules().match_minutes)
+
+
+def read_body(request: Request) -> object:
+    """A POST's JSON body (`json_body`), or the BadBody that refuses it."""
+    try:
+        return json_body(request.body)
+    except BadBody as bad:
+        return bad
 
 
 def decided_reply(decision: entry.Decision, clock: dict[str, object] | None) -> Reply:
