@@ -154,8 +154,6 @@ class HallHandler(display.DisplayHandler):
         if who is None:
             super().dispatch()
             return
-        found = routes.resolve(self.command, path, self.route_table)
-        self.allow = found.allow if isinstance(found, routes.Refused) and found.allow else self.allow
         if self.command != "POST":
             self._api(who, body=b"", length=None)
             return
@@ -225,6 +223,9 @@ class HallHandler(display.DisplayHandler):
             self._reply(reply)  # accepted is committed all the same
 
     def _reply(self, reply: Reply) -> None:
+        if reply.status == HTTPStatus.METHOD_NOT_ALLOWED:  # `Allow`: the methods of this path (looked up only now)
+            found = routes.resolve(self.command, urlsplit(self.path).path, self.route_table)
+            self.allow = found.allow if isinstance(found, routes.Refused) and found.allow else self.allow
         data = reply.body()
         self.send_response(reply.status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
