@@ -44,7 +44,7 @@ READ_BACK_FILES = 8  # event.db files whose rows are kept parsed in one process
 
 class ReadBack:
     """Entry rows as read back (`read_entry`), each parsed once while its body is the same: a table's entries are
-    read again on every request `serve` answers, and parsing them again each time was most of its work. Keyed by
+    read again on every request `serve` answers, and parsing them again each time was a sixth of its work. Keyed by
     row id and checked against the body as read now, so nothing stale is ever returned (rows are only added; one
     changed in place is parsed again). The same `Entry` objects come back each time, so a table's entries compare
     equal at once (`KnownStates`). Bounded: forgotten all at once when full. Shared by the connections of one
