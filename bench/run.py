@@ -89,7 +89,8 @@ other through `TableApi.handle`, a TV reading every 450): 4.76 s before, 2.6 s a
 tests), the stop's starting commit 5ec608a then this one: serve's CPU 10.0-10.4 s a run before, 6.4-7.9 s after
 (median 10.2 and 6.9 s: 2.0 and 1.4 ms a POST; the floor 3.1-3.6 s), serve's p50 0.96-1.44 s before, 0.50-1.00 s
 after; the ratios of that machine say nothing (1.26 before, 1.35 after: the floor's p99 of 1.4-5.6 s came and went
-with the others' work). Not measured quiet again. Left: the TV's reading under load (about 75 ms of CPU a poll: the
+with the others' work); this commit once more at load average 3-9: serve 6.5-8.3 s (floor 3.3-3.8 s), ratio 1.22
+(turns 0.95-2.26). Not measured quiet again. Left: the TV's reading under load (about 75 ms of CPU a poll: the
 bracket chart of all rounds, the views' template) and http.server itself (the email header parser, a thread per
 connection), which the floor pays too; a request still holds the ledger across some ten SQLite calls, each giving
 up the GIL to the other request threads.
