@@ -65,6 +65,35 @@ documents of three pages or fewer) six runs gave 4.84, 4.92, 5.04, 5.15, 5.19, 5
 of 1.01-1.13 s): on the line. score256 0.99-1.00 (PASS), demo --teams 128 4.78-4.90 (PASS). load256 on this machine:
 3.09 (turns 2.79-3.10; serve p99 1.66 s against the floor's 0.55 s) FAILED, and the session's starting commit 60c17b1
 measured alike (serve p99 1.66-1.72 s against 0.52-0.56 s): the machine, not a change of this session.
+Stop 41 (load256: serve's work per request, profiled). At the stop's start a quiet machine gave ratio 3.16 (turns
+2.97-3.31; serve p99 1.56 s against 0.49 s; serve's CPU 10.3 s a run against the floor's 3.0 s, 2.1 against 0.8 ms
+a POST). py-spy on serve under the load (`--gil --nonblocking`: only the thread holding the GIL; waits for the
+ledger's lock left out) put 48 % of its Python time in the table API, 15 % in the TV's readings and the rest in
+http.server and the request threads; perf put 72 % of its CPU in the interpreter, 19 % in the kernel (futex wake-ups
+and switches of the request threads, sends), 2.6 % in SQLite; the garbage collector took 1.0-1.8 s a run, mostly
+full collections. In the table API each request read and parsed all of its table's entries (json and the hand
+parser) once, or twice for a change (15 % of serve), folded and replayed the table from its first hand (a change:
+four times, 13 %), encoded the whole state as JSON for each phone (4-8 %), and while holding the ledger opened
+event.db to read its first bytes, read the draws' mark twice and looked at teams.xlsx twice. Changed (each with its
+test): entry rows parsed once per event.db and process (`ReadBack`, checked against the body read); decisions made
+on the hall's kept state of the table (`table_state(..., known)`), the write transaction taking the decision
+already made while the table's entries are those it was made on (`made_on`: another writer in between is decided
+on); each table's last replay kept, so the TV's reading of a table does not replay it again; a state's JSON made
+once (`TableState.json_bytes`, the clock added to the bytes); event.db's first bytes read only when its stat
+changed; the mark read once; the body parsed before the ledger is lent; one write per answer (`wbufsize`), the
+route table's methods worked out once per handler class, a route's fixed start looked at first, `Allow` looked up
+only for a 405, the Date header made once a second; `gc.freeze()` before serve's servers start. Durability as
+before: synchronous FULL, every 200/201 after its commit. In-process (the bench's 4,998 requests one after the
+other through `TableApi.handle`, a TV reading every 450): 4.76 s before, 2.6 s after on a quiet machine (5.6 and
+2.95 s side by side under load). load256 side by side on a busy machine (load average 7-11: three other sessions'
+tests), the stop's starting commit 5ec608a then this one: serve's CPU 10.0-10.4 s a run before, 6.4-7.9 s after
+(median 10.2 and 6.9 s: 2.0 and 1.4 ms a POST; the floor 3.1-3.6 s), serve's p50 0.96-1.44 s before, 0.50-1.00 s
+after; the ratios of that machine say nothing (1.26 before, 1.35 after: the floor's p99 of 1.4-5.6 s came and went
+with the others' work); this commit once more at load average 3-9: serve 6.5-8.3 s (floor 3.3-3.8 s), ratio 1.22
+(turns 0.95-2.26). Not measured quiet again. Left: the TV's reading under load (about 75 ms of CPU a poll: the
+bracket chart of all rounds, the views' template) and http.server itself (the email header parser, a thread per
+connection), which the floor pays too; a request still holds the ledger across some ten SQLite calls, each giving
+up the GIL to the other request threads.
 
 Every action of the organiser's console (issue 30; bench/console.py) ≤ 1.1 × the same use-case called in-process
 in the same run, on the 128-team event's 64-table round: `score` of round 1 and `materials`. `--only console`.

@@ -521,3 +521,12 @@ def test_a_file_gone_for_a_moment_is_not_said(tmp_path, readings):
 def test_problems_are_counted_by_record_not_by_line():
     record = Problem.of_cell("round-1.xlsx", "第1桌", Cell(9, 4), "得分应为5的倍数\n实际为83")
     assert problems_of(WorkbookError([record, record])) == (str(record), str(record))
+
+
+def test_the_date_header_made_once_a_second_is_the_standard_one():
+    from http.server import BaseHTTPRequestHandler
+
+    from shuangsheng.hall.server import http_date
+
+    assert http_date(784111777) == "Sun, 06 Nov 1994 08:49:37 GMT"  # RFC 9110's example
+    assert http_date(784111777) == BaseHTTPRequestHandler.date_time_string(None, 784111777)  # type: ignore[arg-type]

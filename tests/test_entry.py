@@ -724,6 +724,34 @@ def test_a_request_repeated_changes_nothing(data):
 # --- the state the hall keeps per table: as good as a new one ---
 
 
+def decide_on(phone: Phone, request, stamp: Stamp, known: KnownStates | None):
+    """`decide`, on the hall's kept states (`known`) or folding the entries afresh (None); the desk's reopening
+    always folds afresh."""
+    kind, body = request
+    if kind == "reopen":
+        return reopen(phone.setup, phone.entries, body, stamp=stamp)
+    act = {"hand": add_hand, "end": end, "undo": undo, "confirm": confirm}[kind]
+    return act(phone.setup, phone.entries, body, stamp=stamp, known=known)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_decision_on_the_kept_state_is_the_decision_on_the_entries_folded_afresh(data):
+    """The hall decides each request on the table's kept state (`known`, the state its last decision left), not
+    folding and replaying the entries again: every decision, its entry and its answer are those made afresh."""
+    phone, known = Phone(), KnownStates()
+    for _ in range(data.draw(st.integers(1, 25))):
+        request = data.draw(requests(phone.state))
+        stamp = phone.stamp()
+        fresh, kept = decide_on(phone, request, stamp, None), decide_on(phone, request, stamp, known)
+        assert (kept.result, kept.entry, kept.errors) == (fresh.result, fresh.entry, fresh.errors)
+        assert kept.as_json() == fresh.as_json()
+        known.keep(phone.apply(kept).state)
+    assert known.state(SETUP, phone.entries) is known.state(SETUP, list(phone.entries))  # kept, not folded again
+
+
+
+
 def test_a_kept_state_is_the_fold_of_exactly_the_entries_and_setup_asked_about():
     """`KnownStates` keeps each table's last state; asked about other entries or another setup of the same round and
     table (other teams after a redo, other rules after event.toml changed) it folds afresh, and a decision's state
@@ -744,6 +772,26 @@ def test_a_kept_state_is_the_fold_of_exactly_the_entries_and_setup_asked_about()
     assert known.state(SETUP, stored) == folded(SETUP, stored)
     equal_not_same = [read_entry(json.loads(json.dumps(e.as_json()))) for e in stored]  # as another read gives them
     assert known.state(SETUP, equal_not_same) == folded(SETUP, stored)
+
+
+def test_the_venue_display_s_reading_of_a_table_takes_the_replay_of_the_phones_last_decision():
+    """The TV reads a table with a setup of its own (no players' names): folded afresh, but the standing hands are
+    not replayed again when the table's last kept state replayed these very hands under these rules; other hands or
+    other rules are replayed."""
+    known = KnownStates()
+    phone = Phone().hands(EXAMPLE_HANDS[:3])
+    decided = add_hand(SETUP, phone.entries, phone.made({**EXAMPLE_HANDS[3], "hand": 4}), stamp=phone.stamp())
+    known.keep(phone.apply(decided).state)
+    tv = TableSetup(SETUP.round, SETUP.table, Seat(SETUP.a.team, ()), Seat(SETUP.b.team, ()))
+    read = [read_entry(json.loads(json.dumps(e.as_json()))) for e in phone.entries]  # as the ledger reads them
+    seen = known.state(tv, read)
+    assert seen.result is decided.state.result and seen == folded(tv, read)
+    assert known.state(SETUP, phone.entries) is decided.state  # the phones' state kept beside the TV's
+    assert known.state(tv, read[:3]).result is not decided.state.result
+    assert known.state(tv, read[:3]) == folded(tv, read[:3])
+    other_rules = replace(tv, rules=RuleSet(tie_break=TieBreak.DEALER))
+    assert known.state(other_rules, read).result is not decided.state.result
+    assert known.state(other_rules, read) == folded(other_rules, read)
 
 
 def test_known_states_forget_every_table_when_full():

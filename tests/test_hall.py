@@ -69,6 +69,7 @@ def call(api: TableApi, method: str, path: str, body: object = None, *, headers:
     data = raw if raw is not None else (b"" if body is None else json.dumps(body, ensure_ascii=False).encode())
     reply = api.handle(Request(method, path, address, {**JSON, **(headers or {})}, data, len(data)))
     json.loads(reply.body())  # every answer is JSON
+    assert reply.body() == api_common.Reply(reply.status, reply.document).body()  # made in parts: as made whole
     return reply.status, reply.document
 
 
@@ -90,6 +91,20 @@ def even(n: int) -> dict:
 def rows(folder: Path) -> int:
     with sqlite3.connect(folder / DB_NAME) as db:
         return db.execute("SELECT COUNT(*) FROM entry").fetchone()[0]
+
+
+def test_a_state_answered_from_its_json_made_once_is_the_document_made_whole_and_a_lone_surrogate_is_escaped():
+    from shuangsheng.hall.table_api import state_reply
+    from shuangsheng.table.log import Seat, TableSetup
+    from shuangsheng.table.state import table_state
+
+    for name in ("张三", "\ud800"):
+        state = table_state(TableSetup(1, 3, Seat("01", (name,)), Seat("02", ("李四",))), ())
+        for clock in (None, {"minutes": 60, "left_s": 30, "running": True}):
+            reply = state_reply(200, state, clock)
+            assert reply.document == {**state.as_json(), "clock": clock}
+            assert reply.body() == api_common.Reply(200, reply.document).body()
+            assert json.loads(reply.body()) == json.loads(json.dumps(reply.document))
 
 
 # --- GET /api/t/<code> ---
@@ -741,6 +756,20 @@ def test_closing_the_ledgers_waits_for_a_request_in_flight_so_its_entry_is_check
     lent.__exit__(None, None, None)  # the request answers and gives its connection back
     closer.join(10)
     assert said == [0]
+
+
+@pytest.mark.parametrize(("points", "status"), [(60, 409), (40, 200)])
+def test_a_hand_another_writer_stored_between_the_look_and_the_write_is_decided_on(event, api, points, status):
+    """The decision made on the table as first read is taken again in the write transaction only while the table's
+    entries are those it was made on: hand 1 stored meanwhile by another writer of event.db (here a second table API
+    on its own connection) is decided on — another content 409, the same 200 — and never stored twice."""
+    folder, codes = event
+    other = TableApi(folder, names=NAMES, port=PORT, clock=lambda: "2026-03-10T09:00:00+08:00")
+    theirs = {**hand(1, points=points), "id": "other-phone", "mark": 0}
+    api.meanwhile = meanwhile(("decided", lambda: call(other, "POST", f"/api/t/{codes[1]}/hands", theirs, as_is=True)))
+    assert call(api, "POST", f"/api/t/{codes[1]}/hands", {**hand(1), "mark": 0}, as_is=True)[0] == status
+    other.close()
+    assert rows(folder) == 1
 
 
 def test_a_hand_decided_before_a_redo_of_its_round_is_stored_under_the_draw_in_force(event, api):

@@ -478,6 +478,39 @@ def test_entries_are_decided_and_appended_in_one_transaction_and_read_back(tmp_p
         assert book.table_entries(draw, 2) == ()
 
 
+def test_entry_rows_are_parsed_once_per_connection_and_a_row_changed_in_place_is_read_anew(tmp_path: Path) -> None:
+    """`serve` reads a table's entries on every request: each row is parsed once (the same Entry back, so the table's
+    entries compare at once), and a row whose body is not what was parsed (never done by the program; a person with
+    a database viewer) is read again, never answered from what was parsed before."""
+    from shuangsheng.table.entry import add_hand
+    from shuangsheng.table.log import Stamp
+
+    with Ledger.open(tmp_path) as book:
+        draw = book.record_draw(_round_of_two_tables(), {})
+        for n in (1, 2):
+            hand = {"hand": n, "id": f"p{n}", "dealer": "A", "points": 35}
+            book.decide_entry(draw, 1, lambda e, h=hand: add_hand(_setup(), e, on(e, h), stamp=Stamp("s", "t", "a")))
+        first, again = book.table_entries(draw, 1), book.table_entries(draw, 1)
+        assert first == again and all(a is b for a, b in zip(first, again, strict=True))
+        with sqlite3.connect(tmp_path / DB_NAME) as other:
+            body = json.loads(other.execute("SELECT body FROM entry ORDER BY id DESC LIMIT 1").fetchone()[0])
+            other.execute("UPDATE entry SET body = ? WHERE id = (SELECT MAX(id) FROM entry)",
+                          (json.dumps({**body, "record": {**body["record"], "points": 60}}),))
+        changed = book.table_entries(draw, 1)
+        assert changed[0] is first[0] and changed[1].record.points == 60 and first[1].record.points == 35
+
+
+def test_the_parsed_entry_rows_are_bounded() -> None:
+    from shuangsheng.storage.ledger.queries import ReadBack
+
+    body = json.dumps({"id": "x", "action": "end", "time": "t", "address": "a"})
+    read = ReadBack(size=3)
+    kept = [read.entry(n, body) for n in range(3)]
+    assert read.entry(2, body) is kept[2]
+    read.entry(3, body)  # full: forgotten all at once
+    assert read.entry(2, body) is not kept[2] and read.entry(2, body) == kept[2]
+
+
 def test_a_refused_request_appends_nothing(tmp_path: Path) -> None:
     from shuangsheng.table.entry import Result, add_hand
     from shuangsheng.table.log import Stamp

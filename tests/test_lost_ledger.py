@@ -271,7 +271,7 @@ def test_the_table_api_on_a_lost_ledger_is_503_never_a_wrong_code(event: Path, h
     assert untouched(event) == before  # nothing built in its place
 
 
-@pytest.mark.parametrize("how", ["emptied", "deleted", "replaced"])
+@pytest.mark.parametrize("how", ["emptied", "deleted", "replaced", "junk"])
 def test_event_db_lost_while_serving_the_next_hand_is_503_and_nothing_is_answered_201(event: Path, served,
                                                                                      how: str) -> None:
     built, lines = served

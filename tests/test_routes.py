@@ -98,6 +98,18 @@ def test_a_segment_never_spans_a_slash_and_a_word_is_one_of_those_given():
     assert isinstance(found, routes.Match) and found.params == {"table": "12", "action": "reopen"}
 
 
+def test_a_route_looking_at_its_fixed_start_first_matches_exactly_as_its_whole_pattern():
+    """`Route.match` looks at the pattern's text before its first segment, then at the whole pattern: the same
+    answer as the whole pattern alone, for every path of the table and its near misses."""
+    paths = {p for r in routes.ROUTES for p in paths_of(r, "ABCD2345")}
+    paths |= {q for p in set(paths) for q in (p + "/", p + "x", p[:-1], p.upper(), "/" + p, p.replace("/", "//", 1))}
+    paths |= {"", "/", "//", "/api", "/api/t", "/api/t/", "/api/t//hands", "/console/", "/t/"}
+    for route in routes.ROUTES:
+        for path in paths:
+            whole = route._regex.fullmatch(path)
+            assert route.match(path) == (whole.groupdict() if whole else None), (route.pattern, path)
+
+
 def test_each_api_path_is_answered_by_its_api_and_every_other_path_by_the_pages():
     assert [routes.api_of(p) for p in ("/api/t/x", "/api/t/", "/api/desk", "/api/desk/x", "/api/desktop", "/api/t",
                                        "/desk", "/")] == ["table", "table", "desk", "desk", None, None, None, None]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -53,12 +54,18 @@ class Request:
 
 @dataclass(frozen=True)
 class Reply:
+    """An answer: its status and JSON document; `text`, when given, is that document as `body` would make it, made
+    by the caller from parts it had made already (`shuangsheng.hall.table_api.state_reply`)."""
+
     status: int
     document: Mapping[str, object]
+    text: bytes | None = field(default=None, compare=False, repr=False)
 
     def body(self) -> bytes:
         """The document as UTF-8 JSON; text that UTF-8 cannot carry (a lone surrogate quoted back in a message) is
         sent escaped, never as a failure to answer."""
+        if self.text is not None:
+            return self.text
         try:
             return json.dumps(self.document, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
@@ -212,10 +219,14 @@ class Seating:
         self._read: dict[str, tuple[board.FileState, object]] = {}
         self._held: dict[tuple, object] = {}  # `rules_for` of a round whose rules changed after it was scored
         self._digits: tuple[tuple, int] | None = None  # the event's 组号 width, with what it was worked out from
+        self._paths: dict[str, Path] = {}  # the folder's files, by name
 
-    def _cached(self, name: str, read: Callable[[Path], object], fallback: Callable[[], object]) -> object:
-        path = self.folder / name
-        state = board.file_state(path)
+    def _cached(self, name: str, read: Callable[[Path], object], fallback: Callable[[], object],
+                state: board.FileState | None = None) -> object:
+        """`read` of the folder's file `name`, read again when its state changes (`state`: as the caller just
+        looked)."""
+        path = self._paths.get(name) or self._paths.setdefault(name, self.folder / name)
+        state = state or board.file_state(path)
         with self._lock:
             known = self._read.get(name)
             if known is not None and known[0] == state:
@@ -234,9 +245,10 @@ class Seating:
         """event.toml as last read well (its defaults before it ever was)."""
         return self._cached(EVENT_FILE, lambda _: event_file.load(self.folder), event_file.default_event)
 
-    def teams(self) -> tuple[Team, ...]:
-        """teams.xlsx's pairs in row order, as last read well (none before it ever was)."""
-        listed = self._cached(TEAMS_FILE, _read_teams, dict)
+    def teams(self, state: board.FileState | None = None) -> tuple[Team, ...]:
+        """teams.xlsx's pairs in row order, as last read well (none before it ever was); `state`: the file's as the
+        caller just looked."""
+        listed = self._cached(TEAMS_FILE, _read_teams, dict, state)
         return tuple(listed.values()) if isinstance(listed, dict) else ()
 
     def players(self, record: DrawRecord, team: str) -> tuple[str, ...]:
@@ -246,19 +258,21 @@ class Seating:
         found = listed.get(team) if isinstance(listed, dict) else None
         return found.players if found is not None else ()
 
-    def setup(self, record: DrawRecord, table: int, book: Ledger) -> TableSetup:
-        """Table `table` of the draw `record`, under the rules its round is scored under (`rules_for`)."""
+    def setup(self, record: DrawRecord, table: int, book: Ledger, mark: tuple[int, int, int] | None = None) -> TableSetup:
+        """Table `table` of the draw `record`, under the rules its round is scored under (`rules_for`); `mark`:
+        `book.mark()` as the caller just read it."""
         pairing = next(p for p in record.round.pairings if p.table == table)
-        digits = self.digits(book)  # the event's one width
+        digits = self.digits(book, mark)  # the event's one width
         a, b = (Seat(t, self.players(record, t), shown_id(t, digits)) for t in (pairing.a, pairing.b))
         return TableSetup(record.round.number, table, a, b, self.rules_for(record, book), digits)
 
-    def digits(self, book: Ledger) -> int:
+    def digits(self, book: Ledger, mark: tuple[int, int, int] | None = None) -> int:
         """The event's one 组号 width (`event_digits`) from teams.xlsx and every draw event.db holds, as the papers
         have it (a pair 100 whose row was deleted after it played still counts), worked out again only when
-        either changed (`Ledger.mark`, the file's state)."""
-        key = (book.mark(), board.file_state(self.folder / TEAMS_FILE))  # before the list is read: never newer
-        teams = self.teams()
+        either changed (`Ledger.mark`, as the caller just read it or read here; the file's state)."""
+        state = board.file_state(self.folder / TEAMS_FILE)
+        key = (mark or book.mark(), state)  # before the list is read: never newer
+        teams = self.teams(state)
         with self._lock:
             known = self._digits
         if known is not None and known[0] == key:
@@ -424,9 +438,10 @@ class ServedFile:
         self.folder = folder
         self.log = log
         self._lock = threading.Lock()
-        path = folder / DB_NAME
+        self._path = path = folder / DB_NAME
         self._file = file_id(path) if file_loss(path) is None else None
         self._said = False
+        self._whole: tuple[int, int, int, int] | None = None  # the file's stat when it was last found whole
 
     def check(self, book: Ledger | None = None) -> None:
         """LedgerLost unless event.db is the file served, whole, and `book` (when given) is open on it; the first
@@ -448,12 +463,28 @@ class ServedFile:
     def _lost(self, served: FileId | None, book: Ledger | None) -> LedgerLost | None:
         if served is None:  # nothing opened yet: the folder as every command sees it
             return lost_ledger(self.folder)
-        loss = file_loss(self.folder / DB_NAME, served)
+        loss = self._file_loss(served)
         if loss is None and book is not None and book.file != served:  # replaced between the look and the opening
             loss = Loss.REPLACED
         if loss is None and book is not None:
             loss = _written_over(book)
         return None if loss is None else LedgerLost(self.folder, loss, serving=True)
+
+    def _file_loss(self, served: FileId) -> Loss | None:
+        """`file_loss` of event.db, its first bytes read only when its size, date or inode changed since it was last
+        found whole (every request looks: in WAL mode the file itself changes only when a checkpoint writes to it)."""
+        try:
+            st = os.stat(self._path)
+        except OSError:
+            st = None
+        seen = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) if st is not None else None
+        with self._lock:
+            if seen is not None and seen == self._whole:
+                return None
+        loss = file_loss(self._path, served)
+        with self._lock:
+            self._whole = seen if loss is None else None
+        return loss
 
     def open(self) -> Ledger | None:
         """event.db opened for a request once it is checked to be the file served (LedgerLost otherwise); None while

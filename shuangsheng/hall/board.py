@@ -24,6 +24,7 @@ from shuangsheng.storage.ledger.connection import Ledger, kept_open
 from shuangsheng.storage.names import EVENT_FILE, TEAMS_FILE, round_files, round_number
 from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.table.clock import ClockRow, clock_at
+from shuangsheng.table.state import KnownStates
 from shuangsheng.usecases.show import Reading, read_folder, with_new_entries
 from shuangsheng.vocabulary.errors import UserError
 
@@ -139,8 +140,10 @@ class BoardSource:
     read and is gone is said on the page over the views last read: never a quiet step back to the round before."""
 
     def __init__(self, folder: Path, *, log: Callable[[str], None], settle: float = SETTLE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic, now: Callable[[], dt.datetime] | None = None):
+                 clock: Callable[[], float] = time.monotonic, now: Callable[[], dt.datetime] | None = None,
+                 known: KnownStates | None = None):
         self.folder = folder
+        self.known = known  # `serve`'s kept states of the tables: a replay the phones' decisions made is not made again
         self.now = now or STEADY.now  # the hall's steady time of day (hall/steady.py)
         self.log = log
         self.settle = settle
@@ -209,7 +212,7 @@ class BoardSource:
         try:
             last = self._reading if self._reading_files == fingerprint else None  # only event.db changed
             known = self._reading.rounds if self._reading is not None else ()  # parsed again only when changed
-            reading = ((with_new_entries(last, self.folder) if last is not None else None)
+            reading = ((with_new_entries(last, self.folder, self.known) if last is not None else None)
                        or read_folder(self.folder, known=known))
         except UserError as exc:
             return self._trouble(problems_of(exc))

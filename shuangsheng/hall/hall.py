@@ -154,8 +154,6 @@ class HallHandler(display.DisplayHandler):
         if who is None:
             super().dispatch()
             return
-        found = routes.resolve(self.command, path, self.route_table)
-        self.allow = found.allow if isinstance(found, routes.Refused) and found.allow else self.allow
         if self.command != "POST":
             self._api(who, body=b"", length=None)
             return
@@ -225,6 +223,9 @@ class HallHandler(display.DisplayHandler):
             self._reply(reply)  # accepted is committed all the same
 
     def _reply(self, reply: Reply) -> None:
+        if reply.status == HTTPStatus.METHOD_NOT_ALLOWED:  # `Allow`: the methods of this path (looked up only now)
+            found = routes.resolve(self.command, urlsplit(self.path).path, self.route_table)
+            self.allow = found.allow if isinstance(found, routes.Refused) and found.allow else self.allow
         data = reply.body()
         self.send_response(reply.status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
@@ -291,10 +292,10 @@ class HallOptions:
 
 def make_venue(folder: Path, options: HallOptions, *, desk_lan: bool = False) -> Venue:
     """The hall of the event in `folder`: its event.db opened once, shared by the table API and the desk."""
+    states = KnownStates()  # each table's last state, for the phones' and the desk's polls and the TV's readings
     source = board.BoardSource(folder, log=options.log, settle=options.settle,
-                               now=lambda: parse_time(options.clock()))
+                               now=lambda: parse_time(options.clock()), known=states)
     seating = Seating(folder)
-    states = KnownStates()  # each table's last state, for the phones' and the desk's polls
     # the event.db there now, the table API and the desk never using another, through one connection lent in turn
     ledger = SharedLedger(folder, ServedFile(folder, options.log))
     api = TableApi(folder, names=options.names, port=options.port, throttle=options.codes, clock=options.clock,

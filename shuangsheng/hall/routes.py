@@ -34,8 +34,19 @@ class Route:
 
         return re.compile("".join(part(p) for p in re.split(r"(\{[^}]+\})", self.pattern) if p))
 
+    @cached_property
+    def _fixed(self) -> str:
+        """The pattern's text before its first `{name}` (the whole pattern when it has none)."""
+        return self.pattern.partition("{")[0]
+
     def match(self, path: str) -> dict[str, str] | None:
-        """The path's `{name}` segments when the pattern fits the whole path, else None."""
+        """The path's `{name}` segments when the pattern fits the whole path, else None. (Its fixed start is looked
+        at first: every request is matched against the whole table.)"""
+        fixed = self._fixed
+        if fixed == self.pattern:
+            return {} if path == fixed else None
+        if not path.startswith(fixed):
+            return None
         found = self._regex.fullmatch(path)
         return found.groupdict() if found is not None else None
 

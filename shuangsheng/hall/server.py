@@ -12,7 +12,9 @@ send its request; the server waits on its socket and its clients, never in a loo
 from __future__ import annotations
 
 import contextlib
+import email.utils
 import errno
+import functools
 import io
 import json
 import socket
@@ -143,8 +145,14 @@ class DisplayHandler(BaseHTTPRequestHandler):
     error_content_type = "text/html; charset=utf-8"
     messages = MESSAGES  # the Chinese wording of each refusal
     route_table: tuple[routes.Route, ...] = routes.SHOW_ROUTES  # what this server answers
+    allow_all = routes.allowed(route_table)  # the methods it answers anywhere (worked out again by each subclass)
+    wbufsize = 64 * 1024  # an answer's headers and body leave in one write when they fit (flushed after each request)
     screens: Screens | None = None  # `serve`: the TVs' sound as their polls say it, for the desk
     allow = ""  # the methods the path has, said with a 405 (and a 501)
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.allow_all = routes.allowed(cls.route_table)
 
     def setup(self) -> None:
         super().setup()
@@ -154,7 +162,7 @@ class DisplayHandler(BaseHTTPRequestHandler):
 
     def handle_one_request(self) -> None:
         self.reader.deadline = time.monotonic() + self.timeout
-        self.allow = routes.allowed(self.route_table)  # until the request's path is known: what this server answers
+        self.allow = self.allow_all  # until the request's path is known: what this server answers
         super().handle_one_request()
 
     def parse_request(self) -> bool:
@@ -249,6 +257,16 @@ class DisplayHandler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # a TV polling every two seconds would flood the organiser's window
+
+    def date_time_string(self, timestamp: float | None = None) -> str:
+        """The `Date` header, made once a second (every answer carries it)."""
+        return http_date(int(time.time())) if timestamp is None else super().date_time_string(timestamp)
+
+
+@functools.lru_cache(maxsize=2)
+def http_date(second: int) -> str:
+    """A `Date` header's value, as `BaseHTTPRequestHandler.date_time_string` makes it."""
+    return email.utils.formatdate(second, usegmt=True)
 
 
 # --- the server: a thread per connection, at most `max_connections` of them ---

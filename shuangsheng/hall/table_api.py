@@ -11,6 +11,7 @@ The HTTP side is `shuangsheng.hall.hall`."""
 
 from __future__ import annotations
 
+import json
 import secrets
 import sqlite3
 import sys
@@ -72,9 +73,10 @@ class CodesInForce:
         self._last_round = 0
         self.known: frozenset[str] | None = None  # the codes in force as last read, None before the first reading
 
-    def find(self, book: Ledger, code: str) -> tuple[DrawRecord, int] | None:
-        """The draw in force and the table whose code in force is `code` (None: a wrong or outdated code)."""
-        version = (book, book.mark())
+    def find(self, book: Ledger, code: str, mark: tuple[int, int, int] | None = None) -> tuple[DrawRecord, int] | None:
+        """The draw in force and the table whose code in force is `code` (None: a wrong or outdated code); `mark`:
+        `book.mark()` as the caller just read it."""
+        version = (book, mark or book.mark())
         if self._version != version:
             _, drawn = book.in_force()
             self._found = {c: (record, table) for record, codes in drawn.values() for table, c in codes.items()}
@@ -146,9 +148,12 @@ class TableApi:
 
     def _answer(self, request: Request, asked: Asked, *, suspect: bool) -> Reply:
         """The request, tried again as `patience` says (`patiently`); a known fault of the PC's disk or folder, a
-        damaged entry row of this table and a lost event.db said in plain words (503)."""
+        damaged entry row of this table and a lost event.db said in plain words (503). A POST's body is read before
+        the ledger is lent (its refusal is said only once the table is found)."""
+        body = read_body(request) if asked.action is not None else None
         try:
-            return patiently(lambda moved: self._table(request, asked, moved=moved, suspect=suspect), self.patience,
+            return patiently(lambda moved: self._table(request, asked, body, moved=moved, suspect=suspect),
+                             self.patience,
                              held=refusal(HTTPStatus.SERVICE_UNAVAILABLE, BUSY),
                              redrawn=refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING))
         except LedgerLost:  # event.db is not the file serve opened: nothing stored (the console says why)
@@ -172,7 +177,8 @@ class TableApi:
         known = self.codes.known
         return code is None or (known is not None and code not in known)
 
-    def _table(self, request: Request, asked: Asked, *, moved: bool = False, suspect: bool = False) -> Reply:
+    def _table(self, request: Request, asked: Asked, body: object, *, moved: bool = False,
+               suspect: bool = False) -> Reply:
         """`moved`: this request's table was redrawn under it (`DrawReplaced`); a code not found now may be
         one the redraw has not carried over yet, so the phone is told to send again (503), not that it is wrong.
         `suspect`: counted as a wrong code already (`_suspect`)."""
@@ -181,7 +187,8 @@ class TableApi:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, NOT_READY)
             code = parse_code(asked.code)
             self.meanwhile("find")
-            found = self.codes.find(book, code) if code is not None else None
+            mark = book.mark()  # the draws and codes as they stand: one look for the code and the setup
+            found = self.codes.find(book, code, mark) if code is not None else None
             if found is None and moved:
                 return refusal(HTTPStatus.SERVICE_UNAVAILABLE, MOVING)
             if found is None:
@@ -189,17 +196,15 @@ class TableApi:
                     self.throttle.wrong(request.address)
                 return refusal(HTTPStatus.NOT_FOUND, WRONG_CODE)
             record, table = found
-            setup = self.seating.setup(record, table, book)
+            setup = self.seating.setup(record, table, book, mark)
             if asked.action is None:
                 state = self.states.state(setup, book.table_entries(record.id, table))
-                return Reply(HTTPStatus.OK, state.as_json() | {"clock": self._clock(book, record.id, state)})
-            try:
-                body = json_body(request.body)
-            except BadBody as bad:
-                return bad.reply
+                return state_reply(HTTPStatus.OK, state, self._clock(book, record.id, state))
+            if isinstance(body, BadBody):
+                return body.reply
             stamp = Stamp(secrets.token_hex(8), self.clock(), request.address)
             clock = self._round_clock(book, record.id, stamp.time) if asked.action == "end" else None
-            decide = decider(asked.action, setup, body, stamp, clock)
+            decide = decider(asked.action, setup, body, stamp, clock, self.states)
             entries = book.table_entries(record.id, table)
             decision = decide(entries)  # on what is committed now, without waiting
             if decision.entry is not None:
@@ -208,14 +213,13 @@ class TableApi:
                 return sealed(decision)
             if decision.entry is not None:  # a change: decided again, and appended, in one write transaction
                 try:
-                    decision = book.decide_entry(record.id, table, checked(book, record, decide))
+                    decision = book.decide_entry(record.id, table, checked(book, record, made_on(decide, entries,
+                                                                                                 decision)))
                 except Sealed as drawn:  # the next round was drawn (by another process) since the look above
                     return sealed(drawn.decision)
             self.states.keep(decision.state)  # stored (or the table as it stands): what its next poll gets
-            answer = decision.as_json()
-            if decision.http_status < 300:
-                answer |= {"clock": self._clock(book, record.id, decision.state)}
-        return Reply(decision.http_status, answer)
+            shown = self._clock(book, record.id, decision.state) if decision.http_status < 300 else None
+        return decided_reply(decision, shown)
 
     def damaged(self, exc: ValueError) -> None:
         """One line on serve's console for a damaged entry row (no traceback): the organiser hears which row."""
@@ -233,19 +237,58 @@ class TableApi:
         return clock_at(book.clock_rows(draw_id), parse_time(now), self.seating.rules().match_minutes)
 
 
+def read_body(request: Request) -> object:
+    """A POST's JSON body (`json_body`), or the BadBody that refuses it."""
+    try:
+        return json_body(request.body)
+    except BadBody as bad:
+        return bad
+
+
+def decided_reply(decision: entry.Decision, clock: dict[str, object] | None) -> Reply:
+    """A POST's answer: its refusal with the table as it stands, or the table with its clock (and an amend's
+    hands removed, offered for re-entry)."""
+    if decision.http_status >= 300:
+        return Reply(decision.http_status, decision.as_json())
+    if decision.removed:
+        return Reply(decision.http_status, decision.as_json() | {"clock": clock})
+    return state_reply(decision.http_status, decision.state, clock)
+
+
+def state_reply(status: int, state: TableState, clock: dict[str, object] | None) -> Reply:
+    """The table as it stands with its clock (GET, and a change made or found made already): the state's JSON is
+    made once per state (`TableState.json_bytes`), the clock added to it as `json.dumps` of the whole would."""
+    document = state.as_json() | {"clock": clock}
+    try:
+        text = state.json_bytes[:-1] + b', "clock": ' + json.dumps(clock, ensure_ascii=False).encode("utf-8") + b"}"
+    except UnicodeEncodeError:  # a lone surrogate in a name: said escaped, as `Reply.body` does
+        text = None
+    return Reply(status, document, text)
+
+
 def sealed(decision: entry.Decision) -> Reply:
     """423 with the seal's message and the table as it stands: nothing stored."""
     return Reply(HTTPStatus.LOCKED, {**refusal(HTTPStatus.LOCKED, SEALED).document, "state": decision.state.as_json()})
 
 
-def decider(action: str, setup: TableSetup, body: object, stamp: Stamp,
-            clock: Clock | None = None) -> Callable[[tuple[Entry, ...]], entry.Decision]:
+def decider(action: str, setup: TableSetup, body: object, stamp: Stamp, clock: Clock | None = None,
+            known: KnownStates | None = None) -> Callable[[tuple[Entry, ...]], entry.Decision]:
     """The pure decision of one POST, over the table's entries as the ledger reads them in its transaction; an end
     is decided on the round clock as read when the request came (`clock`, None: never started); no change once the
-    desk has given the table's record to the paper (`entry.paper_rules_lock`)."""
+    desk has given the table's record to the paper (`entry.paper_rules_lock`). `known`: the hall's kept states, the
+    table's taken from there when it is the fold of these entries (not folded and replayed again)."""
     if action == "end":
-        return lambda entries: entry.paper_rules_lock(entry.end(setup, entries, body, stamp=stamp, clock=clock))
+        return lambda entries: entry.paper_rules_lock(entry.end(setup, entries, body, stamp=stamp, clock=clock,
+                                                                known=known))
     decide = {"hands": entry.add_hand, "undo": entry.undo, "amend": amend.amend, "confirm": entry.confirm}[action]
-    return lambda entries: entry.paper_rules_lock(decide(setup, entries, body, stamp=stamp))
+    return lambda entries: entry.paper_rules_lock(decide(setup, entries, body, stamp=stamp, known=known))
+
+
+def made_on(decide: Callable[[tuple[Entry, ...]], entry.Decision], entries: tuple[Entry, ...],
+            decision: entry.Decision) -> Callable[[tuple[Entry, ...]], entry.Decision]:
+    """`decide`, which is pure, with its `decision` on `entries` given again for the same entries: the write
+    transaction reads the table again and, unless another writer added to it meanwhile, finds what the request
+    was decided on without deciding again."""
+    return lambda now: decision if now == entries else decide(now)
 
 

@@ -33,7 +33,7 @@ from shuangsheng.table.entry import (
     stale_mark,
 )
 from shuangsheng.table.log import Action, Entry, Stamp, TableSetup
-from shuangsheng.table.state import TableState, replayed, table_state
+from shuangsheng.table.state import KnownStates, TableState, replayed, table_state
 
 
 @dataclass(frozen=True)
@@ -44,10 +44,11 @@ class Amended:
     unend: bool
 
 
-def amend(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp, reason: str = "") -> Decision:
+def amend(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp, reason: str = "",
+          known: KnownStates | None = None) -> Decision:
     """POST /api/t/<code>/amend: CHANGED with the AMEND entry (and the hands it removed), or SAME, CONFLICT, INVALID,
     LOCKED. `reason`: the desk's (its correction, logged)."""
-    table = table_state(setup, entries)
+    table = table_state(setup, entries, known)
     request = parse_hand_request(body)
     if isinstance(request, tuple):
         return Decision(Result.INVALID, table, errors=request)

@@ -65,7 +65,7 @@ from shuangsheng.game.levels import Level, Side
 from shuangsheng.game.match import MatchResult, result_summary
 from shuangsheng.table.clock import Clock
 from shuangsheng.table.log import Action, Entry, Stamp, TableSetup, hand_as_json, step
-from shuangsheng.table.state import TableState, replayed, state_of, table_state
+from shuangsheng.table.state import KnownStates, TableState, replayed, state_of, table_state
 from shuangsheng.table.status import TableStatus
 from shuangsheng.vocabulary.errors import Issue, issues_json, shown
 
@@ -269,9 +269,10 @@ def parse_hand_request(body: object) -> HandRequest | tuple[HandError, ...]:
     return HandRequest(made, number, record)
 
 
-def add_hand(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
+def add_hand(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp,
+             known: KnownStates | None = None) -> Decision:
     """POST /api/t/<code>/hands: CREATED (201) with the hand appended, or SAME, CONFLICT, INVALID, LOCKED."""
-    table = table_state(setup, entries)
+    table = table_state(setup, entries, known)
     request = parse_hand_request(body)
     if isinstance(request, tuple):
         return Decision(Result.INVALID, table, errors=request)
@@ -349,12 +350,12 @@ def _play(table: TableState, request: HandRequest, stamp: Stamp) -> Decision:
 
 
 def end(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp,
-        clock: Clock | None = None) -> Decision:
+        clock: Clock | None = None, known: KnownStates | None = None) -> Decision:
     """POST /api/t/<code>/end (时间到, rule 十六) with {"id", "mark"}: CHANGED, or SAME when already ended or over.
     `clock`: the round clock as the server reads it now (None: never started, the referee keeps time, and the end is
     taken as ever); while it has time left for this table and the desk has not allowed an early end, CONFLICT with
     `field: "clock"` and the minutes left (`too_early`)."""
-    table = table_state(setup, entries)
+    table = table_state(setup, entries, known)
     made = parse_made(body)
     if isinstance(made, Issue):
         return Decision(Result.INVALID, table, errors=(made,))
@@ -407,11 +408,12 @@ def parse_undo_request(body: object) -> int | None | HandError:
     return number
 
 
-def undo(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
+def undo(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp,
+         known: KnownStates | None = None) -> Decision:
     """POST /api/t/<code>/undo with {"hand": n} or {"end": true}, and {"id", "mark"}: CHANGED, SAME, CONFLICT,
     INVALID or LOCKED. A resend is known by its id, never by the hand being gone: an undo sent again after another
     phone entered that hand anew removes nothing."""
-    table = table_state(setup, entries)
+    table = table_state(setup, entries, known)
     made, number = parse_made(body), parse_undo_request(body)
     if isinstance(made, Issue) or isinstance(number, Issue):
         return Decision(Result.INVALID, table, errors=tuple(e for e in (made, number) if isinstance(e, Issue)))
@@ -449,10 +451,11 @@ def _undo_end(table: TableState, stamp: Stamp) -> Decision:
 # --- POST /api/t/<code>/confirm (and the desk's confirm, rule 十七) ---
 
 
-def confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp) -> Decision:
+def confirm(setup: TableSetup, entries: Sequence[Entry], body: object, *, stamp: Stamp,
+            known: KnownStates | None = None) -> Decision:
     """POST /api/t/<code>/confirm with {"side": "A" | "B", "id", "mark"}: CHANGED, SAME, CONFLICT, INVALID. A
     "reason" in a phone's body is not read, so a phone's confirmation is never the desk's."""
-    table = table_state(setup, entries)
+    table = table_state(setup, entries, known)
     made, side = parse_made(body), parse_side(body)
     if isinstance(made, Issue) or isinstance(side, Issue):
         return Decision(Result.INVALID, table, errors=tuple(e for e in (made, side) if isinstance(e, Issue)))

@@ -26,7 +26,7 @@ from shuangsheng.storage.workbook.round_reader import FinalCard, MatchSheet
 from shuangsheng.storage.workbook.schema import UNCHECKED, YES_MARK
 from shuangsheng.table.log import Entry, Seat, TableSetup
 from shuangsheng.table.record import PaperRules
-from shuangsheng.table.state import TableState, table_state
+from shuangsheng.table.state import KnownStates, TableState, table_state
 from shuangsheng.vocabulary.errors import Issue, Place
 from shuangsheng.vocabulary.fields import FIELDS
 
@@ -48,10 +48,11 @@ class PhoneTable:
         return self.state.over
 
 
-def phone_table(match: MatchSheet, entries: Sequence[Entry], rules: RuleSet, number: int) -> PhoneTable | None:
-    """The phone's record of `match` (None without a hand entered)."""
+def phone_table(match: MatchSheet, entries: Sequence[Entry], rules: RuleSet, number: int,
+                known: KnownStates | None = None) -> PhoneTable | None:
+    """The phone's record of `match` (None without a hand entered); `known`: the hall's kept states (`serve`'s TV)."""
     p = match.pairing
-    state = table_state(TableSetup(number, p.table, Seat(p.a, ()), Seat(p.b, ()), rules), entries)
+    state = table_state(TableSetup(number, p.table, Seat(p.a, ()), Seat(p.b, ()), rules), entries, known)
     return PhoneTable(state) if state.log.hands else None
 
 

@@ -1,11 +1,13 @@
 """A table as it stands, as GET /api/t/<code> shows it (`table_state`): the setup, the fold of its log, and its
 levels, dealers and explanations from replaying the standing hands with the same engine as everywhere
 (`shuangsheng.game.hands.parse_record`, `shuangsheng.game.match.replay`). Pure: no clock, no network, no files, and
-nothing kept between calls; the hall keeps each table's last state for its polls in its own `KnownStates`."""
+nothing kept between calls; the hall keeps each table's last state for its polls and its decisions in its own
+`KnownStates` (`table_state(..., known)`)."""
 
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -98,6 +100,12 @@ class TableState:
         return dict(self._json)
 
     @functools.cached_property
+    def json_bytes(self) -> bytes:
+        """`as_json()` as UTF-8 JSON (`json.dumps`, ensure_ascii off), made once per state: the same state is answered
+        to a table's phones again and again. UnicodeEncodeError for text UTF-8 cannot carry (a lone surrogate)."""
+        return json.dumps(self._json, ensure_ascii=False).encode("utf-8")
+
+    @functools.cached_property
     def _json(self) -> dict[str, object]:
         setup = self.setup
         shown_result = result_as_json(replace(self.result, errors=()))
@@ -127,8 +135,11 @@ class TableState:
         return data
 
 
-def table_state(setup: TableSetup, entries: Sequence[Entry]) -> TableState:
-    """The table after its entries, as GET /api/t/<code> shows it: folded and replayed afresh."""
+def table_state(setup: TableSetup, entries: Sequence[Entry], known: KnownStates | None = None) -> TableState:
+    """The table after its entries, as GET /api/t/<code> shows it: folded and replayed afresh, or `known`'s kept state
+    when it is that (`KnownStates.state`: the hall's, asked about the same tables again and again)."""
+    if known is not None:
+        return known.state(setup, entries)
     entries = tuple(entries)
     return state_of(setup, fold(entries), entries)
 
@@ -146,20 +157,31 @@ class KnownStates:
     def __init__(self, size: int = STATES_KEPT):
         self.size = size
         self._last: dict[tuple[int, int, Seat, Seat], TableState] = {}
+        # each table's last replay, by round and table, whatever the seats: the venue display's reading of a table
+        # (its setup without the players' names) finds the replay of the hands the phones' last decision made
+        self._replays: dict[tuple[int, int], tuple[RuleSet, tuple[Hand, ...], MatchResult]] = {}
 
     def state(self, setup: TableSetup, entries: Sequence[Entry]) -> TableState:
-        """`table_state(setup, entries)`, the kept one when it is that."""
+        """`table_state(setup, entries)`, the kept one when it is that; folded afresh otherwise, and replayed unless
+        the table's last replay was of these very hands under these rules."""
         entries = tuple(entries)
         known = self._last.get(_key(setup))
         if known is not None and known.entries == entries and known.setup == setup:
             return known
-        return self.keep(table_state(setup, entries))
+        log = fold(entries)
+        hands = standing(log)
+        replay_ = self._replays.get((setup.round, setup.table))
+        result = replay_[2] if replay_ is not None and replay_[1] == hands and replay_[0] == setup.rules else None
+        return self.keep(state_of(setup, log, entries, result))
 
     def keep(self, state: TableState) -> TableState:
         """Keep `state` as its table's last (a decision's new state, once it is stored): the next poll gets it."""
         if len(self._last) >= self.size:
             self._last.clear()
-        self._last[_key(state.setup)] = state
+            self._replays.clear()
+        setup = state.setup
+        self._last[_key(setup)] = state
+        self._replays[setup.round, setup.table] = (setup.rules, standing(state.log), state.result)
         return state
 
 
@@ -172,8 +194,13 @@ def _key(setup: TableSetup) -> tuple[int, int, Seat, Seat]:
 def state_of(setup: TableSetup, log: Log, entries: tuple[Entry, ...], result: MatchResult | None = None) -> TableState:
     """The state of `log` (the fold of `entries`); `result`: its standing hands' replay, when the caller has it."""
     if result is None:
-        result = replayed(tuple(e.record for e in log.hands if e.record is not None), setup.rules)
+        result = replayed(standing(log), setup.rules)
     return TableState(setup, log, result, entries)
+
+
+def standing(log: Log) -> tuple[Hand, ...]:
+    """The hands standing in `log`, in order: what the engine replays."""
+    return tuple(e.record for e in log.hands if e.record is not None)
 
 
 def replayed(hands: tuple[Hand, ...], rules: RuleSet) -> MatchResult:

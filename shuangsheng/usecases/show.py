@@ -19,6 +19,7 @@ from shuangsheng.render.venue import Board
 from shuangsheng.storage.ledger.connection import Ledger, kept_open
 from shuangsheng.storage.workbook import RoundSheet
 from shuangsheng.table.sources import phone_table
+from shuangsheng.table.state import KnownStates
 from shuangsheng.usecases.announced import announced_tables
 from shuangsheng.usecases.awards import bracket_in, bracket_of
 from shuangsheng.usecases.folder import EventFolder, open_folder
@@ -51,11 +52,12 @@ def read_folder(folder: Path, *, known: Sequence[RoundSheet] = ()) -> Reading:
         return _reading(folder, state, scores, chart, mark)
 
 
-def with_new_entries(reading: Reading, folder: Path) -> Reading | None:
+def with_new_entries(reading: Reading, folder: Path, known: KnownStates | None = None) -> Reading | None:
     """`reading` with the phone entries accepted since it was made: the latest round's tables that have new entries
     read and scored again, the rest as they were. None when event.db changed in more than its entries (a draw, a
     scoring, a code), cannot be read, or the round was scored under other [rules] than event.toml's (whether
-    they are held is decided over all its tables): then the whole folder is read again. Raises UserError as
+    they are held is decided over all its tables): then the whole folder is read again. `known`: `serve`'s kept
+    states of the tables (a table's replay made by the phones' last decision is not made again). Raises UserError as
     `read_folder`."""
     rounds = reading.state.rounds
     if not rounds or reading.mark is None:
@@ -83,16 +85,16 @@ def with_new_entries(reading: Reading, folder: Path) -> Reading | None:
         sheet = replace(latest, entries={**latest.entries, **changed})
         state = replace(reading.state, rounds=(*rounds[:-1], sheet),
                         entry_marks={**reading.state.entry_marks, number: (draw_id, mark)})
-        scores = (*reading.scores[:-1], _scored_again(reading.scores[-1], sheet, state, changed))
+        scores = (*reading.scores[:-1], _scored_again(reading.scores[-1], sheet, state, changed, known))
         return _reading(folder, state, scores, bracket_of(state, scores), reading.mark)
 
 
 def _scored_again(before: RoundScore, sheet: RoundSheet, state: EventFolder,
-                  changed: Mapping[int, tuple]) -> RoundScore:
+                  changed: Mapping[int, tuple], known: KnownStates | None = None) -> RoundScore:
     """The round's tables in `changed` scored again from their new entries; the others as `before` scored them."""
     rules = state.rules_for(sheet.round.number)
     matches = tuple(
-        score_match(m.match, rules, phone_table(m.match, changed[m.match.table], rules, sheet.round.number))
+        score_match(m.match, rules, phone_table(m.match, changed[m.match.table], rules, sheet.round.number, known))
         if m.match.table in changed else m
         for m in before.matches)
     return RoundScore(sheet, matches, advance(sheet.round, [m.outcome for m in matches]))

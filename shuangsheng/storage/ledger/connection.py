@@ -25,7 +25,7 @@ from shuangsheng.storage.ledger.lost import (
     lost_ledger,
     set_aside,
 )
-from shuangsheng.storage.ledger.queries import Queries
+from shuangsheng.storage.ledger.queries import Queries, read_back_of
 from shuangsheng.storage.ledger.records import fingerprint, now
 from shuangsheng.storage.ledger.schema import MIGRATIONS, SCHEMA_VERSION
 from shuangsheng.storage.names import DB_NAME, GENERATED_PATTERNS, LEGACY_RECORD
@@ -77,6 +77,7 @@ class Ledger(Queries):
         self.wrote = False  # a write transaction was begun on this connection (its close waits to checkpoint)
         self.file = file_id(folder / DB_NAME)  # the file this connection opened (`still_the_file`)
         self.entries_seen = 0  # the highest entry row seen in it: entries are only added, so it never goes down
+        self.read_back = read_back_of(self.file)  # its entry rows, each parsed once (shared with the process's others)
 
     @classmethod
     def open(cls, folder: Path) -> Ledger:

@@ -9,7 +9,7 @@ import contextlib
 import json
 import sqlite3
 import stat
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,6 +38,54 @@ class DrawReplaced(RuntimeError):
     back, nothing stored; the caller looks the table up again."""
 
 
+READ_BACK_ROWS = 16384  # entry rows kept parsed per event.db (a 512-pair round 1 has about 5,000)
+READ_BACK_FILES = 8  # event.db files whose rows are kept parsed in one process
+
+
+class ReadBack:
+    """Entry rows as read back (`read_entry`), each parsed once while its body is the same: a table's entries are
+    read again on every request `serve` answers, and parsing them again each time was a sixth of its work. Keyed by
+    row id and checked against the body as read now, so nothing stale is ever returned (rows are only added; one
+    changed in place is parsed again). The same `Entry` objects come back each time, so a table's entries compare
+    equal at once (`KnownStates`). Bounded: forgotten all at once when full. Shared by the connections of one
+    process to one event.db (`read_back_of`: serve's requests and its TV's readings); each step is one dict
+    operation, so threads sharing it may at worst parse a row twice."""
+
+    def __init__(self, size: int = READ_BACK_ROWS):
+        self.size = size
+        self._rows: dict[int, tuple[str, Entry]] = {}
+
+    def entry(self, row_id: int, body: str) -> Entry:
+        """The entry of row `row_id` whose body is `body` (ValueError for a damaged one, as `read_entry`)."""
+        known = self._rows.get(row_id)
+        if known is not None and known[0] == body:
+            return known[1]
+        read = _entry_of(body)
+        if len(self._rows) >= self.size:
+            self._rows.clear()
+        self._rows[row_id] = (body, read)
+        return read
+
+    def entries(self, rows: Iterable[tuple[int, str]]) -> tuple[Entry, ...]:
+        return tuple(self.entry(row_id, body) for row_id, body in rows)
+
+
+_READ_BACK: dict[FileId, ReadBack] = {}
+
+
+def read_back_of(file: FileId | None) -> ReadBack:
+    """The parsed entry rows of the event.db file `file` (device and inode), shared by this process's connections
+    to it; a new one for a file that cannot be named."""
+    if file is None:
+        return ReadBack()
+    found = _READ_BACK.get(file)
+    if found is None:
+        if len(_READ_BACK) >= READ_BACK_FILES:
+            _READ_BACK.clear()
+        found = _READ_BACK.setdefault(file, ReadBack())
+    return found
+
+
 class Queries:
     """The reads and writes of an open event.db, row by row; `Ledger` opens the connection they work on (`_db`, inside
     one of its write transactions for every write)."""
@@ -46,6 +94,7 @@ class Queries:
     folder: Path
     file: FileId | None
     entries_seen: int
+    read_back: ReadBack
 
     if TYPE_CHECKING:  # Ledger's
         def _transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
@@ -238,8 +287,7 @@ class Queries:
 
     def table_entries(self, draw_id: int, table: int) -> tuple[Entry, ...]:
         """Every entry of a table, in the order accepted."""
-        rows = self._db.execute("SELECT body FROM entry WHERE draw = ? AND tbl = ? ORDER BY id", (draw_id, table))
-        return tuple(_entry_of(body) for (body,) in rows)
+        return self.read_back.entries(self._db.execute(TABLE_ENTRIES, (draw_id, table)))
 
     def draw_entries(self, draw_id: int) -> tuple[dict[int, tuple[Entry, ...]], int]:
         """Every entry of a draw by table, in the order accepted, and their mark (`entries_mark`), read as one."""
@@ -247,7 +295,7 @@ class Queries:
         mark = 0
         for row_id, table, body in self._db.execute("SELECT id, tbl, body FROM entry WHERE draw = ? ORDER BY id",
                                                     (draw_id,)):
-            found.setdefault(table, []).append(_entry_of(body))
+            found.setdefault(table, []).append(self.read_back.entry(row_id, body))
             mark = max(mark, row_id)
         return {t: tuple(found[t]) for t in sorted(found)}, mark
 
@@ -263,7 +311,7 @@ class Queries:
         for row_id, table, body in self._db.execute(
                 "SELECT id, tbl, body FROM entry WHERE draw = ? AND tbl IN "
                 "(SELECT DISTINCT tbl FROM entry WHERE draw = ? AND id > ?) ORDER BY id", (draw_id, draw_id, mark)):
-            found.setdefault(table, []).append(_entry_of(body))
+            found.setdefault(table, []).append(self.read_back.entry(row_id, body))
             mark = max(mark, row_id)
         return {t: tuple(found[t]) for t in sorted(found)}, mark
 
@@ -287,8 +335,7 @@ class Queries:
         DrawReplaced, storing nothing, when the decision appends to a draw no longer in force, and LedgerLost when
         event.db is no longer the file this connection opened (`still_the_file`)."""
         with self._transaction() as db:
-            rows = db.execute("SELECT body FROM entry WHERE draw = ? AND tbl = ? ORDER BY id", (draw_id, table))
-            decision = decide(tuple(_entry_of(body) for (body,) in rows))
+            decision = decide(self.read_back.entries(db.execute(TABLE_ENTRIES, (draw_id, table))))
             if decision.entry is not None:
                 self._still_in_force(draw_id)
                 db.execute("INSERT INTO entry (draw, tbl, body, at, address) VALUES (?, ?, ?, ?, ?)",
@@ -444,6 +491,9 @@ def _round_of(number: int, seed: int | None, lots: str, pool: str, pairings: str
     return Round(number, tuple(json.loads(pool)),
                  tuple(Pairing(t, a, b, bool(third)) for t, a, b, third in json.loads(pairings)),
                  tuple(json.loads(byes)), seed, tuple((t, n) for t, n in json.loads(lots)))
+
+
+TABLE_ENTRIES = "SELECT id, body FROM entry WHERE draw = ? AND tbl = ? ORDER BY id"
 
 
 def _entry_of(body: str) -> Entry:
