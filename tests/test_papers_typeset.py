@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from shuangsheng.render.materials.flow import Flow
 from shuangsheng.render.materials.page import REGULAR
-from tests.pdfcheck import letter_spaced, line_texts, page_fills, page_texts, pages
+from tests.pdfcheck import cell_clearances, letter_spaced, line_texts, page_fills, page_texts, pages
 
 # Papers laid out as text (the score cards and slips are forms of boxes, checked in test_paper.py).
 TEXT_PAPERS = ("通知.pdf", "比赛规则.pdf", "规则口径确认单.pdf", "报名表.pdf", "纪念品领取签收表.pdf", "成绩公告.pdf",
@@ -532,3 +532,21 @@ def test_a_caption_stands_clear_of_its_table(field):
         gaps = caption_gaps((papers / name).read_bytes())
         assert gaps, name
         assert all(gap >= 2.0 for _, _, gap in gaps), (teams, name, [g for g in gaps if g[2] < 2.0])
+
+
+TABLE_PAPERS = ("第1轮对阵表.pdf", "规则口径确认单.pdf", "比赛规则.pdf", "成绩公告.pdf", "第1轮成绩.pdf", "报名表.pdf",
+                "签到表.pdf", "纪念品领取签收表.pdf", "秩序册.pdf")  # fmt: skip
+CELL_CLEAR_MM = 1.5  # between a table cell's text (its em box) and each of its rules
+CELL_TOLERANCE_MM = 0.05
+
+
+def test_table_text_stands_clear_of_every_rule_of_its_cell(papers):
+    """The second review measured text sitting on the bottom rule of table cells: 桌号 2.3 mm below the top rule
+    but 0.6 mm above the bottom one, 彭长青、许家豪 0.6 mm, the sign-off sheet's 升2级） 0.7 mm and its
+    （第八、十四条） 0.4 mm from the left rule, the rules' tables 0.7 mm, 奖项 0.9 mm: every cell's lines are
+    centred on their em boxes now, at least 1.5 mm from all four rules, refitted or not."""
+    for name in TABLE_PAPERS:
+        found = cell_clearances((papers / name).read_bytes())
+        assert found, name
+        close = [(page, text, round(mm, 2)) for page, text, mm in found if mm < CELL_CLEAR_MM - CELL_TOLERANCE_MM]
+        assert not close, (name, close[:5])
