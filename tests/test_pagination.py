@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuangsheng.render.materials.flow import BOTTOM_Y, ROOM, TOP_Y, Flow, Piece
+from shuangsheng.render.materials.flow import BOTTOM_Y, ROOM, TIGHT_SIZE, TOP_Y, Flow, Piece
 from shuangsheng.render.materials.page import LARGE
 from shuangsheng.render.materials.pagination import FIT_SHARE, fitted, paginate, squeezed, tightened, used
 from tests.pdfcheck import page_fills, page_texts
@@ -76,8 +76,8 @@ def wall_table(flow: Flow, rows: int) -> list[Piece]:
 
 
 def test_a_table_is_set_a_size_smaller_as_the_last_resort_never_below_the_table_size(fonts):
-    """A 22 pt table a little over a page, more than closing up and tighter lines take back: set at 20 pt it
-    fits one page; its text never falls below the document's table size, and a table at that size is not made
+    """A 22 pt table a little over a page, more than closing up and tighter lines take back: set at 18.5 pt
+    (`TIGHT_SIZE`) it fits one page; its text never falls below the document's table size, and a table at that size is not made
     smaller."""
     flow = Flow(fonts, LARGE)
 
@@ -90,7 +90,7 @@ def test_a_table_is_set_a_size_smaller_as_the_last_resort_never_below_the_table_
     data = flow.pdf(pieces, title="t", invariant=True)
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         sizes = {round(c["size"], 1) for c in pdf.pages[0].chars if c["text"].strip()}
-    assert sizes == {20.0}
+    assert sizes == {round(22 * TIGHT_SIZE * 2) / 2} == {18.5}
     assert "".join(page_texts(data)).count("赵丽华") == rows
     at_floor = flow.table([["甲", "乙"], ["1", "2"]], [1, 1], size=LARGE.table)
     assert all(piece.smaller is None for piece in at_floor)
@@ -256,3 +256,22 @@ def test_a_last_page_more_than_a_spill_is_still_refitted_onto_a_page_fewer_where
     as_set = paginate(pieces)
     assert len(as_set) == 2 and used(as_set[-1], TOP_Y) > FIT_SHARE * ROOM  # not a spill of a few lines
     assert len(fitted(pieces, BOTTOM_Y, TOP_Y, TOP_Y)) == 1
+
+
+def test_a_group_set_closer_stays_on_the_page_it_fits_closer_on():
+    """A group that does not fit below as set but does with its lines tighter stays there, set so, rather than
+    leaving the page part empty; one that fits neither way starts the next page whole (not loose) or breaks
+    there (loose)."""
+    def group(loose: bool, tight: float, free: float = 180, count: int = 6) -> list[Piece]:
+        rows = [Piece(40, nothing, group=9, loose=loose, text=((str(k),),), tighter=lambda: (tight, nothing))
+                for k in range(count)]
+        return [Piece(ROOM - free, nothing, text=(("前文",),)), *rows]
+
+    closer = paginate(group(False, 29), BOTTOM_Y, TOP_Y)  # 240 as set, 174 closer: 180 free
+    assert len(closer) == 1 and [piece.height for piece, _ in closer[0][1:]] == [29] * 6
+    moved = paginate(group(False, 39), BOTTOM_Y, TOP_Y)  # 234 closer: moved whole
+    assert [len(page) for page in moved] == [1, 6]
+    kept = paginate(group(True, 39), BOTTOM_Y, TOP_Y)  # loose, but the page before is 70 % full or more: moved
+    assert [len(page) for page in kept] == [1, 6]
+    broken = paginate(group(True, 39, free=0.4 * ROOM, count=8), BOTTOM_Y, TOP_Y)  # 60 % full: broken there
+    assert len(broken) == 2 and len(broken[0]) > 3

@@ -550,3 +550,20 @@ def test_table_text_stands_clear_of_every_rule_of_its_cell(papers):
         assert found, name
         close = [(page, text, round(mm, 2)) for page, text, mm in found if mm < CELL_CLEAR_MM - CELL_TOLERANCE_MM]
         assert not close, (name, close[:5])
+
+
+FULL = 0.7  # a page of running text before another of the same document is filled at least this far down
+
+
+def test_the_rules_fill_each_page_before_the_next(field):
+    """比赛规则's page 2 was 52 % full at every size (the 秩序册's the same): the points table with its note (and
+    the 补充说明 announcing it) moved whole to page 3 though most of it fitted below. Set closer it fits, or else
+    the table breaks there with its header again on the next page."""
+    teams, papers = field
+    fills = page_fills((papers / "比赛规则.pdf").read_bytes())
+    assert all(fill >= FULL for fill in fills[:-1]), (teams, fills)
+    parts = dict(booklet_parts((papers / "秩序册.pdf").read_bytes()))
+    assert all(fill >= FULL for fill in parts["竞赛规程"][:-1]), (teams, parts["竞赛规程"])
+    texts = page_texts((papers / "比赛规则.pdf").read_bytes())
+    carried = [text for text in texts if "台下方得分结果升级" in text]
+    assert carried, texts  # the points table's header, again on the page it is carried over to (if it is)

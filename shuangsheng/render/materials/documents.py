@@ -89,7 +89,7 @@ def rules_pieces(flow: Flow, event: Event, template_dir: Path | None) -> list[Pi
     def points_table() -> list[Piece]:
         rows = [("台下方得分", "结果", "升级"), *points_rows(rules, negative=True)]
         table = flow.table(rows, [0.3, 0.36, 0.34], after=6)
-        made[:] = [flow.space(4), *together([*table, *flow.note(note)])]
+        made[:] = [flow.space(4), *together([*table, *flow.note(note)], loose=True)]
         return [*made, flow.space(10)]
 
     pieces = flow.markup(render("rules.j2", event, template_dir), {POINTS_TABLE: lambda _: points_table()})

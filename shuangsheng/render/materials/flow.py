@@ -91,11 +91,13 @@ def flow_pdf(blocks: Sequence[Block], fonts: FontSet, sizes: Sizes, *, title: st
     return flow.pdf(flow.markup(blocks), title=title, invariant=invariant, running=running)
 
 
-def together(pieces: Sequence[Piece]) -> list[Piece]:
-    """The pieces as one group: on a fresh page together when they fit on one."""
+def together(pieces: Sequence[Piece], *, loose: bool = False) -> list[Piece]:
+    """The pieces as one group: on a fresh page together when they fit on one; `loose`: unless that would leave
+    the page before less than `pagination.FILL_SHARE` filled (then broken as its pieces allow)."""
     group = next(_ids)
     for piece in pieces:
         piece.group = group
+        piece.loose = loose
     return list(pieces)
 
 
