@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from shuangsheng.render.materials.flow import BOTTOM_Y, ROOM, TIGHT_SIZE, TOP_Y, Flow, Piece
 from shuangsheng.render.materials.page import LARGE
 from shuangsheng.render.materials.pagination import FIT_SHARE, fitted, paginate, squeezed, tightened, used
+from shuangsheng.render.materials.wording import blocks
 from tests.pdfcheck import page_fills, page_texts
 
 
@@ -275,3 +276,14 @@ def test_a_group_set_closer_stays_on_the_page_it_fits_closer_on():
     assert [len(page) for page in kept] == [1, 6]
     broken = paginate(group(True, 39, free=0.4 * ROOM, count=8), BOTTOM_Y, TOP_Y)  # 60 % full: broken there
     assert len(broken) == 2 and len(broken[0]) > 3
+
+
+def test_a_table_carried_over_repeats_its_caption_with_continued(fonts):
+    """The 128-team 对阵表's index went on over a page with its header rows but no caption: the page after says
+    "按组号找桌号（续）：" above them."""
+    flow = Flow(fonts, LARGE)
+    lines = ["按组号找桌号：", "|= 1 1", "|# 组号 | 桌号", *(f"| {k:03d} | {k % 7 + 1}" for k in range(60))]
+    pieces = flow.markup(blocks(lines))
+    texts = page_texts(flow.pdf(pieces, title="t", running="对阵表", invariant=True))
+    assert len(texts) > 1 and "按组号找桌号：" in texts[0]
+    assert all("按组号找桌号（续）：组号桌号" in text for text in texts[1:])

@@ -567,3 +567,15 @@ def test_the_rules_fill_each_page_before_the_next(field):
     texts = page_texts((papers / "比赛规则.pdf").read_bytes())
     carried = [text for text in texts if "台下方得分结果升级" in text]
     assert carried, texts  # the points table's header, again on the page it is carried over to (if it is)
+
+
+def test_the_index_carried_over_says_so(field):
+    """The 128-team 对阵表's 组号→桌号 index went on from page 7 to page 8 with its header rows but no caption: a
+    page it continues on starts "按组号找桌号（续）："."""
+    teams, papers = field
+    texts = page_texts((papers / "第1轮对阵表.pdf").read_bytes())
+    first = next(k for k, text in enumerate(texts) if "按组号找桌号：" in text)
+    for text in texts[first + 1:]:
+        assert re.search(r"（续）按组号找桌号（续）：组号桌号", text), text[:60]
+    if teams == 128:
+        assert first < len(texts) - 1

@@ -47,7 +47,17 @@ from shuangsheng.render.materials.page import (
     draw_line,
     new_canvas,
 )
-from shuangsheng.render.materials.pagination import BOTTOM_Y, TOP_Y, Draw, Lines, Piece, fitted, paginate, spaced
+from shuangsheng.render.materials.pagination import (
+    BOTTOM_Y,
+    CAPTION_GAP,
+    TOP_Y,
+    Draw,
+    Lines,
+    Piece,
+    fitted,
+    paginate,
+    spaced,
+)
 from shuangsheng.render.materials.wording import LINE_BREAK, Block, BlockKind, unknown_insert
 from shuangsheng.storage.event import Event
 
@@ -126,13 +136,27 @@ class Flow:
         for block in blocks:
             made = self._made(block, inserts or {}, compact, title_size)
             if block.kind is BlockKind.TABLE and caption:  # a table under its caption: on a fresh page with it
-                together([*caption, *made])  # when it would break there but fits whole on one
+                together([*caption, *made])  # when it would break there but fits whole on one, and the caption
+                self._caption_again(caption[-1], made)  # again, with （续）, on the pages it is carried over to
             closing = _closes_table(block, closing)
             if made and closing and block.kind is not BlockKind.TABLE:
                 made[0].follows = True  # the line closing a table stays with its last rows
             caption = made if is_lead_in(block) else []
             out += made
         return out
+
+    def _caption_again(self, caption: Piece, rows: Sequence[Piece]) -> None:
+        """A table's caption ("按组号找桌号：") repeated above its header on the pages the table continues on, as
+        "按组号找桌号（续）："."""
+        text = "".join(caption.text[-1]) if caption.text else ""
+        if not text or not any(row.header for row in rows):
+            return
+        stem = text.rstrip().rstrip("".join(LEAD_IN))
+        again = replace(self.paragraph(f"{stem}（续）{text.rstrip()[len(stem):]}")[-1], keep=True)
+        again.after = max(again.after, CAPTION_GAP)
+        for row in rows:
+            if row.header:
+                row.header = [again, *row.header]
 
     def _made(self, block: Block, inserts: Mapping[str, Insert], compact: bool, title_size: float) -> list[Piece]:
         """One block's pieces (`markup`'s)."""

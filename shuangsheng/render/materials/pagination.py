@@ -269,10 +269,10 @@ def paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TOP
             y = later
             if piece.gap:
                 continue
-            if sum(row.height for row in piece.header) + piece.height <= later - bottom:  # a table carried over:
-                for row in piece.header:  # its header again, unless the row would then not fit the page
-                    pages[-1].append((row, y))
-                    y -= row.height
+            if sum(row.height + row.after for row in piece.header) + piece.height <= later - bottom:  # a table
+                for row in piece.header:  # carried over: its header again (and its caption, with （续）), unless
+                    pages[-1].append((row, y))  # the row would then not fit the page
+                    y -= row.height + row.after
         pages[-1].append((piece, y))
         y -= piece.height + piece.after
     return [page for page in pages if page] or [[]]
