@@ -361,7 +361,7 @@ def test_lots_take_a_denser_sheet_rather_than_a_sheet_for_one_slip(fonts):
     from shuangsheng.render.materials.documents import lots_pdf
     from shuangsheng.storage.event import default_event
 
-    for count, sheets in ((12, 1), (13, 1), (14, 1), (15, 2), (25, 2), (29, 3)):
+    for count, sheets in ((12, 1), (13, 1), (14, 1), (15, 1), (16, 1), (17, 2), (25, 2), (32, 2), (33, 3), (128, 8)):
         data = lots_pdf(default_event(), count, fonts=fonts, invariant=True)
         assert pages(data) == sheets, count
         assert all(str(n) in "".join(page_texts(data)) for n in range(1, count + 1))
@@ -579,3 +579,40 @@ def test_the_index_carried_over_says_so(field):
         assert re.search(r"（续）按组号找桌号（续）：组号桌号", text), text[:60]
     if teams == 128:
         assert first < len(texts) - 1
+
+
+def rule_gaps_mm(data: bytes) -> list[float]:
+    """Per page, the heights (mm) between the table's horizontal rules one under the other (more than 2 mm apart:
+    rows, not a rule's two edges)."""
+    import io
+
+    import pdfplumber
+
+    gaps = []
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages:
+            ys = sorted({round(o["top"], 1) for o in page.lines if abs(o["top"] - o["bottom"]) < 0.5}
+                        | {round(o["top"], 1) for o in page.rects if o.get("stroke")})
+            gaps += [(b - a) * 25.4 / 72 for a, b in zip(ys, ys[1:], strict=False) if (b - a) * 25.4 / 72 > 2]
+    return gaps
+
+
+def test_signature_rows_and_slips_are_refitted_rather_than_end_on_a_few(field):
+    """At 128 teams the 纪念品领取签收表 ended on a page of 8 rows (25 %) and the 抽签签条 on a page of 2 slips: the
+    signature rows a little lower (never under 9 mm) and the slips 16 a sheet (their numbers 30 pt or more, the
+    line under them smaller to keep them so) take those pages back."""
+    import pdfplumber
+
+    teams, papers = field
+    souvenir = (papers / "纪念品领取签收表.pdf").read_bytes()
+    fills = page_fills(souvenir)
+    assert len(fills) == 1 or fills[-1] >= 0.5, fills
+    assert min(rule_gaps_mm(souvenir)) >= 9 - 0.05
+    lots = (papers / "抽签签条.pdf").read_bytes()
+    with pdfplumber.open(str(papers / "抽签签条.pdf")) as pdf:
+        numbers = [[c for c in page.chars if c["size"] >= 30] for page in pdf.pages]
+    slips = [len({round(c["top"]) * 1000 + round(c["x0"] // 100) for c in page}) for page in numbers]
+    assert all(slips), slips  # every slip's number 30 pt or more
+    assert pages(lots) == 1 or slips[-1] >= 4, slips
+    if teams == 128:
+        assert pages(souvenir) == 14 and pages(lots) == 8
