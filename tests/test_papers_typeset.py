@@ -616,3 +616,20 @@ def test_signature_rows_and_slips_are_refitted_rather_than_end_on_a_few(field):
     assert pages(lots) == 1 or slips[-1] >= 4, slips
     if teams == 128:
         assert pages(souvenir) == 14 and pages(lots) == 8
+
+
+def test_the_slip_key_stands_clear_of_the_result_box(papers):
+    """加赛单 (13 teams): "低于−40分或超过200分时…见计分卡背面。" sat 0.8 mm above the result box's top rule: 2 mm or
+    more from its em boxes to the rule below."""
+    import pdfplumber
+
+    slips = sorted(papers.glob("*加赛单.pdf"))
+    if not slips:
+        pytest.skip("no table tied in this demo")
+    for slip in slips:
+        with pdfplumber.open(slip) as pdf:
+            page = pdf.pages[0]
+            key = [c for c in page.chars if c["text"] == "背"]
+            bottom = max(c["bottom"] for c in key)
+            rules = [o["top"] for o in (*page.lines, *page.rects) if o["top"] > bottom - 0.1]
+            assert (min(rules) - bottom) * 25.4 / 72 >= 2, slip.name
