@@ -633,3 +633,19 @@ def test_the_slip_key_stands_clear_of_the_result_box(papers):
             bottom = max(c["bottom"] for c in key)
             rules = [o["top"] for o in (*page.lines, *page.rects) if o["top"] > bottom - 0.1]
             assert (min(rules) - bottom) * 25.4 / 72 >= 2, slip.name
+
+
+def test_a_small_round_table_is_never_broken_in_the_results_book(field):
+    """成绩册 (13 teams): round 2's 4-row table was split 2/2 over pages 4 and 5; a table of 6 rows or fewer goes
+    whole with its heading, so a round that small ends (晋级下一轮 / 决赛结束) on the page its heading is on."""
+    teams, papers = field
+    texts = page_texts((papers / "成绩册.pdf").read_bytes())
+    found = 0
+    for text in texts:
+        for heading in re.finditer(r"第(\d+)轮(?:（[^）]*）)?成绩桌号", text):
+            if teams > 13 and int(heading[1]) < 5:  # 128 teams: rounds 1-4 have 8 tables or more
+                continue
+            rest = re.split(r"第\d+轮(?:（[^）]*）)?成绩桌号", text[heading.end():])[0]
+            assert re.search(r"晋级下一轮|决赛结束", rest), (teams, heading[0], rest[-40:])
+            found += 1
+    assert found >= 3

@@ -215,7 +215,7 @@ def _signed_rows(flow: Flow, above: Sequence[Piece], body: Sequence[Sequence[Cel
     fewer = len(pages) - 1
     if count(SIGNED_ROW_LEAST) > fewer:
         return table
-    low, high = SIGNED_ROW_LEAST, ROW_HEIGHT  # low saves the page, high does not
+    low, high = SIGNED_ROW_LEAST, float(ROW_HEIGHT)  # low saves the page, high does not
     while high - low > 0.25:
         middle = (low + high) / 2
         low, high = (middle, high) if count(middle) <= fewer else (low, middle)

@@ -80,6 +80,7 @@ EM_SHIFT = EM_BELOW / 2  # em: a cell's lines are centred halfway between their 
 # card's grid sets them): the em boxes half this below the middle, the glyphs as much above it
 CELL_CLEAR = 1.5 * mm + 0.15  # the least space between a table cell's em boxes and its rules (to their middle, as a
 # typesetter measures; a hair on top of 1.5 mm): a cell's lines are centred on their em boxes
+SMALL_TABLE = 6  # a table of this many body rows or fewer is never broken: it goes whole, with its heading
 NOTE_GREY = colors.Color(0.42, 0.42, 0.42)  # a note for staff, set apart from what the reader signs
 
 _ids = itertools.count(1)  # tables and keep-together groups: the pieces of one share an id
@@ -245,7 +246,7 @@ class Flow:
               padding: tuple[float, float] = (5, 6), header_rule: bool = True, after: float = 0.0) -> list[Piece]:
         """A ruled table at the frame's width (`widths` are fractions of it): each row a piece; the header rows
         shaded (a heavier rule below them with `header_rule`), glued to the first row and drawn again at the top
-        of every later page. Text is vertically centred; a Cell's `align` is centre, left, or auto (a body cell
+        of every later page; a table of `SMALL_TABLE` body rows or fewer never breaks. Text is vertically centred; a Cell's `align` is centre, left, or auto (a body cell
         centred while no body cell of its column takes several lines, else from the left as they are; a header
         cell centred when it takes one line). `row_height`: the least height of every body row; `pen_height`: of blank body rows."""
         size = max(size or self.sizes.table, self.sizes.table)
@@ -275,7 +276,8 @@ class Flow:
             laid = _aligned(cells, row_lines, header, several)
             height, draw, text = drawn(size, padding, 1.3, laid)
             tight = (padding[0] * TIGHT_PADDING, padding[1] * TIGHT_PADDING), 1.3 * TIGHT_ROWS
-            pieces.append(Piece(height, draw, keep=header, table=table, text=text,
+            few = len(grid) - header_rows <= SMALL_TABLE and r < len(grid) - 1  # kept with the next row
+            pieces.append(Piece(height, draw, keep=header or few, table=table, text=text,
                                 tighter=functools.partial(_first_two, functools.partial(drawn, size, *tight, laid)),
                                 smaller=functools.partial(drawn, small, *tight) if small < size else None))
         headers = pieces[:header_rows]

@@ -208,6 +208,7 @@ def _group_need(pieces: list[Piece], start: int, room: float, page: float) -> fl
     on the page of `page`: the whole group where it fits a page, set closer where that fits it in `room` (its
     pieces replaced), unless it is loose and the page would be left less than `FILL_SHARE` filled."""
     group = pieces[start].group
+    assert group is not None  # called where a group starts
     end, whole = _span(pieces, start, _in_group(pieces, group))
     if room < page and whole > room and _closed_fits(pieces, start, end, room):
         _, whole = _span(pieces, start, _in_group(pieces, group))
