@@ -287,3 +287,12 @@ def test_a_table_carried_over_repeats_its_caption_with_continued(fonts):
     texts = page_texts(flow.pdf(pieces, title="t", running="对阵表", invariant=True))
     assert len(texts) > 1 and "按组号找桌号：" in texts[0]
     assert all("按组号找桌号（续）：组号桌号" in text for text in texts[1:])
+
+
+def test_a_heading_goes_with_the_group_it_is_kept_with():
+    """A heading kept with a caption whose table (a group) moves whole to the next page went there without it,
+    ending the page before (found by test_no_rule_broken_on_any_page): it goes along."""
+    heading = Piece(40, nothing, keep=True, text=(("标题",),))
+    group = [Piece(60, nothing, group=7, keep=k == 0, text=((f"{k}",),)) for k in range(5)]
+    pages = paginate([Piece(ROOM - 200, nothing, text=(("前文",),)), heading, *group], BOTTOM_Y, TOP_Y)
+    assert [len(page) for page in pages] == [1, 6] and pages[1][0][0] is heading

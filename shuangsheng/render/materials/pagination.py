@@ -203,6 +203,22 @@ def _in_group(pieces: Sequence[Piece], group: int) -> Callable[[int], bool]:
     return lambda k: k + 1 < len(pieces) and pieces[k + 1].group == group
 
 
+def _chain_need(pieces: Sequence[Piece], start: int, page: float) -> float:
+    """The height of the piece at `start` and those kept with it; where they run into a group that fits a page
+    whole (a heading kept with a caption and its table), up to the end of that group: the group goes to the next
+    page whole, and what is kept with it goes along."""
+    end, need = _span(pieces, start, lambda k: _held(pieces, k))
+    for k in range(start + 1, end + 1):
+        group = pieces[k].group
+        if group is not None and group != pieces[k - 1].group:
+            _, before = _span(pieces, start, lambda j, k=k: j + 1 < k)
+            _, whole = _span(pieces, k, _in_group(pieces, group))
+            if before + pieces[k - 1].after + whole <= page:
+                need = max(need, before + pieces[k - 1].after + whole)
+            break
+    return need
+
+
 def _group_need(pieces: list[Piece], start: int, room: float, page: float) -> float:
     """The height needed below for the group starting at `start` (and the pieces kept with it), `room` being free
     on the page of `page`: the whole group where it fits a page, set closer where that fits it in `room` (its
@@ -262,7 +278,7 @@ def paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TOP
             need = _group_need(pieces, i, y - bottom if pages[-1] else later - bottom, later - bottom)
             piece = pieces[i]  # perhaps set closer
         else:
-            _, need = _span(pieces, i, lambda k: _held(pieces, k))  # kept with the pieces after it
+            need = _chain_need(pieces, i, later - bottom)  # kept with the pieces after it
         if need > later - bottom:
             need = piece.height
         if y - need < bottom and pages[-1]:
