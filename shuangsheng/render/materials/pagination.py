@@ -211,7 +211,7 @@ def _chain_need(pieces: Sequence[Piece], start: int, page: float) -> float:
     for k in range(start + 1, end + 1):
         group = pieces[k].group
         if group is not None and group != pieces[k - 1].group:
-            _, before = _span(pieces, start, lambda j, k=k: j + 1 < k)
+            before = sum(piece.height + piece.after for piece in pieces[start:k - 1]) + pieces[k - 1].height
             _, whole = _span(pieces, k, _in_group(pieces, group))
             if before + pieces[k - 1].after + whole <= page:
                 need = max(need, before + pieces[k - 1].after + whole)
