@@ -185,3 +185,39 @@ def page_fills(data: bytes) -> list[float]:
             drawn = [o["bottom"] for o in (*page.chars, *page.lines, *page.rects) if o["top"] < page.height - BOTTOM]
             out.append((max(drawn, default=MARGIN) - MARGIN) / (page.height - 2 * MARGIN))
     return out
+
+
+def _rules(page) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
+    """The page's stroked rules, to their middle: horizontal as (x0, x1, y), vertical as (top, bottom, x)."""
+    across, down = [], []
+    for line in page.lines:
+        if abs(line["top"] - line["bottom"]) < 0.5:
+            across.append((line["x0"], line["x1"], line["top"]))
+        elif abs(line["x0"] - line["x1"]) < 0.5:
+            down.append((line["top"], line["bottom"], line["x0"]))
+    for rect in page.rects:
+        if rect.get("stroke"):
+            across += [(rect["x0"], rect["x1"], rect["top"]), (rect["x0"], rect["x1"], rect["bottom"])]
+            down += [(rect["top"], rect["bottom"], rect["x0"]), (rect["top"], rect["bottom"], rect["x1"])]
+    return across, down
+
+
+def cell_clearances(data: bytes) -> list[tuple[int, str, float]]:
+    """Every character ruled in on all four sides (a table cell's), with the page and the least distance in mm
+    from its em box (what pdfplumber reports) to the middle of any of the four rules nearest it."""
+    out = []
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            across, down = _rules(page)
+            for ch in page.chars:
+                if not ch["text"].strip():
+                    continue
+                x, y = (ch["x0"] + ch["x1"]) / 2, (ch["top"] + ch["bottom"]) / 2
+                above = [ch["top"] - r for a, b, r in across if a <= x <= b and r <= y]
+                below = [r - ch["bottom"] for a, b, r in across if a <= x <= b and r >= y]
+                left = [ch["x0"] - r for a, b, r in down if a <= y <= b and r <= x]
+                right = [r - ch["x1"] for a, b, r in down if a <= y <= b and r >= x]
+                if above and below and left and right:
+                    least = min(min(above), min(below), min(left), min(right))
+                    out.append((number, ch["text"], least * 25.4 / 72))
+    return out

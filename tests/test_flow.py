@@ -147,9 +147,11 @@ def test_a_one_page_document_has_no_page_number(fonts):
 
 
 def test_the_header_goes_with_the_first_row_and_pen_rows_keep_their_height(fonts):
-    pieces = Flow(fonts, LARGE).markup(blocks(["|= 50 50 h12", "|# 甲 | 乙", "| a | b", "| | ", "| | "]))
-    assert len(pieces) == 4
+    pieces = Flow(fonts, LARGE).markup(blocks(["|= 50 50 h12", "|# 甲 | 乙", "| a | b", *["| | "] * 7]))
+    assert len(pieces) == 9
     assert pieces[0].keep and not any(p.keep for p in pieces[1:])  # the header is kept with the first row
+    small = Flow(fonts, LARGE).markup(blocks(["|= 50 50", "|# 甲 | 乙", *["| a | b"] * 6]))
+    assert all(p.keep for p in small[:-1]) and not small[-1].keep  # a table of 6 rows or fewer: never broken
     assert not pieces[1].header and all(p.header == [pieces[0]] for p in pieces[2:])  # and comes again later
     assert pieces[2].height == pytest.approx(12 * 72 / 25.4)
     assert len({p.table for p in pieces}) == 1

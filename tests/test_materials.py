@@ -370,11 +370,11 @@ def test_lots_are_numbered_one_per_team(pdfs):
 
 
 def test_lots_given_count_spans_pages():
-    data = docs.lots_pdf(default_event(), 15, fonts=choose_fonts(candidates=INSTALLED), invariant=True)
+    data = docs.lots_pdf(default_event(), 17, fonts=choose_fonts(candidates=INSTALLED), invariant=True)
     reader = pypdf.PdfReader(io.BytesIO(data))
-    assert len(reader.pages) == 2  # 13 or 14 take one sheet of 2 × 7 (test_papers_typeset)
+    assert len(reader.pages) == 2  # up to 16 take one sheet of 2 × 8 (test_papers_typeset)
     text = text_of(data)
-    assert re.findall(r"签号(\d+)", text) == [str(n) for n in range(1, 16)]
+    assert re.findall(r"签号(\d+)", text) == [str(n) for n in range(1, 18)]
     with pytest.raises(wording.MaterialsError):
         docs.lots_pdf(default_event(), 0)
 

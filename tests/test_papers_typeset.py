@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from shuangsheng.render.materials.flow import Flow
 from shuangsheng.render.materials.page import REGULAR
-from tests.pdfcheck import letter_spaced, line_texts, page_fills, page_texts, pages, text_lines
+from tests.pdfcheck import cell_clearances, letter_spaced, line_texts, page_fills, page_texts, pages, text_lines
 
 # Papers laid out as text (the score cards and slips are forms of boxes, checked in test_paper.py).
 TEXT_PAPERS = ("通知.pdf", "比赛规则.pdf", "规则口径确认单.pdf", "报名表.pdf", "纪念品领取签收表.pdf", "成绩公告.pdf",
@@ -447,7 +447,7 @@ def test_lots_take_a_denser_sheet_rather_than_a_sheet_for_one_slip(fonts):
     from shuangsheng.render.materials.documents import lots_pdf
     from shuangsheng.storage.event import default_event
 
-    for count, sheets in ((12, 1), (13, 1), (14, 1), (15, 2), (25, 2), (29, 3)):
+    for count, sheets in ((12, 1), (13, 1), (14, 1), (15, 1), (16, 1), (17, 2), (25, 2), (32, 2), (33, 3), (128, 8)):
         data = lots_pdf(default_event(), count, fonts=fonts, invariant=True)
         assert pages(data) == sheets, count
         assert all(str(n) in "".join(page_texts(data)) for n in range(1, count + 1))
@@ -618,3 +618,121 @@ def test_a_caption_stands_clear_of_its_table(field):
         gaps = caption_gaps((papers / name).read_bytes())
         assert gaps, name
         assert all(gap >= 2.0 for _, _, gap in gaps), (teams, name, [g for g in gaps if g[2] < 2.0])
+
+
+TABLE_PAPERS = ("第1轮对阵表.pdf", "规则口径确认单.pdf", "比赛规则.pdf", "成绩公告.pdf", "第1轮成绩.pdf", "报名表.pdf",
+                "签到表.pdf", "纪念品领取签收表.pdf", "秩序册.pdf")  # fmt: skip
+CELL_CLEAR_MM = 1.5  # between a table cell's text (its em box) and each of its rules
+CELL_TOLERANCE_MM = 0.05
+
+
+def test_table_text_stands_clear_of_every_rule_of_its_cell(papers):
+    """The second review measured text sitting on the bottom rule of table cells: 桌号 2.3 mm below the top rule
+    but 0.6 mm above the bottom one, 彭长青、许家豪 0.6 mm, the sign-off sheet's 升2级） 0.7 mm and its
+    （第八、十四条） 0.4 mm from the left rule, the rules' tables 0.7 mm, 奖项 0.9 mm: every cell's lines are
+    centred on their em boxes now, at least 1.5 mm from all four rules, refitted or not."""
+    for name in TABLE_PAPERS:
+        found = cell_clearances((papers / name).read_bytes())
+        assert found, name
+        close = [(page, text, round(mm, 2)) for page, text, mm in found if mm < CELL_CLEAR_MM - CELL_TOLERANCE_MM]
+        assert not close, (name, close[:5])
+
+
+FULL = 0.7  # a page of running text before another of the same document is filled at least this far down
+
+
+def test_the_rules_fill_each_page_before_the_next(field):
+    """比赛规则's page 2 was 52 % full at every size (the 秩序册's the same): the points table with its note (and
+    the 补充说明 announcing it) moved whole to page 3 though most of it fitted below. Set closer it fits, or else
+    the table breaks there with its header again on the next page."""
+    teams, papers = field
+    fills = page_fills((papers / "比赛规则.pdf").read_bytes())
+    parts = dict(booklet_parts((papers / "秩序册.pdf").read_bytes()))
+    for pages in (fills, parts["竞赛规程"]):  # the last two may share what spilled over (`balanced`), no more
+        assert all(fill >= FULL for fill in pages[:-2]), (teams, pages)
+        assert all(fill >= 0.4 for fill in pages[-2:]), (teams, pages)
+    texts = page_texts((papers / "比赛规则.pdf").read_bytes())
+    carried = [text for text in texts if "台下方得分结果升级" in text]
+    assert carried, texts  # the points table's header, again on the page it is carried over to (if it is)
+
+
+def test_the_index_carried_over_says_so(field):
+    """The 128-team 对阵表's 组号→桌号 index went on from page 7 to page 8 with its header rows but no caption: a
+    page it continues on starts "按组号找桌号（续）："."""
+    teams, papers = field
+    texts = page_texts((papers / "第1轮对阵表.pdf").read_bytes())
+    first = next(k for k, text in enumerate(texts) if "按组号找桌号：" in text)
+    for text in texts[first + 1:]:
+        assert re.search(r"（续）按组号找桌号（续）：组号桌号", text), text[:60]
+    if teams == 128:
+        assert first < len(texts) - 1
+
+
+def rule_gaps_mm(data: bytes) -> list[float]:
+    """Per page, the heights (mm) between the table's horizontal rules one under the other (more than 2 mm apart:
+    rows, not a rule's two edges)."""
+    import io
+
+    import pdfplumber
+
+    gaps = []
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages:
+            ys = sorted({round(o["top"], 1) for o in page.lines if abs(o["top"] - o["bottom"]) < 0.5}
+                        | {round(o["top"], 1) for o in page.rects if o.get("stroke")})
+            gaps += [(b - a) * 25.4 / 72 for a, b in zip(ys, ys[1:], strict=False) if (b - a) * 25.4 / 72 > 2]
+    return gaps
+
+
+def test_signature_rows_and_slips_are_refitted_rather_than_end_on_a_few(field):
+    """At 128 teams the 纪念品领取签收表 ended on a page of 8 rows (25 %) and the 抽签签条 on a page of 2 slips: the
+    signature rows a little lower (never under 9 mm) and the slips 16 a sheet (their numbers 30 pt or more, the
+    line under them smaller to keep them so) take those pages back."""
+    import pdfplumber
+
+    teams, papers = field
+    souvenir = (papers / "纪念品领取签收表.pdf").read_bytes()
+    fills = page_fills(souvenir)
+    assert len(fills) == 1 or fills[-1] >= 0.5, fills
+    assert min(rule_gaps_mm(souvenir)) >= 9 - 0.05
+    lots = (papers / "抽签签条.pdf").read_bytes()
+    with pdfplumber.open(str(papers / "抽签签条.pdf")) as pdf:
+        numbers = [[c for c in page.chars if c["size"] >= 30] for page in pdf.pages]
+    slips = [len({round(c["top"]) * 1000 + round(c["x0"] // 100) for c in page}) for page in numbers]
+    assert all(slips), slips  # every slip's number 30 pt or more
+    assert pages(lots) == 1 or slips[-1] >= 4, slips
+    if teams == 128:
+        assert pages(souvenir) == 14 and pages(lots) == 8
+
+
+def test_the_slip_key_stands_clear_of_the_result_box(papers):
+    """加赛单 (13 teams): "低于−40分或超过200分时…见计分卡背面。" sat 0.8 mm above the result box's top rule: 2 mm or
+    more from its em boxes to the rule below."""
+    import pdfplumber
+
+    slips = sorted(papers.glob("*加赛单.pdf"))
+    if not slips:
+        pytest.skip("no table tied in this demo")
+    for slip in slips:
+        with pdfplumber.open(slip) as pdf:
+            page = pdf.pages[0]
+            key = [c for c in page.chars if c["text"] == "背"]
+            bottom = max(c["bottom"] for c in key)
+            rules = [o["top"] for o in (*page.lines, *page.rects) if o["top"] > bottom - 0.1]
+            assert (min(rules) - bottom) * 25.4 / 72 >= 2, slip.name
+
+
+def test_a_small_round_table_is_never_broken_in_the_results_book(field):
+    """成绩册 (13 teams): round 2's 4-row table was split 2/2 over pages 4 and 5; a table of 6 rows or fewer goes
+    whole with its heading, so a round that small ends (晋级下一轮 / 决赛结束) on the page its heading is on."""
+    teams, papers = field
+    texts = page_texts((papers / "成绩册.pdf").read_bytes())
+    found = 0
+    for text in texts:
+        for heading in re.finditer(r"第(\d+)轮(?:（[^）]*）)?成绩桌号", text):
+            if teams > 13 and int(heading[1]) < 5:  # 128 teams: rounds 1-4 have 8 tables or more
+                continue
+            rest = re.split(r"第\d+轮(?:（[^）]*）)?成绩桌号", text[heading.end():])[0]
+            assert re.search(r"晋级下一轮|决赛结束", rest), (teams, heading[0], rest[-40:])
+            found += 1
+    assert found >= 3

@@ -20,6 +20,7 @@ from shuangsheng.render.materials.conventions import event_width
 from shuangsheng.render.materials.flow import Flow, Piece, sizes, together
 from shuangsheng.render.materials.fonts import Align, FontSet, choose_fonts
 from shuangsheng.render.materials.page import INK, MARGIN, PAGE, Cell, break_lines, draw_line, new_canvas
+from shuangsheng.render.materials.pagination import REFIT_SHARE, used
 from shuangsheng.render.materials.wording import (
     NEGATIVE_LOW,
     Block,
@@ -35,9 +36,11 @@ from shuangsheng.storage.workbook.schema import TEAMS_HEADER, UNIT_LABEL
 
 LOTS_PER_PAGE_COLUMNS = 2
 LOTS_PER_PAGE_ROWS = 6
-LOTS_DENSER_ROWS = 7  # a sheet's rows when that saves a page (13 lots: one sheet, not a second for one slip)
+LOTS_DENSER_ROWS = (7, 8)  # a sheet's rows when that saves a page, the fewer the better (13 lots: one sheet, not a
+# second for one slip; 128 lots: 8 sheets of 16, not 10 of 14 ending on 2); the number stays 40 pt or more
 DEFAULT_LOTS = LOTS_PER_PAGE_COLUMNS * LOTS_PER_PAGE_ROWS  # one sheet when the number of teams is not known
 ROW_HEIGHT = 34  # room to write by hand
+SIGNED_ROW_LEAST = 9 * mm  # a signature row refitted to save a page: never lower (SPEC's pen rows: 8 mm)
 POINTS_TABLE = "得分表"  # the insert `@得分表`
 LOT_SLIP = "签条"  # the insert `@签条 左边的小字 | 下方的小字`
 SETTINGS_NOTE = "设置"  # the sign-off sheet's `@设置 文字`: the event.toml keys, for staff, small and grey
@@ -89,7 +92,7 @@ def rules_pieces(flow: Flow, event: Event, template_dir: Path | None) -> list[Pi
     def points_table() -> list[Piece]:
         rows = [("台下方得分", "结果", "升级"), *points_rows(rules, negative=True)]
         table = flow.table(rows, [0.3, 0.36, 0.34], after=6)
-        made[:] = [flow.space(4), *together([*table, *flow.note(note)])]
+        made[:] = [flow.space(4), *together([*table, *flow.note(note)], loose=True)]
         return [*made, flow.space(10)]
 
     pieces = flow.markup(render("rules.j2", event, template_dir), {POINTS_TABLE: lambda _: points_table()})
@@ -191,8 +194,32 @@ def souvenir_pdf(
             )
     extra = blank_rows if blank_rows is not None else (2 if teams else _rows_that_fit(flow, pieces))
     body += [[str(number + i + 1), "", "", ""] for i in range(extra)]
-    pieces += flow.table(body, [0.12, 0.16, 0.27, 0.45], row_height=ROW_HEIGHT)
+    pieces += _signed_rows(flow, pieces, body, [0.12, 0.16, 0.27, 0.45])
     return flow.pdf(pieces, title=f"{event.title}纪念品领取签收表", invariant=invariant)
+
+
+def _signed_rows(flow: Flow, above: Sequence[Piece], body: Sequence[Sequence[Cell | str]],
+                 widths: Sequence[float]) -> list[Piece]:
+    """A table of rows to sign in, ROW_HEIGHT high; lower, down to SIGNED_ROW_LEAST, where that saves a last page
+    filled less than `REFIT_SHARE` (the 128-team 签收表's page 15 held 8 rows): the highest rows that save it."""
+    def laid(height: float) -> list[Piece]:
+        return flow.table(body, widths, row_height=height)
+
+    def count(height: float) -> int:
+        return len(flow.pages([*above, *laid(height)], fit=False))
+
+    table = laid(ROW_HEIGHT)
+    pages = flow.pages([*above, *table], fit=False)
+    if len(pages) < 2 or used(pages[-1], flow.top - flow.head_height()) >= REFIT_SHARE * (flow.top - flow.bottom):
+        return table
+    fewer = len(pages) - 1
+    if count(SIGNED_ROW_LEAST) > fewer:
+        return table
+    low, high = SIGNED_ROW_LEAST, float(ROW_HEIGHT)  # low saves the page, high does not
+    while high - low > 0.25:
+        middle = (low + high) / 2
+        low, high = (middle, high) if count(middle) <= fewer else (low, middle)
+    return laid(low)
 
 
 SIGNIN_HEADER = ("组号", UNIT_LABEL, "队员1", "队员2", "签名", "到场时间")
@@ -268,7 +295,7 @@ def lots_pdf(
     template_dir: Path | None = None,
     invariant: bool = False,
 ) -> bytes:
-    """抽签签条: slips numbered 1…count, 2 × 6 to an A4 sheet (2 × 7 where that saves a sheet), with dashed cut lines and corner crop marks.
+    """抽签签条: slips numbered 1…count, 2 × 6 to an A4 sheet (2 × 7 or 2 × 8 where that saves a sheet), with dashed cut lines and corner crop marks.
     With `field` (the number of teams, when known) the page head says which lots meet in round 1 and which are
     the byes (`[format] byes`)."""
     if count < 1:
@@ -280,12 +307,16 @@ def lots_pdf(
     width, height = PAGE
     explain = [line for text in said for line in break_lines(fonts, text, size, [width - 2 * MARGIN], squeeze=True)]
     head = size * (2.2 + 1.35 * len(explain))
-    cols, rows_ = LOTS_PER_PAGE_COLUMNS, LOTS_PER_PAGE_ROWS
-    if -(-count // (cols * LOTS_DENSER_ROWS)) < -(-count // (cols * rows_)):
-        rows_ = LOTS_DENSER_ROWS
+    cols = LOTS_PER_PAGE_COLUMNS
     left, right = MARGIN + 4 * mm, width - MARGIN - 4 * mm
     bottom, top = MARGIN + 4 * mm, height - MARGIN - head
-    cell_w, cell_h = (right - left) / cols, (top - bottom) / rows_
+    cell_w = (right - left) / cols
+    layouts = [(r, _slip_fit(fonts, bottom_label, size, cell_w, (top - bottom) / r))
+               for r in (LOTS_PER_PAGE_ROWS, *LOTS_DENSER_ROWS)]
+    layouts = layouts[:1] + [(r, fit) for r, fit in layouts[1:] if fit[0] >= LOT_NUMBER_LEAST]
+    fewest = min(-(-count // (cols * r)) for r, _ in layouts)
+    rows_, (big, shown, label) = next((r, fit) for r, fit in layouts if -(-count // (cols * r)) == fewest)
+    cell_h = (top - bottom) / rows_
     pages = -(-count // (cols * rows_))
 
     buffer = io.BytesIO()
@@ -309,10 +340,7 @@ def lots_pdf(
             cx = left + (c + 0.5) * cell_w
             y0 = top - (r + 1) * cell_h
             # labels stay at least LOT_INSET inside the cut lines, descenders included; the number fills the middle
-            shown = _wrap(fonts, bottom_label, size, cell_w - 2 * LOT_INSET)[:2] if bottom_label else []
-            low_room = y0 + LOT_INSET + len(shown) * size * 1.25 + 2
-            big = min(64.0, (y0 + cell_h - LOT_INSET - low_room) / 1.02)
-            baseline = low_room + big * 0.24  # room below for the underline
+            baseline = y0 + LOT_INSET + len(shown) * label * 1.25 + 2 + big * 0.24  # room below for the underline
             half = fonts.width(str(number), big) / 2
             # the small label (签号) on the number's baseline, to its left
             fonts.draw(canvas, cx - half - size * 0.5, baseline, top_label, size, align=Align.RIGHT)
@@ -322,11 +350,23 @@ def lots_pdf(
                 canvas.line(cx - half, baseline - big * 0.14, cx + half, baseline - big * 0.14)
                 canvas.setLineWidth(0.8)
             for i, text in enumerate(shown):
-                y = y0 + LOT_INSET + size * 0.25 + (len(shown) - 1 - i) * size * 1.25
-                fonts.draw(canvas, cx, y, text, size, align=Align.CENTRE)
+                y = y0 + LOT_INSET + label * 0.25 + (len(shown) - 1 - i) * label * 1.25
+                fonts.draw(canvas, cx, y, text, label, align=Align.CENTRE)
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+def _slip_fit(fonts: FontSet, label: str, size: float, width: float, height: float) -> tuple[float, list[str], float]:
+    """A slip of `width` × `height`: its number's size, the lines of the label below it, and their size: `size`,
+    or `LOT_LABEL_SMALLER` where that keeps the label on one line and the number would otherwise be less than
+    `LOT_NUMBER_LEAST`."""
+    fits = []
+    for at in (size, min(size, LOT_LABEL_SMALLER)):
+        shown = _wrap(fonts, label, at, width - 2 * LOT_INSET)[:2] if label else []
+        room = height - 2 * LOT_INSET - len(shown) * at * 1.25 - 2
+        fits.append((min(64.0, room / 1.02), shown, at))
+    return fits[0] if fits[0][0] >= LOT_NUMBER_LEAST else max(fits, key=lambda fit: fit[0])
 
 
 def _lot_wording(blocks: Sequence[Block]) -> tuple[str, str, list[str]]:
@@ -339,6 +379,8 @@ def _lot_wording(blocks: Sequence[Block]) -> tuple[str, str, list[str]]:
 
 
 LOT_INSET = 4 * mm  # text on a slip keeps this far from its cut lines
+LOT_NUMBER_LEAST = 30.0  # a slip's number at least this size (pt): slips are cut apart and drawn from a box
+LOT_LABEL_SMALLER = 12.0  # the label under it set this small where that keeps it on one line, the number larger
 ROTATED = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}
 
 

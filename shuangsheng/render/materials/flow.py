@@ -25,6 +25,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from shuangsheng.render.linebreak import NO_LINE_END
 from shuangsheng.render.materials.fonts import Align, FontSet
 from shuangsheng.render.materials.page import (
     ASIDE,
@@ -46,7 +47,17 @@ from shuangsheng.render.materials.page import (
     draw_line,
     new_canvas,
 )
-from shuangsheng.render.materials.pagination import BOTTOM_Y, TOP_Y, Draw, Lines, Piece, fitted, paginate, spaced
+from shuangsheng.render.materials.pagination import (
+    BOTTOM_Y,
+    CAPTION_GAP,
+    TOP_Y,
+    Draw,
+    Lines,
+    Piece,
+    fitted,
+    paginate,
+    spaced,
+)
 from shuangsheng.render.materials.wording import LINE_BREAK, Block, BlockKind, unknown_insert
 from shuangsheng.storage.event import Event
 
@@ -60,10 +71,16 @@ HEAD_SMALLEST = 10.0
 COMPACT_TITLE = 18.0  # a card's title
 TIGHT_LEADING = 0.88  # a refitted document's line spacing, as a share of its own (1.45 → 1.28)
 TIGHT_PADDING = 0.5  # and its table rows' padding (blank rows to write in keep their height)
-TIGHT_ROWS = 0.9  # and the leading of the lines in a table's cells (1.3 → 1.17)
-TIGHT_SIZE = 0.9  # at last its tables a size smaller (22 → 20 pt), never below the document's table size
+TIGHT_ROWS = 0.85  # and the leading of the lines in a table's cells (1.3 → 1.1, the score card's)
+TIGHT_SIZE = 0.85  # at last its tables a size smaller (20 → 17 pt), never below the document's table size
 JUSTIFY_MOST = 0.04  # em: the most a justified line opens between two characters (unseen; more is letter-spacing)
 GLYPH_MIDDLE = 0.38  # a Chinese glyph's middle, above its baseline, in em: lines are centred on it
+EM_BELOW = 0.125  # em: a line's em box (what a PDF reader measures) sits this much below its glyphs' middle
+EM_SHIFT = EM_BELOW / 2  # em: a cell's lines are centred halfway between their em boxes and their glyphs (as the score
+# card's grid sets them): the em boxes half this below the middle, the glyphs as much above it
+CELL_CLEAR = 1.5 * mm + 0.15  # the least space between a table cell's em boxes and its rules (to their middle, as a
+# typesetter measures; a hair on top of 1.5 mm): a cell's lines are centred on their em boxes
+SMALL_TABLE = 6  # a table of this many body rows or fewer is never broken: it goes whole, with its heading
 NOTE_GREY = colors.Color(0.42, 0.42, 0.42)  # a note for staff, set apart from what the reader signs
 
 _ids = itertools.count(1)  # tables and keep-together groups: the pieces of one share an id
@@ -85,11 +102,13 @@ def flow_pdf(blocks: Sequence[Block], fonts: FontSet, sizes: Sizes, *, title: st
     return flow.pdf(flow.markup(blocks), title=title, invariant=invariant, running=running)
 
 
-def together(pieces: Sequence[Piece]) -> list[Piece]:
-    """The pieces as one group: on a fresh page together when they fit on one."""
+def together(pieces: Sequence[Piece], *, loose: bool = False) -> list[Piece]:
+    """The pieces as one group: on a fresh page together when they fit on one; `loose`: unless that would leave
+    the page before less than `pagination.FILL_SHARE` filled (then broken as its pieces allow)."""
     group = next(_ids)
     for piece in pieces:
         piece.group = group
+        piece.loose = loose
     return list(pieces)
 
 
@@ -118,13 +137,27 @@ class Flow:
         for block in blocks:
             made = self._made(block, inserts or {}, compact, title_size)
             if block.kind is BlockKind.TABLE and caption:  # a table under its caption: on a fresh page with it
-                together([*caption, *made])  # when it would break there but fits whole on one
+                together([*caption, *made])  # when it would break there but fits whole on one, and the caption
+                self._caption_again(caption[-1], made)  # again, with （续）, on the pages it is carried over to
             closing = _closes_table(block, closing)
             if made and closing and block.kind is not BlockKind.TABLE:
                 made[0].follows = True  # the line closing a table stays with its last rows
             caption = made if is_lead_in(block) else []
             out += made
         return out
+
+    def _caption_again(self, caption: Piece, rows: Sequence[Piece]) -> None:
+        """A table's caption ("按组号找桌号：") repeated above its header on the pages the table continues on, as
+        "按组号找桌号（续）："."""
+        text = "".join(caption.text[-1]) if caption.text else ""
+        if not text or not any(row.header for row in rows):
+            return
+        stem = text.rstrip().rstrip("".join(LEAD_IN))
+        again = replace(self.paragraph(f"{stem}（续）{text.rstrip()[len(stem):]}")[-1], keep=True)
+        again.after = max(again.after, CAPTION_GAP)
+        for row in rows:
+            if row.header:
+                row.header = [again, *row.header]
 
     def _made(self, block: Block, inserts: Mapping[str, Insert], compact: bool, title_size: float) -> list[Piece]:
         """One block's pieces (`markup`'s)."""
@@ -213,7 +246,7 @@ class Flow:
               padding: tuple[float, float] = (5, 6), header_rule: bool = True, after: float = 0.0) -> list[Piece]:
         """A ruled table at the frame's width (`widths` are fractions of it): each row a piece; the header rows
         shaded (a heavier rule below them with `header_rule`), glued to the first row and drawn again at the top
-        of every later page. Text is vertically centred; a Cell's `align` is centre, left, or auto (a body cell
+        of every later page; a table of `SMALL_TABLE` body rows or fewer never breaks. Text is vertically centred; a Cell's `align` is centre, left, or auto (a body cell
         centred while no body cell of its column takes several lines, else from the left as they are; a header
         cell centred when it takes one line). `row_height`: the least height of every body row; `pen_height`: of blank body rows."""
         size = max(size or self.sizes.table, self.sizes.table)
@@ -237,13 +270,14 @@ class Flow:
                       least=least, header=header, rule=rule) -> tuple[float, Draw, Lines]:
                 laid = laid or self._lay_row(cells, edges, size, header, several)  # at another size: broken anew
                 lead = size * spacing
-                height = max(max(len(lines) for lines, _ in laid) * lead + sum(pad), least)
-                return height, self._row(laid, edges, size, lead, header, height, pad, rule), _texts(laid)
+                height = max(row_height_for(max(len(lines) for lines, _ in laid), size, lead, pad), least)
+                return height, self._row(laid, edges, size, lead, header, height, rule), _texts(laid)
 
             laid = _aligned(cells, row_lines, header, several)
             height, draw, text = drawn(size, padding, 1.3, laid)
             tight = (padding[0] * TIGHT_PADDING, padding[1] * TIGHT_PADDING), 1.3 * TIGHT_ROWS
-            pieces.append(Piece(height, draw, keep=header, table=table, text=text,
+            few = len(grid) - header_rows <= SMALL_TABLE and r < len(grid) - 1  # kept with the next row
+            pieces.append(Piece(height, draw, keep=header or few, table=table, text=text,
                                 tighter=functools.partial(_first_two, functools.partial(drawn, size, *tight, laid)),
                                 smaller=functools.partial(drawn, small, *tight) if small < size else None))
         headers = pieces[:header_rows]
@@ -407,9 +441,7 @@ class Flow:
         return Piece(height, draw, after=self.sizes.body * 0.4, text=body.text)
 
     def _row(self, cells: Sequence[tuple[Sequence[str], bool]], edges: Sequence[float], size: float, leading: float,
-             header: bool, height: float, padding: tuple[float, float], rule: bool) -> Draw:
-        fonts = self.fonts
-        top_pad, bottom_pad = padding
+             header: bool, height: float, rule: bool) -> Draw:
 
         def draw(canvas: Canvas, top: float) -> None:
             bottom = top - height
@@ -426,13 +458,24 @@ class Flow:
                 canvas.setLineWidth(1.6)
                 canvas.line(edges[0], bottom, edges[-1], bottom)
             for (lines, centred), (left, right) in zip(cells, itertools.pairwise(edges), strict=False):
-                first = top - (height - len(lines) * leading + top_pad - bottom_pad) / 2  # vertically centred
+                y = cell_baseline(top - height / 2, len(lines), size, leading)
                 for i, line in enumerate(lines):
-                    y = baseline(first - i * leading, leading, size)
-                    draw_line(fonts, canvas, left + CELL_PADDING, y, line, size, right - left - 2 * CELL_PADDING,
-                              align=Align.CENTRE if centred else Align.LEFT)
+                    self._cell_line(canvas, left + CELL_PADDING, y - i * leading, line, size,
+                                    right - left - 2 * CELL_PADDING, centred)
 
         return draw
+
+    def _cell_line(self, canvas: Canvas, x: float, y: float, line: str, size: float, width: float,
+                   centred: bool) -> None:
+        """One line of a cell in `width` from `x`: a line pressed to fit keeps an opening mark at its start where it
+        is set (pressing it would move it into the padding), its other marks taking up the pressing."""
+        fonts = self.fonts
+        if len(line) > 1 and line[0] in NO_LINE_END and fonts.width(line, size) > width:
+            mark = fonts.width(line[0], size)
+            fonts.draw(canvas, x, y, line[0], size)
+            draw_line(fonts, canvas, x + mark, y, line[1:], size, width - mark)
+            return
+        draw_line(fonts, canvas, x, y, line, size, width, align=Align.CENTRE if centred else Align.LEFT)
 
 
 def draw_placed(canvas: Canvas, placed: Sequence[tuple[Piece, float]]) -> None:
@@ -474,6 +517,22 @@ def _texts(laid: Sequence[tuple[Sequence[str], bool]]) -> Lines:
 
 def _nothing(canvas: Canvas, top: float) -> None:
     pass
+
+
+def row_height_for(count: int, size: float, leading: float, padding: tuple[float, float]) -> float:
+    """The height of a table row whose tallest cell has `count` lines: the lines with their `padding`, and never
+    less than their em boxes `CELL_CLEAR` clear of both rules (with the half of `EM_BELOW` they sit off centre)."""
+    ems = (count - 1) * leading + size
+    return max(count * leading + sum(padding), ems + 2 * CELL_CLEAR + EM_SHIFT * size)
+
+
+def cell_baseline(middle: float, count: int, size: float, leading: float) -> float:
+    """The first baseline of `count` lines centred on `middle` halfway between their em boxes and their glyphs (as
+    the score card's grid sets them): the em boxes as far from the rule above as from the rule below, less a
+    sixteenth of an em lower, their glyphs as much higher."""
+    ems = (count - 1) * leading + size
+    em_top = middle + ems / 2 - EM_SHIFT / 2 * size
+    return em_top - (GLYPH_MIDDLE - EM_BELOW + 0.5) * size
 
 
 def baseline(top: float, leading: float, size: float) -> float:

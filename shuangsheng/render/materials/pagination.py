@@ -27,6 +27,7 @@ SMALLER_PAGES = 3  # a document of at most this many pages may have its tables s
 REFIT_SHARE = 0.75  # one holding less than this is refitted onto a page fewer where that is enough: the lines a
 # table's last rows carry over with them (the 轮空, 晋级 and 下一步 lines) and an index kept whole on its own page
 # fill a last page past FIT_SHARE that closing up the pages before would have saved
+FILL_SHARE = 0.7  # a page a `loose` group would leave filled less than this far: the group breaks there instead
 BALANCE_STEPS = 12  # halvings of the search for how much higher a balanced run's pages end (a page / 4096)
 CAPTION_GAP = 2.2 * mm  # the least space between a table and a line of text above or below it (a caption, a heading,
 # the 轮空 line): with the lines' own leading the reader sees 2 mm or more, however tightly a document is refitted
@@ -40,7 +41,8 @@ class Piece:
     """Something of fixed height placed whole on one page, followed by `after` points of space. `gap`: dropped at
     the top of a page. `keep`: no page break between this piece and the next. `follows`: no page break between this piece and the one before (a line
     that closes the table above it, as "晋级下一轮：…"). `group`: the pieces of one group
-    start a fresh page together when they would not fit below (and fit on one page). `new_page`: starts one
+    start a fresh page together when they would not fit below (and fit on one page), set closer where that fits
+    them below. `new_page`: starts one
     (and is not drawn). `table`: the table this row belongs to (its frame is drawn around its rows on each page);
     `header`: that table's header rows, drawn again above this row when it starts a page. `text`: the lines
     as laid out (a paragraph's, or each cell's), for the typesetting checks. `tighter`: (height, draw) of the
@@ -62,6 +64,8 @@ class Piece:
     tighter: Callable[[], tuple[float, Draw]] | None = None  # the piece set tighter (smaller leading or padding)
     smaller: Callable[[], tuple[float, Draw, Lines]] | None = None  # a table row tighter and a size smaller
     section: str | None = None  # a heading: the part it opens ("第2轮"), named on continuation pages after it
+    loose: bool = False  # a piece of a group: the group may break (as its pieces allow) rather than leave the
+    # page it would start on less than `FILL_SHARE` filled (a table in running text; not an index to look up)
 
 
 Pages = list[list[tuple[Piece, float]]]  # (piece, top) per page
@@ -120,28 +124,35 @@ def _refits(pieces: Sequence[Piece], last: Sequence[Piece], *, smaller: bool
 
 
 def balanced(pieces: Sequence[Piece], bottom: float, top: float, later: float, pages: Pages) -> Pages:
-    """`pages` (the pieces as paginated) with the run after the last forced page break balanced when its last
-    page is short: every page of the run ends as much higher as it can without the run taking a page more, so
-    what spilled onto the last page is shared out over the run. A run of one page (a part opening on a fresh page
-    and ending there) is left as it is: nothing spilled onto it."""
+    """`pages` (the pieces as paginated) with the last two pages of the run after the last forced page break
+    balanced when its last page is short: the page before it ends as much higher as it can without the run taking
+    a page more, so what spilled onto the last page is shared by the two; the pages before them stay full, as a
+    typesetter balances a document's last spread. A run of one page (a part opening on a fresh page and ending
+    there) is left as it is: nothing spilled onto it."""
     if not _short(pages, bottom, later):
         return pages
     cut = _last_break(pieces)
     before = [page for page in paginate(pieces[:cut], bottom, top, later) if page]
-    start = later if before else top
-    run = paginate(pieces[cut:], bottom, start, later)
+    run = paginate(pieces[cut:], bottom, later if before else top, later)
     if len(before) + len(run) != len(pages) or len(run) < 2:
         return pages
-    low, high = 0.0, later - bottom  # how much higher the run's pages end: low keeps the run's length
-    best = run
+    listed = {id(piece): k for k, piece in enumerate(pieces)}
+    placed = max((listed[id(piece)] for page in run[:-2] for piece, _ in page if id(piece) in listed), default=cut - 1)
+    rest = [(piece, y) for piece, y in run[-2] if listed.get(id(piece), -1) > placed]
+    opening = [(piece, y) for piece, y in run[-2] if listed.get(id(piece), -1) <= placed]  # a table's header again
+    if not rest:
+        return pages
+    start, first = rest[0][1], listed[id(rest[0][0])]
+    low, high = 0.0, start - bottom  # how much higher the page before the last ends: low keeps the run's length
+    best = [rest, *run[-1:]]
     for _ in range(BALANCE_STEPS):
         middle = (low + high) / 2
-        tried = paginate(pieces[cut:], bottom + middle, start, later)
-        if len(tried) == len(run):
+        tried = paginate(pieces[first:], bottom + middle, start, later)
+        if len(tried) == 2:
             low, best = middle, tried
         else:
             high = middle
-    return [*before, *best]
+    return [*before, *run[:-2], opening + best[0], *best[1:]]
 
 
 def _short(pages: Pages, bottom: float, later: float, share: float = FIT_SHARE) -> bool:
@@ -199,11 +210,65 @@ def _in_group(pieces: Sequence[Piece], group: int) -> Callable[[int], bool]:
     return lambda k: k + 1 < len(pieces) and pieces[k + 1].group == group
 
 
+def _chain_need(pieces: Sequence[Piece], start: int, page: float) -> float:
+    """The height of the piece at `start` and those kept with it; where they run into a group that fits a page
+    whole (a heading kept with a caption and its table), up to the end of that group: the group goes to the next
+    page whole, and what is kept with it goes along."""
+    end, need = _span(pieces, start, lambda k: _held(pieces, k))
+    for k in range(start + 1, end + 1):
+        group = pieces[k].group
+        if group is not None and group != pieces[k - 1].group:
+            before = sum(piece.height + piece.after for piece in pieces[start:k - 1]) + pieces[k - 1].height
+            _, whole = _span(pieces, k, _in_group(pieces, group))
+            if before + pieces[k - 1].after + whole <= page:
+                need = max(need, before + pieces[k - 1].after + whole)
+            break
+    return need
+
+
+def _group_need(pieces: list[Piece], start: int, room: float, page: float) -> float:
+    """The height needed below for the group starting at `start` (and the pieces kept with it), `room` being free
+    on the page of `page`: the whole group where it fits a page, set closer where that fits it in `room` (its
+    pieces replaced), unless it is loose and the page would be left less than `FILL_SHARE` filled."""
+    group = pieces[start].group
+    assert group is not None  # called where a group starts
+    end, whole = _span(pieces, start, _in_group(pieces, group))
+    if room < page and whole > room and _closed_fits(pieces, start, end, room):
+        _, whole = _span(pieces, start, _in_group(pieces, group))
+    _, need = _span(pieces, start, lambda k: _held(pieces, k))
+    if whole <= page and not (_loose(pieces, start, end) and _part_empty(room, page)):
+        need = max(need, whole)
+    return need
+
+
+def _loose(pieces: Sequence[Piece], start: int, end: int) -> bool:
+    return any(piece.loose for piece in pieces[start:end + 1])
+
+
+def _part_empty(room: float, page: float) -> bool:
+    """Whether a page with `room` of its `page` height still free is less than `FILL_SHARE` filled."""
+    return room > (1 - FILL_SHARE) * page
+
+
+def _closed_fits(pieces: list[Piece], start: int, end: int, room: float) -> bool:
+    """Whether the group `pieces[start:end + 1]`, which does not fit `room` as set, does once set closer (its lines
+    and rows tighter, half the space between them, as a refit sets them); if so, its pieces are replaced by those.
+    A group moved whole to the next page would leave this one part empty (the rules' points table and its
+    note left 40 % of a page free)."""
+    closer = [squeezed(tightened(piece), 0.5) for piece in pieces[start:end + 1]]
+    height = sum(piece.height + piece.after for piece in closer) - closer[-1].after
+    if height > room:
+        return False
+    pieces[start:end + 1] = closer
+    return True
+
+
 def paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TOP_Y,
              later: float | None = None) -> Pages:
     """(piece, top) per page, the pieces placed between `top` and `bottom`; `later`: where the pages after the
     first begin (below a running head)."""
     later = top if later is None else later
+    pieces = list(pieces)  # a group may be set closer where that keeps it on the page begun
     pages: Pages = [[]]
     y = top
     group = None
@@ -215,12 +280,12 @@ def paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TOP
             continue
         if piece.gap and not pages[-1]:
             continue
-        _, need = _span(pieces, i, lambda k: _held(pieces, k))  # kept with the pieces after it
         if piece.group is not None and piece.group != group:  # a group starts: all of it, where it fits whole
             group = piece.group
-            _, whole = _span(pieces, i, _in_group(pieces, group))
-            if whole <= later - bottom:
-                need = max(need, whole)
+            need = _group_need(pieces, i, y - bottom if pages[-1] else later - bottom, later - bottom)
+            piece = pieces[i]  # perhaps set closer
+        else:
+            need = _chain_need(pieces, i, later - bottom)  # kept with the pieces after it
         if need > later - bottom:
             need = piece.height
         if y - need < bottom and pages[-1]:
@@ -228,10 +293,10 @@ def paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TOP
             y = later
             if piece.gap:
                 continue
-            if sum(row.height for row in piece.header) + piece.height <= later - bottom:  # a table carried over:
-                for row in piece.header:  # its header again, unless the row would then not fit the page
-                    pages[-1].append((row, y))
-                    y -= row.height
+            if sum(row.height + row.after for row in piece.header) + piece.height <= later - bottom:  # a table
+                for row in piece.header:  # carried over: its header again (and its caption, with （续）), unless
+                    pages[-1].append((row, y))  # the row would then not fit the page
+                    y -= row.height + row.after
         pages[-1].append((piece, y))
         y -= piece.height + piece.after
     return [page for page in pages if page] or [[]]

@@ -70,6 +70,8 @@ SLIP_ROWS = 10  # 加赛 rows on a playoff slip
 SLIP_BIG = 26.0  # the slip's table and tied level
 SLIP_TITLE = 30.0  # the slip's title: its largest text
 SLIP_LINE = 18.0  # the slip's line saying who deals first
+LINE_TO_RULE = 2 * mm  # below a line of text standing over a grid (the slip's key over its result box): its em box
+# ends this far above the grid's rule, and a little more
 SLIP_KEY = "各格的填法见计分卡背面。"  # the slip is one page: its key is the card's
 PEN_ROW = 9.02 * mm  # rows meant for a pen: at least 9 mm
 RESULT_BOX = 12.1 * mm  # the boxes 胜方 and 终局级数 are written in: at least 12 mm each way
@@ -583,7 +585,7 @@ def playoff_slip_pdf(
         "加赛": head,
         "加赛记录": lambda _: [gap, grid_piece(rows, fonts), gap],
         "得分表": lambda _: [grid_piece(points_grid(fonts, event.rules), fonts), gap,
-                             flow.lines([beyond_the_table(event.rules) + SLIP_KEY], CARD_TEXT, 1.3, after=2,
+                             flow.lines([beyond_the_table(event.rules) + SLIP_KEY], CARD_TEXT, 1.3, after=LINE_TO_RULE,
                                         x=CARD_LEFT, width=CARD_WIDTH)],
         "结果": lambda headings: [grid_piece(result_grid(fonts, headings), fonts), gap],
         "签名": lambda labels: [grid_piece(signature_grid(fonts, labels, PEN_ROW), fonts)],
