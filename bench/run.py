@@ -65,6 +65,14 @@ documents of three pages or fewer) six runs gave 4.84, 4.92, 5.04, 5.15, 5.19, 5
 of 1.01-1.13 s): on the line. score256 0.99-1.00 (PASS), demo --teams 128 4.78-4.90 (PASS). load256 on this machine:
 3.09 (turns 2.79-3.10; serve p99 1.66 s against the floor's 0.55 s) FAILED, and the session's starting commit 60c17b1
 measured alike (serve p99 1.66-1.72 s against 0.52-0.56 s): the machine, not a change of this session.
+Stop 41 (demo --teams 256, profiled with py-spy): the interpreter's garbage collector walked the held fonts and
+workbooks in ten full passes (about 6 %: the command line now runs its first generation every 10,000 new objects,
+`shuangsheng.cli.FIRST_GENERATION`); the score cards' result and signature rows are stamped once a document and the
+level track's labels drawn once into a form (round 1 of 256 pairs: 0.183 -> 0.133 s); the pictures' pages, read by
+PDFium straight from memory, are no longer compressed (0.16 -> 0.13 s). Quiet machine, final main: demo --teams 256
+4.83 and 4.95 (5.87 and 6.40 s against bare loads of 1.22 and 1.29 s: the machine's own speed moved by a fifth
+within the hour), demo --teams 128 4.76, score256 0.92, load256 2.53 (turns 2.39-2.74; serve p99 1.54 s against the
+floor's 0.60 s; the TV's p99 0.48 s, nothing lost): every budget met, the demo's by 1-3 %.
 Stop 41 (load256: serve's work per request, profiled). At the stop's start a quiet machine gave ratio 3.16 (turns
 2.97-3.31; serve p99 1.56 s against 0.49 s; serve's CPU 10.3 s a run against the floor's 3.0 s, 2.1 against 0.8 ms
 a POST). py-spy on serve under the load (`--gil --nonblocking`: only the thread holding the GIL; waits for the
