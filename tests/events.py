@@ -169,7 +169,11 @@ def played_rounds(folder: Path, *, teams: int = 11, rounds: int, seed: int = 7, 
 @templated
 def finished(folder: Path, *, teams: int = 11, seed: int = 7, each_round: bool = False) -> None:
     """Every round drawn and played to the final."""
-    rng = start_event(folder, teams=teams, seed=seed, each_round=each_round)
+    play_to_the_final(folder, start_event(folder, teams=teams, seed=seed, each_round=each_round))
+
+
+def play_to_the_final(folder: Path, rng: random.Random) -> None:
+    """Every round of the event in `folder` drawn and played, the final included."""
     number = 0
     while True:
         number += 1

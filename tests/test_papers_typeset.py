@@ -6,7 +6,10 @@ of the wording or an id with its names' bracket."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -456,7 +459,8 @@ def test_lots_take_a_denser_sheet_rather_than_a_sheet_for_one_slip(fonts):
 # --- the playoff slip ---------------------------------------------------------------------------------------
 
 
-def test_the_slip_title_is_its_largest_text_and_the_ring_encloses_the_level(papers):
+def slip_pages(papers: Path) -> Iterator[tuple[Path, Any]]:
+    """Each 加赛单 of the demo with its page (pdfplumber's, open while the caller looks); skipped when none tied."""
     import pdfplumber
 
     slips = sorted(papers.glob("*加赛单.pdf"))
@@ -464,18 +468,22 @@ def test_the_slip_title_is_its_largest_text_and_the_ring_encloses_the_level(pape
         pytest.skip("no table tied in this demo")
     for slip in slips:
         with pdfplumber.open(slip) as pdf:
-            page = pdf.pages[0]
-            largest = max(c["size"] for c in page.chars)
-            assert {c["text"] for c in page.chars if c["size"] == largest} == set("加赛单"), slip.name
-            rings = [c for c in page.curves if c["height"] < 30]
-            assert len(rings) == 2, slip.name  # the tied level on both teams' tracks
-            for ring in rings:
-                inside = [c for c in page.chars if c["top"] >= ring["top"] - 1 and c["bottom"] <= ring["bottom"] + 1
-                          and ring["x0"] - 4 < (c["x0"] + c["x1"]) / 2 < ring["x1"] + 4]
-                assert inside, slip.name
-                glyphs = (min(c["x0"] for c in inside), max(c["x1"] for c in inside))  # "10": both digits
-                assert ring["x0"] < glyphs[0] and glyphs[1] < ring["x1"], (slip.name, ring, glyphs)
-                assert ring_clearance(page, ring) >= 1.0, (slip.name, ring_clearance(page, ring))
+            yield slip, pdf.pages[0]
+
+
+def test_the_slip_title_is_its_largest_text_and_the_ring_encloses_the_level(papers):
+    for slip, page in slip_pages(papers):
+        largest = max(c["size"] for c in page.chars)
+        assert {c["text"] for c in page.chars if c["size"] == largest} == set("加赛单"), slip.name
+        rings = [c for c in page.curves if c["height"] < 30]
+        assert len(rings) == 2, slip.name  # the tied level on both teams' tracks
+        for ring in rings:
+            inside = [c for c in page.chars if c["top"] >= ring["top"] - 1 and c["bottom"] <= ring["bottom"] + 1
+                      and ring["x0"] - 4 < (c["x0"] + c["x1"]) / 2 < ring["x1"] + 4]
+            assert inside, slip.name
+            glyphs = (min(c["x0"] for c in inside), max(c["x1"] for c in inside))  # "10": both digits
+            assert ring["x0"] < glyphs[0] and glyphs[1] < ring["x1"], (slip.name, ring, glyphs)
+            assert ring_clearance(page, ring) >= 1.0, (slip.name, ring_clearance(page, ring))
 
 
 def ring_clearance(page, ring: dict) -> float:
@@ -648,9 +656,9 @@ def test_the_rules_fill_each_page_before_the_next(field):
     teams, papers = field
     fills = page_fills((papers / "比赛规则.pdf").read_bytes())
     parts = dict(booklet_parts((papers / "秩序册.pdf").read_bytes()))
-    for pages in (fills, parts["竞赛规程"]):  # the last two may share what spilled over (`balanced`), no more
-        assert all(fill >= FULL for fill in pages[:-2]), (teams, pages)
-        assert all(fill >= 0.4 for fill in pages[-2:]), (teams, pages)
+    for shares in (fills, parts["竞赛规程"]):  # the last two may share what spilled over (`balanced`), no more
+        assert all(fill >= FULL for fill in shares[:-2]), (teams, shares)
+        assert all(fill >= 0.4 for fill in shares[-2:]), (teams, shares)
     texts = page_texts((papers / "比赛规则.pdf").read_bytes())
     carried = [text for text in texts if "台下方得分结果升级" in text]
     assert carried, texts  # the points table's header, again on the page it is carried over to (if it is)
@@ -708,18 +716,11 @@ def test_signature_rows_and_slips_are_refitted_rather_than_end_on_a_few(field):
 def test_the_slip_key_stands_clear_of_the_result_box(papers):
     """加赛单 (13 teams): "低于−40分或超过200分时…见计分卡背面。" sat 0.8 mm above the result box's top rule: 2 mm or
     more from its em boxes to the rule below."""
-    import pdfplumber
-
-    slips = sorted(papers.glob("*加赛单.pdf"))
-    if not slips:
-        pytest.skip("no table tied in this demo")
-    for slip in slips:
-        with pdfplumber.open(slip) as pdf:
-            page = pdf.pages[0]
-            key = [c for c in page.chars if c["text"] == "背"]
-            bottom = max(c["bottom"] for c in key)
-            rules = [o["top"] for o in (*page.lines, *page.rects) if o["top"] > bottom - 0.1]
-            assert (min(rules) - bottom) * 25.4 / 72 >= 2, slip.name
+    for slip, page in slip_pages(papers):
+        key = [c for c in page.chars if c["text"] == "背"]
+        bottom = max(c["bottom"] for c in key)
+        rules = [o["top"] for o in (*page.lines, *page.rects) if o["top"] > bottom - 0.1]
+        assert (min(rules) - bottom) * 25.4 / 72 >= 2, slip.name
 
 
 def test_a_small_round_table_is_never_broken_in_the_results_book(field):

@@ -16,7 +16,7 @@ from shuangsheng.cli import app
 from shuangsheng.knockout.teams import Team
 from tests.browser.conftest import ALL_SIZES
 from tests.browser.test_show_page import exported, layout_problems
-from tests.events import draw, finished_with_lost_cards, lost_round_one, new_event, play
+from tests.events import finished_with_lost_cards, lost_round_one, new_event, play_to_the_final
 
 
 def opened(browser, target, size: tuple[int, int]):
@@ -131,15 +131,9 @@ LONG_NAMES = (  # Latin names of long words, CJK names longer than a line, and t
 def long_names(tmp_path_factory):
     """13 pairs of long names (Latin and CJK) played to the final: the bracket's players wrap."""
     folder = tmp_path_factory.mktemp("long13") / "event"
-    rng = random.Random(7)
     new_event(folder, [Team(f"{i:02d}", pair) for i, pair in enumerate(LONG_NAMES, start=1)])
-    number = 0
-    while True:
-        number += 1
-        drawn = draw(folder, rng)
-        play(folder, number, rng)
-        if len(drawn.round.pool) == 2:
-            return export(folder)
+    play_to_the_final(folder, random.Random(7))
+    return export(folder)
 
 
 WHO_LINES = """() => [...document.querySelectorAll('#stage .page.bracket')].flatMap(p => { showDisplay.show(
