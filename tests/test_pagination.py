@@ -296,3 +296,57 @@ def test_a_heading_goes_with_the_group_it_is_kept_with():
     group = [Piece(60, nothing, group=7, keep=k == 0, text=((f"{k}",),)) for k in range(5)]
     pages = paginate([Piece(ROOM - 200, nothing, text=(("前文",),)), heading, *group], BOTTOM_Y, TOP_Y)
     assert [len(page) for page in pages] == [1, 6] and pages[1][0][0] is heading
+
+
+@st.composite
+def documents_of_pieces(draw) -> list[Piece]:
+    """Random pieces: lines (some kept with the next), gaps, forced breaks, groups (some loose) and tables."""
+    pieces: list[Piece] = []
+    groups = tables = 0
+    for kind in draw(st.lists(st.sampled_from(["line", "gap", "break", "group", "table"]), min_size=4, max_size=24)):
+        name = f"p{len(pieces)}"
+        if kind == "gap":
+            pieces.append(Piece(5, nothing, gap=True, text=((name,),)))
+        elif kind == "break":
+            pieces.append(Piece(0, nothing, new_page=True, text=((name,),)))
+        elif kind == "line":
+            pieces.append(Piece(draw(st.floats(3, 25)), nothing, draw(st.floats(0, 6)), keep=draw(st.booleans()),
+                                text=((name,),)))
+        elif kind == "group":
+            groups += 1
+            loose = draw(st.booleans())
+            for k in range(draw(st.integers(1, 4))):
+                pieces.append(Piece(draw(st.floats(2, 15)), nothing, draw(st.floats(0, 5)), group=groups, loose=loose,
+                                    text=((f"{name}.{k}",),)))
+        else:
+            tables += 1
+            header = Piece(8, nothing, keep=True, table=tables, text=((f"{name}.h",),))
+            pieces.append(header)
+            for k in range(draw(st.integers(2, 14))):
+                pieces.append(Piece(draw(st.floats(6, 12)), nothing, table=tables, header=[header],
+                                    text=((f"{name}.{k}",),)))
+    return pieces
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents_of_pieces())
+def test_every_piece_is_placed_once_in_order_and_inside_the_page(pieces):
+    """However refitted and balanced (a group set closer on the page before the last was once placed on both pages,
+    the 6-team 成绩公告's 第2轮 table twice): each piece but gaps, breaks and repeated table headers exactly once,
+    in order, above the bottom margin."""
+    repeated = {p.text[0][0] for p in pieces if p.gap or p.new_page or (p.keep and p.table is not None)}
+    want = [p.text[0][0] for p in pieces if p.text[0][0] not in repeated]
+    pages = fitted(pieces, 0, 100, 90)
+    placed = [p.text[0][0] for page in pages for p, _ in page if p.text[0][0] not in repeated]
+    assert placed == want
+    assert all(y - p.height >= -1e-6 for page in pages for p, y in page)
+
+
+def test_a_group_set_closer_on_the_page_before_the_last_is_placed_once():
+    """Nine rows, a group set closer to stay on the first page, one row over: balancing the last two pages placed
+    the group's closer copy where it was and the group again on the next page (the reviewer's case)."""
+    rows = [Piece(10, nothing, text=((f"r{k}",),)) for k in range(9)]
+    group = [Piece(4, nothing, 3, group=1, text=(("g1",),)), Piece(4, nothing, group=1, text=(("g2",),))]
+    pieces = [*rows, *group, Piece(10, nothing, text=(("t0",),))]
+    pages = fitted(pieces, 0, 100, 100)
+    assert [p.text[0][0] for page in pages for p, _ in page] == [p.text[0][0] for p in pieces]

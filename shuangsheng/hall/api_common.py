@@ -441,7 +441,7 @@ class ServedFile:
         self._path = path = folder / DB_NAME
         self._file = file_id(path) if file_loss(path) is None else None
         self._said = False
-        self._whole: tuple[int, int, int, int] | None = None  # the file's stat when it was last found whole
+        self._whole: tuple[int, int, int, int, int] | None = None  # the file's stat when it was last found whole
 
     def check(self, book: Ledger | None = None) -> None:
         """LedgerLost unless event.db is the file served, whole, and `book` (when given) is open on it; the first
@@ -471,13 +471,14 @@ class ServedFile:
         return None if loss is None else LedgerLost(self.folder, loss, serving=True)
 
     def _file_loss(self, served: FileId) -> Loss | None:
-        """`file_loss` of event.db, its first bytes read only when its size, date or inode changed since it was last
-        found whole (every request looks: in WAL mode the file itself changes only when a checkpoint writes to it)."""
+        """`file_loss` of event.db, its first bytes read only when its size, dates or inode changed since it was last
+        found whole (every request looks: in WAL mode the file itself changes only when a checkpoint writes to it;
+        the change time too, which no copy keeping dates can set back)."""
         try:
             st = os.stat(self._path)
         except OSError:
             st = None
-        seen = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) if st is not None else None
+        seen = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns) if st is not None else None
         with self._lock:
             if seen is not None and seen == self._whole:
                 return None

@@ -133,21 +133,21 @@ def balanced(pieces: Sequence[Piece], bottom: float, top: float, later: float, p
         return pages
     cut = _last_break(pieces)
     before = [page for page in paginate(pieces[:cut], bottom, top, later) if page]
-    run = paginate(pieces[cut:], bottom, later if before else top, later)
+    laid = _laid(pieces[cut:], bottom, later if before else top, later)
+    run = laid.pages
     if len(before) + len(run) != len(pages) or len(run) < 2:
         return pages
-    listed = {id(piece): k for k, piece in enumerate(pieces)}
-    placed = max((listed[id(piece)] for page in run[:-2] for piece, _ in page if id(piece) in listed), default=cut - 1)
-    rest = [(piece, y) for piece, y in run[-2] if listed.get(id(piece), -1) > placed]
-    opening = [(piece, y) for piece, y in run[-2] if listed.get(id(piece), -1) <= placed]  # a table's header again
+    opening = [placed for placed, k in zip(run[-2], laid.at[-2], strict=True) if k is None]  # a table's header again
+    rest = [k for k in laid.at[-2] if k is not None]
     if not rest:
         return pages
-    start, first = rest[0][1], listed[id(rest[0][0])]
+    first = rest[0]
+    start = next(y for (_, y), k in zip(run[-2], laid.at[-2], strict=True) if k == first)
     low, high = 0.0, start - bottom  # how much higher the page before the last ends: low keeps the run's length
-    best = [rest, *run[-1:]]
+    best = [[placed for placed, k in zip(run[-2], laid.at[-2], strict=True) if k is not None], run[-1]]
     for _ in range(BALANCE_STEPS):
         middle = (low + high) / 2
-        tried = paginate(pieces[first:], bottom + middle, start, later)
+        tried = paginate(laid.pieces[first:], bottom + middle, start, later)
         if len(tried) == 2:
             low, best = middle, tried
         else:
@@ -267,15 +267,31 @@ def paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TOP
              later: float | None = None) -> Pages:
     """(piece, top) per page, the pieces placed between `top` and `bottom`; `later`: where the pages after the
     first begin (below a running head)."""
+    return _laid(pieces, bottom, top, later).pages
+
+
+@dataclass(frozen=True)
+class _Laid:
+    """Pieces paginated: the `pages`; the pieces as set (`pieces`: a group perhaps set closer); and for each placed
+    piece its position among them (`at`, parallel to `pages`: None for a carried table's header placed again)."""
+
+    pages: Pages
+    pieces: list[Piece]
+    at: list[list[int | None]]
+
+
+def _laid(pieces: Sequence[Piece], bottom: float, top: float, later: float | None) -> _Laid:
     later = top if later is None else later
     pieces = list(pieces)  # a group may be set closer where that keeps it on the page begun
     pages: Pages = [[]]
+    at: list[list[int | None]] = [[]]
     y = top
     group = None
     for i, piece in enumerate(pieces):
         if piece.new_page:
             if pages[-1]:
                 pages.append([])
+                at.append([])
                 y = later
             continue
         if piece.gap and not pages[-1]:
@@ -290,13 +306,17 @@ def paginate(pieces: Sequence[Piece], bottom: float = BOTTOM_Y, top: float = TOP
             need = piece.height
         if y - need < bottom and pages[-1]:
             pages.append([])
+            at.append([])
             y = later
             if piece.gap:
                 continue
             if sum(row.height + row.after for row in piece.header) + piece.height <= later - bottom:  # a table
                 for row in piece.header:  # carried over: its header again (and its caption, with （续）), unless
                     pages[-1].append((row, y))  # the row would then not fit the page
+                    at[-1].append(None)
                     y -= row.height + row.after
         pages[-1].append((piece, y))
+        at[-1].append(i)
         y -= piece.height + piece.after
-    return [page for page in pages if page] or [[]]
+    kept = [k for k, page in enumerate(pages) if page]
+    return _Laid([pages[k] for k in kept] or [[]], pieces, [at[k] for k in kept] or [[]])
